@@ -1,0 +1,61 @@
+# gpuparticle.h: build, tests, benchmark and shader embedding. Everything generated goes to build/.
+#   make test      install what is missing, check shaders and compilation, run every test
+#   make bench     the primitives' benchmark (tables on stdout, CSV in build/)
+#   make shaders   write shaders_embedded/*.comp into gpuparticle.h's generated region
+#   make check     the quick checks only: shaders in step and valid, the header compiles cleanly
+CC ?= cc
+CXX ?= c++
+CFLAGS ?= -O2 -g
+BUILD := build
+WARN := -Wall -Wextra -Wpedantic -Werror -Wshadow
+CWARN := $(WARN) -Wstrict-prototypes
+GLAD := $(BUILD)/glad
+LIBS := -lEGL -lm -ldl
+TEST_SOURCES := tests/main.c tests/test_world.c tests/test_primitives.c tests/test_grid.c tests/cpu_reference.c
+TEST_HEADERS := tests/fixture.h tests/gp_test.h tests/gp_egl.h tests/cpu_reference.h gpuparticle.h
+
+.PHONY: all test check deps shaders check-shaders check-compile bench demo clean
+all: $(BUILD)/gp_tests $(BUILD)/bench
+
+deps:
+	@sh tools/deps.sh
+
+$(GLAD)/src/gl.c:
+	@sh tools/deps.sh
+	glad --reproducible --quiet --api gl:core=4.3 --out-path $(GLAD) c
+
+$(BUILD)/gp_tests: $(TEST_SOURCES) $(TEST_HEADERS) $(GLAD)/src/gl.c
+	$(CC) -std=c99 $(CFLAGS) $(CWARN) -I. -Itests -I$(GLAD)/include $(TEST_SOURCES) $(GLAD)/src/gl.c -o $@ $(LIBS)
+
+$(BUILD)/gp_tests_sanitized: $(TEST_SOURCES) $(TEST_HEADERS) $(GLAD)/src/gl.c
+	$(CC) -std=c99 -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined $(CWARN) \
+	    -I. -Itests -I$(GLAD)/include $(TEST_SOURCES) $(GLAD)/src/gl.c -o $@ $(LIBS)
+
+$(BUILD)/bench: bench/bench.c tests/cpu_reference.c tests/cpu_reference.h tests/gp_egl.h gpuparticle.h
+	@sh tools/deps.sh
+	@mkdir -p $(BUILD)
+	$(CC) -std=c99 -O2 -g $(CWARN) -I. -Itests bench/bench.c tests/cpu_reference.c -o $@ $(LIBS)
+
+shaders: | $(BUILD)
+	sh tools/embed_shaders.sh header shaders_embedded gpuparticle.h > $(BUILD)/gpuparticle.h.new
+	mv $(BUILD)/gpuparticle.h.new gpuparticle.h
+
+check-shaders: | $(BUILD)
+	sh tools/check.sh shaders
+
+check-compile: $(GLAD)/src/gl.c
+	sh tools/check.sh compile
+
+check: deps check-shaders check-compile
+
+test: deps $(BUILD)/gp_tests $(BUILD)/gp_tests_sanitized
+	sh tools/run_tests.sh
+
+bench: $(BUILD)/bench
+	$(BUILD)/bench
+
+$(BUILD):
+	mkdir -p $(BUILD)
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,21 @@
+#version 430 core
+// dispatch_args: turns an element count that lives on the GPU into the three words of
+// glDispatchComputeIndirect: ceil(count / group size) workgroups, split as x * y when they exceed
+// 65,535 (the shader then takes gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x).
+layout(local_size_x = 1) in;
+
+layout(std430, binding = 0) readonly buffer count_block { uint count_words[]; };
+layout(std430, binding = 1) writeonly buffer args_block { uint args[]; };
+layout(location = 0) uniform uint u_count_word;
+layout(location = 1) uniform uint u_args_word;
+layout(location = 2) uniform uint u_group_size;
+
+void main() {
+    uint count = count_words[u_count_word];
+    uint groups = count / u_group_size + uint(count % u_group_size != 0u);
+    uint x = min(groups, 65535u);
+    uint y = x == 0u ? 1u : (groups + x - 1u) / x;
+    args[u_args_word + 0u] = x;
+    args[u_args_word + 1u] = groups == 0u ? 0u : y;
+    args[u_args_word + 2u] = 1u;
+}

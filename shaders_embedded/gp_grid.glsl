@@ -1,0 +1,56 @@
+// gp_grid.glsl: cell addressing shared by the grid build and every neighbour loop.
+// Needs gp_common.glsl and gp_world.glsl first.
+//
+// A bucket is a cell of the bounded grid (x + nx * (y + ny * z)) or a slot of the hash table.
+// Bucket gp_counts.y, one past the last, holds particles whose position is NaN or infinite:
+// they stay in the store, sorted last, and no neighbour loop visits them.
+// Hashed cell coordinates are clamped to +-GP_HASH_CELL_LIMIT so that integer maths never
+// overflows; a particle beyond that is counted as outside, like one outside a bounded grid.
+#define GP_HASH_CELL_LIMIT 1073741823.0
+
+// The cell a finite position lies in. Bounded: clamped into the border cells, so a particle outside
+// the box still has a cell and is found by its neighbours (clamping never moves two cells apart).
+ivec3 gp_grid_cell(vec3 p) {
+    vec3 c = floor((p - gp_grid_origin.xyz) / gp_grid_origin.w);
+    if (gp_grid_dims.w == GP_GRID_BOUNDED)
+        return clamp(ivec3(clamp(c, vec3(-1.0), vec3(gp_grid_dims.xyz))), ivec3(0), gp_grid_dims.xyz - 1);
+    return ivec3(clamp(c, vec3(-GP_HASH_CELL_LIMIT), vec3(GP_HASH_CELL_LIMIT)));
+}
+
+// True when a finite position lies inside the grid's domain (the box, or the hash's range).
+bool gp_grid_inside(vec3 p) {
+    vec3 c = floor((p - gp_grid_origin.xyz) / gp_grid_origin.w);
+    if (gp_grid_dims.w == GP_GRID_BOUNDED)
+        return all(greaterThanEqual(c, vec3(0.0))) && all(lessThan(c, vec3(gp_grid_dims.xyz)));
+    return all(lessThanEqual(abs(c), vec3(GP_HASH_CELL_LIMIT)));
+}
+
+// True when cell c can hold particles: inside the box (bounded) or inside the hash's range.
+bool gp_grid_cell_exists(ivec3 c) {
+    if (gp_grid_dims.w == GP_GRID_BOUNDED)
+        return all(greaterThanEqual(c, ivec3(0))) && all(lessThan(c, gp_grid_dims.xyz));
+    return all(lessThanEqual(abs(c), ivec3(int(GP_HASH_CELL_LIMIT))));
+}
+
+// Finaliser of MurmurHash3: spreads neighbouring cells over the whole table.
+uint gp_hash_mix(uint h) {
+    h ^= h >> 16; h *= 0x85ebca6bu;
+    h ^= h >> 13; h *= 0xc2b2ae35u;
+    h ^= h >> 16;
+    return h;
+}
+
+uint gp_grid_bucket(ivec3 c) {
+    if (gp_grid_dims.w == GP_GRID_BOUNDED)
+        return uint(c.x) + uint(gp_grid_dims.x) * (uint(c.y) + uint(gp_grid_dims.y) * uint(c.z));
+    uint h = gp_hash_mix(uint(c.x) * 0x8da6b343u ^ gp_hash_mix(uint(c.y) * 0xd8163841u ^ gp_hash_mix(uint(c.z) * 0xcb1ab31fu)));
+    return h % gp_counts.y;
+}
+
+// With hashing, distant cells share buckets: a neighbour loop keeps a candidate only when its own
+// cell is the cell being visited. A bounded grid has one cell per bucket and needs no test.
+bool gp_grid_same_cell(vec3 candidate, ivec3 cell) {
+    return gp_grid_dims.w == GP_GRID_BOUNDED || gp_grid_cell(candidate) == cell;
+}
+
+uint gp_grid_invalid_bucket() { return gp_counts.y; }

@@ -1,0 +1,43 @@
+/* fixture.h: what every GPU test shares: the context, a world with a log catcher, a seeded
+   random generator and the input patterns of the issue (random, sorted, reversed, all equal). */
+#ifndef GP_FIXTURE_H
+#define GP_FIXTURE_H
+#include <glad/gl.h>
+#include "gpuparticle.h"
+#include "gp_test.h"
+#include "cpu_reference.h"
+#include <stdlib.h>
+#include <string.h>
+
+/* The lengths every primitive is checked at. */
+static const uint32_t fixture_lengths[] = {0, 1, 2, 255, 256, 257, 1000, 65537, 1048576};
+#define FIXTURE_LENGTHS (sizeof fixture_lengths / sizeof fixture_lengths[0])
+
+typedef enum fixture_pattern { PATTERN_RANDOM, PATTERN_SORTED, PATTERN_REVERSED, PATTERN_EQUAL, PATTERN_COUNT } fixture_pattern;
+static const char* const fixture_pattern_names[PATTERN_COUNT] = {"random", "sorted", "reversed", "all-equal"};
+
+/* The last message the library logged, and how many it logged. */
+extern char fixture_log[8192];
+extern int fixture_log_count;
+extern gp_log_level fixture_log_level;
+void fixture_logger(gp_log_level level, const char* message, void* user_data);
+
+/* A world in the test context: desc (may be NULL) plus the loader and the log catcher. */
+gp_world* fixture_world(const gp_world_desc* desc);
+/* xorshift64*: the same numbers on every machine for a given seed. */
+uint64_t fixture_random(uint64_t* state);
+/* count words following pattern: random in [0, range) (range 0: any), sorted, reversed, equal. */
+uint32_t* fixture_words(fixture_pattern pattern, uint32_t count, uint32_t range, uint64_t seed);
+/* A buffer holding count words (NULL data: zeros). */
+uint32_t fixture_buffer(gp_world* w, const uint32_t* data, uint32_t count);
+uint32_t* fixture_read(gp_world* w, uint32_t buffer, uint32_t count);
+/* Whether the last log message contains text. */
+int fixture_logged(const char* text);
+
+extern const gp_test_case primitive_tests[];
+extern const int primitive_test_count;
+extern const gp_test_case grid_tests[];
+extern const int grid_test_count;
+extern const gp_test_case world_tests[];
+extern const int world_test_count;
+#endif

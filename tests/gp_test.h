@@ -1,0 +1,46 @@
+/* gp_test.h: the smallest test runner that does the job. A test is a function that records
+   failed checks with CHECK; main runs the tests named on the command line (all without any) and
+   prints one line per test and the closing "N passed, N failed". */
+#ifndef GP_TEST_H
+#define GP_TEST_H
+#include <stdio.h>
+#include <string.h>
+
+typedef struct gp_test_case { const char* name; void (*run)(void); } gp_test_case;
+
+extern int gp_test_failures;   /* failed checks in the running test (defined where GP_TEST_MAIN is) */
+
+#define CHECK(cond) CHECKF(cond, "%s", #cond)
+#define CHECKF(cond, ...)                                                            \
+    do {                                                                             \
+        if (!(cond)) {                                                               \
+            if (gp_test_failures < 8) {                                              \
+                fprintf(stderr, "    %s:%d: ", __FILE__, __LINE__);                  \
+                fprintf(stderr, __VA_ARGS__);                                        \
+                fprintf(stderr, "\n");                                               \
+            }                                                                        \
+            ++gp_test_failures;                                                      \
+        }                                                                            \
+    } while (0)
+
+#ifdef GP_TEST_MAIN
+int gp_test_failures;
+
+/* Runs the cases whose name contains one of the arguments (all when there are none); counts a
+   case as passed when it recorded no failed check. Returns the process exit code. */
+static int gp_test_main(const gp_test_case* cases, int n, int argc, char** argv, int* passed, int* failed) {
+    int i, a;
+    for (i = 0; i < n; ++i) {
+        int wanted = argc <= 1;
+        for (a = 1; a < argc; ++a) wanted |= strstr(cases[i].name, argv[a]) != NULL;
+        if (!wanted) continue;
+        gp_test_failures = 0;
+        cases[i].run();
+        printf("%s %s\n", gp_test_failures ? "FAIL" : "ok  ", cases[i].name);
+        fflush(stdout);
+        if (gp_test_failures) ++*failed; else ++*passed;
+    }
+    return *failed ? 1 : 0;
+}
+#endif
+#endif

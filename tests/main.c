@@ -1,0 +1,93 @@
+/* main.c: the GPU test program. Opens a headless OpenGL 4.3 core context through EGL, loads
+   glad for the tests' own GL calls, and holds the library's implementation, compiled here after
+   glad's gl.h on purpose (it must not clash with a loader). Arguments filter tests by name. */
+#include <glad/gl.h>
+#define GPUPARTICLE_IMPLEMENTATION
+#include "gpuparticle.h"
+#define GP_TEST_MAIN
+#include "fixture.h"
+#include "gp_egl.h"
+#include <stdio.h>
+
+char fixture_log[8192];
+int fixture_log_count;
+gp_log_level fixture_log_level;
+gp_egl fixture_egl;
+
+void fixture_logger(gp_log_level level, const char* message, void* user_data) {
+    (void)user_data;
+    if (level == GP_LOG_INFO) return;
+    snprintf(fixture_log, sizeof fixture_log, "%s", message);
+    fixture_log_level = level;
+    ++fixture_log_count;
+    if (getenv("GP_TEST_VERBOSE")) fprintf(stderr, "    [log] %s\n", message);
+}
+
+gp_world* fixture_world(const gp_world_desc* desc) {
+    gp_world_desc d;
+    gp_world* w = NULL;
+    gp_result r;
+    if (desc) d = *desc;
+    else memset(&d, 0, sizeof d);
+    if (!d.get_proc_address) d.get_proc_address = (gp_get_proc_address_fn)eglGetProcAddress;
+    d.logger.func = fixture_logger;
+    r = gp_world_create(&d, &w);
+    CHECKF(r == GP_OK, "gp_world_create: %s: %s", gp_result_string(r), fixture_log);
+    return w;
+}
+
+uint64_t fixture_random(uint64_t* state) {
+    *state ^= *state >> 12;
+    *state ^= *state << 25;
+    *state ^= *state >> 27;
+    return *state * 2685821657736338717ull;
+}
+
+uint32_t* fixture_words(fixture_pattern pattern, uint32_t count, uint32_t range, uint64_t seed) {
+    uint32_t* words = (uint32_t*)malloc((size_t)count * 4 + 4);
+    uint64_t state = seed * 0x9e3779b97f4a7c15ull + 1;
+    uint32_t i, v = (uint32_t)fixture_random(&state) % (range ? range : 0xffffffffu);
+    for (i = 0; i < count; ++i) {
+        uint32_t r = (uint32_t)(fixture_random(&state) >> 32);
+        switch (pattern) {
+        case PATTERN_RANDOM: words[i] = range ? r % range : r; break;
+        case PATTERN_SORTED: words[i] = range ? (uint32_t)((uint64_t)i * range / (count + 1)) : i * 3u; break;
+        case PATTERN_REVERSED: words[i] = range ? (uint32_t)((uint64_t)(count - 1 - i) * range / (count + 1)) : (count - i) * 3u; break;
+        default: words[i] = v; break;
+        }
+    }
+    return words;
+}
+
+uint32_t fixture_buffer(gp_world* w, const uint32_t* data, uint32_t count) {
+    uint32_t buffer = 0;
+    uint32_t* zeros = data ? NULL : (uint32_t*)calloc((size_t)count + 1, 4);
+    gp_result r = gp_buffer_create(w, (size_t)count * 4, data ? (const void*)data : (const void*)zeros, &buffer);
+    CHECKF(r == GP_OK, "gp_buffer_create(%u words): %s", count, gp_result_string(r));
+    free(zeros);
+    return buffer;
+}
+
+uint32_t* fixture_read(gp_world* w, uint32_t buffer, uint32_t count) {
+    uint32_t* words = (uint32_t*)malloc((size_t)count * 4 + 4);
+    gp_result r = gp_buffer_read(w, buffer, 0, (size_t)count * 4, words);
+    CHECKF(r == GP_OK, "gp_buffer_read: %s", gp_result_string(r));
+    return words;
+}
+
+int fixture_logged(const char* text) { return strstr(fixture_log, text) != NULL; }
+
+int main(int argc, char** argv) {
+    int passed = 0, failed = 0;
+    if (gp_egl_open(&fixture_egl, 4, 3) || !gladLoadGL((GLADloadfunc)eglGetProcAddress)) {
+        printf("no OpenGL 4.3 context: nothing could run\n0 passed, 1 failed\n");
+        return 1;
+    }
+    printf("OpenGL %s, %s\n", (const char*)glGetString(GL_VERSION), (const char*)glGetString(GL_RENDERER));
+    gp_test_main(world_tests, world_test_count, argc, argv, &passed, &failed);
+    gp_test_main(primitive_tests, primitive_test_count, argc, argv, &passed, &failed);
+    gp_test_main(grid_tests, grid_test_count, argc, argv, &passed, &failed);
+    gp_egl_close(&fixture_egl);
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}

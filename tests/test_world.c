@@ -1,0 +1,342 @@
+/* test_world.c: world creation and the checks it makes (GL version, entry points, limits,
+   shaders, allocator), the loader fallback, the particle store's validation and round trips,
+   result strings, defaults and timer queries. */
+#include "fixture.h"
+#include "gp_egl.h"
+#include <math.h>
+
+extern gp_egl fixture_egl;
+
+static void test_world_defaults(void) {
+    gp_world_desc d;
+    gp_world_desc in;
+    memset(&in, 0, sizeof in);
+    d = gp_query_world_defaults(&in);
+    CHECK(d.max_particles == 65536);
+    CHECK(d.grid.mode == GP_GRID_HASHED && d.grid.cell_size == 0.1f && d.grid.buckets == 65536);
+    CHECK(d.allocator.alloc != NULL && d.allocator.free != NULL);
+    CHECK(d.get_proc_address != NULL);   /* the dlsym fallback found EGL's */
+    in.grid.dims[0] = in.grid.dims[1] = in.grid.dims[2] = 4;
+    in.max_particles = 10;
+    d = gp_query_world_defaults(&in);
+    CHECK(d.grid.mode == GP_GRID_BOUNDED && d.grid.buckets == 0 && d.max_particles == 10);
+    in.grid.dims[0] = 0;
+    in.grid.mode = GP_GRID_HASHED;
+    d = gp_query_world_defaults(&in);
+    CHECK(d.grid.buckets == 4096);
+}
+
+static void test_result_strings_are_distinct(void) {
+    int a, b;
+    for (a = 0; a < GP_RESULT_COUNT; ++a) {
+        CHECK(strncmp(gp_result_string((gp_result)a), "GP_", 3) == 0);
+        CHECK(strcmp(gp_result_string((gp_result)a), "GP_RESULT_UNKNOWN") != 0);
+        for (b = 0; b < a; ++b) CHECK(strcmp(gp_result_string((gp_result)a), gp_result_string((gp_result)b)) != 0);
+    }
+    CHECK(strcmp(gp_result_string((gp_result)999), "GP_RESULT_UNKNOWN") == 0);
+    CHECK(strcmp(gp_result_string(GP_ERROR_CAPACITY), "GP_ERROR_CAPACITY") == 0);
+}
+
+/* An OpenGL 3.3 context is refused with GP_ERROR_GL_VERSION and a message naming 4.3. */
+static void test_world_refuses_old_context(void) {
+    gp_egl old;
+    gp_world_desc d;
+    gp_world* w = (gp_world*)&d;
+    memset(&d, 0, sizeof d);
+    d.get_proc_address = (gp_get_proc_address_fn)eglGetProcAddress;
+    d.logger.func = fixture_logger;
+    if (gp_egl_open(&old, 3, 3) != 0) {
+        CHECKF(0, "no 3.3 context could be made to test with");
+        return;
+    }
+    CHECK(gp_world_create(&d, &w) == GP_ERROR_GL_VERSION);
+    CHECK(w == NULL);
+    CHECKF(fixture_logged("needs OpenGL 4.3") && fixture_logged("3.3"), "log: %s", fixture_log);
+    gp_egl_close(&old);
+    eglMakeCurrent(fixture_egl.display, EGL_NO_SURFACE, EGL_NO_SURFACE, fixture_egl.context);
+}
+
+static void test_world_needs_a_current_context(void) {
+    gp_world_desc d;
+    gp_world* w = NULL;
+    memset(&d, 0, sizeof d);
+    d.get_proc_address = (gp_get_proc_address_fn)eglGetProcAddress;
+    d.logger.func = fixture_logger;
+    eglMakeCurrent(fixture_egl.display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+    CHECK(gp_world_create(&d, &w) == GP_ERROR_NO_CONTEXT && w == NULL);
+    CHECKF(fixture_logged("no GL context"), "log: %s", fixture_log);
+    eglMakeCurrent(fixture_egl.display, EGL_NO_SURFACE, EGL_NO_SURFACE, fixture_egl.context);
+}
+
+/* A loader that has everything but one entry point. */
+static gp_proc loader_without_indirect(const char* name) {
+    if (strcmp(name, "glDispatchComputeIndirect") == 0) return NULL;
+    return (gp_proc)eglGetProcAddress(name);
+}
+
+static void test_world_reports_missing_entry_point(void) {
+    gp_world_desc d;
+    gp_world* w = NULL;
+    memset(&d, 0, sizeof d);
+    d.get_proc_address = loader_without_indirect;
+    d.logger.func = fixture_logger;
+    CHECK(gp_world_create(&d, &w) == GP_ERROR_GL_MISSING_FUNCTION && w == NULL);
+    CHECKF(fixture_logged("glDispatchComputeIndirect not found"), "log: %s", fixture_log);
+}
+
+/* Without get_proc_address the library finds eglGetProcAddress in the process itself. */
+static void test_world_loader_fallback(void) {
+    gp_world_desc d;
+    gp_world* w = NULL;
+    uint32_t a, b, words[3] = {1, 2, 3};
+    memset(&d, 0, sizeof d);
+    d.logger.func = fixture_logger;
+    CHECK(gp_world_create(&d, &w) == GP_OK && w != NULL);
+    if (!w) return;
+    CHECK(gp_buffer_create(w, 12, words, &a) == GP_OK && gp_buffer_create(w, 12, NULL, &b) == GP_OK);
+    CHECK(gp_scan_exclusive(w, a, b, 3) == GP_OK && gp_buffer_read(w, b, 0, 12, words) == GP_OK);
+    CHECK(words[0] == 0 && words[1] == 1 && words[2] == 3);
+    gp_buffer_destroy(w, a);
+    gp_buffer_destroy(w, b);
+    gp_world_destroy(w);
+}
+
+static void test_world_rejects_bad_desc(void) {
+    gp_world_desc d;
+    gp_world* w = NULL;
+    memset(&d, 0, sizeof d);
+    d.get_proc_address = (gp_get_proc_address_fn)eglGetProcAddress;
+    d.logger.func = fixture_logger;
+    d.grid.cell_size = -1.0f;
+    CHECK(gp_world_create(&d, &w) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("cell_size"));
+    d.grid.cell_size = NAN;
+    CHECK(gp_world_create(&d, &w) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("cell_size"));
+    d.grid.cell_size = 0.0f;
+    d.grid.mode = GP_GRID_BOUNDED;
+    CHECK(gp_world_create(&d, &w) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("dims"));
+    d.grid.dims[0] = d.grid.dims[1] = d.grid.dims[2] = 2000;
+    CHECK(gp_world_create(&d, &w) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("cells"));
+    d.grid.dims[0] = d.grid.dims[1] = d.grid.dims[2] = 4;
+    d.grid.origin[1] = INFINITY;
+    CHECK(gp_world_create(&d, &w) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("origin"));
+    d.grid.origin[1] = 0.0f;
+    d.grid.mode = (gp_grid_mode)7;
+    CHECK(gp_world_create(&d, &w) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("grid.mode"));
+    d.grid.mode = GP_GRID_DEFAULT;
+    d.allocator.free = NULL;
+    d.allocator.alloc = NULL;
+    d.allocator.user_data = &d;
+    d.max_particles = 0x40000001u;
+    CHECK(gp_world_create(&d, &w) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("max_particles"));
+    /* larger than this GL's shader storage blocks (2^30 particles of 16 bytes) */
+    d.max_particles = 0x40000000u;
+    CHECK(gp_world_create(&d, &w) == GP_ERROR_GL_LIMITS && fixture_logged("GL_MAX_SHADER_STORAGE_BLOCK_SIZE"));
+    CHECK(w == NULL);
+    CHECK(gp_world_create(&d, NULL) == GP_ERROR_INVALID_ARGUMENT);
+    CHECK(gp_world_create(NULL, &w) == GP_ERROR_INVALID_ARGUMENT);
+}
+
+/* A shader that fails to compile reaches the logger with its name, its sources and the driver's log. */
+static void test_world_reports_shader_compile_errors(void) {
+    gp_world_desc d;
+    gp_world* w = NULL;
+    memset(&d, 0, sizeof d);
+    d.get_proc_address = (gp_get_proc_address_fn)eglGetProcAddress;
+    d.logger.func = fixture_logger;
+    d.shader_prelude = "this is not GLSL;";
+    CHECK(gp_world_create(&d, &w) == GP_ERROR_SHADER_COMPILE && w == NULL);
+    CHECKF(fixture_logged("shader 'compact_scatter' failed to compile") && fixture_logged("0 compact_scatter.comp") &&
+           fixture_logged("error"), "log: %s", fixture_log);
+    d.shader_prelude = "#define GP_TEST_PRELUDE 1";   /* a harmless prelude compiles */
+    CHECK(gp_world_create(&d, &w) == GP_OK);
+    gp_world_destroy(w);
+}
+
+typedef struct counting_allocator { long allocations, frees, fail_after; } counting_allocator;
+static void* counting_alloc(size_t size, void* user) {
+    counting_allocator* a = (counting_allocator*)user;
+    if (a->fail_after >= 0 && a->allocations >= a->fail_after) return NULL;
+    ++a->allocations;
+    return malloc(size);
+}
+static void counting_free(void* p, void* user) {
+    ++((counting_allocator*)user)->frees;
+    free(p);
+}
+
+/* Every host allocation goes through the user's allocator and is given back; a failing one is
+   reported. */
+static void test_world_uses_the_allocator(void) {
+    counting_allocator a = {0, 0, -1};
+    gp_world_desc d;
+    gp_world* w = NULL;
+    gp_particles_desc pd;
+    float xyz[6] = {0, 0, 0, 1, 1, 1};
+    memset(&d, 0, sizeof d);
+    d.get_proc_address = (gp_get_proc_address_fn)eglGetProcAddress;
+    d.logger.func = fixture_logger;
+    d.allocator.alloc = counting_alloc;
+    d.allocator.free = counting_free;
+    d.allocator.user_data = &a;
+    CHECK(gp_world_create(&d, &w) == GP_OK);
+    memset(&pd, 0, sizeof pd);
+    pd.count = 2;
+    pd.positions = xyz;
+    CHECK(gp_particles_add(w, &pd, NULL) == GP_OK);
+    gp_world_destroy(w);
+    CHECKF(a.allocations > 1 && a.allocations == a.frees, "%ld allocations, %ld frees", a.allocations, a.frees);
+    a.allocations = a.frees = 0;
+    a.fail_after = 0;
+    CHECK(gp_world_create(&d, &w) == GP_ERROR_OUT_OF_MEMORY && w == NULL);
+    a.fail_after = 1;   /* the world, but not the staging of a batch */
+    CHECK(gp_world_create(&d, &w) == GP_OK);
+    CHECK(gp_particles_add(w, &pd, NULL) == GP_ERROR_OUT_OF_MEMORY && gp_particle_count(w) == 0);
+    gp_world_destroy(w);
+    CHECK(a.allocations == a.frees);
+    d.allocator.free = NULL;
+    CHECK(gp_world_create(&d, &w) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("allocator"));
+}
+
+/* Adds round-trip exactly; bad batches are refused whole with a message naming the particle;
+   a full store refuses a batch and keeps what it has. */
+static void test_particles_add_read_write(void) {
+    gp_world_desc d;
+    gp_world* w;
+    gp_particles_desc pd;
+    float xyz[3 * 10], vel[3 * 10];
+    uint32_t ids[10], i;
+    gp_particle_position pos[10];
+    gp_particle_velocity v[10];
+    gp_particle_info info[10];
+    gp_particle_life life[10];
+    memset(&d, 0, sizeof d);
+    d.max_particles = 16;
+    w = fixture_world(&d);
+    if (!w) return;
+    for (i = 0; i < 30; ++i) { xyz[i] = (float)i * 0.1f; vel[i] = -(float)i; }
+    memset(&pd, 0, sizeof pd);
+    pd.count = 10;
+    pd.positions = xyz;
+    pd.velocities = vel;
+    pd.kind = GP_KIND_FLUID;
+    pd.phase = 65535;
+    pd.owner = 0;
+    pd.has_owner = true;
+    pd.lifetime = 2.5f;
+    CHECK(gp_particles_add(w, &pd, ids) == GP_OK);
+    CHECK(gp_particle_count(w) == 10 && gp_particle_capacity(w) == 16);
+    CHECK(gp_particles_read(w, GP_ATTRIBUTE_POSITION, 0, 10, pos) == GP_OK);
+    CHECK(gp_particles_read(w, GP_ATTRIBUTE_VELOCITY, 0, 10, v) == GP_OK);
+    CHECK(gp_particles_read(w, GP_ATTRIBUTE_INFO, 0, 10, info) == GP_OK);
+    CHECK(gp_particles_read(w, GP_ATTRIBUTE_LIFE, 0, 10, life) == GP_OK);
+    for (i = 0; i < 10; ++i) {
+        CHECK(ids[i] == i && info[i].id == i);
+        CHECK(pos[i].x == xyz[3 * i] && pos[i].y == xyz[3 * i + 1] && pos[i].z == xyz[3 * i + 2] && pos[i].radius == 0.05f);
+        CHECK(v[i].x == vel[3 * i] && v[i].z == vel[3 * i + 2] && v[i].mass == 1.0f);
+        CHECK(info[i].kind == ((uint32_t)GP_KIND_FLUID | 65535u << 16) && info[i].owner == 0 && info[i].user == 0);
+        CHECK(life[i].age == 0.0f && life[i].lifetime == 2.5f);
+    }
+    /* full: 10 of 16 live, 10 more refused, nothing added */
+    CHECK(gp_particles_add(w, &pd, NULL) == GP_ERROR_CAPACITY && fixture_logged("10 of 16 slots are live"));
+    CHECK(gp_particle_count(w) == 10);
+    /* bad values: refused whole, naming the particle */
+    pd.count = 3;
+    xyz[4] = NAN;
+    CHECK(gp_particles_add(w, &pd, NULL) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("position of particle 1"));
+    xyz[4] = 0.0f;
+    vel[8] = INFINITY;
+    CHECK(gp_particles_add(w, &pd, NULL) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("velocity of particle 2"));
+    vel[8] = 0.0f;
+    pd.radius = -1.0f;
+    CHECK(gp_particles_add(w, &pd, NULL) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("radius"));
+    pd.radius = 0.0f;
+    pd.kind = (gp_kind)42;
+    CHECK(gp_particles_add(w, &pd, NULL) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("gp_kind"));
+    pd.kind = GP_KIND_DEFAULT;
+    pd.phase = 70000;
+    CHECK(gp_particles_add(w, &pd, NULL) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("phase"));
+    pd.phase = 0;
+    pd.lifetime = -1.0f;
+    CHECK(gp_particles_add(w, &pd, NULL) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("lifetime"));
+    pd.lifetime = 0.0f;
+    pd.positions = NULL;
+    CHECK(gp_particles_add(w, &pd, NULL) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("positions is NULL"));
+    CHECK(gp_particles_add(w, NULL, NULL) == GP_ERROR_INVALID_ARGUMENT);
+    CHECK(gp_particle_count(w) == 10);
+    /* exactly full is fine, with default kind and owner */
+    pd.positions = xyz;
+    pd.count = 6;
+    pd.has_owner = false;
+    CHECK(gp_particles_add(w, &pd, ids) == GP_OK && gp_particle_count(w) == 16 && ids[5] == 15);
+    CHECK(gp_particles_read(w, GP_ATTRIBUTE_INFO, 15, 1, info) == GP_OK);
+    CHECK(info[0].kind == (uint32_t)GP_KIND_EFFECT && info[0].owner == GP_NO_OWNER);
+    pd.count = 1;
+    CHECK(gp_particles_add(w, &pd, NULL) == GP_ERROR_CAPACITY);
+    /* read and write ranges and attributes */
+    CHECK(gp_particles_read(w, GP_ATTRIBUTE_POSITION, 10, 7, pos) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("not all live"));
+    CHECK(gp_particles_read(w, (gp_attribute)0, 0, 1, pos) == GP_ERROR_INVALID_ARGUMENT);
+    CHECK(gp_particles_read(w, GP_ATTRIBUTE_POSITION, 0, 1, NULL) == GP_ERROR_INVALID_ARGUMENT);
+    CHECK(gp_particles_write(w, GP_ATTRIBUTE_INFO, 0, 1, info) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("ids"));
+    pos[0].x = 7.0f; pos[0].radius = 0.2f;
+    pos[1].y = NAN;
+    CHECK(gp_particles_write(w, GP_ATTRIBUTE_POSITION, 3, 2, pos) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("particle 1"));
+    CHECK(gp_particles_write(w, GP_ATTRIBUTE_POSITION, 3, 1, pos) == GP_OK);
+    CHECK(gp_particles_read(w, GP_ATTRIBUTE_POSITION, 3, 1, pos + 5) == GP_OK && pos[5].x == 7.0f && pos[5].radius == 0.2f);
+    v[0].mass = 0.0f;
+    CHECK(gp_particles_write(w, GP_ATTRIBUTE_VELOCITY, 0, 1, v) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("positive"));
+    life[0].age = -1.0f;
+    CHECK(gp_particles_write(w, GP_ATTRIBUTE_LIFE, 0, 1, life) == GP_ERROR_INVALID_ARGUMENT);
+    CHECK(gp_attribute_size(GP_ATTRIBUTE_LIFE) == 8 && gp_attribute_size((gp_attribute)9) == 0);
+    gp_world_destroy(w);
+}
+
+/* With gpu_timings, each stage's GPU time is recorded; without, nothing is. */
+static void test_timings_record_stages(void) {
+    gp_world_desc d;
+    gp_world* w;
+    gp_particles_desc pd;
+    gp_timing t[32];
+    float xyz[3 * 100];
+    uint32_t i, n, found = 0;
+    memset(&d, 0, sizeof d);
+    d.gpu_timings = true;
+    w = fixture_world(&d);
+    if (!w) return;
+    for (i = 0; i < 300; ++i) xyz[i] = (float)(i % 17) * 0.03f;
+    memset(&pd, 0, sizeof pd);
+    pd.count = 100;
+    pd.positions = xyz;
+    CHECK(gp_particles_add(w, &pd, NULL) == GP_OK);
+    CHECK(gp_grid_build(w) == GP_OK);
+    CHECK(gp_grid_build(w) == GP_OK);
+    n = gp_timings_read(w, NULL, 0);
+    CHECK(n >= 4);
+    CHECK(gp_timings_read(w, t, 32) == n);
+    for (i = 0; i < n; ++i) {
+        found += strcmp(t[i].stage, "grid_count") == 0 || strcmp(t[i].stage, "grid_reorder") == 0;
+        CHECKF(t[i].runs == 2 && t[i].milliseconds >= 0.0, "%s: %u runs, %g ms", t[i].stage, t[i].runs, t[i].milliseconds);
+    }
+    CHECK(found == 2);
+    CHECK(gp_timings_read(w, NULL, 0) == 0);   /* read resets */
+    gp_world_destroy(w);
+    d.gpu_timings = false;
+    w = fixture_world(&d);
+    if (!w) return;
+    CHECK(gp_grid_build(w) == GP_OK && gp_timings_read(w, t, 32) == 0);
+    gp_world_destroy(w);
+}
+
+const gp_test_case world_tests[] = {
+    {"world_defaults", test_world_defaults},
+    {"result_strings_are_distinct", test_result_strings_are_distinct},
+    {"world_refuses_old_context", test_world_refuses_old_context},
+    {"world_needs_a_current_context", test_world_needs_a_current_context},
+    {"world_reports_missing_entry_point", test_world_reports_missing_entry_point},
+    {"world_loader_fallback", test_world_loader_fallback},
+    {"world_rejects_bad_desc", test_world_rejects_bad_desc},
+    {"world_reports_shader_compile_errors", test_world_reports_shader_compile_errors},
+    {"world_uses_the_allocator", test_world_uses_the_allocator},
+    {"particles_add_read_write", test_particles_add_read_write},
+    {"timings_record_stages", test_timings_record_stages},
+};
+const int world_test_count = (int)(sizeof world_tests / sizeof world_tests[0]);

@@ -1,0 +1,73 @@
+#!/bin/sh
+# check.sh shaders | compile: the static checks of `make test`, one "ok NAME" or "FAIL NAME"
+# line per check (read by tools/run_tests.sh).
+#   shaders: gpuparticle.h's generated region is in step with shaders_embedded/, and
+#            glslangValidator accepts every .comp as written and as the driver gets it.
+#   compile: the header compiles cleanly as C99 and C++, links once from several files,
+#            sits after glad's gl.h and GL/gl.h, and its #error checks fire.
+set -u
+CC=${CC:-cc}
+CXX=${CXX:-c++}
+B=build/check
+mkdir -p "$B"
+WARN="-Wall -Wextra -Wpedantic -Werror -Wshadow"
+
+report() {   # report NAME STATUS [LOG]
+    if [ "$2" -eq 0 ]; then echo "ok   $1"; else echo "FAIL $1"; [ -n "${3:-}" ] && sed 's/^/    /' "$3" | head -20; fi
+}
+
+shaders() {
+    sh tools/embed_shaders.sh header shaders_embedded gpuparticle.h > "$B/gpuparticle.h.generated" 2> "$B/embed.log"
+    if cmp -s "$B/gpuparticle.h.generated" gpuparticle.h; then s=0; else
+        diff gpuparticle.h "$B/gpuparticle.h.generated" > "$B/embed.log" 2>&1
+        echo "gpuparticle.h has drifted from shaders_embedded/: run 'make shaders'" >> "$B/embed.log"; s=1; fi
+    report "shaders: header in step with shaders_embedded/" $s "$B/embed.log"
+    rm -rf "$B/expanded"
+    sh tools/embed_shaders.sh expand shaders_embedded "$B/expanded"
+    for f in shaders_embedded/*.comp; do
+        name=$(basename "$f")
+        # -l: glslang resolves #include only when linking; the expanded copy is what the driver compiles.
+        { glslangValidator -l -S comp "$f" && glslangValidator -S comp "$B/expanded/$name"; } > "$B/glslang.log" 2>&1
+        report "shaders: glslangValidator accepts $name" $? "$B/glslang.log"
+    done
+}
+
+compile() {
+    I="-I. -Ibuild/glad/include"
+    printf '#define GPUPARTICLE_IMPLEMENTATION\n#include "gpuparticle.h"\nint main(void) { return 0; }\n' > "$B/impl.c"
+    cp "$B/impl.c" "$B/impl.cc"
+    $CC -std=c99 $WARN -Wstrict-prototypes $I -c "$B/impl.c" -o "$B/c99.o" > "$B/log" 2>&1
+    report "compile: implementation as C99, -Wall -Wextra -Wpedantic -Werror -Wshadow -Wstrict-prototypes" $? "$B/log"
+    $CC -std=c11 $WARN -Wstrict-prototypes $I -c "$B/impl.c" -o "$B/c11.o" > "$B/log" 2>&1
+    report "compile: implementation as C11" $? "$B/log"
+    $CXX -std=c++11 $WARN $I -c "$B/impl.cc" -o "$B/cxx11.o" > "$B/log" 2>&1
+    report "compile: implementation as C++11" $? "$B/log"
+    $CXX -std=c++17 $WARN $I -c "$B/impl.cc" -o "$B/cxx17.o" > "$B/log" 2>&1
+    report "compile: implementation as C++17" $? "$B/log"
+    { for f in impl use_a use_b main; do $CC -std=c99 $WARN $I -c tests/compile/$f.c -o "$B/$f.o" || exit 1; done
+      $CC "$B/impl.o" "$B/use_a.o" "$B/use_b.o" "$B/main.o" -o "$B/linkage" -lm -ldl && "$B/linkage"; } > "$B/log" 2>&1
+    report "compile: linkage, implementation in one file used from two others" $? "$B/log"
+    if $CC "$B/use_a.o" "$B/use_b.o" "$B/main.o" -o "$B/linkage_without" -lm -ldl > "$B/log" 2>&1; then s=1
+        echo "linking without impl.c succeeded: the declarations carry an implementation" >> "$B/log"; else s=0; fi
+    report "compile: linkage fails without the implementation file" $s "$B/log"
+    $CC -std=c99 $WARN $I tests/compile/after_glad.c build/glad/src/gl.c -o "$B/after_glad" -lm -ldl > "$B/log" 2>&1
+    report "compile: implementation after glad's gl.h" $? "$B/log"
+    $CC -std=c99 $WARN $I tests/compile/after_gl.c -o "$B/after_gl" -lGL -lm -ldl > "$B/log" 2>&1
+    report "compile: implementation after GL/gl.h and GL/glext.h with prototypes" $? "$B/log"
+    { $CC -std=c99 $WARN -Wstrict-prototypes $I tests/compile/static.c -o "$B/static" -lm -ldl && "$B/static"; } > "$B/log" 2>&1
+    report "compile: GP_STATIC" $? "$B/log"
+    if $CC -std=c99 -DGP_GROUP_SIZE=100 $I -c "$B/impl.c" -o "$B/bad.o" > "$B/log" 2>&1; then s=1; else
+        grep -q "GP_GROUP_SIZE must be a power of two" "$B/log"; s=$?; fi
+    report "compile: #error on GP_GROUP_SIZE=100" $s "$B/log"
+    if $CC -std=c99 -DGP_STATIC -DGP_API_DECL=extern $I -c "$B/impl.c" -o "$B/bad.o" > "$B/log" 2>&1; then s=1; else
+        grep -q "GP_STATIC or GP_API_DECL" "$B/log"; s=$?; fi
+    report "compile: #error on GP_STATIC with GP_API_DECL" $s "$B/log"
+    grep -nE '^[[:space:]]*#[[:space:]]*define[[:space:]]+(gl[A-Z]|GL_)' gpuparticle.h > "$B/log"
+    [ -s "$B/log" ]; report "compile: the header defines no gl* or GL_* macro" $((1 - $?)) "$B/log"
+}
+
+case "${1:-}" in
+shaders) shaders ;;
+compile) compile ;;
+*) echo "usage: $0 shaders | compile" >&2; exit 2 ;;
+esac

@@ -1,0 +1,45 @@
+#!/bin/sh
+# run_tests.sh: what `make test` runs after building. The static checks (tools/check.sh), the GPU
+# tests (build/gp_tests) on whatever GL 4.3 EGL gives (llvmpipe without a GPU), and the host code
+# again under AddressSanitizer and UndefinedBehaviorSanitizer on the tests that finish quickly.
+# Ends with one line: "N passed, N failed".
+set -u
+log=build/test.log
+: > "$log"
+passed=0
+failed=0
+
+count_checks() {   # the ok/FAIL lines of check.sh
+    p=$(grep -c '^ok ' "$1"); f=$(grep -c '^FAIL ' "$1")
+    passed=$((passed + p)); failed=$((failed + f))
+}
+count_runner() {   # the closing line of a gp_tests run; a run that dies before it counts as one failure
+    line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$1" | tail -1)
+    if [ -z "$line" ]; then failed=$((failed + 1)); echo "FAIL $2 ended before its summary"; return; fi
+    passed=$((passed + $(echo "$line" | cut -d' ' -f1))); failed=$((failed + $(echo "$line" | cut -d' ' -f3)))
+}
+
+sh tools/check.sh shaders | tee build/check_shaders.out
+count_checks build/check_shaders.out
+sh tools/check.sh compile | tee build/check_compile.out
+count_checks build/check_compile.out
+
+echo "== GPU tests (build/gp_tests)"
+build/gp_tests 2>&1 | tee build/gp_tests.out | grep -v 'passed, .* failed$'
+count_runner build/gp_tests.out gp_tests
+
+# Under the sanitizers: the host side (validation, staging, loader, logging, allocator) on every
+# small test. Mesa's own allocations are not ours to check: leaks inside the driver are ignored.
+echo "== GPU tests under ASan and UBSan (build/gp_tests_sanitized, host code)"
+printf 'leak:libLLVM\nleak:libgallium\nleak:mesa\nleak:libEGL\nleak:libGLX\nleak:libGLdispatch\nleak:dri\n' > build/lsan.supp
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 LSAN_OPTIONS=suppressions=build/lsan.supp:print_suppressions=0 \
+UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    build/gp_tests_sanitized world particles timings reject restore float_sort indirect empty_and_misuse collisions 2>&1 \
+    | tee build/gp_tests_sanitized.out | grep -v 'passed, .* failed$'
+if grep -qE 'ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:' build/gp_tests_sanitized.out; then
+    echo "FAIL sanitizers reported errors (build/gp_tests_sanitized.out)"; failed=$((failed + 1))
+fi
+count_runner build/gp_tests_sanitized.out gp_tests_sanitized
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
