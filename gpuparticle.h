@@ -309,9 +309,13 @@ typedef struct gp_grid_stats {
     uint32_t particles;    /* filed by the last build */
     uint32_t outside;      /* finite, but outside the bounded box (or the hash's range) */
     uint32_t nonfinite;    /* with a NaN or infinite coordinate, in the extra bucket */
+    uint32_t truncated;    /* particles whose neighbour loop the driver cut short since the build
+                              (llvmpipe stops a shader's loops after 65,535 iterations: about
+                              500,000 candidates for one particle); 0 on any sane input */
     uint32_t buckets;      /* not counting the extra bucket */
 } gp_grid_stats;
-/* What the last gp_grid_build found (reads back a few words: it waits for the GPU). */
+/* What the last gp_grid_build found, and what neighbour passes since met (reads back a few
+   words: it waits for the GPU). Logs a warning when truncated is not 0. */
 GP_API_DECL gp_result gp_grid_stats_read(gp_world* world, gp_grid_stats* stats);
 
 /* For each live slot k, writes to out_buffer[k] how many other particles lie closer than
@@ -615,7 +619,7 @@ struct gp_world {
     uint32_t buckets;                     /* not counting the NaN bucket */
     gp__GLuint cell_key, order;           /* uint per particle */
     gp__GLuint cell_count, cell_start;    /* uint per bucket, plus two */
-    gp__GLuint grid_stats;                /* outside, nonfinite */
+    gp__GLuint grid_stats;                /* outside, nonfinite, truncated */
     gp__GLuint params;                    /* the uniform block */
     gp__world_params params_host;
     bool grid_built;
@@ -950,7 +954,7 @@ static const char* const gp__shader_grid_count[] = {
     "\n",
     "layout(std430, binding = 4) writeonly buffer cell_key_block { uint cell_key[]; };\n",
     "layout(std430, binding = 5) buffer cell_count_block { uint cell_count[]; };\n",
-    "layout(std430, binding = 6) buffer grid_stats_block { uint stat_outside; uint stat_nonfinite; };\n",
+    "layout(std430, binding = 6) buffer grid_stats_block { uint stat_outside; uint stat_nonfinite; uint stat_truncated; };\n",
     "\n",
     "void main() {\n",
     "    uint i = gp_global_index();\n",
@@ -1031,8 +1035,13 @@ static const char* const gp__shader_grid_neighbors[] = {
     "\n",
     "// grid_neighbors: for every particle, how many other particles lie closer than u_radius\n",
     "// (u_radius <= cell size), found through the grid: the 27 cells around its own. This loop is the\n",
-    "// pattern every solver's neighbour sum follows. With hashing, a bucket also holds particles of\n",
-    "// distant cells; gp_grid_same_cell drops them.\n",
+    "// pattern every solver's neighbour sum follows:\n",
+    "// - with hashing, a bucket also holds particles of distant cells; gp_grid_same_cell drops them;\n",
+    "// - candidates are visited 8 per loop iteration, because some drivers (Mesa's llvmpipe) end an\n",
+    "//   invocation's loops after 65,535 iterations in all, silently; 8 at a time lets one particle\n",
+    "//   meet about 500,000 candidates there, and no cap applies on other drivers;\n",
+    "// - the loop counts what it visited, and a shortfall (a loop the driver cut) is counted in\n",
+    "//   stat_truncated, which gp_grid_stats_read reports, instead of passing for a right answer.\n",
     "#line 1 1\n",
     "// gp_common.glsl: included first by every gpuparticle.h compute shader.\n",
     "// Workgroup size and the flat index of a workgroup in a dispatch that the host split into x * y\n",
@@ -1048,7 +1057,7 @@ static const char* const gp__shader_grid_neighbors[] = {
     "// finite math and fold it away.\n",
     "bool gp_finite(float x) { return (floatBitsToUint(x) & 0x7f800000u) != 0x7f800000u; }\n",
     "bool gp_finite3(vec3 v) { return gp_finite(v.x) && gp_finite(v.y) && gp_finite(v.z); }\n",
-    "#line 8 0\n",
+    "#line 13 0\n",
     "#line 1 2\n",
     "// gp_world.glsl: the world's parameters, one std140 uniform block at binding 0.\n",
     "// Mirrored by gp__world_params in gpuparticle.h (section >>grid); keep both in step.\n",
@@ -1060,7 +1069,7 @@ static const char* const gp__shader_grid_neighbors[] = {
     "\n",
     "#define GP_GRID_BOUNDED 1\n",
     "#define GP_GRID_HASHED 2\n",
-    "#line 9 0\n",
+    "#line 14 0\n",
     "#line 1 3\n",
     "// gp_grid.glsl: cell addressing shared by the grid build and every neighbour loop.\n",
     "// Needs gp_common.glsl and gp_world.glsl first.\n",
@@ -1118,7 +1127,7 @@ static const char* const gp__shader_grid_neighbors[] = {
     "}\n",
     "\n",
     "uint gp_grid_invalid_bucket() { return gp_counts.y; }\n",
-    "#line 10 0\n",
+    "#line 15 0\n",
     "#line 1 4\n",
     "// gp_particles.glsl: the particle store, struct of arrays, one SSBO per attribute.\n",
     "// Mirrored by gp_particle_position, gp_particle_velocity, gp_particle_info and gp_particle_life in\n",
@@ -1128,12 +1137,22 @@ static const char* const gp__shader_grid_neighbors[] = {
     "layout(std430, binding = 1) buffer gp_velocity_block { vec4 gp_velocity[]; };  // xyz m/s, w mass kg\n",
     "layout(std430, binding = 2) buffer gp_info_block { uvec4 gp_info[]; };         // id, kind|flags<<8|phase<<16, owner, user\n",
     "layout(std430, binding = 3) buffer gp_life_block { vec2 gp_life[]; };          // age s, lifetime s (0 forever)\n",
-    "#line 11 0\n",
+    "#line 16 0\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
     "\n",
     "layout(std430, binding = 5) readonly buffer cell_start_block { uint cell_start[]; };\n",
+    "layout(std430, binding = 6) buffer grid_stats_block { uint stat_outside; uint stat_nonfinite; uint stat_truncated; };\n",
     "layout(std430, binding = 7) writeonly buffer neighbor_count_block { uint neighbor_count[]; };\n",
     "layout(location = 0) uniform float u_radius;\n",
+    "\n",
+    "// 1 when candidate slot k (< end, not self, in the visited cell) lies within the radius.\n",
+    "uint gp_near(uint k, uint end, uint self, vec3 p, ivec3 cell, float radius2) {\n",
+    "    if (k >= end || k == self) return 0u;\n",
+    "    vec3 q = gp_position[k].xyz;\n",
+    "    if (!gp_grid_same_cell(q, cell)) return 0u;\n",
+    "    vec3 d = q - p;\n",
+    "    return uint(dot(d, d) < radius2);\n",
+    "}\n",
     "\n",
     "void main() {\n",
     "    uint i = gp_global_index();\n",
@@ -1143,19 +1162,23 @@ static const char* const gp__shader_grid_neighbors[] = {
     "    if (gp_finite3(p)) {\n",
     "        ivec3 home = gp_grid_cell(p);\n",
     "        float radius2 = u_radius * u_radius;\n",
-    "        for (int dz = -1; dz <= 1; ++dz)\n",
-    "        for (int dy = -1; dy <= 1; ++dy)\n",
-    "        for (int dx = -1; dx <= 1; ++dx) {\n",
-    "            ivec3 cell = home + ivec3(dx, dy, dz);\n",
+    "        uint expected = 0u, visited = 0u, cells = 0u;\n",
+    "        for (int c = 0; c < 27; ++c) {\n",
+    "            ++cells;\n",
+    "            ivec3 cell = home + ivec3(c % 3, (c / 3) % 3, c / 9) - 1;\n",
     "            if (!gp_grid_cell_exists(cell)) continue;\n",
     "            uint bucket = gp_grid_bucket(cell);\n",
-    "            for (uint k = cell_start[bucket]; k < cell_start[bucket + 1u]; ++k) {\n",
-    "                vec3 q = gp_position[k].xyz;\n",
-    "                if (k == i || !gp_grid_same_cell(q, cell)) continue;\n",
-    "                vec3 d = q - p;\n",
-    "                if (dot(d, d) < radius2) ++found;\n",
+    "            uint begin = cell_start[bucket], end = cell_start[bucket + 1u];\n",
+    "            expected += end - begin;\n",
+    "            for (uint k = begin; k < end; k += 8u) {\n",
+    "                found += gp_near(k, end, i, p, cell, radius2) + gp_near(k + 1u, end, i, p, cell, radius2)\n",
+    "                       + gp_near(k + 2u, end, i, p, cell, radius2) + gp_near(k + 3u, end, i, p, cell, radius2)\n",
+    "                       + gp_near(k + 4u, end, i, p, cell, radius2) + gp_near(k + 5u, end, i, p, cell, radius2)\n",
+    "                       + gp_near(k + 6u, end, i, p, cell, radius2) + gp_near(k + 7u, end, i, p, cell, radius2);\n",
+    "                visited += min(8u, end - k);\n",
     "            }\n",
     "        }\n",
+    "        if (visited != expected || cells != 27u) atomicAdd(stat_truncated, 1u);\n",
     "    }\n",
     "    neighbor_count[i] = found;\n",
     "}\n",
@@ -2075,7 +2098,7 @@ gp_result gp_grid_build(gp_world* world) {
 
     timer = gp__timer_begin(world, "grid_count");
     gp__buffer_zero(world, world->cell_count, 0, table_bytes);
-    gp__buffer_zero(world, world->grid_stats, 0, 8);
+    gp__buffer_zero(world, world->grid_stats, 0, 12);
     gl->fnMemoryBarrier(GP__BARRIER_BETWEEN_PASSES);
     gp__use(world, GP__PROGRAM_GRID_COUNT);
     gp__bind(world, 0, world->position);
@@ -2139,7 +2162,7 @@ done:
 }
 
 gp_result gp_grid_stats_read(gp_world* world, gp_grid_stats* stats) {
-    uint32_t words[2];
+    uint32_t words[3];
     if (!world) return GP_ERROR_INVALID_ARGUMENT;
     gp__begin(world, "gp_grid_stats_read");
     if (!stats) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "stats is NULL"));
@@ -2148,7 +2171,11 @@ gp_result gp_grid_stats_read(gp_world* world, gp_grid_stats* stats) {
     stats->particles = world->grid_particles;
     stats->outside = words[0];
     stats->nonfinite = words[1];
+    stats->truncated = words[2];
     stats->buckets = world->buckets;
+    if (words[2])
+        GP__LOG(world, GP_LOG_WARNING, "gp_grid_stats_read: the driver cut the neighbour loop of %u particles short "
+                "(llvmpipe allows 65,535 loop iterations per invocation): their sums are incomplete", words[2]);
     return gp__end(world, GP_OK);
 }
 
@@ -2169,6 +2196,7 @@ gp_result gp_grid_count_neighbors(gp_world* world, float radius, uint32_t out_bu
     world->gl.fnUniform1f(0, radius);
     gp__bind(world, 0, world->position);
     gp__bind(world, 5, world->cell_start);
+    gp__bind(world, 6, world->grid_stats);
     gp__bind(world, 7, out_buffer);
     gp__dispatch(world, gp__groups(world->count, GP_GROUP_SIZE));
     gp__timer_end(world, timer);
@@ -2307,7 +2335,7 @@ static gp_result gp__load_gl(gp_world* w) {
 static gp_result gp__create_buffers(gp_world* w) {
     size_t n = w->capacity, table = ((size_t)w->buckets + 2) * 4;
     gp_result r = GP_OK;
-    uint32_t stats[2] = {0, 0};
+    uint32_t stats[3] = {0, 0, 0};
     if (r == GP_OK) r = gp__buffer_new(w, n * 16, NULL, "the position buffer", &w->position);
     if (r == GP_OK) r = gp__buffer_new(w, n * 16, NULL, "the velocity buffer", &w->velocity);
     if (r == GP_OK) r = gp__buffer_new(w, n * 16, NULL, "the info buffer", &w->info);
@@ -2334,7 +2362,7 @@ gp_result gp_world_create(const gp_world_desc* desc, gp_world** world) {
     gp_result r;
     int p;
     if (!world || !desc) {
-        gp__log(desc ? &desc->logger : NULL, GP_LOG_ERROR, "gpuparticle: gp_world_create: %s is NULL (GP_ERROR_INVALID_ARGUMENT)",
+        gp__log(desc ? &desc->logger : NULL, GP_LOG_ERROR, "gp_world_create: %s is NULL (GP_ERROR_INVALID_ARGUMENT)",
                 world ? "desc" : "world");
         return GP_ERROR_INVALID_ARGUMENT;
     }

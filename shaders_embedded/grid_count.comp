@@ -12,7 +12,7 @@ layout(local_size_x = GP_GROUP_SIZE) in;
 
 layout(std430, binding = 4) writeonly buffer cell_key_block { uint cell_key[]; };
 layout(std430, binding = 5) buffer cell_count_block { uint cell_count[]; };
-layout(std430, binding = 6) buffer grid_stats_block { uint stat_outside; uint stat_nonfinite; };
+layout(std430, binding = 6) buffer grid_stats_block { uint stat_outside; uint stat_nonfinite; uint stat_truncated; };
 
 void main() {
     uint i = gp_global_index();

@@ -2,8 +2,13 @@
 #extension GL_GOOGLE_include_directive : require
 // grid_neighbors: for every particle, how many other particles lie closer than u_radius
 // (u_radius <= cell size), found through the grid: the 27 cells around its own. This loop is the
-// pattern every solver's neighbour sum follows. With hashing, a bucket also holds particles of
-// distant cells; gp_grid_same_cell drops them.
+// pattern every solver's neighbour sum follows:
+// - with hashing, a bucket also holds particles of distant cells; gp_grid_same_cell drops them;
+// - candidates are visited 8 per loop iteration, because some drivers (Mesa's llvmpipe) end an
+//   invocation's loops after 65,535 iterations in all, silently; 8 at a time lets one particle
+//   meet about 500,000 candidates there, and no cap applies on other drivers;
+// - the loop counts what it visited, and a shortfall (a loop the driver cut) is counted in
+//   stat_truncated, which gp_grid_stats_read reports, instead of passing for a right answer.
 #include "gp_common.glsl"
 #include "gp_world.glsl"
 #include "gp_grid.glsl"
@@ -11,8 +16,18 @@
 layout(local_size_x = GP_GROUP_SIZE) in;
 
 layout(std430, binding = 5) readonly buffer cell_start_block { uint cell_start[]; };
+layout(std430, binding = 6) buffer grid_stats_block { uint stat_outside; uint stat_nonfinite; uint stat_truncated; };
 layout(std430, binding = 7) writeonly buffer neighbor_count_block { uint neighbor_count[]; };
 layout(location = 0) uniform float u_radius;
+
+// 1 when candidate slot k (< end, not self, in the visited cell) lies within the radius.
+uint gp_near(uint k, uint end, uint self, vec3 p, ivec3 cell, float radius2) {
+    if (k >= end || k == self) return 0u;
+    vec3 q = gp_position[k].xyz;
+    if (!gp_grid_same_cell(q, cell)) return 0u;
+    vec3 d = q - p;
+    return uint(dot(d, d) < radius2);
+}
 
 void main() {
     uint i = gp_global_index();
@@ -22,19 +37,23 @@ void main() {
     if (gp_finite3(p)) {
         ivec3 home = gp_grid_cell(p);
         float radius2 = u_radius * u_radius;
-        for (int dz = -1; dz <= 1; ++dz)
-        for (int dy = -1; dy <= 1; ++dy)
-        for (int dx = -1; dx <= 1; ++dx) {
-            ivec3 cell = home + ivec3(dx, dy, dz);
+        uint expected = 0u, visited = 0u, cells = 0u;
+        for (int c = 0; c < 27; ++c) {
+            ++cells;
+            ivec3 cell = home + ivec3(c % 3, (c / 3) % 3, c / 9) - 1;
             if (!gp_grid_cell_exists(cell)) continue;
             uint bucket = gp_grid_bucket(cell);
-            for (uint k = cell_start[bucket]; k < cell_start[bucket + 1u]; ++k) {
-                vec3 q = gp_position[k].xyz;
-                if (k == i || !gp_grid_same_cell(q, cell)) continue;
-                vec3 d = q - p;
-                if (dot(d, d) < radius2) ++found;
+            uint begin = cell_start[bucket], end = cell_start[bucket + 1u];
+            expected += end - begin;
+            for (uint k = begin; k < end; k += 8u) {
+                found += gp_near(k, end, i, p, cell, radius2) + gp_near(k + 1u, end, i, p, cell, radius2)
+                       + gp_near(k + 2u, end, i, p, cell, radius2) + gp_near(k + 3u, end, i, p, cell, radius2)
+                       + gp_near(k + 4u, end, i, p, cell, radius2) + gp_near(k + 5u, end, i, p, cell, radius2)
+                       + gp_near(k + 6u, end, i, p, cell, radius2) + gp_near(k + 7u, end, i, p, cell, radius2);
+                visited += min(8u, end - k);
             }
         }
+        if (visited != expected || cells != 27u) atomicAdd(stat_truncated, 1u);
     }
     neighbor_count[i] = found;
 }

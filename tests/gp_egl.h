@@ -13,7 +13,7 @@ typedef struct gp_egl {
 } gp_egl;
 
 /* Makes a core-profile context of the given version current. Returns 0 on success. */
-static int gp_egl_open(gp_egl* egl, int major, int minor) {
+static inline int gp_egl_open(gp_egl* egl, int major, int minor) {
     EGLint context_attributes[] = {
         EGL_CONTEXT_MAJOR_VERSION, major, EGL_CONTEXT_MINOR_VERSION, minor,
         EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
@@ -43,7 +43,7 @@ static int gp_egl_open(gp_egl* egl, int major, int minor) {
     return 0;
 }
 
-static void gp_egl_close(gp_egl* egl) {
+static inline void gp_egl_close(gp_egl* egl) {
     if (egl->display == EGL_NO_DISPLAY) return;
     eglMakeCurrent(egl->display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
     if (egl->context != EGL_NO_CONTEXT) eglDestroyContext(egl->display, egl->context);

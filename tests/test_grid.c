@@ -150,6 +150,11 @@ static void check_neighbors(gp_world* w, const float* slot_positions, uint32_t n
             if (bad++ < 3) fprintf(stderr, "    %s: slot %u has %u neighbours, brute force %u..%u\n", what, k, got[k], low[k], high[k]);
         }
     CHECKF(bad == 0, "%s n=%u: %u particles with wrong neighbour counts", what, n, bad);
+    {
+        gp_grid_stats stats;
+        CHECK(gp_grid_stats_read(w, &stats) == GP_OK);
+        CHECKF(stats.truncated == 0, "%s: %u neighbour loops reported cut short", what, stats.truncated);
+    }
     gp_buffer_destroy(w, out);
     free(got); free(low); free(high);
 }

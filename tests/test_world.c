@@ -37,23 +37,34 @@ static void test_result_strings_are_distinct(void) {
     CHECK(strcmp(gp_result_string(GP_ERROR_CAPACITY), "GP_ERROR_CAPACITY") == 0);
 }
 
-/* An OpenGL 3.3 context is refused with GP_ERROR_GL_VERSION and a message naming 4.3. */
+/* A context that reports OpenGL 3.3 is refused with GP_ERROR_GL_VERSION and a message naming
+   4.3. (Mesa answers a request for a 3.3 core context with its newest core version, so the test
+   context is made to report 3.3 through the loader, which is the only way the library asks.) */
+typedef void (*get_integerv_fn)(GLenum, GLint*);
+static get_integerv_fn real_get_integerv;
+static void get_integerv_reporting_3_3(GLenum name, GLint* data) {
+    real_get_integerv(name, data);
+    if (name == GL_MAJOR_VERSION) *data = 3;
+    if (name == GL_MINOR_VERSION) *data = 3;
+}
+static gp_proc loader_reporting_3_3(const char* name) {
+    if (strcmp(name, "glGetIntegerv") == 0) {
+        real_get_integerv = (get_integerv_fn)eglGetProcAddress(name);
+        return (gp_proc)get_integerv_reporting_3_3;
+    }
+    return (gp_proc)eglGetProcAddress(name);
+}
+
 static void test_world_refuses_old_context(void) {
-    gp_egl old;
     gp_world_desc d;
     gp_world* w = (gp_world*)&d;
     memset(&d, 0, sizeof d);
-    d.get_proc_address = (gp_get_proc_address_fn)eglGetProcAddress;
+    d.get_proc_address = loader_reporting_3_3;
     d.logger.func = fixture_logger;
-    if (gp_egl_open(&old, 3, 3) != 0) {
-        CHECKF(0, "no 3.3 context could be made to test with");
-        return;
-    }
     CHECK(gp_world_create(&d, &w) == GP_ERROR_GL_VERSION);
     CHECK(w == NULL);
-    CHECKF(fixture_logged("needs OpenGL 4.3") && fixture_logged("3.3"), "log: %s", fixture_log);
-    gp_egl_close(&old);
-    eglMakeCurrent(fixture_egl.display, EGL_NO_SURFACE, EGL_NO_SURFACE, fixture_egl.context);
+    CHECKF(fixture_logged("needs OpenGL 4.3") && fixture_logged("the context is 3.3"), "log: %s", fixture_log);
+    if (w) gp_world_destroy(w);
 }
 
 static void test_world_needs_a_current_context(void) {
