@@ -3,6 +3,8 @@
 #   make bench     the primitives' benchmark (tables on stdout, CSV in build/)
 #   make shaders   write shaders_embedded/*.comp into gpuparticle.h's generated region
 #   make check     the quick checks only: shaders in step and valid, the header compiles cleanly
+#   make demo      the demo in a window, or headless (PNG frames) when there is no display
+#   make examples  build every example
 CC ?= cc
 CXX ?= c++
 CFLAGS ?= -O2 -g
@@ -14,8 +16,19 @@ LIBS := -lEGL -lm -ldl
 TEST_SOURCES := tests/main.c tests/test_world.c tests/test_primitives.c tests/test_grid.c tests/cpu_reference.c
 TEST_HEADERS := tests/fixture.h tests/gp_test.h tests/gp_egl.h tests/cpu_reference.h gpuparticle.h
 
-.PHONY: all test check deps shaders check-shaders check-compile bench demo clean
-all: $(BUILD)/gp_tests $(BUILD)/bench
+.PHONY: all test check deps shaders check-shaders check-compile bench demo examples clean
+EXAMPLES := $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c))
+all: $(BUILD)/gp_tests $(BUILD)/bench $(EXAMPLES)
+examples: $(EXAMPLES)
+
+$(BUILD)/examples/%: examples/%.c examples/example_app.h gpuparticle.h $(GLAD)/src/gl.c
+	@mkdir -p $(BUILD)/examples
+	$(CC) -std=c99 $(CFLAGS) $(CWARN) -I. -Iexamples -I$(GLAD)/include $< $(GLAD)/src/gl.c -o $@ -lglfw $(LIBS)
+
+# The demo: a window when there is a display, else headless frames.
+demo: deps $(BUILD)/examples/depth_sort
+	@if [ -n "$${DISPLAY:-}$${WAYLAND_DISPLAY:-}" ]; then $(BUILD)/examples/depth_sort; \
+	else echo "no display: rendering the demo headless"; $(BUILD)/examples/depth_sort --headless --frames 60 --out $(BUILD)/demo; fi
 
 deps:
 	@sh tools/deps.sh
@@ -48,7 +61,7 @@ check-compile: $(GLAD)/src/gl.c
 
 check: deps check-shaders check-compile
 
-test: deps $(BUILD)/gp_tests $(BUILD)/gp_tests_sanitized
+test: deps $(BUILD)/gp_tests $(BUILD)/gp_tests_sanitized $(EXAMPLES)
 	sh tools/run_tests.sh
 
 bench: $(BUILD)/bench

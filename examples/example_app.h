@@ -19,7 +19,8 @@ typedef struct example_app {
     int width, height;
     int headless;            /* --headless: EGL, offscreen, PNG frames */
     int frames;              /* --frames N: stop after N frames (0: until the window closes) */
-    const char* out;         /* --out DIR: where headless frames go */
+    const char* out;         /* --out DIR: where frames go (headless always; a window when given) */
+    int write_frames;
     int frame;               /* the frame being drawn, from 0 */
     GLFWwindow* window;
     EGLDisplay display;
@@ -31,11 +32,23 @@ static void example_usage(const char* name) {
     printf("usage: %s [--headless] [--frames N] [--out DIR]\n"
            "  --headless   no window: render offscreen through EGL and write PNG frames\n"
            "  --frames N   stop after N frames (headless default 60)\n"
-           "  --out DIR    where headless frames go (default build/frames)\n", name);
+           "  --out DIR    write frames as PNG there (headless default build/frames;\n"
+           "               with a window, the window's own pixels)\n", name);
 }
 
 /* The EGL getProcAddress, or GLFW's: what both glad and gpuparticle.h load through. */
 static GLADapiproc example_get_proc(const char* name) { return (GLADapiproc)eglGetProcAddress(name); }
+
+/* mkdir -p */
+static void example_make_directory(const char* path) {
+    char partial[512];
+    size_t i;
+    for (i = 0; path[i] && i + 1 < sizeof partial; ++i) {
+        partial[i] = path[i];
+        partial[i + 1] = 0;
+        if (path[i + 1] == '/' || path[i + 1] == 0) mkdir(partial, 0755);
+    }
+}
 
 /* Parses the arguments and opens the context. Returns 0 on success. */
 static int example_open(example_app* app, const char* title, int argc, char** argv) {
@@ -47,7 +60,7 @@ static int example_open(example_app* app, const char* title, int argc, char** ar
     for (i = 1; i < argc; ++i) {
         if (strcmp(argv[i], "--headless") == 0) app->headless = 1;
         else if (strcmp(argv[i], "--frames") == 0 && i + 1 < argc) app->frames = atoi(argv[++i]);
-        else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) app->out = argv[++i];
+        else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) { app->out = argv[++i]; app->write_frames = 1; }
         else { example_usage(argv[0]); return 1; }
     }
     if (app->headless) {
@@ -56,6 +69,7 @@ static int example_open(example_app* app, const char* title, int argc, char** ar
         PFNEGLGETPLATFORMDISPLAYEXTPROC get_display =
             (PFNEGLGETPLATFORMDISPLAYEXTPROC)eglGetProcAddress("eglGetPlatformDisplayEXT");
         if (app->frames <= 0) app->frames = 60;
+        app->write_frames = 1;
         app->display = get_display ? get_display(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL) : EGL_NO_DISPLAY;
         if (app->display == EGL_NO_DISPLAY || !eglInitialize(app->display, NULL, NULL) || !eglBindAPI(EGL_OPENGL_API)) {
             fprintf(stderr, "%s: no EGL display for headless rendering\n", title);
@@ -79,7 +93,7 @@ static int example_open(example_app* app, const char* title, int argc, char** ar
         glBindFramebuffer(GL_FRAMEBUFFER, app->framebuffer);
         glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, app->color);
         glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, app->depth);
-        mkdir(app->out, 0755);
+        example_make_directory(app->out);
         return glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE ? 0 : 1;
     }
     if (!glfwInit()) {
@@ -98,6 +112,7 @@ static int example_open(example_app* app, const char* title, int argc, char** ar
     }
     glfwMakeContextCurrent(app->window);
     glfwSwapInterval(1);
+    if (app->write_frames) example_make_directory(app->out);
     return gladLoadGL((GLADloadfunc)glfwGetProcAddress) ? 0 : 1;
 }
 
@@ -166,15 +181,19 @@ static int example_write_png(const char* path, const unsigned char* rgba, int w,
 /* Ends a frame: shows it, or writes build/frames/frame_NNNN.png. Returns 0 when the loop should stop. */
 static int example_end_frame(example_app* app) {
     ++app->frame;
-    if (app->headless) {
+    if (app->write_frames) {
         char path[512];
-        unsigned char* rgba = (unsigned char*)malloc((size_t)app->width * app->height * 4);
-        glReadPixels(0, 0, app->width, app->height, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
+        int w = app->width, h = app->height;
+        unsigned char* rgba;
+        if (app->window) glfwGetFramebufferSize(app->window, &w, &h);
+        rgba = (unsigned char*)malloc((size_t)w * h * 4);
+        glPixelStorei(GL_PACK_ALIGNMENT, 1);
+        glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
         snprintf(path, sizeof path, "%s/frame_%04d.png", app->out, app->frame - 1);
-        if (example_write_png(path, rgba, app->width, app->height)) fprintf(stderr, "could not write %s\n", path);
+        if (example_write_png(path, rgba, w, h)) fprintf(stderr, "could not write %s\n", path);
         free(rgba);
-        return app->frame < app->frames;
     }
+    if (app->headless) return app->frame < app->frames;
     glfwSwapBuffers(app->window);
     glfwPollEvents();
     if (glfwGetKey(app->window, GLFW_KEY_ESCAPE) == GLFW_PRESS) glfwSetWindowShouldClose(app->window, 1);
@@ -188,11 +207,11 @@ static void example_close(example_app* app) {
         glDeleteRenderbuffers(1, &app->depth);
         eglMakeCurrent(app->display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
         eglDestroyContext(app->display, app->context);
-        printf("frames written to %s/frame_0000.png ... frame_%04d.png\n", app->out, app->frame - 1);
     } else {
         glfwDestroyWindow(app->window);
         glfwTerminate();
     }
+    if (app->write_frames) printf("frames written to %s/frame_0000.png ... frame_%04d.png\n", app->out, app->frame - 1);
 }
 
 /* Compiles a vertex + fragment or a compute program; exits with the log on failure. */

@@ -41,5 +41,29 @@ if grep -qE 'ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:' build/gp_te
 fi
 count_runner build/gp_tests_sanitized.out gp_tests_sanitized
 
+# Every example, headless through EGL and in a real window under Xvfb: it must run, and its last
+# frame must show particles (tools/check_png.py decodes it independently of the example's writer).
+echo "== examples"
+for example in build/examples/*; do
+    [ -x "$example" ] || continue
+    name=$(basename "$example")
+    out=build/example_frames/$name
+    rm -rf "$out"
+    if "$example" --headless --frames 3 --out "$out/headless" > "$out.log" 2>&1 &&
+       python3 tools/check_png.py "$out/headless/frame_0002.png" >> "$out.log" 2>&1; then
+        echo "ok   example $name runs headless and its frame shows particles"; passed=$((passed + 1))
+    else
+        echo "FAIL example $name headless:"; sed 's/^/    /' "$out.log" | tail -5; failed=$((failed + 1))
+    fi
+    if command -v xvfb-run > /dev/null 2>&1; then
+        if timeout 120 xvfb-run -a -s "-screen 0 1280x800x24" "$example" --frames 3 --out "$out/window" > "$out.log" 2>&1 &&
+           python3 tools/check_png.py "$out/window/frame_0002.png" >> "$out.log" 2>&1; then
+            echo "ok   example $name runs in a window under Xvfb and its frame shows particles"; passed=$((passed + 1))
+        else
+            echo "FAIL example $name in a window under Xvfb:"; sed 's/^/    /' "$out.log" | tail -5; failed=$((failed + 1))
+        fi
+    fi
+done
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
