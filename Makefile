@@ -1,7 +1,7 @@
 # gpuparticle.h: build, tests, benchmark and shader embedding. Everything generated goes to build/.
 #   make test      install what is missing, check shaders and compilation, run every test
 #   make bench     the primitives' benchmark (tables on stdout, CSV in build/)
-#   make shaders   write shaders_embedded/*.comp into gpuparticle.h's generated region
+#   make shaders   write the .glsl snippets into each .comp, and every .comp into gpuparticle.h
 #   make check     the quick checks only: shaders in step and valid, the header compiles cleanly
 #   make demo      the demo in a window, or headless (PNG frames) when there is no display
 #   make examples  build every example
@@ -50,6 +50,7 @@ $(BUILD)/bench: bench/bench.c tests/cpu_reference.c tests/cpu_reference.h tests/
 	$(CC) -std=c99 -O2 -g $(CWARN) -I. -Itests bench/bench.c tests/cpu_reference.c -o $@ $(LIBS)
 
 shaders: | $(BUILD)
+	sh tools/embed_shaders.sh sync shaders_embedded
 	sh tools/embed_shaders.sh header shaders_embedded gpuparticle.h > $(BUILD)/gpuparticle.h.new
 	mv $(BUILD)/gpuparticle.h.new gpuparticle.h
 

@@ -742,8 +742,7 @@ static void gp__buffer_zero(gp_world* w, gp__GLuint buffer, size_t offset, size_
 
 /* >>shaders ================================================================================ */
 typedef struct gp__shader_source {
-    const char* name;
-    const char* files;               /* "0 x.comp, 1 gp_common.glsl, ...": the S of "S:L" in logs */
+    const char* name;                /* shaders_embedded/<name>.comp */
     const char* const* lines;        /* one string per line, NULL-terminated; line 0 is #version */
 } gp__shader_source;
 
@@ -751,11 +750,10 @@ typedef struct gp__shader_source {
    Do not edit: change the .comp and .glsl files there and run `make shaders`. */
 static const char* const gp__shader_compact_scatter[] = {
     "#version 430 core\n",
-    "\n",
     "// compact_scatter: stream compaction's last pass. Given flags and their exclusive scan (of\n",
     "// flag != 0), writes the index of every flagged element to its dense place, and the number of\n",
     "// flagged elements to the count word, on the GPU, where an indirect dispatch can read it.\n",
-    "#line 1 1\n",
+    "// >>include gp_common.glsl\n",
     "// gp_common.glsl: included first by every gpuparticle.h compute shader.\n",
     "// Workgroup size and the flat index of a workgroup in a dispatch that the host split into x * y\n",
     "// groups (GL guarantees only 65,535 groups per axis, and 16M elements need 65,536 groups of 256).\n",
@@ -770,7 +768,7 @@ static const char* const gp__shader_compact_scatter[] = {
     "// finite math and fold it away.\n",
     "bool gp_finite(float x) { return (floatBitsToUint(x) & 0x7f800000u) != 0x7f800000u; }\n",
     "bool gp_finite3(vec3 v) { return gp_finite(v.x) && gp_finite(v.y) && gp_finite(v.z); }\n",
-    "#line 7 0\n",
+    "// <<include gp_common.glsl\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
     "\n",
     "layout(std430, binding = 0) readonly buffer flags_block { uint flags[]; };\n",
@@ -792,10 +790,9 @@ static const char* const gp__shader_compact_scatter[] = {
 };
 static const char* const gp__shader_copy[] = {
     "#version 430 core\n",
-    "\n",
     "// copy: a plain streaming pass, destination[i] = source[i]. The yardstick that `make bench` holds\n",
     "// every primitive against: it moves the same bytes with no work in between.\n",
-    "#line 1 1\n",
+    "// >>include gp_common.glsl\n",
     "// gp_common.glsl: included first by every gpuparticle.h compute shader.\n",
     "// Workgroup size and the flat index of a workgroup in a dispatch that the host split into x * y\n",
     "// groups (GL guarantees only 65,535 groups per axis, and 16M elements need 65,536 groups of 256).\n",
@@ -810,7 +807,7 @@ static const char* const gp__shader_copy[] = {
     "// finite math and fold it away.\n",
     "bool gp_finite(float x) { return (floatBitsToUint(x) & 0x7f800000u) != 0x7f800000u; }\n",
     "bool gp_finite3(vec3 v) { return gp_finite(v.x) && gp_finite(v.y) && gp_finite(v.z); }\n",
-    "#line 6 0\n",
+    "// <<include gp_common.glsl\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
     "\n",
     "layout(std430, binding = 0) readonly buffer source_block { uint source[]; };\n",
@@ -849,12 +846,11 @@ static const char* const gp__shader_dispatch_args[] = {
 };
 static const char* const gp__shader_grid_count[] = {
     "#version 430 core\n",
-    "\n",
     "// grid_count: first pass of the counting sort that builds the neighbour grid. Each live particle\n",
     "// gets its bucket key and bumps that bucket's count with an atomic add. Particles outside a bounded\n",
     "// grid are clamped into border cells and counted; particles with a NaN or infinite coordinate go\n",
     "// to the extra bucket past the last and are counted. None is dropped.\n",
-    "#line 1 1\n",
+    "// >>include gp_common.glsl\n",
     "// gp_common.glsl: included first by every gpuparticle.h compute shader.\n",
     "// Workgroup size and the flat index of a workgroup in a dispatch that the host split into x * y\n",
     "// groups (GL guarantees only 65,535 groups per axis, and 16M elements need 65,536 groups of 256).\n",
@@ -869,8 +865,8 @@ static const char* const gp__shader_grid_count[] = {
     "// finite math and fold it away.\n",
     "bool gp_finite(float x) { return (floatBitsToUint(x) & 0x7f800000u) != 0x7f800000u; }\n",
     "bool gp_finite3(vec3 v) { return gp_finite(v.x) && gp_finite(v.y) && gp_finite(v.z); }\n",
-    "#line 8 0\n",
-    "#line 1 2\n",
+    "// <<include gp_common.glsl\n",
+    "// >>include gp_world.glsl\n",
     "// gp_world.glsl: the world's parameters, one std140 uniform block at binding 0.\n",
     "// Mirrored by gp__world_params in gpuparticle.h (section >>grid); keep both in step.\n",
     "layout(std140, binding = 0) uniform gp_world_block {\n",
@@ -881,8 +877,8 @@ static const char* const gp__shader_grid_count[] = {
     "\n",
     "#define GP_GRID_BOUNDED 1\n",
     "#define GP_GRID_HASHED 2\n",
-    "#line 9 0\n",
-    "#line 1 3\n",
+    "// <<include gp_world.glsl\n",
+    "// >>include gp_grid.glsl\n",
     "// gp_grid.glsl: cell addressing shared by the grid build and every neighbour loop.\n",
     "// Needs gp_common.glsl and gp_world.glsl first.\n",
     "//\n",
@@ -939,8 +935,8 @@ static const char* const gp__shader_grid_count[] = {
     "}\n",
     "\n",
     "uint gp_grid_invalid_bucket() { return gp_counts.y; }\n",
-    "#line 10 0\n",
-    "#line 1 4\n",
+    "// <<include gp_grid.glsl\n",
+    "// >>include gp_particles.glsl\n",
     "// gp_particles.glsl: the particle store, struct of arrays, one SSBO per attribute.\n",
     "// Mirrored by gp_particle_position, gp_particle_velocity, gp_particle_info and gp_particle_life in\n",
     "// gpuparticle.h (section >>buffers). Slots [0, gp_counts.x) are live; after a grid build they are\n",
@@ -949,7 +945,7 @@ static const char* const gp__shader_grid_count[] = {
     "layout(std430, binding = 1) buffer gp_velocity_block { vec4 gp_velocity[]; };  // xyz m/s, w mass kg\n",
     "layout(std430, binding = 2) buffer gp_info_block { uvec4 gp_info[]; };         // id, kind|flags<<8|phase<<16, owner, user\n",
     "layout(std430, binding = 3) buffer gp_life_block { vec2 gp_life[]; };          // age s, lifetime s (0 forever)\n",
-    "#line 11 0\n",
+    "// <<include gp_particles.glsl\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
     "\n",
     "layout(std430, binding = 4) writeonly buffer cell_key_block { uint cell_key[]; };\n",
@@ -975,11 +971,10 @@ static const char* const gp__shader_grid_count[] = {
 };
 static const char* const gp__shader_grid_ids[] = {
     "#version 430 core\n",
-    "\n",
     "// grid_ids: deterministic mode. With u_stage 0, values[i] = id of particle i, ready for the sort of\n",
     "// (bucket, id) pairs. With u_stage 1, after the sort, values[k] = slot of the particle whose id it\n",
     "// holds, which turns the sorted ids into the gather order of the reorder.\n",
-    "#line 1 1\n",
+    "// >>include gp_common.glsl\n",
     "// gp_common.glsl: included first by every gpuparticle.h compute shader.\n",
     "// Workgroup size and the flat index of a workgroup in a dispatch that the host split into x * y\n",
     "// groups (GL guarantees only 65,535 groups per axis, and 16M elements need 65,536 groups of 256).\n",
@@ -994,8 +989,8 @@ static const char* const gp__shader_grid_ids[] = {
     "// finite math and fold it away.\n",
     "bool gp_finite(float x) { return (floatBitsToUint(x) & 0x7f800000u) != 0x7f800000u; }\n",
     "bool gp_finite3(vec3 v) { return gp_finite(v.x) && gp_finite(v.y) && gp_finite(v.z); }\n",
-    "#line 7 0\n",
-    "#line 1 2\n",
+    "// <<include gp_common.glsl\n",
+    "// >>include gp_world.glsl\n",
     "// gp_world.glsl: the world's parameters, one std140 uniform block at binding 0.\n",
     "// Mirrored by gp__world_params in gpuparticle.h (section >>grid); keep both in step.\n",
     "layout(std140, binding = 0) uniform gp_world_block {\n",
@@ -1006,8 +1001,8 @@ static const char* const gp__shader_grid_ids[] = {
     "\n",
     "#define GP_GRID_BOUNDED 1\n",
     "#define GP_GRID_HASHED 2\n",
-    "#line 8 0\n",
-    "#line 1 3\n",
+    "// <<include gp_world.glsl\n",
+    "// >>include gp_particles.glsl\n",
     "// gp_particles.glsl: the particle store, struct of arrays, one SSBO per attribute.\n",
     "// Mirrored by gp_particle_position, gp_particle_velocity, gp_particle_info and gp_particle_life in\n",
     "// gpuparticle.h (section >>buffers). Slots [0, gp_counts.x) are live; after a grid build they are\n",
@@ -1016,7 +1011,7 @@ static const char* const gp__shader_grid_ids[] = {
     "layout(std430, binding = 1) buffer gp_velocity_block { vec4 gp_velocity[]; };  // xyz m/s, w mass kg\n",
     "layout(std430, binding = 2) buffer gp_info_block { uvec4 gp_info[]; };         // id, kind|flags<<8|phase<<16, owner, user\n",
     "layout(std430, binding = 3) buffer gp_life_block { vec2 gp_life[]; };          // age s, lifetime s (0 forever)\n",
-    "#line 9 0\n",
+    "// <<include gp_particles.glsl\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
     "\n",
     "layout(std430, binding = 7) buffer order_block { uint order[]; };\n",
@@ -1032,7 +1027,6 @@ static const char* const gp__shader_grid_ids[] = {
 };
 static const char* const gp__shader_grid_neighbors[] = {
     "#version 430 core\n",
-    "\n",
     "// grid_neighbors: for every particle, how many other particles lie closer than u_radius\n",
     "// (u_radius <= cell size), found through the grid: the 27 cells around its own. This loop is the\n",
     "// pattern every solver's neighbour sum follows:\n",
@@ -1042,7 +1036,7 @@ static const char* const gp__shader_grid_neighbors[] = {
     "//   meet about 500,000 candidates there, and no cap applies on other drivers;\n",
     "// - the loop counts what it visited, and a shortfall (a loop the driver cut) is counted in\n",
     "//   stat_truncated, which gp_grid_stats_read reports, instead of passing for a right answer.\n",
-    "#line 1 1\n",
+    "// >>include gp_common.glsl\n",
     "// gp_common.glsl: included first by every gpuparticle.h compute shader.\n",
     "// Workgroup size and the flat index of a workgroup in a dispatch that the host split into x * y\n",
     "// groups (GL guarantees only 65,535 groups per axis, and 16M elements need 65,536 groups of 256).\n",
@@ -1057,8 +1051,8 @@ static const char* const gp__shader_grid_neighbors[] = {
     "// finite math and fold it away.\n",
     "bool gp_finite(float x) { return (floatBitsToUint(x) & 0x7f800000u) != 0x7f800000u; }\n",
     "bool gp_finite3(vec3 v) { return gp_finite(v.x) && gp_finite(v.y) && gp_finite(v.z); }\n",
-    "#line 13 0\n",
-    "#line 1 2\n",
+    "// <<include gp_common.glsl\n",
+    "// >>include gp_world.glsl\n",
     "// gp_world.glsl: the world's parameters, one std140 uniform block at binding 0.\n",
     "// Mirrored by gp__world_params in gpuparticle.h (section >>grid); keep both in step.\n",
     "layout(std140, binding = 0) uniform gp_world_block {\n",
@@ -1069,8 +1063,8 @@ static const char* const gp__shader_grid_neighbors[] = {
     "\n",
     "#define GP_GRID_BOUNDED 1\n",
     "#define GP_GRID_HASHED 2\n",
-    "#line 14 0\n",
-    "#line 1 3\n",
+    "// <<include gp_world.glsl\n",
+    "// >>include gp_grid.glsl\n",
     "// gp_grid.glsl: cell addressing shared by the grid build and every neighbour loop.\n",
     "// Needs gp_common.glsl and gp_world.glsl first.\n",
     "//\n",
@@ -1127,8 +1121,8 @@ static const char* const gp__shader_grid_neighbors[] = {
     "}\n",
     "\n",
     "uint gp_grid_invalid_bucket() { return gp_counts.y; }\n",
-    "#line 15 0\n",
-    "#line 1 4\n",
+    "// <<include gp_grid.glsl\n",
+    "// >>include gp_particles.glsl\n",
     "// gp_particles.glsl: the particle store, struct of arrays, one SSBO per attribute.\n",
     "// Mirrored by gp_particle_position, gp_particle_velocity, gp_particle_info and gp_particle_life in\n",
     "// gpuparticle.h (section >>buffers). Slots [0, gp_counts.x) are live; after a grid build they are\n",
@@ -1137,7 +1131,7 @@ static const char* const gp__shader_grid_neighbors[] = {
     "layout(std430, binding = 1) buffer gp_velocity_block { vec4 gp_velocity[]; };  // xyz m/s, w mass kg\n",
     "layout(std430, binding = 2) buffer gp_info_block { uvec4 gp_info[]; };         // id, kind|flags<<8|phase<<16, owner, user\n",
     "layout(std430, binding = 3) buffer gp_life_block { vec2 gp_life[]; };          // age s, lifetime s (0 forever)\n",
-    "#line 16 0\n",
+    "// <<include gp_particles.glsl\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
     "\n",
     "layout(std430, binding = 5) readonly buffer cell_start_block { uint cell_start[]; };\n",
@@ -1186,10 +1180,9 @@ static const char* const gp__shader_grid_neighbors[] = {
 };
 static const char* const gp__shader_grid_reorder[] = {
     "#version 430 core\n",
-    "\n",
     "// grid_reorder: gathers one particle attribute into cell order, destination[k] = source[order[k]],\n",
     "// u_words 32-bit words per particle (4 for vec4 and uvec4 attributes, 2 for vec2).\n",
-    "#line 1 1\n",
+    "// >>include gp_common.glsl\n",
     "// gp_common.glsl: included first by every gpuparticle.h compute shader.\n",
     "// Workgroup size and the flat index of a workgroup in a dispatch that the host split into x * y\n",
     "// groups (GL guarantees only 65,535 groups per axis, and 16M elements need 65,536 groups of 256).\n",
@@ -1204,8 +1197,8 @@ static const char* const gp__shader_grid_reorder[] = {
     "// finite math and fold it away.\n",
     "bool gp_finite(float x) { return (floatBitsToUint(x) & 0x7f800000u) != 0x7f800000u; }\n",
     "bool gp_finite3(vec3 v) { return gp_finite(v.x) && gp_finite(v.y) && gp_finite(v.z); }\n",
-    "#line 6 0\n",
-    "#line 1 2\n",
+    "// <<include gp_common.glsl\n",
+    "// >>include gp_world.glsl\n",
     "// gp_world.glsl: the world's parameters, one std140 uniform block at binding 0.\n",
     "// Mirrored by gp__world_params in gpuparticle.h (section >>grid); keep both in step.\n",
     "layout(std140, binding = 0) uniform gp_world_block {\n",
@@ -1216,7 +1209,7 @@ static const char* const gp__shader_grid_reorder[] = {
     "\n",
     "#define GP_GRID_BOUNDED 1\n",
     "#define GP_GRID_HASHED 2\n",
-    "#line 7 0\n",
+    "// <<include gp_world.glsl\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
     "\n",
     "layout(std430, binding = 4) readonly buffer source_block { uint source[]; };\n",
@@ -1234,11 +1227,10 @@ static const char* const gp__shader_grid_reorder[] = {
 };
 static const char* const gp__shader_grid_scatter[] = {
     "#version 430 core\n",
-    "\n",
     "// grid_scatter: last pass of the counting sort. cell_cursor starts as a copy of cell_start; each\n",
     "// particle takes the next place of its bucket with an atomic add, so order[place] = particle.\n",
     "// The order inside a bucket depends on timing; the deterministic mode sorts instead.\n",
-    "#line 1 1\n",
+    "// >>include gp_common.glsl\n",
     "// gp_common.glsl: included first by every gpuparticle.h compute shader.\n",
     "// Workgroup size and the flat index of a workgroup in a dispatch that the host split into x * y\n",
     "// groups (GL guarantees only 65,535 groups per axis, and 16M elements need 65,536 groups of 256).\n",
@@ -1253,8 +1245,8 @@ static const char* const gp__shader_grid_scatter[] = {
     "// finite math and fold it away.\n",
     "bool gp_finite(float x) { return (floatBitsToUint(x) & 0x7f800000u) != 0x7f800000u; }\n",
     "bool gp_finite3(vec3 v) { return gp_finite(v.x) && gp_finite(v.y) && gp_finite(v.z); }\n",
-    "#line 7 0\n",
-    "#line 1 2\n",
+    "// <<include gp_common.glsl\n",
+    "// >>include gp_world.glsl\n",
     "// gp_world.glsl: the world's parameters, one std140 uniform block at binding 0.\n",
     "// Mirrored by gp__world_params in gpuparticle.h (section >>grid); keep both in step.\n",
     "layout(std140, binding = 0) uniform gp_world_block {\n",
@@ -1265,7 +1257,7 @@ static const char* const gp__shader_grid_scatter[] = {
     "\n",
     "#define GP_GRID_BOUNDED 1\n",
     "#define GP_GRID_HASHED 2\n",
-    "#line 8 0\n",
+    "// <<include gp_world.glsl\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
     "\n",
     "layout(std430, binding = 4) readonly buffer cell_key_block { uint cell_key[]; };\n",
@@ -1281,10 +1273,9 @@ static const char* const gp__shader_grid_scatter[] = {
 };
 static const char* const gp__shader_grid_slots[] = {
     "#version 430 core\n",
-    "\n",
     "// grid_slots: after the reorder, records where each particle now lives: slot_of_id[id] = slot.\n",
     "// Bodies, cloth and the deterministic sort find particles by id through it.\n",
-    "#line 1 1\n",
+    "// >>include gp_common.glsl\n",
     "// gp_common.glsl: included first by every gpuparticle.h compute shader.\n",
     "// Workgroup size and the flat index of a workgroup in a dispatch that the host split into x * y\n",
     "// groups (GL guarantees only 65,535 groups per axis, and 16M elements need 65,536 groups of 256).\n",
@@ -1299,8 +1290,8 @@ static const char* const gp__shader_grid_slots[] = {
     "// finite math and fold it away.\n",
     "bool gp_finite(float x) { return (floatBitsToUint(x) & 0x7f800000u) != 0x7f800000u; }\n",
     "bool gp_finite3(vec3 v) { return gp_finite(v.x) && gp_finite(v.y) && gp_finite(v.z); }\n",
-    "#line 6 0\n",
-    "#line 1 2\n",
+    "// <<include gp_common.glsl\n",
+    "// >>include gp_world.glsl\n",
     "// gp_world.glsl: the world's parameters, one std140 uniform block at binding 0.\n",
     "// Mirrored by gp__world_params in gpuparticle.h (section >>grid); keep both in step.\n",
     "layout(std140, binding = 0) uniform gp_world_block {\n",
@@ -1311,8 +1302,8 @@ static const char* const gp__shader_grid_slots[] = {
     "\n",
     "#define GP_GRID_BOUNDED 1\n",
     "#define GP_GRID_HASHED 2\n",
-    "#line 7 0\n",
-    "#line 1 3\n",
+    "// <<include gp_world.glsl\n",
+    "// >>include gp_particles.glsl\n",
     "// gp_particles.glsl: the particle store, struct of arrays, one SSBO per attribute.\n",
     "// Mirrored by gp_particle_position, gp_particle_velocity, gp_particle_info and gp_particle_life in\n",
     "// gpuparticle.h (section >>buffers). Slots [0, gp_counts.x) are live; after a grid build they are\n",
@@ -1321,7 +1312,7 @@ static const char* const gp__shader_grid_slots[] = {
     "layout(std430, binding = 1) buffer gp_velocity_block { vec4 gp_velocity[]; };  // xyz m/s, w mass kg\n",
     "layout(std430, binding = 2) buffer gp_info_block { uvec4 gp_info[]; };         // id, kind|flags<<8|phase<<16, owner, user\n",
     "layout(std430, binding = 3) buffer gp_life_block { vec2 gp_life[]; };          // age s, lifetime s (0 forever)\n",
-    "#line 8 0\n",
+    "// <<include gp_particles.glsl\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
     "\n",
     "layout(std430, binding = 6) writeonly buffer slot_of_id_block { uint slot_of_id[]; };\n",
@@ -1335,12 +1326,11 @@ static const char* const gp__shader_grid_slots[] = {
 };
 static const char* const gp__shader_scan_block[] = {
     "#version 430 core\n",
-    "\n",
     "// scan_block: second pass of the exclusive prefix sum. Workgroup g scans its block of\n",
     "// GP_SCAN_ITEMS * GP_GROUP_SIZE inputs in shared memory and adds block_offsets[g], the already\n",
     "// scanned sum of every block before it. Output may alias input: each block reads all of its inputs\n",
     "// before any invocation writes.\n",
-    "#line 1 1\n",
+    "// >>include gp_common.glsl\n",
     "// gp_common.glsl: included first by every gpuparticle.h compute shader.\n",
     "// Workgroup size and the flat index of a workgroup in a dispatch that the host split into x * y\n",
     "// groups (GL guarantees only 65,535 groups per axis, and 16M elements need 65,536 groups of 256).\n",
@@ -1355,8 +1345,8 @@ static const char* const gp__shader_scan_block[] = {
     "// finite math and fold it away.\n",
     "bool gp_finite(float x) { return (floatBitsToUint(x) & 0x7f800000u) != 0x7f800000u; }\n",
     "bool gp_finite3(vec3 v) { return gp_finite(v.x) && gp_finite(v.y) && gp_finite(v.z); }\n",
-    "#line 8 0\n",
-    "#line 1 2\n",
+    "// <<include gp_common.glsl\n",
+    "// >>include gp_scan.glsl\n",
     "// gp_scan.glsl: workgroup-wide sums and exclusive scans in shared memory, for scan_reduce and\n",
     "// scan_block. Needs gp_common.glsl first.\n",
     "#define GP_SCAN_ITEMS 4\n",
@@ -1392,7 +1382,7 @@ static const char* const gp__shader_scan_block[] = {
     "    gp_workgroup_exclusive_scan(value, total);\n",
     "    return total;\n",
     "}\n",
-    "#line 9 0\n",
+    "// <<include gp_scan.glsl\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
     "\n",
     "layout(std430, binding = 0) buffer scan_input_block { uint scan_input[]; };\n",
@@ -1427,11 +1417,10 @@ static const char* const gp__shader_scan_block[] = {
 };
 static const char* const gp__shader_scan_reduce[] = {
     "#version 430 core\n",
-    "\n",
     "// scan_reduce: first pass of the reduce-then-scan exclusive prefix sum. Workgroup g sums its block\n",
     "// of GP_SCAN_ITEMS * GP_GROUP_SIZE inputs into block_sums[g]. No workgroup ever waits on another:\n",
     "// the host scans block_sums (recursively, with the same two shaders) before scan_block runs.\n",
-    "#line 1 1\n",
+    "// >>include gp_common.glsl\n",
     "// gp_common.glsl: included first by every gpuparticle.h compute shader.\n",
     "// Workgroup size and the flat index of a workgroup in a dispatch that the host split into x * y\n",
     "// groups (GL guarantees only 65,535 groups per axis, and 16M elements need 65,536 groups of 256).\n",
@@ -1446,8 +1435,8 @@ static const char* const gp__shader_scan_reduce[] = {
     "// finite math and fold it away.\n",
     "bool gp_finite(float x) { return (floatBitsToUint(x) & 0x7f800000u) != 0x7f800000u; }\n",
     "bool gp_finite3(vec3 v) { return gp_finite(v.x) && gp_finite(v.y) && gp_finite(v.z); }\n",
-    "#line 7 0\n",
-    "#line 1 2\n",
+    "// <<include gp_common.glsl\n",
+    "// >>include gp_scan.glsl\n",
     "// gp_scan.glsl: workgroup-wide sums and exclusive scans in shared memory, for scan_reduce and\n",
     "// scan_block. Needs gp_common.glsl first.\n",
     "#define GP_SCAN_ITEMS 4\n",
@@ -1483,7 +1472,7 @@ static const char* const gp__shader_scan_reduce[] = {
     "    gp_workgroup_exclusive_scan(value, total);\n",
     "    return total;\n",
     "}\n",
-    "#line 8 0\n",
+    "// <<include gp_scan.glsl\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
     "\n",
     "layout(std430, binding = 0) readonly buffer scan_input_block { uint scan_input[]; };\n",
@@ -1506,10 +1495,9 @@ static const char* const gp__shader_scan_reduce[] = {
 };
 static const char* const gp__shader_sort_global[] = {
     "#version 430 core\n",
-    "\n",
     "// sort_global: one step of the bitonic network whose comparators reach further than a workgroup's\n",
     "// block (see gp_sort.glsl): one invocation per comparator, straight on the buffers.\n",
-    "#line 1 1\n",
+    "// >>include gp_common.glsl\n",
     "// gp_common.glsl: included first by every gpuparticle.h compute shader.\n",
     "// Workgroup size and the flat index of a workgroup in a dispatch that the host split into x * y\n",
     "// groups (GL guarantees only 65,535 groups per axis, and 16M elements need 65,536 groups of 256).\n",
@@ -1524,8 +1512,8 @@ static const char* const gp__shader_sort_global[] = {
     "// finite math and fold it away.\n",
     "bool gp_finite(float x) { return (floatBitsToUint(x) & 0x7f800000u) != 0x7f800000u; }\n",
     "bool gp_finite3(vec3 v) { return gp_finite(v.x) && gp_finite(v.y) && gp_finite(v.z); }\n",
-    "#line 6 0\n",
-    "#line 1 2\n",
+    "// <<include gp_common.glsl\n",
+    "// >>include gp_sort.glsl\n",
     "// gp_sort.glsl: the compare-exchange of the bitonic sort of (key, value) pairs, shared by\n",
     "// sort_global and sort_local. Needs gp_common.glsl first.\n",
     "//\n",
@@ -1558,7 +1546,7 @@ static const char* const gp__shader_sort_global[] = {
     "    uint i = (t / j) * (j << 1u) + t % j;\n",
     "    return uvec2(i, i + j);\n",
     "}\n",
-    "#line 7 0\n",
+    "// <<include gp_sort.glsl\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
     "\n",
     "layout(std430, binding = 0) buffer keys_block { uint keys[]; };\n",
@@ -1582,12 +1570,11 @@ static const char* const gp__shader_sort_global[] = {
 };
 static const char* const gp__shader_sort_local[] = {
     "#version 430 core\n",
-    "\n",
     "// sort_local: the steps of the bitonic network that stay inside one block of 2 * GP_GROUP_SIZE\n",
     "// elements, done in shared memory in one dispatch. With u_block == 0 it sorts each block from\n",
     "// scratch (every stage k = 2 ... block); otherwise it finishes stage u_block with the\n",
     "// half-cleaners j = GP_GROUP_SIZE ... 1 after sort_global did the longer ones.\n",
-    "#line 1 1\n",
+    "// >>include gp_common.glsl\n",
     "// gp_common.glsl: included first by every gpuparticle.h compute shader.\n",
     "// Workgroup size and the flat index of a workgroup in a dispatch that the host split into x * y\n",
     "// groups (GL guarantees only 65,535 groups per axis, and 16M elements need 65,536 groups of 256).\n",
@@ -1602,8 +1589,8 @@ static const char* const gp__shader_sort_local[] = {
     "// finite math and fold it away.\n",
     "bool gp_finite(float x) { return (floatBitsToUint(x) & 0x7f800000u) != 0x7f800000u; }\n",
     "bool gp_finite3(vec3 v) { return gp_finite(v.x) && gp_finite(v.y) && gp_finite(v.z); }\n",
-    "#line 8 0\n",
-    "#line 1 2\n",
+    "// <<include gp_common.glsl\n",
+    "// >>include gp_sort.glsl\n",
     "// gp_sort.glsl: the compare-exchange of the bitonic sort of (key, value) pairs, shared by\n",
     "// sort_global and sort_local. Needs gp_common.glsl first.\n",
     "//\n",
@@ -1636,7 +1623,7 @@ static const char* const gp__shader_sort_local[] = {
     "    uint i = (t / j) * (j << 1u) + t % j;\n",
     "    return uvec2(i, i + j);\n",
     "}\n",
-    "#line 9 0\n",
+    "// <<include gp_sort.glsl\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
     "#define GP_SORT_BLOCK (2u * uint(GP_GROUP_SIZE))\n",
     "\n",
@@ -1697,27 +1684,27 @@ typedef enum gp__program_id {
     GP__PROGRAM_COUNT
 } gp__program_id;
 static const gp__shader_source gp__shader_sources[GP__PROGRAM_COUNT] = {
-    { "compact_scatter", "0 compact_scatter.comp, 1 gp_common.glsl", gp__shader_compact_scatter },
-    { "copy", "0 copy.comp, 1 gp_common.glsl", gp__shader_copy },
-    { "dispatch_args", "0 dispatch_args.comp", gp__shader_dispatch_args },
-    { "grid_count", "0 grid_count.comp, 1 gp_common.glsl, 2 gp_world.glsl, 3 gp_grid.glsl, 4 gp_particles.glsl", gp__shader_grid_count },
-    { "grid_ids", "0 grid_ids.comp, 1 gp_common.glsl, 2 gp_world.glsl, 3 gp_particles.glsl", gp__shader_grid_ids },
-    { "grid_neighbors", "0 grid_neighbors.comp, 1 gp_common.glsl, 2 gp_world.glsl, 3 gp_grid.glsl, 4 gp_particles.glsl", gp__shader_grid_neighbors },
-    { "grid_reorder", "0 grid_reorder.comp, 1 gp_common.glsl, 2 gp_world.glsl", gp__shader_grid_reorder },
-    { "grid_scatter", "0 grid_scatter.comp, 1 gp_common.glsl, 2 gp_world.glsl", gp__shader_grid_scatter },
-    { "grid_slots", "0 grid_slots.comp, 1 gp_common.glsl, 2 gp_world.glsl, 3 gp_particles.glsl", gp__shader_grid_slots },
-    { "scan_block", "0 scan_block.comp, 1 gp_common.glsl, 2 gp_scan.glsl", gp__shader_scan_block },
-    { "scan_reduce", "0 scan_reduce.comp, 1 gp_common.glsl, 2 gp_scan.glsl", gp__shader_scan_reduce },
-    { "sort_global", "0 sort_global.comp, 1 gp_common.glsl, 2 gp_sort.glsl", gp__shader_sort_global },
-    { "sort_local", "0 sort_local.comp, 1 gp_common.glsl, 2 gp_sort.glsl", gp__shader_sort_local },
+    { "compact_scatter", gp__shader_compact_scatter },
+    { "copy", gp__shader_copy },
+    { "dispatch_args", gp__shader_dispatch_args },
+    { "grid_count", gp__shader_grid_count },
+    { "grid_ids", gp__shader_grid_ids },
+    { "grid_neighbors", gp__shader_grid_neighbors },
+    { "grid_reorder", gp__shader_grid_reorder },
+    { "grid_scatter", gp__shader_grid_scatter },
+    { "grid_slots", gp__shader_grid_slots },
+    { "scan_block", gp__shader_scan_block },
+    { "scan_reduce", gp__shader_scan_reduce },
+    { "sort_global", gp__shader_sort_global },
+    { "sort_local", gp__shader_sort_local },
 };
 /* <<shaders-generated */
 
 GP__STATIC_ASSERT(program_table_fits, GP__PROGRAM_COUNT <= 32);
 
-/* Compiles and links one embedded shader. Its strings go to GL as they are, after the #version
-   line come the library's defines and the user's prelude, then "#line 2 0" so that the driver's
-   line numbers are those of the .comp file (and of each snippet, see the files legend). */
+/* Compiles and links one embedded shader. Its strings go to GL as they are; after the #version
+   line come the library's defines and the user's prelude, then "#line 2 0", so that the line
+   numbers in the driver's log are those of shaders_embedded/<name>.comp. */
 static gp_result gp__compile(gp_world* w, gp__program_id id) {
     const gp__shader_source* source = &gp__shader_sources[id];
     gp__gl* gl = &w->gl;
@@ -1753,8 +1740,8 @@ static gp_result gp__compile(gp_world* w, gp__program_id id) {
         if (log[0] == 0) gl->fnGetProgramInfoLog(program, (gp__GLsizei)sizeof log, NULL, log);
         gl->fnDeleteShader(shader);
         gl->fnDeleteProgram(program);
-        return gp__fail(w, GP_ERROR_SHADER_COMPILE, "shader '%s' failed to compile (sources %s):\n%s",
-                        source->name, source->files, log[0] ? log : "(the driver gave no log)");
+        return gp__fail(w, GP_ERROR_SHADER_COMPILE, "shader '%s' failed to compile (lines of shaders_embedded/%s.comp):\n%s",
+                        source->name, source->name, log[0] ? log : "(the driver gave no log)");
     }
     gl->fnDeleteShader(shader);
     w->programs[id] = program;

@@ -245,10 +245,10 @@ static double copy_ms(bench_size* s, uint32_t words_per_element) {
 /* ---- the primitives, GPU and CPU ---------------------------------------------------------- */
 
 static gp_result gpu_scan(bench_size* s) { return gp_scan_exclusive(s->world, s->words_buffer, s->out_buffer, s->n); }
-static void cpu_scan(bench_size* s) { cpu_scan_exclusive(s->words, s->cpu_out, s->n); }
+static void ref_scan(bench_size* s) { cpu_scan_exclusive(s->words, s->cpu_out, s->n); }
 
 static gp_result gpu_compact(bench_size* s) { return gp_compact(s->world, s->flags_buffer, s->n, s->out_buffer, s->count_buffer, 0); }
-static void cpu_compact_run(bench_size* s) { s->cpu_count = cpu_compact(s->flags, s->n, s->cpu_out); }
+static void ref_compact(bench_size* s) { s->cpu_count = cpu_compact(s->flags, s->n, s->cpu_out); }
 
 /* The sort works in place: each run starts again from the random pairs. */
 static gp_result gpu_sort_prepare(bench_size* s) {
@@ -256,11 +256,11 @@ static gp_result gpu_sort_prepare(bench_size* s) {
     return r != GP_OK ? r : gp_buffer_write(s->world, s->values_buffer, 0, (size_t)s->n * 4, s->values);
 }
 static gp_result gpu_sort(bench_size* s) { return gp_sort_pairs(s->world, s->keys_buffer, s->values_buffer, s->n, GP_SORT_ASCENDING); }
-static void cpu_sort_prepare(bench_size* s) {
+static void ref_sort_prepare(bench_size* s) {
     memcpy(s->cpu_keys, s->keys, (size_t)s->n * 4);
     memcpy(s->cpu_values, s->values, (size_t)s->n * 4);
 }
-static void cpu_sort(bench_size* s) { cpu_sort_pairs(s->cpu_keys, s->cpu_values, s->n, 0); }
+static void ref_sort(bench_size* s) { cpu_sort_pairs(s->cpu_keys, s->cpu_values, s->n, 0); }
 
 /* The build leaves the store in cell order: put the positions back in their random order, so
    that each run sorts as much as the first. */
@@ -268,7 +268,7 @@ static gp_result gpu_grid_prepare(bench_size* s) { return gp_particles_write(s->
 static gp_result gpu_grid(bench_size* s) { return gp_grid_build(s->world); }
 /* The counting sort, then the gather of position, velocity, info and life into cell order:
    the same work as gp_grid_build. */
-static void cpu_grid(bench_size* s) {
+static void ref_grid(bench_size* s) {
     uint32_t k;
     cpu_grid_build(&s->grid, s->positions, s->n, s->cpu_cell_start, s->cpu_order);
     for (k = 0; k < s->n; ++k) {
@@ -281,7 +281,7 @@ static void cpu_grid(bench_size* s) {
 }
 
 static gp_result gpu_neighbors(bench_size* s) { return gp_grid_count_neighbors(s->world, BENCH_CELL_SIZE, s->out_buffer); }
-static void cpu_neighbors(bench_size* s) {
+static void ref_neighbors(bench_size* s) {
     cpu_neighbor_counts(s->positions, s->n, (double)BENCH_CELL_SIZE * (double)BENCH_CELL_SIZE, s->cpu_out);
 }
 
@@ -378,7 +378,7 @@ static void bench_grid(bench_size* s, gp_grid_mode mode, bench_row* row) {
     describe_grid(s, mode);
     buckets = s->grid.buckets;
     s->cpu_cell_start = (uint32_t*)bench_alloc(((size_t)buckets + 2) * 4);
-    row->cpu_ms = cpu_median_ms(s, NULL, cpu_grid, s->runs);
+    row->cpu_ms = cpu_median_ms(s, NULL, ref_grid, s->runs);
     gpu_warm_up(s, gpu_grid_prepare, gpu_grid, "gp_grid_build");
     /* the table must match, and every slot must lie in its own cell's range */
     cell_start = read_words(s, gp_world_buffers(s->world).cell_start, (size_t)buckets + 2);
@@ -428,7 +428,7 @@ static void bench_one_size(uint32_t n, bench_row rows[BENCH_PRIMITIVES]) {
     check_result(gp_buffer_create(s.world, 4, NULL, &s.count_buffer), "gp_buffer_create", n);
 
     progress(&s, ROW_SCAN);
-    rows[ROW_SCAN].cpu_ms = cpu_median_ms(&s, NULL, cpu_scan, s.runs);
+    rows[ROW_SCAN].cpu_ms = cpu_median_ms(&s, NULL, ref_scan, s.runs);
     gpu_warm_up(&s, NULL, gpu_scan, "gp_scan_exclusive");
     gpu = read_words(&s, s.out_buffer, n);
     check_words(row_names[ROW_SCAN], n, "output", gpu, s.cpu_out, n);
@@ -436,7 +436,7 @@ static void bench_one_size(uint32_t n, bench_row rows[BENCH_PRIMITIVES]) {
     rows[ROW_SCAN].gpu_ms = gpu_median_ms(&s, NULL, gpu_scan, s.runs, "gp_scan_exclusive");
 
     progress(&s, ROW_COMPACT);
-    rows[ROW_COMPACT].cpu_ms = cpu_median_ms(&s, NULL, cpu_compact_run, s.runs);
+    rows[ROW_COMPACT].cpu_ms = cpu_median_ms(&s, NULL, ref_compact, s.runs);
     gpu_warm_up(&s, NULL, gpu_compact, "gp_compact");
     gpu = read_words(&s, s.count_buffer, 1);
     check_words(row_names[ROW_COMPACT], n, "count", gpu, &s.cpu_count, 1);
@@ -447,7 +447,7 @@ static void bench_one_size(uint32_t n, bench_row rows[BENCH_PRIMITIVES]) {
     rows[ROW_COMPACT].gpu_ms = gpu_median_ms(&s, NULL, gpu_compact, s.runs, "gp_compact");
 
     progress(&s, ROW_SORT);
-    rows[ROW_SORT].cpu_ms = cpu_median_ms(&s, cpu_sort_prepare, cpu_sort, s.runs);
+    rows[ROW_SORT].cpu_ms = cpu_median_ms(&s, ref_sort_prepare, ref_sort, s.runs);
     gpu_warm_up(&s, gpu_sort_prepare, gpu_sort, "gp_sort_pairs");
     gpu = read_words(&s, s.keys_buffer, n);
     check_words(row_names[ROW_SORT], n, "keys", gpu, s.cpu_keys, n);
@@ -462,7 +462,7 @@ static void bench_one_size(uint32_t n, bench_row rows[BENCH_PRIMITIVES]) {
 
     /* over the grid the last timed build left, which holds the current positions */
     progress(&s, ROW_NEIGHBORS);
-    if (n <= BENCH_CPU_NEIGHBORS_MAX) rows[ROW_NEIGHBORS].cpu_ms = cpu_median_ms(&s, NULL, cpu_neighbors, s.runs);
+    if (n <= BENCH_CPU_NEIGHBORS_MAX) rows[ROW_NEIGHBORS].cpu_ms = cpu_median_ms(&s, NULL, ref_neighbors, s.runs);
     gpu_warm_up(&s, NULL, gpu_neighbors, "gp_grid_count_neighbors");
     {
         gp_grid_stats stats;

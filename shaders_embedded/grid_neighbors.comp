@@ -1,5 +1,4 @@
 #version 430 core
-#extension GL_GOOGLE_include_directive : require
 // grid_neighbors: for every particle, how many other particles lie closer than u_radius
 // (u_radius <= cell size), found through the grid: the 27 cells around its own. This loop is the
 // pattern every solver's neighbour sum follows:
@@ -9,10 +8,102 @@
 //   meet about 500,000 candidates there, and no cap applies on other drivers;
 // - the loop counts what it visited, and a shortfall (a loop the driver cut) is counted in
 //   stat_truncated, which gp_grid_stats_read reports, instead of passing for a right answer.
-#include "gp_common.glsl"
-#include "gp_world.glsl"
-#include "gp_grid.glsl"
-#include "gp_particles.glsl"
+// >>include gp_common.glsl
+// gp_common.glsl: included first by every gpuparticle.h compute shader.
+// Workgroup size and the flat index of a workgroup in a dispatch that the host split into x * y
+// groups (GL guarantees only 65,535 groups per axis, and 16M elements need 65,536 groups of 256).
+#ifndef GP_GROUP_SIZE
+#define GP_GROUP_SIZE 256
+#endif
+
+uint gp_group_index() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x; }
+uint gp_global_index() { return gp_group_index() * uint(GP_GROUP_SIZE) + gl_LocalInvocationID.x; }
+
+// True when no component is NaN or infinite. Tested on the bits so that no compiler may assume
+// finite math and fold it away.
+bool gp_finite(float x) { return (floatBitsToUint(x) & 0x7f800000u) != 0x7f800000u; }
+bool gp_finite3(vec3 v) { return gp_finite(v.x) && gp_finite(v.y) && gp_finite(v.z); }
+// <<include gp_common.glsl
+// >>include gp_world.glsl
+// gp_world.glsl: the world's parameters, one std140 uniform block at binding 0.
+// Mirrored by gp__world_params in gpuparticle.h (section >>grid); keep both in step.
+layout(std140, binding = 0) uniform gp_world_block {
+    vec4  gp_grid_origin;   // xyz lowest corner of a bounded grid (metres), w cell size (metres)
+    ivec4 gp_grid_dims;     // xyz cells per axis of a bounded grid, w mode (1 bounded, 2 hashed)
+    uvec4 gp_counts;        // x live particles, y buckets, z capacity, w flags (1 deterministic)
+};
+
+#define GP_GRID_BOUNDED 1
+#define GP_GRID_HASHED 2
+// <<include gp_world.glsl
+// >>include gp_grid.glsl
+// gp_grid.glsl: cell addressing shared by the grid build and every neighbour loop.
+// Needs gp_common.glsl and gp_world.glsl first.
+//
+// A bucket is a cell of the bounded grid (x + nx * (y + ny * z)) or a slot of the hash table.
+// Bucket gp_counts.y, one past the last, holds particles whose position is NaN or infinite:
+// they stay in the store, sorted last, and no neighbour loop visits them.
+// Hashed cell coordinates are clamped to +-GP_HASH_CELL_LIMIT so that integer maths never
+// overflows; a particle beyond that is counted as outside, like one outside a bounded grid.
+#define GP_HASH_CELL_LIMIT 1073741823.0
+
+// The cell a finite position lies in. Bounded: clamped into the border cells, so a particle outside
+// the box still has a cell and is found by its neighbours (clamping never moves two cells apart).
+ivec3 gp_grid_cell(vec3 p) {
+    vec3 c = floor((p - gp_grid_origin.xyz) / gp_grid_origin.w);
+    if (gp_grid_dims.w == GP_GRID_BOUNDED)
+        return clamp(ivec3(clamp(c, vec3(-1.0), vec3(gp_grid_dims.xyz))), ivec3(0), gp_grid_dims.xyz - 1);
+    return ivec3(clamp(c, vec3(-GP_HASH_CELL_LIMIT), vec3(GP_HASH_CELL_LIMIT)));
+}
+
+// True when a finite position lies inside the grid's domain (the box, or the hash's range).
+bool gp_grid_inside(vec3 p) {
+    vec3 c = floor((p - gp_grid_origin.xyz) / gp_grid_origin.w);
+    if (gp_grid_dims.w == GP_GRID_BOUNDED)
+        return all(greaterThanEqual(c, vec3(0.0))) && all(lessThan(c, vec3(gp_grid_dims.xyz)));
+    return all(lessThanEqual(abs(c), vec3(GP_HASH_CELL_LIMIT)));
+}
+
+// True when cell c can hold particles: inside the box (bounded) or inside the hash's range.
+bool gp_grid_cell_exists(ivec3 c) {
+    if (gp_grid_dims.w == GP_GRID_BOUNDED)
+        return all(greaterThanEqual(c, ivec3(0))) && all(lessThan(c, gp_grid_dims.xyz));
+    return all(lessThanEqual(abs(c), ivec3(int(GP_HASH_CELL_LIMIT))));
+}
+
+// Finaliser of MurmurHash3: spreads neighbouring cells over the whole table.
+uint gp_hash_mix(uint h) {
+    h ^= h >> 16; h *= 0x85ebca6bu;
+    h ^= h >> 13; h *= 0xc2b2ae35u;
+    h ^= h >> 16;
+    return h;
+}
+
+uint gp_grid_bucket(ivec3 c) {
+    if (gp_grid_dims.w == GP_GRID_BOUNDED)
+        return uint(c.x) + uint(gp_grid_dims.x) * (uint(c.y) + uint(gp_grid_dims.y) * uint(c.z));
+    uint h = gp_hash_mix(uint(c.x) * 0x8da6b343u ^ gp_hash_mix(uint(c.y) * 0xd8163841u ^ gp_hash_mix(uint(c.z) * 0xcb1ab31fu)));
+    return h % gp_counts.y;
+}
+
+// With hashing, distant cells share buckets: a neighbour loop keeps a candidate only when its own
+// cell is the cell being visited. A bounded grid has one cell per bucket and needs no test.
+bool gp_grid_same_cell(vec3 candidate, ivec3 cell) {
+    return gp_grid_dims.w == GP_GRID_BOUNDED || gp_grid_cell(candidate) == cell;
+}
+
+uint gp_grid_invalid_bucket() { return gp_counts.y; }
+// <<include gp_grid.glsl
+// >>include gp_particles.glsl
+// gp_particles.glsl: the particle store, struct of arrays, one SSBO per attribute.
+// Mirrored by gp_particle_position, gp_particle_velocity, gp_particle_info and gp_particle_life in
+// gpuparticle.h (section >>buffers). Slots [0, gp_counts.x) are live; after a grid build they are
+// in cell order.
+layout(std430, binding = 0) buffer gp_position_block { vec4 gp_position[]; };  // xyz metres, w radius
+layout(std430, binding = 1) buffer gp_velocity_block { vec4 gp_velocity[]; };  // xyz m/s, w mass kg
+layout(std430, binding = 2) buffer gp_info_block { uvec4 gp_info[]; };         // id, kind|flags<<8|phase<<16, owner, user
+layout(std430, binding = 3) buffer gp_life_block { vec2 gp_life[]; };          // age s, lifetime s (0 forever)
+// <<include gp_particles.glsl
 layout(local_size_x = GP_GROUP_SIZE) in;
 
 layout(std430, binding = 5) readonly buffer cell_start_block { uint cell_start[]; };

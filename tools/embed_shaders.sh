@@ -1,45 +1,38 @@
 #!/bin/sh
-# embed_shaders.sh: writes the compute shaders of shaders_embedded/ into gpuparticle.h.
+# embed_shaders.sh: keeps the compute shaders of shaders_embedded/ and gpuparticle.h in step.
 #
+#   tools/embed_shaders.sh sync DIR            rewrite the include regions of every DIR/*.comp
+#   tools/embed_shaders.sh comp DIR FILE       print FILE with its include regions rewritten
 #   tools/embed_shaders.sh header DIR HEADER   print HEADER with its generated region rewritten
-#   tools/embed_shaders.sh expand DIR OUT      write each DIR/*.comp, includes expanded, to OUT/
 #
-# Each DIR/NAME.comp becomes one program. `#include "x.glsl"` lines are replaced by DIR/x.glsl
-# (one level deep) between `#line` directives, so a driver's error "S:L" means line L of source S,
-# where the header's table lists S = 0 for the .comp and 1, 2, ... for its snippets in include
-# order. The GL_GOOGLE_include_directive line, which lets glslangValidator read the .comp as it
-# is, is dropped. The region between the >>shaders-generated and <<shaders-generated lines of the
-# header is replaced; nothing else is touched. POSIX sh and awk only.
+# The shared snippets DIR/*.glsl are the source of truth for what they hold. A .comp names each
+# snippet it needs with a pair of lines,
+#     // >>include gp_common.glsl
+#     // <<include gp_common.glsl
+# and `sync` writes the snippet between them, so that every .comp is a complete shader that
+# glslangValidator checks as it is and that a driver's line numbers point into. The header's region
+# between its >>shaders-generated and <<shaders-generated lines receives each .comp as an array of
+# one string literal per line (C99 limits one literal to 4,095 characters, not an array), plus the
+# table of programs. Nothing else is touched. POSIX sh and awk only.
 set -eu
 mode=${1:-}; dir=${2:-}; target=${3:-}
-[ -n "$mode" ] && [ -d "$dir" ] && [ -n "$target" ] || {
-    echo "usage: $0 header DIR HEADER | expand DIR OUT" >&2; exit 2; }
+usage() { echo "usage: $0 sync DIR | comp DIR FILE | header DIR HEADER" >&2; exit 2; }
+[ -n "$mode" ] && [ -d "$dir" ] || usage
 
-# expand FILE: the shader with its includes expanded, on stdout.
-expand() {
-    awk -v dir="$dir" -v me="$(basename "$1")" '
-        /^[ \t]*#[ \t]*extension[ \t]+GL_GOOGLE_include_directive/ { print ""; next }
-        /^[ \t]*#[ \t]*include[ \t]+"/ {
-            split($0, q, "\""); path = dir "/" q[2]; ++files
-            print "#line 1 " files
-            while ((getline line < path) > 0) {
-                if (line ~ /^[ \t]*#[ \t]*include/) { print "nested include in " path > "/dev/stderr"; exit 1 }
-                print line
-            }
+# comp FILE: the .comp with every include region holding its snippet's current text.
+comp() {
+    awk -v dir="$dir" -v file="$1" '
+        /^\/\/ >>include / {
+            print; name = $3; path = dir "/" name; skip = 1
+            if ((getline line < path) <= 0) { print file ": no snippet " path > "/dev/stderr"; exit 1 }
+            do print line; while ((getline line < path) > 0)
             close(path)
-            print "#line " (NR + 1) " 0"
             next
         }
-        { print }
+        skip && /^\/\/ <<include / { skip = 0; print; next }
+        !skip { print }
+        END { if (skip) { print file ": an >>include region has no <<include line" > "/dev/stderr"; exit 1 } }
     ' "$1"
-}
-
-# files FILE: the legend "0 x.comp, 1 a.glsl, ..." of the sources in one shader.
-files() {
-    awk -v me="$(basename "$1")" '
-        BEGIN { out = "0 " me }
-        /^[ \t]*#[ \t]*include[ \t]+"/ { split($0, q, "\""); out = out ", " (++n) " " q[2] }
-        END { print out }' "$1"
 }
 
 region() {
@@ -48,29 +41,36 @@ region() {
     for f in "$dir"/*.comp; do
         name=$(basename "$f" .comp)
         echo "static const char* const gp__shader_$name[] = {"
-        expand "$f" | awk '{ gsub(/\\/, "\\\\"); gsub(/"/, "\\\""); print "    \"" $0 "\\n\"," }'
+        awk '{ gsub(/\\/, "\\\\"); gsub(/"/, "\\\""); print "    \"" $0 "\\n\"," }' "$f"
         echo "    0"
         echo "};"
     done
     echo "typedef enum gp__program_id {"
     for f in "$dir"/*.comp; do
-        name=$(basename "$f" .comp)
-        echo "    GP__PROGRAM_$(echo "$name" | tr 'a-z' 'A-Z'),"
+        echo "    GP__PROGRAM_$(basename "$f" .comp | tr 'a-z' 'A-Z'),"
     done
     echo "    GP__PROGRAM_COUNT"
     echo "} gp__program_id;"
     echo "static const gp__shader_source gp__shader_sources[GP__PROGRAM_COUNT] = {"
     for f in "$dir"/*.comp; do
         name=$(basename "$f" .comp)
-        echo "    { \"$name\", \"$(files "$f")\", gp__shader_$name },"
+        echo "    { \"$name\", gp__shader_$name },"
     done
     echo "};"
     echo "/* <<shaders-generated */"
 }
 
 case "$mode" in
+sync)
+    for f in "$dir"/*.comp; do
+        comp "$f" > "$f.new"
+        if cmp -s "$f" "$f.new"; then rm -f "$f.new"; else mv "$f.new" "$f"; echo "updated $f"; fi
+    done ;;
+comp)
+    [ -f "${target:-}" ] || usage
+    comp "$target" ;;
 header)
-    [ -f "$target" ] || { echo "$0: no header $target" >&2; exit 2; }
+    [ -f "${target:-}" ] || usage
     grep -q '>>shaders-generated' "$target" && grep -q '<<shaders-generated' "$target" || {
         echo "$0: $target has no >>shaders-generated ... <<shaders-generated region" >&2; exit 2; }
     tmp=${TMPDIR:-/tmp}/gp_region.$$
@@ -80,9 +80,5 @@ header)
         skip && /<<shaders-generated/ { skip = 0; next }
         !skip { print }' "$target"
     rm -f "$tmp" ;;
-expand)
-    mkdir -p "$target"
-    for f in "$dir"/*.comp; do expand "$f" > "$target/$(basename "$f")"; done ;;
-*)
-    echo "usage: $0 header DIR HEADER | expand DIR OUT" >&2; exit 2 ;;
+*) usage ;;
 esac
