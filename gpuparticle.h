@@ -849,7 +849,8 @@ static const char* const gp__shader_grid_count[] = {
     "// grid_count: first pass of the counting sort that builds the neighbour grid. Each live particle\n",
     "// gets its bucket key and bumps that bucket's count with an atomic add. Particles outside a bounded\n",
     "// grid are clamped into border cells and counted; particles with a NaN or infinite coordinate go\n",
-    "// to the extra bucket past the last and are counted. None is dropped.\n",
+    "// to the extra bucket past the last and are counted. None is dropped. In deterministic mode it also\n",
+    "// writes each particle's id to order, the values of the (bucket, id) sort that follows.\n",
     "// >>include gp_common.glsl\n",
     "// gp_common.glsl: included first by every gpuparticle.h compute shader.\n",
     "// Workgroup size and the flat index of a workgroup in a dispatch that the host split into x * y\n",
@@ -951,6 +952,7 @@ static const char* const gp__shader_grid_count[] = {
     "layout(std430, binding = 4) writeonly buffer cell_key_block { uint cell_key[]; };\n",
     "layout(std430, binding = 5) buffer cell_count_block { uint cell_count[]; };\n",
     "layout(std430, binding = 6) buffer grid_stats_block { uint stat_outside; uint stat_nonfinite; uint stat_truncated; };\n",
+    "layout(std430, binding = 7) writeonly buffer order_block { uint order[]; };\n",
     "\n",
     "void main() {\n",
     "    uint i = gp_global_index();\n",
@@ -966,14 +968,15 @@ static const char* const gp__shader_grid_count[] = {
     "    }\n",
     "    cell_key[i] = key;\n",
     "    atomicAdd(cell_count[key], 1u);\n",
+    "    if ((gp_counts.w & 1u) != 0u) order[i] = gp_info[i].x;\n",
     "}\n",
     0
 };
 static const char* const gp__shader_grid_ids[] = {
     "#version 430 core\n",
-    "// grid_ids: deterministic mode. With u_stage 0, values[i] = id of particle i, ready for the sort of\n",
-    "// (bucket, id) pairs. With u_stage 1, after the sort, values[k] = slot of the particle whose id it\n",
-    "// holds, which turns the sorted ids into the gather order of the reorder.\n",
+    "// grid_ids: deterministic mode, after the sort of (bucket, id) pairs: order[k] holds an id; the\n",
+    "// slot of that particle replaces it, which turns the sorted ids into the gather order of the\n",
+    "// reorder (grid_count wrote the ids).\n",
     "// >>include gp_common.glsl\n",
     "// gp_common.glsl: included first by every gpuparticle.h compute shader.\n",
     "// Workgroup size and the flat index of a workgroup in a dispatch that the host split into x * y\n",
@@ -1016,12 +1019,11 @@ static const char* const gp__shader_grid_ids[] = {
     "\n",
     "layout(std430, binding = 7) buffer order_block { uint order[]; };\n",
     "layout(std430, binding = 6) readonly buffer slot_of_id_block { uint slot_of_id[]; };\n",
-    "layout(location = 0) uniform uint u_stage;\n",
     "\n",
     "void main() {\n",
     "    uint i = gp_global_index();\n",
     "    if (i >= gp_counts.x) return;\n",
-    "    order[i] = u_stage == 0u ? gp_info[i].x : slot_of_id[order[i]];\n",
+    "    order[i] = slot_of_id[order[i]];\n",
     "}\n",
     0
 };
@@ -2052,7 +2054,8 @@ uint32_t gp_float_sort_key(float value) {
      2. gp__scan_level: cell_start = exclusive scan of the counts (buckets + 2 words, the last
         count being 0, so cell_start[buckets + 1] = count).
      3. grid_scatter: order[place] = particle, a place taken by atomic add on a copy of
-        cell_start. Or, deterministic: sort (key, id) pairs (gp__sort), then map ids to slots.
+        cell_start. Or, deterministic: grid_count also wrote each id to order; sort the
+        (key, id) pairs (gp__sort), then grid_ids maps the ids to slots.
      4. grid_reorder, per attribute: spare[k] = attribute[order[k]], then the two names swap.
      5. grid_slots: slot_of_id[id] = slot.
    Memory per particle: 56 bytes of attributes, 24 of spares, 12 of key, order and slot. */
@@ -2089,9 +2092,11 @@ gp_result gp_grid_build(gp_world* world) {
     gl->fnMemoryBarrier(GP__BARRIER_BETWEEN_PASSES);
     gp__use(world, GP__PROGRAM_GRID_COUNT);
     gp__bind(world, 0, world->position);
+    gp__bind(world, 2, world->info);
     gp__bind(world, 4, world->cell_key);
     gp__bind(world, 5, world->cell_count);
     gp__bind(world, 6, world->grid_stats);
+    gp__bind(world, 7, world->order);
     gp__dispatch(world, groups);
     gp__timer_end(world, timer);
 
@@ -2102,17 +2107,11 @@ gp_result gp_grid_build(gp_world* world) {
     if (world->count == 0) goto done;
 
     if (world->desc.deterministic) {
-        /* Sorting (bucket, id) pairs orders each cell by id whatever the timing. */
+        /* grid_count wrote (bucket, id) pairs; sorting them orders each cell by id whatever the
+           timing, and grid_ids turns the ids into slots. */
         timer = gp__timer_begin(world, "grid_sort");
-        gp__use(world, GP__PROGRAM_GRID_IDS);
-        gl->fnUniform1ui(0, 0);
-        gp__bind(world, 2, world->info);
-        gp__bind(world, 6, world->slot_of_id);
-        gp__bind(world, 7, world->order);
-        gp__dispatch(world, groups);
         gp__sort(world, world->cell_key, world->order, world->count, false);
         gp__use(world, GP__PROGRAM_GRID_IDS);
-        gl->fnUniform1ui(0, 1);
         gp__bind(world, 2, world->info);
         gp__bind(world, 6, world->slot_of_id);
         gp__bind(world, 7, world->order);

@@ -2,7 +2,8 @@
 // grid_count: first pass of the counting sort that builds the neighbour grid. Each live particle
 // gets its bucket key and bumps that bucket's count with an atomic add. Particles outside a bounded
 // grid are clamped into border cells and counted; particles with a NaN or infinite coordinate go
-// to the extra bucket past the last and are counted. None is dropped.
+// to the extra bucket past the last and are counted. None is dropped. In deterministic mode it also
+// writes each particle's id to order, the values of the (bucket, id) sort that follows.
 // >>include gp_common.glsl
 // gp_common.glsl: included first by every gpuparticle.h compute shader.
 // Workgroup size and the flat index of a workgroup in a dispatch that the host split into x * y
@@ -104,6 +105,7 @@ layout(local_size_x = GP_GROUP_SIZE) in;
 layout(std430, binding = 4) writeonly buffer cell_key_block { uint cell_key[]; };
 layout(std430, binding = 5) buffer cell_count_block { uint cell_count[]; };
 layout(std430, binding = 6) buffer grid_stats_block { uint stat_outside; uint stat_nonfinite; uint stat_truncated; };
+layout(std430, binding = 7) writeonly buffer order_block { uint order[]; };
 
 void main() {
     uint i = gp_global_index();
@@ -119,4 +121,5 @@ void main() {
     }
     cell_key[i] = key;
     atomicAdd(cell_count[key], 1u);
+    if ((gp_counts.w & 1u) != 0u) order[i] = gp_info[i].x;
 }
