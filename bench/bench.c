@@ -19,9 +19,10 @@
    GPU times come from the library's timer queries (desc.gpu_timings): one warm-up run, whose
    result is checked against the CPU's (a wrong answer prints FAIL and exits 1), then the totals
    are read and discarded, then 5 timed runs (3 above 1,048,576 elements), each the sum of every
-   stage it recorded; the table gives the median. Inputs that a run changes (the sort's pairs,
-   the grid's particle order) are written back between runs, outside the timers. CPU times are
-   the median of as many runs, by clock_gettime(CLOCK_MONOTONIC).
+   stage it recorded and each followed by a timed run of its copy, so that a drift in the speed
+   of a shared machine moves both alike; the table gives the medians. Inputs that a run changes
+   (the sort's pairs, the grid's particle order) are written back between runs, outside the
+   timers. CPU times are the median of as many runs, by clock_gettime(CLOCK_MONOTONIC).
 
    Run:   make bench                       the table on stdout, the figures in build/bench.csv
           build/bench --quick              65,536 elements only: a smoke run
@@ -42,6 +43,7 @@
 #define BENCH_PRIMITIVES 6
 #define BENCH_MAX_RUNS 5
 #define BENCH_MAX_STAGES 32
+#define BENCH_MAX_CHUNKS 16      /* buffers of the copy yardstick */
 #define BENCH_CELL_SIZE 0.1f
 #define BENCH_CSV "build/bench.csv"
 #define BENCH_CPU_NEIGHBORS_MAX 65536u   /* brute force above this takes too long */
@@ -79,8 +81,7 @@ typedef struct bench_size {
     /* the GPU's */
     gp_world* world;
     uint32_t words_buffer, flags_buffer, keys_buffer, values_buffer, out_buffer, count_buffer;
-    uint32_t copy_source[4], copy_destination[4], copy_words[4], copy_chunks;
-    double copy_ms[15];                        /* by words per element; 0: not measured yet */
+    uint32_t copy_source[BENCH_MAX_CHUNKS], copy_destination[BENCH_MAX_CHUNKS], copy_words[BENCH_MAX_CHUNKS], copy_chunks;
 } bench_size;
 
 typedef gp_result (*gpu_fn)(bench_size* s);
@@ -180,19 +181,6 @@ static void gpu_warm_up(bench_size* s, gpu_fn prepare, gpu_fn run, const char* w
     check_result(run(s), what, s->n);
 }
 
-/* Median GPU milliseconds of runs timed runs, after the warm-up. */
-static double gpu_median_ms(bench_size* s, gpu_fn prepare, gpu_fn run, int runs, const char* what) {
-    double ms[BENCH_MAX_RUNS];
-    int r;
-    gpu_stage_ms(s);   /* discard the warm-up's and anything before */
-    for (r = 0; r < runs; ++r) {
-        if (prepare) check_result(prepare(s), what, s->n);
-        check_result(run(s), what, s->n);
-        ms[r] = gpu_stage_ms(s);
-    }
-    return median(ms, runs);
-}
-
 static double cpu_median_ms(bench_size* s, cpu_fn prepare, cpu_fn run, int runs) {
     double ms[BENCH_MAX_RUNS];
     int r;
@@ -215,31 +203,60 @@ static gp_result gpu_copy(bench_size* s) {
     return r;
 }
 
-/* gp_copy of words_per_element * n words, in chunks of at most 4n words (one particle
-   attribute's buffer, as the grid build's are; and under llvmpipe's 128 MiB storage block
-   limit at 4M). Measured once per size and words. */
-static double copy_ms(bench_size* s, uint32_t words_per_element) {
-    uint32_t left = words_per_element, c;
-    if (s->copy_ms[words_per_element] > 0.0) return s->copy_ms[words_per_element];
-    fprintf(stderr, "bench:   gp_copy of %u * n words\n", words_per_element);
+/* Buffers for a gp_copy of words_per_element * n words, in chunks of at most 4n words (one
+   particle attribute's buffer, as the grid build's are; and under llvmpipe's 128 MiB storage
+   block limit at 4M) and at most 65,535 workgroups: v0.1 splits a larger dispatch into 65,535 x y
+   groups, which at 65,536 runs twice the groups, half of them idle, and would halve the
+   yardstick's speed at 4M. */
+static void copy_buffers_create(bench_size* s, uint32_t words_per_element) {
+    uint64_t left = (uint64_t)words_per_element * s->n;
+    uint64_t most = 65535u * (uint64_t)GP_GROUP_SIZE;
+    if (most > 4 * (uint64_t)s->n) most = 4 * (uint64_t)s->n;
     s->copy_chunks = 0;
     while (left > 0) {
-        uint32_t per = left < 4 ? left : 4;
-        c = s->copy_chunks++;
-        s->copy_words[c] = per * s->n;
-        /* source filled with data, so that its pages are real memory on a software GL */
+        uint32_t c = s->copy_chunks++;
+        if (c == BENCH_MAX_CHUNKS) {
+            fprintf(stderr, "bench: the copy of %u * %u words needs more than %d buffers\n", words_per_element, s->n, BENCH_MAX_CHUNKS);
+            exit(1);
+        }
+        s->copy_words[c] = (uint32_t)(left < most ? left : most);
+        /* the source filled with data, so that its pages are real memory on a software GL */
         check_result(gp_buffer_create(s->world, (size_t)s->copy_words[c] * 4, s->positions, &s->copy_source[c]), "gp_buffer_create", s->n);
         check_result(gp_buffer_create(s->world, (size_t)s->copy_words[c] * 4, NULL, &s->copy_destination[c]), "gp_buffer_create", s->n);
-        left -= per;
+        left -= s->copy_words[c];
     }
-    gpu_warm_up(s, NULL, gpu_copy, "gp_copy");
-    s->copy_ms[words_per_element] = gpu_median_ms(s, NULL, gpu_copy, s->runs, "gp_copy");
+}
+
+static void copy_buffers_destroy(bench_size* s) {
+    uint32_t c;
     for (c = 0; c < s->copy_chunks; ++c) {
         gp_buffer_destroy(s->world, s->copy_source[c]);
         gp_buffer_destroy(s->world, s->copy_destination[c]);
     }
     s->copy_chunks = 0;
-    return s->copy_ms[words_per_element];
+}
+
+/* The GPU columns of a row, after the primitive's own warm-up: the copy's warm-up, the totals
+   read and discarded, then runs timed runs of the primitive, each followed by a timed copy, so
+   that both see the same machine (a shared or throttled CPU shifts a software GL's speed from
+   one second to the next). Each time is the sum of every stage the run recorded. */
+static void gpu_time_row(bench_size* s, gpu_fn prepare, gpu_fn run, const char* what, uint32_t copy_words_per_element,
+                         bench_row* row) {
+    double ms[BENCH_MAX_RUNS], copy[BENCH_MAX_RUNS];
+    int r;
+    copy_buffers_create(s, copy_words_per_element);
+    gpu_warm_up(s, NULL, gpu_copy, "gp_copy");
+    gpu_stage_ms(s);
+    for (r = 0; r < s->runs; ++r) {
+        if (prepare) check_result(prepare(s), what, s->n);
+        check_result(run(s), what, s->n);
+        ms[r] = gpu_stage_ms(s);
+        check_result(gpu_copy(s), "gp_copy", s->n);
+        copy[r] = gpu_stage_ms(s);
+    }
+    copy_buffers_destroy(s);
+    row->gpu_ms = median(ms, s->runs);
+    row->copy_ms = median(copy, s->runs);
 }
 
 /* ---- the primitives, GPU and CPU ---------------------------------------------------------- */
@@ -372,7 +389,8 @@ static void describe_grid(bench_size* s, gp_grid_mode mode) {
 
 /* Times one grid build row on the world's grid; the CPU's cell_start must match. */
 static void bench_grid(bench_size* s, gp_grid_mode mode, bench_row* row) {
-    const char* name = row_names[mode == GP_GRID_BOUNDED ? ROW_GRID_BOUNDED : ROW_GRID_HASHED];
+    int which = mode == GP_GRID_BOUNDED ? ROW_GRID_BOUNDED : ROW_GRID_HASHED;
+    const char* name = row_names[which];
     uint32_t buckets, k, *cell_start;
     float* sorted;
     describe_grid(s, mode);
@@ -395,7 +413,7 @@ static void bench_grid(bench_size* s, gp_grid_mode mode, bench_row* row) {
     }
     free(sorted);
     free(cell_start);
-    row->gpu_ms = gpu_median_ms(s, gpu_grid_prepare, gpu_grid, s->runs, "gp_grid_build");
+    gpu_time_row(s, gpu_grid_prepare, gpu_grid, "gp_grid_build", row_copy_words[which], row);
     free(s->cpu_cell_start);
     s->cpu_cell_start = NULL;
 }
@@ -433,7 +451,7 @@ static void bench_one_size(uint32_t n, bench_row rows[BENCH_PRIMITIVES]) {
     gpu = read_words(&s, s.out_buffer, n);
     check_words(row_names[ROW_SCAN], n, "output", gpu, s.cpu_out, n);
     free(gpu);
-    rows[ROW_SCAN].gpu_ms = gpu_median_ms(&s, NULL, gpu_scan, s.runs, "gp_scan_exclusive");
+    gpu_time_row(&s, NULL, gpu_scan, "gp_scan_exclusive", row_copy_words[ROW_SCAN], &rows[ROW_SCAN]);
 
     progress(&s, ROW_COMPACT);
     rows[ROW_COMPACT].cpu_ms = cpu_median_ms(&s, NULL, ref_compact, s.runs);
@@ -444,7 +462,7 @@ static void bench_one_size(uint32_t n, bench_row rows[BENCH_PRIMITIVES]) {
     gpu = read_words(&s, s.out_buffer, n);
     check_words(row_names[ROW_COMPACT], n, "indices", gpu, s.cpu_out, s.cpu_count);
     free(gpu);
-    rows[ROW_COMPACT].gpu_ms = gpu_median_ms(&s, NULL, gpu_compact, s.runs, "gp_compact");
+    gpu_time_row(&s, NULL, gpu_compact, "gp_compact", row_copy_words[ROW_COMPACT], &rows[ROW_COMPACT]);
 
     progress(&s, ROW_SORT);
     rows[ROW_SORT].cpu_ms = cpu_median_ms(&s, ref_sort_prepare, ref_sort, s.runs);
@@ -455,7 +473,7 @@ static void bench_one_size(uint32_t n, bench_row rows[BENCH_PRIMITIVES]) {
     gpu = read_words(&s, s.values_buffer, n);
     check_words(row_names[ROW_SORT], n, "values", gpu, s.cpu_values, n);
     free(gpu);
-    rows[ROW_SORT].gpu_ms = gpu_median_ms(&s, gpu_sort_prepare, gpu_sort, s.runs, "gp_sort_pairs");
+    gpu_time_row(&s, gpu_sort_prepare, gpu_sort, "gp_sort_pairs", row_copy_words[ROW_SORT], &rows[ROW_SORT]);
 
     progress(&s, ROW_GRID_BOUNDED);
     bench_grid(&s, GP_GRID_BOUNDED, &rows[ROW_GRID_BOUNDED]);
@@ -471,9 +489,8 @@ static void bench_one_size(uint32_t n, bench_row rows[BENCH_PRIMITIVES]) {
             fprintf(stderr, "bench: warning: n = %u: %u truncated, %u outside, %u non-finite particles\n", n,
                     stats.truncated, stats.outside, stats.nonfinite);
     }
-    rows[ROW_NEIGHBORS].gpu_ms = gpu_median_ms(&s, NULL, gpu_neighbors, s.runs, "gp_grid_count_neighbors");
+    gpu_time_row(&s, NULL, gpu_neighbors, "gp_grid_count_neighbors", row_copy_words[ROW_NEIGHBORS], &rows[ROW_NEIGHBORS]);
 
-    for (p = 0; p < BENCH_PRIMITIVES; ++p) rows[p].copy_ms = copy_ms(&s, row_copy_words[p]);
     gp_buffer_destroy(s.world, s.words_buffer);
     gp_buffer_destroy(s.world, s.flags_buffer);
     gp_buffer_destroy(s.world, s.keys_buffer);
@@ -583,7 +600,8 @@ int main(int argc, char** argv) {
             print_cell(r->copy_ms, " %*.3f", 10);
             print_cell(r->gpu_ms / r->copy_ms, " %*.2f", 7);
             print_cell(r->cpu_ms, " %*.3f", 10);
-            print_cell(r->cpu_ms < 0.0 ? -1.0 : r->cpu_ms / r->gpu_ms, " %*.2f", 8);
+            /* a speed-up below 0.1 gets a third decimal, so that 0.013 and 0.006 differ */
+            print_cell(r->cpu_ms < 0.0 ? -1.0 : r->cpu_ms / r->gpu_ms, r->cpu_ms < 0.1 * r->gpu_ms ? " %*.3f" : " %*.2f", 8);
             printf("\n");
         }
     printf("\n");
