@@ -590,7 +590,7 @@ static void gp__free(const gp_allocator* allocator, void* ptr) {
 }
 
 /* The world. Buffer names are GL's; sizes in bytes. */
-#define GP__SCAN_MAX_LEVELS 8
+#define GP__SCAN_MAX_LEVELS 8   /* 2^32 elements, chunks of 32 */
 #define GP__TIMER_MAX_PENDING 1024
 #define GP__TIMER_MAX_STAGES 32
 
@@ -627,8 +627,6 @@ struct gp_world {
     /* scratch, grown on demand */
     gp__GLuint scan_sums[GP__SCAN_MAX_LEVELS];
     size_t scan_sums_bytes[GP__SCAN_MAX_LEVELS];
-    gp__GLuint compact_scan;
-    size_t compact_scan_bytes;
     /* timer queries */
     gp__timer pending[GP__TIMER_MAX_PENDING];
     uint32_t pending_count;
@@ -748,50 +746,11 @@ typedef struct gp__shader_source {
 
 /* >>shaders-generated: written by tools/embed_shaders.sh from shaders_embedded/.
    Do not edit: change the .comp and .glsl files there and run `make shaders`. */
-static const char* const gp__shader_compact_scatter[] = {
-    "#version 430 core\n",
-    "// compact_scatter: stream compaction's last pass. Given flags and their exclusive scan (of\n",
-    "// flag != 0), writes the index of every flagged element to its dense place, and the number of\n",
-    "// flagged elements to the count word, on the GPU, where an indirect dispatch can read it.\n",
-    "// >>include gp_common.glsl\n",
-    "// gp_common.glsl: included first by every gpuparticle.h compute shader.\n",
-    "// Workgroup size and the flat index of a workgroup in a dispatch that the host split into x * y\n",
-    "// groups (GL guarantees only 65,535 groups per axis, and 16M elements need 65,536 groups of 256).\n",
-    "#ifndef GP_GROUP_SIZE\n",
-    "#define GP_GROUP_SIZE 256\n",
-    "#endif\n",
-    "\n",
-    "uint gp_group_index() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x; }\n",
-    "uint gp_global_index() { return gp_group_index() * uint(GP_GROUP_SIZE) + gl_LocalInvocationID.x; }\n",
-    "\n",
-    "// True when no component is NaN or infinite. Tested on the bits so that no compiler may assume\n",
-    "// finite math and fold it away.\n",
-    "bool gp_finite(float x) { return (floatBitsToUint(x) & 0x7f800000u) != 0x7f800000u; }\n",
-    "bool gp_finite3(vec3 v) { return gp_finite(v.x) && gp_finite(v.y) && gp_finite(v.z); }\n",
-    "// <<include gp_common.glsl\n",
-    "layout(local_size_x = GP_GROUP_SIZE) in;\n",
-    "\n",
-    "layout(std430, binding = 0) readonly buffer flags_block { uint flags[]; };\n",
-    "layout(std430, binding = 1) readonly buffer scanned_block { uint scanned[]; };\n",
-    "layout(std430, binding = 2) writeonly buffer indices_block { uint indices[]; };\n",
-    "layout(std430, binding = 3) writeonly buffer count_block { uint count_words[]; };\n",
-    "layout(location = 0) uniform uint u_count;\n",
-    "layout(location = 1) uniform uint u_count_word;   // index of the count word in count_words\n",
-    "\n",
-    "void main() {\n",
-    "    uint i = gp_global_index();\n",
-    "    if (i >= u_count) return;\n",
-    "    bool keep = flags[i] != 0u;\n",
-    "    uint place = scanned[i];\n",
-    "    if (keep) indices[place] = i;\n",
-    "    if (i == u_count - 1u) count_words[u_count_word] = place + uint(keep);\n",
-    "}\n",
-    0
-};
 static const char* const gp__shader_copy[] = {
     "#version 430 core\n",
     "// copy: a plain streaming pass, destination[i] = source[i]. The yardstick that `make bench` holds\n",
-    "// every primitive against: it moves the same bytes with no work in between.\n",
+    "// every primitive against: the same bytes moved as fast as this library knows how, with no work in\n",
+    "// between: 16 elements per invocation, 16 bytes per access, single words only in a ragged tail.\n",
     "// >>include gp_common.glsl\n",
     "// gp_common.glsl: included first by every gpuparticle.h compute shader.\n",
     "// Workgroup size and the flat index of a workgroup in a dispatch that the host split into x * y\n",
@@ -811,12 +770,18 @@ static const char* const gp__shader_copy[] = {
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
     "\n",
     "layout(std430, binding = 0) readonly buffer source_block { uint source[]; };\n",
+    "layout(std430, binding = 0) readonly buffer source4_block { uvec4 source4[]; };\n",
     "layout(std430, binding = 1) writeonly buffer destination_block { uint destination[]; };\n",
+    "layout(std430, binding = 1) writeonly buffer destination4_block { uvec4 destination4[]; };\n",
     "layout(location = 0) uniform uint u_count;\n",
     "\n",
     "void main() {\n",
-    "    uint i = gp_global_index();\n",
-    "    if (i < u_count) destination[i] = source[i];\n",
+    "    uint first = gp_group_index() * 16u * uint(GP_GROUP_SIZE);\n",
+    "    for (uint r = 0u; r < 4u; ++r) {\n",
+    "        uint e = first + 4u * (r * uint(GP_GROUP_SIZE) + gl_LocalInvocationID.x);\n",
+    "        if (e + 3u < u_count) destination4[e >> 2u] = source4[e >> 2u];\n",
+    "        else for (uint c = 0u; c < 3u; ++c) if (e + c < u_count) destination[e + c] = source[e + c];\n",
+    "    }\n",
     "}\n",
     0
 };
@@ -1183,7 +1148,9 @@ static const char* const gp__shader_grid_neighbors[] = {
 static const char* const gp__shader_grid_reorder[] = {
     "#version 430 core\n",
     "// grid_reorder: gathers one particle attribute into cell order, destination[k] = source[order[k]],\n",
-    "// u_words 32-bit words per particle (4 for vec4 and uvec4 attributes, 2 for vec2).\n",
+    "// u_words 32-bit words per particle (4 for vec4 and uvec4 attributes, 2 for vec2). For the info\n",
+    "// attribute (u_info 1), whose first word is the id, it also records where each particle now lives,\n",
+    "// slot_of_id[id] = k: bodies, cloth and the deterministic sort find particles by id through it.\n",
     "// >>include gp_common.glsl\n",
     "// gp_common.glsl: included first by every gpuparticle.h compute shader.\n",
     "// Workgroup size and the flat index of a workgroup in a dispatch that the host split into x * y\n",
@@ -1217,13 +1184,16 @@ static const char* const gp__shader_grid_reorder[] = {
     "layout(std430, binding = 4) readonly buffer source_block { uint source[]; };\n",
     "layout(std430, binding = 5) writeonly buffer destination_block { uint destination[]; };\n",
     "layout(std430, binding = 7) readonly buffer order_block { uint order[]; };\n",
+    "layout(std430, binding = 6) writeonly buffer slot_of_id_block { uint slot_of_id[]; };\n",
     "layout(location = 0) uniform uint u_words;\n",
+    "layout(location = 1) uniform uint u_info;\n",
     "\n",
     "void main() {\n",
     "    uint k = gp_global_index();\n",
     "    if (k >= gp_counts.x) return;\n",
     "    uint from = order[k] * u_words, to = k * u_words;\n",
     "    for (uint w = 0u; w < u_words; ++w) destination[to + w] = source[from + w];\n",
+    "    if (u_info != 0u) slot_of_id[source[from]] = k;\n",
     "}\n",
     0
 };
@@ -1273,65 +1243,17 @@ static const char* const gp__shader_grid_scatter[] = {
     "}\n",
     0
 };
-static const char* const gp__shader_grid_slots[] = {
-    "#version 430 core\n",
-    "// grid_slots: after the reorder, records where each particle now lives: slot_of_id[id] = slot.\n",
-    "// Bodies, cloth and the deterministic sort find particles by id through it.\n",
-    "// >>include gp_common.glsl\n",
-    "// gp_common.glsl: included first by every gpuparticle.h compute shader.\n",
-    "// Workgroup size and the flat index of a workgroup in a dispatch that the host split into x * y\n",
-    "// groups (GL guarantees only 65,535 groups per axis, and 16M elements need 65,536 groups of 256).\n",
-    "#ifndef GP_GROUP_SIZE\n",
-    "#define GP_GROUP_SIZE 256\n",
-    "#endif\n",
-    "\n",
-    "uint gp_group_index() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x; }\n",
-    "uint gp_global_index() { return gp_group_index() * uint(GP_GROUP_SIZE) + gl_LocalInvocationID.x; }\n",
-    "\n",
-    "// True when no component is NaN or infinite. Tested on the bits so that no compiler may assume\n",
-    "// finite math and fold it away.\n",
-    "bool gp_finite(float x) { return (floatBitsToUint(x) & 0x7f800000u) != 0x7f800000u; }\n",
-    "bool gp_finite3(vec3 v) { return gp_finite(v.x) && gp_finite(v.y) && gp_finite(v.z); }\n",
-    "// <<include gp_common.glsl\n",
-    "// >>include gp_world.glsl\n",
-    "// gp_world.glsl: the world's parameters, one std140 uniform block at binding 0.\n",
-    "// Mirrored by gp__world_params in gpuparticle.h (section >>grid); keep both in step.\n",
-    "layout(std140, binding = 0) uniform gp_world_block {\n",
-    "    vec4  gp_grid_origin;   // xyz lowest corner of a bounded grid (metres), w cell size (metres)\n",
-    "    ivec4 gp_grid_dims;     // xyz cells per axis of a bounded grid, w mode (1 bounded, 2 hashed)\n",
-    "    uvec4 gp_counts;        // x live particles, y buckets, z capacity, w flags (1 deterministic)\n",
-    "};\n",
-    "\n",
-    "#define GP_GRID_BOUNDED 1\n",
-    "#define GP_GRID_HASHED 2\n",
-    "// <<include gp_world.glsl\n",
-    "// >>include gp_particles.glsl\n",
-    "// gp_particles.glsl: the particle store, struct of arrays, one SSBO per attribute.\n",
-    "// Mirrored by gp_particle_position, gp_particle_velocity, gp_particle_info and gp_particle_life in\n",
-    "// gpuparticle.h (section >>buffers). Slots [0, gp_counts.x) are live; after a grid build they are\n",
-    "// in cell order.\n",
-    "layout(std430, binding = 0) buffer gp_position_block { vec4 gp_position[]; };  // xyz metres, w radius\n",
-    "layout(std430, binding = 1) buffer gp_velocity_block { vec4 gp_velocity[]; };  // xyz m/s, w mass kg\n",
-    "layout(std430, binding = 2) buffer gp_info_block { uvec4 gp_info[]; };         // id, kind|flags<<8|phase<<16, owner, user\n",
-    "layout(std430, binding = 3) buffer gp_life_block { vec2 gp_life[]; };          // age s, lifetime s (0 forever)\n",
-    "// <<include gp_particles.glsl\n",
-    "layout(local_size_x = GP_GROUP_SIZE) in;\n",
-    "\n",
-    "layout(std430, binding = 6) writeonly buffer slot_of_id_block { uint slot_of_id[]; };\n",
-    "\n",
-    "void main() {\n",
-    "    uint k = gp_global_index();\n",
-    "    if (k >= gp_counts.x) return;\n",
-    "    slot_of_id[gp_info[k].x] = k;\n",
-    "}\n",
-    0
-};
 static const char* const gp__shader_scan_block[] = {
     "#version 430 core\n",
-    "// scan_block: second pass of the exclusive prefix sum. Workgroup g scans its block of\n",
-    "// GP_SCAN_ITEMS * GP_GROUP_SIZE inputs in shared memory and adds block_offsets[g], the already\n",
-    "// scanned sum of every block before it. Output may alias input: each block reads all of its inputs\n",
-    "// before any invocation writes.\n",
+    "// scan_block: last pass of the exclusive prefix sum and of stream compaction (see gp_scan.glsl).\n",
+    "// Invocation c scans its chunk of u_chunk inputs starting from chunk_offsets[c], the scanned sum\n",
+    "// of every chunk before it. u_chunk is GP_SCAN_CHUNK, or for a short level (up to 1,024) the\n",
+    "// whole level, scanned from 0 by invocation 0 alone: cheaper than two more dispatches.\n",
+    "// Scan (u_flags 0): scan_output[i] = the sum of the inputs before i. Output may alias input:\n",
+    "//   an invocation reads its chunk before it writes it, and no other touches them.\n",
+    "// Compaction (u_flags 1): the inputs are flags; each flagged i is written to\n",
+    "//   scan_output[its place], and the invocation holding the last element writes how many were\n",
+    "//   flagged to count_words[u_count_word], where an indirect dispatch can read it.\n",
     "// >>include gp_common.glsl\n",
     "// gp_common.glsl: included first by every gpuparticle.h compute shader.\n",
     "// Workgroup size and the flat index of a workgroup in a dispatch that the host split into x * y\n",
@@ -1349,79 +1271,76 @@ static const char* const gp__shader_scan_block[] = {
     "bool gp_finite3(vec3 v) { return gp_finite(v.x) && gp_finite(v.y) && gp_finite(v.z); }\n",
     "// <<include gp_common.glsl\n",
     "// >>include gp_scan.glsl\n",
-    "// gp_scan.glsl: workgroup-wide sums and exclusive scans in shared memory, for scan_reduce and\n",
-    "// scan_block. Needs gp_common.glsl first.\n",
-    "#define GP_SCAN_ITEMS 4\n",
-    "#define GP_SCAN_BLOCK (uint(GP_SCAN_ITEMS) * uint(GP_GROUP_SIZE))\n",
+    "// gp_scan.glsl: what scan_reduce and scan_block share. Needs gp_common.glsl first.\n",
+    "//\n",
+    "// The scan has no shared memory and no barrier: each invocation owns a chunk of GP_SCAN_CHUNK (32)\n",
+    "// consecutive elements, eight uvec4. scan_reduce writes each chunk's sum; the host scans those sums\n",
+    "// with the same two shaders (a level 32 times shorter, recursively); scan_block adds each chunk's\n",
+    "// scanned offset to the running sum of its own elements. A workgroup barrier costs Mesa's\n",
+    "// llvmpipe a fixed ~8 microseconds (it runs a workgroup as coroutines), which made barrier-based\n",
+    "// block scans five times slower than a copy there; without barriers the scan reads its input\n",
+    "// twice and writes once, at the full streaming speed of each device, and no invocation ever waits\n",
+    "// for another.\n",
+    "#define GP_SCAN_CHUNK 32u\n",
     "\n",
     "layout(location = 0) uniform uint u_count;   // elements in this level\n",
-    "layout(location = 1) uniform uint u_flags;   // 1: scan (value != 0 ? 1 : 0), for stream compaction\n",
+    "layout(location = 1) uniform uint u_flags;   // 1: the values are flags, counted as (value != 0)\n",
     "\n",
-    "uint gp_scan_value(uint v) { return u_flags != 0u ? uint(v != 0u) : v; }\n",
+    "// The input, read 16 bytes at a time where four whole elements remain (twice the speed of single\n",
+    "// words on llvmpipe, and the natural width of GPU loads), one word at a time in the ragged tail:\n",
+    "// the buffer need not be a multiple of 16 bytes long.\n",
+    "layout(std430, binding = 0) readonly buffer scan_input_block { uint scan_input[]; };\n",
+    "layout(std430, binding = 0) readonly buffer scan_input4_block { uvec4 scan_input4[]; };\n",
     "\n",
-    "shared uint gp_scan_shared[GP_GROUP_SIZE];\n",
-    "\n",
-    "// Exclusive scan of one value per invocation across the workgroup (Hillis-Steele, in place with a\n",
-    "// barrier between read and write). Returns this invocation's exclusive prefix; *total the sum.\n",
-    "uint gp_workgroup_exclusive_scan(uint value, out uint total) {\n",
-    "    uint lid = gl_LocalInvocationID.x;\n",
-    "    gp_scan_shared[lid] = value;\n",
-    "    barrier();\n",
-    "    for (uint offset = 1u; offset < uint(GP_GROUP_SIZE); offset <<= 1u) {\n",
-    "        uint add = lid >= offset ? gp_scan_shared[lid - offset] : 0u;\n",
-    "        barrier();\n",
-    "        gp_scan_shared[lid] += add;\n",
-    "        barrier();\n",
-    "    }\n",
-    "    total = gp_scan_shared[GP_GROUP_SIZE - 1];\n",
-    "    uint inclusive = gp_scan_shared[lid];\n",
-    "    barrier();   // the shared array may be reused by the caller right after\n",
-    "    return inclusive - value;\n",
-    "}\n",
-    "\n",
-    "uint gp_workgroup_sum(uint value) {\n",
-    "    uint total;\n",
-    "    gp_workgroup_exclusive_scan(value, total);\n",
-    "    return total;\n",
+    "uvec4 gp_scan_load4(uint e) {   // elements e ... e + 3 (e a multiple of 4); 0 past u_count\n",
+    "    uvec4 v;\n",
+    "    if (e + 3u < u_count) v = scan_input4[e >> 2u];\n",
+    "    else v = uvec4(e < u_count ? scan_input[e] : 0u, e + 1u < u_count ? scan_input[e + 1u] : 0u,\n",
+    "                   e + 2u < u_count ? scan_input[e + 2u] : 0u, 0u);\n",
+    "    return u_flags != 0u ? uvec4(notEqual(v, uvec4(0u))) : v;\n",
     "}\n",
     "// <<include gp_scan.glsl\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
     "\n",
-    "layout(std430, binding = 0) buffer scan_input_block { uint scan_input[]; };\n",
-    "layout(std430, binding = 1) buffer scan_output_block { uint scan_output[]; };\n",
-    "layout(std430, binding = 2) readonly buffer block_offsets_block { uint block_offsets[]; };\n",
-    "layout(location = 2) uniform uint u_has_offsets;   // 0: a single block, no offsets buffer bound\n",
+    "layout(std430, binding = 1) writeonly buffer scan_output_block { uint scan_output[]; };\n",
+    "layout(std430, binding = 1) writeonly buffer scan_output4_block { uvec4 scan_output4[]; };\n",
+    "layout(std430, binding = 2) readonly buffer chunk_offsets_block { uint chunk_offsets[]; };\n",
+    "layout(std430, binding = 3) writeonly buffer count_block { uint count_words[]; };\n",
+    "layout(location = 2) uniform uint u_has_offsets;   // 0: a single chunk, no offsets buffer bound\n",
+    "layout(location = 3) uniform uint u_count_word;\n",
+    "layout(location = 4) uniform uint u_chunk;         // elements per invocation, a multiple of 4\n",
+    "\n",
+    "// Writes the exclusive sums of one uvec4 of inputs v (elements e ... e + 3), or, compacting, the\n",
+    "// indices of the flagged ones; returns the running sum after them.\n",
+    "uint gp_scan_store4(uint e, uvec4 v, uint running) {\n",
+    "    uvec4 sums = uvec4(running, running + v.x, running + v.x + v.y, running + v.x + v.y + v.z);\n",
+    "    if (u_flags == 0u) {\n",
+    "        if (e + 3u < u_count) scan_output4[e >> 2u] = sums;\n",
+    "        else for (uint c = 0u; c < 3u; ++c) if (e + c < u_count) scan_output[e + c] = sums[c];\n",
+    "    } else {\n",
+    "        for (uint c = 0u; c < 4u; ++c) {\n",
+    "            if (e + c >= u_count) break;\n",
+    "            if (v[c] != 0u) scan_output[sums[c]] = e + c;\n",
+    "            if (e + c == u_count - 1u) count_words[u_count_word] = sums[c] + v[c];\n",
+    "        }\n",
+    "    }\n",
+    "    return sums.w + v.w;\n",
+    "}\n",
     "\n",
     "void main() {\n",
-    "    uint group = gp_group_index();\n",
-    "    if (group * GP_SCAN_BLOCK >= u_count) return;   // a whole workgroup past the end\n",
-    "    // Each invocation owns GP_SCAN_ITEMS consecutive elements and scans them serially.\n",
-    "    uint first = group * GP_SCAN_BLOCK + gl_LocalInvocationID.x * uint(GP_SCAN_ITEMS);\n",
-    "    uint values[GP_SCAN_ITEMS];\n",
-    "    uint thread_sum = 0u;\n",
-    "    for (int r = 0; r < GP_SCAN_ITEMS; ++r) {\n",
-    "        uint i = first + uint(r);\n",
-    "        values[r] = i < u_count ? gp_scan_value(scan_input[i]) : 0u;\n",
-    "        thread_sum += values[r];\n",
-    "    }\n",
-    "    uint total;\n",
-    "    uint running = gp_workgroup_exclusive_scan(thread_sum, total);\n",
-    "    if (u_has_offsets != 0u) running += block_offsets[group];\n",
-    "    memoryBarrierBuffer();\n",
-    "    barrier();   // every read of this block is done before output, which may alias it, is written\n",
-    "    for (int r = 0; r < GP_SCAN_ITEMS; ++r) {\n",
-    "        uint i = first + uint(r);\n",
-    "        if (i < u_count) scan_output[i] = running;\n",
-    "        running += values[r];\n",
-    "    }\n",
+    "    uint chunk = gp_global_index();\n",
+    "    uint first = chunk * u_chunk;\n",
+    "    if (first >= u_count) return;\n",
+    "    uint running = u_has_offsets != 0u ? chunk_offsets[chunk] : 0u;\n",
+    "    for (uint k = 0u; k < u_chunk && first + k < u_count; k += 4u)\n",
+    "        running = gp_scan_store4(first + k, gp_scan_load4(first + k), running);\n",
     "}\n",
     0
 };
 static const char* const gp__shader_scan_reduce[] = {
     "#version 430 core\n",
-    "// scan_reduce: first pass of the reduce-then-scan exclusive prefix sum. Workgroup g sums its block\n",
-    "// of GP_SCAN_ITEMS * GP_GROUP_SIZE inputs into block_sums[g]. No workgroup ever waits on another:\n",
-    "// the host scans block_sums (recursively, with the same two shaders) before scan_block runs.\n",
+    "// scan_reduce: first pass of the exclusive prefix sum (see gp_scan.glsl): chunk_sums[c] = the sum\n",
+    "// of chunk c's GP_SCAN_CHUNK inputs (or of its non-zero flags, compacting).\n",
     "// >>include gp_common.glsl\n",
     "// gp_common.glsl: included first by every gpuparticle.h compute shader.\n",
     "// Workgroup size and the flat index of a workgroup in a dispatch that the host split into x * y\n",
@@ -1439,59 +1358,46 @@ static const char* const gp__shader_scan_reduce[] = {
     "bool gp_finite3(vec3 v) { return gp_finite(v.x) && gp_finite(v.y) && gp_finite(v.z); }\n",
     "// <<include gp_common.glsl\n",
     "// >>include gp_scan.glsl\n",
-    "// gp_scan.glsl: workgroup-wide sums and exclusive scans in shared memory, for scan_reduce and\n",
-    "// scan_block. Needs gp_common.glsl first.\n",
-    "#define GP_SCAN_ITEMS 4\n",
-    "#define GP_SCAN_BLOCK (uint(GP_SCAN_ITEMS) * uint(GP_GROUP_SIZE))\n",
+    "// gp_scan.glsl: what scan_reduce and scan_block share. Needs gp_common.glsl first.\n",
+    "//\n",
+    "// The scan has no shared memory and no barrier: each invocation owns a chunk of GP_SCAN_CHUNK (32)\n",
+    "// consecutive elements, eight uvec4. scan_reduce writes each chunk's sum; the host scans those sums\n",
+    "// with the same two shaders (a level 32 times shorter, recursively); scan_block adds each chunk's\n",
+    "// scanned offset to the running sum of its own elements. A workgroup barrier costs Mesa's\n",
+    "// llvmpipe a fixed ~8 microseconds (it runs a workgroup as coroutines), which made barrier-based\n",
+    "// block scans five times slower than a copy there; without barriers the scan reads its input\n",
+    "// twice and writes once, at the full streaming speed of each device, and no invocation ever waits\n",
+    "// for another.\n",
+    "#define GP_SCAN_CHUNK 32u\n",
     "\n",
     "layout(location = 0) uniform uint u_count;   // elements in this level\n",
-    "layout(location = 1) uniform uint u_flags;   // 1: scan (value != 0 ? 1 : 0), for stream compaction\n",
+    "layout(location = 1) uniform uint u_flags;   // 1: the values are flags, counted as (value != 0)\n",
     "\n",
-    "uint gp_scan_value(uint v) { return u_flags != 0u ? uint(v != 0u) : v; }\n",
+    "// The input, read 16 bytes at a time where four whole elements remain (twice the speed of single\n",
+    "// words on llvmpipe, and the natural width of GPU loads), one word at a time in the ragged tail:\n",
+    "// the buffer need not be a multiple of 16 bytes long.\n",
+    "layout(std430, binding = 0) readonly buffer scan_input_block { uint scan_input[]; };\n",
+    "layout(std430, binding = 0) readonly buffer scan_input4_block { uvec4 scan_input4[]; };\n",
     "\n",
-    "shared uint gp_scan_shared[GP_GROUP_SIZE];\n",
-    "\n",
-    "// Exclusive scan of one value per invocation across the workgroup (Hillis-Steele, in place with a\n",
-    "// barrier between read and write). Returns this invocation's exclusive prefix; *total the sum.\n",
-    "uint gp_workgroup_exclusive_scan(uint value, out uint total) {\n",
-    "    uint lid = gl_LocalInvocationID.x;\n",
-    "    gp_scan_shared[lid] = value;\n",
-    "    barrier();\n",
-    "    for (uint offset = 1u; offset < uint(GP_GROUP_SIZE); offset <<= 1u) {\n",
-    "        uint add = lid >= offset ? gp_scan_shared[lid - offset] : 0u;\n",
-    "        barrier();\n",
-    "        gp_scan_shared[lid] += add;\n",
-    "        barrier();\n",
-    "    }\n",
-    "    total = gp_scan_shared[GP_GROUP_SIZE - 1];\n",
-    "    uint inclusive = gp_scan_shared[lid];\n",
-    "    barrier();   // the shared array may be reused by the caller right after\n",
-    "    return inclusive - value;\n",
-    "}\n",
-    "\n",
-    "uint gp_workgroup_sum(uint value) {\n",
-    "    uint total;\n",
-    "    gp_workgroup_exclusive_scan(value, total);\n",
-    "    return total;\n",
+    "uvec4 gp_scan_load4(uint e) {   // elements e ... e + 3 (e a multiple of 4); 0 past u_count\n",
+    "    uvec4 v;\n",
+    "    if (e + 3u < u_count) v = scan_input4[e >> 2u];\n",
+    "    else v = uvec4(e < u_count ? scan_input[e] : 0u, e + 1u < u_count ? scan_input[e + 1u] : 0u,\n",
+    "                   e + 2u < u_count ? scan_input[e + 2u] : 0u, 0u);\n",
+    "    return u_flags != 0u ? uvec4(notEqual(v, uvec4(0u))) : v;\n",
     "}\n",
     "// <<include gp_scan.glsl\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
     "\n",
-    "layout(std430, binding = 0) readonly buffer scan_input_block { uint scan_input[]; };\n",
-    "layout(std430, binding = 2) writeonly buffer block_sums_block { uint block_sums[]; };\n",
+    "layout(std430, binding = 2) writeonly buffer chunk_sums_block { uint chunk_sums[]; };\n",
     "\n",
     "void main() {\n",
-    "    uint group = gp_group_index();\n",
-    "    uint first = group * GP_SCAN_BLOCK;\n",
-    "    if (first >= u_count) return;   // a whole workgroup past the end (x * y split of the dispatch)\n",
-    "    uint sum = 0u;\n",
-    "    // Strided so that neighbouring invocations read neighbouring words.\n",
-    "    for (uint r = 0u; r < uint(GP_SCAN_ITEMS); ++r) {\n",
-    "        uint i = first + r * uint(GP_GROUP_SIZE) + gl_LocalInvocationID.x;\n",
-    "        if (i < u_count) sum += gp_scan_value(scan_input[i]);\n",
-    "    }\n",
-    "    sum = gp_workgroup_sum(sum);\n",
-    "    if (gl_LocalInvocationID.x == 0u) block_sums[group] = sum;\n",
+    "    uint chunk = gp_global_index();\n",
+    "    uint first = chunk * GP_SCAN_CHUNK;\n",
+    "    if (first >= u_count) return;\n",
+    "    uvec4 s = uvec4(0u);\n",
+    "    for (uint k = 0u; k < GP_SCAN_CHUNK; k += 4u) s += gp_scan_load4(first + k);\n",
+    "    chunk_sums[chunk] = s.x + s.y + s.z + s.w;\n",
     "}\n",
     0
 };
@@ -1670,7 +1576,6 @@ static const char* const gp__shader_sort_local[] = {
     0
 };
 typedef enum gp__program_id {
-    GP__PROGRAM_COMPACT_SCATTER,
     GP__PROGRAM_COPY,
     GP__PROGRAM_DISPATCH_ARGS,
     GP__PROGRAM_GRID_COUNT,
@@ -1678,7 +1583,6 @@ typedef enum gp__program_id {
     GP__PROGRAM_GRID_NEIGHBORS,
     GP__PROGRAM_GRID_REORDER,
     GP__PROGRAM_GRID_SCATTER,
-    GP__PROGRAM_GRID_SLOTS,
     GP__PROGRAM_SCAN_BLOCK,
     GP__PROGRAM_SCAN_REDUCE,
     GP__PROGRAM_SORT_GLOBAL,
@@ -1686,7 +1590,6 @@ typedef enum gp__program_id {
     GP__PROGRAM_COUNT
 } gp__program_id;
 static const gp__shader_source gp__shader_sources[GP__PROGRAM_COUNT] = {
-    { "compact_scatter", gp__shader_compact_scatter },
     { "copy", gp__shader_copy },
     { "dispatch_args", gp__shader_dispatch_args },
     { "grid_count", gp__shader_grid_count },
@@ -1694,7 +1597,6 @@ static const gp__shader_source gp__shader_sources[GP__PROGRAM_COUNT] = {
     { "grid_neighbors", gp__shader_grid_neighbors },
     { "grid_reorder", gp__shader_grid_reorder },
     { "grid_scatter", gp__shader_grid_scatter },
-    { "grid_slots", gp__shader_grid_slots },
     { "scan_block", gp__shader_scan_block },
     { "scan_reduce", gp__shader_scan_reduce },
     { "sort_global", gp__shader_sort_global },
@@ -1787,12 +1689,14 @@ static void gp__bind(gp_world* w, gp__GLuint binding, gp__GLuint buffer) {
     w->gl.fnBindBufferBase(GP__GL_SHADER_STORAGE_BUFFER, binding, buffer);
 }
 
-/* Runs groups workgroups of the bound program, split x * y above 65,535 (the shaders take
-   gp_group_index()), then the barrier between passes. */
+/* Runs groups workgroups of the bound program, then the barrier between passes. Above 65,535 (the
+   most GL promises per axis) they are split evenly as x * y, at most y - 1 of them idle past the
+   end (the shaders take gp_group_index() and check it). */
 static void gp__dispatch(gp_world* w, uint32_t groups) {
-    uint32_t x = groups < 65535u ? groups : 65535u;
+    uint32_t y = (groups + 65534u) / 65535u, x;
     if (groups == 0) return;
-    w->gl.fnDispatchCompute(x, (groups + x - 1) / x, 1);
+    x = (groups + y - 1) / y;
+    w->gl.fnDispatchCompute(x, y, 1);
     w->gl.fnMemoryBarrier(GP__BARRIER_BETWEEN_PASSES);
 }
 
@@ -1844,43 +1748,52 @@ static void gp__timer_end(gp_world* w, uint32_t timer) {
 }
 
 /* >>scan ===================================================================================
-   Exclusive prefix sum by reduce-then-scan (shaders_embedded/scan_reduce.comp, scan_block.comp).
-   A level of n elements is cut into blocks of 4 * GP_GROUP_SIZE; scan_reduce writes each block's
-   sum, the sums are scanned by the same method one level down (in place), and scan_block scans
-   each block and adds its block's offset. No workgroup waits for another, so it needs no forward
-   progress guarantee (which neither GL nor llvmpipe gives). The inputs are read twice and the
-   outputs written once: 1.5 times the traffic of a copy. */
-#define GP__SCAN_BLOCK (4u * (uint32_t)GP_GROUP_SIZE)
+   Exclusive prefix sum by reduce-then-scan (shaders_embedded/gp_scan.glsl, scan_reduce.comp,
+   scan_block.comp). A level of n elements is cut into chunks of 16, one per invocation;
+   scan_reduce writes each chunk's sum, the sums are scanned by the same method one level down (in
+   place, 32 times shorter), and scan_block scans each chunk from its offset. No shared memory, no
+   barrier, no invocation waiting on another, so no forward-progress guarantee is needed (neither
+   GL nor llvmpipe gives one). Inputs are read twice and outputs written once: about 1.6 times the
+   traffic of a copy. Stream compaction is the same passes over the flags, scan_block writing
+   indices instead of sums: no scanned array is ever stored. */
+#define GP__SCAN_CHUNK 32u
+#define GP__SCAN_SERIAL 1024u   /* a level this short is scanned by one invocation */
 
-static gp_result gp__scan_level(gp_world* w, gp__GLuint input, gp__GLuint output, uint32_t count, uint32_t flags, uint32_t level) {
-    uint32_t blocks = gp__groups(count, GP__SCAN_BLOCK);
+/* One level: compact (flags in input, indices to output, the count to count_buffer's word
+   count_word) or scan. Levels below the first always scan their block sums in place. */
+static gp_result gp__scan_level(gp_world* w, gp__GLuint input, gp__GLuint output, uint32_t count, bool compact,
+                                gp__GLuint count_buffer, uint32_t count_word, uint32_t level) {
+    bool serial = count <= GP__SCAN_SERIAL;
+    uint32_t chunks = serial ? 1 : gp__groups(count, GP__SCAN_CHUNK), groups = gp__groups(chunks, GP_GROUP_SIZE);
     gp__gl* gl = &w->gl;
     gp_result r;
     if (count == 0) return GP_OK;
-    if (blocks > 1) {
+    if (!serial) {
         GP_ASSERT(level < GP__SCAN_MAX_LEVELS);
-        r = gp__scratch(w, &w->scan_sums[level], &w->scan_sums_bytes[level], (size_t)blocks * 4, "the scan's block sums");
+        r = gp__scratch(w, &w->scan_sums[level], &w->scan_sums_bytes[level], (size_t)chunks * 4, "the scan's chunk sums");
         if (r != GP_OK) return r;
         gp__use(w, GP__PROGRAM_SCAN_REDUCE);
         gl->fnUniform1ui(0, count);
-        gl->fnUniform1ui(1, flags);
+        gl->fnUniform1ui(1, compact);
         gp__bind(w, 0, input);
         gp__bind(w, 2, w->scan_sums[level]);
-        gp__dispatch(w, blocks);
-        r = gp__scan_level(w, w->scan_sums[level], w->scan_sums[level], blocks, 0, level + 1);
+        gp__dispatch(w, groups);
+        r = gp__scan_level(w, w->scan_sums[level], w->scan_sums[level], chunks, false, 0, 0, level + 1);
         if (r != GP_OK) return r;
     }
     gp__use(w, GP__PROGRAM_SCAN_BLOCK);
     gl->fnUniform1ui(0, count);
-    gl->fnUniform1ui(1, flags);
-    gl->fnUniform1ui(2, blocks > 1);
+    gl->fnUniform1ui(1, compact);
+    gl->fnUniform1ui(2, chunks > 1);
+    gl->fnUniform1ui(3, count_word);
+    gl->fnUniform1ui(4, serial ? (count + 3u) & ~3u : GP__SCAN_CHUNK);
     gp__bind(w, 0, input);
     gp__bind(w, 1, output);
-    gp__bind(w, 2, blocks > 1 ? w->scan_sums[level] : input);
-    gp__dispatch(w, blocks);
+    gp__bind(w, 2, chunks > 1 ? w->scan_sums[level] : input);   /* bound but unread for one chunk */
+    gp__bind(w, 3, compact ? count_buffer : output);
+    gp__dispatch(w, groups);
     return GP_OK;
 }
-
 gp_result gp_scan_exclusive(gp_world* world, uint32_t input, uint32_t output, uint32_t count) {
     gp_result r;
     uint32_t timer;
@@ -1890,7 +1803,7 @@ gp_result gp_scan_exclusive(gp_world* world, uint32_t input, uint32_t output, ui
     if ((r = gp__check_buffer(world, input, (size_t)count * 4, "input buffer")) != GP_OK) return gp__end(world, r);
     if ((r = gp__check_buffer(world, output, (size_t)count * 4, "output buffer")) != GP_OK) return gp__end(world, r);
     timer = gp__timer_begin(world, "scan");
-    r = gp__scan_level(world, input, output, count, 0, 0);
+    r = gp__scan_level(world, input, output, count, false, 0, 0, 0);
     gp__timer_end(world, timer);
     return gp__end(world, r);
 }
@@ -1898,9 +1811,7 @@ gp_result gp_scan_exclusive(gp_world* world, uint32_t input, uint32_t output, ui
 gp_result gp_compact(gp_world* world, uint32_t flags, uint32_t count, uint32_t indices, uint32_t count_buffer, size_t count_offset) {
     gp_result r;
     uint32_t timer;
-    gp__gl* gl;
     if (!world) return GP_ERROR_INVALID_ARGUMENT;
-    gl = &world->gl;
     gp__begin(world, "gp_compact");
     if (count_offset % 4 != 0)
         return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "count_offset %zu is not a multiple of 4", count_offset));
@@ -1915,20 +1826,8 @@ gp_result gp_compact(gp_world* world, uint32_t flags, uint32_t count, uint32_t i
     }
     if ((r = gp__check_buffer(world, flags, (size_t)count * 4, "flags buffer")) != GP_OK) return gp__end(world, r);
     if ((r = gp__check_buffer(world, indices, (size_t)count * 4, "indices buffer")) != GP_OK) return gp__end(world, r);
-    if ((r = gp__scratch(world, &world->compact_scan, &world->compact_scan_bytes, (size_t)count * 4, "the compaction's scan")) != GP_OK)
-        return gp__end(world, r);
     timer = gp__timer_begin(world, "compact");
-    r = gp__scan_level(world, flags, world->compact_scan, count, 1, 0);
-    if (r == GP_OK) {
-        gp__use(world, GP__PROGRAM_COMPACT_SCATTER);
-        gl->fnUniform1ui(0, count);
-        gl->fnUniform1ui(1, (uint32_t)(count_offset / 4));
-        gp__bind(world, 0, flags);
-        gp__bind(world, 1, world->compact_scan);
-        gp__bind(world, 2, indices);
-        gp__bind(world, 3, count_buffer);
-        gp__dispatch(world, gp__groups(count, GP_GROUP_SIZE));
-    }
+    r = gp__scan_level(world, flags, indices, count, true, count_buffer, (uint32_t)(count_offset / 4), 0);
     gp__timer_end(world, timer);
     return gp__end(world, r);
 }
@@ -1971,7 +1870,7 @@ gp_result gp_copy(gp_world* world, uint32_t source, uint32_t destination, uint32
     world->gl.fnUniform1ui(0, count);
     gp__bind(world, 0, source);
     gp__bind(world, 1, destination);
-    gp__dispatch(world, gp__groups(count, GP_GROUP_SIZE));
+    gp__dispatch(world, gp__groups(count, 16u * GP_GROUP_SIZE));
     gp__timer_end(world, timer);
     return gp__end(world, GP_OK);
 }
@@ -2056,8 +1955,8 @@ uint32_t gp_float_sort_key(float value) {
      3. grid_scatter: order[place] = particle, a place taken by atomic add on a copy of
         cell_start. Or, deterministic: grid_count also wrote each id to order; sort the
         (key, id) pairs (gp__sort), then grid_ids maps the ids to slots.
-     4. grid_reorder, per attribute: spare[k] = attribute[order[k]], then the two names swap.
-     5. grid_slots: slot_of_id[id] = slot.
+     4. grid_reorder, per attribute: spare[k] = attribute[order[k]], then the two names swap;
+        the info pass also writes slot_of_id[id] = slot.
    Memory per particle: 56 bytes of attributes, 24 of spares, 12 of key, order and slot. */
 
 static void gp__params_upload(gp_world* w) {
@@ -2069,6 +1968,7 @@ static void gp__params_upload(gp_world* w) {
 static void gp__reorder(gp_world* w, gp__GLuint* attribute, gp__GLuint* spare, uint32_t words) {
     gp__GLuint t;
     w->gl.fnUniform1ui(0, words);
+    w->gl.fnUniform1ui(1, attribute == &w->info);   /* the info pass also writes slot_of_id */
     gp__bind(w, 4, *attribute);
     gp__bind(w, 5, *spare);
     gp__dispatch(w, gp__groups(w->count, GP_GROUP_SIZE));
@@ -2101,7 +2001,7 @@ gp_result gp_grid_build(gp_world* world) {
     gp__timer_end(world, timer);
 
     timer = gp__timer_begin(world, "grid_scan");
-    r = gp__scan_level(world, world->cell_count, world->cell_start, world->buckets + 2, 0, 0);
+    r = gp__scan_level(world, world->cell_count, world->cell_start, world->buckets + 2, false, 0, 0, 0);
     gp__timer_end(world, timer);
     if (r != GP_OK) return gp__end(world, r);
     if (world->count == 0) goto done;
@@ -2131,15 +2031,12 @@ gp_result gp_grid_build(gp_world* world) {
 
     timer = gp__timer_begin(world, "grid_reorder");
     gp__use(world, GP__PROGRAM_GRID_REORDER);
+    gp__bind(world, 6, world->slot_of_id);
     gp__bind(world, 7, world->order);
     gp__reorder(world, &world->position, &world->spare16, 4);
     gp__reorder(world, &world->velocity, &world->spare16, 4);
     gp__reorder(world, &world->info, &world->spare16, 4);
     gp__reorder(world, &world->life, &world->spare8, 2);
-    gp__use(world, GP__PROGRAM_GRID_SLOTS);
-    gp__bind(world, 2, world->info);
-    gp__bind(world, 6, world->slot_of_id);
-    gp__dispatch(world, groups);
     gp__timer_end(world, timer);
 done:
     world->grid_built = true;
@@ -2411,7 +2308,7 @@ gp_result gp_world_create(const gp_world_desc* desc, gp_world** world) {
 void gp_world_destroy(gp_world* world) {
     gp__GLuint* buffers[] = {&world->position, &world->velocity, &world->info, &world->life, &world->spare16,
                              &world->spare8, &world->slot_of_id, &world->cell_key, &world->order, &world->cell_count,
-                             &world->cell_start, &world->grid_stats, &world->params, &world->compact_scan};
+                             &world->cell_start, &world->grid_stats, &world->params};
     gp_allocator allocator;
     size_t i;
     if (!world) return;

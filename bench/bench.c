@@ -203,15 +203,12 @@ static gp_result gpu_copy(bench_size* s) {
     return r;
 }
 
-/* Buffers for a gp_copy of words_per_element * n words, in chunks of at most 4n words (one
-   particle attribute's buffer, as the grid build's are; and under llvmpipe's 128 MiB storage
-   block limit at 4M) and at most 65,535 workgroups: v0.1 splits a larger dispatch into 65,535 x y
-   groups, which at 65,536 runs twice the groups, half of them idle, and would halve the
-   yardstick's speed at 4M. */
+/* Buffers for a gp_copy of words_per_element * n words, in chunks of at most 4n words: one
+   particle attribute's buffer, as the grid build's are, and under llvmpipe's 128 MiB storage
+   block limit at 4M. */
 static void copy_buffers_create(bench_size* s, uint32_t words_per_element) {
     uint64_t left = (uint64_t)words_per_element * s->n;
-    uint64_t most = 65535u * (uint64_t)GP_GROUP_SIZE;
-    if (most > 4 * (uint64_t)s->n) most = 4 * (uint64_t)s->n;
+    uint64_t most = 4 * (uint64_t)s->n;
     s->copy_chunks = 0;
     while (left > 0) {
         uint32_t c = s->copy_chunks++;

@@ -1,6 +1,8 @@
 #version 430 core
 // grid_reorder: gathers one particle attribute into cell order, destination[k] = source[order[k]],
-// u_words 32-bit words per particle (4 for vec4 and uvec4 attributes, 2 for vec2).
+// u_words 32-bit words per particle (4 for vec4 and uvec4 attributes, 2 for vec2). For the info
+// attribute (u_info 1), whose first word is the id, it also records where each particle now lives,
+// slot_of_id[id] = k: bodies, cloth and the deterministic sort find particles by id through it.
 // >>include gp_common.glsl
 // gp_common.glsl: included first by every gpuparticle.h compute shader.
 // Workgroup size and the flat index of a workgroup in a dispatch that the host split into x * y
@@ -34,11 +36,14 @@ layout(local_size_x = GP_GROUP_SIZE) in;
 layout(std430, binding = 4) readonly buffer source_block { uint source[]; };
 layout(std430, binding = 5) writeonly buffer destination_block { uint destination[]; };
 layout(std430, binding = 7) readonly buffer order_block { uint order[]; };
+layout(std430, binding = 6) writeonly buffer slot_of_id_block { uint slot_of_id[]; };
 layout(location = 0) uniform uint u_words;
+layout(location = 1) uniform uint u_info;
 
 void main() {
     uint k = gp_global_index();
     if (k >= gp_counts.x) return;
     uint from = order[k] * u_words, to = k * u_words;
     for (uint w = 0u; w < u_words; ++w) destination[to + w] = source[from + w];
+    if (u_info != 0u) slot_of_id[source[from]] = k;
 }

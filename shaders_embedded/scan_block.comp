@@ -1,8 +1,13 @@
 #version 430 core
-// scan_block: second pass of the exclusive prefix sum. Workgroup g scans its block of
-// GP_SCAN_ITEMS * GP_GROUP_SIZE inputs in shared memory and adds block_offsets[g], the already
-// scanned sum of every block before it. Output may alias input: each block reads all of its inputs
-// before any invocation writes.
+// scan_block: last pass of the exclusive prefix sum and of stream compaction (see gp_scan.glsl).
+// Invocation c scans its chunk of u_chunk inputs starting from chunk_offsets[c], the scanned sum
+// of every chunk before it. u_chunk is GP_SCAN_CHUNK, or for a short level (up to 1,024) the
+// whole level, scanned from 0 by invocation 0 alone: cheaper than two more dispatches.
+// Scan (u_flags 0): scan_output[i] = the sum of the inputs before i. Output may alias input:
+//   an invocation reads its chunk before it writes it, and no other touches them.
+// Compaction (u_flags 1): the inputs are flags; each flagged i is written to
+//   scan_output[its place], and the invocation holding the last element writes how many were
+//   flagged to count_words[u_count_word], where an indirect dispatch can read it.
 // >>include gp_common.glsl
 // gp_common.glsl: included first by every gpuparticle.h compute shader.
 // Workgroup size and the flat index of a workgroup in a dispatch that the host split into x * y
@@ -20,69 +25,67 @@ bool gp_finite(float x) { return (floatBitsToUint(x) & 0x7f800000u) != 0x7f80000
 bool gp_finite3(vec3 v) { return gp_finite(v.x) && gp_finite(v.y) && gp_finite(v.z); }
 // <<include gp_common.glsl
 // >>include gp_scan.glsl
-// gp_scan.glsl: workgroup-wide sums and exclusive scans in shared memory, for scan_reduce and
-// scan_block. Needs gp_common.glsl first.
-#define GP_SCAN_ITEMS 4
-#define GP_SCAN_BLOCK (uint(GP_SCAN_ITEMS) * uint(GP_GROUP_SIZE))
+// gp_scan.glsl: what scan_reduce and scan_block share. Needs gp_common.glsl first.
+//
+// The scan has no shared memory and no barrier: each invocation owns a chunk of GP_SCAN_CHUNK (32)
+// consecutive elements, eight uvec4. scan_reduce writes each chunk's sum; the host scans those sums
+// with the same two shaders (a level 32 times shorter, recursively); scan_block adds each chunk's
+// scanned offset to the running sum of its own elements. A workgroup barrier costs Mesa's
+// llvmpipe a fixed ~8 microseconds (it runs a workgroup as coroutines), which made barrier-based
+// block scans five times slower than a copy there; without barriers the scan reads its input
+// twice and writes once, at the full streaming speed of each device, and no invocation ever waits
+// for another.
+#define GP_SCAN_CHUNK 32u
 
 layout(location = 0) uniform uint u_count;   // elements in this level
-layout(location = 1) uniform uint u_flags;   // 1: scan (value != 0 ? 1 : 0), for stream compaction
+layout(location = 1) uniform uint u_flags;   // 1: the values are flags, counted as (value != 0)
 
-uint gp_scan_value(uint v) { return u_flags != 0u ? uint(v != 0u) : v; }
+// The input, read 16 bytes at a time where four whole elements remain (twice the speed of single
+// words on llvmpipe, and the natural width of GPU loads), one word at a time in the ragged tail:
+// the buffer need not be a multiple of 16 bytes long.
+layout(std430, binding = 0) readonly buffer scan_input_block { uint scan_input[]; };
+layout(std430, binding = 0) readonly buffer scan_input4_block { uvec4 scan_input4[]; };
 
-shared uint gp_scan_shared[GP_GROUP_SIZE];
-
-// Exclusive scan of one value per invocation across the workgroup (Hillis-Steele, in place with a
-// barrier between read and write). Returns this invocation's exclusive prefix; *total the sum.
-uint gp_workgroup_exclusive_scan(uint value, out uint total) {
-    uint lid = gl_LocalInvocationID.x;
-    gp_scan_shared[lid] = value;
-    barrier();
-    for (uint offset = 1u; offset < uint(GP_GROUP_SIZE); offset <<= 1u) {
-        uint add = lid >= offset ? gp_scan_shared[lid - offset] : 0u;
-        barrier();
-        gp_scan_shared[lid] += add;
-        barrier();
-    }
-    total = gp_scan_shared[GP_GROUP_SIZE - 1];
-    uint inclusive = gp_scan_shared[lid];
-    barrier();   // the shared array may be reused by the caller right after
-    return inclusive - value;
-}
-
-uint gp_workgroup_sum(uint value) {
-    uint total;
-    gp_workgroup_exclusive_scan(value, total);
-    return total;
+uvec4 gp_scan_load4(uint e) {   // elements e ... e + 3 (e a multiple of 4); 0 past u_count
+    uvec4 v;
+    if (e + 3u < u_count) v = scan_input4[e >> 2u];
+    else v = uvec4(e < u_count ? scan_input[e] : 0u, e + 1u < u_count ? scan_input[e + 1u] : 0u,
+                   e + 2u < u_count ? scan_input[e + 2u] : 0u, 0u);
+    return u_flags != 0u ? uvec4(notEqual(v, uvec4(0u))) : v;
 }
 // <<include gp_scan.glsl
 layout(local_size_x = GP_GROUP_SIZE) in;
 
-layout(std430, binding = 0) buffer scan_input_block { uint scan_input[]; };
-layout(std430, binding = 1) buffer scan_output_block { uint scan_output[]; };
-layout(std430, binding = 2) readonly buffer block_offsets_block { uint block_offsets[]; };
-layout(location = 2) uniform uint u_has_offsets;   // 0: a single block, no offsets buffer bound
+layout(std430, binding = 1) writeonly buffer scan_output_block { uint scan_output[]; };
+layout(std430, binding = 1) writeonly buffer scan_output4_block { uvec4 scan_output4[]; };
+layout(std430, binding = 2) readonly buffer chunk_offsets_block { uint chunk_offsets[]; };
+layout(std430, binding = 3) writeonly buffer count_block { uint count_words[]; };
+layout(location = 2) uniform uint u_has_offsets;   // 0: a single chunk, no offsets buffer bound
+layout(location = 3) uniform uint u_count_word;
+layout(location = 4) uniform uint u_chunk;         // elements per invocation, a multiple of 4
+
+// Writes the exclusive sums of one uvec4 of inputs v (elements e ... e + 3), or, compacting, the
+// indices of the flagged ones; returns the running sum after them.
+uint gp_scan_store4(uint e, uvec4 v, uint running) {
+    uvec4 sums = uvec4(running, running + v.x, running + v.x + v.y, running + v.x + v.y + v.z);
+    if (u_flags == 0u) {
+        if (e + 3u < u_count) scan_output4[e >> 2u] = sums;
+        else for (uint c = 0u; c < 3u; ++c) if (e + c < u_count) scan_output[e + c] = sums[c];
+    } else {
+        for (uint c = 0u; c < 4u; ++c) {
+            if (e + c >= u_count) break;
+            if (v[c] != 0u) scan_output[sums[c]] = e + c;
+            if (e + c == u_count - 1u) count_words[u_count_word] = sums[c] + v[c];
+        }
+    }
+    return sums.w + v.w;
+}
 
 void main() {
-    uint group = gp_group_index();
-    if (group * GP_SCAN_BLOCK >= u_count) return;   // a whole workgroup past the end
-    // Each invocation owns GP_SCAN_ITEMS consecutive elements and scans them serially.
-    uint first = group * GP_SCAN_BLOCK + gl_LocalInvocationID.x * uint(GP_SCAN_ITEMS);
-    uint values[GP_SCAN_ITEMS];
-    uint thread_sum = 0u;
-    for (int r = 0; r < GP_SCAN_ITEMS; ++r) {
-        uint i = first + uint(r);
-        values[r] = i < u_count ? gp_scan_value(scan_input[i]) : 0u;
-        thread_sum += values[r];
-    }
-    uint total;
-    uint running = gp_workgroup_exclusive_scan(thread_sum, total);
-    if (u_has_offsets != 0u) running += block_offsets[group];
-    memoryBarrierBuffer();
-    barrier();   // every read of this block is done before output, which may alias it, is written
-    for (int r = 0; r < GP_SCAN_ITEMS; ++r) {
-        uint i = first + uint(r);
-        if (i < u_count) scan_output[i] = running;
-        running += values[r];
-    }
+    uint chunk = gp_global_index();
+    uint first = chunk * u_chunk;
+    if (first >= u_count) return;
+    uint running = u_has_offsets != 0u ? chunk_offsets[chunk] : 0u;
+    for (uint k = 0u; k < u_chunk && first + k < u_count; k += 4u)
+        running = gp_scan_store4(first + k, gp_scan_load4(first + k), running);
 }
