@@ -186,7 +186,8 @@ typedef struct gp_grid_desc {
     float cell_size;       /* metres, at least the largest interaction radius; default 0.1 */
     float origin[3];       /* bounded: lowest corner, metres; default (0, 0, 0) */
     uint32_t dims[3];      /* bounded: cells along x, y and z */
-    uint32_t buckets;      /* hashed: table size; default max(4096, next power of two >= max_particles) */
+    uint32_t buckets;      /* hashed: table size, rounded up to a power of two;
+                              default max(4096, next power of two >= max_particles) */
 } gp_grid_desc;
 
 /* Everything a world needs, zero-initialised for the defaults. Copied: need not outlive the call. */
@@ -741,17 +742,14 @@ static void gp__buffer_zero(gp_world* w, gp__GLuint buffer, size_t offset, size_
 /* >>shaders ================================================================================ */
 typedef struct gp__shader_source {
     const char* name;                /* shaders_embedded/<name>.comp */
-    const char* const* lines;        /* one string per line, NULL-terminated; line 0 is #version */
+    const char* const* const* parts; /* NULL-terminated arrays of NULL-terminated lines: the
+                                        .comp's own lines and, where it includes a snippet, the
+                                        snippet's (stored once for every shader); line 0 is #version */
 } gp__shader_source;
 
 /* >>shaders-generated: written by tools/embed_shaders.sh from shaders_embedded/.
    Do not edit: change the .comp and .glsl files there and run `make shaders`. */
-static const char* const gp__shader_copy[] = {
-    "#version 430 core\n",
-    "// copy: a plain streaming pass, destination[i] = source[i]. The yardstick that `make bench` holds\n",
-    "// every primitive against: the same bytes moved as fast as this library knows how, with no work in\n",
-    "// between: 16 elements per invocation, 16 bytes per access, single words only in a ragged tail.\n",
-    "// >>include gp_common.glsl\n",
+static const char* const gp__snippet_gp_common[] = {
     "// gp_common.glsl: included first by every gpuparticle.h compute shader.\n",
     "// Workgroup size and the flat index of a workgroup in a dispatch that the host split into x * y\n",
     "// groups (GL guarantees only 65,535 groups per axis, and 16M elements need 65,536 groups of 256).\n",
@@ -766,6 +764,177 @@ static const char* const gp__shader_copy[] = {
     "// finite math and fold it away.\n",
     "bool gp_finite(float x) { return (floatBitsToUint(x) & 0x7f800000u) != 0x7f800000u; }\n",
     "bool gp_finite3(vec3 v) { return gp_finite(v.x) && gp_finite(v.y) && gp_finite(v.z); }\n",
+    0
+};
+static const char* const gp__snippet_gp_grid[] = {
+    "// gp_grid.glsl: cell addressing shared by the grid build and every neighbour loop.\n",
+    "// Needs gp_common.glsl and gp_world.glsl first.\n",
+    "//\n",
+    "// A bucket is a cell of the bounded grid (x + nx * (y + ny * z)) or a slot of the hash table.\n",
+    "// Bucket gp_counts.y, one past the last, holds particles whose position is NaN or infinite:\n",
+    "// they stay in the store, sorted last, and no neighbour loop visits them.\n",
+    "// Hashed cell coordinates are clamped to +-GP_HASH_CELL_LIMIT so that integer maths never\n",
+    "// overflows; a particle beyond that is counted as outside, like one outside a bounded grid.\n",
+    "#define GP_HASH_CELL_LIMIT 1073741823.0\n",
+    "\n",
+    "// The unclamped cell coordinates of a finite position, as floats (no integer overflow).\n",
+    "vec3 gp_grid_cell_float(vec3 p) { return floor((p - gp_grid_origin.xyz) / gp_grid_origin.w); }\n",
+    "\n",
+    "// The cell of unclamped coordinates c. Bounded: clamped into the border cells, so a particle\n",
+    "// outside the box still has a cell and is found by its neighbours (clamping never moves two cells\n",
+    "// apart). Hashed: clamped into the hash's range.\n",
+    "ivec3 gp_grid_clamp_cell(vec3 c) {\n",
+    "    if (gp_grid_dims.w == GP_GRID_BOUNDED)\n",
+    "        return clamp(ivec3(clamp(c, vec3(-1.0), vec3(gp_grid_dims.xyz))), ivec3(0), gp_grid_dims.xyz - 1);\n",
+    "    return ivec3(clamp(c, vec3(-GP_HASH_CELL_LIMIT), vec3(GP_HASH_CELL_LIMIT)));\n",
+    "}\n",
+    "\n",
+    "// The cell a finite position lies in.\n",
+    "ivec3 gp_grid_cell(vec3 p) { return gp_grid_clamp_cell(gp_grid_cell_float(p)); }\n",
+    "\n",
+    "// True when unclamped coordinates c lie inside the grid's domain (the box, or the hash's range).\n",
+    "bool gp_grid_inside(vec3 c) {\n",
+    "    if (gp_grid_dims.w == GP_GRID_BOUNDED)\n",
+    "        return all(greaterThanEqual(c, vec3(0.0))) && all(lessThan(c, vec3(gp_grid_dims.xyz)));\n",
+    "    return all(lessThanEqual(abs(c), vec3(GP_HASH_CELL_LIMIT)));\n",
+    "}\n",
+    "\n",
+    "// True when cell c can hold particles: inside the box (bounded) or inside the hash's range.\n",
+    "bool gp_grid_cell_exists(ivec3 c) {\n",
+    "    if (gp_grid_dims.w == GP_GRID_BOUNDED)\n",
+    "        return all(greaterThanEqual(c, ivec3(0))) && all(lessThan(c, gp_grid_dims.xyz));\n",
+    "    return all(lessThanEqual(abs(c), ivec3(int(GP_HASH_CELL_LIMIT))));\n",
+    "}\n",
+    "\n",
+    "// Finaliser of MurmurHash3: spreads neighbouring cells over the whole table.\n",
+    "uint gp_hash_mix(uint h) {\n",
+    "    h ^= h >> 16; h *= 0x85ebca6bu;\n",
+    "    h ^= h >> 13; h *= 0xc2b2ae35u;\n",
+    "    h ^= h >> 16;\n",
+    "    return h;\n",
+    "}\n",
+    "\n",
+    "// Hashed: the 4 x 4 x 4 block of cells is hashed, and its 64 cells take 64 consecutive buckets,\n",
+    "// so that cells next to each other stay near each other in memory (a particle that crosses into a\n",
+    "// neighbouring cell moves a short way in the store; a neighbour loop reads nearby buckets). The\n",
+    "// table is a power of two: a mask, not a division (which CPU SIMD lacks).\n",
+    "uint gp_grid_bucket(ivec3 c) {\n",
+    "    if (gp_grid_dims.w == GP_GRID_BOUNDED)\n",
+    "        return uint(c.x) + uint(gp_grid_dims.x) * (uint(c.y) + uint(gp_grid_dims.y) * uint(c.z));\n",
+    "    ivec3 block = c >> 2;   // arithmetic shift: floor division by 4, negative cells included\n",
+    "    uint h = gp_hash_mix(uint(block.x) * 0x8da6b343u ^ gp_hash_mix(uint(block.y) * 0xd8163841u ^ gp_hash_mix(uint(block.z) * 0xcb1ab31fu)));\n",
+    "    uint local = (uint(c.x) & 3u) | (uint(c.y) & 3u) << 2u | (uint(c.z) & 3u) << 4u;\n",
+    "    return (h << 6u | local) & (gp_counts.y - 1u);\n",
+    "}\n",
+    "\n",
+    "// With hashing, distant cells share buckets: a neighbour loop keeps a candidate only when its own\n",
+    "// cell is the cell being visited. A bounded grid has one cell per bucket and needs no test.\n",
+    "bool gp_grid_same_cell(vec3 candidate, ivec3 cell) {\n",
+    "    return gp_grid_dims.w == GP_GRID_BOUNDED || gp_grid_cell(candidate) == cell;\n",
+    "}\n",
+    "\n",
+    "uint gp_grid_invalid_bucket() { return gp_counts.y; }\n",
+    0
+};
+static const char* const gp__snippet_gp_particles[] = {
+    "// gp_particles.glsl: the particle store, struct of arrays, one SSBO per attribute.\n",
+    "// Mirrored by gp_particle_position, gp_particle_velocity, gp_particle_info and gp_particle_life in\n",
+    "// gpuparticle.h (section >>buffers). Slots [0, gp_counts.x) are live; after a grid build they are\n",
+    "// in cell order.\n",
+    "layout(std430, binding = 0) buffer gp_position_block { vec4 gp_position[]; };  // xyz metres, w radius\n",
+    "layout(std430, binding = 1) buffer gp_velocity_block { vec4 gp_velocity[]; };  // xyz m/s, w mass kg\n",
+    "layout(std430, binding = 2) buffer gp_info_block { uvec4 gp_info[]; };         // id, kind|flags<<8|phase<<16, owner, user\n",
+    "layout(std430, binding = 3) buffer gp_life_block { vec2 gp_life[]; };          // age s, lifetime s (0 forever)\n",
+    0
+};
+static const char* const gp__snippet_gp_scan[] = {
+    "// gp_scan.glsl: what scan_reduce and scan_block share. Needs gp_common.glsl first.\n",
+    "//\n",
+    "// The scan has no shared memory and no barrier: each invocation owns a chunk of GP_SCAN_CHUNK (32)\n",
+    "// consecutive elements, eight uvec4. scan_reduce writes each chunk's sum; the host scans those sums\n",
+    "// with the same two shaders (a level 32 times shorter, recursively); scan_block adds each chunk's\n",
+    "// scanned offset to the running sum of its own elements. A workgroup barrier costs Mesa's\n",
+    "// llvmpipe a fixed ~8 microseconds (it runs a workgroup as coroutines), which made barrier-based\n",
+    "// block scans five times slower than a copy there; without barriers the scan reads its input\n",
+    "// twice and writes once, at the full streaming speed of each device, and no invocation ever waits\n",
+    "// for another.\n",
+    "#define GP_SCAN_CHUNK 32u\n",
+    "\n",
+    "layout(location = 0) uniform uint u_count;   // elements in this level\n",
+    "layout(location = 1) uniform uint u_flags;   // 1: the values are flags, counted as (value != 0)\n",
+    "\n",
+    "// The input, read 16 bytes at a time where four whole elements remain (twice the speed of single\n",
+    "// words on llvmpipe, and the natural width of GPU loads), one word at a time in the ragged tail:\n",
+    "// the buffer need not be a multiple of 16 bytes long.\n",
+    "layout(std430, binding = 0) readonly buffer scan_input_block { uint scan_input[]; };\n",
+    "layout(std430, binding = 0) readonly buffer scan_input4_block { uvec4 scan_input4[]; };\n",
+    "\n",
+    "uvec4 gp_scan_load4(uint e) {   // elements e ... e + 3 (e a multiple of 4); 0 past u_count\n",
+    "    uvec4 v;\n",
+    "    if (e + 3u < u_count) v = scan_input4[e >> 2u];\n",
+    "    else v = uvec4(e < u_count ? scan_input[e] : 0u, e + 1u < u_count ? scan_input[e + 1u] : 0u,\n",
+    "                   e + 2u < u_count ? scan_input[e + 2u] : 0u, 0u);\n",
+    "    return u_flags != 0u ? uvec4(notEqual(v, uvec4(0u))) : v;\n",
+    "}\n",
+    0
+};
+static const char* const gp__snippet_gp_sort[] = {
+    "// gp_sort.glsl: the compare-exchange of the bitonic sort of (key, value) pairs, shared by\n",
+    "// sort_global and sort_local. Needs gp_common.glsl first.\n",
+    "//\n",
+    "// The network is the bitonic sorter drawn with every comparator facing the same way: each stage\n",
+    "// of block size k starts with a \"flip\" (element o of a block against element k - 1 - o) and goes\n",
+    "// on with half-cleaners (i against i + j, j = k/4 ... 1). Because no comparator ever faces the\n",
+    "// other way, any length n works without padding: the missing elements past n count as +infinity\n",
+    "// (ascending) or -infinity (descending), already in their place, so a comparator whose upper\n",
+    "// element is past n is skipped. Pairs are ordered by key, then by value, so the sorted order is\n",
+    "// unique and two runs agree bit for bit.\n",
+    "layout(location = 0) uniform uint u_count;\n",
+    "layout(location = 1) uniform uint u_descending;\n",
+    "\n",
+    "// True when pair a must come after pair b.\n",
+    "bool gp_sort_out_of_order(uint a_key, uint a_value, uint b_key, uint b_value) {\n",
+    "    bool greater = a_key > b_key || (a_key == b_key && a_value > b_value);\n",
+    "    bool less = a_key < b_key || (a_key == b_key && a_value < b_value);\n",
+    "    return u_descending != 0u ? less : greater;\n",
+    "}\n",
+    "\n",
+    "// The two elements comparator t of a step touches, for a flip (j == 0, block size k) or a\n",
+    "// half-cleaner of distance j.\n",
+    "uvec2 gp_sort_pair(uint t, uint k, uint j) {\n",
+    "    if (j == 0u) {\n",
+    "        uint half_k = k >> 1u;\n",
+    "        uint block = (t / half_k) * k;\n",
+    "        uint o = t % half_k;\n",
+    "        return uvec2(block + o, block + k - 1u - o);\n",
+    "    }\n",
+    "    uint i = (t / j) * (j << 1u) + t % j;\n",
+    "    return uvec2(i, i + j);\n",
+    "}\n",
+    0
+};
+static const char* const gp__snippet_gp_world[] = {
+    "// gp_world.glsl: the world's parameters, one std140 uniform block at binding 0.\n",
+    "// Mirrored by gp__world_params in gpuparticle.h (section >>grid); keep both in step.\n",
+    "layout(std140, binding = 0) uniform gp_world_block {\n",
+    "    vec4  gp_grid_origin;   // xyz lowest corner of a bounded grid (metres), w cell size (metres)\n",
+    "    ivec4 gp_grid_dims;     // xyz cells per axis of a bounded grid, w mode (1 bounded, 2 hashed)\n",
+    "    uvec4 gp_counts;        // x live particles, y buckets, z capacity, w flags (1 deterministic)\n",
+    "};\n",
+    "\n",
+    "#define GP_GRID_BOUNDED 1\n",
+    "#define GP_GRID_HASHED 2\n",
+    0
+};
+static const char* const gp__shader_copy_own0[] = {
+    "#version 430 core\n",
+    "// copy: a plain streaming pass, destination[i] = source[i]. The yardstick that `make bench` holds\n",
+    "// every primitive against: the same bytes moved as fast as this library knows how, with no work in\n",
+    "// between: 16 elements per invocation, 16 bytes per access, single words only in a ragged tail.\n",
+    "// >>include gp_common.glsl\n",
+    0
+};
+static const char* const gp__shader_copy_own1[] = {
     "// <<include gp_common.glsl\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
     "\n",
@@ -785,7 +954,13 @@ static const char* const gp__shader_copy[] = {
     "}\n",
     0
 };
-static const char* const gp__shader_dispatch_args[] = {
+static const char* const* const gp__shader_copy[] = {
+    gp__shader_copy_own0,
+    gp__snippet_gp_common,
+    gp__shader_copy_own1,
+    0
+};
+static const char* const gp__shader_dispatch_args_own0[] = {
     "#version 430 core\n",
     "// dispatch_args: turns an element count that lives on the GPU into the three words of\n",
     "// glDispatchComputeIndirect: ceil(count / group size) workgroups, split as x * y when they exceed\n",
@@ -809,7 +984,11 @@ static const char* const gp__shader_dispatch_args[] = {
     "}\n",
     0
 };
-static const char* const gp__shader_grid_count[] = {
+static const char* const* const gp__shader_dispatch_args[] = {
+    gp__shader_dispatch_args_own0,
+    0
+};
+static const char* const gp__shader_grid_count_own0[] = {
     "#version 430 core\n",
     "// grid_count: first pass of the counting sort that builds the neighbour grid. Each live particle\n",
     "// gets its bucket key and bumps that bucket's count with an atomic add. Particles outside a bounded\n",
@@ -817,100 +996,24 @@ static const char* const gp__shader_grid_count[] = {
     "// to the extra bucket past the last and are counted. None is dropped. In deterministic mode it also\n",
     "// writes each particle's id to order, the values of the (bucket, id) sort that follows.\n",
     "// >>include gp_common.glsl\n",
-    "// gp_common.glsl: included first by every gpuparticle.h compute shader.\n",
-    "// Workgroup size and the flat index of a workgroup in a dispatch that the host split into x * y\n",
-    "// groups (GL guarantees only 65,535 groups per axis, and 16M elements need 65,536 groups of 256).\n",
-    "#ifndef GP_GROUP_SIZE\n",
-    "#define GP_GROUP_SIZE 256\n",
-    "#endif\n",
-    "\n",
-    "uint gp_group_index() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x; }\n",
-    "uint gp_global_index() { return gp_group_index() * uint(GP_GROUP_SIZE) + gl_LocalInvocationID.x; }\n",
-    "\n",
-    "// True when no component is NaN or infinite. Tested on the bits so that no compiler may assume\n",
-    "// finite math and fold it away.\n",
-    "bool gp_finite(float x) { return (floatBitsToUint(x) & 0x7f800000u) != 0x7f800000u; }\n",
-    "bool gp_finite3(vec3 v) { return gp_finite(v.x) && gp_finite(v.y) && gp_finite(v.z); }\n",
+    0
+};
+static const char* const gp__shader_grid_count_own1[] = {
     "// <<include gp_common.glsl\n",
     "// >>include gp_world.glsl\n",
-    "// gp_world.glsl: the world's parameters, one std140 uniform block at binding 0.\n",
-    "// Mirrored by gp__world_params in gpuparticle.h (section >>grid); keep both in step.\n",
-    "layout(std140, binding = 0) uniform gp_world_block {\n",
-    "    vec4  gp_grid_origin;   // xyz lowest corner of a bounded grid (metres), w cell size (metres)\n",
-    "    ivec4 gp_grid_dims;     // xyz cells per axis of a bounded grid, w mode (1 bounded, 2 hashed)\n",
-    "    uvec4 gp_counts;        // x live particles, y buckets, z capacity, w flags (1 deterministic)\n",
-    "};\n",
-    "\n",
-    "#define GP_GRID_BOUNDED 1\n",
-    "#define GP_GRID_HASHED 2\n",
+    0
+};
+static const char* const gp__shader_grid_count_own2[] = {
     "// <<include gp_world.glsl\n",
     "// >>include gp_grid.glsl\n",
-    "// gp_grid.glsl: cell addressing shared by the grid build and every neighbour loop.\n",
-    "// Needs gp_common.glsl and gp_world.glsl first.\n",
-    "//\n",
-    "// A bucket is a cell of the bounded grid (x + nx * (y + ny * z)) or a slot of the hash table.\n",
-    "// Bucket gp_counts.y, one past the last, holds particles whose position is NaN or infinite:\n",
-    "// they stay in the store, sorted last, and no neighbour loop visits them.\n",
-    "// Hashed cell coordinates are clamped to +-GP_HASH_CELL_LIMIT so that integer maths never\n",
-    "// overflows; a particle beyond that is counted as outside, like one outside a bounded grid.\n",
-    "#define GP_HASH_CELL_LIMIT 1073741823.0\n",
-    "\n",
-    "// The cell a finite position lies in. Bounded: clamped into the border cells, so a particle outside\n",
-    "// the box still has a cell and is found by its neighbours (clamping never moves two cells apart).\n",
-    "ivec3 gp_grid_cell(vec3 p) {\n",
-    "    vec3 c = floor((p - gp_grid_origin.xyz) / gp_grid_origin.w);\n",
-    "    if (gp_grid_dims.w == GP_GRID_BOUNDED)\n",
-    "        return clamp(ivec3(clamp(c, vec3(-1.0), vec3(gp_grid_dims.xyz))), ivec3(0), gp_grid_dims.xyz - 1);\n",
-    "    return ivec3(clamp(c, vec3(-GP_HASH_CELL_LIMIT), vec3(GP_HASH_CELL_LIMIT)));\n",
-    "}\n",
-    "\n",
-    "// True when a finite position lies inside the grid's domain (the box, or the hash's range).\n",
-    "bool gp_grid_inside(vec3 p) {\n",
-    "    vec3 c = floor((p - gp_grid_origin.xyz) / gp_grid_origin.w);\n",
-    "    if (gp_grid_dims.w == GP_GRID_BOUNDED)\n",
-    "        return all(greaterThanEqual(c, vec3(0.0))) && all(lessThan(c, vec3(gp_grid_dims.xyz)));\n",
-    "    return all(lessThanEqual(abs(c), vec3(GP_HASH_CELL_LIMIT)));\n",
-    "}\n",
-    "\n",
-    "// True when cell c can hold particles: inside the box (bounded) or inside the hash's range.\n",
-    "bool gp_grid_cell_exists(ivec3 c) {\n",
-    "    if (gp_grid_dims.w == GP_GRID_BOUNDED)\n",
-    "        return all(greaterThanEqual(c, ivec3(0))) && all(lessThan(c, gp_grid_dims.xyz));\n",
-    "    return all(lessThanEqual(abs(c), ivec3(int(GP_HASH_CELL_LIMIT))));\n",
-    "}\n",
-    "\n",
-    "// Finaliser of MurmurHash3: spreads neighbouring cells over the whole table.\n",
-    "uint gp_hash_mix(uint h) {\n",
-    "    h ^= h >> 16; h *= 0x85ebca6bu;\n",
-    "    h ^= h >> 13; h *= 0xc2b2ae35u;\n",
-    "    h ^= h >> 16;\n",
-    "    return h;\n",
-    "}\n",
-    "\n",
-    "uint gp_grid_bucket(ivec3 c) {\n",
-    "    if (gp_grid_dims.w == GP_GRID_BOUNDED)\n",
-    "        return uint(c.x) + uint(gp_grid_dims.x) * (uint(c.y) + uint(gp_grid_dims.y) * uint(c.z));\n",
-    "    uint h = gp_hash_mix(uint(c.x) * 0x8da6b343u ^ gp_hash_mix(uint(c.y) * 0xd8163841u ^ gp_hash_mix(uint(c.z) * 0xcb1ab31fu)));\n",
-    "    return h % gp_counts.y;\n",
-    "}\n",
-    "\n",
-    "// With hashing, distant cells share buckets: a neighbour loop keeps a candidate only when its own\n",
-    "// cell is the cell being visited. A bounded grid has one cell per bucket and needs no test.\n",
-    "bool gp_grid_same_cell(vec3 candidate, ivec3 cell) {\n",
-    "    return gp_grid_dims.w == GP_GRID_BOUNDED || gp_grid_cell(candidate) == cell;\n",
-    "}\n",
-    "\n",
-    "uint gp_grid_invalid_bucket() { return gp_counts.y; }\n",
+    0
+};
+static const char* const gp__shader_grid_count_own3[] = {
     "// <<include gp_grid.glsl\n",
     "// >>include gp_particles.glsl\n",
-    "// gp_particles.glsl: the particle store, struct of arrays, one SSBO per attribute.\n",
-    "// Mirrored by gp_particle_position, gp_particle_velocity, gp_particle_info and gp_particle_life in\n",
-    "// gpuparticle.h (section >>buffers). Slots [0, gp_counts.x) are live; after a grid build they are\n",
-    "// in cell order.\n",
-    "layout(std430, binding = 0) buffer gp_position_block { vec4 gp_position[]; };  // xyz metres, w radius\n",
-    "layout(std430, binding = 1) buffer gp_velocity_block { vec4 gp_velocity[]; };  // xyz m/s, w mass kg\n",
-    "layout(std430, binding = 2) buffer gp_info_block { uvec4 gp_info[]; };         // id, kind|flags<<8|phase<<16, owner, user\n",
-    "layout(std430, binding = 3) buffer gp_life_block { vec2 gp_life[]; };          // age s, lifetime s (0 forever)\n",
+    0
+};
+static const char* const gp__shader_grid_count_own4[] = {
     "// <<include gp_particles.glsl\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
     "\n",
@@ -928,8 +1031,9 @@ static const char* const gp__shader_grid_count[] = {
     "        key = gp_grid_invalid_bucket();\n",
     "        atomicAdd(stat_nonfinite, 1u);\n",
     "    } else {\n",
-    "        if (!gp_grid_inside(p)) atomicAdd(stat_outside, 1u);\n",
-    "        key = gp_grid_bucket(gp_grid_cell(p));\n",
+    "        vec3 c = gp_grid_cell_float(p);\n",
+    "        if (!gp_grid_inside(c)) atomicAdd(stat_outside, 1u);\n",
+    "        key = gp_grid_bucket(gp_grid_clamp_cell(c));\n",
     "    }\n",
     "    cell_key[i] = key;\n",
     "    atomicAdd(cell_count[key], 1u);\n",
@@ -937,48 +1041,37 @@ static const char* const gp__shader_grid_count[] = {
     "}\n",
     0
 };
-static const char* const gp__shader_grid_ids[] = {
+static const char* const* const gp__shader_grid_count[] = {
+    gp__shader_grid_count_own0,
+    gp__snippet_gp_common,
+    gp__shader_grid_count_own1,
+    gp__snippet_gp_world,
+    gp__shader_grid_count_own2,
+    gp__snippet_gp_grid,
+    gp__shader_grid_count_own3,
+    gp__snippet_gp_particles,
+    gp__shader_grid_count_own4,
+    0
+};
+static const char* const gp__shader_grid_ids_own0[] = {
     "#version 430 core\n",
     "// grid_ids: deterministic mode, after the sort of (bucket, id) pairs: order[k] holds an id; the\n",
     "// slot of that particle replaces it, which turns the sorted ids into the gather order of the\n",
     "// reorder (grid_count wrote the ids).\n",
     "// >>include gp_common.glsl\n",
-    "// gp_common.glsl: included first by every gpuparticle.h compute shader.\n",
-    "// Workgroup size and the flat index of a workgroup in a dispatch that the host split into x * y\n",
-    "// groups (GL guarantees only 65,535 groups per axis, and 16M elements need 65,536 groups of 256).\n",
-    "#ifndef GP_GROUP_SIZE\n",
-    "#define GP_GROUP_SIZE 256\n",
-    "#endif\n",
-    "\n",
-    "uint gp_group_index() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x; }\n",
-    "uint gp_global_index() { return gp_group_index() * uint(GP_GROUP_SIZE) + gl_LocalInvocationID.x; }\n",
-    "\n",
-    "// True when no component is NaN or infinite. Tested on the bits so that no compiler may assume\n",
-    "// finite math and fold it away.\n",
-    "bool gp_finite(float x) { return (floatBitsToUint(x) & 0x7f800000u) != 0x7f800000u; }\n",
-    "bool gp_finite3(vec3 v) { return gp_finite(v.x) && gp_finite(v.y) && gp_finite(v.z); }\n",
+    0
+};
+static const char* const gp__shader_grid_ids_own1[] = {
     "// <<include gp_common.glsl\n",
     "// >>include gp_world.glsl\n",
-    "// gp_world.glsl: the world's parameters, one std140 uniform block at binding 0.\n",
-    "// Mirrored by gp__world_params in gpuparticle.h (section >>grid); keep both in step.\n",
-    "layout(std140, binding = 0) uniform gp_world_block {\n",
-    "    vec4  gp_grid_origin;   // xyz lowest corner of a bounded grid (metres), w cell size (metres)\n",
-    "    ivec4 gp_grid_dims;     // xyz cells per axis of a bounded grid, w mode (1 bounded, 2 hashed)\n",
-    "    uvec4 gp_counts;        // x live particles, y buckets, z capacity, w flags (1 deterministic)\n",
-    "};\n",
-    "\n",
-    "#define GP_GRID_BOUNDED 1\n",
-    "#define GP_GRID_HASHED 2\n",
+    0
+};
+static const char* const gp__shader_grid_ids_own2[] = {
     "// <<include gp_world.glsl\n",
     "// >>include gp_particles.glsl\n",
-    "// gp_particles.glsl: the particle store, struct of arrays, one SSBO per attribute.\n",
-    "// Mirrored by gp_particle_position, gp_particle_velocity, gp_particle_info and gp_particle_life in\n",
-    "// gpuparticle.h (section >>buffers). Slots [0, gp_counts.x) are live; after a grid build they are\n",
-    "// in cell order.\n",
-    "layout(std430, binding = 0) buffer gp_position_block { vec4 gp_position[]; };  // xyz metres, w radius\n",
-    "layout(std430, binding = 1) buffer gp_velocity_block { vec4 gp_velocity[]; };  // xyz m/s, w mass kg\n",
-    "layout(std430, binding = 2) buffer gp_info_block { uvec4 gp_info[]; };         // id, kind|flags<<8|phase<<16, owner, user\n",
-    "layout(std430, binding = 3) buffer gp_life_block { vec2 gp_life[]; };          // age s, lifetime s (0 forever)\n",
+    0
+};
+static const char* const gp__shader_grid_ids_own3[] = {
     "// <<include gp_particles.glsl\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
     "\n",
@@ -992,7 +1085,17 @@ static const char* const gp__shader_grid_ids[] = {
     "}\n",
     0
 };
-static const char* const gp__shader_grid_neighbors[] = {
+static const char* const* const gp__shader_grid_ids[] = {
+    gp__shader_grid_ids_own0,
+    gp__snippet_gp_common,
+    gp__shader_grid_ids_own1,
+    gp__snippet_gp_world,
+    gp__shader_grid_ids_own2,
+    gp__snippet_gp_particles,
+    gp__shader_grid_ids_own3,
+    0
+};
+static const char* const gp__shader_grid_neighbors_own0[] = {
     "#version 430 core\n",
     "// grid_neighbors: for every particle, how many other particles lie closer than u_radius\n",
     "// (u_radius <= cell size), found through the grid: the 27 cells around its own. This loop is the\n",
@@ -1004,100 +1107,24 @@ static const char* const gp__shader_grid_neighbors[] = {
     "// - the loop counts what it visited, and a shortfall (a loop the driver cut) is counted in\n",
     "//   stat_truncated, which gp_grid_stats_read reports, instead of passing for a right answer.\n",
     "// >>include gp_common.glsl\n",
-    "// gp_common.glsl: included first by every gpuparticle.h compute shader.\n",
-    "// Workgroup size and the flat index of a workgroup in a dispatch that the host split into x * y\n",
-    "// groups (GL guarantees only 65,535 groups per axis, and 16M elements need 65,536 groups of 256).\n",
-    "#ifndef GP_GROUP_SIZE\n",
-    "#define GP_GROUP_SIZE 256\n",
-    "#endif\n",
-    "\n",
-    "uint gp_group_index() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x; }\n",
-    "uint gp_global_index() { return gp_group_index() * uint(GP_GROUP_SIZE) + gl_LocalInvocationID.x; }\n",
-    "\n",
-    "// True when no component is NaN or infinite. Tested on the bits so that no compiler may assume\n",
-    "// finite math and fold it away.\n",
-    "bool gp_finite(float x) { return (floatBitsToUint(x) & 0x7f800000u) != 0x7f800000u; }\n",
-    "bool gp_finite3(vec3 v) { return gp_finite(v.x) && gp_finite(v.y) && gp_finite(v.z); }\n",
+    0
+};
+static const char* const gp__shader_grid_neighbors_own1[] = {
     "// <<include gp_common.glsl\n",
     "// >>include gp_world.glsl\n",
-    "// gp_world.glsl: the world's parameters, one std140 uniform block at binding 0.\n",
-    "// Mirrored by gp__world_params in gpuparticle.h (section >>grid); keep both in step.\n",
-    "layout(std140, binding = 0) uniform gp_world_block {\n",
-    "    vec4  gp_grid_origin;   // xyz lowest corner of a bounded grid (metres), w cell size (metres)\n",
-    "    ivec4 gp_grid_dims;     // xyz cells per axis of a bounded grid, w mode (1 bounded, 2 hashed)\n",
-    "    uvec4 gp_counts;        // x live particles, y buckets, z capacity, w flags (1 deterministic)\n",
-    "};\n",
-    "\n",
-    "#define GP_GRID_BOUNDED 1\n",
-    "#define GP_GRID_HASHED 2\n",
+    0
+};
+static const char* const gp__shader_grid_neighbors_own2[] = {
     "// <<include gp_world.glsl\n",
     "// >>include gp_grid.glsl\n",
-    "// gp_grid.glsl: cell addressing shared by the grid build and every neighbour loop.\n",
-    "// Needs gp_common.glsl and gp_world.glsl first.\n",
-    "//\n",
-    "// A bucket is a cell of the bounded grid (x + nx * (y + ny * z)) or a slot of the hash table.\n",
-    "// Bucket gp_counts.y, one past the last, holds particles whose position is NaN or infinite:\n",
-    "// they stay in the store, sorted last, and no neighbour loop visits them.\n",
-    "// Hashed cell coordinates are clamped to +-GP_HASH_CELL_LIMIT so that integer maths never\n",
-    "// overflows; a particle beyond that is counted as outside, like one outside a bounded grid.\n",
-    "#define GP_HASH_CELL_LIMIT 1073741823.0\n",
-    "\n",
-    "// The cell a finite position lies in. Bounded: clamped into the border cells, so a particle outside\n",
-    "// the box still has a cell and is found by its neighbours (clamping never moves two cells apart).\n",
-    "ivec3 gp_grid_cell(vec3 p) {\n",
-    "    vec3 c = floor((p - gp_grid_origin.xyz) / gp_grid_origin.w);\n",
-    "    if (gp_grid_dims.w == GP_GRID_BOUNDED)\n",
-    "        return clamp(ivec3(clamp(c, vec3(-1.0), vec3(gp_grid_dims.xyz))), ivec3(0), gp_grid_dims.xyz - 1);\n",
-    "    return ivec3(clamp(c, vec3(-GP_HASH_CELL_LIMIT), vec3(GP_HASH_CELL_LIMIT)));\n",
-    "}\n",
-    "\n",
-    "// True when a finite position lies inside the grid's domain (the box, or the hash's range).\n",
-    "bool gp_grid_inside(vec3 p) {\n",
-    "    vec3 c = floor((p - gp_grid_origin.xyz) / gp_grid_origin.w);\n",
-    "    if (gp_grid_dims.w == GP_GRID_BOUNDED)\n",
-    "        return all(greaterThanEqual(c, vec3(0.0))) && all(lessThan(c, vec3(gp_grid_dims.xyz)));\n",
-    "    return all(lessThanEqual(abs(c), vec3(GP_HASH_CELL_LIMIT)));\n",
-    "}\n",
-    "\n",
-    "// True when cell c can hold particles: inside the box (bounded) or inside the hash's range.\n",
-    "bool gp_grid_cell_exists(ivec3 c) {\n",
-    "    if (gp_grid_dims.w == GP_GRID_BOUNDED)\n",
-    "        return all(greaterThanEqual(c, ivec3(0))) && all(lessThan(c, gp_grid_dims.xyz));\n",
-    "    return all(lessThanEqual(abs(c), ivec3(int(GP_HASH_CELL_LIMIT))));\n",
-    "}\n",
-    "\n",
-    "// Finaliser of MurmurHash3: spreads neighbouring cells over the whole table.\n",
-    "uint gp_hash_mix(uint h) {\n",
-    "    h ^= h >> 16; h *= 0x85ebca6bu;\n",
-    "    h ^= h >> 13; h *= 0xc2b2ae35u;\n",
-    "    h ^= h >> 16;\n",
-    "    return h;\n",
-    "}\n",
-    "\n",
-    "uint gp_grid_bucket(ivec3 c) {\n",
-    "    if (gp_grid_dims.w == GP_GRID_BOUNDED)\n",
-    "        return uint(c.x) + uint(gp_grid_dims.x) * (uint(c.y) + uint(gp_grid_dims.y) * uint(c.z));\n",
-    "    uint h = gp_hash_mix(uint(c.x) * 0x8da6b343u ^ gp_hash_mix(uint(c.y) * 0xd8163841u ^ gp_hash_mix(uint(c.z) * 0xcb1ab31fu)));\n",
-    "    return h % gp_counts.y;\n",
-    "}\n",
-    "\n",
-    "// With hashing, distant cells share buckets: a neighbour loop keeps a candidate only when its own\n",
-    "// cell is the cell being visited. A bounded grid has one cell per bucket and needs no test.\n",
-    "bool gp_grid_same_cell(vec3 candidate, ivec3 cell) {\n",
-    "    return gp_grid_dims.w == GP_GRID_BOUNDED || gp_grid_cell(candidate) == cell;\n",
-    "}\n",
-    "\n",
-    "uint gp_grid_invalid_bucket() { return gp_counts.y; }\n",
+    0
+};
+static const char* const gp__shader_grid_neighbors_own3[] = {
     "// <<include gp_grid.glsl\n",
     "// >>include gp_particles.glsl\n",
-    "// gp_particles.glsl: the particle store, struct of arrays, one SSBO per attribute.\n",
-    "// Mirrored by gp_particle_position, gp_particle_velocity, gp_particle_info and gp_particle_life in\n",
-    "// gpuparticle.h (section >>buffers). Slots [0, gp_counts.x) are live; after a grid build they are\n",
-    "// in cell order.\n",
-    "layout(std430, binding = 0) buffer gp_position_block { vec4 gp_position[]; };  // xyz metres, w radius\n",
-    "layout(std430, binding = 1) buffer gp_velocity_block { vec4 gp_velocity[]; };  // xyz m/s, w mass kg\n",
-    "layout(std430, binding = 2) buffer gp_info_block { uvec4 gp_info[]; };         // id, kind|flags<<8|phase<<16, owner, user\n",
-    "layout(std430, binding = 3) buffer gp_life_block { vec2 gp_life[]; };          // age s, lifetime s (0 forever)\n",
+    0
+};
+static const char* const gp__shader_grid_neighbors_own4[] = {
     "// <<include gp_particles.glsl\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
     "\n",
@@ -1145,90 +1172,79 @@ static const char* const gp__shader_grid_neighbors[] = {
     "}\n",
     0
 };
-static const char* const gp__shader_grid_reorder[] = {
+static const char* const* const gp__shader_grid_neighbors[] = {
+    gp__shader_grid_neighbors_own0,
+    gp__snippet_gp_common,
+    gp__shader_grid_neighbors_own1,
+    gp__snippet_gp_world,
+    gp__shader_grid_neighbors_own2,
+    gp__snippet_gp_grid,
+    gp__shader_grid_neighbors_own3,
+    gp__snippet_gp_particles,
+    gp__shader_grid_neighbors_own4,
+    0
+};
+static const char* const gp__shader_grid_reorder_own0[] = {
     "#version 430 core\n",
-    "// grid_reorder: gathers one particle attribute into cell order, destination[k] = source[order[k]],\n",
-    "// u_words 32-bit words per particle (4 for vec4 and uvec4 attributes, 2 for vec2). For the info\n",
-    "// attribute (u_info 1), whose first word is the id, it also records where each particle now lives,\n",
-    "// slot_of_id[id] = k: bodies, cloth and the deterministic sort find particles by id through it.\n",
+    "// grid_reorder: gathers particle attributes into cell order, destination[k] = source[order[k]],\n",
+    "// 16 bytes at a time. Three passes cover the store with its two spares: position with life (the\n",
+    "// one 8-byte attribute, u_life 1), velocity, and info (u_info 1), whose first word is the id: that\n",
+    "// pass also records where each particle now lives, slot_of_id[id] = k. Bodies, cloth and the\n",
+    "// deterministic sort find particles by id through it.\n",
     "// >>include gp_common.glsl\n",
-    "// gp_common.glsl: included first by every gpuparticle.h compute shader.\n",
-    "// Workgroup size and the flat index of a workgroup in a dispatch that the host split into x * y\n",
-    "// groups (GL guarantees only 65,535 groups per axis, and 16M elements need 65,536 groups of 256).\n",
-    "#ifndef GP_GROUP_SIZE\n",
-    "#define GP_GROUP_SIZE 256\n",
-    "#endif\n",
-    "\n",
-    "uint gp_group_index() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x; }\n",
-    "uint gp_global_index() { return gp_group_index() * uint(GP_GROUP_SIZE) + gl_LocalInvocationID.x; }\n",
-    "\n",
-    "// True when no component is NaN or infinite. Tested on the bits so that no compiler may assume\n",
-    "// finite math and fold it away.\n",
-    "bool gp_finite(float x) { return (floatBitsToUint(x) & 0x7f800000u) != 0x7f800000u; }\n",
-    "bool gp_finite3(vec3 v) { return gp_finite(v.x) && gp_finite(v.y) && gp_finite(v.z); }\n",
+    0
+};
+static const char* const gp__shader_grid_reorder_own1[] = {
     "// <<include gp_common.glsl\n",
     "// >>include gp_world.glsl\n",
-    "// gp_world.glsl: the world's parameters, one std140 uniform block at binding 0.\n",
-    "// Mirrored by gp__world_params in gpuparticle.h (section >>grid); keep both in step.\n",
-    "layout(std140, binding = 0) uniform gp_world_block {\n",
-    "    vec4  gp_grid_origin;   // xyz lowest corner of a bounded grid (metres), w cell size (metres)\n",
-    "    ivec4 gp_grid_dims;     // xyz cells per axis of a bounded grid, w mode (1 bounded, 2 hashed)\n",
-    "    uvec4 gp_counts;        // x live particles, y buckets, z capacity, w flags (1 deterministic)\n",
-    "};\n",
-    "\n",
-    "#define GP_GRID_BOUNDED 1\n",
-    "#define GP_GRID_HASHED 2\n",
+    0
+};
+static const char* const gp__shader_grid_reorder_own2[] = {
     "// <<include gp_world.glsl\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
     "\n",
-    "layout(std430, binding = 4) readonly buffer source_block { uint source[]; };\n",
-    "layout(std430, binding = 5) writeonly buffer destination_block { uint destination[]; };\n",
-    "layout(std430, binding = 7) readonly buffer order_block { uint order[]; };\n",
+    "layout(std430, binding = 0) readonly buffer source_block { uvec4 source[]; };\n",
+    "layout(std430, binding = 1) writeonly buffer destination_block { uvec4 destination[]; };\n",
+    "layout(std430, binding = 2) readonly buffer life_source_block { uvec2 life_source[]; };\n",
+    "layout(std430, binding = 3) writeonly buffer life_destination_block { uvec2 life_destination[]; };\n",
     "layout(std430, binding = 6) writeonly buffer slot_of_id_block { uint slot_of_id[]; };\n",
-    "layout(location = 0) uniform uint u_words;\n",
+    "layout(std430, binding = 7) readonly buffer order_block { uint order[]; };\n",
+    "layout(location = 0) uniform uint u_life;\n",
     "layout(location = 1) uniform uint u_info;\n",
     "\n",
     "void main() {\n",
     "    uint k = gp_global_index();\n",
     "    if (k >= gp_counts.x) return;\n",
-    "    uint from = order[k] * u_words, to = k * u_words;\n",
-    "    for (uint w = 0u; w < u_words; ++w) destination[to + w] = source[from + w];\n",
-    "    if (u_info != 0u) slot_of_id[source[from]] = k;\n",
+    "    uint from = order[k];\n",
+    "    uvec4 v = source[from];\n",
+    "    destination[k] = v;\n",
+    "    if (u_life != 0u) life_destination[k] = life_source[from];\n",
+    "    if (u_info != 0u) slot_of_id[v.x] = k;\n",
     "}\n",
     0
 };
-static const char* const gp__shader_grid_scatter[] = {
+static const char* const* const gp__shader_grid_reorder[] = {
+    gp__shader_grid_reorder_own0,
+    gp__snippet_gp_common,
+    gp__shader_grid_reorder_own1,
+    gp__snippet_gp_world,
+    gp__shader_grid_reorder_own2,
+    0
+};
+static const char* const gp__shader_grid_scatter_own0[] = {
     "#version 430 core\n",
     "// grid_scatter: last pass of the counting sort. cell_cursor starts as a copy of cell_start; each\n",
     "// particle takes the next place of its bucket with an atomic add, so order[place] = particle.\n",
     "// The order inside a bucket depends on timing; the deterministic mode sorts instead.\n",
     "// >>include gp_common.glsl\n",
-    "// gp_common.glsl: included first by every gpuparticle.h compute shader.\n",
-    "// Workgroup size and the flat index of a workgroup in a dispatch that the host split into x * y\n",
-    "// groups (GL guarantees only 65,535 groups per axis, and 16M elements need 65,536 groups of 256).\n",
-    "#ifndef GP_GROUP_SIZE\n",
-    "#define GP_GROUP_SIZE 256\n",
-    "#endif\n",
-    "\n",
-    "uint gp_group_index() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x; }\n",
-    "uint gp_global_index() { return gp_group_index() * uint(GP_GROUP_SIZE) + gl_LocalInvocationID.x; }\n",
-    "\n",
-    "// True when no component is NaN or infinite. Tested on the bits so that no compiler may assume\n",
-    "// finite math and fold it away.\n",
-    "bool gp_finite(float x) { return (floatBitsToUint(x) & 0x7f800000u) != 0x7f800000u; }\n",
-    "bool gp_finite3(vec3 v) { return gp_finite(v.x) && gp_finite(v.y) && gp_finite(v.z); }\n",
+    0
+};
+static const char* const gp__shader_grid_scatter_own1[] = {
     "// <<include gp_common.glsl\n",
     "// >>include gp_world.glsl\n",
-    "// gp_world.glsl: the world's parameters, one std140 uniform block at binding 0.\n",
-    "// Mirrored by gp__world_params in gpuparticle.h (section >>grid); keep both in step.\n",
-    "layout(std140, binding = 0) uniform gp_world_block {\n",
-    "    vec4  gp_grid_origin;   // xyz lowest corner of a bounded grid (metres), w cell size (metres)\n",
-    "    ivec4 gp_grid_dims;     // xyz cells per axis of a bounded grid, w mode (1 bounded, 2 hashed)\n",
-    "    uvec4 gp_counts;        // x live particles, y buckets, z capacity, w flags (1 deterministic)\n",
-    "};\n",
-    "\n",
-    "#define GP_GRID_BOUNDED 1\n",
-    "#define GP_GRID_HASHED 2\n",
+    0
+};
+static const char* const gp__shader_grid_scatter_own2[] = {
     "// <<include gp_world.glsl\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
     "\n",
@@ -1243,7 +1259,15 @@ static const char* const gp__shader_grid_scatter[] = {
     "}\n",
     0
 };
-static const char* const gp__shader_scan_block[] = {
+static const char* const* const gp__shader_grid_scatter[] = {
+    gp__shader_grid_scatter_own0,
+    gp__snippet_gp_common,
+    gp__shader_grid_scatter_own1,
+    gp__snippet_gp_world,
+    gp__shader_grid_scatter_own2,
+    0
+};
+static const char* const gp__shader_scan_block_own0[] = {
     "#version 430 core\n",
     "// scan_block: last pass of the exclusive prefix sum and of stream compaction (see gp_scan.glsl).\n",
     "// Invocation c scans its chunk of u_chunk inputs starting from chunk_offsets[c], the scanned sum\n",
@@ -1255,50 +1279,14 @@ static const char* const gp__shader_scan_block[] = {
     "//   scan_output[its place], and the invocation holding the last element writes how many were\n",
     "//   flagged to count_words[u_count_word], where an indirect dispatch can read it.\n",
     "// >>include gp_common.glsl\n",
-    "// gp_common.glsl: included first by every gpuparticle.h compute shader.\n",
-    "// Workgroup size and the flat index of a workgroup in a dispatch that the host split into x * y\n",
-    "// groups (GL guarantees only 65,535 groups per axis, and 16M elements need 65,536 groups of 256).\n",
-    "#ifndef GP_GROUP_SIZE\n",
-    "#define GP_GROUP_SIZE 256\n",
-    "#endif\n",
-    "\n",
-    "uint gp_group_index() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x; }\n",
-    "uint gp_global_index() { return gp_group_index() * uint(GP_GROUP_SIZE) + gl_LocalInvocationID.x; }\n",
-    "\n",
-    "// True when no component is NaN or infinite. Tested on the bits so that no compiler may assume\n",
-    "// finite math and fold it away.\n",
-    "bool gp_finite(float x) { return (floatBitsToUint(x) & 0x7f800000u) != 0x7f800000u; }\n",
-    "bool gp_finite3(vec3 v) { return gp_finite(v.x) && gp_finite(v.y) && gp_finite(v.z); }\n",
+    0
+};
+static const char* const gp__shader_scan_block_own1[] = {
     "// <<include gp_common.glsl\n",
     "// >>include gp_scan.glsl\n",
-    "// gp_scan.glsl: what scan_reduce and scan_block share. Needs gp_common.glsl first.\n",
-    "//\n",
-    "// The scan has no shared memory and no barrier: each invocation owns a chunk of GP_SCAN_CHUNK (32)\n",
-    "// consecutive elements, eight uvec4. scan_reduce writes each chunk's sum; the host scans those sums\n",
-    "// with the same two shaders (a level 32 times shorter, recursively); scan_block adds each chunk's\n",
-    "// scanned offset to the running sum of its own elements. A workgroup barrier costs Mesa's\n",
-    "// llvmpipe a fixed ~8 microseconds (it runs a workgroup as coroutines), which made barrier-based\n",
-    "// block scans five times slower than a copy there; without barriers the scan reads its input\n",
-    "// twice and writes once, at the full streaming speed of each device, and no invocation ever waits\n",
-    "// for another.\n",
-    "#define GP_SCAN_CHUNK 32u\n",
-    "\n",
-    "layout(location = 0) uniform uint u_count;   // elements in this level\n",
-    "layout(location = 1) uniform uint u_flags;   // 1: the values are flags, counted as (value != 0)\n",
-    "\n",
-    "// The input, read 16 bytes at a time where four whole elements remain (twice the speed of single\n",
-    "// words on llvmpipe, and the natural width of GPU loads), one word at a time in the ragged tail:\n",
-    "// the buffer need not be a multiple of 16 bytes long.\n",
-    "layout(std430, binding = 0) readonly buffer scan_input_block { uint scan_input[]; };\n",
-    "layout(std430, binding = 0) readonly buffer scan_input4_block { uvec4 scan_input4[]; };\n",
-    "\n",
-    "uvec4 gp_scan_load4(uint e) {   // elements e ... e + 3 (e a multiple of 4); 0 past u_count\n",
-    "    uvec4 v;\n",
-    "    if (e + 3u < u_count) v = scan_input4[e >> 2u];\n",
-    "    else v = uvec4(e < u_count ? scan_input[e] : 0u, e + 1u < u_count ? scan_input[e + 1u] : 0u,\n",
-    "                   e + 2u < u_count ? scan_input[e + 2u] : 0u, 0u);\n",
-    "    return u_flags != 0u ? uvec4(notEqual(v, uvec4(0u))) : v;\n",
-    "}\n",
+    0
+};
+static const char* const gp__shader_scan_block_own2[] = {
     "// <<include gp_scan.glsl\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
     "\n",
@@ -1337,55 +1325,27 @@ static const char* const gp__shader_scan_block[] = {
     "}\n",
     0
 };
-static const char* const gp__shader_scan_reduce[] = {
+static const char* const* const gp__shader_scan_block[] = {
+    gp__shader_scan_block_own0,
+    gp__snippet_gp_common,
+    gp__shader_scan_block_own1,
+    gp__snippet_gp_scan,
+    gp__shader_scan_block_own2,
+    0
+};
+static const char* const gp__shader_scan_reduce_own0[] = {
     "#version 430 core\n",
     "// scan_reduce: first pass of the exclusive prefix sum (see gp_scan.glsl): chunk_sums[c] = the sum\n",
     "// of chunk c's GP_SCAN_CHUNK inputs (or of its non-zero flags, compacting).\n",
     "// >>include gp_common.glsl\n",
-    "// gp_common.glsl: included first by every gpuparticle.h compute shader.\n",
-    "// Workgroup size and the flat index of a workgroup in a dispatch that the host split into x * y\n",
-    "// groups (GL guarantees only 65,535 groups per axis, and 16M elements need 65,536 groups of 256).\n",
-    "#ifndef GP_GROUP_SIZE\n",
-    "#define GP_GROUP_SIZE 256\n",
-    "#endif\n",
-    "\n",
-    "uint gp_group_index() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x; }\n",
-    "uint gp_global_index() { return gp_group_index() * uint(GP_GROUP_SIZE) + gl_LocalInvocationID.x; }\n",
-    "\n",
-    "// True when no component is NaN or infinite. Tested on the bits so that no compiler may assume\n",
-    "// finite math and fold it away.\n",
-    "bool gp_finite(float x) { return (floatBitsToUint(x) & 0x7f800000u) != 0x7f800000u; }\n",
-    "bool gp_finite3(vec3 v) { return gp_finite(v.x) && gp_finite(v.y) && gp_finite(v.z); }\n",
+    0
+};
+static const char* const gp__shader_scan_reduce_own1[] = {
     "// <<include gp_common.glsl\n",
     "// >>include gp_scan.glsl\n",
-    "// gp_scan.glsl: what scan_reduce and scan_block share. Needs gp_common.glsl first.\n",
-    "//\n",
-    "// The scan has no shared memory and no barrier: each invocation owns a chunk of GP_SCAN_CHUNK (32)\n",
-    "// consecutive elements, eight uvec4. scan_reduce writes each chunk's sum; the host scans those sums\n",
-    "// with the same two shaders (a level 32 times shorter, recursively); scan_block adds each chunk's\n",
-    "// scanned offset to the running sum of its own elements. A workgroup barrier costs Mesa's\n",
-    "// llvmpipe a fixed ~8 microseconds (it runs a workgroup as coroutines), which made barrier-based\n",
-    "// block scans five times slower than a copy there; without barriers the scan reads its input\n",
-    "// twice and writes once, at the full streaming speed of each device, and no invocation ever waits\n",
-    "// for another.\n",
-    "#define GP_SCAN_CHUNK 32u\n",
-    "\n",
-    "layout(location = 0) uniform uint u_count;   // elements in this level\n",
-    "layout(location = 1) uniform uint u_flags;   // 1: the values are flags, counted as (value != 0)\n",
-    "\n",
-    "// The input, read 16 bytes at a time where four whole elements remain (twice the speed of single\n",
-    "// words on llvmpipe, and the natural width of GPU loads), one word at a time in the ragged tail:\n",
-    "// the buffer need not be a multiple of 16 bytes long.\n",
-    "layout(std430, binding = 0) readonly buffer scan_input_block { uint scan_input[]; };\n",
-    "layout(std430, binding = 0) readonly buffer scan_input4_block { uvec4 scan_input4[]; };\n",
-    "\n",
-    "uvec4 gp_scan_load4(uint e) {   // elements e ... e + 3 (e a multiple of 4); 0 past u_count\n",
-    "    uvec4 v;\n",
-    "    if (e + 3u < u_count) v = scan_input4[e >> 2u];\n",
-    "    else v = uvec4(e < u_count ? scan_input[e] : 0u, e + 1u < u_count ? scan_input[e + 1u] : 0u,\n",
-    "                   e + 2u < u_count ? scan_input[e + 2u] : 0u, 0u);\n",
-    "    return u_flags != 0u ? uvec4(notEqual(v, uvec4(0u))) : v;\n",
-    "}\n",
+    0
+};
+static const char* const gp__shader_scan_reduce_own2[] = {
     "// <<include gp_scan.glsl\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
     "\n",
@@ -1401,59 +1361,27 @@ static const char* const gp__shader_scan_reduce[] = {
     "}\n",
     0
 };
-static const char* const gp__shader_sort_global[] = {
+static const char* const* const gp__shader_scan_reduce[] = {
+    gp__shader_scan_reduce_own0,
+    gp__snippet_gp_common,
+    gp__shader_scan_reduce_own1,
+    gp__snippet_gp_scan,
+    gp__shader_scan_reduce_own2,
+    0
+};
+static const char* const gp__shader_sort_global_own0[] = {
     "#version 430 core\n",
     "// sort_global: one step of the bitonic network whose comparators reach further than a workgroup's\n",
     "// block (see gp_sort.glsl): one invocation per comparator, straight on the buffers.\n",
     "// >>include gp_common.glsl\n",
-    "// gp_common.glsl: included first by every gpuparticle.h compute shader.\n",
-    "// Workgroup size and the flat index of a workgroup in a dispatch that the host split into x * y\n",
-    "// groups (GL guarantees only 65,535 groups per axis, and 16M elements need 65,536 groups of 256).\n",
-    "#ifndef GP_GROUP_SIZE\n",
-    "#define GP_GROUP_SIZE 256\n",
-    "#endif\n",
-    "\n",
-    "uint gp_group_index() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x; }\n",
-    "uint gp_global_index() { return gp_group_index() * uint(GP_GROUP_SIZE) + gl_LocalInvocationID.x; }\n",
-    "\n",
-    "// True when no component is NaN or infinite. Tested on the bits so that no compiler may assume\n",
-    "// finite math and fold it away.\n",
-    "bool gp_finite(float x) { return (floatBitsToUint(x) & 0x7f800000u) != 0x7f800000u; }\n",
-    "bool gp_finite3(vec3 v) { return gp_finite(v.x) && gp_finite(v.y) && gp_finite(v.z); }\n",
+    0
+};
+static const char* const gp__shader_sort_global_own1[] = {
     "// <<include gp_common.glsl\n",
     "// >>include gp_sort.glsl\n",
-    "// gp_sort.glsl: the compare-exchange of the bitonic sort of (key, value) pairs, shared by\n",
-    "// sort_global and sort_local. Needs gp_common.glsl first.\n",
-    "//\n",
-    "// The network is the bitonic sorter drawn with every comparator facing the same way: each stage\n",
-    "// of block size k starts with a \"flip\" (element o of a block against element k - 1 - o) and goes\n",
-    "// on with half-cleaners (i against i + j, j = k/4 ... 1). Because no comparator ever faces the\n",
-    "// other way, any length n works without padding: the missing elements past n count as +infinity\n",
-    "// (ascending) or -infinity (descending), already in their place, so a comparator whose upper\n",
-    "// element is past n is skipped. Pairs are ordered by key, then by value, so the sorted order is\n",
-    "// unique and two runs agree bit for bit.\n",
-    "layout(location = 0) uniform uint u_count;\n",
-    "layout(location = 1) uniform uint u_descending;\n",
-    "\n",
-    "// True when pair a must come after pair b.\n",
-    "bool gp_sort_out_of_order(uint a_key, uint a_value, uint b_key, uint b_value) {\n",
-    "    bool greater = a_key > b_key || (a_key == b_key && a_value > b_value);\n",
-    "    bool less = a_key < b_key || (a_key == b_key && a_value < b_value);\n",
-    "    return u_descending != 0u ? less : greater;\n",
-    "}\n",
-    "\n",
-    "// The two elements comparator t of a step touches, for a flip (j == 0, block size k) or a\n",
-    "// half-cleaner of distance j.\n",
-    "uvec2 gp_sort_pair(uint t, uint k, uint j) {\n",
-    "    if (j == 0u) {\n",
-    "        uint half_k = k >> 1u;\n",
-    "        uint block = (t / half_k) * k;\n",
-    "        uint o = t % half_k;\n",
-    "        return uvec2(block + o, block + k - 1u - o);\n",
-    "    }\n",
-    "    uint i = (t / j) * (j << 1u) + t % j;\n",
-    "    return uvec2(i, i + j);\n",
-    "}\n",
+    0
+};
+static const char* const gp__shader_sort_global_own2[] = {
     "// <<include gp_sort.glsl\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
     "\n",
@@ -1476,61 +1404,29 @@ static const char* const gp__shader_sort_global[] = {
     "}\n",
     0
 };
-static const char* const gp__shader_sort_local[] = {
+static const char* const* const gp__shader_sort_global[] = {
+    gp__shader_sort_global_own0,
+    gp__snippet_gp_common,
+    gp__shader_sort_global_own1,
+    gp__snippet_gp_sort,
+    gp__shader_sort_global_own2,
+    0
+};
+static const char* const gp__shader_sort_local_own0[] = {
     "#version 430 core\n",
     "// sort_local: the steps of the bitonic network that stay inside one block of 2 * GP_GROUP_SIZE\n",
     "// elements, done in shared memory in one dispatch. With u_block == 0 it sorts each block from\n",
     "// scratch (every stage k = 2 ... block); otherwise it finishes stage u_block with the\n",
     "// half-cleaners j = GP_GROUP_SIZE ... 1 after sort_global did the longer ones.\n",
     "// >>include gp_common.glsl\n",
-    "// gp_common.glsl: included first by every gpuparticle.h compute shader.\n",
-    "// Workgroup size and the flat index of a workgroup in a dispatch that the host split into x * y\n",
-    "// groups (GL guarantees only 65,535 groups per axis, and 16M elements need 65,536 groups of 256).\n",
-    "#ifndef GP_GROUP_SIZE\n",
-    "#define GP_GROUP_SIZE 256\n",
-    "#endif\n",
-    "\n",
-    "uint gp_group_index() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x; }\n",
-    "uint gp_global_index() { return gp_group_index() * uint(GP_GROUP_SIZE) + gl_LocalInvocationID.x; }\n",
-    "\n",
-    "// True when no component is NaN or infinite. Tested on the bits so that no compiler may assume\n",
-    "// finite math and fold it away.\n",
-    "bool gp_finite(float x) { return (floatBitsToUint(x) & 0x7f800000u) != 0x7f800000u; }\n",
-    "bool gp_finite3(vec3 v) { return gp_finite(v.x) && gp_finite(v.y) && gp_finite(v.z); }\n",
+    0
+};
+static const char* const gp__shader_sort_local_own1[] = {
     "// <<include gp_common.glsl\n",
     "// >>include gp_sort.glsl\n",
-    "// gp_sort.glsl: the compare-exchange of the bitonic sort of (key, value) pairs, shared by\n",
-    "// sort_global and sort_local. Needs gp_common.glsl first.\n",
-    "//\n",
-    "// The network is the bitonic sorter drawn with every comparator facing the same way: each stage\n",
-    "// of block size k starts with a \"flip\" (element o of a block against element k - 1 - o) and goes\n",
-    "// on with half-cleaners (i against i + j, j = k/4 ... 1). Because no comparator ever faces the\n",
-    "// other way, any length n works without padding: the missing elements past n count as +infinity\n",
-    "// (ascending) or -infinity (descending), already in their place, so a comparator whose upper\n",
-    "// element is past n is skipped. Pairs are ordered by key, then by value, so the sorted order is\n",
-    "// unique and two runs agree bit for bit.\n",
-    "layout(location = 0) uniform uint u_count;\n",
-    "layout(location = 1) uniform uint u_descending;\n",
-    "\n",
-    "// True when pair a must come after pair b.\n",
-    "bool gp_sort_out_of_order(uint a_key, uint a_value, uint b_key, uint b_value) {\n",
-    "    bool greater = a_key > b_key || (a_key == b_key && a_value > b_value);\n",
-    "    bool less = a_key < b_key || (a_key == b_key && a_value < b_value);\n",
-    "    return u_descending != 0u ? less : greater;\n",
-    "}\n",
-    "\n",
-    "// The two elements comparator t of a step touches, for a flip (j == 0, block size k) or a\n",
-    "// half-cleaner of distance j.\n",
-    "uvec2 gp_sort_pair(uint t, uint k, uint j) {\n",
-    "    if (j == 0u) {\n",
-    "        uint half_k = k >> 1u;\n",
-    "        uint block = (t / half_k) * k;\n",
-    "        uint o = t % half_k;\n",
-    "        return uvec2(block + o, block + k - 1u - o);\n",
-    "    }\n",
-    "    uint i = (t / j) * (j << 1u) + t % j;\n",
-    "    return uvec2(i, i + j);\n",
-    "}\n",
+    0
+};
+static const char* const gp__shader_sort_local_own2[] = {
     "// <<include gp_sort.glsl\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
     "#define GP_SORT_BLOCK (2u * uint(GP_GROUP_SIZE))\n",
@@ -1575,6 +1471,14 @@ static const char* const gp__shader_sort_local[] = {
     "}\n",
     0
 };
+static const char* const* const gp__shader_sort_local[] = {
+    gp__shader_sort_local_own0,
+    gp__snippet_gp_common,
+    gp__shader_sort_local_own1,
+    gp__snippet_gp_sort,
+    gp__shader_sort_local_own2,
+    0
+};
 typedef enum gp__program_id {
     GP__PROGRAM_COPY,
     GP__PROGRAM_DISPATCH_ARGS,
@@ -1617,16 +1521,18 @@ static gp_result gp__compile(gp_world* w, gp__program_id id) {
     gp__GLsizei count = 0;
     gp__GLint ok = 0;
     gp__GLuint shader, program;
+    const char* const* const* part;
     const char* const* line;
     snprintf(defines, sizeof defines, "#define GP_GROUP_SIZE %d\n", GP_GROUP_SIZE);
-    strings[count++] = source->lines[0];
+    strings[count++] = source->parts[0][0];
     strings[count++] = defines;
     if (w->desc.shader_prelude) { strings[count++] = w->desc.shader_prelude; strings[count++] = "\n"; }
     strings[count++] = "#line 2 0\n";
-    for (line = source->lines + 1; *line; ++line) {
-        GP_ASSERT(count < 1024);
-        strings[count++] = *line;
-    }
+    for (part = source->parts; *part; ++part)
+        for (line = *part == source->parts[0] ? *part + 1 : *part; *line; ++line) {
+            GP_ASSERT(count < 1024);
+            strings[count++] = *line;
+        }
     shader = gl->fnCreateShader(GP__GL_COMPUTE_SHADER);
     gl->fnShaderSource(shader, count, strings, NULL);
     gl->fnCompileShader(shader);
@@ -1955,8 +1861,8 @@ uint32_t gp_float_sort_key(float value) {
      3. grid_scatter: order[place] = particle, a place taken by atomic add on a copy of
         cell_start. Or, deterministic: grid_count also wrote each id to order; sort the
         (key, id) pairs (gp__sort), then grid_ids maps the ids to slots.
-     4. grid_reorder, per attribute: spare[k] = attribute[order[k]], then the two names swap;
-        the info pass also writes slot_of_id[id] = slot.
+     4. grid_reorder, three passes: spare[k] = attribute[order[k]], then the two names swap;
+        position carries life along, and the info pass also writes slot_of_id[id] = slot.
    Memory per particle: 56 bytes of attributes, 24 of spares, 12 of key, order and slot. */
 
 static void gp__params_upload(gp_world* w) {
@@ -1964,15 +1870,21 @@ static void gp__params_upload(gp_world* w) {
     gp__buffer_upload(w, w->params, 0, sizeof w->params_host, &w->params_host);
 }
 
-/* Gathers one attribute into cell order through its spare, then swaps the two names. */
-static void gp__reorder(gp_world* w, gp__GLuint* attribute, gp__GLuint* spare, uint32_t words) {
-    gp__GLuint t;
-    w->gl.fnUniform1ui(0, words);
-    w->gl.fnUniform1ui(1, attribute == &w->info);   /* the info pass also writes slot_of_id */
-    gp__bind(w, 4, *attribute);
-    gp__bind(w, 5, *spare);
+static void gp__swap(gp__GLuint* a, gp__GLuint* b) { gp__GLuint t = *a; *a = *b; *b = t; }
+
+/* Gathers a 16-byte attribute into cell order through spare16, then swaps the two names. The
+   position pass carries life along (through spare8); the info pass writes slot_of_id. */
+static void gp__reorder(gp_world* w, gp__GLuint* attribute) {
+    bool life = attribute == &w->position, info = attribute == &w->info;
+    w->gl.fnUniform1ui(0, life);
+    w->gl.fnUniform1ui(1, info);
+    gp__bind(w, 0, *attribute);
+    gp__bind(w, 1, w->spare16);
+    gp__bind(w, 2, life ? w->life : *attribute);   /* bound but unread without life */
+    gp__bind(w, 3, life ? w->spare8 : w->spare16);
     gp__dispatch(w, gp__groups(w->count, GP_GROUP_SIZE));
-    t = *attribute; *attribute = *spare; *spare = t;
+    gp__swap(attribute, &w->spare16);
+    if (life) gp__swap(&w->life, &w->spare8);
 }
 
 gp_result gp_grid_build(gp_world* world) {
@@ -2033,10 +1945,9 @@ gp_result gp_grid_build(gp_world* world) {
     gp__use(world, GP__PROGRAM_GRID_REORDER);
     gp__bind(world, 6, world->slot_of_id);
     gp__bind(world, 7, world->order);
-    gp__reorder(world, &world->position, &world->spare16, 4);
-    gp__reorder(world, &world->velocity, &world->spare16, 4);
-    gp__reorder(world, &world->info, &world->spare16, 4);
-    gp__reorder(world, &world->life, &world->spare8, 2);
+    gp__reorder(world, &world->position);
+    gp__reorder(world, &world->velocity);
+    gp__reorder(world, &world->info);
     gp__timer_end(world, timer);
 done:
     world->grid_built = true;
@@ -2124,6 +2035,8 @@ gp_world_desc gp_query_world_defaults(const gp_world_desc* desc) {
     if (d.grid.mode == GP_GRID_HASHED && d.grid.buckets == 0) {
         d.grid.buckets = gp__next_power_of_two(d.max_particles);
         if (d.grid.buckets < 4096) d.grid.buckets = 4096;
+    } else if (d.grid.mode == GP_GRID_HASHED && d.grid.buckets <= 0x40000000u) {
+        d.grid.buckets = gp__next_power_of_two(d.grid.buckets);   /* the hash masks, never divides */
     }
     if (!d.allocator.alloc && !d.allocator.free) {
         d.allocator.alloc = gp__default_alloc;

@@ -8,18 +8,23 @@
 // overflows; a particle beyond that is counted as outside, like one outside a bounded grid.
 #define GP_HASH_CELL_LIMIT 1073741823.0
 
-// The cell a finite position lies in. Bounded: clamped into the border cells, so a particle outside
-// the box still has a cell and is found by its neighbours (clamping never moves two cells apart).
-ivec3 gp_grid_cell(vec3 p) {
-    vec3 c = floor((p - gp_grid_origin.xyz) / gp_grid_origin.w);
+// The unclamped cell coordinates of a finite position, as floats (no integer overflow).
+vec3 gp_grid_cell_float(vec3 p) { return floor((p - gp_grid_origin.xyz) / gp_grid_origin.w); }
+
+// The cell of unclamped coordinates c. Bounded: clamped into the border cells, so a particle
+// outside the box still has a cell and is found by its neighbours (clamping never moves two cells
+// apart). Hashed: clamped into the hash's range.
+ivec3 gp_grid_clamp_cell(vec3 c) {
     if (gp_grid_dims.w == GP_GRID_BOUNDED)
         return clamp(ivec3(clamp(c, vec3(-1.0), vec3(gp_grid_dims.xyz))), ivec3(0), gp_grid_dims.xyz - 1);
     return ivec3(clamp(c, vec3(-GP_HASH_CELL_LIMIT), vec3(GP_HASH_CELL_LIMIT)));
 }
 
-// True when a finite position lies inside the grid's domain (the box, or the hash's range).
-bool gp_grid_inside(vec3 p) {
-    vec3 c = floor((p - gp_grid_origin.xyz) / gp_grid_origin.w);
+// The cell a finite position lies in.
+ivec3 gp_grid_cell(vec3 p) { return gp_grid_clamp_cell(gp_grid_cell_float(p)); }
+
+// True when unclamped coordinates c lie inside the grid's domain (the box, or the hash's range).
+bool gp_grid_inside(vec3 c) {
     if (gp_grid_dims.w == GP_GRID_BOUNDED)
         return all(greaterThanEqual(c, vec3(0.0))) && all(lessThan(c, vec3(gp_grid_dims.xyz)));
     return all(lessThanEqual(abs(c), vec3(GP_HASH_CELL_LIMIT)));
@@ -40,11 +45,17 @@ uint gp_hash_mix(uint h) {
     return h;
 }
 
+// Hashed: the 4 x 4 x 4 block of cells is hashed, and its 64 cells take 64 consecutive buckets,
+// so that cells next to each other stay near each other in memory (a particle that crosses into a
+// neighbouring cell moves a short way in the store; a neighbour loop reads nearby buckets). The
+// table is a power of two: a mask, not a division (which CPU SIMD lacks).
 uint gp_grid_bucket(ivec3 c) {
     if (gp_grid_dims.w == GP_GRID_BOUNDED)
         return uint(c.x) + uint(gp_grid_dims.x) * (uint(c.y) + uint(gp_grid_dims.y) * uint(c.z));
-    uint h = gp_hash_mix(uint(c.x) * 0x8da6b343u ^ gp_hash_mix(uint(c.y) * 0xd8163841u ^ gp_hash_mix(uint(c.z) * 0xcb1ab31fu)));
-    return h % gp_counts.y;
+    ivec3 block = c >> 2;   // arithmetic shift: floor division by 4, negative cells included
+    uint h = gp_hash_mix(uint(block.x) * 0x8da6b343u ^ gp_hash_mix(uint(block.y) * 0xd8163841u ^ gp_hash_mix(uint(block.z) * 0xcb1ab31fu)));
+    uint local = (uint(c.x) & 3u) | (uint(c.y) & 3u) << 2u | (uint(c.z) & 3u) << 4u;
+    return (h << 6u | local) & (gp_counts.y - 1u);
 }
 
 // With hashing, distant cells share buckets: a neighbour loop keeps a candidate only when its own

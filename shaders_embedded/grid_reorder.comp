@@ -1,8 +1,9 @@
 #version 430 core
-// grid_reorder: gathers one particle attribute into cell order, destination[k] = source[order[k]],
-// u_words 32-bit words per particle (4 for vec4 and uvec4 attributes, 2 for vec2). For the info
-// attribute (u_info 1), whose first word is the id, it also records where each particle now lives,
-// slot_of_id[id] = k: bodies, cloth and the deterministic sort find particles by id through it.
+// grid_reorder: gathers particle attributes into cell order, destination[k] = source[order[k]],
+// 16 bytes at a time. Three passes cover the store with its two spares: position with life (the
+// one 8-byte attribute, u_life 1), velocity, and info (u_info 1), whose first word is the id: that
+// pass also records where each particle now lives, slot_of_id[id] = k. Bodies, cloth and the
+// deterministic sort find particles by id through it.
 // >>include gp_common.glsl
 // gp_common.glsl: included first by every gpuparticle.h compute shader.
 // Workgroup size and the flat index of a workgroup in a dispatch that the host split into x * y
@@ -33,17 +34,21 @@ layout(std140, binding = 0) uniform gp_world_block {
 // <<include gp_world.glsl
 layout(local_size_x = GP_GROUP_SIZE) in;
 
-layout(std430, binding = 4) readonly buffer source_block { uint source[]; };
-layout(std430, binding = 5) writeonly buffer destination_block { uint destination[]; };
-layout(std430, binding = 7) readonly buffer order_block { uint order[]; };
+layout(std430, binding = 0) readonly buffer source_block { uvec4 source[]; };
+layout(std430, binding = 1) writeonly buffer destination_block { uvec4 destination[]; };
+layout(std430, binding = 2) readonly buffer life_source_block { uvec2 life_source[]; };
+layout(std430, binding = 3) writeonly buffer life_destination_block { uvec2 life_destination[]; };
 layout(std430, binding = 6) writeonly buffer slot_of_id_block { uint slot_of_id[]; };
-layout(location = 0) uniform uint u_words;
+layout(std430, binding = 7) readonly buffer order_block { uint order[]; };
+layout(location = 0) uniform uint u_life;
 layout(location = 1) uniform uint u_info;
 
 void main() {
     uint k = gp_global_index();
     if (k >= gp_counts.x) return;
-    uint from = order[k] * u_words, to = k * u_words;
-    for (uint w = 0u; w < u_words; ++w) destination[to + w] = source[from + w];
-    if (u_info != 0u) slot_of_id[source[from]] = k;
+    uint from = order[k];
+    uvec4 v = source[from];
+    destination[k] = v;
+    if (u_life != 0u) life_destination[k] = life_source[from];
+    if (u_info != 0u) slot_of_id[v.x] = k;
 }

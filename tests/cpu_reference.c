@@ -74,10 +74,15 @@ static uint32_t cpu_hash_mix(uint32_t h) {
     return h;
 }
 
+/* floor(c / 4) without relying on how C shifts negative numbers */
+static uint32_t cpu_block(int32_t c) { return (uint32_t)(c >= 0 ? c / 4 : -((-(int64_t)c + 3) / 4)); }
+
 uint32_t cpu_grid_bucket(const cpu_grid* g, const int32_t c[3]) {
+    uint32_t h, local;
     if (g->bounded) return (uint32_t)c[0] + (uint32_t)g->dims[0] * ((uint32_t)c[1] + (uint32_t)g->dims[1] * (uint32_t)c[2]);
-    return cpu_hash_mix((uint32_t)c[0] * 0x8da6b343u ^
-                        cpu_hash_mix((uint32_t)c[1] * 0xd8163841u ^ cpu_hash_mix((uint32_t)c[2] * 0xcb1ab31fu))) % g->buckets;
+    h = cpu_hash_mix(cpu_block(c[0]) * 0x8da6b343u ^ cpu_hash_mix(cpu_block(c[1]) * 0xd8163841u ^ cpu_hash_mix(cpu_block(c[2]) * 0xcb1ab31fu)));
+    local = ((uint32_t)c[0] & 3u) | ((uint32_t)c[1] & 3u) << 2 | ((uint32_t)c[2] & 3u) << 4;
+    return (h << 6 | local) & (g->buckets - 1u);
 }
 
 uint32_t cpu_grid_key(const cpu_grid* g, const float* p) {

@@ -18,7 +18,7 @@ typedef struct cpu_grid {
     int bounded;
     float origin[3], cell_size;
     int32_t dims[3];
-    uint32_t buckets;
+    uint32_t buckets;   /* hashed: a power of two */
 } cpu_grid;
 int cpu_finite3(const float* p);
 void cpu_grid_cell(const cpu_grid* g, const float* p, int32_t cell[3]);

@@ -24,6 +24,12 @@ static void test_world_defaults(void) {
     in.grid.mode = GP_GRID_HASHED;
     d = gp_query_world_defaults(&in);
     CHECK(d.grid.buckets == 4096);
+    in.grid.buckets = 7;   /* tables are powers of two: the hash masks */
+    CHECK(gp_query_world_defaults(&in).grid.buckets == 8);
+    in.grid.buckets = 4097;
+    CHECK(gp_query_world_defaults(&in).grid.buckets == 8192);
+    in.grid.buckets = 1;
+    CHECK(gp_query_world_defaults(&in).grid.buckets == 1);
 }
 
 static void test_result_strings_are_distinct(void) {

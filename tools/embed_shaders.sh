@@ -11,8 +11,9 @@
 #     // <<include gp_common.glsl
 # and `sync` writes the snippet between them, so that every .comp is a complete shader that
 # glslangValidator checks as it is and that a driver's line numbers point into. The header's region
-# between its >>shaders-generated and <<shaders-generated lines receives each .comp as an array of
-# one string literal per line (C99 limits one literal to 4,095 characters, not an array), plus the
+# between its >>shaders-generated and <<shaders-generated lines receives each snippet once and each
+# .comp as a list of parts (its own lines, and the snippets' arrays where it includes them), every
+# line one string literal (C99 limits one literal to 4,095 characters, not an array), plus the
 # table of programs. Nothing else is touched. POSIX sh and awk only.
 set -eu
 mode=${1:-}; dir=${2:-}; target=${3:-}
@@ -35,13 +36,47 @@ comp() {
     ' "$1"
 }
 
+# lines FILE: FILE's lines as C string literals, one per line.
+lines() { awk '{ gsub(/\\/, "\\\\"); gsub(/"/, "\\\""); print "    \"" $0 "\\n\"," }' "$1"; }
+
+# The header's region: each snippet once, as an array of lines; each .comp as a list of parts,
+# its own lines (the include markers kept, so line numbers match the file) with each include
+# region replaced by the snippet's array.
 region() {
     echo "/* >>shaders-generated: written by tools/embed_shaders.sh from shaders_embedded/."
     echo "   Do not edit: change the .comp and .glsl files there and run \`make shaders\`. */"
+    for f in "$dir"/*.glsl; do
+        name=$(basename "$f" .glsl)
+        echo "static const char* const gp__snippet_$name[] = {"
+        lines "$f"
+        echo "    0"
+        echo "};"
+    done
     for f in "$dir"/*.comp; do
         name=$(basename "$f" .comp)
-        echo "static const char* const gp__shader_$name[] = {"
-        awk '{ gsub(/\\/, "\\\\"); gsub(/"/, "\\\""); print "    \"" $0 "\\n\"," }' "$f"
+        # split the .comp at its include regions: own lines go to numbered part files
+        rm -rf "$tmpdir/parts"; mkdir -p "$tmpdir/parts"
+        awk -v out="$tmpdir/parts" '
+            BEGIN { part = 0; file = out "/own0"; printf "" > file; order = "own0" }
+            /^\/\/ >>include / { print > file; close(file); order = order " snippet:" $3; skip = 1; next }
+            skip && /^\/\/ <<include / { skip = 0; ++part; file = out "/own" part; printf "" > file; order = order " own" part; print > file; next }
+            !skip { print > file }
+            END { print order > (out "/order") }' "$f"
+        for part in $(cat "$tmpdir/parts/order"); do
+            case "$part" in own*)
+                echo "static const char* const gp__shader_${name}_$part[] = {"
+                lines "$tmpdir/parts/$part"
+                echo "    0"
+                echo "};" ;;
+            esac
+        done
+        echo "static const char* const* const gp__shader_$name[] = {"
+        for part in $(cat "$tmpdir/parts/order"); do
+            case "$part" in
+                own*) echo "    gp__shader_${name}_$part," ;;
+                snippet:*) snippet=${part#snippet:}; echo "    gp__snippet_${snippet%.glsl}," ;;
+            esac
+        done
         echo "    0"
         echo "};"
     done
@@ -73,12 +108,13 @@ header)
     [ -f "${target:-}" ] || usage
     grep -q '>>shaders-generated' "$target" && grep -q '<<shaders-generated' "$target" || {
         echo "$0: $target has no >>shaders-generated ... <<shaders-generated region" >&2; exit 2; }
-    tmp=${TMPDIR:-/tmp}/gp_region.$$
+    tmpdir=$(mktemp -d)
+    tmp=$tmpdir/region
     region > "$tmp"
     awk -v region="$tmp" '
         /\/\* >>shaders-generated/ { while ((getline line < region) > 0) print line; skip = 1; next }
         skip && /<<shaders-generated/ { skip = 0; next }
         !skip { print }' "$target"
-    rm -f "$tmp" ;;
+    rm -rf "$tmpdir" ;;
 *) usage ;;
 esac

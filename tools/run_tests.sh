@@ -48,7 +48,7 @@ for example in build/examples/*; do
     [ -x "$example" ] || continue
     name=$(basename "$example")
     out=build/example_frames/$name
-    rm -rf "$out"
+    rm -rf "$out"; mkdir -p "$out"
     if "$example" --headless --frames 3 --out "$out/headless" > "$out.log" 2>&1 &&
        python3 tools/check_png.py "$out/headless/frame_0002.png" >> "$out.log" 2>&1; then
         echo "ok   example $name runs headless and its frame shows particles"; passed=$((passed + 1))
