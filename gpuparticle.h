@@ -79,9 +79,10 @@
    THE GRID files every particle under a bucket by counting sort: cell_start (a uint per bucket,
    plus two) gives bucket b the slots [cell_start[b], cell_start[b + 1]). Bounded: one bucket per
    cell of a box of dims cells from origin; particles outside are clamped into the border cells
-   and counted, never dropped. Hashed: any position; cells hash into `buckets` buckets, and a
-   neighbour loop skips candidates whose own cell is not the cell it visits, so distant cells that
-   share a bucket never meet. Either way a particle with a NaN or infinite coordinate goes to the
+   and counted, never dropped. Hashed: any position; 4 x 4 x 4 blocks of cells hash into a table of
+   `buckets` (a power of two), a block's 64 cells side by side so that neighbouring cells stay near
+   in memory, and a neighbour loop skips candidates whose own cell is not the cell it visits, so
+   distant cells that share a bucket never meet. Either way a particle with a NaN or infinite coordinate goes to the
    extra bucket past the last, is counted, and meets no one. No cap on particles per cell.
    shaders_embedded/grid_neighbors.comp is the neighbour loop every solver follows.
 
@@ -515,7 +516,6 @@ typedef unsigned char gp__GLubyte;
     X(void, Uniform1ui, (gp__GLint location, gp__GLuint v0)) \
     X(void, Uniform1f, (gp__GLint location, float v0)) \
     X(void, DispatchCompute, (gp__GLuint x, gp__GLuint y, gp__GLuint z)) \
-    X(void, DispatchComputeIndirect, (gp__GLintptr indirect)) \
     X(void, MemoryBarrier, (gp__GLbitfield barriers)) \
     X(void, GenQueries, (gp__GLsizei n, gp__GLuint* ids)) \
     X(void, DeleteQueries, (gp__GLsizei n, const gp__GLuint* ids)) \
@@ -1211,15 +1211,19 @@ static const char* const gp__shader_grid_reorder_own2[] = {
     "layout(std430, binding = 7) readonly buffer order_block { uint order[]; };\n",
     "layout(location = 0) uniform uint u_life;\n",
     "layout(location = 1) uniform uint u_info;\n",
+    "layout(location = 2) uniform uint u_scatter;   // 1: order[i] is where particle i goes; 0: where slot k comes from\n",
     "\n",
     "void main() {\n",
-    "    uint k = gp_global_index();\n",
-    "    if (k >= gp_counts.x) return;\n",
-    "    uint from = order[k];\n",
+    "    uint i = gp_global_index();\n",
+    "    if (i >= gp_counts.x) return;\n",
+    "    // Scatter reads in order and writes at random; gather the reverse. On a CPU (llvmpipe) random\n",
+    "    // stores cost less than random loads, which stall; the deterministic sort yields the gather form.\n",
+    "    uint from = u_scatter != 0u ? i : order[i];\n",
+    "    uint to = u_scatter != 0u ? order[i] : i;\n",
     "    uvec4 v = source[from];\n",
-    "    destination[k] = v;\n",
-    "    if (u_life != 0u) life_destination[k] = life_source[from];\n",
-    "    if (u_info != 0u) slot_of_id[v.x] = k;\n",
+    "    destination[to] = v;\n",
+    "    if (u_life != 0u) life_destination[to] = life_source[from];\n",
+    "    if (u_info != 0u) slot_of_id[v.x] = to;\n",
     "}\n",
     0
 };
@@ -1234,7 +1238,8 @@ static const char* const* const gp__shader_grid_reorder[] = {
 static const char* const gp__shader_grid_scatter_own0[] = {
     "#version 430 core\n",
     "// grid_scatter: last pass of the counting sort. cell_cursor starts as a copy of cell_start; each\n",
-    "// particle takes the next place of its bucket with an atomic add, so order[place] = particle.\n",
+    "// particle takes the next place of its bucket with an atomic add: order[particle] = place, the\n",
+    "// scatter form of the permutation (grid_reorder's u_scatter), written in particle order.\n",
     "// The order inside a bucket depends on timing; the deterministic mode sorts instead.\n",
     "// >>include gp_common.glsl\n",
     0
@@ -1255,7 +1260,7 @@ static const char* const gp__shader_grid_scatter_own2[] = {
     "void main() {\n",
     "    uint i = gp_global_index();\n",
     "    if (i >= gp_counts.x) return;\n",
-    "    order[atomicAdd(cell_cursor[cell_key[i]], 1u)] = i;\n",
+    "    order[i] = atomicAdd(cell_cursor[cell_key[i]], 1u);   // where particle i goes\n",
     "}\n",
     0
 };
@@ -1858,11 +1863,14 @@ uint32_t gp_float_sort_key(float value) {
         NaN particles counted (the NaN ones go to the extra bucket `buckets`).
      2. gp__scan_level: cell_start = exclusive scan of the counts (buckets + 2 words, the last
         count being 0, so cell_start[buckets + 1] = count).
-     3. grid_scatter: order[place] = particle, a place taken by atomic add on a copy of
-        cell_start. Or, deterministic: grid_count also wrote each id to order; sort the
-        (key, id) pairs (gp__sort), then grid_ids maps the ids to slots.
-     4. grid_reorder, three passes: spare[k] = attribute[order[k]], then the two names swap;
-        position carries life along, and the info pass also writes slot_of_id[id] = slot.
+     3. grid_scatter: order[particle] = place, a place taken by atomic add on a copy of
+        cell_start (the scatter form). Or, deterministic: grid_count also wrote each id to order;
+        sort the (key, id) pairs (gp__sort), then grid_ids maps the ids to slots (the gather form,
+        order[place] = particle).
+     4. grid_reorder, three passes: spare[order[i]] = attribute[i] (scatter) or spare[k] =
+        attribute[order[k]] (gather), then the two names swap; position carries life along, and
+        the info pass also writes slot_of_id[id] = slot. On a CPU renderer random stores cost less
+        than random loads, so the usual path scatters.
    Memory per particle: 56 bytes of attributes, 24 of spares, 12 of key, order and slot. */
 
 static void gp__params_upload(gp_world* w) {
@@ -1878,6 +1886,7 @@ static void gp__reorder(gp_world* w, gp__GLuint* attribute) {
     bool life = attribute == &w->position, info = attribute == &w->info;
     w->gl.fnUniform1ui(0, life);
     w->gl.fnUniform1ui(1, info);
+    w->gl.fnUniform1ui(2, !w->desc.deterministic);   /* grid_scatter writes the scatter form */
     gp__bind(w, 0, *attribute);
     gp__bind(w, 1, w->spare16);
     gp__bind(w, 2, life ? w->life : *attribute);   /* bound but unread without life */

@@ -42,13 +42,17 @@ layout(std430, binding = 6) writeonly buffer slot_of_id_block { uint slot_of_id[
 layout(std430, binding = 7) readonly buffer order_block { uint order[]; };
 layout(location = 0) uniform uint u_life;
 layout(location = 1) uniform uint u_info;
+layout(location = 2) uniform uint u_scatter;   // 1: order[i] is where particle i goes; 0: where slot k comes from
 
 void main() {
-    uint k = gp_global_index();
-    if (k >= gp_counts.x) return;
-    uint from = order[k];
+    uint i = gp_global_index();
+    if (i >= gp_counts.x) return;
+    // Scatter reads in order and writes at random; gather the reverse. On a CPU (llvmpipe) random
+    // stores cost less than random loads, which stall; the deterministic sort yields the gather form.
+    uint from = u_scatter != 0u ? i : order[i];
+    uint to = u_scatter != 0u ? order[i] : i;
     uvec4 v = source[from];
-    destination[k] = v;
-    if (u_life != 0u) life_destination[k] = life_source[from];
-    if (u_info != 0u) slot_of_id[v.x] = k;
+    destination[to] = v;
+    if (u_life != 0u) life_destination[to] = life_source[from];
+    if (u_info != 0u) slot_of_id[v.x] = to;
 }

@@ -1,6 +1,7 @@
 #version 430 core
 // grid_scatter: last pass of the counting sort. cell_cursor starts as a copy of cell_start; each
-// particle takes the next place of its bucket with an atomic add, so order[place] = particle.
+// particle takes the next place of its bucket with an atomic add: order[particle] = place, the
+// scatter form of the permutation (grid_reorder's u_scatter), written in particle order.
 // The order inside a bucket depends on timing; the deterministic mode sorts instead.
 // >>include gp_common.glsl
 // gp_common.glsl: included first by every gpuparticle.h compute shader.
@@ -39,5 +40,5 @@ layout(std430, binding = 7) writeonly buffer order_block { uint order[]; };
 void main() {
     uint i = gp_global_index();
     if (i >= gp_counts.x) return;
-    order[atomicAdd(cell_cursor[cell_key[i]], 1u)] = i;
+    order[i] = atomicAdd(cell_cursor[cell_key[i]], 1u);   // where particle i goes
 }

@@ -65,6 +65,14 @@ compile() {
     if $CC -std=c99 -DGP_STATIC -DGP_API_DECL=extern $I -c "$B/impl.c" -o "$B/bad.o" > "$B/log" 2>&1; then s=1; else
         grep -q "GP_STATIC or GP_API_DECL" "$B/log"; s=$?; fi
     report "compile: #error on GP_STATIC with GP_API_DECL" $s "$B/log"
+    : > "$B/log"
+    for f in $(sed -n '/#define GP__GL_FUNCTIONS(X)/,/^$/p' gpuparticle.h | grep -o 'X([^,]*, [A-Za-z0-9_]*' | awk '{print $NF}'); do
+        grep -q "fn$f(" gpuparticle.h || echo "gl$f is loaded but never called" >> "$B/log"
+    done
+    for f in $(grep -o 'fn[A-Z][A-Za-z0-9_]*(' gpuparticle.h | sort -u | sed 's/^fn//; s/($//'); do
+        grep -q "X([^,]*, $f," gpuparticle.h || echo "gl$f is called but not in GP__GL_FUNCTIONS" >> "$B/log"
+    done
+    [ -s "$B/log" ]; report "compile: the GL table holds exactly the entry points the library calls" $((1 - $?)) "$B/log"
     grep -nE '^[[:space:]]*#[[:space:]]*define[[:space:]]+(gl[A-Z]|GL_)' gpuparticle.h > "$B/log"
     [ -s "$B/log" ]; report "compile: the header defines no gl* or GL_* macro" $((1 - $?)) "$B/log"
 }
