@@ -86,9 +86,9 @@
    extra bucket past the last, is counted, and meets no one. No cap on particles per cell.
    shaders_embedded/grid_neighbors.comp is the neighbour loop every solver follows.
 
-   GL STATE. A gp_ call may change: the buffer bound to GL_SHADER_STORAGE_BUFFER and the SSBO
-   bindings 0-7, GL_UNIFORM_BUFFER and uniform binding 0, GL_COPY_READ_BUFFER,
-   GL_COPY_WRITE_BUFFER and GL_DISPATCH_INDIRECT_BUFFER. It restores the current program.
+   GL STATE. A gp_ call may change: the buffers bound to GL_SHADER_STORAGE_BUFFER (and its
+   indexed bindings 0-7), GL_UNIFORM_BUFFER (and its binding 0), GL_COPY_READ_BUFFER and
+   GL_COPY_WRITE_BUFFER. It restores the current program, and touches nothing else.
 
    ERRORS come in three layers: every function that can fail returns a gp_result
    (gp_result_string names it); the logger in the desc receives a message that names the
@@ -2228,13 +2228,16 @@ gp_result gp_world_create(const gp_world_desc* desc, gp_world** world) {
 }
 
 void gp_world_destroy(gp_world* world) {
-    gp__GLuint* buffers[] = {&world->position, &world->velocity, &world->info, &world->life, &world->spare16,
-                             &world->spare8, &world->slot_of_id, &world->cell_key, &world->order, &world->cell_count,
-                             &world->cell_start, &world->grid_stats, &world->params};
     gp_allocator allocator;
     size_t i;
     if (!world) return;
     if (world->gl.fnDeleteBuffers) {
+        gp__GLuint* buffers[13];
+        buffers[0] = &world->position; buffers[1] = &world->velocity; buffers[2] = &world->info;
+        buffers[3] = &world->life; buffers[4] = &world->spare16; buffers[5] = &world->spare8;
+        buffers[6] = &world->slot_of_id; buffers[7] = &world->cell_key; buffers[8] = &world->order;
+        buffers[9] = &world->cell_count; buffers[10] = &world->cell_start; buffers[11] = &world->grid_stats;
+        buffers[12] = &world->params;
         if (world->desc.gpu_timings) gp__timers_collect(world);
         for (i = 0; i < sizeof buffers / sizeof buffers[0]; ++i) gp__buffer_delete(world, buffers[i]);
         for (i = 0; i < GP__SCAN_MAX_LEVELS; ++i) gp__buffer_delete(world, &world->scan_sums[i]);

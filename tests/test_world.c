@@ -151,6 +151,8 @@ static void test_world_rejects_bad_desc(void) {
     CHECK(w == NULL);
     CHECK(gp_world_create(&d, NULL) == GP_ERROR_INVALID_ARGUMENT);
     CHECK(gp_world_create(NULL, &w) == GP_ERROR_INVALID_ARGUMENT);
+    gp_world_destroy(NULL);   /* ignored, as documented */
+    CHECK(gp_particle_count(NULL) == 0 && gp_world_last_result(NULL) == GP_ERROR_INVALID_ARGUMENT);
 }
 
 /* A shader that fails to compile reaches the logger with its name, its sources and the driver's log. */
