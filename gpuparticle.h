@@ -498,7 +498,6 @@ typedef unsigned char gp__GLubyte;
     X(void, BufferSubData, (gp__GLenum target, gp__GLintptr offset, gp__GLsizeiptr size, const void* data)) \
     X(void, GetBufferSubData, (gp__GLenum target, gp__GLintptr offset, gp__GLsizeiptr size, void* data)) \
     X(void, GetBufferParameteri64v, (gp__GLenum target, gp__GLenum pname, gp__GLint64* params)) \
-    X(void, CopyBufferSubData, (gp__GLenum read_target, gp__GLenum write_target, gp__GLintptr read_offset, gp__GLintptr write_offset, gp__GLsizeiptr size)) \
     X(void, ClearBufferSubData, (gp__GLenum target, gp__GLenum internalformat, gp__GLintptr offset, gp__GLsizeiptr size, gp__GLenum format, gp__GLenum type, const void* data)) \
     X(gp__GLuint, CreateShader, (gp__GLenum type)) \
     X(void, ShaderSource, (gp__GLuint shader, gp__GLsizei count, const gp__GLchar* const* string, const gp__GLint* length)) \
@@ -718,15 +717,6 @@ static void gp__buffer_download(gp_world* w, gp__GLuint buffer, size_t offset, s
     w->gl.fnBindBuffer(GP__GL_COPY_READ_BUFFER, buffer);
     w->gl.fnGetBufferSubData(GP__GL_COPY_READ_BUFFER, (gp__GLintptr)offset, (gp__GLsizeiptr)bytes, dst);
     w->gl.fnBindBuffer(GP__GL_COPY_READ_BUFFER, 0);
-}
-
-static void gp__buffer_copy(gp_world* w, gp__GLuint src, gp__GLuint dst, size_t bytes) {
-    if (!bytes) return;
-    w->gl.fnBindBuffer(GP__GL_COPY_READ_BUFFER, src);
-    w->gl.fnBindBuffer(GP__GL_COPY_WRITE_BUFFER, dst);
-    w->gl.fnCopyBufferSubData(GP__GL_COPY_READ_BUFFER, GP__GL_COPY_WRITE_BUFFER, 0, 0, (gp__GLsizeiptr)bytes);
-    w->gl.fnBindBuffer(GP__GL_COPY_READ_BUFFER, 0);
-    w->gl.fnBindBuffer(GP__GL_COPY_WRITE_BUFFER, 0);
 }
 
 /* Fills bytes at offset with zeros (offset and bytes multiples of 4). */
@@ -991,10 +981,12 @@ static const char* const* const gp__shader_dispatch_args[] = {
 static const char* const gp__shader_grid_count_own0[] = {
     "#version 430 core\n",
     "// grid_count: first pass of the counting sort that builds the neighbour grid. Each live particle\n",
-    "// gets its bucket key and bumps that bucket's count with an atomic add. Particles outside a bounded\n",
-    "// grid are clamped into border cells and counted; particles with a NaN or infinite coordinate go\n",
-    "// to the extra bucket past the last and are counted. None is dropped. In deterministic mode it also\n",
-    "// writes each particle's id to order, the values of the (bucket, id) sort that follows.\n",
+    "// gets its bucket key and bumps that bucket's count with an atomic add, whose result is its rank\n",
+    "// in the bucket: order[i] = rank, so that grid_reorder places it at cell_start[key] + rank with no\n",
+    "// second atomic. Particles outside a bounded grid are clamped into border cells and counted;\n",
+    "// particles with a NaN or infinite coordinate go to the extra bucket past the last and are\n",
+    "// counted. None is dropped. In deterministic mode order[i] is the particle's id instead, the value\n",
+    "// of the (bucket, id) sort that follows (the rank depends on timing).\n",
     "// >>include gp_common.glsl\n",
     0
 };
@@ -1036,8 +1028,8 @@ static const char* const gp__shader_grid_count_own4[] = {
     "        key = gp_grid_bucket(gp_grid_clamp_cell(c));\n",
     "    }\n",
     "    cell_key[i] = key;\n",
-    "    atomicAdd(cell_count[key], 1u);\n",
-    "    if ((gp_counts.w & 1u) != 0u) order[i] = gp_info[i].x;\n",
+    "    uint rank = atomicAdd(cell_count[key], 1u);\n",
+    "    order[i] = (gp_counts.w & 1u) != 0u ? gp_info[i].x : rank;\n",
     "}\n",
     0
 };
@@ -1186,11 +1178,15 @@ static const char* const* const gp__shader_grid_neighbors[] = {
 };
 static const char* const gp__shader_grid_reorder_own0[] = {
     "#version 430 core\n",
-    "// grid_reorder: gathers particle attributes into cell order, destination[k] = source[order[k]],\n",
-    "// 16 bytes at a time. Three passes cover the store with its two spares: position with life (the\n",
-    "// one 8-byte attribute, u_life 1), velocity, and info (u_info 1), whose first word is the id: that\n",
-    "// pass also records where each particle now lives, slot_of_id[id] = k. Bodies, cloth and the\n",
-    "// deterministic sort find particles by id through it.\n",
+    "// grid_reorder: moves particle attributes into cell order, 16 bytes at a time. Three passes cover\n",
+    "// the store with its two spares: position with life (the one 8-byte attribute, u_life 1),\n",
+    "// velocity, and info (u_info 1), whose first word is the id: that pass also records where each\n",
+    "// particle now lives, slot_of_id[id] = slot. Bodies, cloth and the deterministic sort find\n",
+    "// particles by id through it.\n",
+    "// Scatter (u_scatter 1, the usual path): particle i goes to cell_start[key] + rank; the first pass\n",
+    "// (u_life 1) computes that from grid_count's rank in order[i] and leaves it there for the others.\n",
+    "// Random stores cost a CPU renderer less than random loads, which stall.\n",
+    "// Gather (u_scatter 0, deterministic): slot k takes the particle order[k] (grid_ids wrote it).\n",
     "// >>include gp_common.glsl\n",
     0
 };
@@ -1207,19 +1203,21 @@ static const char* const gp__shader_grid_reorder_own2[] = {
     "layout(std430, binding = 1) writeonly buffer destination_block { uvec4 destination[]; };\n",
     "layout(std430, binding = 2) readonly buffer life_source_block { uvec2 life_source[]; };\n",
     "layout(std430, binding = 3) writeonly buffer life_destination_block { uvec2 life_destination[]; };\n",
+    "layout(std430, binding = 4) readonly buffer cell_key_block { uint cell_key[]; };\n",
+    "layout(std430, binding = 5) readonly buffer cell_start_block { uint cell_start[]; };\n",
     "layout(std430, binding = 6) writeonly buffer slot_of_id_block { uint slot_of_id[]; };\n",
-    "layout(std430, binding = 7) readonly buffer order_block { uint order[]; };\n",
+    "layout(std430, binding = 7) buffer order_block { uint order[]; };\n",
     "layout(location = 0) uniform uint u_life;\n",
     "layout(location = 1) uniform uint u_info;\n",
-    "layout(location = 2) uniform uint u_scatter;   // 1: order[i] is where particle i goes; 0: where slot k comes from\n",
+    "layout(location = 2) uniform uint u_scatter;\n",
     "\n",
     "void main() {\n",
     "    uint i = gp_global_index();\n",
     "    if (i >= gp_counts.x) return;\n",
-    "    // Scatter reads in order and writes at random; gather the reverse. On a CPU (llvmpipe) random\n",
-    "    // stores cost less than random loads, which stall; the deterministic sort yields the gather form.\n",
-    "    uint from = u_scatter != 0u ? i : order[i];\n",
-    "    uint to = u_scatter != 0u ? order[i] : i;\n",
+    "    uint from = i, to = i;\n",
+    "    if (u_scatter == 0u) from = order[i];\n",
+    "    else if (u_life != 0u) { to = cell_start[cell_key[i]] + order[i]; order[i] = to; }\n",
+    "    else to = order[i];\n",
     "    uvec4 v = source[from];\n",
     "    destination[to] = v;\n",
     "    if (u_life != 0u) life_destination[to] = life_source[from];\n",
@@ -1233,43 +1231,6 @@ static const char* const* const gp__shader_grid_reorder[] = {
     gp__shader_grid_reorder_own1,
     gp__snippet_gp_world,
     gp__shader_grid_reorder_own2,
-    0
-};
-static const char* const gp__shader_grid_scatter_own0[] = {
-    "#version 430 core\n",
-    "// grid_scatter: last pass of the counting sort. cell_cursor starts as a copy of cell_start; each\n",
-    "// particle takes the next place of its bucket with an atomic add: order[particle] = place, the\n",
-    "// scatter form of the permutation (grid_reorder's u_scatter), written in particle order.\n",
-    "// The order inside a bucket depends on timing; the deterministic mode sorts instead.\n",
-    "// >>include gp_common.glsl\n",
-    0
-};
-static const char* const gp__shader_grid_scatter_own1[] = {
-    "// <<include gp_common.glsl\n",
-    "// >>include gp_world.glsl\n",
-    0
-};
-static const char* const gp__shader_grid_scatter_own2[] = {
-    "// <<include gp_world.glsl\n",
-    "layout(local_size_x = GP_GROUP_SIZE) in;\n",
-    "\n",
-    "layout(std430, binding = 4) readonly buffer cell_key_block { uint cell_key[]; };\n",
-    "layout(std430, binding = 5) buffer cell_cursor_block { uint cell_cursor[]; };\n",
-    "layout(std430, binding = 7) writeonly buffer order_block { uint order[]; };\n",
-    "\n",
-    "void main() {\n",
-    "    uint i = gp_global_index();\n",
-    "    if (i >= gp_counts.x) return;\n",
-    "    order[i] = atomicAdd(cell_cursor[cell_key[i]], 1u);   // where particle i goes\n",
-    "}\n",
-    0
-};
-static const char* const* const gp__shader_grid_scatter[] = {
-    gp__shader_grid_scatter_own0,
-    gp__snippet_gp_common,
-    gp__shader_grid_scatter_own1,
-    gp__snippet_gp_world,
-    gp__shader_grid_scatter_own2,
     0
 };
 static const char* const gp__shader_scan_block_own0[] = {
@@ -1491,7 +1452,6 @@ typedef enum gp__program_id {
     GP__PROGRAM_GRID_IDS,
     GP__PROGRAM_GRID_NEIGHBORS,
     GP__PROGRAM_GRID_REORDER,
-    GP__PROGRAM_GRID_SCATTER,
     GP__PROGRAM_SCAN_BLOCK,
     GP__PROGRAM_SCAN_REDUCE,
     GP__PROGRAM_SORT_GLOBAL,
@@ -1505,7 +1465,6 @@ static const gp__shader_source gp__shader_sources[GP__PROGRAM_COUNT] = {
     { "grid_ids", gp__shader_grid_ids },
     { "grid_neighbors", gp__shader_grid_neighbors },
     { "grid_reorder", gp__shader_grid_reorder },
-    { "grid_scatter", gp__shader_grid_scatter },
     { "scan_block", gp__shader_scan_block },
     { "scan_reduce", gp__shader_scan_reduce },
     { "sort_global", gp__shader_sort_global },
@@ -1859,15 +1818,16 @@ uint32_t gp_float_sort_key(float value) {
 
 /* >>grid ===================================================================================
    The neighbour grid by counting sort, over every live particle whatever its kind:
-     1. grid_count: each particle's bucket key; per-bucket counts by atomic add; outside and
-        NaN particles counted (the NaN ones go to the extra bucket `buckets`).
+     1. grid_count: each particle's bucket key; per-bucket counts by atomic add, whose result is
+        the particle's rank in its bucket (kept in order); outside and NaN particles counted (the
+        NaN ones go to the extra bucket `buckets`).
      2. gp__scan_level: cell_start = exclusive scan of the counts (buckets + 2 words, the last
         count being 0, so cell_start[buckets + 1] = count).
-     3. grid_scatter: order[particle] = place, a place taken by atomic add on a copy of
-        cell_start (the scatter form). Or, deterministic: grid_count also wrote each id to order;
-        sort the (key, id) pairs (gp__sort), then grid_ids maps the ids to slots (the gather form,
-        order[place] = particle).
-     4. grid_reorder, three passes: spare[order[i]] = attribute[i] (scatter) or spare[k] =
+     3. Deterministic only: grid_count wrote each id to order instead of the rank; sort the
+        (key, id) pairs (gp__sort), then grid_ids maps the ids to slots (the gather form,
+        order[slot] = particle).
+     4. grid_reorder, three passes: spare[cell_start[key] + rank] = attribute[i] (scatter; the
+        first pass turns the rank in order into the slot for the others) or spare[k] =
         attribute[order[k]] (gather), then the two names swap; position carries life along, and
         the info pass also writes slot_of_id[id] = slot. On a CPU renderer random stores cost less
         than random loads, so the usual path scatters.
@@ -1938,20 +1898,12 @@ gp_result gp_grid_build(gp_world* world) {
         gp__bind(world, 7, world->order);
         gp__dispatch(world, groups);
         gp__timer_end(world, timer);
-    } else {
-        timer = gp__timer_begin(world, "grid_scatter");
-        gp__buffer_copy(world, world->cell_start, world->cell_count, table_bytes);
-        gl->fnMemoryBarrier(GP__BARRIER_BETWEEN_PASSES);
-        gp__use(world, GP__PROGRAM_GRID_SCATTER);
-        gp__bind(world, 4, world->cell_key);
-        gp__bind(world, 5, world->cell_count);
-        gp__bind(world, 7, world->order);
-        gp__dispatch(world, groups);
-        gp__timer_end(world, timer);
     }
 
     timer = gp__timer_begin(world, "grid_reorder");
     gp__use(world, GP__PROGRAM_GRID_REORDER);
+    gp__bind(world, 4, world->cell_key);
+    gp__bind(world, 5, world->cell_start);
     gp__bind(world, 6, world->slot_of_id);
     gp__bind(world, 7, world->order);
     gp__reorder(world, &world->position);

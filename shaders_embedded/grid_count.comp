@@ -1,9 +1,11 @@
 #version 430 core
 // grid_count: first pass of the counting sort that builds the neighbour grid. Each live particle
-// gets its bucket key and bumps that bucket's count with an atomic add. Particles outside a bounded
-// grid are clamped into border cells and counted; particles with a NaN or infinite coordinate go
-// to the extra bucket past the last and are counted. None is dropped. In deterministic mode it also
-// writes each particle's id to order, the values of the (bucket, id) sort that follows.
+// gets its bucket key and bumps that bucket's count with an atomic add, whose result is its rank
+// in the bucket: order[i] = rank, so that grid_reorder places it at cell_start[key] + rank with no
+// second atomic. Particles outside a bounded grid are clamped into border cells and counted;
+// particles with a NaN or infinite coordinate go to the extra bucket past the last and are
+// counted. None is dropped. In deterministic mode order[i] is the particle's id instead, the value
+// of the (bucket, id) sort that follows (the rank depends on timing).
 // >>include gp_common.glsl
 // gp_common.glsl: included first by every gpuparticle.h compute shader.
 // Workgroup size and the flat index of a workgroup in a dispatch that the host split into x * y
@@ -132,6 +134,6 @@ void main() {
         key = gp_grid_bucket(gp_grid_clamp_cell(c));
     }
     cell_key[i] = key;
-    atomicAdd(cell_count[key], 1u);
-    if ((gp_counts.w & 1u) != 0u) order[i] = gp_info[i].x;
+    uint rank = atomicAdd(cell_count[key], 1u);
+    order[i] = (gp_counts.w & 1u) != 0u ? gp_info[i].x : rank;
 }
