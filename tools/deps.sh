@@ -4,7 +4,8 @@
 # prints the exact command and fails. The library itself needs none of them: only libc and a
 # GL 4.3 context.
 set -eu
-packages="gcc g++ make libc6-dev libegl-dev libgl-dev libegl-mesa0 libgl1-mesa-dri libglfw3-dev python3-glad glslang-tools xvfb mesa-utils"
+packages="gcc g++ make libc6-dev libegl-dev libgl-dev libegl-mesa0 libgl1-mesa-dri libglfw3-dev python3-glad glslang-tools xvfb xauth mesa-utils"
+# xauth: xvfb-run needs it, and xvfb only recommends it (recommends are not installed here)
 if ! command -v dpkg-query >/dev/null 2>&1; then
     echo "deps.sh: not a Debian system; make sure these (or their equivalents) are installed: $packages"
     exit 0
