@@ -110,7 +110,7 @@ int main(int argc, char** argv) {
 
     memset(&desc, 0, sizeof desc);
     desc.max_particles = PARTICLES;
-    desc.get_proc_address = (gp_get_proc_address_fn)(app.headless ? (GLFWglproc)eglGetProcAddress : (GLFWglproc)glfwGetProcAddress);
+    desc.get_proc_address = app.headless ? eglGetProcAddress : glfwGetProcAddress;   /* both have gp's type */
     desc.gpu_timings = true;
     if (gp_world_create(&desc, &world) != GP_OK) return 1;   /* the logger said why */
     make_galaxy(xyz, radii, PARTICLES);
