@@ -1846,7 +1846,7 @@ static void gp__reorder(gp_world* w, gp__GLuint* attribute) {
     bool life = attribute == &w->position, info = attribute == &w->info;
     w->gl.fnUniform1ui(0, life);
     w->gl.fnUniform1ui(1, info);
-    w->gl.fnUniform1ui(2, !w->desc.deterministic);   /* grid_scatter writes the scatter form */
+    w->gl.fnUniform1ui(2, !w->desc.deterministic);   /* order holds ranks (scatter) or sources (gather) */
     gp__bind(w, 0, *attribute);
     gp__bind(w, 1, w->spare16);
     gp__bind(w, 2, life ? w->life : *attribute);   /* bound but unread without life */
