@@ -879,6 +879,12 @@ static const char* const gp__snippet_gp_sort[] = {
     "// (ascending) or -infinity (descending), already in their place, so a comparator whose upper\n",
     "// element is past n is skipped. Pairs are ordered by key, then by value, so the sorted order is\n",
     "// unique and two runs agree bit for bit.\n",
+    "//\n",
+    "// No shared memory and no barrier (a barrier costs llvmpipe a fixed ~8 microseconds per\n",
+    "// workgroup): steps shorter than GP_SORT_RUN run in one invocation's registers (sort_local),\n",
+    "// longer ones as passes over the buffers, two half-cleaner levels per pass (sort_global).\n",
+    "#define GP_SORT_RUN 16u\n",
+    "\n",
     "layout(location = 0) uniform uint u_count;\n",
     "layout(location = 1) uniform uint u_descending;\n",
     "\n",
@@ -887,19 +893,6 @@ static const char* const gp__snippet_gp_sort[] = {
     "    bool greater = a_key > b_key || (a_key == b_key && a_value > b_value);\n",
     "    bool less = a_key < b_key || (a_key == b_key && a_value < b_value);\n",
     "    return u_descending != 0u ? less : greater;\n",
-    "}\n",
-    "\n",
-    "// The two elements comparator t of a step touches, for a flip (j == 0, block size k) or a\n",
-    "// half-cleaner of distance j.\n",
-    "uvec2 gp_sort_pair(uint t, uint k, uint j) {\n",
-    "    if (j == 0u) {\n",
-    "        uint half_k = k >> 1u;\n",
-    "        uint block = (t / half_k) * k;\n",
-    "        uint o = t % half_k;\n",
-    "        return uvec2(block + o, block + k - 1u - o);\n",
-    "    }\n",
-    "    uint i = (t / j) * (j << 1u) + t % j;\n",
-    "    return uvec2(i, i + j);\n",
     "}\n",
     0
 };
@@ -1337,8 +1330,11 @@ static const char* const* const gp__shader_scan_reduce[] = {
 };
 static const char* const gp__shader_sort_global_own0[] = {
     "#version 430 core\n",
-    "// sort_global: one step of the bitonic network whose comparators reach further than a workgroup's\n",
-    "// block (see gp_sort.glsl): one invocation per comparator, straight on the buffers.\n",
+    "// sort_global: one or two steps of the bitonic network (see gp_sort.glsl) whose comparators reach\n",
+    "// GP_SORT_RUN or further, straight on the buffers. u_distance 0: the flip of stage u_block, one\n",
+    "// comparator per invocation. Otherwise half-cleaners: with u_levels 1, distance j, one comparator\n",
+    "// per invocation; with u_levels 2, distances j and j/2 together, four elements per invocation\n",
+    "// (i, i + j/2, i + j, i + 3j/2), which halves the passes over the buffers.\n",
     "// >>include gp_common.glsl\n",
     0
 };
@@ -1355,17 +1351,36 @@ static const char* const gp__shader_sort_global_own2[] = {
     "layout(std430, binding = 1) buffer values_block { uint values[]; };\n",
     "layout(location = 2) uniform uint u_block;      // k, the stage's block size\n",
     "layout(location = 3) uniform uint u_distance;   // j, or 0 for the stage's flip\n",
-    "layout(location = 4) uniform uint u_comparators;\n",
+    "layout(location = 4) uniform uint u_invocations;\n",
+    "layout(location = 5) uniform uint u_levels;\n",
+    "\n",
+    "void gp_compare_exchange(uint p, uint q) {\n",
+    "    if (q >= u_count) return;\n",
+    "    uint ak = keys[p], av = values[p], bk = keys[q], bv = values[q];\n",
+    "    if (gp_sort_out_of_order(ak, av, bk, bv)) {\n",
+    "        keys[p] = bk; values[p] = bv;\n",
+    "        keys[q] = ak; values[q] = av;\n",
+    "    }\n",
+    "}\n",
     "\n",
     "void main() {\n",
     "    uint t = gp_global_index();\n",
-    "    if (t >= u_comparators) return;\n",
-    "    uvec2 p = gp_sort_pair(t, u_block, u_distance);\n",
-    "    if (p.y >= u_count) return;\n",
-    "    uint ak = keys[p.x], av = values[p.x], bk = keys[p.y], bv = values[p.y];\n",
-    "    if (gp_sort_out_of_order(ak, av, bk, bv)) {\n",
-    "        keys[p.x] = bk; values[p.x] = bv;\n",
-    "        keys[p.y] = ak; values[p.y] = av;\n",
+    "    if (t >= u_invocations) return;\n",
+    "    uint j = u_distance;\n",
+    "    if (j == 0u) {\n",
+    "        uint half_k = u_block >> 1u;\n",
+    "        uint block = (t / half_k) * u_block, o = t % half_k;\n",
+    "        gp_compare_exchange(block + o, block + u_block - 1u - o);\n",
+    "    } else if (u_levels == 1u) {\n",
+    "        uint i = (t / j) * (j << 1u) + t % j;\n",
+    "        gp_compare_exchange(i, i + j);\n",
+    "    } else {\n",
+    "        uint h = j >> 1u;\n",
+    "        uint i = (t / h) * (j << 1u) + t % h;   // bits j and j/2 of i are clear\n",
+    "        gp_compare_exchange(i, i + j);\n",
+    "        gp_compare_exchange(i + h, i + j + h);\n",
+    "        gp_compare_exchange(i, i + h);\n",
+    "        gp_compare_exchange(i + j, i + j + h);\n",
     "    }\n",
     "}\n",
     0
@@ -1380,10 +1395,10 @@ static const char* const* const gp__shader_sort_global[] = {
 };
 static const char* const gp__shader_sort_local_own0[] = {
     "#version 430 core\n",
-    "// sort_local: the steps of the bitonic network that stay inside one block of 2 * GP_GROUP_SIZE\n",
-    "// elements, done in shared memory in one dispatch. With u_block == 0 it sorts each block from\n",
-    "// scratch (every stage k = 2 ... block); otherwise it finishes stage u_block with the\n",
-    "// half-cleaners j = GP_GROUP_SIZE ... 1 after sort_global did the longer ones.\n",
+    "// sort_local: the steps of the bitonic network (see gp_sort.glsl) that stay inside one run of\n",
+    "// GP_SORT_RUN elements, done in one invocation's registers. With u_block 0 it sorts each run from\n",
+    "// scratch (every stage k = 2 ... GP_SORT_RUN); otherwise it finishes stage u_block with the\n",
+    "// half-cleaners j = GP_SORT_RUN / 2 ... 1 after sort_global did the longer ones.\n",
     "// >>include gp_common.glsl\n",
     0
 };
@@ -1395,45 +1410,51 @@ static const char* const gp__shader_sort_local_own1[] = {
 static const char* const gp__shader_sort_local_own2[] = {
     "// <<include gp_sort.glsl\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
-    "#define GP_SORT_BLOCK (2u * uint(GP_GROUP_SIZE))\n",
     "\n",
     "layout(std430, binding = 0) buffer keys_block { uint keys[]; };\n",
     "layout(std430, binding = 1) buffer values_block { uint values[]; };\n",
     "layout(location = 2) uniform uint u_block;\n",
     "\n",
-    "shared uint s_keys[2 * GP_GROUP_SIZE];\n",
-    "shared uint s_values[2 * GP_GROUP_SIZE];\n",
+    "uint run_keys[GP_SORT_RUN];\n",
+    "uint run_values[GP_SORT_RUN];\n",
+    "uint run_base;\n",
     "\n",
-    "void gp_sort_step(uint base, uint k, uint j) {\n",
-    "    uvec2 p = gp_sort_pair(gl_LocalInvocationID.x, k, j);\n",
-    "    if (base + p.y < u_count && gp_sort_out_of_order(s_keys[p.x], s_values[p.x], s_keys[p.y], s_values[p.y])) {\n",
-    "        uint k0 = s_keys[p.x], v0 = s_values[p.x];\n",
-    "        s_keys[p.x] = s_keys[p.y]; s_values[p.x] = s_values[p.y];\n",
-    "        s_keys[p.y] = k0; s_values[p.y] = v0;\n",
+    "void gp_run_compare_exchange(uint p, uint q) {\n",
+    "    if (run_base + q >= u_count) return;\n",
+    "    if (gp_sort_out_of_order(run_keys[p], run_values[p], run_keys[q], run_values[q])) {\n",
+    "        uint k = run_keys[p], v = run_values[p];\n",
+    "        run_keys[p] = run_keys[q]; run_values[p] = run_values[q];\n",
+    "        run_keys[q] = k; run_values[q] = v;\n",
     "    }\n",
-    "    barrier();\n",
+    "}\n",
+    "\n",
+    "void gp_run_half_cleaners(uint first_distance) {\n",
+    "    for (uint j = first_distance; j > 0u; j >>= 1u)\n",
+    "        for (uint i = 0u; i < GP_SORT_RUN; ++i)\n",
+    "            if ((i & j) == 0u) gp_run_compare_exchange(i, i + j);\n",
     "}\n",
     "\n",
     "void main() {\n",
-    "    uint base = gp_group_index() * GP_SORT_BLOCK;\n",
-    "    if (base >= u_count) return;   // a whole workgroup past the end\n",
-    "    for (uint r = 0u; r < 2u; ++r) {\n",
-    "        uint l = gl_LocalInvocationID.x + r * uint(GP_GROUP_SIZE);\n",
-    "        if (base + l < u_count) { s_keys[l] = keys[base + l]; s_values[l] = values[base + l]; }\n",
+    "    run_base = gp_global_index() * GP_SORT_RUN;\n",
+    "    if (run_base >= u_count) return;\n",
+    "    for (uint e = 0u; e < GP_SORT_RUN; ++e) {\n",
+    "        bool live = run_base + e < u_count;\n",
+    "        run_keys[e] = live ? keys[run_base + e] : 0u;\n",
+    "        run_values[e] = live ? values[run_base + e] : 0u;\n",
     "    }\n",
-    "    barrier();\n",
     "    if (u_block == 0u) {\n",
-    "        for (uint k = 2u; k <= GP_SORT_BLOCK; k <<= 1u) {\n",
-    "            gp_sort_step(base, k, 0u);\n",
-    "            for (uint j = k >> 2u; j > 0u; j >>= 1u) gp_sort_step(base, k, j);\n",
+    "        for (uint k = 2u; k <= GP_SORT_RUN; k <<= 1u) {\n",
+    "            for (uint i = 0u; i < GP_SORT_RUN; ++i) {   // the flip of stage k\n",
+    "                uint o = i % k;\n",
+    "                if (o < (k >> 1u)) gp_run_compare_exchange(i, i - o + k - 1u - o);\n",
+    "            }\n",
+    "            gp_run_half_cleaners(k >> 2u);\n",
     "        }\n",
     "    } else {\n",
-    "        for (uint j = GP_SORT_BLOCK >> 1u; j > 0u; j >>= 1u) gp_sort_step(base, u_block, j);\n",
+    "        gp_run_half_cleaners(GP_SORT_RUN >> 1u);\n",
     "    }\n",
-    "    for (uint r = 0u; r < 2u; ++r) {\n",
-    "        uint l = gl_LocalInvocationID.x + r * uint(GP_GROUP_SIZE);\n",
-    "        if (base + l < u_count) { keys[base + l] = s_keys[l]; values[base + l] = s_values[l]; }\n",
-    "    }\n",
+    "    for (uint e = 0u; e < GP_SORT_RUN; ++e)\n",
+    "        if (run_base + e < u_count) { keys[run_base + e] = run_keys[e]; values[run_base + e] = run_values[e]; }\n",
     "}\n",
     0
 };
@@ -1747,45 +1768,51 @@ gp_result gp_copy(gp_world* world, uint32_t source, uint32_t destination, uint32
 
 /* >>sort ===================================================================================
    Bitonic sort of (key, value) pairs, every comparator facing one way (see
-   shaders_embedded/gp_sort.glsl), so any count sorts in place without padding. Blocks of
-   2 * GP_GROUP_SIZE pairs are first sorted in shared memory (sort_local); then for each stage
-   k = 2 * block ... N (N the power of two >= count): the flip and the half-cleaners of distance
-   >= block run one global pass each (sort_global), and the rest of the stage runs in one
-   shared-memory pass (sort_local). O(count log^2 count) work, O(log^2 (count / block)) passes. */
-#define GP__SORT_BLOCK (2u * (uint32_t)GP_GROUP_SIZE)
+   shaders_embedded/gp_sort.glsl), so any count sorts in place without padding. No shared memory,
+   no barrier: runs of 16 pairs are first sorted in each invocation's registers (sort_local); then
+   for each stage k = 32 ... N (N the power of two >= count), the flip runs as one global pass, the
+   half-cleaners of distance >= 16 as global passes of two levels each (sort_global), and the rest
+   of the stage in registers again (sort_local). O(count log^2 count) work. */
+#define GP__SORT_RUN 16u
 
-static void gp__sort_global_pass(gp_world* w, uint32_t block, uint32_t distance, uint32_t comparators) {
+static void gp__sort_global_pass(gp_world* w, uint32_t block, uint32_t distance, uint32_t levels, uint64_t padded) {
+    uint32_t invocations = (uint32_t)(padded / (distance && levels == 2 ? 4u : 2u));
     w->gl.fnUniform1ui(2, block);
     w->gl.fnUniform1ui(3, distance);
-    w->gl.fnUniform1ui(4, comparators);
-    gp__dispatch(w, gp__groups(comparators, GP_GROUP_SIZE));
+    w->gl.fnUniform1ui(4, invocations);
+    w->gl.fnUniform1ui(5, levels);
+    gp__dispatch(w, gp__groups(invocations, GP_GROUP_SIZE));
+}
+
+static void gp__sort_local_pass(gp_world* w, uint32_t count, bool descending, uint32_t block) {
+    gp__use(w, GP__PROGRAM_SORT_LOCAL);
+    w->gl.fnUniform1ui(0, count);
+    w->gl.fnUniform1ui(1, descending);
+    w->gl.fnUniform1ui(2, block);
+    gp__dispatch(w, gp__groups(gp__groups(count, GP__SORT_RUN), GP_GROUP_SIZE));
 }
 
 static void gp__sort(gp_world* w, gp__GLuint keys, gp__GLuint values, uint32_t count, bool descending) {
-    gp__gl* gl = &w->gl;
-    uint64_t padded = GP__SORT_BLOCK, k, j;
-    uint32_t groups = gp__groups(count, GP__SORT_BLOCK);
+    uint64_t padded = GP__SORT_RUN, k, j;
     if (count < 2) return;
     while (padded < count) padded <<= 1;
     gp__bind(w, 0, keys);
     gp__bind(w, 1, values);
-    gp__use(w, GP__PROGRAM_SORT_LOCAL);
-    gl->fnUniform1ui(0, count);
-    gl->fnUniform1ui(1, descending);
-    gl->fnUniform1ui(2, 0);
-    gp__dispatch(w, groups);
-    for (k = 2u * GP__SORT_BLOCK; k <= padded; k <<= 1) {
+    gp__sort_local_pass(w, count, descending, 0);
+    for (k = 2u * GP__SORT_RUN; k <= padded; k <<= 1) {
         gp__use(w, GP__PROGRAM_SORT_GLOBAL);
-        gl->fnUniform1ui(0, count);
-        gl->fnUniform1ui(1, descending);
-        gp__sort_global_pass(w, (uint32_t)k, 0, (uint32_t)(padded / 2));
-        for (j = k / 4; j >= GP__SORT_BLOCK; j >>= 1)
-            gp__sort_global_pass(w, (uint32_t)k, (uint32_t)j, (uint32_t)(padded / 2));
-        gp__use(w, GP__PROGRAM_SORT_LOCAL);
-        gl->fnUniform1ui(0, count);
-        gl->fnUniform1ui(1, descending);
-        gl->fnUniform1ui(2, (uint32_t)k);
-        gp__dispatch(w, groups);
+        w->gl.fnUniform1ui(0, count);
+        w->gl.fnUniform1ui(1, descending);
+        gp__sort_global_pass(w, (uint32_t)k, 0, 1, padded);
+        for (j = k / 4; j >= GP__SORT_RUN; j >>= 2) {
+            if (j / 2 >= GP__SORT_RUN) {
+                gp__sort_global_pass(w, (uint32_t)k, (uint32_t)j, 2, padded);
+            } else {
+                gp__sort_global_pass(w, (uint32_t)k, (uint32_t)j, 1, padded);
+                break;
+            }
+        }
+        gp__sort_local_pass(w, count, descending, (uint32_t)k);
     }
 }
 

@@ -8,6 +8,12 @@
 // (ascending) or -infinity (descending), already in their place, so a comparator whose upper
 // element is past n is skipped. Pairs are ordered by key, then by value, so the sorted order is
 // unique and two runs agree bit for bit.
+//
+// No shared memory and no barrier (a barrier costs llvmpipe a fixed ~8 microseconds per
+// workgroup): steps shorter than GP_SORT_RUN run in one invocation's registers (sort_local),
+// longer ones as passes over the buffers, two half-cleaner levels per pass (sort_global).
+#define GP_SORT_RUN 16u
+
 layout(location = 0) uniform uint u_count;
 layout(location = 1) uniform uint u_descending;
 
@@ -16,17 +22,4 @@ bool gp_sort_out_of_order(uint a_key, uint a_value, uint b_key, uint b_value) {
     bool greater = a_key > b_key || (a_key == b_key && a_value > b_value);
     bool less = a_key < b_key || (a_key == b_key && a_value < b_value);
     return u_descending != 0u ? less : greater;
-}
-
-// The two elements comparator t of a step touches, for a flip (j == 0, block size k) or a
-// half-cleaner of distance j.
-uvec2 gp_sort_pair(uint t, uint k, uint j) {
-    if (j == 0u) {
-        uint half_k = k >> 1u;
-        uint block = (t / half_k) * k;
-        uint o = t % half_k;
-        return uvec2(block + o, block + k - 1u - o);
-    }
-    uint i = (t / j) * (j << 1u) + t % j;
-    return uvec2(i, i + j);
 }

@@ -1,6 +1,9 @@
 #version 430 core
-// sort_global: one step of the bitonic network whose comparators reach further than a workgroup's
-// block (see gp_sort.glsl): one invocation per comparator, straight on the buffers.
+// sort_global: one or two steps of the bitonic network (see gp_sort.glsl) whose comparators reach
+// GP_SORT_RUN or further, straight on the buffers. u_distance 0: the flip of stage u_block, one
+// comparator per invocation. Otherwise half-cleaners: with u_levels 1, distance j, one comparator
+// per invocation; with u_levels 2, distances j and j/2 together, four elements per invocation
+// (i, i + j/2, i + j, i + 3j/2), which halves the passes over the buffers.
 // >>include gp_common.glsl
 // gp_common.glsl: included first by every gpuparticle.h compute shader.
 // Workgroup size and the flat index of a workgroup in a dispatch that the host split into x * y
@@ -28,6 +31,12 @@ bool gp_finite3(vec3 v) { return gp_finite(v.x) && gp_finite(v.y) && gp_finite(v
 // (ascending) or -infinity (descending), already in their place, so a comparator whose upper
 // element is past n is skipped. Pairs are ordered by key, then by value, so the sorted order is
 // unique and two runs agree bit for bit.
+//
+// No shared memory and no barrier (a barrier costs llvmpipe a fixed ~8 microseconds per
+// workgroup): steps shorter than GP_SORT_RUN run in one invocation's registers (sort_local),
+// longer ones as passes over the buffers, two half-cleaner levels per pass (sort_global).
+#define GP_SORT_RUN 16u
+
 layout(location = 0) uniform uint u_count;
 layout(location = 1) uniform uint u_descending;
 
@@ -37,19 +46,6 @@ bool gp_sort_out_of_order(uint a_key, uint a_value, uint b_key, uint b_value) {
     bool less = a_key < b_key || (a_key == b_key && a_value < b_value);
     return u_descending != 0u ? less : greater;
 }
-
-// The two elements comparator t of a step touches, for a flip (j == 0, block size k) or a
-// half-cleaner of distance j.
-uvec2 gp_sort_pair(uint t, uint k, uint j) {
-    if (j == 0u) {
-        uint half_k = k >> 1u;
-        uint block = (t / half_k) * k;
-        uint o = t % half_k;
-        return uvec2(block + o, block + k - 1u - o);
-    }
-    uint i = (t / j) * (j << 1u) + t % j;
-    return uvec2(i, i + j);
-}
 // <<include gp_sort.glsl
 layout(local_size_x = GP_GROUP_SIZE) in;
 
@@ -57,16 +53,35 @@ layout(std430, binding = 0) buffer keys_block { uint keys[]; };
 layout(std430, binding = 1) buffer values_block { uint values[]; };
 layout(location = 2) uniform uint u_block;      // k, the stage's block size
 layout(location = 3) uniform uint u_distance;   // j, or 0 for the stage's flip
-layout(location = 4) uniform uint u_comparators;
+layout(location = 4) uniform uint u_invocations;
+layout(location = 5) uniform uint u_levels;
+
+void gp_compare_exchange(uint p, uint q) {
+    if (q >= u_count) return;
+    uint ak = keys[p], av = values[p], bk = keys[q], bv = values[q];
+    if (gp_sort_out_of_order(ak, av, bk, bv)) {
+        keys[p] = bk; values[p] = bv;
+        keys[q] = ak; values[q] = av;
+    }
+}
 
 void main() {
     uint t = gp_global_index();
-    if (t >= u_comparators) return;
-    uvec2 p = gp_sort_pair(t, u_block, u_distance);
-    if (p.y >= u_count) return;
-    uint ak = keys[p.x], av = values[p.x], bk = keys[p.y], bv = values[p.y];
-    if (gp_sort_out_of_order(ak, av, bk, bv)) {
-        keys[p.x] = bk; values[p.x] = bv;
-        keys[p.y] = ak; values[p.y] = av;
+    if (t >= u_invocations) return;
+    uint j = u_distance;
+    if (j == 0u) {
+        uint half_k = u_block >> 1u;
+        uint block = (t / half_k) * u_block, o = t % half_k;
+        gp_compare_exchange(block + o, block + u_block - 1u - o);
+    } else if (u_levels == 1u) {
+        uint i = (t / j) * (j << 1u) + t % j;
+        gp_compare_exchange(i, i + j);
+    } else {
+        uint h = j >> 1u;
+        uint i = (t / h) * (j << 1u) + t % h;   // bits j and j/2 of i are clear
+        gp_compare_exchange(i, i + j);
+        gp_compare_exchange(i + h, i + j + h);
+        gp_compare_exchange(i, i + h);
+        gp_compare_exchange(i + j, i + j + h);
     }
 }

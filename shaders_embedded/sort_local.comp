@@ -1,8 +1,8 @@
 #version 430 core
-// sort_local: the steps of the bitonic network that stay inside one block of 2 * GP_GROUP_SIZE
-// elements, done in shared memory in one dispatch. With u_block == 0 it sorts each block from
-// scratch (every stage k = 2 ... block); otherwise it finishes stage u_block with the
-// half-cleaners j = GP_GROUP_SIZE ... 1 after sort_global did the longer ones.
+// sort_local: the steps of the bitonic network (see gp_sort.glsl) that stay inside one run of
+// GP_SORT_RUN elements, done in one invocation's registers. With u_block 0 it sorts each run from
+// scratch (every stage k = 2 ... GP_SORT_RUN); otherwise it finishes stage u_block with the
+// half-cleaners j = GP_SORT_RUN / 2 ... 1 after sort_global did the longer ones.
 // >>include gp_common.glsl
 // gp_common.glsl: included first by every gpuparticle.h compute shader.
 // Workgroup size and the flat index of a workgroup in a dispatch that the host split into x * y
@@ -30,6 +30,12 @@ bool gp_finite3(vec3 v) { return gp_finite(v.x) && gp_finite(v.y) && gp_finite(v
 // (ascending) or -infinity (descending), already in their place, so a comparator whose upper
 // element is past n is skipped. Pairs are ordered by key, then by value, so the sorted order is
 // unique and two runs agree bit for bit.
+//
+// No shared memory and no barrier (a barrier costs llvmpipe a fixed ~8 microseconds per
+// workgroup): steps shorter than GP_SORT_RUN run in one invocation's registers (sort_local),
+// longer ones as passes over the buffers, two half-cleaner levels per pass (sort_global).
+#define GP_SORT_RUN 16u
+
 layout(location = 0) uniform uint u_count;
 layout(location = 1) uniform uint u_descending;
 
@@ -39,58 +45,51 @@ bool gp_sort_out_of_order(uint a_key, uint a_value, uint b_key, uint b_value) {
     bool less = a_key < b_key || (a_key == b_key && a_value < b_value);
     return u_descending != 0u ? less : greater;
 }
-
-// The two elements comparator t of a step touches, for a flip (j == 0, block size k) or a
-// half-cleaner of distance j.
-uvec2 gp_sort_pair(uint t, uint k, uint j) {
-    if (j == 0u) {
-        uint half_k = k >> 1u;
-        uint block = (t / half_k) * k;
-        uint o = t % half_k;
-        return uvec2(block + o, block + k - 1u - o);
-    }
-    uint i = (t / j) * (j << 1u) + t % j;
-    return uvec2(i, i + j);
-}
 // <<include gp_sort.glsl
 layout(local_size_x = GP_GROUP_SIZE) in;
-#define GP_SORT_BLOCK (2u * uint(GP_GROUP_SIZE))
 
 layout(std430, binding = 0) buffer keys_block { uint keys[]; };
 layout(std430, binding = 1) buffer values_block { uint values[]; };
 layout(location = 2) uniform uint u_block;
 
-shared uint s_keys[2 * GP_GROUP_SIZE];
-shared uint s_values[2 * GP_GROUP_SIZE];
+uint run_keys[GP_SORT_RUN];
+uint run_values[GP_SORT_RUN];
+uint run_base;
 
-void gp_sort_step(uint base, uint k, uint j) {
-    uvec2 p = gp_sort_pair(gl_LocalInvocationID.x, k, j);
-    if (base + p.y < u_count && gp_sort_out_of_order(s_keys[p.x], s_values[p.x], s_keys[p.y], s_values[p.y])) {
-        uint k0 = s_keys[p.x], v0 = s_values[p.x];
-        s_keys[p.x] = s_keys[p.y]; s_values[p.x] = s_values[p.y];
-        s_keys[p.y] = k0; s_values[p.y] = v0;
+void gp_run_compare_exchange(uint p, uint q) {
+    if (run_base + q >= u_count) return;
+    if (gp_sort_out_of_order(run_keys[p], run_values[p], run_keys[q], run_values[q])) {
+        uint k = run_keys[p], v = run_values[p];
+        run_keys[p] = run_keys[q]; run_values[p] = run_values[q];
+        run_keys[q] = k; run_values[q] = v;
     }
-    barrier();
+}
+
+void gp_run_half_cleaners(uint first_distance) {
+    for (uint j = first_distance; j > 0u; j >>= 1u)
+        for (uint i = 0u; i < GP_SORT_RUN; ++i)
+            if ((i & j) == 0u) gp_run_compare_exchange(i, i + j);
 }
 
 void main() {
-    uint base = gp_group_index() * GP_SORT_BLOCK;
-    if (base >= u_count) return;   // a whole workgroup past the end
-    for (uint r = 0u; r < 2u; ++r) {
-        uint l = gl_LocalInvocationID.x + r * uint(GP_GROUP_SIZE);
-        if (base + l < u_count) { s_keys[l] = keys[base + l]; s_values[l] = values[base + l]; }
+    run_base = gp_global_index() * GP_SORT_RUN;
+    if (run_base >= u_count) return;
+    for (uint e = 0u; e < GP_SORT_RUN; ++e) {
+        bool live = run_base + e < u_count;
+        run_keys[e] = live ? keys[run_base + e] : 0u;
+        run_values[e] = live ? values[run_base + e] : 0u;
     }
-    barrier();
     if (u_block == 0u) {
-        for (uint k = 2u; k <= GP_SORT_BLOCK; k <<= 1u) {
-            gp_sort_step(base, k, 0u);
-            for (uint j = k >> 2u; j > 0u; j >>= 1u) gp_sort_step(base, k, j);
+        for (uint k = 2u; k <= GP_SORT_RUN; k <<= 1u) {
+            for (uint i = 0u; i < GP_SORT_RUN; ++i) {   // the flip of stage k
+                uint o = i % k;
+                if (o < (k >> 1u)) gp_run_compare_exchange(i, i - o + k - 1u - o);
+            }
+            gp_run_half_cleaners(k >> 2u);
         }
     } else {
-        for (uint j = GP_SORT_BLOCK >> 1u; j > 0u; j >>= 1u) gp_sort_step(base, u_block, j);
+        gp_run_half_cleaners(GP_SORT_RUN >> 1u);
     }
-    for (uint r = 0u; r < 2u; ++r) {
-        uint l = gl_LocalInvocationID.x + r * uint(GP_GROUP_SIZE);
-        if (base + l < u_count) { keys[base + l] = s_keys[l]; values[base + l] = s_values[l]; }
-    }
+    for (uint e = 0u; e < GP_SORT_RUN; ++e)
+        if (run_base + e < u_count) { keys[run_base + e] = run_keys[e]; values[run_base + e] = run_values[e]; }
 }
