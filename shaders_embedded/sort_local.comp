@@ -65,11 +65,10 @@ void gp_run_compare_exchange(uint p, uint q) {
     }
 }
 
-void gp_run_half_cleaners(uint first_distance) {
-    for (uint j = first_distance; j > 0u; j >>= 1u)
-        for (uint i = 0u; i < GP_SORT_RUN; ++i)
-            if ((i & j) == 0u) gp_run_compare_exchange(i, i + j);
-}
+// Each step is a loop of 8 comparators with a constant distance, so that the compiler unrolls it
+// and the run stays in registers (a variable index would put it in memory).
+#define GP_RUN_FLIP(k) for (uint t = 0u; t < GP_SORT_RUN / 2u; ++t) { uint o = t % ((k) / 2u), b = t / ((k) / 2u) * (k); gp_run_compare_exchange(b + o, b + (k) - 1u - o); }
+#define GP_RUN_HALF_CLEANER(j) for (uint t = 0u; t < GP_SORT_RUN / 2u; ++t) { uint i = t / (j) * 2u * (j) + t % (j); gp_run_compare_exchange(i, i + (j)); }
 
 void main() {
     run_base = gp_global_index() * GP_SORT_RUN;
@@ -79,16 +78,13 @@ void main() {
         run_keys[e] = live ? keys[run_base + e] : 0u;
         run_values[e] = live ? values[run_base + e] : 0u;
     }
-    if (u_block == 0u) {
-        for (uint k = 2u; k <= GP_SORT_RUN; k <<= 1u) {
-            for (uint i = 0u; i < GP_SORT_RUN; ++i) {   // the flip of stage k
-                uint o = i % k;
-                if (o < (k >> 1u)) gp_run_compare_exchange(i, i - o + k - 1u - o);
-            }
-            gp_run_half_cleaners(k >> 2u);
-        }
-    } else {
-        gp_run_half_cleaners(GP_SORT_RUN >> 1u);
+    if (u_block == 0u) {   // stages 2, 4, 8, 16 from scratch
+        GP_RUN_FLIP(2u)
+        GP_RUN_FLIP(4u) GP_RUN_HALF_CLEANER(1u)
+        GP_RUN_FLIP(8u) GP_RUN_HALF_CLEANER(2u) GP_RUN_HALF_CLEANER(1u)
+        GP_RUN_FLIP(16u) GP_RUN_HALF_CLEANER(4u) GP_RUN_HALF_CLEANER(2u) GP_RUN_HALF_CLEANER(1u)
+    } else {               // the end of stage u_block
+        GP_RUN_HALF_CLEANER(8u) GP_RUN_HALF_CLEANER(4u) GP_RUN_HALF_CLEANER(2u) GP_RUN_HALF_CLEANER(1u)
     }
     for (uint e = 0u; e < GP_SORT_RUN; ++e)
         if (run_base + e < u_count) { keys[run_base + e] = run_keys[e]; values[run_base + e] = run_values[e]; }

@@ -29,6 +29,10 @@ shaders() {
         diff gpuparticle.h "$B/gpuparticle.h.generated" > "$B/embed.log" 2>&1
         echo "gpuparticle.h has drifted from shaders_embedded/: run 'make shaders'" >> "$B/embed.log"; s=1; fi
     report "shaders: header in step with shaders_embedded/" $s "$B/embed.log"
+    # The header hands GL one string per line, and Mesa's preprocessor then rejects a backslash
+    # line continuation that glslang accepts: none may appear.
+    grep -n '\\$' shaders_embedded/*.comp shaders_embedded/*.glsl > "$B/log"
+    [ -s "$B/log" ]; report "shaders: no backslash line continuations (Mesa rejects them here)" $((1 - $?)) "$B/log"
     for f in shaders_embedded/*.comp; do
         glslangValidator -S comp "$f" > "$B/glslang.log" 2>&1
         report "shaders: glslangValidator accepts $(basename "$f")" $? "$B/glslang.log"
