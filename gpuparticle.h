@@ -641,7 +641,7 @@ struct gp_world {
 
 /* Logs an error of the running call and returns it; the usual exit of a failing check. */
 static gp_result gp__fail(gp_world* w, gp_result result, const char* fmt, ...) {
-    char message[2048];
+    char message[7168];   /* room for a shader compile log (6 KiB) */
     va_list args;
     va_start(args, fmt);
     vsnprintf(message, sizeof message, fmt, args);
@@ -1511,7 +1511,9 @@ static gp_result gp__compile(gp_world* w, gp__program_id id) {
     strings[count++] = "#line 2 0\n";
     for (part = source->parts; *part; ++part)
         for (line = *part == source->parts[0] ? *part + 1 : *part; *line; ++line) {
-            GP_ASSERT(count < 1024);
+            if (count == 1024)
+                return gp__fail(w, GP_ERROR_SHADER_COMPILE, "shader '%s' has more than 1,019 lines; raise the limit in gp__compile",
+                                source->name);
             strings[count++] = *line;
         }
     shader = gl->fnCreateShader(GP__GL_COMPUTE_SHADER);
@@ -1525,14 +1527,14 @@ static gp_result gp__compile(gp_world* w, gp__program_id id) {
         gl->fnGetProgramiv(program, GP__GL_LINK_STATUS, &ok);
     }
     if (!ok) {
-        char log[6144];
-        log[0] = 0;
-        gl->fnGetShaderInfoLog(shader, (gp__GLsizei)sizeof log, NULL, log);
-        if (log[0] == 0) gl->fnGetProgramInfoLog(program, (gp__GLsizei)sizeof log, NULL, log);
+        char info_log[6144];
+        info_log[0] = 0;
+        gl->fnGetShaderInfoLog(shader, (gp__GLsizei)sizeof info_log, NULL, info_log);
+        if (info_log[0] == 0) gl->fnGetProgramInfoLog(program, (gp__GLsizei)sizeof info_log, NULL, info_log);
         gl->fnDeleteShader(shader);
         gl->fnDeleteProgram(program);
         return gp__fail(w, GP_ERROR_SHADER_COMPILE, "shader '%s' failed to compile (lines of shaders_embedded/%s.comp):\n%s",
-                        source->name, source->name, log[0] ? log : "(the driver gave no log)");
+                        source->name, source->name, info_log[0] ? info_log : "(the driver gave no log)");
     }
     gl->fnDeleteShader(shader);
     w->programs[id] = program;
@@ -1702,6 +1704,8 @@ gp_result gp_compact(gp_world* world, uint32_t flags, uint32_t count, uint32_t i
     gp__begin(world, "gp_compact");
     if (count_offset % 4 != 0)
         return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "count_offset %zu is not a multiple of 4", count_offset));
+    if (count_offset / 4 >= 0xffffffffu)   /* the shader addresses 32-bit words with a uint */
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "count_offset %zu is too large", count_offset));
     if (indices == flags || count_buffer == flags)
         return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "the flags buffer cannot also be the indices or count buffer"));
     if (count_buffer == indices && count_offset < (size_t)count * 4)
@@ -1730,6 +1734,8 @@ gp_result gp_indirect_args(gp_world* world, uint32_t count_buffer, size_t count_
         return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "offsets %zu and %zu must be multiples of 4", count_offset, args_offset));
     if (group_size == 0)
         return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "group_size is 0"));
+    if (count_offset / 4 >= 0xffffffffu || args_offset / 4 >= 0xfffffffdu)   /* uint word indices */
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "offsets %zu and %zu are too large", count_offset, args_offset));
     if (count_buffer == args_buffer && count_offset + 4 > args_offset && args_offset + 12 > count_offset)
         return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "the count word overlaps the arguments"));
     if ((r = gp__check_buffer(world, count_buffer, count_offset + 4, "count buffer")) != GP_OK) return gp__end(world, r);
@@ -2421,6 +2427,7 @@ gp_result gp_buffer_write(gp_world* world, uint32_t buffer, size_t offset, size_
     if (!world) return GP_ERROR_INVALID_ARGUMENT;
     gp__begin(world, "gp_buffer_write");
     if (bytes && !src) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "src is NULL"));
+    if (bytes > (size_t)-1 - offset) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "offset + bytes overflows"));
     if ((r = gp__check_buffer(world, buffer, offset + bytes, "buffer")) != GP_OK) return gp__end(world, r);
     gp__buffer_upload(world, buffer, offset, bytes, src);
     return gp__end(world, GP_OK);
@@ -2431,6 +2438,7 @@ gp_result gp_buffer_read(gp_world* world, uint32_t buffer, size_t offset, size_t
     if (!world) return GP_ERROR_INVALID_ARGUMENT;
     gp__begin(world, "gp_buffer_read");
     if (bytes && !dst) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "dst is NULL"));
+    if (bytes > (size_t)-1 - offset) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "offset + bytes overflows"));
     if ((r = gp__check_buffer(world, buffer, offset + bytes, "buffer")) != GP_OK) return gp__end(world, r);
     gp__buffer_download(world, buffer, offset, bytes, dst);
     return gp__end(world, GP_OK);

@@ -265,10 +265,14 @@ static void test_primitives_reject_bad_input(void) {
     CHECK(gp_compact(w, small, 4, big, big, 8) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("overlaps"));
     CHECK(gp_compact(w, small, 4, big, small, 16) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("count buffer"));
     CHECK(gp_indirect_args(w, small, 0, 0, big, 0) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("group_size"));
+    CHECK(gp_indirect_args(w, small, (size_t)-4, 64, big, 0) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("too large"));
+    CHECK(gp_compact(w, small, 4, big, small, (size_t)-4) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("too large"));
     CHECK(gp_indirect_args(w, small, 8, 64, small, 0) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("overlaps"));
     CHECK(gp_indirect_args(w, small, 0, 64, small, 8) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("args buffer"));
     CHECK(gp_copy(w, big, small, 5) == GP_ERROR_INVALID_ARGUMENT);
     CHECK(gp_buffer_read(w, small, 8, 16, words) == GP_ERROR_INVALID_ARGUMENT);
+    CHECK(gp_buffer_read(w, small, (size_t)-8, 16, words) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("overflows"));
+    CHECK(gp_buffer_write(w, small, 4, (size_t)-1, words) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("overflows"));
     CHECK(gp_world_last_result(w) == GP_ERROR_INVALID_ARGUMENT);
     /* the small buffer is untouched by all of that */
     gp_buffer_read(w, small, 0, sizeof words, words);
