@@ -49,7 +49,7 @@
        gp_world* world = NULL;
        gp_world_desc desc = {0};
        desc.max_particles = 100000;
-       desc.get_proc_address = glfwGetProcAddress;      // or eglGetProcAddress, ...
+       desc.get_proc_address = glfwGetProcAddress;      // or eglGetProcAddress; SDL2's with a cast
        desc.grid.cell_size = 0.1f;                      // no dims: an unbounded, hashed grid
        if (gp_world_create(&desc, &world) != GP_OK) return 1;   // the logger said why
 
