@@ -448,7 +448,6 @@ typedef unsigned char gp__GLboolean;
 typedef unsigned char gp__GLubyte;
 
 #define GP__GL_NO_ERROR 0
-#define GP__GL_OUT_OF_MEMORY 0x0505
 #define GP__GL_VERSION 0x1F02
 #define GP__GL_RENDERER 0x1F01
 #define GP__GL_MAJOR_VERSION 0x821B
@@ -457,14 +456,11 @@ typedef unsigned char gp__GLubyte;
 #define GP__GL_UNIFORM_BUFFER 0x8A11
 #define GP__GL_COPY_READ_BUFFER 0x8F36
 #define GP__GL_COPY_WRITE_BUFFER 0x8F37
-#define GP__GL_DISPATCH_INDIRECT_BUFFER 0x90EE
 #define GP__GL_BUFFER_SIZE 0x8764
 #define GP__GL_DYNAMIC_COPY 0x88EA
-#define GP__GL_DYNAMIC_DRAW 0x88E8
 #define GP__GL_COMPUTE_SHADER 0x91B9
 #define GP__GL_COMPILE_STATUS 0x8B81
 #define GP__GL_LINK_STATUS 0x8B82
-#define GP__GL_INFO_LOG_LENGTH 0x8B84
 #define GP__GL_CURRENT_PROGRAM 0x8B8D
 #define GP__GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS 0x90EB
 #define GP__GL_MAX_COMPUTE_WORK_GROUP_SIZE 0x91BF
@@ -1886,20 +1882,17 @@ static void gp__reorder(gp_world* w, gp__GLuint* attribute) {
 }
 
 gp_result gp_grid_build(gp_world* world) {
-    gp__gl* gl;
     uint32_t groups, timer;
     size_t table_bytes;
     gp_result r;
     if (!world) return GP_ERROR_INVALID_ARGUMENT;
-    gl = &world->gl;
     gp__begin(world, "gp_grid_build");
     groups = gp__groups(world->count, GP_GROUP_SIZE);
     table_bytes = ((size_t)world->buckets + 2) * 4;
 
     timer = gp__timer_begin(world, "grid_count");
-    gp__buffer_zero(world, world->cell_count, 0, table_bytes);
-    gp__buffer_zero(world, world->grid_stats, 0, 12);
-    gl->fnMemoryBarrier(GP__BARRIER_BETWEEN_PASSES);
+    gp__buffer_zero(world, world->cell_count, 0, table_bytes);   /* GL orders its own clears before */
+    gp__buffer_zero(world, world->grid_stats, 0, 12);             /* later shader reads: no barrier */
     gp__use(world, GP__PROGRAM_GRID_COUNT);
     gp__bind(world, 0, world->position);
     gp__bind(world, 2, world->info);
