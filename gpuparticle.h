@@ -279,7 +279,11 @@ typedef enum gp_attribute {
     GP_ATTRIBUTE_POSITION = 1,   /* gp_particle_position */
     GP_ATTRIBUTE_VELOCITY,       /* gp_particle_velocity */
     GP_ATTRIBUTE_INFO,           /* gp_particle_info (read only) */
-    GP_ATTRIBUTE_LIFE            /* gp_particle_life */
+    GP_ATTRIBUTE_LIFE,           /* gp_particle_life */
+    GP_ATTRIBUTE_DENSITY,        /* float, kg/m^3, computed by the last fluid substep (read only) */
+    GP_ATTRIBUTE_PRESSURE,       /* float, Pa, eq. 5 of that density (read only) */
+    GP_ATTRIBUTE_ACCELERATION    /* gp_particle_position's layout, m/s^2 in xyz, of the last
+                                    substep (read only) */
 } gp_attribute;
 
 /* Bytes per particle of an attribute; 0 for an unknown one. */
@@ -295,6 +299,7 @@ GP_API_DECL gp_result gp_particles_write(gp_world* world, gp_attribute attribute
    after each one. */
 typedef struct gp_buffers {
     uint32_t position, velocity, info, life;   /* max_particles elements each */
+    uint32_t density;                          /* float per particle, of the last fluid substep */
     uint32_t slot_of_id;                       /* uint per id: the slot it is in after a build */
     uint32_t cell_start;                       /* uint per bucket, plus two */
     uint32_t count;                            /* live particles */
@@ -323,6 +328,196 @@ GP_API_DECL gp_result gp_grid_stats_read(gp_world* world, gp_grid_stats* stats);
 /* For each live slot k, writes to out_buffer[k] how many other particles lie closer than
    radius (<= cell size), through the grid built last. The neighbour loop of every solver. */
 GP_API_DECL gp_result gp_grid_count_neighbors(gp_world* world, float radius, uint32_t out_buffer);
+
+/* ---- SPH fluid (paper 001) ---------------------------------------------------------------
+   Weakly compressible SPH with Müller's kernels on the shared grid. Fluid particles are
+   GP_KIND_FLUID; their phase picks one of GP_MAX_FLUID_MATERIALS materials. Each substep of
+   gp_world_step builds the grid, sums density (001 eqs. 4, 10, plus the wall weight function,
+   eq. 13), turns it into pressure (eq. 5), sums pressure and viscosity forces (eqs. 6-9, plus the
+   walls' share, eq. 11), adds gravity and your forces, and integrates. Particles of other kinds
+   are filed in the grid but neither move in nor take part in the fluid's sums (yet). */
+
+#define GP_MAX_FLUID_MATERIALS 8
+
+/* A fluid. Zero fields take their defaults, resolved by gp_query_fluid_material_defaults. */
+typedef struct gp_fluid_material {
+    float spacing;           /* l0: metres between neighbours at rest; default half the cell size */
+    float smoothing_radius;  /* r_e of the kernels, metres; default 2 * spacing, at most the cell size */
+    float rest_density;      /* rho_0, kg/m^3; default 1000 */
+    float stiffness;         /* k of eq. 5, Pa per kg/m^3 (the square of the speed of sound);
+                                default 1000 (sound at about 32 m/s) */
+    float viscosity;         /* nu of eq. 7, kinematic, m^2/s; default 0.02 (stable, syrupy water) */
+    float rest_pressure;     /* p_0 of eq. 5, Pa; default 0 */
+    bool allow_tension;      /* false (default): negative pressures are clamped to 0, so that the
+                                free surface does not clump; true: eq. 5 as it is */
+    float mass;              /* derived, ignored on input: kg per particle, chosen so that a particle
+                                inside a block on the spacing's cubic lattice has rest_density */
+} gp_fluid_material;
+
+/* The material with every zero replaced by its default and mass derived, for this world. */
+GP_API_DECL gp_fluid_material gp_query_fluid_material_defaults(const gp_world* world, const gp_fluid_material* material);
+/* Sets material `phase` (< GP_MAX_FLUID_MATERIALS); phase 0 has the defaults until set. Recomputes
+   its wall weight tables. Fails when the smoothing radius exceeds the grid's cell size. Particles
+   keep their own mass: set the material before adding them. */
+GP_API_DECL gp_result gp_fluid_material_set(gp_world* world, uint32_t phase, const gp_fluid_material* material);
+/* The material in use for `phase`, resolved. */
+GP_API_DECL gp_result gp_fluid_material_get(gp_world* world, uint32_t phase, gp_fluid_material* material);
+
+/* Scenes. A block fills the box [min, max] with particles on the material's cubic lattice, at
+   min + (i + 1/2) * spacing, so that a block filling a container sits at rest on its walls; a
+   ball keeps the lattice points inside the sphere. All or nothing: when they do not fit in the
+   store, nothing is added and the result is GP_ERROR_CAPACITY. added (may be NULL) receives the
+   number of particles; their ids are the added ones after the current last. */
+GP_API_DECL gp_result gp_fluid_add_block(gp_world* world, uint32_t phase, const float min[3], const float max[3],
+                                         const float velocity[3], uint32_t* added);
+GP_API_DECL gp_result gp_fluid_add_ball(gp_world* world, uint32_t phase, const float center[3], float radius,
+                                        const float velocity[3], uint32_t* added);
+
+/* A pour: a nozzle that feeds fluid during every gp_world_step, one disc-shaped layer of
+   particles each time the stream has moved one spacing, until it is removed or the store is
+   full. When full it adds what fits, logs one warning and reports full in its state. */
+typedef struct gp_pour_desc {
+    uint32_t phase;
+    float position[3];   /* the nozzle's centre, metres */
+    float direction[3];  /* the stream's direction (normalised for you); default (0, -1, 0) */
+    float rate;          /* particles per second; required */
+    float speed;         /* m/s along direction; default 1 */
+} gp_pour_desc;
+typedef struct gp_pour { uint32_t id; } gp_pour;   /* 0 is never a valid pour */
+typedef struct gp_pour_state {
+    uint64_t emitted;    /* particles it has added */
+    bool full;           /* it stopped because the store is full */
+} gp_pour_state;
+GP_API_DECL gp_result gp_pour_add(gp_world* world, const gp_pour_desc* desc, gp_pour* pour);
+GP_API_DECL gp_result gp_pour_remove(gp_world* world, gp_pour pour);
+GP_API_DECL gp_result gp_pour_state_get(gp_world* world, gp_pour pour, gp_pour_state* state);
+
+/* Your forces, applied to fluid particles at every substep on top of gravity. */
+typedef enum gp_force_type {
+    GP_FORCE_NONE = 0,
+    GP_FORCE_UNIFORM,    /* acceleration `vector` (m/s^2) for particles within `radius` of
+                            `center` (radius 0: everywhere) */
+    GP_FORCE_RADIAL      /* acceleration `strength` (m/s^2) towards `center` (negative: away),
+                            falling linearly to 0 at `radius` (0: no falloff) */
+} gp_force_type;
+typedef struct gp_force {
+    gp_force_type type;
+    float center[3], vector[3], strength, radius;
+} gp_force;
+#define GP_MAX_FORCES 8
+/* Replaces the set of forces with `count` of them (0 clears). */
+GP_API_DECL gp_result gp_forces_set(gp_world* world, const gp_force* forces, uint32_t count);
+/* Gravity, m/s^2; default (0, -9.81, 0). */
+GP_API_DECL gp_result gp_gravity_set(gp_world* world, const float gravity[3]);
+
+typedef enum gp_integrator {
+    GP_INTEGRATOR_DEFAULT = 0,       /* symplectic Euler */
+    GP_INTEGRATOR_SYMPLECTIC_EULER,  /* v += a dt, then x += v dt with the new v (stable) */
+    GP_INTEGRATOR_EXPLICIT_EULER     /* x += v dt with the old v, then v += a dt (eq. 14 as named;
+                                        the paper's data flow is in fact the symplectic one) */
+} gp_integrator;
+
+typedef struct gp_step_desc {
+    float dt;                  /* seconds the call advances; required, > 0 */
+    uint32_t substeps;         /* 0 (default): as many as keep the CFL number at max_cfl */
+    float max_cfl;             /* (speed of sound + fastest particle) * substep / spacing: how
+                                  many spacings a signal may cross per substep (004's Courant
+                                  condition with the sound included); the step warns above it;
+                                  default 1 */
+    gp_integrator integrator;
+} gp_step_desc;
+
+/* Advances the fluid by desc->dt in substeps: pours, grid build, density, forces, integration,
+   walls. Afterwards the store is in the cell order of the last substep's build and densities
+   and accelerations (GP_ATTRIBUTE_DENSITY, _PRESSURE, _ACCELERATION) match its slots. Warns
+   when the CFL number exceeds max_cfl. A particle whose update is not finite keeps its last
+   position, stops, and is counted (gp_fluid_stats_read): nothing is lost to a blow-up. */
+GP_API_DECL gp_result gp_world_step(gp_world* world, const gp_step_desc* desc);
+/* Builds the grid and computes density and acceleration for the current positions without
+   moving anything (what a substep of dt seconds does before integrating; dt enters the wall
+   push of eq. 11), for inspection and tests. */
+GP_API_DECL gp_result gp_fluid_compute(gp_world* world, float dt);
+
+typedef struct gp_fluid_stats {
+    float max_speed;        /* m/s, fastest fluid particle after the last substep */
+    float cfl;              /* the last substep's CFL number, as gp_step_desc defines it */
+    float substep;          /* seconds */
+    uint32_t substeps;      /* of the last gp_world_step */
+    float min_density, max_density;   /* kg/m^3 over fluid particles at the last substep */
+    uint32_t wall_pushes;   /* particles the last substep put back out of a wall */
+    uint32_t nonfinite;     /* particles whose update was not finite, since the world was made */
+} gp_fluid_stats;
+/* Reads the fluid's statistics (waits for the GPU). */
+GP_API_DECL gp_result gp_fluid_stats_read(gp_world* world, gp_fluid_stats* stats);
+
+/* ---- boundaries (001 sections 3.3, 4.4) ----------------------------------------------------
+   Walls are a distance function: positive where particles may be, negative in the wall, the
+   union of every collider's wall. Near a wall a fluid particle gets the wall's share of density
+   from a precomputed wall weight table (eq. 13), the push of eq. 11, and the wall's share of
+   viscosity; after each substep a particle found inside a wall is put back on its surface, its
+   velocity into the wall removed. Analytic shapes are evaluated exactly; a closed triangle mesh
+   becomes a signed distance field (a grid of samples on the GPU, interpolated trilinearly). */
+typedef enum gp_shape {
+    GP_SHAPE_NONE = 0,
+    GP_SHAPE_SPHERE,           /* center, radius */
+    GP_SHAPE_BOX,              /* center, half_extents (axis-aligned); the domain box is one */
+    GP_SHAPE_CAPSULE,          /* segment center..end, radius */
+    GP_SHAPE_PLANE,            /* a point `center`, `normal` pointing to the free side */
+    GP_SHAPE_MESH              /* a closed triangle mesh, made into a distance field */
+} gp_shape;
+
+typedef struct gp_collider_desc {
+    gp_shape shape;
+    float center[3];
+    float half_extents[3];
+    float end[3];
+    float radius;
+    float normal[3];
+    bool inside;               /* true: particles are kept inside the shape (a tank);
+                                  false (default): outside it (an obstacle). Planes ignore it */
+    /* GP_SHAPE_MESH: vertices (3 floats each) and triangles (3 indices each, counter-clockwise
+       seen from outside); a closed mesh. The field covers its bounds plus a margin of the
+       largest smoothing radius, voxel metres apart (default half the grid's cell size). */
+    const float* vertices;
+    uint32_t vertex_count;
+    const uint32_t* triangles;
+    uint32_t triangle_count;
+    float voxel;
+} gp_collider_desc;
+typedef struct gp_collider { uint32_t id; } gp_collider;   /* 0 is never valid */
+#define GP_MAX_COLLIDERS 32
+
+GP_API_DECL gp_result gp_collider_add(gp_world* world, const gp_collider_desc* desc, gp_collider* collider);
+GP_API_DECL gp_result gp_collider_remove(gp_world* world, gp_collider collider);
+/* The boundary's signed distance (metres, negative inside a wall) at count points, evaluated
+   on the GPU as the solver sees it; distances gets count floats. With no collider: +infinity. */
+GP_API_DECL gp_result gp_boundary_distance(gp_world* world, const float* points, uint32_t count, float* distances);
+
+/* ---- drawing (compiled out by GP_NO_DRAW) ---------------------------------------------------
+   Draws the live particles as lit sphere impostors straight from the store's buffers (no copy),
+   into the framebuffer and viewport that are bound, depth-tested if you enabled it: a point
+   per particle, sized from its radius, shaded as a sphere, with its true depth written. It
+   binds its own vertex array and program and restores both; it leaves GL_PROGRAM_POINT_SIZE
+   enabled. Drawing yourself instead: gp_world_buffers gives every buffer's name. */
+typedef enum gp_color_by {
+    GP_COLOR_DEFAULT = 0,   /* density */
+    GP_COLOR_DENSITY,       /* white at range[0], blue at range[1] (001 figures 4-5) */
+    GP_COLOR_SPEED,         /* white at range[0] m/s, blue at range[1] */
+    GP_COLOR_KIND,          /* a fixed colour per gp_kind */
+    GP_COLOR_UNIFORM        /* desc.color */
+} gp_color_by;
+typedef struct gp_draw_desc {
+    float view[16];          /* column-major, as glUniformMatrix4fv takes it without transposing */
+    float projection[16];    /* column-major perspective projection */
+    gp_color_by color_by;
+    float range[2];          /* values mapped to white and to blue; default: density 0.9 to 1.1
+                                times phase 0's rest density; speed 0 to 3 m/s */
+    float color[4];          /* GP_COLOR_UNIFORM; default (0.3, 0.5, 0.9, 1) */
+    float light[3];          /* direction towards the light in view space; default (0.4, 0.7, 0.6) */
+    float radius_scale;      /* drawn radius over particle radius; default 1 */
+} gp_draw_desc;
+/* Draws after a step or build. Fails with GP_ERROR_INVALID_STATE when built with GP_NO_DRAW. */
+GP_API_DECL gp_result gp_draw_particles(gp_world* world, const gp_draw_desc* desc);
 
 /* ---- primitives on your own buffers ------------------------------------------------------
    GL buffer names of uint32 arrays; counts in elements, offsets in bytes. Each checks that the
@@ -478,6 +673,15 @@ typedef unsigned char gp__GLubyte;
 #define GP__GL_BUFFER_UPDATE_BARRIER_BIT 0x00000200u
 #define GP__GL_UNIFORM_BARRIER_BIT 0x00000004u
 #define GP__GL_ALL_BARRIER_BITS 0xFFFFFFFFu
+#define GP__GL_VERTEX_SHADER 0x8B31
+#define GP__GL_FRAGMENT_SHADER 0x8B30
+#define GP__GL_ARRAY_BUFFER 0x8892
+#define GP__GL_ARRAY_BUFFER_BINDING 0x8894
+#define GP__GL_VERTEX_ARRAY_BINDING 0x85B5
+#define GP__GL_VIEWPORT 0x0BA2
+#define GP__GL_FLOAT 0x1406
+#define GP__GL_POINTS 0x0000
+#define GP__GL_PROGRAM_POINT_SIZE 0x8642
 
 #define GP__GL_FUNCTIONS(X) \
     X(const gp__GLubyte*, GetString, (gp__GLenum name)) \
@@ -516,10 +720,25 @@ typedef unsigned char gp__GLubyte;
     X(void, DeleteQueries, (gp__GLsizei n, const gp__GLuint* ids)) \
     X(void, QueryCounter, (gp__GLuint id, gp__GLenum target)) \
     X(void, GetQueryObjectui64v, (gp__GLuint id, gp__GLenum pname, gp__GLuint64* params))
+/* The draw helper's, loaded unless GP_NO_DRAW. */
+#define GP__GL_DRAW_FUNCTIONS(X) \
+    X(void, GenVertexArrays, (gp__GLsizei n, gp__GLuint* arrays)) \
+    X(void, DeleteVertexArrays, (gp__GLsizei n, const gp__GLuint* arrays)) \
+    X(void, BindVertexArray, (gp__GLuint array)) \
+    X(void, VertexAttribPointer, (gp__GLuint index, gp__GLint size, gp__GLenum type, gp__GLboolean normalized, gp__GLsizei stride, const void* pointer)) \
+    X(void, VertexAttribIPointer, (gp__GLuint index, gp__GLint size, gp__GLenum type, gp__GLsizei stride, const void* pointer)) \
+    X(void, EnableVertexAttribArray, (gp__GLuint index)) \
+    X(void, Enable, (gp__GLenum cap)) \
+    X(void, DrawArrays, (gp__GLenum mode, gp__GLint first, gp__GLsizei count)) \
+    X(void, UniformMatrix4fv, (gp__GLint location, gp__GLsizei count, gp__GLboolean transpose, const float* value)) \
+    X(void, Uniform4f, (gp__GLint location, float v0, float v1, float v2, float v3))
 
 #define GP__GL_MEMBER(ret, name, args) ret (GP__APIENTRY *fn##name) args;
 typedef struct gp__gl {
     GP__GL_FUNCTIONS(GP__GL_MEMBER)
+#if !defined(GP_NO_DRAW)
+    GP__GL_DRAW_FUNCTIONS(GP__GL_MEMBER)
+#endif
 } gp__gl;
 #undef GP__GL_MEMBER
 
@@ -598,6 +817,43 @@ typedef struct gp__world_params {
 } gp__world_params;
 GP__STATIC_ASSERT(world_params_is_std140, sizeof(gp__world_params) == 48);
 
+/* The std140 uniform block of shaders_embedded/gp_solver.glsl, field for field. */
+#define GP__WALL_SAMPLES 32
+typedef struct gp__fluid_params {
+    float shape[4];                            /* l0, re, rho0, k */
+    float flow[4];                             /* nu, p0, mass, 1 = tension allowed */
+    float kernel[4];                           /* poly6, spiky gradient, viscosity Laplacian coefficients, re^2 */
+    float wall_density[GP__WALL_SAMPLES];      /* Z_rho at d = k re / 31 */
+    float wall_viscosity[GP__WALL_SAMPLES];
+} gp__fluid_params;
+typedef struct gp__solver_params {
+    float gravity[4];                          /* xyz, w the substep */
+    uint32_t counts[4];                        /* colliders, forces, integrator, unused */
+    gp__fluid_params fluids[GP_MAX_FLUID_MATERIALS];
+    float forces[GP_MAX_FORCES][8];
+    float colliders[GP_MAX_COLLIDERS][12];
+} gp__solver_params;
+GP__STATIC_ASSERT(solver_params_is_std140, sizeof(gp__solver_params) == 32 + 304 * 8 + 32 * 8 + 48 * 32);
+
+/* A collider as added; a mesh keeps its distance field's samples here and in w->fields. */
+typedef struct gp__collider {
+    uint32_t id;
+    gp_collider_desc desc;                     /* the mesh pointers cleared */
+    float field_origin[3], field_voxel;
+    uint32_t field_dims[3];
+    float* field_samples;                      /* NULL for analytic shapes */
+} gp__collider;
+
+typedef struct gp__pour {
+    uint32_t id;
+    gp_pour_desc desc;                         /* direction normalised */
+    float tangent[3], bitangent[3];            /* the nozzle's plane */
+    double clock;                              /* seconds since the last layer */
+    double owed;                               /* particles due but not yet emitted (fractions) */
+    gp_pour_state state;
+} gp__pour;
+#define GP__MAX_POURS 16
+
 typedef struct gp__timer { const char* stage; gp__GLuint begin, end; } gp__timer;
 
 struct gp_world {
@@ -615,11 +871,30 @@ struct gp_world {
     uint32_t buckets;                     /* not counting the NaN bucket */
     gp__GLuint cell_key, order;           /* uint per particle */
     gp__GLuint cell_count, cell_start;    /* uint per bucket, plus two */
-    gp__GLuint grid_stats;                /* outside, nonfinite, truncated */
+    gp__GLuint grid_stats;                /* outside, nonfinite, truncated, then the fluid's 5 words */
     gp__GLuint params;                    /* the uniform block */
     gp__world_params params_host;
     bool grid_built;
     uint32_t grid_particles;
+    /* the fluid (section >>sph) */
+    gp_fluid_material materials[GP_MAX_FLUID_MATERIALS];   /* resolved */
+    gp__GLuint solver;                    /* the solver's uniform block */
+    gp__solver_params solver_host;
+    gp__collider colliders[GP_MAX_COLLIDERS];
+    uint32_t collider_count, next_collider_id;
+    gp__GLuint fields;                    /* every mesh's distance field, one after another */
+    gp__pour pours[GP__MAX_POURS];
+    uint32_t pour_count, next_pour_id;
+    bool fluid_valid;                     /* density, pressure, acceleration match the slots */
+    uint32_t fluid_count;                 /* slots they cover */
+    float max_speed;                      /* of the last substep, read back at the next step */
+    uint32_t last_substeps;
+    float last_substep, last_cfl;
+    bool cfl_warned;                      /* warned since the CFL number was last fine */
+    gp__GLuint points, distances;         /* gp_boundary_distance's scratch */
+    size_t points_bytes, distances_bytes;
+    /* drawing (section >>draw) */
+    gp__GLuint draw_program, draw_vao;
     /* scratch, grown on demand */
     gp__GLuint scan_sums[GP__SCAN_MAX_LEVELS];
     size_t scan_sums_bytes[GP__SCAN_MAX_LEVELS];
@@ -735,6 +1010,92 @@ typedef struct gp__shader_source {
 
 /* >>shaders-generated: written by tools/embed_shaders.sh from shaders_embedded/.
    Do not edit: change the .comp and .glsl files there and run `make shaders`. */
+static const char* const gp__snippet_gp_boundary[] = {
+    "// gp_boundary.glsl: the boundary's signed distance function (001 section 3.3): the union of every\n",
+    "// collider's wall. Needs gp_common.glsl and gp_solver.glsl first; reads mesh fields at binding 6.\n",
+    "// Each function returns vec4(unit normal towards the free side, distance), the distance positive\n",
+    "// where particles may be and negative inside a wall.\n",
+    "layout(std430, binding = 6) readonly buffer gp_field_block { float gp_field[]; };\n",
+    "\n",
+    "// Shapes as usual signed distance functions, positive outside the shape, with their gradients.\n",
+    "vec4 gp_sphere_sdf(vec3 p, vec3 c, float r) {\n",
+    "    vec3 d = p - c;\n",
+    "    float l = length(d);\n",
+    "    return vec4(l > 0.0 ? d / l : vec3(0.0, 1.0, 0.0), l - r);\n",
+    "}\n",
+    "\n",
+    "vec4 gp_box_sdf(vec3 p, vec3 c, vec3 h) {\n",
+    "    vec3 d = p - c;\n",
+    "    vec3 s = vec3(d.x < 0.0 ? -1.0 : 1.0, d.y < 0.0 ? -1.0 : 1.0, d.z < 0.0 ? -1.0 : 1.0);\n",
+    "    vec3 q = abs(d) - h;\n",
+    "    if (any(greaterThan(q, vec3(0.0)))) {\n",
+    "        vec3 o = max(q, vec3(0.0));\n",
+    "        float l = length(o);\n",
+    "        return vec4(s * o / l, l);\n",
+    "    }\n",
+    "    // inside: the nearest face\n",
+    "    if (q.x >= q.y && q.x >= q.z) return vec4(s.x, 0.0, 0.0, q.x);\n",
+    "    if (q.y >= q.z) return vec4(0.0, s.y, 0.0, q.y);\n",
+    "    return vec4(0.0, 0.0, s.z, q.z);\n",
+    "}\n",
+    "\n",
+    "vec4 gp_capsule_sdf(vec3 p, vec3 a, vec3 b, float r) {\n",
+    "    vec3 ab = b - a;\n",
+    "    float len2 = dot(ab, ab);\n",
+    "    float t = len2 > 0.0 ? clamp(dot(p - a, ab) / len2, 0.0, 1.0) : 0.0;\n",
+    "    return gp_sphere_sdf(p, a + t * ab, r);\n",
+    "}\n",
+    "\n",
+    "// A mesh's distance field, trilinear between samples; beyond the field's box, the distance at\n",
+    "// the nearest point of the box plus the way there. dims >= 2 on every axis.\n",
+    "float gp_field_distance(gp_collider_shape s, vec3 p) {\n",
+    "    vec3 dims = s.b.xyz;\n",
+    "    vec3 g = (p - s.a.xyz) / s.b.w;\n",
+    "    vec3 gc = clamp(g, vec3(0.0), dims - 1.0);\n",
+    "    float beyond = length(g - gc) * s.b.w;\n",
+    "    ivec3 i0 = min(ivec3(gc), ivec3(dims) - 2);\n",
+    "    vec3 f = gc - vec3(i0);\n",
+    "    uint nx = uint(dims.x), nxy = nx * uint(dims.y);\n",
+    "    uint base = floatBitsToUint(s.c.y) + uint(i0.x) + nx * uint(i0.y) + nxy * uint(i0.z);\n",
+    "    float c00 = mix(gp_field[base], gp_field[base + 1u], f.x);\n",
+    "    float c10 = mix(gp_field[base + nx], gp_field[base + nx + 1u], f.x);\n",
+    "    float c01 = mix(gp_field[base + nxy], gp_field[base + nxy + 1u], f.x);\n",
+    "    float c11 = mix(gp_field[base + nxy + nx], gp_field[base + nxy + nx + 1u], f.x);\n",
+    "    return mix(mix(c00, c10, f.y), mix(c01, c11, f.y), f.z) + beyond;\n",
+    "}\n",
+    "\n",
+    "vec4 gp_field_sdf(gp_collider_shape s, vec3 p) {\n",
+    "    float h = 0.5 * s.b.w;\n",
+    "    vec3 n = vec3(gp_field_distance(s, p + vec3(h, 0.0, 0.0)) - gp_field_distance(s, p - vec3(h, 0.0, 0.0)),\n",
+    "                  gp_field_distance(s, p + vec3(0.0, h, 0.0)) - gp_field_distance(s, p - vec3(0.0, h, 0.0)),\n",
+    "                  gp_field_distance(s, p + vec3(0.0, 0.0, h)) - gp_field_distance(s, p - vec3(0.0, 0.0, h)));\n",
+    "    float l = length(n);\n",
+    "    return vec4(l > 0.0 ? n / l : vec3(0.0, 1.0, 0.0), gp_field_distance(s, p));\n",
+    "}\n",
+    "\n",
+    "// One collider's free distance: the shape's own, turned inside out for a container (side -1).\n",
+    "vec4 gp_collider_distance(uint index, vec3 p) {\n",
+    "    gp_collider_shape s = gp_colliders[index];\n",
+    "    vec4 r;\n",
+    "    if (s.a.w == GP_SHAPE_SPHERE) r = gp_sphere_sdf(p, s.a.xyz, s.b.w);\n",
+    "    else if (s.a.w == GP_SHAPE_BOX) r = gp_box_sdf(p, s.a.xyz, s.b.xyz);\n",
+    "    else if (s.a.w == GP_SHAPE_CAPSULE) r = gp_capsule_sdf(p, s.a.xyz, s.b.xyz, s.b.w);\n",
+    "    else if (s.a.w == GP_SHAPE_PLANE) r = vec4(s.b.xyz, dot(p - s.a.xyz, s.b.xyz));\n",
+    "    else r = gp_field_sdf(s, p);\n",
+    "    return s.c.x < 0.0 ? -r : r;\n",
+    "}\n",
+    "\n",
+    "// The boundary at p: the nearest wall over all colliders; distance 3.4e38 with none.\n",
+    "vec4 gp_boundary(vec3 p) {\n",
+    "    vec4 best = vec4(0.0, 1.0, 0.0, 3.4e38);\n",
+    "    for (uint c = 0u; c < gp_solver_counts.x; ++c) {\n",
+    "        vec4 r = gp_collider_distance(c, p);\n",
+    "        if (r.w < best.w) best = r;\n",
+    "    }\n",
+    "    return best;\n",
+    "}\n",
+    0
+};
 static const char* const gp__snippet_gp_common[] = {
     "// gp_common.glsl: included first by every gpuparticle.h compute shader.\n",
     "// Workgroup size and the flat index of a workgroup in a dispatch that the host split into x * y\n",
@@ -831,6 +1192,11 @@ static const char* const gp__snippet_gp_particles[] = {
     "layout(std430, binding = 1) buffer gp_velocity_block { vec4 gp_velocity[]; };  // xyz m/s, w mass kg\n",
     "layout(std430, binding = 2) buffer gp_info_block { uvec4 gp_info[]; };         // id, kind|flags<<8|phase<<16, owner, user\n",
     "layout(std430, binding = 3) buffer gp_life_block { vec2 gp_life[]; };          // age s, lifetime s (0 forever)\n",
+    "\n",
+    "// info.y: bits 0-7 the kind (gp_kind in gpuparticle.h), 16-31 the phase.\n",
+    "#define GP_KIND_FLUID 1u\n",
+    "uint gp_kind_of(uvec4 info) { return info.y & 0xffu; }\n",
+    "uint gp_phase_of(uvec4 info) { return info.y >> 16u; }\n",
     0
 };
 static const char* const gp__snippet_gp_scan[] = {
@@ -864,6 +1230,49 @@ static const char* const gp__snippet_gp_scan[] = {
     "}\n",
     0
 };
+static const char* const gp__snippet_gp_solver[] = {
+    "// gp_solver.glsl: the solvers' parameters, one std140 uniform block at binding 1.\n",
+    "// Mirrored by gp__solver_params in gpuparticle.h (section >>sph); keep both in step.\n",
+    "#define GP_MAX_FLUID_MATERIALS 8u\n",
+    "#define GP_MAX_FORCES 8u\n",
+    "#define GP_MAX_COLLIDERS 32u\n",
+    "#define GP_WALL_SAMPLES 32u\n",
+    "\n",
+    "// One fluid material (001): its constants, kernel coefficients and wall weight tables.\n",
+    "struct gp_fluid {\n",
+    "    vec4 shape;               // x spacing l0 (m), y smoothing radius re (m), z rest density (kg/m^3), w stiffness k\n",
+    "    vec4 flow;                // x kinematic viscosity nu (m^2/s), y rest pressure p0 (Pa), z mass (kg), w 1 = allow tension\n",
+    "    vec4 kernel;              // x poly6 315/(64 pi re^9), y spiky gradient 45/(pi re^6), z viscosity Laplacian 45/(pi re^6), w re^2\n",
+    "    vec4 wall_density[8];     // Z_rho (eq. 13) at d = k re / 31, k = 0..31, four per vec4 (kg/m^3)\n",
+    "    vec4 wall_viscosity[8];   // the wall's share of the viscosity sum at the same distances (1/m^2)\n",
+    "};\n",
+    "\n",
+    "// A user force: a = (center xyz, type 1 uniform / 2 radial), b = (vector xyz or strength in x, radius).\n",
+    "struct gp_force_field { vec4 a; vec4 b; };\n",
+    "\n",
+    "// A collider (section >>sph of gpuparticle.h fills these):\n",
+    "//   a = (centre xyz, or mesh field origin xyz; shape type)\n",
+    "//   b = sphere (0, 0, 0, radius); box (half extents, 0); capsule (end xyz, radius); plane (unit\n",
+    "//       normal, 0); mesh (samples along x, y, z as floats, voxel size)\n",
+    "//   c = (side: -1 keeps particles inside the shape, +1 outside; mesh: first sample's index as\n",
+    "//       float bits; unused, unused)\n",
+    "struct gp_collider_shape { vec4 a; vec4 b; vec4 c; };\n",
+    "\n",
+    "layout(std140, binding = 1) uniform gp_solver_block {\n",
+    "    vec4 gp_gravity;          // xyz m/s^2, w the substep (s)\n",
+    "    uvec4 gp_solver_counts;   // x colliders, y forces, z integrator (1 symplectic, 2 explicit Euler)\n",
+    "    gp_fluid gp_fluids[GP_MAX_FLUID_MATERIALS];\n",
+    "    gp_force_field gp_forces[GP_MAX_FORCES];\n",
+    "    gp_collider_shape gp_colliders[GP_MAX_COLLIDERS];\n",
+    "};\n",
+    "\n",
+    "#define GP_SHAPE_SPHERE 1.0\n",
+    "#define GP_SHAPE_BOX 2.0\n",
+    "#define GP_SHAPE_CAPSULE 3.0\n",
+    "#define GP_SHAPE_PLANE 4.0\n",
+    "#define GP_SHAPE_MESH 5.0\n",
+    0
+};
 static const char* const gp__snippet_gp_sort[] = {
     "// gp_sort.glsl: the compare-exchange of the bitonic sort of (key, value) pairs, shared by\n",
     "// sort_global and sort_local. Needs gp_common.glsl first.\n",
@@ -892,6 +1301,59 @@ static const char* const gp__snippet_gp_sort[] = {
     "}\n",
     0
 };
+static const char* const gp__snippet_gp_sph[] = {
+    "// gp_sph.glsl: what the SPH passes share (001): their buffers beyond the particle store, the\n",
+    "// kernels and the wall weight tables. Needs gp_common.glsl, gp_world.glsl, gp_grid.glsl,\n",
+    "// gp_particles.glsl and gp_solver.glsl first.\n",
+    "//\n",
+    "// Between two grid builds the store's spare buffers are free: the density pass writes (density,\n",
+    "// pressure) into the 8-byte spare (bound at 3, where gp_life would be; the SPH passes do not touch\n",
+    "// life) and the force pass writes accelerations into the 16-byte spare (at 4). Both stay readable\n",
+    "// until the next build, which reuses them.\n",
+    "layout(std430, binding = 3) buffer gp_density_block { vec2 gp_density[]; };           // kg/m^3, Pa\n",
+    "layout(std430, binding = 4) buffer gp_acceleration_block { vec4 gp_acceleration[]; }; // m/s^2, 0\n",
+    "layout(std430, binding = 5) readonly buffer cell_start_block { uint cell_start[]; };\n",
+    "// The words of the world's statistics buffer: the grid's three, then the fluid's.\n",
+    "layout(std430, binding = 7) buffer gp_stats_block {\n",
+    "    uint stat_outside; uint stat_nonfinite; uint stat_truncated;\n",
+    "    uint stat_max_speed;      // float bits of the largest speed (non-negative floats order as uints)\n",
+    "    uint stat_min_density;    // float bits\n",
+    "    uint stat_max_density;    // float bits\n",
+    "    uint stat_wall_pushes;    // particles put back out of a wall in the last substep\n",
+    "    uint stat_bad_updates;    // non-finite updates since the world was made\n",
+    "};\n",
+    "\n",
+    "// The material of a particle; phases beyond the table were refused when the particle was added.\n",
+    "uint gp_material_of(uvec4 info) { return min(gp_phase_of(info), GP_MAX_FLUID_MATERIALS - 1u); }\n",
+    "\n",
+    "// Müller's kernels (001 eqs. 8-10), r2 = |r|^2 < re^2 checked by the caller.\n",
+    "float gp_poly6(gp_fluid f, float r2) { float x = f.kernel.w - r2; return f.kernel.x * x * x * x; }\n",
+    "// |spiky gradient| / |r|: the gradient of W_press at r is -this * r.\n",
+    "float gp_spiky_gradient(gp_fluid f, float r) { float x = f.shape.y - r; return f.kernel.y * x * x / r; }\n",
+    "float gp_viscosity_laplacian(gp_fluid f, float r) { return f.kernel.z * (f.shape.y - r); }\n",
+    "\n",
+    "// A wall weight table at distance d from the wall, linear between its 32 samples over [0, re];\n",
+    "// 0 from re on (the last sample is 0).\n",
+    "float gp_wall_table_density(uint m, float d) {\n",
+    "    float x = clamp(d / gp_fluids[m].shape.y, 0.0, 1.0) * float(GP_WALL_SAMPLES - 1u);\n",
+    "    uint k = min(uint(x), GP_WALL_SAMPLES - 2u);\n",
+    "    uint k1 = k + 1u;\n",
+    "    return mix(gp_fluids[m].wall_density[k >> 2u][k & 3u], gp_fluids[m].wall_density[k1 >> 2u][k1 & 3u], x - float(k));\n",
+    "}\n",
+    "float gp_wall_table_viscosity(uint m, float d) {\n",
+    "    float x = clamp(d / gp_fluids[m].shape.y, 0.0, 1.0) * float(GP_WALL_SAMPLES - 1u);\n",
+    "    uint k = min(uint(x), GP_WALL_SAMPLES - 2u);\n",
+    "    uint k1 = k + 1u;\n",
+    "    return mix(gp_fluids[m].wall_viscosity[k >> 2u][k & 3u], gp_fluids[m].wall_viscosity[k1 >> 2u][k1 & 3u], x - float(k));\n",
+    "}\n",
+    "\n",
+    "// Pressure from density, eq. 5, clamped at 0 unless the material allows tension.\n",
+    "float gp_pressure(gp_fluid f, float rho) {\n",
+    "    float p = f.flow.y + f.shape.w * (rho - f.shape.z);\n",
+    "    return f.flow.w != 0.0 ? p : max(p, 0.0);\n",
+    "}\n",
+    0
+};
 static const char* const gp__snippet_gp_world[] = {
     "// gp_world.glsl: the world's parameters, one std140 uniform block at binding 0.\n",
     "// Mirrored by gp__world_params in gpuparticle.h (section >>grid); keep both in step.\n",
@@ -903,6 +1365,47 @@ static const char* const gp__snippet_gp_world[] = {
     "\n",
     "#define GP_GRID_BOUNDED 1\n",
     "#define GP_GRID_HASHED 2\n",
+    0
+};
+static const char* const gp__shader_boundary_distance_own0[] = {
+    "#version 430 core\n",
+    "// boundary_distance: the boundary's signed distance at u_count points (gp_boundary_distance),\n",
+    "// exactly as the SPH passes see it.\n",
+    "// >>include gp_common.glsl\n",
+    0
+};
+static const char* const gp__shader_boundary_distance_own1[] = {
+    "// <<include gp_common.glsl\n",
+    "// >>include gp_solver.glsl\n",
+    0
+};
+static const char* const gp__shader_boundary_distance_own2[] = {
+    "// <<include gp_solver.glsl\n",
+    "// >>include gp_boundary.glsl\n",
+    0
+};
+static const char* const gp__shader_boundary_distance_own3[] = {
+    "// <<include gp_boundary.glsl\n",
+    "layout(local_size_x = GP_GROUP_SIZE) in;\n",
+    "\n",
+    "layout(std430, binding = 0) readonly buffer point_block { vec4 points[]; };\n",
+    "layout(std430, binding = 1) writeonly buffer distance_block { float distances[]; };\n",
+    "layout(location = 0) uniform uint u_count;\n",
+    "\n",
+    "void main() {\n",
+    "    uint i = gp_global_index();\n",
+    "    if (i < u_count) distances[i] = gp_boundary(points[i].xyz).w;\n",
+    "}\n",
+    0
+};
+static const char* const* const gp__shader_boundary_distance[] = {
+    gp__shader_boundary_distance_own0,
+    gp__snippet_gp_common,
+    gp__shader_boundary_distance_own1,
+    gp__snippet_gp_solver,
+    gp__shader_boundary_distance_own2,
+    gp__snippet_gp_boundary,
+    gp__shader_boundary_distance_own3,
     0
 };
 static const char* const gp__shader_copy_own0[] = {
@@ -1458,7 +1961,363 @@ static const char* const* const gp__shader_sort_local[] = {
     gp__shader_sort_local_own2,
     0
 };
+static const char* const gp__shader_sph_density_own0[] = {
+    "#version 430 core\n",
+    "// sph_density: density and pressure of every fluid particle (001 section 4.4):\n",
+    "// rho_i = sum_j m_j W(r_ij) over fluid neighbours within re, itself included (eqs. 4, 10), plus\n",
+    "// the wall weight function at the particle's distance to the boundary (eq. 13); p_i from eq. 5.\n",
+    "// Other kinds get (0, 0), which tells the force pass to skip them. The neighbour loop is the one\n",
+    "// of grid_neighbors.comp: 27 cells, 8 candidates per iteration, shortfalls counted.\n",
+    "// >>include gp_common.glsl\n",
+    0
+};
+static const char* const gp__shader_sph_density_own1[] = {
+    "// <<include gp_common.glsl\n",
+    "// >>include gp_world.glsl\n",
+    0
+};
+static const char* const gp__shader_sph_density_own2[] = {
+    "// <<include gp_world.glsl\n",
+    "// >>include gp_grid.glsl\n",
+    0
+};
+static const char* const gp__shader_sph_density_own3[] = {
+    "// <<include gp_grid.glsl\n",
+    "// >>include gp_particles.glsl\n",
+    0
+};
+static const char* const gp__shader_sph_density_own4[] = {
+    "// <<include gp_particles.glsl\n",
+    "// >>include gp_solver.glsl\n",
+    0
+};
+static const char* const gp__shader_sph_density_own5[] = {
+    "// <<include gp_solver.glsl\n",
+    "// >>include gp_boundary.glsl\n",
+    0
+};
+static const char* const gp__shader_sph_density_own6[] = {
+    "// <<include gp_boundary.glsl\n",
+    "// >>include gp_sph.glsl\n",
+    0
+};
+static const char* const gp__shader_sph_density_own7[] = {
+    "// <<include gp_sph.glsl\n",
+    "layout(local_size_x = GP_GROUP_SIZE) in;\n",
+    "\n",
+    "// m_k W(|x_k - p|) when candidate slot k (< end) is a fluid particle of the visited cell.\n",
+    "float gp_density_term(uint k, uint end, vec3 p, ivec3 cell, float re2, float poly6) {\n",
+    "    if (k >= end) return 0.0;\n",
+    "    vec3 q = gp_position[k].xyz;\n",
+    "    vec3 d = q - p;\n",
+    "    float r2 = dot(d, d);\n",
+    "    if (r2 >= re2 || !gp_grid_same_cell(q, cell) || gp_kind_of(gp_info[k]) != GP_KIND_FLUID) return 0.0;\n",
+    "    float x = re2 - r2;\n",
+    "    return gp_velocity[k].w * poly6 * x * x * x;\n",
+    "}\n",
+    "\n",
+    "void main() {\n",
+    "    uint i = gp_global_index();\n",
+    "    if (i >= gp_counts.x) return;\n",
+    "    uvec4 info = gp_info[i];\n",
+    "    vec3 p = gp_position[i].xyz;\n",
+    "    if (gp_kind_of(info) != GP_KIND_FLUID || !gp_finite3(p)) { gp_density[i] = vec2(0.0); return; }\n",
+    "    uint m = gp_material_of(info);\n",
+    "    float re2 = gp_fluids[m].kernel.w, poly6 = gp_fluids[m].kernel.x;\n",
+    "    float rho = 0.0;\n",
+    "    ivec3 home = gp_grid_cell(p);\n",
+    "    uint expected = 0u, visited = 0u, cells = 0u;\n",
+    "    for (int c = 0; c < 27; ++c) {\n",
+    "        ++cells;\n",
+    "        ivec3 cell = home + ivec3(c % 3, (c / 3) % 3, c / 9) - 1;\n",
+    "        if (!gp_grid_cell_exists(cell)) continue;\n",
+    "        uint bucket = gp_grid_bucket(cell);\n",
+    "        uint begin = cell_start[bucket], end = cell_start[bucket + 1u];\n",
+    "        expected += end - begin;\n",
+    "        for (uint k = begin; k < end; k += 8u) {\n",
+    "            rho += gp_density_term(k, end, p, cell, re2, poly6) + gp_density_term(k + 1u, end, p, cell, re2, poly6)\n",
+    "                 + gp_density_term(k + 2u, end, p, cell, re2, poly6) + gp_density_term(k + 3u, end, p, cell, re2, poly6)\n",
+    "                 + gp_density_term(k + 4u, end, p, cell, re2, poly6) + gp_density_term(k + 5u, end, p, cell, re2, poly6)\n",
+    "                 + gp_density_term(k + 6u, end, p, cell, re2, poly6) + gp_density_term(k + 7u, end, p, cell, re2, poly6);\n",
+    "            visited += min(8u, end - k);\n",
+    "        }\n",
+    "    }\n",
+    "    if (visited != expected || cells != 27u) atomicAdd(stat_truncated, 1u);\n",
+    "    float wall = gp_boundary(p).w;\n",
+    "    if (wall < gp_fluids[m].shape.y) rho += gp_wall_table_density(m, wall);\n",
+    "    gp_density[i] = vec2(rho, gp_pressure(gp_fluids[m], rho));\n",
+    "    atomicMin(stat_min_density, floatBitsToUint(rho));\n",
+    "    atomicMax(stat_max_density, floatBitsToUint(rho));\n",
+    "}\n",
+    0
+};
+static const char* const* const gp__shader_sph_density[] = {
+    gp__shader_sph_density_own0,
+    gp__snippet_gp_common,
+    gp__shader_sph_density_own1,
+    gp__snippet_gp_world,
+    gp__shader_sph_density_own2,
+    gp__snippet_gp_grid,
+    gp__shader_sph_density_own3,
+    gp__snippet_gp_particles,
+    gp__shader_sph_density_own4,
+    gp__snippet_gp_solver,
+    gp__shader_sph_density_own5,
+    gp__snippet_gp_boundary,
+    gp__shader_sph_density_own6,
+    gp__snippet_gp_sph,
+    gp__shader_sph_density_own7,
+    0
+};
+static const char* const gp__shader_sph_force_own0[] = {
+    "#version 430 core\n",
+    "// sph_force: the acceleration of every fluid particle (001 section 4.5):\n",
+    "//   pressure force  f_p = -sum_j m_j (p_i + p_j) / (2 rho_j) grad W_press(r_ij)   (eqs. 6, 8)\n",
+    "//   viscosity force f_v = mu sum_j m_j (v_j - v_i) / rho_j lap W_vis(r_ij)         (eqs. 7, 9)\n",
+    "//                         + mu (0 - v_i) Z_vis(d), the walls' share (static walls)\n",
+    "//   a = (f_p + f_v) / rho_i + gravity + the user's forces\n",
+    "//                         + (l0/2 - d) n / dt^2 within l0/2 of a wall                (eq. 11)\n",
+    "// with mu = nu rho0 and j over the fluid neighbours within re (density > 0, set by sph_density).\n",
+    "// The pressure gradient is Müller's spiky (re - r)^2 (the paper prints the power as 3), the\n",
+    "// viscosity Laplacian 45 / (pi re^6) (re - r). The wall rest distance is half a spacing: a\n",
+    "// particle touching the wall, the lattice the wall weight tables assume.\n",
+    "// >>include gp_common.glsl\n",
+    0
+};
+static const char* const gp__shader_sph_force_own1[] = {
+    "// <<include gp_common.glsl\n",
+    "// >>include gp_world.glsl\n",
+    0
+};
+static const char* const gp__shader_sph_force_own2[] = {
+    "// <<include gp_world.glsl\n",
+    "// >>include gp_grid.glsl\n",
+    0
+};
+static const char* const gp__shader_sph_force_own3[] = {
+    "// <<include gp_grid.glsl\n",
+    "// >>include gp_particles.glsl\n",
+    0
+};
+static const char* const gp__shader_sph_force_own4[] = {
+    "// <<include gp_particles.glsl\n",
+    "// >>include gp_solver.glsl\n",
+    0
+};
+static const char* const gp__shader_sph_force_own5[] = {
+    "// <<include gp_solver.glsl\n",
+    "// >>include gp_boundary.glsl\n",
+    0
+};
+static const char* const gp__shader_sph_force_own6[] = {
+    "// <<include gp_boundary.glsl\n",
+    "// >>include gp_sph.glsl\n",
+    0
+};
+static const char* const gp__shader_sph_force_own7[] = {
+    "// <<include gp_sph.glsl\n",
+    "layout(local_size_x = GP_GROUP_SIZE) in;\n",
+    "\n",
+    "// What particle i needs of itself in the loop.\n",
+    "struct gp_self { vec3 p; vec3 v; float pressure; float re; float re2; float spiky; float laplacian; uint slot; };\n",
+    "\n",
+    "// Adds candidate slot k's pressure and viscosity terms (without the coefficients mu and 1/rho_i).\n",
+    "void gp_force_term(uint k, uint end, gp_self s, ivec3 cell, inout vec3 pressure, inout vec3 viscosity) {\n",
+    "    if (k >= end || k == s.slot) return;\n",
+    "    vec3 q = gp_position[k].xyz;\n",
+    "    vec3 d = s.p - q;\n",
+    "    float r2 = dot(d, d);\n",
+    "    if (r2 >= s.re2 || r2 == 0.0 || !gp_grid_same_cell(q, cell)) return;\n",
+    "    vec2 rho_p = gp_density[k];\n",
+    "    if (rho_p.x <= 0.0) return;   // not fluid\n",
+    "    vec4 v = gp_velocity[k];\n",
+    "    float r = sqrt(r2), x = s.re - r;\n",
+    "    float mass_over_rho = v.w / rho_p.x;\n",
+    "    pressure += (mass_over_rho * 0.5 * (s.pressure + rho_p.y) * s.spiky * x * x / r) * d;\n",
+    "    viscosity += (mass_over_rho * s.laplacian * x) * (v.xyz - s.v);\n",
+    "}\n",
+    "\n",
+    "// The user's forces at p (gp_forces_set).\n",
+    "vec3 gp_user_forces(vec3 p) {\n",
+    "    vec3 a = vec3(0.0);\n",
+    "    for (uint f = 0u; f < gp_solver_counts.y; ++f) {\n",
+    "        vec4 fa = gp_forces[f].a, fb = gp_forces[f].b;\n",
+    "        vec3 d = fa.xyz - p;\n",
+    "        float l = length(d);\n",
+    "        if (fa.w == 1.0) {\n",
+    "            if (fb.w <= 0.0 || l < fb.w) a += fb.xyz;\n",
+    "        } else if (l > 0.0 && (fb.w <= 0.0 || l < fb.w)) {\n",
+    "            a += (fb.x * (fb.w > 0.0 ? 1.0 - l / fb.w : 1.0) / l) * d;\n",
+    "        }\n",
+    "    }\n",
+    "    return a;\n",
+    "}\n",
+    "\n",
+    "void main() {\n",
+    "    uint i = gp_global_index();\n",
+    "    if (i >= gp_counts.x) return;\n",
+    "    vec2 own = gp_density[i];\n",
+    "    if (own.x <= 0.0) { gp_acceleration[i] = vec4(0.0); return; }   // not fluid, or not finite\n",
+    "    uint m = gp_material_of(gp_info[i]);\n",
+    "    gp_self s;\n",
+    "    s.p = gp_position[i].xyz;\n",
+    "    s.v = gp_velocity[i].xyz;\n",
+    "    s.pressure = own.y;\n",
+    "    s.re = gp_fluids[m].shape.y;\n",
+    "    s.re2 = gp_fluids[m].kernel.w;\n",
+    "    s.spiky = gp_fluids[m].kernel.y;\n",
+    "    s.laplacian = gp_fluids[m].kernel.z;\n",
+    "    s.slot = i;\n",
+    "    vec3 pressure = vec3(0.0), viscosity = vec3(0.0);\n",
+    "    ivec3 home = gp_grid_cell(s.p);\n",
+    "    uint expected = 0u, visited = 0u, cells = 0u;\n",
+    "    for (int c = 0; c < 27; ++c) {\n",
+    "        ++cells;\n",
+    "        ivec3 cell = home + ivec3(c % 3, (c / 3) % 3, c / 9) - 1;\n",
+    "        if (!gp_grid_cell_exists(cell)) continue;\n",
+    "        uint bucket = gp_grid_bucket(cell);\n",
+    "        uint begin = cell_start[bucket], end = cell_start[bucket + 1u];\n",
+    "        expected += end - begin;\n",
+    "        for (uint k = begin; k < end; k += 8u) {\n",
+    "            gp_force_term(k, end, s, cell, pressure, viscosity);\n",
+    "            gp_force_term(k + 1u, end, s, cell, pressure, viscosity);\n",
+    "            gp_force_term(k + 2u, end, s, cell, pressure, viscosity);\n",
+    "            gp_force_term(k + 3u, end, s, cell, pressure, viscosity);\n",
+    "            gp_force_term(k + 4u, end, s, cell, pressure, viscosity);\n",
+    "            gp_force_term(k + 5u, end, s, cell, pressure, viscosity);\n",
+    "            gp_force_term(k + 6u, end, s, cell, pressure, viscosity);\n",
+    "            gp_force_term(k + 7u, end, s, cell, pressure, viscosity);\n",
+    "            visited += min(8u, end - k);\n",
+    "        }\n",
+    "    }\n",
+    "    if (visited != expected || cells != 27u) atomicAdd(stat_truncated, 1u);\n",
+    "    vec4 wall = gp_boundary(s.p);\n",
+    "    if (wall.w < s.re) viscosity -= gp_wall_table_viscosity(m, wall.w) * s.v;\n",
+    "    float mu = gp_fluids[m].flow.x * gp_fluids[m].shape.z;\n",
+    "    vec3 a = (pressure + mu * viscosity) / own.x + gp_gravity.xyz + gp_user_forces(s.p);\n",
+    "    float rest = 0.5 * gp_fluids[m].shape.x, dt = gp_gravity.w;\n",
+    "    if (wall.w < rest) a += ((rest - wall.w) / (dt * dt)) * wall.xyz;\n",
+    "    gp_acceleration[i] = vec4(a, 0.0);\n",
+    "}\n",
+    0
+};
+static const char* const* const gp__shader_sph_force[] = {
+    gp__shader_sph_force_own0,
+    gp__snippet_gp_common,
+    gp__shader_sph_force_own1,
+    gp__snippet_gp_world,
+    gp__shader_sph_force_own2,
+    gp__snippet_gp_grid,
+    gp__shader_sph_force_own3,
+    gp__snippet_gp_particles,
+    gp__shader_sph_force_own4,
+    gp__snippet_gp_solver,
+    gp__shader_sph_force_own5,
+    gp__snippet_gp_boundary,
+    gp__shader_sph_force_own6,
+    gp__snippet_gp_sph,
+    gp__shader_sph_force_own7,
+    0
+};
+static const char* const gp__shader_sph_integrate_own0[] = {
+    "#version 430 core\n",
+    "// sph_integrate: moves every fluid particle by the acceleration of sph_force over one substep\n",
+    "// (001 section 4.6), then keeps it out of the walls:\n",
+    "//   symplectic Euler (default): v' = v + a dt, x' = x + v' dt\n",
+    "//   explicit Euler (eq. 14):    x' = x + v dt, v' = v + a dt\n",
+    "// A particle that ends inside a wall (distance < 0) is put back on the wall's surface along the\n",
+    "// normal and loses its velocity into the wall; a few rounds settle corners where walls meet. An\n",
+    "// update that is not finite (a blow-up) is not applied: the particle keeps its position, stops,\n",
+    "// and is counted, so that nothing is lost and nothing spreads NaN to its neighbours.\n",
+    "// >>include gp_common.glsl\n",
+    0
+};
+static const char* const gp__shader_sph_integrate_own1[] = {
+    "// <<include gp_common.glsl\n",
+    "// >>include gp_world.glsl\n",
+    0
+};
+static const char* const gp__shader_sph_integrate_own2[] = {
+    "// <<include gp_world.glsl\n",
+    "// >>include gp_grid.glsl\n",
+    0
+};
+static const char* const gp__shader_sph_integrate_own3[] = {
+    "// <<include gp_grid.glsl\n",
+    "// >>include gp_particles.glsl\n",
+    0
+};
+static const char* const gp__shader_sph_integrate_own4[] = {
+    "// <<include gp_particles.glsl\n",
+    "// >>include gp_solver.glsl\n",
+    0
+};
+static const char* const gp__shader_sph_integrate_own5[] = {
+    "// <<include gp_solver.glsl\n",
+    "// >>include gp_boundary.glsl\n",
+    0
+};
+static const char* const gp__shader_sph_integrate_own6[] = {
+    "// <<include gp_boundary.glsl\n",
+    "// >>include gp_sph.glsl\n",
+    0
+};
+static const char* const gp__shader_sph_integrate_own7[] = {
+    "// <<include gp_sph.glsl\n",
+    "layout(local_size_x = GP_GROUP_SIZE) in;\n",
+    "\n",
+    "void main() {\n",
+    "    uint i = gp_global_index();\n",
+    "    if (i >= gp_counts.x) return;\n",
+    "    if (gp_density[i].x <= 0.0) return;   // not fluid, or its position is not finite\n",
+    "    float dt = gp_gravity.w;\n",
+    "    vec3 x = gp_position[i].xyz;\n",
+    "    vec4 v = gp_velocity[i];\n",
+    "    vec3 a = gp_acceleration[i].xyz;\n",
+    "    vec3 xn, vn;\n",
+    "    if (gp_solver_counts.z == 2u) { xn = x + v.xyz * dt; vn = v.xyz + a * dt; }\n",
+    "    else { vn = v.xyz + a * dt; xn = x + vn * dt; }\n",
+    "    if (!gp_finite3(xn) || !gp_finite3(vn)) {\n",
+    "        xn = x; vn = vec3(0.0);\n",
+    "        atomicAdd(stat_bad_updates, 1u);\n",
+    "    }\n",
+    "    vec4 wall = gp_boundary(xn);\n",
+    "    if (wall.w < 0.0) {\n",
+    "        for (int round = 0; round < 4 && wall.w < 0.0; ++round) {\n",
+    "            xn -= wall.w * wall.xyz;\n",
+    "            float into = dot(vn, wall.xyz);\n",
+    "            if (into < 0.0) vn -= into * wall.xyz;\n",
+    "            wall = gp_boundary(xn);\n",
+    "        }\n",
+    "        if (wall.w < 0.0 && gp_boundary(x).w >= wall.w) { xn = x; vn = vec3(0.0); }\n",
+    "        atomicAdd(stat_wall_pushes, 1u);\n",
+    "    }\n",
+    "    gp_position[i].xyz = xn;\n",
+    "    gp_velocity[i] = vec4(vn, v.w);\n",
+    "    atomicMax(stat_max_speed, floatBitsToUint(length(vn)));\n",
+    "}\n",
+    0
+};
+static const char* const* const gp__shader_sph_integrate[] = {
+    gp__shader_sph_integrate_own0,
+    gp__snippet_gp_common,
+    gp__shader_sph_integrate_own1,
+    gp__snippet_gp_world,
+    gp__shader_sph_integrate_own2,
+    gp__snippet_gp_grid,
+    gp__shader_sph_integrate_own3,
+    gp__snippet_gp_particles,
+    gp__shader_sph_integrate_own4,
+    gp__snippet_gp_solver,
+    gp__shader_sph_integrate_own5,
+    gp__snippet_gp_boundary,
+    gp__shader_sph_integrate_own6,
+    gp__snippet_gp_sph,
+    gp__shader_sph_integrate_own7,
+    0
+};
 typedef enum gp__program_id {
+    GP__PROGRAM_BOUNDARY_DISTANCE,
     GP__PROGRAM_COPY,
     GP__PROGRAM_DISPATCH_ARGS,
     GP__PROGRAM_GRID_COUNT,
@@ -1469,9 +2328,13 @@ typedef enum gp__program_id {
     GP__PROGRAM_SCAN_REDUCE,
     GP__PROGRAM_SORT_GLOBAL,
     GP__PROGRAM_SORT_LOCAL,
+    GP__PROGRAM_SPH_DENSITY,
+    GP__PROGRAM_SPH_FORCE,
+    GP__PROGRAM_SPH_INTEGRATE,
     GP__PROGRAM_COUNT
 } gp__program_id;
 static const gp__shader_source gp__shader_sources[GP__PROGRAM_COUNT] = {
+    { "boundary_distance", gp__shader_boundary_distance },
     { "copy", gp__shader_copy },
     { "dispatch_args", gp__shader_dispatch_args },
     { "grid_count", gp__shader_grid_count },
@@ -1482,6 +2345,9 @@ static const gp__shader_source gp__shader_sources[GP__PROGRAM_COUNT] = {
     { "scan_reduce", gp__shader_scan_reduce },
     { "sort_global", gp__shader_sort_global },
     { "sort_local", gp__shader_sort_local },
+    { "sph_density", gp__shader_sph_density },
+    { "sph_force", gp__shader_sph_force },
+    { "sph_integrate", gp__shader_sph_integrate },
 };
 /* <<shaders-generated */
 
@@ -1554,6 +2420,7 @@ static void gp__begin(gp_world* w, const char* call) {
     gl->fnGetIntegerv(GP__GL_CURRENT_PROGRAM, &w->saved_program);
     gl->fnMemoryBarrier(GP__GL_ALL_BARRIER_BITS);
     gl->fnBindBufferBase(GP__GL_UNIFORM_BUFFER, 0, w->params);
+    gl->fnBindBufferBase(GP__GL_UNIFORM_BUFFER, 1, w->solver);
 }
 
 static gp_result gp__end(gp_world* w, gp_result result) {
@@ -1881,12 +2748,13 @@ static void gp__reorder(gp_world* w, gp__GLuint* attribute) {
     if (life) gp__swap(&w->life, &w->spare8);
 }
 
-gp_result gp_grid_build(gp_world* world) {
+/* The build, inside a gp__begin/gp__end pair. Fluid values of the last substep belong to the
+   old order: they are marked stale. */
+static gp_result gp__grid_build(gp_world* world) {
     uint32_t groups, timer;
     size_t table_bytes;
     gp_result r;
-    if (!world) return GP_ERROR_INVALID_ARGUMENT;
-    gp__begin(world, "gp_grid_build");
+    world->fluid_valid = false;
     groups = gp__groups(world->count, GP_GROUP_SIZE);
     table_bytes = ((size_t)world->buckets + 2) * 4;
 
@@ -1906,7 +2774,7 @@ gp_result gp_grid_build(gp_world* world) {
     timer = gp__timer_begin(world, "grid_scan");
     r = gp__scan_level(world, world->cell_count, world->cell_start, world->buckets + 2, false, 0, 0, 0);
     gp__timer_end(world, timer);
-    if (r != GP_OK) return gp__end(world, r);
+    if (r != GP_OK) return r;
     if (world->count == 0) goto done;
 
     if (world->desc.deterministic) {
@@ -1935,7 +2803,13 @@ gp_result gp_grid_build(gp_world* world) {
 done:
     world->grid_built = true;
     world->grid_particles = world->count;
-    return gp__end(world, GP_OK);
+    return GP_OK;
+}
+
+gp_result gp_grid_build(gp_world* world) {
+    if (!world) return GP_ERROR_INVALID_ARGUMENT;
+    gp__begin(world, "gp_grid_build");
+    return gp__end(world, gp__grid_build(world));
 }
 
 gp_result gp_grid_stats_read(gp_world* world, gp_grid_stats* stats) {
@@ -1978,6 +2852,1360 @@ gp_result gp_grid_count_neighbors(gp_world* world, float radius, uint32_t out_bu
     gp__dispatch(world, gp__groups(world->count, GP_GROUP_SIZE));
     gp__timer_end(world, timer);
     return gp__end(world, GP_OK);
+}
+
+/* >>sph ====================================================================================
+   Weakly compressible SPH (paper 001) on the shared grid. A substep (gp__fluid_substep):
+     1. gp__grid_build: the store in cell order;
+     2. sph_density: rho and p per fluid particle into the 8-byte spare (eqs. 4, 5, 10, 13);
+     3. sph_force: acceleration into the 16-byte spare (eqs. 6-9, 11, gravity, user forces);
+     4. sph_integrate: symplectic or explicit Euler, then particles out of walls (eq. 14).
+   The spares are free between builds (they only serve the reorder), so the fluid costs no
+   memory beyond the store: 92 bytes per particle, plus 8 per grid bucket.
+   Materials live in the solver's uniform block with their wall weight tables (eq. 13), computed
+   here once per material: wall particles on the lattice's continuation behind a plane wall. */
+
+#define GP__PI 3.14159265358979323846
+
+/* In >>public: the store's checked add and its value checks. */
+static gp_result gp__particles_add(gp_world* world, const gp_particles_desc* desc, uint32_t* ids);
+static gp_result gp__check_values(gp_world* w, const char* what, const float* v, uint32_t n, uint32_t stride,
+                                  uint32_t components, bool last_positive);
+
+static double gp__poly6(double re, double r2) {
+    double x = re * re - r2;
+    return x > 0.0 ? 315.0 / (64.0 * GP__PI * pow(re, 9.0)) * x * x * x : 0.0;
+}
+static double gp__viscosity_laplacian(double re, double r) {
+    return r < re ? 45.0 / (GP__PI * pow(re, 6.0)) * (re - r) : 0.0;
+}
+
+/* The sum of the poly6 kernel over the cubic lattice of spacing l0 around a lattice point,
+   itself included: the density of a particle inside a block, per unit mass. */
+static double gp__lattice_weight(double l0, double re) {
+    int n = (int)ceil(re / l0), a, b, c;
+    double sum = 0.0;
+    for (a = -n; a <= n; ++a)
+        for (b = -n; b <= n; ++b)
+            for (c = -n; c <= n; ++c) sum += gp__poly6(re, (double)(a * a + b * b + c * c) * l0 * l0);
+    return sum;
+}
+
+gp_fluid_material gp_query_fluid_material_defaults(const gp_world* world, const gp_fluid_material* material) {
+    gp_fluid_material m;
+    float cell = world ? world->desc.grid.cell_size : 0.1f;
+    if (material) m = *material;
+    else memset(&m, 0, sizeof m);
+    if (m.spacing == 0.0f) m.spacing = 0.5f * cell;
+    if (m.smoothing_radius == 0.0f) m.smoothing_radius = 2.0f * m.spacing;
+    if (m.rest_density == 0.0f) m.rest_density = 1000.0f;
+    if (m.stiffness == 0.0f) m.stiffness = 1000.0f;
+    if (m.viscosity == 0.0f) m.viscosity = 0.02f;
+    m.mass = 0.0f;
+    if (m.spacing > 0.0f && m.smoothing_radius >= m.spacing && isfinite(m.spacing) && isfinite(m.smoothing_radius) &&
+        m.smoothing_radius < 64.0f * m.spacing)
+        m.mass = (float)((double)m.rest_density / gp__lattice_weight(m.spacing, m.smoothing_radius));
+    return m;
+}
+
+/* The material's block in the solver's uniform buffer: constants, kernel coefficients and the
+   wall weight tables of eq. 13 (wall points at (a l0, b l0, -(c + 1/2) l0) behind a wall at z = 0,
+   the particle at height d over the lattice point (0, 0)). */
+static void gp__fluid_params_fill(gp__fluid_params* f, const gp_fluid_material* m) {
+    double l0 = m->spacing, re = m->smoothing_radius;
+    int n = (int)ceil(re / l0) + 1, k, a, b, c;
+    f->shape[0] = m->spacing; f->shape[1] = m->smoothing_radius; f->shape[2] = m->rest_density; f->shape[3] = m->stiffness;
+    f->flow[0] = m->viscosity; f->flow[1] = m->rest_pressure; f->flow[2] = m->mass; f->flow[3] = m->allow_tension ? 1.0f : 0.0f;
+    f->kernel[0] = (float)(315.0 / (64.0 * GP__PI * pow(re, 9.0)));
+    f->kernel[1] = (float)(45.0 / (GP__PI * pow(re, 6.0)));
+    f->kernel[2] = (float)(45.0 / (GP__PI * pow(re, 6.0)));
+    f->kernel[3] = (float)(re * re);
+    for (k = 0; k < GP__WALL_SAMPLES; ++k) {
+        double d = re * k / (GP__WALL_SAMPLES - 1), density = 0.0, viscosity = 0.0;
+        for (c = 0; c <= n; ++c)
+            for (a = -n; a <= n; ++a)
+                for (b = -n; b <= n; ++b) {
+                    double z = d + (c + 0.5) * l0, r2 = (a * a + b * b) * l0 * l0 + z * z;
+                    density += gp__poly6(re, r2);
+                    viscosity += gp__viscosity_laplacian(re, sqrt(r2));
+                }
+        f->wall_density[k] = (float)(m->mass * density);
+        f->wall_viscosity[k] = (float)(m->mass / m->rest_density * viscosity);
+    }
+}
+
+static gp_result gp__fluid_material_check(gp_world* w, uint32_t phase, const gp_fluid_material* m) {
+    float cell = w->desc.grid.cell_size;
+    if (phase >= GP_MAX_FLUID_MATERIALS)
+        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "phase %u: there are %d fluid materials", phase, GP_MAX_FLUID_MATERIALS);
+    if (!(m->spacing > 0.0f) || !isfinite(m->spacing))
+        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "spacing %g must be positive and finite", (double)m->spacing);
+    if (!(m->smoothing_radius >= m->spacing) || !(m->smoothing_radius < 64.0f * m->spacing))
+        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "smoothing radius %g must be 1 to 64 spacings (%g)",
+                        (double)m->smoothing_radius, (double)m->spacing);
+    if (m->smoothing_radius > cell * 1.000001f)
+        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "smoothing radius %g exceeds the grid's cell size %g: neighbours would "
+                        "be missed; make grid.cell_size at least the smoothing radius", (double)m->smoothing_radius, (double)cell);
+    if (!(m->rest_density > 0.0f) || !isfinite(m->rest_density))
+        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "rest density %g must be positive and finite", (double)m->rest_density);
+    if (!(m->stiffness > 0.0f) || !isfinite(m->stiffness))
+        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "stiffness %g must be positive and finite", (double)m->stiffness);
+    if (!(m->viscosity >= 0.0f) || !isfinite(m->viscosity))
+        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "viscosity %g must be 0 or positive, and finite", (double)m->viscosity);
+    if (!isfinite(m->rest_pressure))
+        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "rest pressure %g is not finite", (double)m->rest_pressure);
+    if (!(m->mass > 0.0f) || !isfinite(m->mass))
+        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "the derived mass %g is not positive and finite", (double)m->mass);
+    return GP_OK;
+}
+
+static void gp__solver_upload(gp_world* w) {
+    gp__buffer_upload(w, w->solver, 0, sizeof w->solver_host, &w->solver_host);
+}
+
+gp_result gp_fluid_material_set(gp_world* world, uint32_t phase, const gp_fluid_material* material) {
+    gp_fluid_material m;
+    gp_result r;
+    if (!world) return GP_ERROR_INVALID_ARGUMENT;
+    gp__begin(world, "gp_fluid_material_set");
+    if (!material) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "material is NULL"));
+    m = gp_query_fluid_material_defaults(world, material);
+    if ((r = gp__fluid_material_check(world, phase, &m)) != GP_OK) return gp__end(world, r);
+    world->materials[phase] = m;
+    gp__fluid_params_fill(&world->solver_host.fluids[phase], &m);
+    gp__solver_upload(world);
+    return gp__end(world, GP_OK);
+}
+
+gp_result gp_fluid_material_get(gp_world* world, uint32_t phase, gp_fluid_material* material) {
+    if (!world) return GP_ERROR_INVALID_ARGUMENT;
+    gp__begin(world, "gp_fluid_material_get");
+    if (!material) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "material is NULL"));
+    if (phase >= GP_MAX_FLUID_MATERIALS)
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "phase %u: there are %d fluid materials", phase, GP_MAX_FLUID_MATERIALS));
+    *material = world->materials[phase];
+    return gp__end(world, GP_OK);
+}
+
+/* Adds n fluid particles of phase at xyz (n * 3 floats), all with velocity (may be NULL). */
+static gp_result gp__fluid_add(gp_world* w, uint32_t phase, const float* xyz, uint32_t n, const float* velocity) {
+    gp_particles_desc d;
+    float* velocities = NULL;
+    gp_result r;
+    uint32_t i;
+    if (velocity && n) {
+        velocities = (float*)gp__alloc(&w->desc.allocator, (size_t)n * 3 * sizeof(float));
+        if (!velocities) return gp__fail(w, GP_ERROR_OUT_OF_MEMORY, "no host memory to stage %u particles", n);
+        for (i = 0; i < 3 * n; ++i) velocities[i] = velocity[i % 3];
+    }
+    memset(&d, 0, sizeof d);
+    d.count = n;
+    d.positions = xyz;
+    d.velocities = velocities;
+    d.radius = 0.5f * w->materials[phase].spacing;
+    d.mass = w->materials[phase].mass;
+    d.kind = GP_KIND_FLUID;
+    d.phase = phase;
+    r = gp__particles_add(w, &d, NULL);
+    gp__free(&w->desc.allocator, velocities);
+    return r;
+}
+
+static gp_result gp__check_vector(gp_world* w, const char* what, const float* v) {
+    if (!v) return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "%s is NULL", what);
+    if (!isfinite(v[0]) || !isfinite(v[1]) || !isfinite(v[2]))
+        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "%s (%g, %g, %g) is not finite", what, (double)v[0], (double)v[1], (double)v[2]);
+    return GP_OK;
+}
+
+/* The lattice points of a block or ball: min + (i + 1/2) l0 inside [min, max], and inside the
+   ball when radius > 0. Counts first (xyz NULL), then fills. */
+static uint64_t gp__lattice(const float min[3], const float max[3], float l0, const float* center, float radius, float* xyz) {
+    uint64_t n[3], i, j, k, count = 0;
+    int a;
+    for (a = 0; a < 3; ++a) n[a] = max[a] > min[a] ? (uint64_t)floor((double)(max[a] - min[a]) / l0 + 1e-4) : 0;
+    for (k = 0; k < n[2]; ++k)
+        for (j = 0; j < n[1]; ++j)
+            for (i = 0; i < n[0]; ++i) {
+                float p[3];
+                p[0] = min[0] + ((float)i + 0.5f) * l0;
+                p[1] = min[1] + ((float)j + 0.5f) * l0;
+                p[2] = min[2] + ((float)k + 0.5f) * l0;
+                if (center) {
+                    float dx = p[0] - center[0], dy = p[1] - center[1], dz = p[2] - center[2];
+                    if (dx * dx + dy * dy + dz * dz > radius * radius) continue;
+                }
+                if (xyz) memcpy(xyz + 3 * count, p, sizeof p);
+                ++count;
+            }
+    return count;
+}
+
+/* Shared by gp_fluid_add_block and gp_fluid_add_ball. */
+static gp_result gp__fluid_add_lattice(gp_world* w, uint32_t phase, const float min[3], const float max[3],
+                                       const float* center, float radius, const float velocity[3], uint32_t* added) {
+    float l0;
+    uint64_t n;
+    float* xyz;
+    gp_result r;
+    if (added) *added = 0;
+    if (phase >= GP_MAX_FLUID_MATERIALS)
+        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "phase %u: there are %d fluid materials", phase, GP_MAX_FLUID_MATERIALS);
+    if (velocity && (r = gp__check_vector(w, "velocity", velocity)) != GP_OK) return r;
+    l0 = w->materials[phase].spacing;
+    n = gp__lattice(min, max, l0, center, radius, NULL);
+    if (n > (uint64_t)(w->capacity - w->count))
+        return gp__fail(w, GP_ERROR_CAPACITY, "%llu particles do not fit: %u of %u slots are live; nothing was added",
+                        (unsigned long long)n, w->count, w->capacity);
+    if (n == 0) return GP_OK;
+    xyz = (float*)gp__alloc(&w->desc.allocator, (size_t)n * 3 * sizeof(float));
+    if (!xyz) return gp__fail(w, GP_ERROR_OUT_OF_MEMORY, "no host memory to stage %llu particles", (unsigned long long)n);
+    gp__lattice(min, max, l0, center, radius, xyz);
+    r = gp__fluid_add(w, phase, xyz, (uint32_t)n, velocity);
+    gp__free(&w->desc.allocator, xyz);
+    if (r == GP_OK && added) *added = (uint32_t)n;
+    return r;
+}
+
+gp_result gp_fluid_add_block(gp_world* world, uint32_t phase, const float min[3], const float max[3],
+                             const float velocity[3], uint32_t* added) {
+    gp_result r;
+    if (!world) return GP_ERROR_INVALID_ARGUMENT;
+    gp__begin(world, "gp_fluid_add_block");
+    if ((r = gp__check_vector(world, "min", min)) != GP_OK || (r = gp__check_vector(world, "max", max)) != GP_OK)
+        return gp__end(world, r);
+    return gp__end(world, gp__fluid_add_lattice(world, phase, min, max, NULL, 0.0f, velocity, added));
+}
+
+gp_result gp_fluid_add_ball(gp_world* world, uint32_t phase, const float center[3], float radius,
+                            const float velocity[3], uint32_t* added) {
+    float min[3], max[3];
+    gp_result r;
+    int a;
+    if (!world) return GP_ERROR_INVALID_ARGUMENT;
+    gp__begin(world, "gp_fluid_add_ball");
+    if ((r = gp__check_vector(world, "center", center)) != GP_OK) return gp__end(world, r);
+    if (!(radius >= 0.0f) || !isfinite(radius))
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "radius %g must be 0 or positive, and finite", (double)radius));
+    for (a = 0; a < 3; ++a) { min[a] = center[a] - radius; max[a] = center[a] + radius; }
+    return gp__end(world, gp__fluid_add_lattice(world, phase, min, max, center, radius, velocity, added));
+}
+
+/* ---- pours ---- */
+
+static gp__pour* gp__find_pour(gp_world* w, gp_pour pour) {
+    uint32_t i;
+    for (i = 0; i < w->pour_count; ++i)
+        if (pour.id != 0 && w->pours[i].id == pour.id) return &w->pours[i];
+    return NULL;
+}
+
+gp_result gp_pour_add(gp_world* world, const gp_pour_desc* desc, gp_pour* pour) {
+    gp__pour* p;
+    gp_pour_desc d;
+    gp_result r;
+    float len, *t, *b, *n;
+    if (!world) return GP_ERROR_INVALID_ARGUMENT;
+    gp__begin(world, "gp_pour_add");
+    if (!desc || !pour) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "%s is NULL", desc ? "pour" : "desc"));
+    pour->id = 0;
+    d = *desc;
+    if (d.direction[0] == 0.0f && d.direction[1] == 0.0f && d.direction[2] == 0.0f) d.direction[1] = -1.0f;
+    if (d.speed == 0.0f) d.speed = 1.0f;
+    if (d.phase >= GP_MAX_FLUID_MATERIALS)
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "phase %u: there are %d fluid materials", d.phase, GP_MAX_FLUID_MATERIALS));
+    if ((r = gp__check_vector(world, "position", d.position)) != GP_OK || (r = gp__check_vector(world, "direction", d.direction)) != GP_OK)
+        return gp__end(world, r);
+    if (!(d.rate > 0.0f) || !isfinite(d.rate) || !(d.speed > 0.0f) || !isfinite(d.speed))
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "rate %g (particles/s) and speed %g (m/s) must be positive and finite",
+                                       (double)d.rate, (double)d.speed));
+    if (world->pour_count == GP__MAX_POURS)
+        return gp__end(world, gp__fail(world, GP_ERROR_CAPACITY, "there are already %d pours", GP__MAX_POURS));
+    p = &world->pours[world->pour_count];
+    memset(p, 0, sizeof *p);
+    len = sqrtf(d.direction[0] * d.direction[0] + d.direction[1] * d.direction[1] + d.direction[2] * d.direction[2]);
+    d.direction[0] /= len; d.direction[1] /= len; d.direction[2] /= len;
+    n = d.direction; t = p->tangent; b = p->bitangent;
+    /* a tangent: the axis least aligned with the direction, made orthogonal */
+    if (fabsf(n[0]) < 0.6f) { t[0] = 1.0f - n[0] * n[0]; t[1] = -n[0] * n[1]; t[2] = -n[0] * n[2]; }
+    else { t[0] = -n[1] * n[0]; t[1] = 1.0f - n[1] * n[1]; t[2] = -n[1] * n[2]; }
+    len = sqrtf(t[0] * t[0] + t[1] * t[1] + t[2] * t[2]);
+    t[0] /= len; t[1] /= len; t[2] /= len;
+    b[0] = n[1] * t[2] - n[2] * t[1]; b[1] = n[2] * t[0] - n[0] * t[2]; b[2] = n[0] * t[1] - n[1] * t[0];
+    p->desc = d;
+    p->id = ++world->next_pour_id;
+    world->pour_count++;
+    pour->id = p->id;
+    return gp__end(world, GP_OK);
+}
+
+gp_result gp_pour_remove(gp_world* world, gp_pour pour) {
+    gp__pour* p;
+    if (!world) return GP_ERROR_INVALID_ARGUMENT;
+    gp__begin(world, "gp_pour_remove");
+    if (!(p = gp__find_pour(world, pour)))
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "pour %u does not exist (removed, or never added)", pour.id));
+    *p = world->pours[--world->pour_count];
+    return gp__end(world, GP_OK);
+}
+
+gp_result gp_pour_state_get(gp_world* world, gp_pour pour, gp_pour_state* state) {
+    gp__pour* p;
+    if (!world) return GP_ERROR_INVALID_ARGUMENT;
+    gp__begin(world, "gp_pour_state_get");
+    if (!state) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "state is NULL"));
+    if (!(p = gp__find_pour(world, pour)))
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "pour %u does not exist (removed, or never added)", pour.id));
+    *state = p->state;
+    return gp__end(world, GP_OK);
+}
+
+/* Runs a pour for h seconds: each time the stream has moved a spacing, a layer of the lattice
+   points of the nozzle's plane nearest its centre (as many as the rate owes), already moved
+   on by the time since it was due. */
+static gp_result gp__pour_run(gp_world* w, gp__pour* p, float h) {
+    const gp_fluid_material* m = &w->materials[p->desc.phase];
+    double interval = m->spacing / p->desc.speed;
+    gp_result r = GP_OK;
+    p->clock += h;
+    while (r == GP_OK && p->clock >= interval && !p->state.full) {
+        float xyz[3 * 1024], lead;
+        uint32_t n, k = 0, room = w->capacity - w->count;
+        int ring, a, b;
+        p->clock -= interval;
+        p->owed += p->desc.rate * interval;
+        n = p->owed > 1024.0 ? 1024u : (uint32_t)p->owed;
+        lead = (float)(p->clock * p->desc.speed);
+        /* square rings of the plane's lattice, kept when inside the disc of the layer's size */
+        for (ring = 0; k < n && ring < 64; ++ring) {
+            float disc = sqrtf((float)n / 3.14159265f) + 0.5f;
+            for (a = -ring; a <= ring && k < n; ++a)
+                for (b = -ring; b <= ring && k < n; ++b) {
+                    int c;
+                    if (a != -ring && a != ring && b != -ring && b != ring) continue;
+                    if ((float)(a * a + b * b) > disc * disc) continue;
+                    for (c = 0; c < 3; ++c)
+                        xyz[3 * k + c] = p->desc.position[c] + m->spacing * ((float)a * p->tangent[c] + (float)b * p->bitangent[c]) +
+                                         lead * p->desc.direction[c];
+                    ++k;
+                }
+        }
+        if (k > room) {
+            k = room;
+            p->state.full = true;
+            GP__LOG(w, GP_LOG_WARNING, "gp_world_step: pour %u stopped: the store is full (%u particles)", p->id, w->capacity);
+        }
+        if (k) {
+            float v[3];
+            v[0] = p->desc.direction[0] * p->desc.speed; v[1] = p->desc.direction[1] * p->desc.speed; v[2] = p->desc.direction[2] * p->desc.speed;
+            r = gp__fluid_add(w, p->desc.phase, xyz, k, v);
+            if (r == GP_OK) { p->state.emitted += k; p->owed -= k; }
+        }
+    }
+    return r;
+}
+
+/* ---- forces ---- */
+
+gp_result gp_gravity_set(gp_world* world, const float gravity[3]) {
+    gp_result r;
+    if (!world) return GP_ERROR_INVALID_ARGUMENT;
+    gp__begin(world, "gp_gravity_set");
+    if ((r = gp__check_vector(world, "gravity", gravity)) != GP_OK) return gp__end(world, r);
+    memcpy(world->solver_host.gravity, gravity, 3 * sizeof(float));
+    gp__solver_upload(world);
+    return gp__end(world, GP_OK);
+}
+
+gp_result gp_forces_set(gp_world* world, const gp_force* forces, uint32_t count) {
+    uint32_t i;
+    gp_result r;
+    if (!world) return GP_ERROR_INVALID_ARGUMENT;
+    gp__begin(world, "gp_forces_set");
+    if (count > GP_MAX_FORCES) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "%u forces: at most %d", count, GP_MAX_FORCES));
+    if (count && !forces) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "forces is NULL"));
+    for (i = 0; i < count; ++i) {
+        const gp_force* f = &forces[i];
+        if (f->type != GP_FORCE_UNIFORM && f->type != GP_FORCE_RADIAL)
+            return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "force %u: type %d is not a gp_force_type", i, (int)f->type));
+        if ((r = gp__check_vector(world, "a force's center", f->center)) != GP_OK ||
+            (r = gp__check_vector(world, "a force's vector", f->vector)) != GP_OK)
+            return gp__end(world, r);
+        if (!isfinite(f->strength) || !(f->radius >= 0.0f) || !isfinite(f->radius))
+            return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "force %u: strength %g must be finite and radius %g 0 or positive",
+                                           i, (double)f->strength, (double)f->radius));
+    }
+    for (i = 0; i < count; ++i) {
+        float* g = world->solver_host.forces[i];
+        const gp_force* f = &forces[i];
+        g[0] = f->center[0]; g[1] = f->center[1]; g[2] = f->center[2]; g[3] = f->type == GP_FORCE_UNIFORM ? 1.0f : 2.0f;
+        g[4] = f->type == GP_FORCE_UNIFORM ? f->vector[0] : f->strength;
+        g[5] = f->type == GP_FORCE_UNIFORM ? f->vector[1] : 0.0f;
+        g[6] = f->type == GP_FORCE_UNIFORM ? f->vector[2] : 0.0f;
+        g[7] = f->radius;
+    }
+    world->solver_host.counts[1] = count;
+    gp__solver_upload(world);
+    return gp__end(world, GP_OK);
+}
+
+/* ---- the substep ---- */
+
+/* The statistics words after the grid's three: max speed, min density, max density, wall pushes
+   (reset every substep), then non-finite updates (kept). */
+static void gp__fluid_stats_reset(gp_world* w) {
+    const uint32_t words[4] = {0u, 0x7f7fffffu, 0u, 0u};   /* 0, FLT_MAX, 0, 0 as bits */
+    gp__buffer_upload(w, w->grid_stats, 12, sizeof words, words);
+}
+
+/* One substep of h seconds: build, density, forces, and, with integrate, the move. */
+static gp_result gp__fluid_substep(gp_world* w, float h, bool integrate) {
+    uint32_t groups, timer;
+    gp_result r;
+    if ((r = gp__grid_build(w)) != GP_OK) return r;
+    w->solver_host.gravity[3] = h;
+    gp__solver_upload(w);
+    gp__fluid_stats_reset(w);
+    groups = gp__groups(w->count, GP_GROUP_SIZE);
+    /* the passes share one binding layout: gp_sph.glsl */
+    gp__bind(w, 0, w->position);
+    gp__bind(w, 1, w->velocity);
+    gp__bind(w, 2, w->info);
+    gp__bind(w, 3, w->spare8);
+    gp__bind(w, 4, w->spare16);
+    gp__bind(w, 5, w->cell_start);
+    gp__bind(w, 6, w->fields);
+    gp__bind(w, 7, w->grid_stats);
+    timer = gp__timer_begin(w, "sph_density");
+    gp__use(w, GP__PROGRAM_SPH_DENSITY);
+    gp__dispatch(w, groups);
+    gp__timer_end(w, timer);
+    timer = gp__timer_begin(w, "sph_force");
+    gp__use(w, GP__PROGRAM_SPH_FORCE);
+    gp__dispatch(w, groups);
+    gp__timer_end(w, timer);
+    if (integrate) {
+        timer = gp__timer_begin(w, "sph_integrate");
+        gp__use(w, GP__PROGRAM_SPH_INTEGRATE);
+        gp__dispatch(w, groups);
+        gp__timer_end(w, timer);
+    }
+    w->fluid_valid = true;
+    w->fluid_count = w->count;
+    w->last_substep = h;
+    return GP_OK;
+}
+
+/* The fastest sound and the finest spacing among the materials, for the CFL number. */
+static void gp__fluid_limits(const gp_world* w, float* sound, float* spacing) {
+    int i;
+    *sound = 0.0f;
+    *spacing = 3.4e38f;
+    for (i = 0; i < GP_MAX_FLUID_MATERIALS; ++i) {
+        float c = sqrtf(w->materials[i].stiffness);
+        if (c > *sound) *sound = c;
+        if (w->materials[i].spacing < *spacing) *spacing = w->materials[i].spacing;
+    }
+}
+
+static gp_result gp__check_dt(gp_world* w, float dt) {
+    if (!(dt > 0.0f) || !isfinite(dt))
+        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "dt %g must be positive and finite", (double)dt);
+    return GP_OK;
+}
+
+gp_result gp_world_step(gp_world* world, const gp_step_desc* desc) {
+    gp_step_desc d;
+    float sound, spacing, h, cfl;
+    double needed;
+    uint32_t s, i, words[1];
+    gp_result r = GP_OK;
+    if (!world) return GP_ERROR_INVALID_ARGUMENT;
+    gp__begin(world, "gp_world_step");
+    if (!desc) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "desc is NULL"));
+    d = *desc;
+    if ((r = gp__check_dt(world, d.dt)) != GP_OK) return gp__end(world, r);
+    if (d.max_cfl == 0.0f) d.max_cfl = 1.0f;
+    if (d.integrator == GP_INTEGRATOR_DEFAULT) d.integrator = GP_INTEGRATOR_SYMPLECTIC_EULER;
+    if (!(d.max_cfl > 0.0f) || !isfinite(d.max_cfl))
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "max_cfl %g must be positive and finite", (double)d.max_cfl));
+    if (d.integrator != GP_INTEGRATOR_SYMPLECTIC_EULER && d.integrator != GP_INTEGRATOR_EXPLICIT_EULER)
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "integrator %d is not a gp_integrator", (int)d.integrator));
+    if (d.substeps > 100000u)
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "%u substeps: at most 100,000", d.substeps));
+    /* The fastest particle of the last substep (one word back from the GPU, which has finished
+       the last frame by now) and the speed of sound bound the substep (CFL). */
+    if (world->fluid_valid || world->last_substeps) {
+        gp__buffer_download(world, world->grid_stats, 12, 4, words);
+        memcpy(&world->max_speed, words, 4);
+        if (!isfinite(world->max_speed)) world->max_speed = 0.0f;
+    }
+    gp__fluid_limits(world, &sound, &spacing);
+    needed = ceil((double)d.dt * (sound + world->max_speed) / ((double)d.max_cfl * spacing));
+    if (d.substeps == 0) d.substeps = needed < 1.0 ? 1u : needed > 1000.0 ? 1000u : (uint32_t)needed;
+    h = d.dt / (float)d.substeps;
+    cfl = h * (sound + world->max_speed) / spacing;
+    if (cfl > d.max_cfl && !world->cfl_warned)
+        GP__LOG(world, GP_LOG_WARNING, "gp_world_step: the CFL number is %.3g, above %.3g (substep %g s, sound %g m/s, fastest particle "
+                "%g m/s, spacing %g m): the fluid may blow up; take more substeps (0 picks them)", (double)cfl, (double)d.max_cfl,
+                (double)h, (double)sound, (double)world->max_speed, (double)spacing);
+    world->cfl_warned = cfl > d.max_cfl;
+    world->last_cfl = cfl;
+    world->last_substeps = d.substeps;
+    world->solver_host.counts[2] = d.integrator == GP_INTEGRATOR_EXPLICIT_EULER ? 2u : 1u;
+    for (s = 0; s < d.substeps && r == GP_OK; ++s) {
+        for (i = 0; i < world->pour_count && r == GP_OK; ++i) r = gp__pour_run(world, &world->pours[i], h);
+        if (r == GP_OK) r = gp__fluid_substep(world, h, true);
+    }
+    return gp__end(world, r);
+}
+
+gp_result gp_fluid_compute(gp_world* world, float dt) {
+    gp_result r;
+    if (!world) return GP_ERROR_INVALID_ARGUMENT;
+    gp__begin(world, "gp_fluid_compute");
+    if ((r = gp__check_dt(world, dt)) != GP_OK) return gp__end(world, r);
+    return gp__end(world, gp__fluid_substep(world, dt, false));
+}
+
+gp_result gp_fluid_stats_read(gp_world* world, gp_fluid_stats* stats) {
+    uint32_t words[8];
+    float sound, spacing;
+    if (!world) return GP_ERROR_INVALID_ARGUMENT;
+    gp__begin(world, "gp_fluid_stats_read");
+    if (!stats) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "stats is NULL"));
+    memset(stats, 0, sizeof *stats);
+    gp__buffer_download(world, world->grid_stats, 0, sizeof words, words);
+    memcpy(&stats->max_speed, &words[3], 4);
+    memcpy(&stats->min_density, &words[4], 4);
+    memcpy(&stats->max_density, &words[5], 4);
+    if (stats->min_density > stats->max_density) stats->min_density = stats->max_density = 0.0f;   /* no fluid */
+    stats->wall_pushes = words[6];
+    stats->nonfinite = words[7];
+    stats->substeps = world->last_substeps;
+    stats->substep = world->last_substep;
+    gp__fluid_limits(world, &sound, &spacing);
+    stats->cfl = world->last_substep * (sound + stats->max_speed) / spacing;
+    return gp__end(world, GP_OK);
+}
+
+/* >>mesh-field-begin (from the mesh SDF work) */
+/* mesh_sdf.c - signed distance field of a closed triangle mesh, for gpuparticle.h (>>mesh section).
+
+   Two entry points:
+       gp__mesh_inside       inside/outside of grid samples by ray parity along +x, one pass per column
+       gp__mesh_field_build  the signed distance field: exact in a band, propagated beyond it
+
+   How the field is built, and why:
+     1. Band: every triangle visits the samples in its bounding box grown by the band and keeps the
+        exact point-triangle distance where it beats the sample's best. A sample whose true distance
+        d <= band lies in the grown box of its nearest triangle (the closest point is in the box),
+        so it is visited by that triangle: any stored value <= band is exact.
+     2. Beyond the band: sweeps in the 8 octant orders carry each sample's nearest-triangle index to
+        its downstream neighbours, which keep whichever candidate triangle is nearest to them
+        (vector propagation). Values there are the exact distance to one real triangle, so never
+        below the true distance, and in practice equal to it or a small fraction of a voxel above.
+     3. Sign: ray parity per (y, z) column of samples, made exact for rays through edges and
+        vertices (see gp__mesh_ray_side).
+
+   C99 and C++11; no globals; memory only through the caller's alloc/release. */
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef struct gp__mesh_field {
+    float origin[3];   /* position of sample (0,0,0), metres */
+    float voxel;       /* metres between samples */
+    uint32_t dims[3];  /* samples along x, y, z */
+    float* samples;    /* dims[0]*dims[1]*dims[2] floats, x fastest: index x + dims[0]*(y + dims[1]*z) */
+} gp__mesh_field;
+
+/* Half-width of the exact band, in voxels (the contract promises at least 2). */
+#define GP__MESH_BAND_VOXELS 3.0
+/* Propagation rounds of 8 sweeps each; it stops early once a round changes nothing. */
+#define GP__MESH_MAX_ROUNDS 4
+#define GP__MESH_NO_TRIANGLE 0xFFFFFFFFu
+
+/* ---- inside / outside ------------------------------------------------------------------------ */
+
+/* Side of the column's ray with respect to the directed projected edge A->B, in the (y, z) plane
+   with the ray at the origin: +1 left, -1 right, 0 only when A == B (no side at all).
+
+   Exactness: A and B are floats, so each product is exact in double (24 + 24 bits) and the
+   correctly rounded difference has the exact sign; side(B, A) == -side(A, B) always. The two
+   triangles sharing an edge therefore never disagree about which side of it the ray is on.
+   Ties: when the ray lies exactly on the edge's line, the ray is treated as moved by the
+   infinitesimal (+e, +e^2) in (y, z) (simulation of simplicity). That is the same for every
+   triangle, so each ray crosses a closed surface an exact, consistent number of times: through
+   a shared edge or vertex it is counted once, and grazing a silhouette it is counted 0 or 2. */
+static int gp__mesh_ray_side(float ay, float az, float by, float bz) {
+    double e = (double)ay * (double)bz - (double)az * (double)by;
+    if (e > 0.0) return 1;
+    if (e < 0.0) return -1;
+    /* orient(A, B, (e, e^2)) = e - (bz - az) * eps + (by - ay) * eps^2 */
+    if (bz != az) return bz < az ? 1 : -1;
+    if (by != ay) return by > ay ? 1 : -1;
+    return 0;
+}
+
+/* For a grid of sample points origin + voxel * (x, y, z), x < dims[0] ..., writes inside[i] = 1 for
+   points inside the closed mesh, 0 outside (ray parity along +x per column). Index i is
+   x + dims[0] * (y + dims[1] * z). Vertex indices are trusted (gp__mesh_field_build checks them).
+   Each triangle visits only the columns its (y, z) bounding box covers, so the cost is about the
+   mesh's projected area in voxels plus one pass over the samples. */
+static void gp__mesh_inside(const float* vertices, const uint32_t* triangles, uint32_t triangle_count,
+                            const float origin[3], float voxel, const uint32_t dims[3], unsigned char* inside) {
+    const size_t nx = dims[0], ny = dims[1], nz = dims[2];
+    const double h = (double)voxel;
+    size_t i, col, t;
+    if (nx == 0 || ny == 0 || nz == 0) return;
+    memset(inside, 0, nx * ny * nz);
+    /* Pass 1: each crossing at x = c toggles the first sample of its column with x > c. */
+    for (t = 0; t < triangle_count; ++t) {
+        const float* v0 = vertices + 3 * (size_t)triangles[3 * t + 0];
+        const float* v1 = vertices + 3 * (size_t)triangles[3 * t + 1];
+        const float* v2 = vertices + 3 * (size_t)triangles[3 * t + 2];
+        double lo[2], hi[2];
+        size_t first[2], last[2], y, z;
+        int a, empty = 0;
+        for (a = 0; a < 2; ++a) {
+            double mn = v0[a + 1], mx = v0[a + 1];
+            if (v1[a + 1] < mn) mn = v1[a + 1];
+            if (v1[a + 1] > mx) mx = v1[a + 1];
+            if (v2[a + 1] < mn) mn = v2[a + 1];
+            if (v2[a + 1] > mx) mx = v2[a + 1];
+            /* floor/ceil widen the range by up to a column; the exact test below rejects extras */
+            lo[a] = floor((mn - (double)origin[a + 1]) / h);
+            hi[a] = ceil((mx - (double)origin[a + 1]) / h);
+            if (lo[a] < 0.0) lo[a] = 0.0;
+            if (hi[a] > (double)(dims[a + 1] - 1)) hi[a] = (double)(dims[a + 1] - 1);
+            if (!(lo[a] <= hi[a])) empty = 1;   /* also catches NaN */
+            else { first[a] = (size_t)lo[a]; last[a] = (size_t)hi[a]; }
+        }
+        if (empty) continue;
+        for (z = first[1]; z <= last[1]; ++z) {
+            const double pz = (double)origin[2] + h * (double)z;
+            for (y = first[0]; y <= last[0]; ++y) {
+                const double py = (double)origin[1] + h * (double)y;
+                /* Vertices relative to the ray, rounded to float: the same position always gives
+                   the same float, so the projected mesh stays closed, and gp__mesh_ray_side is exact
+                   on these values. The rounding moves vertices by about 1e-7 of their distance
+                   from the ray, which can only matter for samples that close to the surface. */
+                const float y0 = (float)((double)v0[1] - py), z0 = (float)((double)v0[2] - pz);
+                const float y1 = (float)((double)v1[1] - py), z1 = (float)((double)v1[2] - pz);
+                const float y2 = (float)((double)v2[1] - py), z2 = (float)((double)v2[2] - pz);
+                const int s0 = gp__mesh_ray_side(y1, z1, y2, z2);
+                const int s1 = gp__mesh_ray_side(y2, z2, y0, z0);
+                const int s2 = gp__mesh_ray_side(y0, z0, y1, z1);
+                double w0, w1, w2, cx, tx;
+                size_t k;
+                if (s0 == 0 || s0 != s1 || s0 != s2) continue;   /* ray misses the triangle */
+                /* Barycentric weights of the ray in the projection. They share one sign and at least
+                   one is nonzero (a projected-degenerate triangle is never hit), so the sum is not 0. */
+                w0 = (double)y1 * z2 - (double)z1 * y2;
+                w1 = (double)y2 * z0 - (double)z2 * y0;
+                w2 = (double)y0 * z1 - (double)z0 * y1;
+                cx = (w0 * v0[0] + w1 * v1[0] + w2 * v2[0]) / (w0 + w1 + w2);
+                tx = (cx - (double)origin[0]) / h;
+                if (!(tx < (double)(nx - 1))) continue;   /* no sample lies beyond the crossing */
+                k = tx < 0.0 ? 0 : (size_t)floor(tx) + 1;   /* first sample with x > crossing */
+                inside[k + nx * (y + ny * z)] ^= 1;
+            }
+        }
+    }
+    /* Pass 2: a sample is inside when an odd number of crossings lie before it on its column. */
+    for (col = 0; col < ny * nz; ++col) {
+        unsigned char* row = inside + col * nx;
+        unsigned char parity = 0;
+        for (i = 0; i < nx; ++i) { parity ^= row[i]; row[i] = parity; }
+    }
+}
+
+/* ---- point-triangle distance --------------------------------------------------------------- */
+
+/* A triangle prepared for repeated distance queries, in double. */
+typedef struct gp__mesh_tri {
+    double a[3], ab[3], ac[3];
+    double n[3];                  /* unit normal; unused when degenerate */
+    double ab_ab, ab_ac, ac_ac;   /* dot products of the edges from a */
+    int degenerate;               /* zero or near-zero area: measured as three segments */
+} gp__mesh_tri;
+
+static double gp__mesh_dot(const double u[3], const double v[3]) { return u[0] * v[0] + u[1] * v[1] + u[2] * v[2]; }
+
+static void gp__mesh_tri_prepare(gp__mesh_tri* t, const float* p0, const float* p1, const float* p2) {
+    double c[3], c2;
+    int k;
+    for (k = 0; k < 3; ++k) {
+        t->a[k] = p0[k];
+        t->ab[k] = (double)p1[k] - p0[k];
+        t->ac[k] = (double)p2[k] - p0[k];
+    }
+    t->ab_ab = gp__mesh_dot(t->ab, t->ab);
+    t->ab_ac = gp__mesh_dot(t->ab, t->ac);
+    t->ac_ac = gp__mesh_dot(t->ac, t->ac);
+    c[0] = t->ab[1] * t->ac[2] - t->ab[2] * t->ac[1];
+    c[1] = t->ab[2] * t->ac[0] - t->ab[0] * t->ac[2];
+    c[2] = t->ab[0] * t->ac[1] - t->ab[1] * t->ac[0];
+    c2 = gp__mesh_dot(c, c);
+    /* A sliver with sin(angle) below 1e-10 is a segment for any practical purpose, and treating it
+       as one keeps every division below away from zero. */
+    t->degenerate = !(c2 > 1e-20 * t->ab_ab * t->ac_ac);
+    for (k = 0; k < 3; ++k) t->n[k] = t->degenerate ? 0.0 : c[k] / sqrt(c2);
+}
+
+/* Squared distance from the point a + ap to the segment a + [0, 1] * d. */
+static double gp__mesh_segment_dist2(const double ap[3], const double d[3], double d_d) {
+    double s = 0.0, r[3];
+    int k;
+    if (d_d > 0.0) {
+        s = gp__mesh_dot(ap, d) / d_d;
+        s = s < 0.0 ? 0.0 : s > 1.0 ? 1.0 : s;
+    }
+    for (k = 0; k < 3; ++k) r[k] = ap[k] - s * d[k];
+    return gp__mesh_dot(r, r);
+}
+
+/* Squared distance from p to the triangle: find which Voronoi region of the triangle (3 vertices,
+   3 edges, the face) holds p's projection, from dot products with the edges (Ericson, Real-Time
+   Collision Detection, 5.1.5), then measure to that feature. */
+static double gp__mesh_tri_dist2(const gp__mesh_tri* t, const double p[3]) {
+    double ap[3], r[3], d1, d2, d3, d4, d5, d6, va, vb, vc, s, denom;
+    int k;
+    for (k = 0; k < 3; ++k) ap[k] = p[k] - t->a[k];
+    if (t->degenerate) {
+        double bp[3], bc[3], best, e;
+        for (k = 0; k < 3; ++k) { bp[k] = ap[k] - t->ab[k]; bc[k] = t->ac[k] - t->ab[k]; }
+        best = gp__mesh_segment_dist2(ap, t->ab, t->ab_ab);
+        e = gp__mesh_segment_dist2(ap, t->ac, t->ac_ac);
+        if (e < best) best = e;
+        e = gp__mesh_segment_dist2(bp, bc, gp__mesh_dot(bc, bc));
+        return e < best ? e : best;
+    }
+    d1 = gp__mesh_dot(t->ab, ap);
+    d2 = gp__mesh_dot(t->ac, ap);
+    if (d1 <= 0.0 && d2 <= 0.0) return gp__mesh_dot(ap, ap);              /* vertex a */
+    d3 = d1 - t->ab_ab;                                                  /* ab . (p - b) */
+    d4 = d2 - t->ab_ac;                                                  /* ac . (p - b) */
+    if (d3 >= 0.0 && d4 <= d3) {                                         /* vertex b */
+        for (k = 0; k < 3; ++k) r[k] = ap[k] - t->ab[k];
+        return gp__mesh_dot(r, r);
+    }
+    vc = d1 * d4 - d3 * d2;
+    if (vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0) {                          /* edge ab; d1 - d3 = |ab|^2 > 0 */
+        s = d1 / (d1 - d3);
+        for (k = 0; k < 3; ++k) r[k] = ap[k] - s * t->ab[k];
+        return gp__mesh_dot(r, r);
+    }
+    d5 = d1 - t->ab_ac;                                                  /* ab . (p - c) */
+    d6 = d2 - t->ac_ac;                                                  /* ac . (p - c) */
+    if (d6 >= 0.0 && d5 <= d6) {                                         /* vertex c */
+        for (k = 0; k < 3; ++k) r[k] = ap[k] - t->ac[k];
+        return gp__mesh_dot(r, r);
+    }
+    vb = d5 * d2 - d1 * d6;
+    if (vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0) {                          /* edge ac; d2 - d6 = |ac|^2 > 0 */
+        s = d2 / (d2 - d6);
+        for (k = 0; k < 3; ++k) r[k] = ap[k] - s * t->ac[k];
+        return gp__mesh_dot(r, r);
+    }
+    va = d3 * d6 - d5 * d4;
+    if (va <= 0.0 && d4 - d3 >= 0.0 && d5 - d6 >= 0.0) {                /* edge bc */
+        denom = (d4 - d3) + (d5 - d6);
+        s = denom > 0.0 ? (d4 - d3) / denom : 0.0;
+        for (k = 0; k < 3; ++k) r[k] = ap[k] - t->ab[k] - s * (t->ac[k] - t->ab[k]);
+        return gp__mesh_dot(r, r);
+    }
+    s = gp__mesh_dot(t->n, ap);                                          /* face: distance to the plane */
+    return s * s;
+}
+
+/* ---- the field -------------------------------------------------------------------------------- */
+
+static int gp__mesh_fail(char* why, const char* message) {
+    if (why) snprintf(why, 256, "%s", message);
+    return -1;
+}
+
+/* Signed distance field of a closed triangle mesh: negative inside the mesh, positive outside,
+   |value| = exact Euclidean distance to the nearest triangle within GP__MESH_BAND_VOXELS (3) voxels
+   of the surface, and beyond that the exact distance to a triangle found by propagation from the
+   neighbours: never below the true distance and within a small fraction of a voxel of it.
+   The grid covers the mesh's bounding box grown by `margin` (>= 0) on every side, samples `voxel`
+   apart, origin = bounding box minimum - margin (so a grid aligned with the mesh stays aligned).
+   The mesh must be closed (every edge shared by an even number of triangles); orientation and
+   vertex welding do not matter. On success returns 0 and out->samples, allocated with `alloc`,
+   belongs to the caller (free it with release(out->samples, user)). Returns -1 on bad input (NULL,
+   zero counts, index out of range, non-finite vertex, voxel <= 0, bad margin, more than
+   max_samples samples) or failed allocation, with a one-line reason in `why` (size 256) and *out
+   zeroed. */
+static int gp__mesh_field_build(const float* vertices, uint32_t vertex_count, const uint32_t* triangles,
+                                uint32_t triangle_count, float voxel, float margin, uint32_t max_samples,
+                                void* (*alloc)(size_t, void*), void (*release)(void*, void*), void* user,
+                                gp__mesh_field* out, char* why) {
+    double bmin[3], bmax[3], extent, cells, total = 1.0, h, band, dlen[8];
+    size_t n, nx, ny, nxy, i, t, scratch_bytes, tri_bytes;
+    unsigned char* scratch;
+    gp__mesh_tri* tris;
+    uint32_t* nearest;
+    unsigned char* inside;
+    float* dist;
+    float band_f;
+    int a, round;
+
+    if (why) why[0] = '\0';
+    if (!out) return gp__mesh_fail(why, "mesh field: out is NULL");
+    memset(out, 0, sizeof *out);
+    if (!vertices || !triangles) return gp__mesh_fail(why, "mesh field: vertices or triangles is NULL");
+    if (!alloc || !release) return gp__mesh_fail(why, "mesh field: alloc or release is NULL");
+    if (vertex_count == 0 || triangle_count == 0) return gp__mesh_fail(why, "mesh field: no vertices or no triangles");
+    if (!(voxel > 0.0f) || !isfinite(voxel)) return gp__mesh_fail(why, "mesh field: voxel must be finite and > 0");
+    if (!(margin >= 0.0f) || !isfinite(margin)) return gp__mesh_fail(why, "mesh field: margin must be finite and >= 0");
+    for (i = 0; i < 3 * (size_t)triangle_count; ++i) {
+        if (triangles[i] >= vertex_count) {
+            if (why) snprintf(why, 256, "mesh field: triangle %lu uses vertex %lu, but there are only %lu vertices",
+                              (unsigned long)(i / 3), (unsigned long)triangles[i], (unsigned long)vertex_count);
+            return -1;
+        }
+    }
+    /* Bounding box of the vertices the triangles use; unused vertices must still be finite. */
+    for (i = 0; i < 3 * (size_t)vertex_count; ++i) {
+        if (!isfinite(vertices[i])) {
+            if (why) snprintf(why, 256, "mesh field: vertex %lu is not finite", (unsigned long)(i / 3));
+            return -1;
+        }
+    }
+    for (a = 0; a < 3; ++a) bmin[a] = bmax[a] = vertices[3 * (size_t)triangles[0] + (size_t)a];
+    for (i = 0; i < 3 * (size_t)triangle_count; ++i) {
+        for (a = 0; a < 3; ++a) {
+            double c = vertices[3 * (size_t)triangles[i] + (size_t)a];
+            if (c < bmin[a]) bmin[a] = c;
+            if (c > bmax[a]) bmax[a] = c;
+        }
+    }
+    h = (double)voxel;
+    for (a = 0; a < 3; ++a) {
+        out->origin[a] = (float)(bmin[a] - (double)margin);
+        /* from the float origin, so the last sample really reaches bmax + margin */
+        extent = bmax[a] + (double)margin - (double)out->origin[a];
+        cells = ceil(extent / h);
+        if (!(cells < 4294967295.0)) cells = 4294967295.0;   /* too many: caught just below */
+        if (cells < 0.0) cells = 0.0;
+        out->dims[a] = (uint32_t)cells + (cells < 4294967295.0 ? 1u : 0u);
+        total *= (double)out->dims[a];
+    }
+    if (total > (double)max_samples || total * (sizeof(float) + sizeof(uint32_t) + 1) > (double)SIZE_MAX / 2) {
+        if (why) snprintf(why, 256, "mesh field: %lu x %lu x %lu samples exceed max_samples (%lu)",
+                          (unsigned long)out->dims[0], (unsigned long)out->dims[1], (unsigned long)out->dims[2],
+                          (unsigned long)max_samples);
+        memset(out, 0, sizeof *out);
+        return -1;
+    }
+    out->voxel = voxel;
+    nx = out->dims[0];
+    ny = out->dims[1];
+    nxy = nx * ny;
+    n = nxy * out->dims[2];
+    if ((uint64_t)triangle_count * sizeof(gp__mesh_tri) > (uint64_t)(SIZE_MAX / 4)) {
+        memset(out, 0, sizeof *out);
+        return gp__mesh_fail(why, "mesh field: too many triangles for this address space");
+    }
+    tri_bytes = (size_t)triangle_count * sizeof(gp__mesh_tri);
+    scratch_bytes = tri_bytes + n * sizeof(uint32_t) + n;
+    dist = (float*)alloc(n * sizeof(float), user);
+    scratch = dist ? (unsigned char*)alloc(scratch_bytes, user) : NULL;
+    if (!scratch) {
+        if (dist) release(dist, user);
+        memset(out, 0, sizeof *out);
+        return gp__mesh_fail(why, "mesh field: out of memory");
+    }
+    /* Layout keeps alignment: the doubles first, then uint32, then bytes. */
+    tris = (gp__mesh_tri*)(void*)scratch;
+    nearest = (uint32_t*)(void*)(scratch + tri_bytes);
+    inside = scratch + tri_bytes + n * sizeof(uint32_t);
+
+    for (i = 0; i < n; ++i) { dist[i] = INFINITY; nearest[i] = GP__MESH_NO_TRIANGLE; }
+    band = GP__MESH_BAND_VOXELS * h;
+    band_f = (float)band;
+
+    /* 1. The band: exact distances from each triangle to the samples near it. */
+    for (t = 0; t < triangle_count; ++t) {
+        const float* p[3];
+        gp__mesh_tri* tri = &tris[t];
+        size_t first[3], last[3], x, y, z;
+        int k, empty = 0;
+        for (k = 0; k < 3; ++k) p[k] = vertices + 3 * (size_t)triangles[3 * t + (size_t)k];
+        gp__mesh_tri_prepare(tri, p[0], p[1], p[2]);
+        for (a = 0; a < 3; ++a) {
+            double mn = p[0][a], mx = p[0][a], lo, hi;
+            if (p[1][a] < mn) mn = p[1][a];
+            if (p[1][a] > mx) mx = p[1][a];
+            if (p[2][a] < mn) mn = p[2][a];
+            if (p[2][a] > mx) mx = p[2][a];
+            lo = floor((mn - band - (double)out->origin[a]) / h);   /* floor/ceil: err wide */
+            hi = ceil((mx + band - (double)out->origin[a]) / h);
+            if (lo < 0.0) lo = 0.0;
+            if (hi > (double)(out->dims[a] - 1)) hi = (double)(out->dims[a] - 1);
+            if (!(lo <= hi)) empty = 1;
+            else { first[a] = (size_t)lo; last[a] = (size_t)hi; }
+        }
+        if (empty) continue;
+        for (z = first[2]; z <= last[2]; ++z) {
+            for (y = first[1]; y <= last[1]; ++y) {
+                size_t row = nx * (y + ny * z);
+                double q[3];
+                q[1] = (double)out->origin[1] + h * (double)y;
+                q[2] = (double)out->origin[2] + h * (double)z;
+                for (x = first[0]; x <= last[0]; ++x) {
+                    double cur = dist[row + x], d2;
+                    q[0] = (double)out->origin[0] + h * (double)x;
+                    if (!tri->degenerate) {
+                        /* The plane distance is a lower bound: skip samples this triangle cannot
+                           improve, and those beyond the band (they are left to the propagation). */
+                        double s = tri->n[0] * (q[0] - tri->a[0]) + tri->n[1] * (q[1] - tri->a[1]) +
+                                   tri->n[2] * (q[2] - tri->a[2]);
+                        if (s < 0.0) s = -s;
+                        if (s > band || s >= cur) continue;
+                    }
+                    d2 = gp__mesh_tri_dist2(tri, q);
+                    if (d2 < cur * cur) {
+                        dist[row + x] = (float)sqrt(d2);
+                        nearest[row + x] = (uint32_t)t;
+                    }
+                }
+            }
+        }
+    }
+
+    /* 2. Beyond the band: vector propagation. In each of the 8 sweep orders, a sample looks at its
+       7 upstream neighbours (the corner of the 2x2x2 block behind it) and tries their nearest
+       triangles. dist(p, T) >= dist(q, T) - |p - q| prunes candidates that cannot win. Samples
+       with a value <= band are exact (see the top of the file) and are never touched. */
+    for (i = 1; i < 8; ++i)
+        dlen[i] = h * sqrt((double)((i & 1) + ((i >> 1) & 1) + ((i >> 2) & 1)));
+    for (round = 0; round < GP__MESH_MAX_ROUNDS; ++round) {
+        int changed = 0, oct;
+        for (oct = 0; oct < 8; ++oct) {
+            const int sx = (oct & 1) ? -1 : 1, sy = (oct & 2) ? -1 : 1, sz = (oct & 4) ? -1 : 1;
+            const ptrdiff_t step[3] = {-sx, -sy * (ptrdiff_t)nx, -sz * (ptrdiff_t)nxy};
+            ptrdiff_t offset[8];
+            size_t kx, ky, kz;
+            for (i = 1; i < 8; ++i)
+                offset[i] = ((i & 1) ? step[0] : 0) + ((i & 2) ? step[1] : 0) + ((i & 4) ? step[2] : 0);
+            for (kz = 0; kz < out->dims[2]; ++kz) {
+                const size_t z = sz > 0 ? kz : out->dims[2] - 1 - kz;
+                const int okz = sz > 0 ? z > 0 : z + 1 < out->dims[2];   /* upstream neighbour exists */
+                for (ky = 0; ky < ny; ++ky) {
+                    const size_t y = sy > 0 ? ky : ny - 1 - ky;
+                    const int oky = sy > 0 ? y > 0 : y + 1 < ny;
+                    for (kx = 0; kx < nx; ++kx) {
+                        const size_t x = sx > 0 ? kx : nx - 1 - kx;
+                        const int okx = sx > 0 ? x > 0 : x + 1 < nx;
+                        const int ok = okx | (oky << 1) | (okz << 2);
+                        const size_t s = x + nx * y + nxy * z;
+                        double best = dist[s], q[3];
+                        uint32_t best_t = nearest[s];
+                        int m, have_q = 0;
+                        if (dist[s] <= band_f) continue;
+                        for (m = 1; m < 8; ++m) {
+                            size_t j;
+                            uint32_t c;
+                            double d;
+                            if ((m & ok) != m) continue;   /* off the grid */
+                            j = (size_t)((ptrdiff_t)s + offset[m]);
+                            c = nearest[j];
+                            if (c == GP__MESH_NO_TRIANGLE || c == best_t) continue;
+                            if ((double)dist[j] * (1.0 - 1e-6) - dlen[m] >= best) continue;
+                            if (!have_q) {
+                                q[0] = (double)out->origin[0] + h * (double)x;
+                                q[1] = (double)out->origin[1] + h * (double)y;
+                                q[2] = (double)out->origin[2] + h * (double)z;
+                                have_q = 1;
+                            }
+                            d = sqrt(gp__mesh_tri_dist2(&tris[c], q));
+                            if (d < best) { best = d; best_t = c; }
+                        }
+                        if (best_t != nearest[s]) {
+                            dist[s] = (float)best;
+                            nearest[s] = best_t;
+                            changed = 1;
+                        }
+                    }
+                }
+            }
+        }
+        if (!changed) break;
+    }
+    /* Every sample now has a triangle: each triangle seeds at least the sample nearest to it (the
+       grid covers the mesh, so that one is within sqrt(3)/2 voxel < band), and the sweeps reach
+       every sample from there. Kept as a cheap guard should that reasoning ever be broken. */
+    for (i = 0; i < n; ++i) {
+        if (nearest[i] == GP__MESH_NO_TRIANGLE) {
+            double q[3], best = INFINITY;
+            q[0] = (double)out->origin[0] + h * (double)(i % nx);
+            q[1] = (double)out->origin[1] + h * (double)((i / nx) % ny);
+            q[2] = (double)out->origin[2] + h * (double)(i / nxy);
+            for (t = 0; t < triangle_count; ++t) {
+                double d2 = gp__mesh_tri_dist2(&tris[t], q);
+                if (d2 < best) best = d2;
+            }
+            dist[i] = (float)sqrt(best);
+        }
+    }
+
+    /* 3. The sign. */
+    gp__mesh_inside(vertices, triangles, triangle_count, out->origin, voxel, out->dims, inside);
+    for (i = 0; i < n; ++i)
+        if (inside[i]) dist[i] = -dist[i];
+
+    release(scratch, user);
+    out->samples = dist;
+    return 0;
+}
+
+/* >>mesh-field-end */
+
+/* ---- boundaries ----
+   Colliders sit in the solver's uniform block (three vec4 each, see gp_solver.glsl); mesh
+   distance fields one after another in w->fields, rebuilt from the host copies on each change. */
+
+static gp__collider* gp__find_collider(gp_world* w, gp_collider collider) {
+    uint32_t i;
+    for (i = 0; i < w->collider_count; ++i)
+        if (collider.id != 0 && w->colliders[i].id == collider.id) return &w->colliders[i];
+    return NULL;
+}
+
+/* Writes every collider into the uniform block and every field into w->fields. */
+static gp_result gp__colliders_upload(gp_world* w) {
+    size_t total = 0, offset = 0;
+    uint32_t i;
+    gp_result r = GP_OK;
+    for (i = 0; i < w->collider_count; ++i) {
+        const gp__collider* c = &w->colliders[i];
+        if (c->field_samples) total += (size_t)c->field_dims[0] * c->field_dims[1] * c->field_dims[2];
+    }
+    gp__buffer_delete(w, &w->fields);
+    if ((r = gp__buffer_new(w, total ? total * 4 : 4, NULL, "the distance fields", &w->fields)) != GP_OK) return r;
+    for (i = 0; i < w->collider_count; ++i) {
+        const gp__collider* c = &w->colliders[i];
+        const gp_collider_desc* d = &c->desc;
+        float* g = w->solver_host.colliders[i];
+        uint32_t first = (uint32_t)offset;
+        memset(g, 0, 12 * sizeof(float));
+        g[3] = (float)d->shape;
+        g[8] = d->inside && d->shape != GP_SHAPE_PLANE ? -1.0f : 1.0f;
+        switch (d->shape) {
+        case GP_SHAPE_SPHERE: memcpy(g, d->center, 12); g[7] = d->radius; break;
+        case GP_SHAPE_BOX: memcpy(g, d->center, 12); memcpy(g + 4, d->half_extents, 12); break;
+        case GP_SHAPE_CAPSULE: memcpy(g, d->center, 12); memcpy(g + 4, d->end, 12); g[7] = d->radius; break;
+        case GP_SHAPE_PLANE: memcpy(g, d->center, 12); memcpy(g + 4, d->normal, 12); break;
+        default: {
+            size_t n = (size_t)c->field_dims[0] * c->field_dims[1] * c->field_dims[2];
+            memcpy(g, c->field_origin, 12);
+            g[4] = (float)c->field_dims[0]; g[5] = (float)c->field_dims[1]; g[6] = (float)c->field_dims[2];
+            g[7] = c->field_voxel;
+            memcpy(&g[9], &first, 4);   /* the first sample's index, as float bits */
+            gp__buffer_upload(w, w->fields, offset * 4, n * 4, c->field_samples);
+            offset += n;
+        }
+        }
+    }
+    w->solver_host.counts[0] = w->collider_count;
+    gp__solver_upload(w);
+    return r;
+}
+
+/* The largest smoothing radius among the materials: a field's margin. */
+static float gp__largest_smoothing_radius(const gp_world* w) {
+    float re = 0.0f;
+    int i;
+    for (i = 0; i < GP_MAX_FLUID_MATERIALS; ++i) if (w->materials[i].smoothing_radius > re) re = w->materials[i].smoothing_radius;
+    return re;
+}
+
+static gp_result gp__collider_check(gp_world* w, gp_collider_desc* d) {
+    gp_result r;
+    float len;
+    if ((r = gp__check_vector(w, "center", d->center)) != GP_OK) return r;
+    switch (d->shape) {
+    case GP_SHAPE_SPHERE:
+    case GP_SHAPE_CAPSULE:
+        if (!(d->radius > 0.0f) || !isfinite(d->radius))
+            return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "radius %g must be positive and finite", (double)d->radius);
+        if (d->shape == GP_SHAPE_CAPSULE) return gp__check_vector(w, "end", d->end);
+        return GP_OK;
+    case GP_SHAPE_BOX:
+        if ((r = gp__check_vector(w, "half_extents", d->half_extents)) != GP_OK) return r;
+        if (!(d->half_extents[0] > 0.0f && d->half_extents[1] > 0.0f && d->half_extents[2] > 0.0f))
+            return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "half_extents (%g, %g, %g) must be positive", (double)d->half_extents[0],
+                            (double)d->half_extents[1], (double)d->half_extents[2]);
+        return GP_OK;
+    case GP_SHAPE_PLANE:
+        if ((r = gp__check_vector(w, "normal", d->normal)) != GP_OK) return r;
+        len = sqrtf(d->normal[0] * d->normal[0] + d->normal[1] * d->normal[1] + d->normal[2] * d->normal[2]);
+        if (!(len > 0.0f)) return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "normal is zero");
+        d->normal[0] /= len; d->normal[1] /= len; d->normal[2] /= len;
+        return GP_OK;
+    case GP_SHAPE_MESH:
+        return GP_OK;   /* checked while its field is built */
+    default:
+        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "shape %d is not a gp_shape", (int)d->shape);
+    }
+}
+
+gp_result gp_collider_add(gp_world* world, const gp_collider_desc* desc, gp_collider* collider) {
+    gp__collider c;
+    gp_result r;
+    if (!world) return GP_ERROR_INVALID_ARGUMENT;
+    gp__begin(world, "gp_collider_add");
+    if (!desc || !collider) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "%s is NULL", desc ? "collider" : "desc"));
+    collider->id = 0;
+    if (world->collider_count == GP_MAX_COLLIDERS)
+        return gp__end(world, gp__fail(world, GP_ERROR_CAPACITY, "there are already %d colliders", GP_MAX_COLLIDERS));
+    memset(&c, 0, sizeof c);
+    c.desc = *desc;
+    if ((r = gp__collider_check(world, &c.desc)) != GP_OK) return gp__end(world, r);
+    if (c.desc.shape == GP_SHAPE_MESH) {
+        gp__mesh_field field;
+        char why[256];
+        float voxel = c.desc.voxel == 0.0f ? 0.5f * world->desc.grid.cell_size : c.desc.voxel;
+        if (!(voxel > 0.0f) || !isfinite(voxel))
+            return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "voxel %g must be positive and finite", (double)voxel));
+        if (gp__mesh_field_build(c.desc.vertices, c.desc.vertex_count, c.desc.triangles, c.desc.triangle_count, voxel,
+                                 gp__largest_smoothing_radius(world) + 2.0f * voxel, 1u << 24, world->desc.allocator.alloc,
+                                 world->desc.allocator.free, world->desc.allocator.user_data, &field, why) != 0)
+            return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "mesh: %s", why));
+        memcpy(c.field_origin, field.origin, sizeof c.field_origin);
+        c.field_voxel = field.voxel;
+        memcpy(c.field_dims, field.dims, sizeof c.field_dims);
+        c.field_samples = field.samples;
+    }
+    c.desc.vertices = NULL;
+    c.desc.triangles = NULL;
+    c.id = ++world->next_collider_id;
+    world->colliders[world->collider_count++] = c;
+    if ((r = gp__colliders_upload(world)) != GP_OK) {
+        gp__free(&world->desc.allocator, c.field_samples);
+        world->collider_count--;
+        gp__colliders_upload(world);
+        return gp__end(world, r);
+    }
+    collider->id = c.id;
+    return gp__end(world, GP_OK);
+}
+
+gp_result gp_collider_remove(gp_world* world, gp_collider collider) {
+    gp__collider* c;
+    if (!world) return GP_ERROR_INVALID_ARGUMENT;
+    gp__begin(world, "gp_collider_remove");
+    if (!(c = gp__find_collider(world, collider)))
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "collider %u does not exist (removed, or never added)", collider.id));
+    gp__free(&world->desc.allocator, c->field_samples);
+    memmove(c, c + 1, (size_t)(world->colliders + world->collider_count - (c + 1)) * sizeof *c);
+    world->collider_count--;
+    return gp__end(world, gp__colliders_upload(world));
+}
+
+gp_result gp_boundary_distance(gp_world* world, const float* points, uint32_t count, float* distances) {
+    float* staged;
+    uint32_t i;
+    gp_result r;
+    if (!world) return GP_ERROR_INVALID_ARGUMENT;
+    gp__begin(world, "gp_boundary_distance");
+    if (count == 0) return gp__end(world, GP_OK);
+    if (!points || !distances) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "%s is NULL", points ? "distances" : "points"));
+    if ((r = gp__check_values(world, "point", points, count, 3, 3, false)) != GP_OK) return gp__end(world, r);
+    if ((r = gp__scratch(world, &world->points, &world->points_bytes, (size_t)count * 16, "the points")) != GP_OK ||
+        (r = gp__scratch(world, &world->distances, &world->distances_bytes, (size_t)count * 4, "the distances")) != GP_OK)
+        return gp__end(world, r);
+    staged = (float*)gp__alloc(&world->desc.allocator, (size_t)count * 16);
+    if (!staged) return gp__end(world, gp__fail(world, GP_ERROR_OUT_OF_MEMORY, "no host memory for %u points", count));
+    for (i = 0; i < count; ++i) {
+        memcpy(staged + 4 * i, points + 3 * i, 12);
+        staged[4 * i + 3] = 0.0f;
+    }
+    gp__buffer_upload(world, world->points, 0, (size_t)count * 16, staged);
+    gp__free(&world->desc.allocator, staged);
+    gp__use(world, GP__PROGRAM_BOUNDARY_DISTANCE);
+    world->gl.fnUniform1ui(0, count);
+    gp__bind(world, 0, world->points);
+    gp__bind(world, 1, world->distances);
+    gp__bind(world, 6, world->fields);
+    gp__dispatch(world, gp__groups(count, GP_GROUP_SIZE));
+    gp__buffer_download(world, world->distances, 0, (size_t)count * 4, distances);
+    return gp__end(world, GP_OK);
+}
+
+/* >>draw ===================================================================================
+   Lit sphere impostors straight from the store: the attribute buffers are the vertex arrays
+   (position, the fluid's (density, pressure), velocity, info), one point per live slot, sized
+   to the particle's projected diameter; the fragment shader shades a sphere and writes its
+   depth. Compiled out by GP_NO_DRAW, with its GL entry points. */
+#if !defined(GP_NO_DRAW)
+static const char* const gp__draw_vertex_shader =
+    "#version 430 core\n"
+    "layout(location = 0) in vec4 a_position;\n"   /* xyz, radius */
+    "layout(location = 1) in vec2 a_density;\n"    /* density, pressure */
+    "layout(location = 2) in vec4 a_velocity;\n"
+    "layout(location = 3) in uvec4 a_info;\n"
+    "layout(location = 0) uniform mat4 u_view;\n"
+    "layout(location = 1) uniform mat4 u_projection;\n"
+    "layout(location = 2) uniform vec4 u_color;\n"
+    "layout(location = 3) uniform vec4 u_mode;\n"  /* colour mode, range low, range high, radius scale */
+    "layout(location = 4) uniform vec4 u_light;\n" /* towards the light (view space), viewport height */
+    "out vec3 v_color;\n"
+    "out vec3 v_center;\n"
+    "out float v_radius;\n"
+    "const vec3 kinds[7] = vec3[7](vec3(0.8), vec3(0.2, 0.45, 0.95), vec3(0.85, 0.7, 0.4), vec3(0.8, 0.3, 0.25),\n"
+    "                              vec3(0.6, 0.4, 0.8), vec3(1.0, 0.6, 0.2), vec3(0.5));\n"
+    "void main() {\n"
+    "    vec4 view = u_view * vec4(a_position.xyz, 1.0);\n"
+    "    v_center = view.xyz;\n"
+    "    v_radius = a_position.w * u_mode.w;\n"
+    "    gl_Position = u_projection * view;\n"
+    "    gl_PointSize = clamp(u_projection[1][1] * v_radius * u_light.w / max(gl_Position.w, 1e-6), 1.0, 256.0);\n"
+    "    float value = u_mode.x == 1.0 ? a_density.x : length(a_velocity.xyz);\n"
+    "    float t = clamp((value - u_mode.y) / max(u_mode.z - u_mode.y, 1e-20), 0.0, 1.0);\n"
+    "    v_color = mix(vec3(0.95, 0.97, 1.0), vec3(0.1, 0.3, 0.95), t);\n"   /* white low, blue high (001 figs. 4-5) */
+    "    if (u_mode.x == 3.0) v_color = kinds[min(a_info.y & 255u, 6u)];\n"
+    "    if (u_mode.x == 4.0) v_color = u_color.rgb;\n"
+    "}\n";
+static const char* const gp__draw_fragment_shader =
+    "#version 430 core\n"
+    "in vec3 v_color;\n"
+    "in vec3 v_center;\n"
+    "in float v_radius;\n"
+    "layout(location = 1) uniform mat4 u_projection;\n"
+    "layout(location = 2) uniform vec4 u_color;\n"
+    "layout(location = 4) uniform vec4 u_light;\n"
+    "out vec4 o_color;\n"
+    "void main() {\n"
+    "    vec2 c = gl_PointCoord * 2.0 - 1.0;\n"
+    "    c.y = -c.y;\n"
+    "    float r2 = dot(c, c);\n"
+    "    if (r2 > 1.0) discard;\n"
+    "    vec3 n = vec3(c, sqrt(1.0 - r2));\n"
+    "    vec4 clip = u_projection * vec4(v_center + n * v_radius, 1.0);\n"
+    "    gl_FragDepth = clip.z / clip.w * 0.5 + 0.5;\n"
+    "    vec3 l = normalize(u_light.xyz);\n"
+    "    float diffuse = max(dot(n, l), 0.0);\n"
+    "    float specular = pow(max(dot(n, normalize(l + vec3(0.0, 0.0, 1.0))), 0.0), 40.0);\n"
+    "    o_color = vec4(v_color * (0.35 + 0.65 * diffuse) + 0.25 * specular, u_color.a);\n"
+    "}\n";
+
+static gp__GLuint gp__draw_stage(gp_world* w, gp__GLenum type, const char* source, char* log, size_t log_size) {
+    gp__gl* gl = &w->gl;
+    gp__GLint ok = 0;
+    gp__GLuint shader = gl->fnCreateShader(type);
+    gl->fnShaderSource(shader, 1, &source, NULL);
+    gl->fnCompileShader(shader);
+    gl->fnGetShaderiv(shader, GP__GL_COMPILE_STATUS, &ok);
+    if (!ok) {
+        gl->fnGetShaderInfoLog(shader, (gp__GLsizei)log_size, NULL, log);
+        gl->fnDeleteShader(shader);
+        return 0;
+    }
+    return shader;
+}
+
+/* The impostor program and the vertex array, made on the first draw. */
+static gp_result gp__draw_init(gp_world* w) {
+    gp__gl* gl = &w->gl;
+    char log[4096];
+    gp__GLuint vs, fs, program;
+    gp__GLint ok = 0;
+    log[0] = 0;
+    if (w->draw_program) return GP_OK;
+    vs = gp__draw_stage(w, GP__GL_VERTEX_SHADER, gp__draw_vertex_shader, log, sizeof log);
+    fs = vs ? gp__draw_stage(w, GP__GL_FRAGMENT_SHADER, gp__draw_fragment_shader, log, sizeof log) : 0;
+    if (!vs || !fs) {
+        if (vs) gl->fnDeleteShader(vs);
+        return gp__fail(w, GP_ERROR_SHADER_COMPILE, "the impostor shaders failed to compile:\n%s", log);
+    }
+    program = gl->fnCreateProgram();
+    gl->fnAttachShader(program, vs);
+    gl->fnAttachShader(program, fs);
+    gl->fnLinkProgram(program);
+    gl->fnDeleteShader(vs);
+    gl->fnDeleteShader(fs);
+    gl->fnGetProgramiv(program, GP__GL_LINK_STATUS, &ok);
+    if (!ok) {
+        gl->fnGetProgramInfoLog(program, (gp__GLsizei)sizeof log, NULL, log);
+        gl->fnDeleteProgram(program);
+        return gp__fail(w, GP_ERROR_SHADER_COMPILE, "the impostor program failed to link:\n%s", log);
+    }
+    w->draw_program = program;
+    gl->fnGenVertexArrays(1, &w->draw_vao);
+    return GP_OK;
+}
+#endif
+
+gp_result gp_draw_particles(gp_world* world, const gp_draw_desc* desc) {
+#if defined(GP_NO_DRAW)
+    if (!world) return GP_ERROR_INVALID_ARGUMENT;
+    (void)desc;
+    gp__begin(world, "gp_draw_particles");
+    return gp__end(world, gp__fail(world, GP_ERROR_INVALID_STATE, "the draw helper was compiled out (GP_NO_DRAW)"));
+#else
+    gp__gl* gl;
+    gp_draw_desc d;
+    gp__GLint vao = 0, array_buffer = 0, viewport[4] = {0, 0, 0, 0};
+    gp_result r;
+    float mode;
+    int i;
+    if (!world) return GP_ERROR_INVALID_ARGUMENT;
+    gl = &world->gl;
+    gp__begin(world, "gp_draw_particles");
+    if (!desc) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "desc is NULL"));
+    d = *desc;
+    for (i = 0; i < 16; ++i)
+        if (!isfinite(d.view[i]) || !isfinite(d.projection[i]))
+            return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "view or projection has a value that is not finite"));
+    if (d.color_by == GP_COLOR_DEFAULT) d.color_by = GP_COLOR_DENSITY;
+    if ((int)d.color_by < (int)GP_COLOR_DENSITY || (int)d.color_by > (int)GP_COLOR_UNIFORM)
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "color_by %d is not a gp_color_by", (int)d.color_by));
+    if (d.range[0] == 0.0f && d.range[1] == 0.0f) {
+        d.range[0] = d.color_by == GP_COLOR_DENSITY ? 0.9f * world->materials[0].rest_density : 0.0f;
+        d.range[1] = d.color_by == GP_COLOR_DENSITY ? 1.1f * world->materials[0].rest_density : 3.0f;
+    }
+    if (d.color[0] == 0.0f && d.color[1] == 0.0f && d.color[2] == 0.0f && d.color[3] == 0.0f) {
+        d.color[0] = 0.3f; d.color[1] = 0.5f; d.color[2] = 0.9f; d.color[3] = 1.0f;
+    }
+    if (d.light[0] == 0.0f && d.light[1] == 0.0f && d.light[2] == 0.0f) { d.light[0] = 0.4f; d.light[1] = 0.7f; d.light[2] = 0.6f; }
+    if (d.radius_scale == 0.0f) d.radius_scale = 1.0f;
+    if ((r = gp__draw_init(world)) != GP_OK) return gp__end(world, r);
+    if (world->count == 0) return gp__end(world, GP_OK);
+    /* before any step there is no density to colour by */
+    mode = (float)d.color_by;
+    if (d.color_by == GP_COLOR_DENSITY && !world->fluid_valid) mode = (float)GP_COLOR_UNIFORM;
+    gl->fnGetIntegerv(GP__GL_VERTEX_ARRAY_BINDING, &vao);
+    gl->fnGetIntegerv(GP__GL_ARRAY_BUFFER_BINDING, &array_buffer);
+    gl->fnGetIntegerv(GP__GL_VIEWPORT, viewport);
+    gl->fnUseProgram(world->draw_program);
+    gl->fnUniformMatrix4fv(0, 1, 0, d.view);
+    gl->fnUniformMatrix4fv(1, 1, 0, d.projection);
+    gl->fnUniform4f(2, d.color[0], d.color[1], d.color[2], d.color[3]);
+    gl->fnUniform4f(3, mode, d.range[0], d.range[1], d.radius_scale);
+    gl->fnUniform4f(4, d.light[0], d.light[1], d.light[2], (float)viewport[3]);
+    gl->fnBindVertexArray(world->draw_vao);
+    gl->fnBindBuffer(GP__GL_ARRAY_BUFFER, world->position);
+    gl->fnVertexAttribPointer(0, 4, GP__GL_FLOAT, 0, 16, NULL);
+    gl->fnBindBuffer(GP__GL_ARRAY_BUFFER, world->spare8);
+    gl->fnVertexAttribPointer(1, 2, GP__GL_FLOAT, 0, 8, NULL);
+    gl->fnBindBuffer(GP__GL_ARRAY_BUFFER, world->velocity);
+    gl->fnVertexAttribPointer(2, 4, GP__GL_FLOAT, 0, 16, NULL);
+    gl->fnBindBuffer(GP__GL_ARRAY_BUFFER, world->info);
+    gl->fnVertexAttribIPointer(3, 4, GP__GL_UNSIGNED_INT, 16, NULL);
+    for (i = 0; i < 4; ++i) gl->fnEnableVertexAttribArray((gp__GLuint)i);
+    gl->fnEnable(GP__GL_PROGRAM_POINT_SIZE);
+    gl->fnDrawArrays(GP__GL_POINTS, 0, (gp__GLsizei)world->count);
+    gl->fnBindVertexArray((gp__GLuint)vao);
+    gl->fnBindBuffer(GP__GL_ARRAY_BUFFER, (gp__GLuint)array_buffer);
+    return gp__end(world, GP_OK);
+#endif
 }
 
 /* >>public ================================================================================= */
@@ -2089,6 +4317,9 @@ static gp_result gp__load_gl(gp_world* w) {
         return gp__fail(w, GP_ERROR_GL_VERSION, "needs OpenGL 4.3 or newer; the context is %d.%d (\"%s\")",
                         major, minor, (const char*)version);
     GP__GL_FUNCTIONS(GP__GL_LOAD)
+#if !defined(GP_NO_DRAW)
+    GP__GL_DRAW_FUNCTIONS(GP__GL_LOAD)
+#endif
 #undef GP__GL_LOAD
     gl->fnGetIntegerv(GP__GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS, &value);
     if (value < GP_GROUP_SIZE)
@@ -2114,7 +4345,7 @@ static gp_result gp__load_gl(gp_world* w) {
 static gp_result gp__create_buffers(gp_world* w) {
     size_t n = w->capacity, table = ((size_t)w->buckets + 2) * 4;
     gp_result r = GP_OK;
-    uint32_t stats[3] = {0, 0, 0};
+    uint32_t stats[8] = {0, 0, 0, 0, 0x7f7fffffu, 0, 0, 0};
     if (r == GP_OK) r = gp__buffer_new(w, n * 16, NULL, "the position buffer", &w->position);
     if (r == GP_OK) r = gp__buffer_new(w, n * 16, NULL, "the velocity buffer", &w->velocity);
     if (r == GP_OK) r = gp__buffer_new(w, n * 16, NULL, "the info buffer", &w->info);
@@ -2128,6 +4359,8 @@ static gp_result gp__create_buffers(gp_world* w) {
     if (r == GP_OK) r = gp__buffer_new(w, table, NULL, "the cell start table", &w->cell_start);
     if (r == GP_OK) r = gp__buffer_new(w, sizeof stats, stats, "the grid statistics", &w->grid_stats);
     if (r == GP_OK) r = gp__buffer_new(w, sizeof w->params_host, NULL, "the world parameters", &w->params);
+    if (r == GP_OK) r = gp__buffer_new(w, sizeof w->solver_host, &w->solver_host, "the solver parameters", &w->solver);
+    if (r == GP_OK) r = gp__buffer_new(w, 4, NULL, "the distance fields", &w->fields);
     if (r == GP_OK) {
         gp__buffer_zero(w, w->cell_start, 0, table);
         gp__params_upload(w);
@@ -2187,6 +4420,12 @@ gp_result gp_world_create(const gp_world_desc* desc, gp_world** world) {
         w->params_host.counts[1] = w->buckets;
         w->params_host.counts[2] = w->capacity;
         w->params_host.counts[3] = resolved.deterministic ? 1u : 0u;
+        for (p = 0; p < GP_MAX_FLUID_MATERIALS; ++p) {
+            w->materials[p] = gp_query_fluid_material_defaults(w, NULL);
+            gp__fluid_params_fill(&w->solver_host.fluids[p], &w->materials[p]);
+        }
+        w->solver_host.gravity[1] = -9.81f;
+        w->solver_host.counts[2] = 1u;
         r = gp__create_buffers(w);
     }
     if (r == GP_OK && w->gl.fnGetError() != GP__GL_NO_ERROR)
@@ -2206,18 +4445,24 @@ void gp_world_destroy(gp_world* world) {
     size_t i;
     if (!world) return;
     if (world->gl.fnDeleteBuffers) {
-        gp__GLuint* buffers[13];
+        gp__GLuint* buffers[17];
         buffers[0] = &world->position; buffers[1] = &world->velocity; buffers[2] = &world->info;
         buffers[3] = &world->life; buffers[4] = &world->spare16; buffers[5] = &world->spare8;
         buffers[6] = &world->slot_of_id; buffers[7] = &world->cell_key; buffers[8] = &world->order;
         buffers[9] = &world->cell_count; buffers[10] = &world->cell_start; buffers[11] = &world->grid_stats;
-        buffers[12] = &world->params;
+        buffers[12] = &world->params; buffers[13] = &world->solver; buffers[14] = &world->fields;
+        buffers[15] = &world->points; buffers[16] = &world->distances;
         if (world->desc.gpu_timings) gp__timers_collect(world);
         for (i = 0; i < sizeof buffers / sizeof buffers[0]; ++i) gp__buffer_delete(world, buffers[i]);
         for (i = 0; i < GP__SCAN_MAX_LEVELS; ++i) gp__buffer_delete(world, &world->scan_sums[i]);
         for (i = 0; i < GP__PROGRAM_COUNT; ++i)
             if (world->programs[i]) world->gl.fnDeleteProgram(world->programs[i]);
+#if !defined(GP_NO_DRAW)
+        if (world->draw_program) world->gl.fnDeleteProgram(world->draw_program);
+        if (world->draw_vao) world->gl.fnDeleteVertexArrays(1, &world->draw_vao);
+#endif
     }
+    for (i = 0; i < world->collider_count; ++i) gp__free(&world->desc.allocator, world->colliders[i].field_samples);
     allocator = world->desc.allocator;
     gp__free(&allocator, world);
 }
@@ -2234,6 +4479,7 @@ gp_buffers gp_world_buffers(const gp_world* world) {
     b.velocity = world->velocity;
     b.info = world->info;
     b.life = world->life;
+    b.density = world->spare8;
     b.slot_of_id = world->slot_of_id;
     b.cell_start = world->cell_start;
     b.count = world->count;
@@ -2247,6 +4493,9 @@ size_t gp_attribute_size(gp_attribute attribute) {
     case GP_ATTRIBUTE_VELOCITY: return sizeof(gp_particle_velocity);
     case GP_ATTRIBUTE_INFO: return sizeof(gp_particle_info);
     case GP_ATTRIBUTE_LIFE: return sizeof(gp_particle_life);
+    case GP_ATTRIBUTE_DENSITY: return sizeof(float);
+    case GP_ATTRIBUTE_PRESSURE: return sizeof(float);
+    case GP_ATTRIBUTE_ACCELERATION: return sizeof(gp_particle_position);
     }
     return 0;
 }
@@ -2257,6 +4506,9 @@ static gp__GLuint gp__attribute_buffer(const gp_world* w, gp_attribute attribute
     case GP_ATTRIBUTE_VELOCITY: return w->velocity;
     case GP_ATTRIBUTE_INFO: return w->info;
     case GP_ATTRIBUTE_LIFE: return w->life;
+    case GP_ATTRIBUTE_DENSITY: return w->spare8;
+    case GP_ATTRIBUTE_PRESSURE: return w->spare8;
+    case GP_ATTRIBUTE_ACCELERATION: return w->spare16;
     }
     return 0;
 }
@@ -2278,7 +4530,8 @@ static gp_result gp__check_values(gp_world* w, const char* what, const float* v,
     return GP_OK;
 }
 
-gp_result gp_particles_add(gp_world* world, const gp_particles_desc* desc, uint32_t* ids) {
+/* The add, inside a gp__begin/gp__end pair (also used by the fluid's scenes and pours). */
+static gp_result gp__particles_add(gp_world* world, const gp_particles_desc* desc, uint32_t* ids) {
     gp_particles_desc d;
     gp_result r = GP_OK;
     gp_particle_position* position = NULL;
@@ -2287,32 +4540,33 @@ gp_result gp_particles_add(gp_world* world, const gp_particles_desc* desc, uint3
     gp_particle_life* life = NULL;
     uint32_t* slots = NULL;
     uint32_t i, first;
-    if (!world) return GP_ERROR_INVALID_ARGUMENT;
-    gp__begin(world, "gp_particles_add");
-    if (!desc) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "desc is NULL"));
+    if (!desc) return gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "desc is NULL");
     d = *desc;
-    if (d.count == 0) return gp__end(world, GP_OK);
+    if (d.count == 0) return GP_OK;
     if (d.radius == 0.0f) d.radius = 0.5f * world->desc.grid.cell_size;
     if (d.mass == 0.0f) d.mass = 1.0f;
     if (d.kind == GP_KIND_DEFAULT) d.kind = GP_KIND_EFFECT;
     if (!d.has_owner) d.owner = GP_NO_OWNER;
     if (d.count > world->capacity - world->count)
-        return gp__end(world, gp__fail(world, GP_ERROR_CAPACITY, "%u particles do not fit: %u of %u slots are live; nothing was added",
-                                       d.count, world->count, world->capacity));
-    if (!d.positions) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "positions is NULL for %u particles", d.count));
+        return gp__fail(world, GP_ERROR_CAPACITY, "%u particles do not fit: %u of %u slots are live; nothing was added",
+                        d.count, world->count, world->capacity);
+    if (!d.positions) return gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "positions is NULL for %u particles", d.count);
     if ((int)d.kind <= (int)GP_KIND_DEFAULT || (int)d.kind >= (int)GP_KIND_COUNT)
-        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "kind %d is not a gp_kind", (int)d.kind));
-    if (d.phase > 0xffffu) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "phase %u is above 65,535", d.phase));
+        return gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "kind %d is not a gp_kind", (int)d.kind);
+    if (d.phase > 0xffffu) return gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "phase %u is above 65,535", d.phase);
+    if (d.kind == GP_KIND_FLUID && d.phase >= GP_MAX_FLUID_MATERIALS)
+        return gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "fluid phase %u: a fluid's phase picks one of %d materials",
+                        d.phase, GP_MAX_FLUID_MATERIALS);
     if (!(d.radius > 0.0f) || !isfinite(d.radius) || !(d.mass > 0.0f) || !isfinite(d.mass))
-        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "radius %g and mass %g must be positive and finite",
-                                       (double)d.radius, (double)d.mass));
+        return gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "radius %g and mass %g must be positive and finite",
+                        (double)d.radius, (double)d.mass);
     if (!(d.lifetime >= 0.0f) || !isfinite(d.lifetime))
-        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "lifetime %g must be 0 (forever) or positive", (double)d.lifetime));
+        return gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "lifetime %g must be 0 (forever) or positive", (double)d.lifetime);
     if ((r = gp__check_values(world, "position", d.positions, d.count, 3, 3, false)) != GP_OK ||
         (r = gp__check_values(world, "velocity", d.velocities, d.count, 3, 3, false)) != GP_OK ||
         (r = gp__check_values(world, "radius", d.radii, d.count, 1, 1, true)) != GP_OK ||
         (r = gp__check_values(world, "mass", d.masses, d.count, 1, 1, true)) != GP_OK)
-        return gp__end(world, r);
+        return r;
 
     position = (gp_particle_position*)gp__alloc(&world->desc.allocator, (size_t)d.count * sizeof *position);
     velocity = (gp_particle_velocity*)gp__alloc(&world->desc.allocator, (size_t)d.count * sizeof *velocity);
@@ -2354,7 +4608,13 @@ gp_result gp_particles_add(gp_world* world, const gp_particles_desc* desc, uint3
     gp__free(&world->desc.allocator, info);
     gp__free(&world->desc.allocator, life);
     gp__free(&world->desc.allocator, slots);
-    return gp__end(world, r);
+    return r;
+}
+
+gp_result gp_particles_add(gp_world* world, const gp_particles_desc* desc, uint32_t* ids) {
+    if (!world) return GP_ERROR_INVALID_ARGUMENT;
+    gp__begin(world, "gp_particles_add");
+    return gp__end(world, gp__particles_add(world, desc, ids));
 }
 
 /* Checks an attribute and a slot range of the live particles. */
@@ -2374,6 +4634,22 @@ gp_result gp_particles_read(gp_world* world, gp_attribute attribute, uint32_t fi
     if (!world) return GP_ERROR_INVALID_ARGUMENT;
     gp__begin(world, "gp_particles_read");
     if ((r = gp__check_range(world, attribute, first, count, dst)) != GP_OK) return gp__end(world, r);
+    if (attribute == GP_ATTRIBUTE_DENSITY || attribute == GP_ATTRIBUTE_PRESSURE || attribute == GP_ATTRIBUTE_ACCELERATION) {
+        if (!world->fluid_valid || first + count > world->fluid_count)
+            return gp__end(world, gp__fail(world, GP_ERROR_INVALID_STATE, "densities, pressures and accelerations come from "
+                                           "gp_world_step or gp_fluid_compute; a grid build or new particles since have left "
+                                           "slots [%u, %u) without them", first, first + count));
+        if (attribute != GP_ATTRIBUTE_ACCELERATION) {
+            /* the spare holds (density, pressure) pairs: fetch them, keep one of each */
+            float* pairs = (float*)gp__alloc(&world->desc.allocator, (size_t)count * 8);
+            uint32_t i;
+            if (!pairs) return gp__end(world, gp__fail(world, GP_ERROR_OUT_OF_MEMORY, "no host memory for %u values", count));
+            gp__buffer_download(world, world->spare8, (size_t)first * 8, (size_t)count * 8, pairs);
+            for (i = 0; i < count; ++i) ((float*)dst)[i] = pairs[2 * i + (attribute == GP_ATTRIBUTE_PRESSURE)];
+            gp__free(&world->desc.allocator, pairs);
+            return gp__end(world, GP_OK);
+        }
+    }
     gp__buffer_download(world, gp__attribute_buffer(world, attribute), (size_t)first * size, (size_t)count * size, dst);
     return gp__end(world, GP_OK);
 }
@@ -2386,6 +4662,8 @@ gp_result gp_particles_write(gp_world* world, gp_attribute attribute, uint32_t f
     if ((r = gp__check_range(world, attribute, first, count, src)) != GP_OK) return gp__end(world, r);
     if (attribute == GP_ATTRIBUTE_INFO)
         return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "info holds the library's ids and cannot be written"));
+    if (attribute == GP_ATTRIBUTE_DENSITY || attribute == GP_ATTRIBUTE_PRESSURE || attribute == GP_ATTRIBUTE_ACCELERATION)
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "density, pressure and acceleration are the solver's results: read only"));
     if (attribute == GP_ATTRIBUTE_POSITION) r = gp__check_values(world, "position (x, y, z, radius)", (const float*)src, count, 4, 4, true);
     if (attribute == GP_ATTRIBUTE_VELOCITY) r = gp__check_values(world, "velocity (x, y, z, mass)", (const float*)src, count, 4, 4, true);
     if (attribute == GP_ATTRIBUTE_LIFE) {

@@ -114,6 +114,11 @@ layout(std430, binding = 0) buffer gp_position_block { vec4 gp_position[]; };  /
 layout(std430, binding = 1) buffer gp_velocity_block { vec4 gp_velocity[]; };  // xyz m/s, w mass kg
 layout(std430, binding = 2) buffer gp_info_block { uvec4 gp_info[]; };         // id, kind|flags<<8|phase<<16, owner, user
 layout(std430, binding = 3) buffer gp_life_block { vec2 gp_life[]; };          // age s, lifetime s (0 forever)
+
+// info.y: bits 0-7 the kind (gp_kind in gpuparticle.h), 16-31 the phase.
+#define GP_KIND_FLUID 1u
+uint gp_kind_of(uvec4 info) { return info.y & 0xffu; }
+uint gp_phase_of(uvec4 info) { return info.y >> 16u; }
 // <<include gp_particles.glsl
 layout(local_size_x = GP_GROUP_SIZE) in;
 

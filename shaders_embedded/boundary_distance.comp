@@ -1,0 +1,156 @@
+#version 430 core
+// boundary_distance: the boundary's signed distance at u_count points (gp_boundary_distance),
+// exactly as the SPH passes see it.
+// >>include gp_common.glsl
+// gp_common.glsl: included first by every gpuparticle.h compute shader.
+// Workgroup size and the flat index of a workgroup in a dispatch that the host split into x * y
+// groups (GL guarantees only 65,535 groups per axis, and 16M elements need 65,536 groups of 256).
+#ifndef GP_GROUP_SIZE
+#define GP_GROUP_SIZE 256
+#endif
+
+uint gp_group_index() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x; }
+uint gp_global_index() { return gp_group_index() * uint(GP_GROUP_SIZE) + gl_LocalInvocationID.x; }
+
+// True when no component is NaN or infinite. Tested on the bits so that no compiler may assume
+// finite math and fold it away.
+bool gp_finite(float x) { return (floatBitsToUint(x) & 0x7f800000u) != 0x7f800000u; }
+bool gp_finite3(vec3 v) { return gp_finite(v.x) && gp_finite(v.y) && gp_finite(v.z); }
+// <<include gp_common.glsl
+// >>include gp_solver.glsl
+// gp_solver.glsl: the solvers' parameters, one std140 uniform block at binding 1.
+// Mirrored by gp__solver_params in gpuparticle.h (section >>sph); keep both in step.
+#define GP_MAX_FLUID_MATERIALS 8u
+#define GP_MAX_FORCES 8u
+#define GP_MAX_COLLIDERS 32u
+#define GP_WALL_SAMPLES 32u
+
+// One fluid material (001): its constants, kernel coefficients and wall weight tables.
+struct gp_fluid {
+    vec4 shape;               // x spacing l0 (m), y smoothing radius re (m), z rest density (kg/m^3), w stiffness k
+    vec4 flow;                // x kinematic viscosity nu (m^2/s), y rest pressure p0 (Pa), z mass (kg), w 1 = allow tension
+    vec4 kernel;              // x poly6 315/(64 pi re^9), y spiky gradient 45/(pi re^6), z viscosity Laplacian 45/(pi re^6), w re^2
+    vec4 wall_density[8];     // Z_rho (eq. 13) at d = k re / 31, k = 0..31, four per vec4 (kg/m^3)
+    vec4 wall_viscosity[8];   // the wall's share of the viscosity sum at the same distances (1/m^2)
+};
+
+// A user force: a = (center xyz, type 1 uniform / 2 radial), b = (vector xyz or strength in x, radius).
+struct gp_force_field { vec4 a; vec4 b; };
+
+// A collider (section >>sph of gpuparticle.h fills these):
+//   a = (centre xyz, or mesh field origin xyz; shape type)
+//   b = sphere (0, 0, 0, radius); box (half extents, 0); capsule (end xyz, radius); plane (unit
+//       normal, 0); mesh (samples along x, y, z as floats, voxel size)
+//   c = (side: -1 keeps particles inside the shape, +1 outside; mesh: first sample's index as
+//       float bits; unused, unused)
+struct gp_collider_shape { vec4 a; vec4 b; vec4 c; };
+
+layout(std140, binding = 1) uniform gp_solver_block {
+    vec4 gp_gravity;          // xyz m/s^2, w the substep (s)
+    uvec4 gp_solver_counts;   // x colliders, y forces, z integrator (1 symplectic, 2 explicit Euler)
+    gp_fluid gp_fluids[GP_MAX_FLUID_MATERIALS];
+    gp_force_field gp_forces[GP_MAX_FORCES];
+    gp_collider_shape gp_colliders[GP_MAX_COLLIDERS];
+};
+
+#define GP_SHAPE_SPHERE 1.0
+#define GP_SHAPE_BOX 2.0
+#define GP_SHAPE_CAPSULE 3.0
+#define GP_SHAPE_PLANE 4.0
+#define GP_SHAPE_MESH 5.0
+// <<include gp_solver.glsl
+// >>include gp_boundary.glsl
+// gp_boundary.glsl: the boundary's signed distance function (001 section 3.3): the union of every
+// collider's wall. Needs gp_common.glsl and gp_solver.glsl first; reads mesh fields at binding 6.
+// Each function returns vec4(unit normal towards the free side, distance), the distance positive
+// where particles may be and negative inside a wall.
+layout(std430, binding = 6) readonly buffer gp_field_block { float gp_field[]; };
+
+// Shapes as usual signed distance functions, positive outside the shape, with their gradients.
+vec4 gp_sphere_sdf(vec3 p, vec3 c, float r) {
+    vec3 d = p - c;
+    float l = length(d);
+    return vec4(l > 0.0 ? d / l : vec3(0.0, 1.0, 0.0), l - r);
+}
+
+vec4 gp_box_sdf(vec3 p, vec3 c, vec3 h) {
+    vec3 d = p - c;
+    vec3 s = vec3(d.x < 0.0 ? -1.0 : 1.0, d.y < 0.0 ? -1.0 : 1.0, d.z < 0.0 ? -1.0 : 1.0);
+    vec3 q = abs(d) - h;
+    if (any(greaterThan(q, vec3(0.0)))) {
+        vec3 o = max(q, vec3(0.0));
+        float l = length(o);
+        return vec4(s * o / l, l);
+    }
+    // inside: the nearest face
+    if (q.x >= q.y && q.x >= q.z) return vec4(s.x, 0.0, 0.0, q.x);
+    if (q.y >= q.z) return vec4(0.0, s.y, 0.0, q.y);
+    return vec4(0.0, 0.0, s.z, q.z);
+}
+
+vec4 gp_capsule_sdf(vec3 p, vec3 a, vec3 b, float r) {
+    vec3 ab = b - a;
+    float len2 = dot(ab, ab);
+    float t = len2 > 0.0 ? clamp(dot(p - a, ab) / len2, 0.0, 1.0) : 0.0;
+    return gp_sphere_sdf(p, a + t * ab, r);
+}
+
+// A mesh's distance field, trilinear between samples; beyond the field's box, the distance at
+// the nearest point of the box plus the way there. dims >= 2 on every axis.
+float gp_field_distance(gp_collider_shape s, vec3 p) {
+    vec3 dims = s.b.xyz;
+    vec3 g = (p - s.a.xyz) / s.b.w;
+    vec3 gc = clamp(g, vec3(0.0), dims - 1.0);
+    float beyond = length(g - gc) * s.b.w;
+    ivec3 i0 = min(ivec3(gc), ivec3(dims) - 2);
+    vec3 f = gc - vec3(i0);
+    uint nx = uint(dims.x), nxy = nx * uint(dims.y);
+    uint base = floatBitsToUint(s.c.y) + uint(i0.x) + nx * uint(i0.y) + nxy * uint(i0.z);
+    float c00 = mix(gp_field[base], gp_field[base + 1u], f.x);
+    float c10 = mix(gp_field[base + nx], gp_field[base + nx + 1u], f.x);
+    float c01 = mix(gp_field[base + nxy], gp_field[base + nxy + 1u], f.x);
+    float c11 = mix(gp_field[base + nxy + nx], gp_field[base + nxy + nx + 1u], f.x);
+    return mix(mix(c00, c10, f.y), mix(c01, c11, f.y), f.z) + beyond;
+}
+
+vec4 gp_field_sdf(gp_collider_shape s, vec3 p) {
+    float h = 0.5 * s.b.w;
+    vec3 n = vec3(gp_field_distance(s, p + vec3(h, 0.0, 0.0)) - gp_field_distance(s, p - vec3(h, 0.0, 0.0)),
+                  gp_field_distance(s, p + vec3(0.0, h, 0.0)) - gp_field_distance(s, p - vec3(0.0, h, 0.0)),
+                  gp_field_distance(s, p + vec3(0.0, 0.0, h)) - gp_field_distance(s, p - vec3(0.0, 0.0, h)));
+    float l = length(n);
+    return vec4(l > 0.0 ? n / l : vec3(0.0, 1.0, 0.0), gp_field_distance(s, p));
+}
+
+// One collider's free distance: the shape's own, turned inside out for a container (side -1).
+vec4 gp_collider_distance(uint index, vec3 p) {
+    gp_collider_shape s = gp_colliders[index];
+    vec4 r;
+    if (s.a.w == GP_SHAPE_SPHERE) r = gp_sphere_sdf(p, s.a.xyz, s.b.w);
+    else if (s.a.w == GP_SHAPE_BOX) r = gp_box_sdf(p, s.a.xyz, s.b.xyz);
+    else if (s.a.w == GP_SHAPE_CAPSULE) r = gp_capsule_sdf(p, s.a.xyz, s.b.xyz, s.b.w);
+    else if (s.a.w == GP_SHAPE_PLANE) r = vec4(s.b.xyz, dot(p - s.a.xyz, s.b.xyz));
+    else r = gp_field_sdf(s, p);
+    return s.c.x < 0.0 ? -r : r;
+}
+
+// The boundary at p: the nearest wall over all colliders; distance 3.4e38 with none.
+vec4 gp_boundary(vec3 p) {
+    vec4 best = vec4(0.0, 1.0, 0.0, 3.4e38);
+    for (uint c = 0u; c < gp_solver_counts.x; ++c) {
+        vec4 r = gp_collider_distance(c, p);
+        if (r.w < best.w) best = r;
+    }
+    return best;
+}
+// <<include gp_boundary.glsl
+layout(local_size_x = GP_GROUP_SIZE) in;
+
+layout(std430, binding = 0) readonly buffer point_block { vec4 points[]; };
+layout(std430, binding = 1) writeonly buffer distance_block { float distances[]; };
+layout(location = 0) uniform uint u_count;
+
+void main() {
+    uint i = gp_global_index();
+    if (i < u_count) distances[i] = gp_boundary(points[i].xyz).w;
+}
