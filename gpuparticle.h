@@ -1,4 +1,4 @@
-/* gpuparticle.h v0.1.0 - particle physics on the GPU with OpenGL 4.3 compute shaders. MIT licence.
+/* gpuparticle.h v0.2.0 - particle physics on the GPU with OpenGL 4.3 compute shaders. MIT licence.
 
    DO THIS in exactly one C or C++ file, after any GL header you use (or none):
 
@@ -18,6 +18,7 @@
        GP_GROUP_SIZE        invocations per compute workgroup, 64..1024,
                             a power of two                                    default: 256
        GP_NO_PROC_FALLBACK  no dlsym fallback for a missing get_proc_address  default: off
+       GP_NO_DRAW           leave out gp_draw_particles and its GL entry points default: off
 
    gpuparticle.h does NOT:
        - open a window or create a GL context: make yours current, then create a world;
@@ -39,8 +40,11 @@
        >>scan       exclusive prefix sum, stream compaction, indirect arguments
        >>sort       bitonic sort of (key, value) pairs
        >>grid       the neighbour grid: counting sort, bounded and hashed
+       >>sph        SPH fluid (001): materials, scenes, pours, forces, the substep; boundaries
+                    (colliders, mesh distance fields)
+       >>draw       sphere impostors straight from the store (gp_draw_particles)
        >>public     world creation and the particle store's public functions
-   Planned, one section each as its issue lands: sph, dem, rigid, cloth, emitter, multi-device.
+   Planned, one section each as its issue lands: dem, rigid, cloth, emitter, multi-device.
 
    >>docs ===================================================================================
 
@@ -53,13 +57,18 @@
        desc.grid.cell_size = 0.1f;                      // no dims: an unbounded, hashed grid
        if (gp_world_create(&desc, &world) != GP_OK) return 1;   // the logger said why
 
-       gp_particles_desc block = {0};
-       block.count = n; block.positions = xyz;          // n * 3 floats
-       gp_particles_add(world, &block, NULL);
+       gp_collider_desc tank = {0};                     // fluid kept inside a 1 m box
+       tank.shape = GP_SHAPE_BOX; tank.inside = true;
+       tank.center[1] = 0.5f; tank.half_extents[0] = tank.half_extents[1] = tank.half_extents[2] = 0.5f;
+       gp_collider wall; gp_collider_add(world, &tank, &wall);
+       float lo[3] = {-0.5f, 0, -0.5f}, hi[3] = {0, 0.6f, 0};
+       gp_fluid_add_block(world, 0, lo, hi, NULL, NULL); // phase 0: water-like defaults
 
-       gp_grid_build(world);                            // every frame, after particles move
-       gp_buffers b = gp_world_buffers(world);          // names change after each build
-       glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, b.position);   // draw b.count points
+       gp_step_desc step = {0};
+       step.dt = 1.0f / 60;                             // substeps picked from the CFL number
+       gp_world_step(world, &step);                     // every frame
+       gp_draw_desc draw = {0};                         // view and projection: yours
+       gp_draw_particles(world, &draw);                 // or draw from gp_world_buffers(world)
        gp_world_destroy(world);
 
    THE PARTICLE STORE is a struct of arrays, one shader storage buffer per attribute, of
@@ -87,8 +96,10 @@
    shaders_embedded/grid_neighbors.comp is the neighbour loop every solver follows.
 
    GL STATE. A gp_ call may change: the buffers bound to GL_SHADER_STORAGE_BUFFER (and its
-   indexed bindings 0-7), GL_UNIFORM_BUFFER (and its binding 0), GL_COPY_READ_BUFFER and
-   GL_COPY_WRITE_BUFFER. It restores the current program, and touches nothing else.
+   indexed bindings 0-7), GL_UNIFORM_BUFFER (and its bindings 0 and 1), GL_COPY_READ_BUFFER and
+   GL_COPY_WRITE_BUFFER. It restores the current program, and touches nothing else, except
+   gp_draw_particles, which restores the vertex array and GL_ARRAY_BUFFER bindings it changes
+   and leaves GL_PROGRAM_POINT_SIZE enabled.
 
    ERRORS come in three layers: every function that can fail returns a gp_result
    (gp_result_string names it); the logger in the desc receives a message that names the
@@ -103,7 +114,7 @@
 /* >>api ==================================================================================== */
 
 #define GP_VERSION_MAJOR 0
-#define GP_VERSION_MINOR 1
+#define GP_VERSION_MINOR 2
 #define GP_VERSION_PATCH 0
 #define GP_VERSION ((GP_VERSION_MAJOR * 10000) + (GP_VERSION_MINOR * 100) + GP_VERSION_PATCH)
 
@@ -222,7 +233,8 @@ GP_API_DECL gp_result gp_world_last_result(const gp_world* world);
 /* ---- the particle store ---------------------------------------------------------------- */
 
 /* What a particle is. The grid files every kind together; each solver acts on its own kinds.
-   v0.1 stores and sorts all kinds; the solvers arrive with their sections (see the README). */
+   Fluid has its solver (>>sph); the other kinds are stored and sorted, and their solvers arrive
+   with their sections (see the README). */
 typedef enum gp_kind {
     GP_KIND_DEFAULT = 0,   /* resolves to GP_KIND_EFFECT */
     GP_KIND_FLUID,         /* SPH fluid */
@@ -885,6 +897,7 @@ struct gp_world {
     gp__GLuint fields;                    /* every mesh's distance field, one after another */
     gp__pour pours[GP__MAX_POURS];
     uint32_t pour_count, next_pour_id;
+    uint32_t fluid_phases;                /* bit per phase that fluid particles were added with */
     bool fluid_valid;                     /* density, pressure, acceleration match the slots */
     uint32_t fluid_count;                 /* slots they cover */
     float max_speed;                      /* of the last substep, read back at the next step */
@@ -2076,11 +2089,12 @@ static const char* const gp__shader_sph_force_own0[] = {
     "//   viscosity force f_v = mu sum_j m_j (v_j - v_i) / rho_j lap W_vis(r_ij)         (eqs. 7, 9)\n",
     "//                         + mu (0 - v_i) Z_vis(d), the walls' share (static walls)\n",
     "//   a = (f_p + f_v) / rho_i + gravity + the user's forces\n",
-    "//                         + (l0/2 - d) n / dt^2 within l0/2 of a wall                (eq. 11)\n",
     "// with mu = nu rho0 and j over the fluid neighbours within re (density > 0, set by sph_density).\n",
     "// The pressure gradient is Müller's spiky (re - r)^2 (the paper prints the power as 3), the\n",
-    "// viscosity Laplacian 45 / (pi re^6) (re - r). The wall rest distance is half a spacing: a\n",
-    "// particle touching the wall, the lattice the wall weight tables assume.\n",
+    "// viscosity Laplacian 45 / (pi re^6) (re - r). Eq. 6 halves p_i + p_j; that average estimates\n",
+    "// only half of grad p in a full neighbourhood (the p_i half sums to about zero), so that a column\n",
+    "// at rest would hold twice the hydrostatic pressure: the sum here takes p_i + p_j whole. The\n",
+    "// walls' push of eq. 11 is applied in sph_integrate, as the displacement it stands for.\n",
     "// >>include gp_common.glsl\n",
     0
 };
@@ -2133,7 +2147,7 @@ static const char* const gp__shader_sph_force_own7[] = {
     "    vec4 v = gp_velocity[k];\n",
     "    float r = sqrt(r2), x = s.re - r;\n",
     "    float mass_over_rho = v.w / rho_p.x;\n",
-    "    pressure += (mass_over_rho * 0.5 * (s.pressure + rho_p.y) * s.spiky * x * x / r) * d;\n",
+    "    pressure += (mass_over_rho * (s.pressure + rho_p.y) * s.spiky * x * x / r) * d;\n",
     "    viscosity += (mass_over_rho * s.laplacian * x) * (v.xyz - s.v);\n",
     "}\n",
     "\n",
@@ -2195,8 +2209,6 @@ static const char* const gp__shader_sph_force_own7[] = {
     "    if (wall.w < s.re) viscosity -= gp_wall_table_viscosity(m, wall.w) * s.v;\n",
     "    float mu = gp_fluids[m].flow.x * gp_fluids[m].shape.z;\n",
     "    vec3 a = (pressure + mu * viscosity) / own.x + gp_gravity.xyz + gp_user_forces(s.p);\n",
-    "    float rest = 0.5 * gp_fluids[m].shape.x, dt = gp_gravity.w;\n",
-    "    if (wall.w < rest) a += ((rest - wall.w) / (dt * dt)) * wall.xyz;\n",
     "    gp_acceleration[i] = vec4(a, 0.0);\n",
     "}\n",
     0
@@ -2222,11 +2234,10 @@ static const char* const* const gp__shader_sph_force[] = {
 static const char* const gp__shader_sph_integrate_own0[] = {
     "#version 430 core\n",
     "// sph_integrate: moves every fluid particle by the acceleration of sph_force over one substep\n",
-    "// (001 section 4.6), then keeps it out of the walls:\n",
+    "// (001 section 4.6), then keeps it off the walls:\n",
     "//   symplectic Euler (default): v' = v + a dt, x' = x + v' dt\n",
     "//   explicit Euler (eq. 14):    x' = x + v dt, v' = v + a dt\n",
-    "// A particle that ends inside a wall (distance < 0) is put back on the wall's surface along the\n",
-    "// normal and loses its velocity into the wall; a few rounds settle corners where walls meet. An\n",
+    "// then the walls' push (eq. 11, below). An\n",
     "// update that is not finite (a blow-up) is not applied: the particle keeps its position, stops,\n",
     "// and is counted, so that nothing is lost and nothing spreads NaN to its neighbours.\n",
     "// >>include gp_common.glsl\n",
@@ -2281,15 +2292,21 @@ static const char* const gp__shader_sph_integrate_own7[] = {
     "        xn = x; vn = vec3(0.0);\n",
     "        atomicAdd(stat_bad_updates, 1u);\n",
     "    }\n",
+    "    // Eq. 11: F = m (d - |r_iw|) n / dt^2 moves a particle closer than the rest distance d back\n",
+    "    // to it within the substep. Applied as that displacement (its velocity into the wall\n",
+    "    // removed) rather than as a force whose velocity would outlast the substep and pump energy\n",
+    "    // into the fluid at every wall contact. d is half a spacing: a particle touching the wall,\n",
+    "    // the lattice the wall weight tables assume. A few rounds settle corners where walls meet.\n",
+    "    float rest = 0.5 * gp_fluids[gp_material_of(gp_info[i])].shape.x;\n",
     "    vec4 wall = gp_boundary(xn);\n",
-    "    if (wall.w < 0.0) {\n",
-    "        for (int round = 0; round < 4 && wall.w < 0.0; ++round) {\n",
-    "            xn -= wall.w * wall.xyz;\n",
+    "    if (wall.w < rest) {\n",
+    "        for (int round = 0; round < 4 && wall.w < rest; ++round) {\n",
+    "            xn += (rest - wall.w) * wall.xyz;\n",
     "            float into = dot(vn, wall.xyz);\n",
     "            if (into < 0.0) vn -= into * wall.xyz;\n",
     "            wall = gp_boundary(xn);\n",
     "        }\n",
-    "        if (wall.w < 0.0 && gp_boundary(x).w >= wall.w) { xn = x; vn = vec3(0.0); }\n",
+    "        if (wall.w < 0.0 && gp_boundary(x).w >= wall.w) { xn = x; vn = vec3(0.0); }   // never end inside\n",
     "        atomicAdd(stat_wall_pushes, 1u);\n",
     "    }\n",
     "    gp_position[i].xyz = xn;\n",
@@ -2723,7 +2740,8 @@ uint32_t gp_float_sort_key(float value) {
         attribute[order[k]] (gather), then the two names swap; position carries life along, and
         the info pass also writes slot_of_id[id] = slot. On a CPU renderer random stores cost less
         than random loads, so the usual path scatters.
-   Memory per particle: 56 bytes of attributes, 24 of spares, 12 of key, order and slot. */
+   Memory per particle: 56 bytes of attributes, 24 of spares, 12 of key, order and slot; the
+   solvers keep their per-substep values in the spares (see >>sph), so 92 bytes in all. */
 
 static void gp__params_upload(gp_world* w) {
     w->params_host.counts[0] = w->count;
@@ -2891,6 +2909,22 @@ static double gp__lattice_weight(double l0, double re) {
     return sum;
 }
 
+/* How much of a unit pressure gradient the spiky kernel's sum recovers on the rest lattice:
+   sum_j V (y_j)^2 |grad W(r_j)| / r_j for a field p = y, V = m / rho0. Few neighbours (26 at
+   re = 2 l0) make it 0.95 rather than 1; the pressure force divides by it, as the mass is chosen
+   so that the lattice's density is exact, so that a column at rest holds p = rho g depth. */
+static double gp__lattice_gradient(double l0, double re, double volume) {
+    int n = (int)ceil(re / l0), a, b, c;
+    double sum = 0.0;
+    for (a = -n; a <= n; ++a)
+        for (b = -n; b <= n; ++b)
+            for (c = -n; c <= n; ++c) {
+                double r = sqrt((double)(a * a + b * b + c * c)) * l0;
+                if (r > 0.0 && r < re) sum += volume * 45.0 / (GP__PI * pow(re, 6.0)) * (re - r) * (re - r) * (b * l0) * (b * l0) / r;
+            }
+    return sum > 0.0 ? sum : 1.0;
+}
+
 gp_fluid_material gp_query_fluid_material_defaults(const gp_world* world, const gp_fluid_material* material) {
     gp_fluid_material m;
     float cell = world ? world->desc.grid.cell_size : 0.1f;
@@ -2917,7 +2951,7 @@ static void gp__fluid_params_fill(gp__fluid_params* f, const gp_fluid_material* 
     f->shape[0] = m->spacing; f->shape[1] = m->smoothing_radius; f->shape[2] = m->rest_density; f->shape[3] = m->stiffness;
     f->flow[0] = m->viscosity; f->flow[1] = m->rest_pressure; f->flow[2] = m->mass; f->flow[3] = m->allow_tension ? 1.0f : 0.0f;
     f->kernel[0] = (float)(315.0 / (64.0 * GP__PI * pow(re, 9.0)));
-    f->kernel[1] = (float)(45.0 / (GP__PI * pow(re, 6.0)));
+    f->kernel[1] = (float)(45.0 / (GP__PI * pow(re, 6.0)) / gp__lattice_gradient(l0, re, m->mass / m->rest_density));
     f->kernel[2] = (float)(45.0 / (GP__PI * pow(re, 6.0)));
     f->kernel[3] = (float)(re * re);
     for (k = 0; k < GP__WALL_SAMPLES; ++k) {
@@ -3296,12 +3330,14 @@ static gp_result gp__fluid_substep(gp_world* w, float h, bool integrate) {
     return GP_OK;
 }
 
-/* The fastest sound and the finest spacing among the materials, for the CFL number. */
+/* The fastest sound and the finest spacing among the materials in use (phase 0 when none),
+   for the CFL number. */
 static void gp__fluid_limits(const gp_world* w, float* sound, float* spacing) {
     int i;
     *sound = 0.0f;
     *spacing = 3.4e38f;
     for (i = 0; i < GP_MAX_FLUID_MATERIALS; ++i) {
+        if (!(w->fluid_phases & (1u << i)) && !(i == 0 && w->fluid_phases == 0)) continue;
         float c = sqrtf(w->materials[i].stiffness);
         if (c > *sound) *sound = c;
         if (w->materials[i].spacing < *spacing) *spacing = w->materials[i].spacing;
@@ -4601,6 +4637,7 @@ static gp_result gp__particles_add(gp_world* world, const gp_particles_desc* des
         gp__buffer_upload(world, world->slot_of_id, (size_t)first * 4, (size_t)d.count * 4, slots);
         world->count += d.count;
         world->grid_built = false;
+        if (d.kind == GP_KIND_FLUID) world->fluid_phases |= 1u << d.phase;
         gp__params_upload(world);
     }
     gp__free(&world->desc.allocator, position);

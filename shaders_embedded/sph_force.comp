@@ -4,11 +4,12 @@
 //   viscosity force f_v = mu sum_j m_j (v_j - v_i) / rho_j lap W_vis(r_ij)         (eqs. 7, 9)
 //                         + mu (0 - v_i) Z_vis(d), the walls' share (static walls)
 //   a = (f_p + f_v) / rho_i + gravity + the user's forces
-//                         + (l0/2 - d) n / dt^2 within l0/2 of a wall                (eq. 11)
 // with mu = nu rho0 and j over the fluid neighbours within re (density > 0, set by sph_density).
 // The pressure gradient is Müller's spiky (re - r)^2 (the paper prints the power as 3), the
-// viscosity Laplacian 45 / (pi re^6) (re - r). The wall rest distance is half a spacing: a
-// particle touching the wall, the lattice the wall weight tables assume.
+// viscosity Laplacian 45 / (pi re^6) (re - r). Eq. 6 halves p_i + p_j; that average estimates
+// only half of grad p in a full neighbourhood (the p_i half sums to about zero), so that a column
+// at rest would hold twice the hydrostatic pressure: the sum here takes p_i + p_j whole. The
+// walls' push of eq. 11 is applied in sph_integrate, as the displacement it stands for.
 // >>include gp_common.glsl
 // gp_common.glsl: included first by every gpuparticle.h compute shader.
 // Workgroup size and the flat index of a workgroup in a dispatch that the host split into x * y
@@ -317,7 +318,7 @@ void gp_force_term(uint k, uint end, gp_self s, ivec3 cell, inout vec3 pressure,
     vec4 v = gp_velocity[k];
     float r = sqrt(r2), x = s.re - r;
     float mass_over_rho = v.w / rho_p.x;
-    pressure += (mass_over_rho * 0.5 * (s.pressure + rho_p.y) * s.spiky * x * x / r) * d;
+    pressure += (mass_over_rho * (s.pressure + rho_p.y) * s.spiky * x * x / r) * d;
     viscosity += (mass_over_rho * s.laplacian * x) * (v.xyz - s.v);
 }
 
@@ -379,7 +380,5 @@ void main() {
     if (wall.w < s.re) viscosity -= gp_wall_table_viscosity(m, wall.w) * s.v;
     float mu = gp_fluids[m].flow.x * gp_fluids[m].shape.z;
     vec3 a = (pressure + mu * viscosity) / own.x + gp_gravity.xyz + gp_user_forces(s.p);
-    float rest = 0.5 * gp_fluids[m].shape.x, dt = gp_gravity.w;
-    if (wall.w < rest) a += ((rest - wall.w) / (dt * dt)) * wall.xyz;
     gp_acceleration[i] = vec4(a, 0.0);
 }

@@ -1,10 +1,9 @@
 #version 430 core
 // sph_integrate: moves every fluid particle by the acceleration of sph_force over one substep
-// (001 section 4.6), then keeps it out of the walls:
+// (001 section 4.6), then keeps it off the walls:
 //   symplectic Euler (default): v' = v + a dt, x' = x + v' dt
 //   explicit Euler (eq. 14):    x' = x + v dt, v' = v + a dt
-// A particle that ends inside a wall (distance < 0) is put back on the wall's surface along the
-// normal and loses its velocity into the wall; a few rounds settle corners where walls meet. An
+// then the walls' push (eq. 11, below). An
 // update that is not finite (a blow-up) is not applied: the particle keeps its position, stops,
 // and is counted, so that nothing is lost and nothing spreads NaN to its neighbours.
 // >>include gp_common.glsl
@@ -315,15 +314,21 @@ void main() {
         xn = x; vn = vec3(0.0);
         atomicAdd(stat_bad_updates, 1u);
     }
+    // Eq. 11: F = m (d - |r_iw|) n / dt^2 moves a particle closer than the rest distance d back
+    // to it within the substep. Applied as that displacement (its velocity into the wall
+    // removed) rather than as a force whose velocity would outlast the substep and pump energy
+    // into the fluid at every wall contact. d is half a spacing: a particle touching the wall,
+    // the lattice the wall weight tables assume. A few rounds settle corners where walls meet.
+    float rest = 0.5 * gp_fluids[gp_material_of(gp_info[i])].shape.x;
     vec4 wall = gp_boundary(xn);
-    if (wall.w < 0.0) {
-        for (int round = 0; round < 4 && wall.w < 0.0; ++round) {
-            xn -= wall.w * wall.xyz;
+    if (wall.w < rest) {
+        for (int round = 0; round < 4 && wall.w < rest; ++round) {
+            xn += (rest - wall.w) * wall.xyz;
             float into = dot(vn, wall.xyz);
             if (into < 0.0) vn -= into * wall.xyz;
             wall = gp_boundary(xn);
         }
-        if (wall.w < 0.0 && gp_boundary(x).w >= wall.w) { xn = x; vn = vec3(0.0); }
+        if (wall.w < 0.0 && gp_boundary(x).w >= wall.w) { xn = x; vn = vec3(0.0); }   // never end inside
         atomicAdd(stat_wall_pushes, 1u);
     }
     gp_position[i].xyz = xn;
