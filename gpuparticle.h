@@ -346,8 +346,11 @@ GP_API_DECL gp_result gp_grid_count_neighbors(gp_world* world, float radius, uin
    GP_KIND_FLUID; their phase picks one of GP_MAX_FLUID_MATERIALS materials. Each substep of
    gp_world_step builds the grid, sums density (001 eqs. 4, 10, plus the wall weight function,
    eq. 13), turns it into pressure (eq. 5), sums pressure and viscosity forces (eqs. 6-9, plus the
-   walls' share, eq. 11), adds gravity and your forces, and integrates. Particles of other kinds
-   are filed in the grid but neither move in nor take part in the fluid's sums (yet). */
+   walls' share of viscosity), adds gravity and your forces, integrates, and pushes particles off
+   the walls (eq. 11). Two departures from the paper's text, both so that a column at rest holds
+   p = rho g depth: eq. 6 takes p_i + p_j whole (its average estimates half of grad p), and the
+   spiky gradient is normalised on the rest lattice. Particles of other kinds are filed in the
+   grid but neither move in nor take part in the fluid's sums (yet). */
 
 #define GP_MAX_FLUID_MATERIALS 8
 
@@ -363,7 +366,8 @@ typedef struct gp_fluid_material {
     bool allow_tension;      /* false (default): negative pressures are clamped to 0, so that the
                                 free surface does not clump; true: eq. 5 as it is */
     float mass;              /* derived, ignored on input: kg per particle, chosen so that a particle
-                                inside a block on the spacing's cubic lattice has rest_density */
+                                inside a block on the spacing's cubic lattice has rest_density
+                                (the pressure gradient is likewise scaled to be exact there) */
 } gp_fluid_material;
 
 /* The material with every zero replaced by its default and mass derived, for this world. */
@@ -464,11 +468,14 @@ GP_API_DECL gp_result gp_fluid_stats_read(gp_world* world, gp_fluid_stats* stats
 
 /* ---- boundaries (001 sections 3.3, 4.4) ----------------------------------------------------
    Walls are a distance function: positive where particles may be, negative in the wall, the
-   union of every collider's wall. Near a wall a fluid particle gets the wall's share of density
-   from a precomputed wall weight table (eq. 13), the push of eq. 11, and the wall's share of
-   viscosity; after each substep a particle found inside a wall is put back on its surface, its
-   velocity into the wall removed. Analytic shapes are evaluated exactly; a closed triangle mesh
-   becomes a signed distance field (a grid of samples on the GPU, interpolated trilinearly). */
+   union of every collider's wall. Within the smoothing radius of a wall a fluid particle gets
+   the wall's share of density from a precomputed wall weight table (eq. 13) and the wall's share
+   of viscosity (a second table). At the end of each substep a particle closer to a wall than
+   half a spacing is moved back to that distance along the wall's normal and loses its velocity
+   into the wall: eq. 11's push, applied as the displacement it stands for (as a force, its
+   velocity would outlast the substep and pump energy into the fluid). So no particle ends a
+   substep inside a wall. Analytic shapes are evaluated exactly; a closed triangle mesh becomes a
+   signed distance field (samples on the GPU, interpolated trilinearly). */
 typedef enum gp_shape {
     GP_SHAPE_NONE = 0,
     GP_SHAPE_SPHERE,           /* center, radius */
