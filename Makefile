@@ -3,7 +3,7 @@
 #   make bench     the primitives' benchmark (tables on stdout, CSV in build/)
 #   make shaders   write the .glsl snippets into each .comp, and every .comp into gpuparticle.h
 #   make check     the quick checks only: shaders in step and valid, the header compiles cleanly
-#   make demo      the demo in a window, or headless (PNG frames) when there is no display
+#   make demo      the dam break in a window, or headless (PNG frames) when there is no display
 #   make examples  build every example
 CC ?= cc
 CXX ?= c++
@@ -25,10 +25,11 @@ $(BUILD)/examples/%: examples/%.c examples/example_app.h gpuparticle.h $(GLAD)/s
 	@mkdir -p $(BUILD)/examples
 	$(CC) -std=c99 $(CFLAGS) $(CWARN) -I. -Iexamples -I$(GLAD)/include $< $(GLAD)/src/gl.c -o $@ -lglfw $(LIBS)
 
-# The demo: a window when there is a display, else headless frames.
-demo: deps $(BUILD)/examples/depth_sort
-	@if [ -n "$${DISPLAY:-}$${WAYLAND_DISPLAY:-}" ]; then $(BUILD)/examples/depth_sort; \
-	else echo "no display: rendering the demo headless"; $(BUILD)/examples/depth_sort --headless --frames 60 --out $(BUILD)/demo; fi
+# The demo, the dam break: in a window when there is a display and one opens, else 90 frames as PNGs.
+demo: deps $(BUILD)/examples/dam_break
+	@if [ -n "$${DISPLAY:-}$${WAYLAND_DISPLAY:-}" ] && $(BUILD)/examples/dam_break; then :; \
+	else echo "no window: rendering the dam break headless, frames in $(BUILD)/demo/"; \
+	$(BUILD)/examples/dam_break --headless --frames 90 --out $(BUILD)/demo; fi
 
 deps:
 	@sh tools/deps.sh

@@ -529,8 +529,9 @@ typedef struct gp_draw_desc {
     float view[16];          /* column-major, as glUniformMatrix4fv takes it without transposing */
     float projection[16];    /* column-major perspective projection */
     gp_color_by color_by;
-    float range[2];          /* values mapped to white and to blue; default: density 0.9 to 1.1
-                                times phase 0's rest density; speed 0 to 3 m/s */
+    float range[2];          /* values mapped to white and to blue; default: density 0.7 to 1
+                                times phase 0's rest density (a white surface over a blue
+                                body, as in 001's figures); speed 0 to 3 m/s */
     float color[4];          /* GP_COLOR_UNIFORM; default (0.3, 0.5, 0.9, 1) */
     float light[3];          /* direction towards the light in view space; default (0.4, 0.7, 0.6) */
     float radius_scale;      /* drawn radius over particle radius; default 1 */
@@ -908,6 +909,7 @@ struct gp_world {
     bool fluid_valid;                     /* density, pressure, acceleration match the slots */
     uint32_t fluid_count;                 /* slots they cover */
     float max_speed;                      /* of the last substep, read back at the next step */
+    float added_speed;                    /* fastest particle added from the host since */
     uint32_t last_substeps;
     float last_substep, last_cfl;
     bool cfl_warned;                      /* warned since the CFL number was last fine */
@@ -3383,6 +3385,11 @@ gp_result gp_world_step(gp_world* world, const gp_step_desc* desc) {
         memcpy(&world->max_speed, words, 4);
         if (!isfinite(world->max_speed)) world->max_speed = 0.0f;
     }
+    /* particles added since, and what the pours will add, may be faster */
+    if (world->added_speed > world->max_speed) world->max_speed = world->added_speed;
+    world->added_speed = 0.0f;
+    for (i = 0; i < world->pour_count; ++i)
+        if (world->pours[i].desc.speed > world->max_speed) world->max_speed = world->pours[i].desc.speed;
     gp__fluid_limits(world, &sound, &spacing);
     needed = ceil((double)d.dt * (sound + world->max_speed) / ((double)d.max_cfl * spacing));
     if (d.substeps == 0) d.substeps = needed < 1.0 ? 1u : needed > 1000.0 ? 1000u : (uint32_t)needed;
@@ -4211,8 +4218,8 @@ gp_result gp_draw_particles(gp_world* world, const gp_draw_desc* desc) {
     if ((int)d.color_by < (int)GP_COLOR_DENSITY || (int)d.color_by > (int)GP_COLOR_UNIFORM)
         return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "color_by %d is not a gp_color_by", (int)d.color_by));
     if (d.range[0] == 0.0f && d.range[1] == 0.0f) {
-        d.range[0] = d.color_by == GP_COLOR_DENSITY ? 0.9f * world->materials[0].rest_density : 0.0f;
-        d.range[1] = d.color_by == GP_COLOR_DENSITY ? 1.1f * world->materials[0].rest_density : 3.0f;
+        d.range[0] = d.color_by == GP_COLOR_DENSITY ? 0.7f * world->materials[0].rest_density : 0.0f;
+        d.range[1] = d.color_by == GP_COLOR_DENSITY ? 1.0f * world->materials[0].rest_density : 3.0f;
     }
     if (d.color[0] == 0.0f && d.color[1] == 0.0f && d.color[2] == 0.0f && d.color[3] == 0.0f) {
         d.color[0] = 0.3f; d.color[1] = 0.5f; d.color[2] = 0.9f; d.color[3] = 1.0f;
@@ -4636,6 +4643,10 @@ static gp_result gp__particles_add(gp_world* world, const gp_particles_desc* des
             life[i].lifetime = d.lifetime;
             slots[i] = first + i;
             if (ids) ids[i] = first + i;
+            if (v && d.kind == GP_KIND_FLUID) {
+                float speed = sqrtf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+                if (speed > world->added_speed) world->added_speed = speed;
+            }
         }
         gp__buffer_upload(world, world->position, (size_t)first * 16, (size_t)d.count * 16, position);
         gp__buffer_upload(world, world->velocity, (size_t)first * 16, (size_t)d.count * 16, velocity);

@@ -6,7 +6,8 @@
    the sorted slots serve as the index buffer of one glDrawElements that reads positions from the
    particle store's SSBO. Nothing comes back to the CPU.
 
-   Run: make demo, or build/examples/depth_sort [--headless --frames N --out DIR]. Esc quits. */
+   Run: build/examples/depth_sort [--headless --frames N --out DIR] [--particles N].
+   Drag to orbit, scroll to zoom, Esc quits. */
 #include "example_app.h"
 #define GPUPARTICLE_IMPLEMENTATION
 #include "gpuparticle.h"
@@ -71,73 +72,52 @@ static void make_galaxy(float* xyz, float* radii, uint32_t n) {
     }
 }
 
-/* Column-major perspective * look-at, enough for an orbiting camera. */
-static void view_projection(float out[16], const float eye[3], const float forward[3], float aspect) {
-    const float up[3] = {0.0f, 1.0f, 0.0f};
-    float side[3] = {forward[1] * up[2] - forward[2] * up[1], forward[2] * up[0] - forward[0] * up[2], forward[0] * up[1] - forward[1] * up[0]};
-    float l = sqrtf(side[0] * side[0] + side[1] * side[1] + side[2] * side[2]), u[3], f = 1.0f / tanf(0.5f * 0.9f);
-    float near_ = 0.05f, far_ = 20.0f, view[16], proj[16];
-    int r, c, k;
-    side[0] /= l; side[1] /= l; side[2] /= l;
-    u[0] = side[1] * forward[2] - side[2] * forward[1];
-    u[1] = side[2] * forward[0] - side[0] * forward[2];
-    u[2] = side[0] * forward[1] - side[1] * forward[0];
-    memset(view, 0, sizeof view);
-    memset(proj, 0, sizeof proj);
-    for (k = 0; k < 3; ++k) { view[4 * k + 0] = side[k]; view[4 * k + 1] = u[k]; view[4 * k + 2] = -forward[k]; }
-    view[12] = -(side[0] * eye[0] + side[1] * eye[1] + side[2] * eye[2]);
-    view[13] = -(u[0] * eye[0] + u[1] * eye[1] + u[2] * eye[2]);
-    view[14] = forward[0] * eye[0] + forward[1] * eye[1] + forward[2] * eye[2];
-    view[15] = 1.0f;
-    proj[0] = f / aspect; proj[5] = f; proj[10] = (far_ + near_) / (near_ - far_); proj[11] = -1.0f;
-    proj[14] = 2.0f * far_ * near_ / (near_ - far_);
-    for (c = 0; c < 4; ++c)
-        for (r = 0; r < 4; ++r) {
-            out[4 * c + r] = 0.0f;
-            for (k = 0; k < 4; ++k) out[4 * c + r] += proj[4 * k + r] * view[4 * c + k];
-        }
-}
-
 int main(int argc, char** argv) {
     example_app app;
     gp_world_desc desc;
     gp_world* world = NULL;
     gp_particles_desc batch;
-    static float xyz[3 * PARTICLES], radii[PARTICLES];
-    uint32_t keys, slots;
+    example_camera camera = {.target = {0.0f, 0.0f, 0.0f}, .distance = 2.82f, .yaw = 1.0f, .pitch = 0.4f, .fov = 0.9f};
+    float* xyz;
+    float* radii;
+    uint32_t keys, slots, n;
     GLuint key_program, draw_program, vao;
     if (example_open(&app, "gpuparticle.h: depth sort", argc, argv)) return 1;
+    n = example_particles(&app, PARTICLES);
 
     memset(&desc, 0, sizeof desc);
-    desc.max_particles = PARTICLES;
+    desc.max_particles = n;
     desc.get_proc_address = app.headless ? eglGetProcAddress : glfwGetProcAddress;   /* both have gp's type */
     desc.gpu_timings = true;
     if (gp_world_create(&desc, &world) != GP_OK) return 1;   /* the logger said why */
-    make_galaxy(xyz, radii, PARTICLES);
+    xyz = (float*)malloc(3 * sizeof *xyz * n);
+    radii = (float*)malloc(sizeof *radii * n);
+    if (!xyz || !radii) return 1;
+    make_galaxy(xyz, radii, n);
     memset(&batch, 0, sizeof batch);
-    batch.count = PARTICLES;
+    batch.count = n;
     batch.positions = xyz;
     batch.radii = radii;
     if (gp_particles_add(world, &batch, NULL) != GP_OK) return 1;
-    if (gp_buffer_create(world, PARTICLES * 4, NULL, &keys) != GP_OK || gp_buffer_create(world, PARTICLES * 4, NULL, &slots) != GP_OK)
+    free(xyz);
+    free(radii);
+    if (gp_buffer_create(world, n * 4, NULL, &keys) != GP_OK || gp_buffer_create(world, n * 4, NULL, &slots) != GP_OK)
         return 1;
 
     key_program = example_program(key_shader, NULL);
     draw_program = example_program(vertex_shader, fragment_shader);
     glGenVertexArrays(1, &vao);
     do {
-        float angle = 0.6f + 0.03f * (float)app.frame, eye[3], forward[3], vp[16];
+        static const float background[3] = {0.02f, 0.02f, 0.05f};
+        float eye[3], forward[3], view[16], projection[16], vp[16];
         gp_buffers b = gp_world_buffers(world);
         gp_timing timing[8];
-        uint32_t t, stages;
+        uint32_t t, stages, k;
         double sort_ms = 0.0;
-        int width = app.width, height = app.height;
-        eye[0] = 2.6f * cosf(angle); eye[1] = 1.1f; eye[2] = 2.6f * sinf(angle);
-        forward[0] = -eye[0]; forward[1] = -eye[1]; forward[2] = -eye[2];
-        {
-            float l = sqrtf(forward[0] * forward[0] + forward[1] * forward[1] + forward[2] * forward[2]);
-            forward[0] /= l; forward[1] /= l; forward[2] /= l;
-        }
+        camera.yaw -= 0.03f;   /* a slow orbit; drag to turn it further */
+        example_begin_frame(&app, &camera, background, view, projection, eye);
+        example_multiply(vp, projection, view);
+        for (k = 0; k < 3; ++k) forward[k] = (camera.target[k] - eye[k]) / camera.distance;
         /* 1. our keys: the view depth of every particle */
         glUseProgram(key_program);
         glUniform3fv(glGetUniformLocation(key_program, "eye"), 1, eye);
@@ -150,17 +130,12 @@ int main(int argc, char** argv) {
         /* 2. far first; the library issues the barriers on both sides */
         if (gp_sort_pairs(world, keys, slots, b.count, GP_SORT_DESCENDING) != GP_OK) return 1;
         /* 3. draw in that order, the sorted slots as indices */
-        if (!app.headless) glfwGetFramebufferSize(app.window, &width, &height);
-        glViewport(0, 0, width, height);
-        glClearColor(0.02f, 0.02f, 0.05f, 1.0f);
-        glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
         glEnable(GL_BLEND);
         glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
         glEnable(GL_PROGRAM_POINT_SIZE);
-        view_projection(vp, eye, forward, (float)width / (float)height);
         glUseProgram(draw_program);
         glUniformMatrix4fv(glGetUniformLocation(draw_program, "view_projection"), 1, GL_FALSE, vp);
-        glUniform1f(glGetUniformLocation(draw_program, "pixels_per_metre"), (float)height * 1.1f);
+        glUniform1f(glGetUniformLocation(draw_program, "pixels_per_metre"), (float)app.height * 1.1f);
         glBindVertexArray(vao);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, b.position);
         glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, slots);

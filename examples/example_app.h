@@ -2,9 +2,14 @@
    Opens an OpenGL 4.3 core context either in a GLFW window, or headless (--headless) through
    EGL's surfaceless platform with an offscreen framebuffer, loads glad, runs the frame loop,
    and in headless mode writes each frame as a PNG (--out DIR) and stops after --frames N.
+   Then: an orbiting camera (perspective and look-at, column-major; drag to orbit, scroll to
+   zoom), and the box tank, drawing and statistics line that the fluid examples share.
    Not part of the library: gpuparticle.h never opens windows or contexts. */
 #ifndef EXAMPLE_APP_H
 #define EXAMPLE_APP_H
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 199309L   /* clock_gettime under -std=c99 */
+#endif
 #include <glad/gl.h>
 #include <GLFW/glfw3.h>
 #include <EGL/egl.h>
@@ -13,27 +18,50 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stdint.h>
+#include <math.h>
+#include <time.h>
 #include <sys/stat.h>
+#include "gpuparticle.h"   /* declarations only; the example's own #include compiles the implementation */
 
 typedef struct example_app {
-    int width, height;
+    int width, height;       /* the framebuffer's pixels (a window's: as of example_begin_frame) */
     int headless;            /* --headless: EGL, offscreen, PNG frames */
     int frames;              /* --frames N: stop after N frames (0: until the window closes) */
     const char* out;         /* --out DIR: where frames go (headless always; a window when given) */
     int write_frames;
     int frame;               /* the frame being drawn, from 0 */
+    unsigned particles;      /* --particles N: the example's size (0: its default) */
+    double frame_end;        /* seconds (example_seconds) when the last frame was shown */
+    double scroll;           /* mouse wheel, summed */
+    double cursor[2];        /* where the cursor was at the last frame of a drag */
+    int dragging;
     GLFWwindow* window;
     EGLDisplay display;
     EGLContext context;
     GLuint framebuffer, color, depth;
+    GLuint box_program, box_vao;   /* example_draw_box's, made on first use */
 } example_app;
 
 static void example_usage(const char* name) {
-    printf("usage: %s [--headless] [--frames N] [--out DIR]\n"
-           "  --headless   no window: render offscreen through EGL and write PNG frames\n"
-           "  --frames N   stop after N frames (headless default 60)\n"
-           "  --out DIR    write frames as PNG there (headless default build/frames;\n"
-           "               with a window, the window's own pixels)\n", name);
+    printf("usage: %s [--headless] [--frames N] [--out DIR] [--particles N]\n"
+           "  --headless     no window: render offscreen through EGL and write PNG frames\n"
+           "  --frames N     stop after N frames (headless default 60)\n"
+           "  --out DIR      write frames as PNG there (headless default build/frames;\n"
+           "                 with a window, the window's own pixels)\n"
+           "  --particles N  about N particles instead of the example's default (a real GPU\n"
+           "                 takes hundreds of thousands)\n", name);
+}
+
+/* Monotonic wall-clock seconds. */
+static double example_seconds(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static void example_on_scroll(GLFWwindow* window, double dx, double dy) {
+    (void)dx;
+    ((example_app*)glfwGetWindowUserPointer(window))->scroll += dy;
 }
 
 /* The EGL getProcAddress, or GLFW's: what both glad and gpuparticle.h load through. */
@@ -61,8 +89,10 @@ static int example_open(example_app* app, const char* title, int argc, char** ar
         if (strcmp(argv[i], "--headless") == 0) app->headless = 1;
         else if (strcmp(argv[i], "--frames") == 0 && i + 1 < argc) app->frames = atoi(argv[++i]);
         else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) { app->out = argv[++i]; app->write_frames = 1; }
+        else if (strcmp(argv[i], "--particles") == 0 && i + 1 < argc && atoi(argv[i + 1]) > 0) app->particles = (unsigned)atoi(argv[++i]);
         else { example_usage(argv[0]); return 1; }
     }
+    app->frame_end = example_seconds();
     if (app->headless) {
         EGLint attributes[] = {EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, 3,
                                EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
@@ -112,6 +142,8 @@ static int example_open(example_app* app, const char* title, int argc, char** ar
     }
     glfwMakeContextCurrent(app->window);
     glfwSwapInterval(1);
+    glfwSetWindowUserPointer(app->window, app);
+    glfwSetScrollCallback(app->window, example_on_scroll);
     if (app->write_frames) example_make_directory(app->out);
     return gladLoadGL((GLADloadfunc)glfwGetProcAddress) ? 0 : 1;
 }
@@ -193,14 +225,19 @@ static int example_end_frame(example_app* app) {
         if (example_write_png(path, rgba, w, h)) fprintf(stderr, "could not write %s\n", path);
         free(rgba);
     }
-    if (app->headless) return app->frame < app->frames;
-    glfwSwapBuffers(app->window);
-    glfwPollEvents();
-    if (glfwGetKey(app->window, GLFW_KEY_ESCAPE) == GLFW_PRESS) glfwSetWindowShouldClose(app->window, 1);
-    return !glfwWindowShouldClose(app->window) && (app->frames == 0 || app->frame < app->frames);
+    if (!app->headless) {
+        glfwSwapBuffers(app->window);
+        glfwPollEvents();
+        if (glfwGetKey(app->window, GLFW_KEY_ESCAPE) == GLFW_PRESS) glfwSetWindowShouldClose(app->window, 1);
+        if (glfwWindowShouldClose(app->window)) return 0;
+    }
+    app->frame_end = example_seconds();
+    return app->frames == 0 || app->frame < app->frames;
 }
 
 static void example_close(example_app* app) {
+    if (app->box_program) glDeleteProgram(app->box_program);
+    if (app->box_vao) glDeleteVertexArrays(1, &app->box_vao);
     if (app->headless) {
         glDeleteFramebuffers(1, &app->framebuffer);
         glDeleteRenderbuffers(1, &app->color);
@@ -235,5 +272,241 @@ static GLuint example_program(const char* vertex_or_compute, const char* fragmen
     glGetProgramiv(program, GL_LINK_STATUS, &ok);
     if (!ok) { glGetProgramInfoLog(program, sizeof log, NULL, log); fprintf(stderr, "link: %s\n", log); exit(1); }
     return program;
+}
+
+/* The helpers below are static inline: an example that does not use them gets no warning. */
+
+/* ---- camera: perspective and look-at, column-major (for glUniformMatrix4fv without transposing) */
+
+typedef struct example_camera {
+    float target[3];   /* the point it looks at and orbits, metres */
+    float distance;    /* metres from the target */
+    float yaw;         /* radians about +y; 0 puts the camera on the +z side, looking along -z */
+    float pitch;       /* radians above the horizontal */
+    float fov;         /* vertical field of view, radians */
+} example_camera;
+
+static inline void example_perspective(float m[16], float fov, float aspect, float near_, float far_) {
+    float f = 1.0f / tanf(0.5f * fov);
+    memset(m, 0, 16 * sizeof *m);
+    m[0] = f / aspect;
+    m[5] = f;
+    m[10] = (far_ + near_) / (near_ - far_);
+    m[11] = -1.0f;
+    m[14] = 2.0f * far_ * near_ / (near_ - far_);
+}
+
+/* The view matrix of an eye looking at target, +y up. */
+static inline void example_look_at(float m[16], const float eye[3], const float target[3]) {
+    float f[3] = {target[0] - eye[0], target[1] - eye[1], target[2] - eye[2]}, s[3], u[3], l;
+    int k;
+    l = sqrtf(f[0] * f[0] + f[1] * f[1] + f[2] * f[2]);
+    for (k = 0; k < 3; ++k) f[k] /= l;
+    l = sqrtf(f[0] * f[0] + f[2] * f[2]);                         /* side = forward x up */
+    s[0] = -f[2] / l; s[1] = 0.0f; s[2] = f[0] / l;
+    u[0] = s[1] * f[2] - s[2] * f[1];                             /* up = side x forward */
+    u[1] = s[2] * f[0] - s[0] * f[2];
+    u[2] = s[0] * f[1] - s[1] * f[0];
+    memset(m, 0, 16 * sizeof *m);
+    for (k = 0; k < 3; ++k) { m[4 * k + 0] = s[k]; m[4 * k + 1] = u[k]; m[4 * k + 2] = -f[k]; }
+    m[12] = -(s[0] * eye[0] + s[1] * eye[1] + s[2] * eye[2]);
+    m[13] = -(u[0] * eye[0] + u[1] * eye[1] + u[2] * eye[2]);
+    m[14] = f[0] * eye[0] + f[1] * eye[1] + f[2] * eye[2];
+    m[15] = 1.0f;
+}
+
+/* out = a * b */
+static inline void example_multiply(float out[16], const float a[16], const float b[16]) {
+    int r, c, k;
+    for (c = 0; c < 4; ++c)
+        for (r = 0; r < 4; ++r) {
+            out[4 * c + r] = 0.0f;
+            for (k = 0; k < 4; ++k) out[4 * c + r] += a[4 * k + r] * b[4 * c + k];
+        }
+}
+
+static inline void example_camera_eye(const example_camera* camera, float eye[3]) {
+    eye[0] = camera->target[0] + camera->distance * cosf(camera->pitch) * sinf(camera->yaw);
+    eye[1] = camera->target[1] + camera->distance * sinf(camera->pitch);
+    eye[2] = camera->target[2] + camera->distance * cosf(camera->pitch) * cosf(camera->yaw);
+}
+
+/* Moves the camera back along its line of sight until the eight corners of the box [lo, hi]
+   are in view with a margin, at this aspect ratio. */
+static inline void example_camera_fit(example_camera* camera, const float lo[3], const float hi[3], float aspect) {
+    float view[16], projection[16], view_projection[16], eye[3];
+    int corner, r, in_view = 0;
+    camera->distance = 0.1f * (fabsf(hi[0] - lo[0]) + fabsf(hi[1] - lo[1]) + fabsf(hi[2] - lo[2]));
+    while (!in_view && camera->distance < 1e6f) {
+        camera->distance *= 1.03f;
+        example_camera_eye(camera, eye);
+        example_look_at(view, eye, camera->target);
+        example_perspective(projection, camera->fov, aspect, 0.01f * camera->distance, 10.0f * camera->distance);
+        example_multiply(view_projection, projection, view);
+        for (in_view = 1, corner = 0; corner < 8; ++corner) {
+            float p[4] = {corner & 1 ? hi[0] : lo[0], corner & 2 ? hi[1] : lo[1], corner & 4 ? hi[2] : lo[2], 1.0f}, clip[4];
+            for (r = 0; r < 4; ++r)
+                clip[r] = view_projection[r] * p[0] + view_projection[4 + r] * p[1] + view_projection[8 + r] * p[2] + view_projection[12 + r];
+            if (clip[3] <= 0.0f || fabsf(clip[0]) > 0.92f * clip[3] || fabsf(clip[1]) > 0.9f * clip[3]) in_view = 0;
+        }
+    }
+}
+
+/* Starts a frame: the mouse moves the camera (drag with the left button to orbit, scroll to
+   zoom), the viewport covers the framebuffer, colour and depth are cleared to background, and
+   view, projection and the eye's position are written for this frame. */
+static inline void example_begin_frame(example_app* app, example_camera* camera, const float background[3],
+                                       float view[16], float projection[16], float eye[3]) {
+    if (app->window) {
+        double x, y;
+        glfwGetCursorPos(app->window, &x, &y);
+        if (glfwGetMouseButton(app->window, GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS) {
+            if (app->dragging) {
+                camera->yaw -= 0.008f * (float)(x - app->cursor[0]);
+                camera->pitch += 0.008f * (float)(y - app->cursor[1]);
+                camera->pitch = camera->pitch > 1.5f ? 1.5f : camera->pitch < -1.5f ? -1.5f : camera->pitch;
+            }
+            app->dragging = 1;
+        } else {
+            app->dragging = 0;
+        }
+        app->cursor[0] = x;
+        app->cursor[1] = y;
+        camera->distance *= powf(0.9f, (float)app->scroll);
+        app->scroll = 0.0;
+        glfwGetFramebufferSize(app->window, &app->width, &app->height);
+    }
+    glViewport(0, 0, app->width, app->height);
+    glClearColor(background[0], background[1], background[2], 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    example_camera_eye(camera, eye);
+    example_look_at(view, eye, camera->target);
+    example_perspective(projection, camera->fov, (float)app->width / (float)(app->height > 0 ? app->height : 1),
+                        0.02f * camera->distance, 20.0f * camera->distance);
+}
+
+/* The twelve edges of the box [lo, hi] as grey lines. */
+static inline void example_draw_box(example_app* app, const float lo[3], const float hi[3],
+                                    const float view[16], const float projection[16]) {
+    static const char* vertex =
+        "#version 430 core\n"
+        "uniform mat4 view_projection; uniform vec3 lo, hi;\n"
+        "const int corner[24] = int[24](0, 1, 2, 3, 4, 5, 6, 7, 0, 2, 1, 3, 4, 6, 5, 7, 0, 4, 1, 5, 2, 6, 3, 7);\n"
+        "void main() {\n"
+        "    int c = corner[gl_VertexID];\n"   /* bit 0: x, bit 1: y, bit 2: z */
+        "    vec3 t = vec3(float(c & 1), float((c >> 1) & 1), float((c >> 2) & 1));\n"
+        "    gl_Position = view_projection * vec4(mix(lo, hi, t), 1.0);\n"
+        "}\n";
+    static const char* fragment =
+        "#version 430 core\n"
+        "out vec4 result;\n"
+        "void main() { result = vec4(0.6, 0.62, 0.66, 1.0); }\n";
+    float view_projection[16];
+    if (!app->box_program) {
+        app->box_program = example_program(vertex, fragment);
+        glGenVertexArrays(1, &app->box_vao);
+    }
+    example_multiply(view_projection, projection, view);
+    glUseProgram(app->box_program);
+    glUniformMatrix4fv(glGetUniformLocation(app->box_program, "view_projection"), 1, GL_FALSE, view_projection);
+    glUniform3fv(glGetUniformLocation(app->box_program, "lo"), 1, lo);
+    glUniform3fv(glGetUniformLocation(app->box_program, "hi"), 1, hi);
+    glBindVertexArray(app->box_vao);
+    glDrawArrays(GL_LINES, 0, 24);
+    glBindVertexArray(0);
+    glUseProgram(0);
+}
+
+/* ---- the fluid examples' tank: a world whose walls are a closed box, and its frame ------------ */
+
+typedef struct example_tank {
+    float min[3], max[3];     /* the tank's inside, metres */
+    float spacing;            /* metres between fluid particles at rest: the scene's resolution */
+    gp_world* world;          /* made by example_tank_open */
+    example_camera camera;    /* example_tank_open frames the tank */
+    double shown;             /* seconds when the last frame's statistics were read */
+} example_tank;
+
+/* --particles N, or the example's default. */
+static inline unsigned example_particles(const example_app* app, unsigned default_count) {
+    return app->particles ? app->particles : default_count;
+}
+
+/* Creates the world in the app's context: room for max_particles, a bounded grid over the tank
+   whose cells are the fluid's smoothing radius (the default, 2 spacings), water (material 0)
+   at the tank's spacing with the library's other defaults, and the tank's walls: a box collider
+   with inside = true keeps the fluid in. Returns 0 on success; the library's logger said why not. */
+static inline int example_tank_open(example_app* app, example_tank* tank, uint32_t max_particles) {
+    gp_world_desc desc;
+    gp_fluid_material water;
+    gp_collider_desc walls;
+    gp_collider collider;
+    float cell = 2.0f * tank->spacing;
+    int k;
+    memset(&desc, 0, sizeof desc);
+    memset(&water, 0, sizeof water);
+    memset(&walls, 0, sizeof walls);
+    desc.max_particles = max_particles;
+    desc.get_proc_address = app->headless ? eglGetProcAddress : glfwGetProcAddress;   /* both have gp's type */
+    desc.grid.cell_size = cell;
+    walls.shape = GP_SHAPE_BOX;
+    walls.inside = true;
+    for (k = 0; k < 3; ++k) {
+        float size = tank->max[k] - tank->min[k];
+        desc.grid.origin[k] = tank->min[k] - cell;   /* a cell of margin all round */
+        desc.grid.dims[k] = (uint32_t)ceilf(size / cell) + 2;
+        walls.center[k] = 0.5f * (tank->min[k] + tank->max[k]);
+        walls.half_extents[k] = 0.5f * size;
+    }
+    if (gp_world_create(&desc, &tank->world) != GP_OK) return 1;
+    water.spacing = tank->spacing;
+    if (gp_fluid_material_set(tank->world, 0, &water) != GP_OK || gp_collider_add(tank->world, &walls, &collider) != GP_OK)
+        return 1;
+    /* The camera in front of the tank, a little to the right and above, the whole tank in view. */
+    memcpy(tank->camera.target, walls.center, sizeof walls.center);
+    tank->camera.target[1] -= 0.3f * walls.half_extents[1];
+    tank->camera.fov = 0.75f;
+    tank->camera.yaw = 0.45f;
+    tank->camera.pitch = 0.42f;
+    example_camera_fit(&tank->camera, tank->min, tank->max, (float)app->width / (float)app->height);
+    app->frame_end = example_seconds();
+    return 0;
+}
+
+/* Destroys the tank's world, then closes the app (the world needs the context). Returns 0. */
+static inline int example_tank_close(example_app* app, example_tank* tank) {
+    gp_world_destroy(tank->world);
+    example_close(app);
+    return 0;
+}
+
+/* Shows one frame of a fluid example after its gp_world_step: reads the fluid's statistics
+   (which waits for the step), clears, draws the tank's edges and the particles coloured by
+   density (white where sparse, blue where dense, as in 001's figures 4 and 5), and prints
+   one line. Returns 0 when a call failed. */
+static inline int example_tank_show(example_app* app, example_tank* tank) {
+    static const float background[3] = {0.11f, 0.12f, 0.15f};
+    gp_fluid_stats stats;
+    gp_draw_desc draw;
+    float eye[3];
+    double now, since = tank->shown > 0.0 ? tank->shown : app->frame_end;
+    if (gp_fluid_stats_read(tank->world, &stats) != GP_OK) return 0;
+    now = example_seconds();
+    memset(&draw, 0, sizeof draw);
+    example_begin_frame(app, &tank->camera, background, draw.view, draw.projection, eye);
+    glEnable(GL_DEPTH_TEST);
+    example_draw_box(app, tank->min, tank->max, draw.view, draw.projection);
+    draw.color_by = GP_COLOR_DENSITY;
+    draw.range[0] = 700.0f;    /* kg/m^3: white at the free surface and in the spray, */
+    draw.range[1] = 1000.0f;   /* blue in the bulk, at the rest density and above */
+    if (gp_draw_particles(tank->world, &draw) != GP_OK) return 0;
+    printf("frame %4d  particles %6u  substeps %3u  max speed %5.2f m/s  CFL %.2f  density %6.1f to %6.1f kg/m^3"
+           "  step %6.1f ms  frame %6.1f ms\n", app->frame, gp_particle_count(tank->world), stats.substeps,
+           stats.max_speed, stats.cfl, stats.min_density, stats.max_density,
+           1000.0 * (now - app->frame_end), 1000.0 * (now - since));
+    if (stats.nonfinite) printf("  %u particles stopped after an update that was not finite\n", stats.nonfinite);
+    fflush(stdout);
+    tank->shown = now;
+    return 1;
 }
 #endif
