@@ -1,6 +1,6 @@
 # gpuparticle.h: build, tests, benchmark and shader embedding. Everything generated goes to build/.
 #   make test      install what is missing, check shaders and compilation, run every test
-#   make bench     the primitives' benchmark (tables on stdout, CSV in build/)
+#   make bench     the primitives' and the SPH fluid's benchmark (tables on stdout, CSV in build/)
 #   make shaders   write the .glsl snippets into each .comp, and every .comp into gpuparticle.h
 #   make check     the quick checks only: shaders in step and valid, the header compiles cleanly
 #   make demo      the dam break in a window, or headless (PNG frames) when there is no display
@@ -13,8 +13,8 @@ WARN := -Wall -Wextra -Wpedantic -Werror -Wshadow
 CWARN := $(WARN) -Wstrict-prototypes
 GLAD := $(BUILD)/glad
 LIBS := -lEGL -lm -ldl
-TEST_SOURCES := tests/main.c tests/test_world.c tests/test_primitives.c tests/test_grid.c tests/cpu_reference.c
-TEST_HEADERS := tests/fixture.h tests/gp_test.h tests/gp_egl.h tests/cpu_reference.h gpuparticle.h
+TEST_SOURCES := tests/main.c tests/test_world.c tests/test_primitives.c tests/test_grid.c tests/test_sph.c tests/cpu_reference.c tests/cpu_sph.c
+TEST_HEADERS := tests/fixture.h tests/gp_test.h tests/gp_egl.h tests/cpu_reference.h tests/cpu_sph.h gpuparticle.h
 
 .PHONY: all test check deps shaders check-shaders check-compile bench demo examples clean
 EXAMPLES := $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c))
@@ -45,10 +45,11 @@ $(BUILD)/gp_tests_sanitized: $(TEST_SOURCES) $(TEST_HEADERS) $(GLAD)/src/gl.c
 	$(CC) -std=c99 -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined $(CWARN) \
 	    -I. -Itests -I$(GLAD)/include $(TEST_SOURCES) $(GLAD)/src/gl.c -o $@ $(LIBS)
 
-$(BUILD)/bench: bench/bench.c tests/cpu_reference.c tests/cpu_reference.h tests/gp_egl.h gpuparticle.h
+BENCH_SOURCES := bench/bench.c tests/cpu_reference.c tests/cpu_sph.c
+$(BUILD)/bench: $(BENCH_SOURCES) tests/cpu_reference.h tests/cpu_sph.h tests/gp_egl.h gpuparticle.h
 	@sh tools/deps.sh
 	@mkdir -p $(BUILD)
-	$(CC) -std=c99 -O2 -g $(CWARN) -I. -Itests bench/bench.c tests/cpu_reference.c -o $@ $(LIBS)
+	$(CC) -std=c99 -O2 -g $(CWARN) -I. -Itests $(BENCH_SOURCES) -o $@ $(LIBS)
 
 shaders: | $(BUILD)
 	sh tools/embed_shaders.sh sync shaders_embedded

@@ -910,6 +910,7 @@ struct gp_world {
     uint32_t fluid_count;                 /* slots they cover */
     float max_speed;                      /* of the last substep, read back at the next step */
     float added_speed;                    /* fastest particle added from the host since */
+    uint32_t nonfinite_warned;            /* non-finite positions the step last warned about */
     uint32_t last_substeps;
     float last_substep, last_cfl;
     bool cfl_warned;                      /* warned since the CFL number was last fine */
@@ -1373,6 +1374,28 @@ static const char* const gp__snippet_gp_sph[] = {
     "float gp_pressure(gp_fluid f, float rho) {\n",
     "    float p = f.flow.y + f.shape.w * (rho - f.shape.z);\n",
     "    return f.flow.w != 0.0 ? p : max(p, 0.0);\n",
+    "}\n",
+    "\n",
+    "// The walls' shares of density (eq. 13) and of viscosity at p, summed over the walls within re:\n",
+    "// each collider counts at its own distance, except a container box, whose six faces count each as\n",
+    "// a plane wall, so that a particle in a tank's edge or corner sees the wall particles of two or\n",
+    "// three faces (the nearest face alone leaves it 16% or 30% short of the rest density there).\n",
+    "vec2 gp_wall_share(uint m, float d) {\n",
+    "    return d < gp_fluids[m].shape.y ? vec2(gp_wall_table_density(m, d), gp_wall_table_viscosity(m, d)) : vec2(0.0);\n",
+    "}\n",
+    "vec2 gp_wall_shares(uint m, vec3 p) {\n",
+    "    vec2 sum = vec2(0.0);\n",
+    "    for (uint c = 0u; c < gp_solver_counts.x; ++c) {\n",
+    "        gp_collider_shape s = gp_colliders[c];\n",
+    "        if (s.a.w == GP_SHAPE_BOX && s.c.x < 0.0) {\n",
+    "            vec3 low = s.b.xyz + (p - s.a.xyz), high = s.b.xyz - (p - s.a.xyz);   // to each face\n",
+    "            sum += gp_wall_share(m, low.x) + gp_wall_share(m, high.x) + gp_wall_share(m, low.y)\n",
+    "                 + gp_wall_share(m, high.y) + gp_wall_share(m, low.z) + gp_wall_share(m, high.z);\n",
+    "        } else {\n",
+    "            sum += gp_wall_share(m, gp_collider_distance(c, p).w);\n",
+    "        }\n",
+    "    }\n",
+    "    return sum;\n",
     "}\n",
     0
 };
@@ -2065,8 +2088,7 @@ static const char* const gp__shader_sph_density_own7[] = {
     "        }\n",
     "    }\n",
     "    if (visited != expected || cells != 27u) atomicAdd(stat_truncated, 1u);\n",
-    "    float wall = gp_boundary(p).w;\n",
-    "    if (wall < gp_fluids[m].shape.y) rho += gp_wall_table_density(m, wall);\n",
+    "    rho += gp_wall_shares(m, p).x;\n",
     "    gp_density[i] = vec2(rho, gp_pressure(gp_fluids[m], rho));\n",
     "    atomicMin(stat_min_density, floatBitsToUint(rho));\n",
     "    atomicMax(stat_max_density, floatBitsToUint(rho));\n",
@@ -2214,8 +2236,7 @@ static const char* const gp__shader_sph_force_own7[] = {
     "        }\n",
     "    }\n",
     "    if (visited != expected || cells != 27u) atomicAdd(stat_truncated, 1u);\n",
-    "    vec4 wall = gp_boundary(s.p);\n",
-    "    if (wall.w < s.re) viscosity -= gp_wall_table_viscosity(m, wall.w) * s.v;\n",
+    "    viscosity -= gp_wall_shares(m, s.p).y * s.v;\n",
     "    float mu = gp_fluids[m].flow.x * gp_fluids[m].shape.z;\n",
     "    vec3 a = (pressure + mu * viscosity) / own.x + gp_gravity.xyz + gp_user_forces(s.p);\n",
     "    gp_acceleration[i] = vec4(a, 0.0);\n",
@@ -3363,7 +3384,7 @@ gp_result gp_world_step(gp_world* world, const gp_step_desc* desc) {
     gp_step_desc d;
     float sound, spacing, h, cfl;
     double needed;
-    uint32_t s, i, words[1];
+    uint32_t s, i, words[3];
     gp_result r = GP_OK;
     if (!world) return GP_ERROR_INVALID_ARGUMENT;
     gp__begin(world, "gp_world_step");
@@ -3381,8 +3402,12 @@ gp_result gp_world_step(gp_world* world, const gp_step_desc* desc) {
     /* The fastest particle of the last substep (one word back from the GPU, which has finished
        the last frame by now) and the speed of sound bound the substep (CFL). */
     if (world->fluid_valid || world->last_substeps) {
-        gp__buffer_download(world, world->grid_stats, 12, 4, words);
-        memcpy(&world->max_speed, words, 4);
+        gp__buffer_download(world, world->grid_stats, 4, sizeof words, words);   /* nonfinite, truncated, max speed */
+        memcpy(&world->max_speed, &words[2], 4);
+        if (words[0] != world->nonfinite_warned && words[0])
+            GP__LOG(world, GP_LOG_WARNING, "gp_world_step: %u particles have a position that is not finite (NaN or infinite): "
+                    "they stay in the store, in the grid's extra bucket, and are not simulated", words[0]);
+        world->nonfinite_warned = words[0];
         if (!isfinite(world->max_speed)) world->max_speed = 0.0f;
     }
     /* particles added since, and what the pours will add, may be faster */

@@ -294,6 +294,28 @@ float gp_pressure(gp_fluid f, float rho) {
     float p = f.flow.y + f.shape.w * (rho - f.shape.z);
     return f.flow.w != 0.0 ? p : max(p, 0.0);
 }
+
+// The walls' shares of density (eq. 13) and of viscosity at p, summed over the walls within re:
+// each collider counts at its own distance, except a container box, whose six faces count each as
+// a plane wall, so that a particle in a tank's edge or corner sees the wall particles of two or
+// three faces (the nearest face alone leaves it 16% or 30% short of the rest density there).
+vec2 gp_wall_share(uint m, float d) {
+    return d < gp_fluids[m].shape.y ? vec2(gp_wall_table_density(m, d), gp_wall_table_viscosity(m, d)) : vec2(0.0);
+}
+vec2 gp_wall_shares(uint m, vec3 p) {
+    vec2 sum = vec2(0.0);
+    for (uint c = 0u; c < gp_solver_counts.x; ++c) {
+        gp_collider_shape s = gp_colliders[c];
+        if (s.a.w == GP_SHAPE_BOX && s.c.x < 0.0) {
+            vec3 low = s.b.xyz + (p - s.a.xyz), high = s.b.xyz - (p - s.a.xyz);   // to each face
+            sum += gp_wall_share(m, low.x) + gp_wall_share(m, high.x) + gp_wall_share(m, low.y)
+                 + gp_wall_share(m, high.y) + gp_wall_share(m, low.z) + gp_wall_share(m, high.z);
+        } else {
+            sum += gp_wall_share(m, gp_collider_distance(c, p).w);
+        }
+    }
+    return sum;
+}
 // <<include gp_sph.glsl
 layout(local_size_x = GP_GROUP_SIZE) in;
 
@@ -335,8 +357,7 @@ void main() {
         }
     }
     if (visited != expected || cells != 27u) atomicAdd(stat_truncated, 1u);
-    float wall = gp_boundary(p).w;
-    if (wall < gp_fluids[m].shape.y) rho += gp_wall_table_density(m, wall);
+    rho += gp_wall_shares(m, p).x;
     gp_density[i] = vec2(rho, gp_pressure(gp_fluids[m], rho));
     atomicMin(stat_min_density, floatBitsToUint(rho));
     atomicMax(stat_max_density, floatBitsToUint(rho));

@@ -38,6 +38,8 @@ extern const gp_test_case primitive_tests[];
 extern const int primitive_test_count;
 extern const gp_test_case grid_tests[];
 extern const int grid_test_count;
+extern const gp_test_case sph_tests[];
+extern const int sph_test_count;
 extern const gp_test_case world_tests[];
 extern const int world_test_count;
 #endif

@@ -87,6 +87,7 @@ int main(int argc, char** argv) {
     gp_test_main(world_tests, world_test_count, argc, argv, &passed, &failed);
     gp_test_main(primitive_tests, primitive_test_count, argc, argv, &passed, &failed);
     gp_test_main(grid_tests, grid_test_count, argc, argv, &passed, &failed);
+    gp_test_main(sph_tests, sph_test_count, argc, argv, &passed, &failed);
     gp_egl_close(&fixture_egl);
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
