@@ -1,5 +1,5 @@
-/* bench.c: the benchmark of gpuparticle.h's primitives, on whatever GL the EGL context gets
-   (Mesa's llvmpipe on a machine without a GPU).
+/* bench.c: the benchmark of gpuparticle.h's primitives and of its SPH fluid, on whatever GL the
+   EGL context gets (Mesa's llvmpipe on a machine without a GPU).
 
    Measures, at 65,536, 1,048,576 and 4,194,304 elements:
        scan_exclusive      gp_scan_exclusive of n random words
@@ -28,14 +28,29 @@
    (the sort's pairs, the grid's particle order) are written back between runs, outside the
    timers. CPU times are the median of as many runs, by clock_gettime(CLOCK_MONOTONIC).
 
-   Run:   make bench                       the table on stdout, the figures in build/bench.csv
-          build/bench --quick              65,536 elements only: a smoke run
-          build/bench --sizes 1000,65536   other sizes
+   The SPH section reproduces paper 001's Tables 1 and 2: a dam break (a block of water in a box
+   tank, see sph_bench_size) at 1,024 to 4,194,304 particles, with per size the grid build's GPU
+   time (Table 1's (a)), one whole substep's wall-clock time up to a readback (its (b)), the time
+   of tests/cpu_sph.c's single-threaded grid version on the same state (Table 2; checked against
+   the GPU's density, pressure and acceleration; up to 262,144 particles as in the paper, beyond
+   while one run takes at most 5 s), the speed-up, the step time per particle against the size
+   before (goal: linear growth) and the GPU memory, by the store's layout and measured over every
+   GL buffer (goal: at most 100 bytes a particle). On a software GL it skips a size that the one
+   before predicts to overrun the section's budget.
+
+   Run:   make bench                       the tables on stdout, the figures in build/bench.csv
+          build/bench --quick              65,536 elements only (SPH up to 65,536): a smoke run
+          build/bench --sizes 1000,65536   other sizes for the primitives
+          build/bench --sph-only, --no-sph one section only
+   Environment: GP_BENCH_MAX_PARTICLES=N   SPH sizes up to N, every one run whatever it takes
+                                           (4194304 on a GPU: all of Table 1)
+                GP_BENCH_SPH_SECONDS=S     the SPH section's budget otherwise (default 270)
 */
 #define _POSIX_C_SOURCE 200809L
 #define GPUPARTICLE_IMPLEMENTATION
 #include "gpuparticle.h"
 #include "cpu_reference.h"
+#include "cpu_sph.h"
 #include "gp_egl.h"
 #include <math.h>
 #include <stdio.h>
@@ -590,41 +605,24 @@ static int parse_sizes(const char* list, uint32_t* sizes) {
     return count;
 }
 
-int main(int argc, char** argv) {
-    static bench_row rows[BENCH_MAX_SIZES][BENCH_PRIMITIVES];
-    uint32_t sizes[BENCH_MAX_SIZES] = {65536u, 1048576u, 4194304u};
-    int size_count = 3, i, p;
-    const unsigned char* (*get_string)(unsigned int);
-    const char *renderer, *version;
-    char device[512], text[16];
-    gp_egl egl;
-    double start = now_ms();
-    FILE* csv;
+/* One row of build/bench.csv; a negative value leaves its field empty. */
+static void csv_row(FILE* f, const char* device, const char* name, uint32_t n, double gpu_ms, double copy_ms, double ratio,
+                    double cpu_ms, double bytes_per_particle) {
+    csv_field(f, device);
+    fprintf(f, ",%s,%u", name, n);
+    csv_number(f, gpu_ms);
+    csv_number(f, (double)n / gpu_ms * 1e3);
+    csv_number(f, copy_ms);
+    csv_number(f, ratio);
+    csv_number(f, cpu_ms);
+    csv_number(f, cpu_ms < 0.0 ? -1.0 : cpu_ms / gpu_ms);
+    csv_number(f, bytes_per_particle);
+    fputc('\n', f);
+}
 
-    for (i = 1; i < argc; ++i) {
-        if (strcmp(argv[i], "--quick") == 0) {
-            size_count = 1;
-        } else if (strcmp(argv[i], "--sizes") == 0 && i + 1 < argc) {
-            if (!(size_count = parse_sizes(argv[++i], sizes))) {
-                fprintf(stderr, "bench: --sizes takes up to %d counts from 1 to 2^31, comma-separated\n", BENCH_MAX_SIZES);
-                return 2;
-            }
-        } else {
-            fprintf(stderr, "usage: %s [--quick] [--sizes a,b,c]\n", argv[0]);
-            return 2;
-        }
-    }
-
-    if (gp_egl_open(&egl, 4, 3)) return 1;
-    get_string = (const unsigned char* (*)(unsigned int))eglGetProcAddress("glGetString");
-    renderer = get_string ? (const char*)get_string(0x1F01) : NULL;   /* GL_RENDERER */
-    version = get_string ? (const char*)get_string(0x1F02) : NULL;    /* GL_VERSION */
-    snprintf(device, sizeof device, "%s, OpenGL %s", renderer ? renderer : "unknown renderer", version ? version : "unknown");
-    printf("gpuparticle.h %d.%d.%d benchmark\ndevice: %s\n", GP_VERSION_MAJOR, GP_VERSION_MINOR, GP_VERSION_PATCH, device);
-    fflush(stdout);
-
-    for (i = 0; i < size_count; ++i) bench_one_size(sizes[i], rows[i]);
-
+static void print_primitives(bench_row rows[][BENCH_PRIMITIVES], int size_count) {
+    char text[16];
+    int i, p;
     printf("GPU: median of the runs' summed stage timers after a warm-up; copy: gp_copy over the same input bytes;\n"
            "CPU: tests/cpu_reference.c, one thread, median of as many runs; every GPU result checked against it.\n\n");
     printf("%-18s %10s %5s %10s %9s %10s %7s %10s %8s\n", "primitive", "n", "runs", "GPU ms", "Melem/s", "copy ms", "x copy",
@@ -647,6 +645,480 @@ int main(int argc, char** argv) {
     print_goal("grid rebuild, every frame (bounded)", rows, size_count, ROW_REBUILD_BOUNDED, 3.0);
     print_goal("grid rebuild, every frame (hashed)", rows, size_count, ROW_REBUILD_HASHED, 3.0);
     print_goal("grid build from random order (bounded)", rows, size_count, ROW_GRID_BOUNDED, 3.0);
+}
+
+/* ---- SPH fluid: paper 001's Tables 1 and 2 ------------------------------------------------------ */
+
+/* The dam break of 001's figure 9 at the sizes of its Tables 1 and 2. The water is one
+   gp_fluid_add_block of bx x by x bz particles on the lattice (powers of two, the tallest side
+   up), in one corner of a closed box tank 4 bx long, 1.5 by high and bz deep: a BOX collider with
+   inside = true. The bounded grid covers the tank exactly, cells of the smoothing radius (the
+   default, 2 spacings). The tank holds 6 times the water's volume, so the grid has 0.75 buckets
+   per particle. The timed state is the block after the warm-up substeps, starting to fall. */
+#define SPH_SIZES 7
+#define SPH_SPACING (1.0f / 64.0f)   /* metres: exact in float, as is every lattice position */
+#define SPH_WARM_UP 2                /* substeps before anything is timed; the first compiles */
+#define SPH_RUNS 5                   /* timed substeps */
+#define SPH_LARGE (1u << 20)         /* above this, a substep takes seconds on a software GL: */
+#define SPH_LARGE_WARM_UP 1          /* the compiling substep only, */
+#define SPH_LARGE_RUNS 3             /* and fewer runs */
+#define SPH_CPU_ALWAYS 262144u       /* the CPU column runs up to where 001's Table 2 stops, */
+#define SPH_CPU_LONGEST 5.0          /* and beyond while one run is predicted to take at most this (s) */
+#define SPH_CPU_RUNS 5               /* at most; fewer once they have taken SPH_CPU_SECONDS */
+#define SPH_CPU_SECONDS 3.0
+#define SPH_BUDGET_SECONDS 270.0     /* for the section; GP_BENCH_SPH_SECONDS overrides */
+#define SPH_TOLERANCE 1e-4           /* GPU against CPU, relative to the terms (tests/test_sph.c) */
+#define SPH_LINEAR_LIMIT 1.05        /* "linear": time ~ n^e with e at most this, fitted over the sizes */
+/* GPU memory by the store's layout (gpuparticle.h, >>grid and >>sph): 56 bytes of attributes,
+   24 of reorder spares (the fluid's density, pressure and acceleration between builds), 12 of
+   key, order and slot_of_id per particle; cell_count and cell_start per bucket, plus two. */
+#define SPH_BYTES_PER_PARTICLE 92.0
+#define SPH_BYTES_PER_BUCKET 8.0
+#define SPH_GOAL_BYTES 100.0
+
+static const uint32_t sph_sizes[SPH_SIZES] = {1024u, 4096u, 16384u, 65536u, 262144u, 1048576u, 4194304u};
+/* 001 on a GeForce 8800 GTX and a Core 2 X6800: Table 1's (a) bucket generation and (b) one time
+   step with rendering; Table 2's CPU time and speed increase, up to 262,144 (its third row says
+   16,386). -1: no figure. */
+static const double paper_grid_ms[SPH_SIZES] = {0.75, 0.80, 1.55, 3.99, 14.8, 55.4, 192.9};
+static const double paper_step_ms[SPH_SIZES] = {3.9, 5.45, 14.8, 58.6, 235.9, 1096.8, 3783.6};
+static const double paper_cpu_ms[SPH_SIZES] = {15.6, 43.6, 206.2, 1018.6, 6725.6, -1.0, -1.0};
+static const double paper_speedup[SPH_SIZES] = {4.0, 8.0, 13.9, 17.3, 28.5, -1.0, -1.0};
+
+typedef struct sph_row {
+    uint32_t n;
+    int warm_up, runs;      /* substeps before timing, timed; runs 0: the size did not run (note says why) */
+    double grid_ms;         /* (a): the grid_* stages of a substep, GPU timers */
+    double step_ms;         /* (b): a whole substep, wall clock up to a readback, mean */
+    double stages_ms;       /* every stage of a substep, GPU timers */
+    double cpu_ms;          /* one substep of the CPU reference, median; < 0: not run */
+    double error;           /* largest GPU-CPU difference over the terms' magnitude; < 0: not compared */
+    double neighbors;       /* mean fluid neighbours within the smoothing radius, the CPU's count */
+    uint32_t buckets;
+    double layout_bytes;    /* SPH_BYTES_PER_PARTICLE * n + SPH_BYTES_PER_BUCKET * (buckets + 2) */
+    double gl_bytes;        /* every GL buffer alive in the context, measured */
+    double gpu_s, cpu_s;    /* seconds the size took, without and with only the CPU column */
+    char note[200];
+} sph_row;
+
+/* The sum of GL_BUFFER_SIZE over every buffer alive in the context: the world's GPU memory when
+   it is the only thing there. Names are small integers that GL hands out again after a delete. */
+static double gl_buffer_bytes(void) {
+    typedef unsigned char (*is_buffer_fn)(unsigned int);
+    typedef void (*bind_buffer_fn)(unsigned int, unsigned int);
+    typedef void (*get_size_fn)(unsigned int, unsigned int, int64_t*);
+    is_buffer_fn is_buffer = (is_buffer_fn)eglGetProcAddress("glIsBuffer");
+    bind_buffer_fn bind_buffer = (bind_buffer_fn)eglGetProcAddress("glBindBuffer");
+    get_size_fn get_size = (get_size_fn)eglGetProcAddress("glGetBufferParameteri64v");
+    const unsigned int copy_read = 0x8F36, buffer_size = 0x8764;   /* GL_COPY_READ_BUFFER, GL_BUFFER_SIZE */
+    unsigned int name, misses = 0;
+    double bytes = 0.0;
+    if (!is_buffer || !bind_buffer || !get_size) return -1.0;
+    for (name = 1; misses < 65536u; ++name) {
+        int64_t size = 0;
+        if (!is_buffer(name)) { ++misses; continue; }
+        misses = 0;
+        bind_buffer(copy_read, name);
+        get_size(copy_read, buffer_size, &size);
+        bytes += (double)size;
+    }
+    bind_buffer(copy_read, 0);
+    return bytes;
+}
+
+/* The water's lattice for n = 2^k particles: y gets the largest share of k, then x, then z. */
+static void sph_block(uint32_t n, uint32_t block[3]) {
+    uint32_t k = 0, ey, ex;
+    while ((1u << k) < n) ++k;
+    ey = (k + 2) / 3;
+    ex = (k - ey + 1) / 2;
+    block[0] = 1u << ex;
+    block[1] = 1u << ey;
+    block[2] = 1u << (k - ey - ex);
+}
+
+/* One substep of h seconds, waited for: gp_fluid_stats_read reads back from the GPU. */
+static void sph_substep(gp_world* world, float h, gp_fluid_stats* stats) {
+    gp_step_desc step;
+    memset(&step, 0, sizeof step);
+    step.dt = h;
+    step.substeps = 1;
+    check_result(gp_world_step(world, &step), "gp_world_step", gp_particle_count(world));
+    check_result(gp_fluid_stats_read(world, stats), "gp_fluid_stats_read", gp_particle_count(world));
+}
+
+static double sph_worst(double worst, double error, double magnitude) {
+    double e = magnitude > 0.0 ? error / magnitude : error > 0.0 ? INFINITY : 0.0;
+    return e > worst || e != e ? e : worst;
+}
+
+/* The CPU column: tests/cpu_sph.c's grid version, one thread, on the store as the GPU holds it
+   after gp_fluid_compute (same slots), timed over compute and integrate, median of up to
+   SPH_CPU_RUNS runs. The GPU's density, pressure and acceleration must match its own. */
+static void sph_cpu(gp_world* world, const gp_collider_desc* walls, float h, sph_row* row) {
+    uint32_t n = gp_particle_count(world), k;
+    gp_particle_position* position = (gp_particle_position*)bench_alloc((size_t)n * 16);
+    gp_particle_position* acceleration = (gp_particle_position*)bench_alloc((size_t)n * 16);
+    gp_particle_velocity* velocity = (gp_particle_velocity*)bench_alloc((size_t)n * 16);
+    gp_particle_info* info = (gp_particle_info*)bench_alloc((size_t)n * 16);
+    gp_particle_position* moved = (gp_particle_position*)bench_alloc((size_t)n * 16);
+    gp_particle_velocity* accelerated = (gp_particle_velocity*)bench_alloc((size_t)n * 16);
+    float *density = (float*)bench_alloc((size_t)n * 4), *pressure = (float*)bench_alloc((size_t)n * 4);
+    cpu_sph_particle* out = (cpu_sph_particle*)bench_alloc((size_t)n * sizeof *out);
+    cpu_sph_material material;
+    gp_fluid_material water;
+    cpu_sph_scene scene;
+    double ms[SPH_CPU_RUNS], spent = 0.0, start = now_ms();
+    int runs = 0;
+
+    check_result(gp_fluid_compute(world, h), "gp_fluid_compute", n);
+    {
+        const gp_attribute attributes[6] = {GP_ATTRIBUTE_POSITION, GP_ATTRIBUTE_VELOCITY, GP_ATTRIBUTE_INFO,
+                                            GP_ATTRIBUTE_DENSITY, GP_ATTRIBUTE_PRESSURE, GP_ATTRIBUTE_ACCELERATION};
+        void* into[6];
+        into[0] = position; into[1] = velocity; into[2] = info; into[3] = density; into[4] = pressure; into[5] = acceleration;
+        for (k = 0; k < 6; ++k) check_result(gp_particles_read(world, attributes[k], 0, n, into[k]), "gp_particles_read", n);
+    }
+    check_result(gp_fluid_material_get(world, 0, &water), "gp_fluid_material_get", n);
+    material = cpu_sph_material_make(&water);
+    memset(&scene, 0, sizeof scene);
+    scene.count = n;
+    scene.position = position;
+    scene.velocity = velocity;
+    scene.info = info;
+    scene.materials = &material;
+    scene.material_count = 1;
+    scene.colliders = walls;
+    scene.collider_count = 1;
+    scene.gravity[1] = -9.81;   /* the library's default */
+    scene.dt = h;
+
+    while (runs < SPH_CPU_RUNS && (runs == 0 || spent < SPH_CPU_SECONDS * 1e3)) {
+        double t = now_ms();
+        cpu_sph_compute_grid(&scene, out);
+        cpu_sph_integrate(&scene, out, GP_INTEGRATOR_SYMPLECTIC_EULER, moved, accelerated);
+        ms[runs] = now_ms() - t;
+        spent += ms[runs++];
+    }
+    row->cpu_ms = median(ms, runs);
+
+    row->error = row->neighbors = 0.0;
+    for (k = 0; k < n; ++k) {
+        double da[3], e;
+        da[0] = acceleration[k].x - out[k].acceleration[0];
+        da[1] = acceleration[k].y - out[k].acceleration[1];
+        da[2] = acceleration[k].z - out[k].acceleration[2];
+        e = row->error;
+        e = sph_worst(e, fabs(density[k] - out[k].density), out[k].density_abs);
+        e = sph_worst(e, fabs(pressure[k] - out[k].pressure), out[k].pressure_abs);
+        e = sph_worst(e, sqrt(da[0] * da[0] + da[1] * da[1] + da[2] * da[2]), out[k].acceleration_abs);
+        if (!(e <= SPH_TOLERANCE)) {
+            printf("FAIL: sph at n = %u: slot %u: density %.7g, pressure %.7g, acceleration (%.6g %.6g %.6g) on the GPU; "
+                   "%.7g, %.7g, (%.6g %.6g %.6g) on the CPU (relative difference %.3g, tolerance %g)\n", n, k, density[k],
+                   pressure[k], acceleration[k].x, acceleration[k].y, acceleration[k].z, out[k].density, out[k].pressure,
+                   out[k].acceleration[0], out[k].acceleration[1], out[k].acceleration[2], e, SPH_TOLERANCE);
+            fflush(stdout);
+            exit(1);
+        }
+        row->error = e;
+        row->neighbors += out[k].neighbors / (double)n;
+    }
+    row->cpu_s = (now_ms() - start) * 1e-3;
+    free(position); free(acceleration); free(velocity); free(info); free(moved); free(accelerated);
+    free(density); free(pressure); free(out);
+}
+
+/* One size: the tank, the warm-up, the CPU column (with_cpu), then runs timed substeps. */
+static void sph_bench_size(sph_row* row, int with_cpu) {
+    uint32_t n = row->n, block[3], added = 0, a, k, count;
+    gp_world_desc desc;
+    gp_world* world = NULL;
+    gp_fluid_material water;
+    gp_collider_desc walls;
+    gp_collider collider;
+    gp_fluid_stats stats;
+    gp_grid_stats grid;
+    gp_timing timings[BENCH_MAX_STAGES];
+    gp_result r;
+    float cell = 2.0f * SPH_SPACING, low[3] = {0.0f, 0.0f, 0.0f}, high[3], h;
+    double start = now_ms(), step_total = 0.0, grid_total = 0.0, stages_total = 0.0;
+    char text[16];
+    int i;
+
+    sph_block(n, block);
+    memset(&desc, 0, sizeof desc);
+    memset(&walls, 0, sizeof walls);
+    desc.max_particles = n;
+    desc.gpu_timings = true;
+    desc.get_proc_address = (gp_get_proc_address_fn)eglGetProcAddress;
+    desc.grid.mode = GP_GRID_BOUNDED;
+    desc.grid.cell_size = cell;
+    walls.shape = GP_SHAPE_BOX;
+    walls.inside = true;
+    for (a = 0; a < 3; ++a) {
+        /* tank: 4 blocks long, 1.5 high, 1 deep, in lattice spacings; cells of 2 spacings */
+        uint32_t spacings = a == 0 ? 4 * block[0] : a == 1 ? 3 * block[1] / 2 : block[2];
+        desc.grid.dims[a] = spacings / 2;
+        walls.half_extents[a] = walls.center[a] = 0.5f * (float)spacings * SPH_SPACING;
+        high[a] = (float)block[a] * SPH_SPACING;
+    }
+    fprintf(stderr, "bench: sph n = %s: block %u x %u x %u, grid %u x %u x %u\n", grouped(n, text), block[0], block[1],
+            block[2], desc.grid.dims[0], desc.grid.dims[1], desc.grid.dims[2]);
+    if ((r = gp_world_create(&desc, &world)) != GP_OK) {
+        snprintf(row->note, sizeof row->note, "not run: gp_world_create failed with %s (the library's message is above)",
+                 gp_result_string(r));
+        return;
+    }
+    memset(&water, 0, sizeof water);
+    water.spacing = SPH_SPACING;
+    check_result(gp_fluid_material_set(world, 0, &water), "gp_fluid_material_set", n);
+    check_result(gp_fluid_material_get(world, 0, &water), "gp_fluid_material_get", n);
+    check_result(gp_collider_add(world, &walls, &collider), "gp_collider_add", n);
+    check_result(gp_fluid_add_block(world, 0, low, high, NULL, &added), "gp_fluid_add_block", n);
+    if (added != n) {
+        fprintf(stderr, "bench: the block holds %u particles, not %u\n", added, n);
+        exit(1);
+    }
+    /* a substep at CFL 0.5 for the fluid at rest: half a spacing per sound crossing */
+    h = 0.5f * SPH_SPACING / sqrtf(water.stiffness);
+    row->warm_up = n <= SPH_LARGE ? SPH_WARM_UP : SPH_LARGE_WARM_UP;
+    for (i = 0; i < row->warm_up; ++i) sph_substep(world, h, &stats);
+    row->buckets = gp_world_buffers(world).buckets;
+    row->layout_bytes = SPH_BYTES_PER_PARTICLE * n + SPH_BYTES_PER_BUCKET * ((double)row->buckets + 2.0);
+    row->gl_bytes = gl_buffer_bytes();
+
+    if (with_cpu) sph_cpu(world, &walls, h, row);
+
+    row->runs = n <= SPH_LARGE ? SPH_RUNS : SPH_LARGE_RUNS;
+    gp_timings_read(world, timings, BENCH_MAX_STAGES);   /* the totals so far, discarded */
+    for (i = 0; i < row->runs; ++i) {
+        double t = now_ms();
+        sph_substep(world, h, &stats);
+        step_total += now_ms() - t;
+    }
+    count = gp_timings_read(world, timings, BENCH_MAX_STAGES);
+    for (k = 0; k < count && k < BENCH_MAX_STAGES; ++k) {
+        stages_total += timings[k].milliseconds;
+        if (strncmp(timings[k].stage, "grid_", 5) == 0) grid_total += timings[k].milliseconds;
+    }
+    row->step_ms = step_total / row->runs;
+    row->grid_ms = grid_total / row->runs;
+    row->stages_ms = stages_total / row->runs;
+    check_result(gp_grid_stats_read(world, &grid), "gp_grid_stats_read", n);
+    if (stats.nonfinite || grid.truncated || grid.nonfinite) {   /* sums that are wrong: not worth timing */
+        printf("FAIL: sph at n = %u: %u non-finite updates, %u truncated neighbour loops, %u non-finite positions\n", n,
+               stats.nonfinite, grid.truncated, grid.nonfinite);
+        exit(1);
+    }
+    if (grid.outside) fprintf(stderr, "bench: warning: sph at n = %u: %u particles outside the tank's grid\n", n, grid.outside);
+    gp_world_destroy(world);
+    row->gpu_s = (now_ms() - start) * 1e-3 - row->cpu_s;
+}
+
+static double env_number(const char* name, double otherwise) {
+    const char* text = getenv(name);
+    char* end;
+    double value;
+    if (!text || !*text) return otherwise;
+    value = strtod(text, &end);
+    if (*end || !(value > 0.0)) {
+        fprintf(stderr, "bench: %s=%s is not a positive number\n", name, text);
+        exit(2);
+    }
+    return value;
+}
+
+/* Runs the sizes up to max_particles. capped (GP_BENCH_MAX_PARTICLES given): every one of them;
+   otherwise a size is skipped when the last one's seconds, scaled by the count, predict more
+   than the budget has left. Returns how many rows it filled. */
+static int sph_bench(uint32_t max_particles, int capped, double budget, sph_row* rows) {
+    const sph_row* last_cpu = NULL;
+    double start = now_ms();
+    int i, count = 0;
+    for (i = 0; i < SPH_SIZES && sph_sizes[i] <= max_particles; ++i) {
+        sph_row* row = &rows[count++];
+        const sph_row* last = count > 1 ? row - 1 : NULL;
+        int with_cpu;
+        double scale, substeps, predicted, cpu_run = 0.0, left = budget - (now_ms() - start) * 1e-3;
+        memset(row, 0, sizeof *row);
+        row->n = sph_sizes[i];
+        row->cpu_ms = row->error = -1.0;
+        if (last && last->runs == 0) {
+            snprintf(row->note, sizeof row->note, "not run, as the size before");
+            continue;
+        }
+        scale = last ? (double)row->n / last->n : 0.0;
+        if (last_cpu) cpu_run = last_cpu->cpu_ms * 1e-3 * row->n / last_cpu->n;
+        with_cpu = row->n <= SPH_CPU_ALWAYS || (last_cpu && cpu_run <= SPH_CPU_LONGEST);
+        substeps = row->n <= SPH_LARGE ? SPH_WARM_UP + SPH_RUNS : SPH_LARGE_WARM_UP + SPH_LARGE_RUNS;
+        predicted = last ? scale * last->gpu_s * substeps / (last->warm_up + last->runs) : 0.0;
+        if (with_cpu && last_cpu) predicted += last_cpu->cpu_s * row->n / last_cpu->n;
+        if (!capped && last && predicted > left) {
+            snprintf(row->note, sizeof row->note, "not run: the size before predicts %.0f s for it, and %.0f s of the %.0f s "
+                     "budget are left (GP_BENCH_SPH_SECONDS; GP_BENCH_MAX_PARTICLES=%u runs it)", predicted, left > 0.0 ? left : 0.0,
+                     budget, row->n);
+            continue;
+        }
+        sph_bench_size(row, with_cpu);
+        if (row->cpu_ms >= 0.0) last_cpu = row;
+        if (!with_cpu && row->runs)
+            snprintf(row->note, sizeof row->note, "CPU not run: one run would take ~%.0f s, over the %.0f s allowed above "
+                     "Table 2's sizes", cpu_run, SPH_CPU_LONGEST);
+    }
+    return count;
+}
+
+/* The slope of the least-squares line through (x, y): with logarithms, the exponent e of y ~ x^e. */
+static double fit_exponent(const double* x, const double* y, int count) {
+    double mx = 0.0, my = 0.0, sxy = 0.0, sxx = 0.0;
+    int i;
+    for (i = 0; i < count; ++i) { mx += x[i] / count; my += y[i] / count; }
+    for (i = 0; i < count; ++i) { sxy += (x[i] - mx) * (y[i] - my); sxx += (x[i] - mx) * (x[i] - mx); }
+    return sxy / sxx;
+}
+
+/* The ratio of per-particle step time to the size before's; -1 where there is none. */
+static double growth(double ms, uint32_t n, double last_ms, uint32_t last_n) {
+    return ms > 0.0 && last_ms > 0.0 ? (ms / n) / (last_ms / last_n) : -1.0;
+}
+
+static void sph_print(const sph_row* rows, int count) {
+    double worst_bytes = 0.0, worst_gl = 0.0, n_log[SPH_SIZES], ms_log[SPH_SIZES], paper_log[SPH_SIZES];
+    double exponent, fastest = INFINITY, slowest = 0.0;
+    uint32_t worst_gl_n = 0;
+    char text[16];
+    int i, ran = 0, gl_over = 0;
+    printf("\nSPH dam break (paper 001, Tables 1 and 2): a block of water in a box tank 6 times its volume, bounded grid\n"
+           "over the tank, cells of the smoothing radius (2 spacings). Time (a): the grid_* stages of one substep, GPU\n"
+           "timers; (b): one whole substep, wall clock to a readback, mean of the runs after %d warm-up substeps (%d above\n"
+           "%u); x prev: (b) per particle over the size before's (1.00: linear). Paper: GeForce 8800 GTX, (b) with\n"
+           "rendering.\n\n", SPH_WARM_UP, SPH_LARGE_WARM_UP, SPH_LARGE);
+    printf("%10s %5s %10s %11s %10s %9s %7s | %8s %9s %7s\n", "particles", "runs", "(a) ms", "(b) ms", "stages ms", "us/part.",
+           "x prev", "paper (a)", "paper (b)", "x prev");
+    for (i = 0; i < count; ++i) {
+        const sph_row *r = &rows[i], *last = i > 0 ? r - 1 : NULL;
+        double g = last && last->runs ? growth(r->step_ms, r->n, last->step_ms, last->n) : -1.0;
+        printf("%10s %5d", grouped(r->n, text), r->runs);
+        if (r->runs) {
+            print_cell(r->grid_ms, " %*.2f", 10);
+            print_cell(r->step_ms, " %*.2f", 11);
+            print_cell(r->stages_ms, " %*.2f", 10);
+            print_cell(r->step_ms * 1e3 / r->n, " %*.3f", 9);
+            print_cell(g, " %*.2f", 7);
+            fastest = fmin(fastest, r->step_ms * 1e3 / r->n);
+            slowest = fmax(slowest, r->step_ms * 1e3 / r->n);
+            n_log[ran] = log((double)r->n);
+            ms_log[ran] = log(r->step_ms);
+            paper_log[ran++] = log(paper_step_ms[i]);
+        } else {
+            printf(" %10s %11s %10s %9s %7s", "-", "-", "-", "-", "-");
+        }
+        printf(" | %9.2f %9.1f", paper_grid_ms[i], paper_step_ms[i]);
+        print_cell(i > 0 ? growth(paper_step_ms[i], r->n, paper_step_ms[i - 1], sph_sizes[i - 1]) : -1.0, " %*.2f", 7);
+        printf("\n");
+    }
+    printf("\nCPU: tests/cpu_sph.c, double precision, one thread, its hashed grid (cpu_sph_compute_grid + integrate) on the\n"
+           "GPU's state, median of up to %d runs; diff: largest GPU-CPU difference over the terms' magnitude (limit %g);\n"
+           "neighbours: mean particles within the smoothing radius, itself included. Paper: Core 2 X6800.\n\n",
+           SPH_CPU_RUNS, SPH_TOLERANCE);
+    printf("%10s %10s %9s %9s %10s | %12s %9s\n", "particles", "CPU ms", "speed-up", "diff", "neighbours", "paper CPU ms",
+           "speed-up");
+    for (i = 0; i < count; ++i) {
+        const sph_row* r = &rows[i];
+        printf("%10s", grouped(r->n, text));
+        print_cell(r->cpu_ms, " %*.1f", 10);
+        print_cell(r->cpu_ms >= 0.0 && r->runs ? r->cpu_ms / r->step_ms : -1.0, " %*.2f", 9);
+        print_cell(r->error, " %*.1e", 9);
+        print_cell(r->cpu_ms >= 0.0 ? r->neighbors : -1.0, " %*.1f", 10);
+        printf(" |");
+        print_cell(paper_cpu_ms[i], " %*.1f", 12);
+        print_cell(paper_speedup[i], " %*.1f", 9);
+        printf("\n");
+    }
+    printf("\nGPU memory: by the store's layout, %.0f bytes per particle and %.0f per grid bucket; measured, the size of\n"
+           "every GL buffer alive after the warm-up; beyond: the measured bytes the layout leaves out (uniform blocks,\n"
+           "statistics, the scan's scratch).\n\n", SPH_BYTES_PER_PARTICLE, SPH_BYTES_PER_BUCKET);
+    printf("%10s %10s %11s %10s %11s %10s %11s\n", "particles", "buckets", "layout MiB", "B/part.", "GL MiB", "B/part.",
+           "beyond KiB");
+    for (i = 0; i < count; ++i) {
+        const sph_row* r = &rows[i];
+        printf("%10s", grouped(r->n, text));
+        if (r->runs) {
+            printf(" %10u %11.2f %10.1f", r->buckets, r->layout_bytes / 1048576.0, r->layout_bytes / r->n);
+            print_cell(r->gl_bytes / 1048576.0, " %*.2f", 11);
+            print_cell(r->gl_bytes / r->n, " %*.1f", 10);
+            print_cell(r->gl_bytes >= 0.0 ? (r->gl_bytes - r->layout_bytes) / 1024.0 : -1.0, " %*.1f", 11);
+            if (r->layout_bytes / r->n > worst_bytes) worst_bytes = r->layout_bytes / r->n;
+            if (r->gl_bytes / r->n > worst_gl) { worst_gl = r->gl_bytes / r->n; worst_gl_n = r->n; }
+            gl_over += r->gl_bytes / r->n > SPH_GOAL_BYTES;
+        }
+        printf("\n");
+    }
+    for (i = 0; i < count; ++i)
+        if (rows[i].note[0]) printf("%s: %s\n", grouped(rows[i].n, text), rows[i].note);
+    printf("\n");
+    if (!ran) return;
+    printf("goal: GPU memory <= %.0f bytes per particle: by the layout %s (worst %.1f); measured, within at %d of %d sizes "
+           "(worst %.1f, at %s)\n", SPH_GOAL_BYTES, worst_bytes <= SPH_GOAL_BYTES ? "yes" : "no", worst_bytes, ran - gl_over,
+           ran, worst_gl, grouped(worst_gl_n, text));
+    if (ran < 2) return;
+    exponent = fit_exponent(n_log, ms_log, ran);
+    printf("goal: substep time linear in particles, time ~ n^e with e <= %.2f fitted over %d sizes: %s (e = %.3f; paper "
+           "%.3f; per-particle time %.2f to %.2f us)\n", SPH_LINEAR_LIMIT, ran, exponent <= SPH_LINEAR_LIMIT ? "yes" : "no",
+           exponent, fit_exponent(n_log, paper_log, ran), fastest, slowest);
+}
+
+int main(int argc, char** argv) {
+    static bench_row rows[BENCH_MAX_SIZES][BENCH_PRIMITIVES];
+    static sph_row sph_rows[SPH_SIZES];
+    uint32_t sizes[BENCH_MAX_SIZES] = {65536u, 1048576u, 4194304u}, sph_max = sph_sizes[SPH_SIZES - 1];
+    int size_count = 3, sph_count = 0, primitives = 1, sph = 1, quick = 0, i, p;
+    int capped = getenv("GP_BENCH_MAX_PARTICLES") != NULL;
+    double budget = env_number("GP_BENCH_SPH_SECONDS", SPH_BUDGET_SECONDS);
+    const unsigned char* (*get_string)(unsigned int);
+    const char *renderer, *version;
+    char device[512];
+    gp_egl egl;
+    double start = now_ms();
+    FILE* csv;
+
+    if (capped) sph_max = (uint32_t)fmin(env_number("GP_BENCH_MAX_PARTICLES", 0.0), 4294967295.0);
+    for (i = 1; i < argc; ++i) {
+        if (strcmp(argv[i], "--quick") == 0) {
+            size_count = 1;
+            quick = 1;
+        } else if (strcmp(argv[i], "--sizes") == 0 && i + 1 < argc) {
+            if (!(size_count = parse_sizes(argv[++i], sizes))) {
+                fprintf(stderr, "bench: --sizes takes up to %d counts from 1 to 2^31, comma-separated\n", BENCH_MAX_SIZES);
+                return 2;
+            }
+        } else if (strcmp(argv[i], "--sph-only") == 0) {
+            primitives = 0;
+        } else if (strcmp(argv[i], "--no-sph") == 0) {
+            sph = 0;
+        } else {
+            fprintf(stderr, "usage: %s [--quick] [--sizes a,b,c] [--sph-only | --no-sph]\n", argv[0]);
+            return 2;
+        }
+    }
+    if (quick && !capped) sph_max = 65536u;
+
+    if (gp_egl_open(&egl, 4, 3)) return 1;
+    get_string = (const unsigned char* (*)(unsigned int))eglGetProcAddress("glGetString");
+    renderer = get_string ? (const char*)get_string(0x1F01) : NULL;   /* GL_RENDERER */
+    version = get_string ? (const char*)get_string(0x1F02) : NULL;    /* GL_VERSION */
+    snprintf(device, sizeof device, "%s, OpenGL %s", renderer ? renderer : "unknown renderer", version ? version : "unknown");
+    printf("gpuparticle.h %d.%d.%d benchmark\ndevice: %s\n", GP_VERSION_MAJOR, GP_VERSION_MINOR, GP_VERSION_PATCH, device);
+    fflush(stdout);
+
+    if (primitives) {
+        for (i = 0; i < size_count; ++i) bench_one_size(sizes[i], rows[i]);
+        print_primitives(rows, size_count);
+    }
+    if (sph) {
+        sph_count = sph_bench(sph_max, capped, budget, sph_rows);
+        sph_print(sph_rows, sph_count);
+    }
 
     csv = fopen(BENCH_CSV, "w");
     if (!csv) {
@@ -654,20 +1126,19 @@ int main(int argc, char** argv) {
         gp_egl_close(&egl);
         return 1;
     }
-    fprintf(csv, "device,primitive,n,gpu_ms,elements_per_s,copy_ms,copy_ratio,cpu_ms,cpu_speedup\n");
-    for (p = 0; p < BENCH_PRIMITIVES; ++p)
+    fprintf(csv, "device,primitive,n,gpu_ms,elements_per_s,copy_ms,copy_ratio,cpu_ms,cpu_speedup,bytes_per_particle\n");
+    for (p = 0; p < BENCH_PRIMITIVES && primitives; ++p)
         for (i = 0; i < size_count; ++i) {
             const bench_row* r = &rows[i][p];
-            csv_field(csv, device);
-            fprintf(csv, ",%s,%u", row_names[p], r->n);
-            csv_number(csv, r->gpu_ms);
-            csv_number(csv, (double)r->n / r->gpu_ms * 1e3);
-            csv_number(csv, r->copy_ms);
-            csv_number(csv, r->ratio);
-            csv_number(csv, r->cpu_ms);
-            csv_number(csv, r->cpu_ms < 0.0 ? -1.0 : r->cpu_ms / r->gpu_ms);
-            fputc('\n', csv);
+            csv_row(csv, device, row_names[p], r->n, r->gpu_ms, r->copy_ms, r->ratio, r->cpu_ms, -1.0);
         }
+    /* sph_grid_build is Table 1's time (a), sph_substep its time (b) beside Table 2's CPU time */
+    for (i = 0; i < sph_count; ++i) {
+        const sph_row* r = &sph_rows[i];
+        if (!r->runs) continue;
+        csv_row(csv, device, "sph_grid_build", r->n, r->grid_ms, -1.0, -1.0, -1.0, -1.0);
+        csv_row(csv, device, "sph_substep", r->n, r->step_ms, -1.0, -1.0, r->cpu_ms, r->layout_bytes / r->n);
+    }
     fclose(csv);
     printf("figures in %s; %.0f s in all\n", BENCH_CSV, (now_ms() - start) * 1e-3);
     gp_egl_close(&egl);
