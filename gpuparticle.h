@@ -1355,19 +1355,15 @@ static const char* const gp__snippet_gp_sph[] = {
     "float gp_spiky_gradient(gp_fluid f, float r) { float x = f.shape.y - r; return f.kernel.y * x * x / r; }\n",
     "float gp_viscosity_laplacian(gp_fluid f, float r) { return f.kernel.z * (f.shape.y - r); }\n",
     "\n",
-    "// A wall weight table at distance d from the wall, linear between its 32 samples over [0, re];\n",
-    "// 0 from re on (the last sample is 0).\n",
-    "float gp_wall_table_density(uint m, float d) {\n",
+    "// The wall weight tables at distance d from the wall, (density, viscosity), linear between their\n",
+    "// 32 samples over [0, re]; 0 from re on (the last samples are 0).\n",
+    "vec2 gp_wall_tables(uint m, float d) {\n",
     "    float x = clamp(d / gp_fluids[m].shape.y, 0.0, 1.0) * float(GP_WALL_SAMPLES - 1u);\n",
     "    uint k = min(uint(x), GP_WALL_SAMPLES - 2u);\n",
     "    uint k1 = k + 1u;\n",
-    "    return mix(gp_fluids[m].wall_density[k >> 2u][k & 3u], gp_fluids[m].wall_density[k1 >> 2u][k1 & 3u], x - float(k));\n",
-    "}\n",
-    "float gp_wall_table_viscosity(uint m, float d) {\n",
-    "    float x = clamp(d / gp_fluids[m].shape.y, 0.0, 1.0) * float(GP_WALL_SAMPLES - 1u);\n",
-    "    uint k = min(uint(x), GP_WALL_SAMPLES - 2u);\n",
-    "    uint k1 = k + 1u;\n",
-    "    return mix(gp_fluids[m].wall_viscosity[k >> 2u][k & 3u], gp_fluids[m].wall_viscosity[k1 >> 2u][k1 & 3u], x - float(k));\n",
+    "    vec2 a = vec2(gp_fluids[m].wall_density[k >> 2u][k & 3u], gp_fluids[m].wall_viscosity[k >> 2u][k & 3u]);\n",
+    "    vec2 b = vec2(gp_fluids[m].wall_density[k1 >> 2u][k1 & 3u], gp_fluids[m].wall_viscosity[k1 >> 2u][k1 & 3u]);\n",
+    "    return mix(a, b, x - float(k));\n",
     "}\n",
     "\n",
     "// Pressure from density, eq. 5, clamped at 0 unless the material allows tension.\n",
@@ -1381,7 +1377,7 @@ static const char* const gp__snippet_gp_sph[] = {
     "// a plane wall, so that a particle in a tank's edge or corner sees the wall particles of two or\n",
     "// three faces (the nearest face alone leaves it 16% or 30% short of the rest density there).\n",
     "vec2 gp_wall_share(uint m, float d) {\n",
-    "    return d < gp_fluids[m].shape.y ? vec2(gp_wall_table_density(m, d), gp_wall_table_viscosity(m, d)) : vec2(0.0);\n",
+    "    return d < gp_fluids[m].shape.y ? gp_wall_tables(m, d) : vec2(0.0);\n",
     "}\n",
     "vec2 gp_wall_shares(uint m, vec3 p) {\n",
     "    vec2 sum = vec2(0.0);\n",
@@ -3327,8 +3323,8 @@ static gp_result gp__fluid_substep(gp_world* w, float h, bool integrate) {
     uint32_t groups, timer;
     gp_result r;
     if ((r = gp__grid_build(w)) != GP_OK) return r;
-    w->solver_host.gravity[3] = h;
-    gp__solver_upload(w);
+    w->solver_host.gravity[3] = h;   /* the substep and the integrator: the block's first 32 bytes */
+    gp__buffer_upload(w, w->solver, 0, sizeof w->solver_host.gravity + sizeof w->solver_host.counts, &w->solver_host);
     gp__fluid_stats_reset(w);
     groups = gp__groups(w->count, GP_GROUP_SIZE);
     /* the passes share one binding layout: gp_sph.glsl */

@@ -274,19 +274,15 @@ float gp_poly6(gp_fluid f, float r2) { float x = f.kernel.w - r2; return f.kerne
 float gp_spiky_gradient(gp_fluid f, float r) { float x = f.shape.y - r; return f.kernel.y * x * x / r; }
 float gp_viscosity_laplacian(gp_fluid f, float r) { return f.kernel.z * (f.shape.y - r); }
 
-// A wall weight table at distance d from the wall, linear between its 32 samples over [0, re];
-// 0 from re on (the last sample is 0).
-float gp_wall_table_density(uint m, float d) {
+// The wall weight tables at distance d from the wall, (density, viscosity), linear between their
+// 32 samples over [0, re]; 0 from re on (the last samples are 0).
+vec2 gp_wall_tables(uint m, float d) {
     float x = clamp(d / gp_fluids[m].shape.y, 0.0, 1.0) * float(GP_WALL_SAMPLES - 1u);
     uint k = min(uint(x), GP_WALL_SAMPLES - 2u);
     uint k1 = k + 1u;
-    return mix(gp_fluids[m].wall_density[k >> 2u][k & 3u], gp_fluids[m].wall_density[k1 >> 2u][k1 & 3u], x - float(k));
-}
-float gp_wall_table_viscosity(uint m, float d) {
-    float x = clamp(d / gp_fluids[m].shape.y, 0.0, 1.0) * float(GP_WALL_SAMPLES - 1u);
-    uint k = min(uint(x), GP_WALL_SAMPLES - 2u);
-    uint k1 = k + 1u;
-    return mix(gp_fluids[m].wall_viscosity[k >> 2u][k & 3u], gp_fluids[m].wall_viscosity[k1 >> 2u][k1 & 3u], x - float(k));
+    vec2 a = vec2(gp_fluids[m].wall_density[k >> 2u][k & 3u], gp_fluids[m].wall_viscosity[k >> 2u][k & 3u]);
+    vec2 b = vec2(gp_fluids[m].wall_density[k1 >> 2u][k1 & 3u], gp_fluids[m].wall_viscosity[k1 >> 2u][k1 & 3u]);
+    return mix(a, b, x - float(k));
 }
 
 // Pressure from density, eq. 5, clamped at 0 unless the material allows tension.
@@ -300,7 +296,7 @@ float gp_pressure(gp_fluid f, float rho) {
 // a plane wall, so that a particle in a tank's edge or corner sees the wall particles of two or
 // three faces (the nearest face alone leaves it 16% or 30% short of the rest density there).
 vec2 gp_wall_share(uint m, float d) {
-    return d < gp_fluids[m].shape.y ? vec2(gp_wall_table_density(m, d), gp_wall_table_viscosity(m, d)) : vec2(0.0);
+    return d < gp_fluids[m].shape.y ? gp_wall_tables(m, d) : vec2(0.0);
 }
 vec2 gp_wall_shares(uint m, vec3 p) {
     vec2 sum = vec2(0.0);
