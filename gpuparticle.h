@@ -388,6 +388,12 @@ GP_API_DECL gp_result gp_fluid_add_block(gp_world* world, uint32_t phase, const 
                                          const float velocity[3], uint32_t* added);
 GP_API_DECL gp_result gp_fluid_add_ball(gp_world* world, uint32_t phase, const float center[3], float radius,
                                         const float velocity[3], uint32_t* added);
+/* How many particles a block or a ball holds on the lattice of `spacing`: what gp_fluid_add_block
+   and gp_fluid_add_ball add with a material of that spacing. They need no world, so that you can
+   size max_particles before creating one. 0 when spacing is not positive or an argument is not
+   finite. */
+GP_API_DECL uint64_t gp_lattice_block_count(float spacing, const float min[3], const float max[3]);
+GP_API_DECL uint64_t gp_lattice_ball_count(float spacing, const float center[3], float radius);
 
 /* A pour: a nozzle that feeds fluid during every gp_world_step, one disc-shaped layer of
    particles each time the stream has moved one spacing, until it is removed or the store is
@@ -435,7 +441,8 @@ typedef enum gp_integrator {
 
 typedef struct gp_step_desc {
     float dt;                  /* seconds the call advances; required, > 0 */
-    uint32_t substeps;         /* 0 (default): as many as keep the CFL number at max_cfl */
+    uint32_t substeps;         /* 0 (default): as many as keep the CFL number at max_cfl and
+                                  the substep below 0.05 re^2 / nu (viscosity's limit) */
     float max_cfl;             /* (speed of sound + fastest particle) * substep / spacing: how
                                   many spacings a signal may cross per substep (004's Courant
                                   condition with the sound included); the step warns above it;
@@ -3151,6 +3158,21 @@ gp_result gp_fluid_add_ball(gp_world* world, uint32_t phase, const float center[
     return gp__end(world, gp__fluid_add_lattice(world, phase, min, max, center, radius, velocity, added));
 }
 
+static bool gp__finite3(const float v[3]) { return v && isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]); }
+
+uint64_t gp_lattice_block_count(float spacing, const float min[3], const float max[3]) {
+    if (!(spacing > 0.0f) || !isfinite(spacing) || !gp__finite3(min) || !gp__finite3(max)) return 0;
+    return gp__lattice(min, max, spacing, NULL, 0.0f, NULL);
+}
+
+uint64_t gp_lattice_ball_count(float spacing, const float center[3], float radius) {
+    float min[3], max[3];
+    int a;
+    if (!(spacing > 0.0f) || !isfinite(spacing) || !gp__finite3(center) || !(radius >= 0.0f) || !isfinite(radius)) return 0;
+    for (a = 0; a < 3; ++a) { min[a] = center[a] - radius; max[a] = center[a] + radius; }
+    return gp__lattice(min, max, spacing, center, radius, NULL);
+}
+
 /* ---- pours ---- */
 
 static gp__pour* gp__find_pour(gp_world* w, gp_pour pour) {
@@ -3358,15 +3380,24 @@ static gp_result gp__fluid_substep(gp_world* w, float h, bool integrate) {
 
 /* The fastest sound and the finest spacing among the materials in use (phase 0 when none),
    for the CFL number. */
-static void gp__fluid_limits(const gp_world* w, float* sound, float* spacing) {
+/* What bounds the substep over the materials in use: the fastest sound, the smallest spacing (the
+   CFL number is substep * (sound + fastest particle) / spacing) and the longest substep that
+   explicit viscosity stays stable at, GP__VISCOUS_LIMIT re^2 / nu (the viscosity Laplacian sums
+   to about 15 / re^2 over a full neighbourhood, the walls' share adds up to as much again, and an
+   explicit step of a diffusion is stable below 2 / (nu * that sum)). */
+#define GP__VISCOUS_LIMIT 0.05f
+static void gp__fluid_limits(const gp_world* w, float* sound, float* spacing, float* viscous) {
     int i;
     *sound = 0.0f;
     *spacing = 3.4e38f;
+    *viscous = 3.4e38f;
     for (i = 0; i < GP_MAX_FLUID_MATERIALS; ++i) {
+        const gp_fluid_material* m = &w->materials[i];
         if (!(w->fluid_phases & (1u << i)) && !(i == 0 && w->fluid_phases == 0)) continue;
-        float c = sqrtf(w->materials[i].stiffness);
-        if (c > *sound) *sound = c;
-        if (w->materials[i].spacing < *spacing) *spacing = w->materials[i].spacing;
+        if (sqrtf(m->stiffness) > *sound) *sound = sqrtf(m->stiffness);
+        if (m->spacing < *spacing) *spacing = m->spacing;
+        if (m->viscosity > 0.0f && GP__VISCOUS_LIMIT * m->smoothing_radius * m->smoothing_radius / m->viscosity < *viscous)
+            *viscous = GP__VISCOUS_LIMIT * m->smoothing_radius * m->smoothing_radius / m->viscosity;
     }
 }
 
@@ -3378,7 +3409,7 @@ static gp_result gp__check_dt(gp_world* w, float dt) {
 
 gp_result gp_world_step(gp_world* world, const gp_step_desc* desc) {
     gp_step_desc d;
-    float sound, spacing, h, cfl;
+    float sound, spacing, viscous, h, cfl;
     double needed;
     uint32_t s, i, words[3];
     gp_result r = GP_OK;
@@ -3411,8 +3442,9 @@ gp_result gp_world_step(gp_world* world, const gp_step_desc* desc) {
     world->added_speed = 0.0f;
     for (i = 0; i < world->pour_count; ++i)
         if (world->pours[i].desc.speed > world->max_speed) world->max_speed = world->pours[i].desc.speed;
-    gp__fluid_limits(world, &sound, &spacing);
+    gp__fluid_limits(world, &sound, &spacing, &viscous);
     needed = ceil((double)d.dt * (sound + world->max_speed) / ((double)d.max_cfl * spacing));
+    if (ceil((double)d.dt / viscous) > needed) needed = ceil((double)d.dt / viscous);
     if (d.substeps == 0) d.substeps = needed < 1.0 ? 1u : needed > 1000.0 ? 1000u : (uint32_t)needed;
     h = d.dt / (float)d.substeps;
     cfl = h * (sound + world->max_speed) / spacing;
@@ -3441,7 +3473,7 @@ gp_result gp_fluid_compute(gp_world* world, float dt) {
 
 gp_result gp_fluid_stats_read(gp_world* world, gp_fluid_stats* stats) {
     uint32_t words[8];
-    float sound, spacing;
+    float sound, spacing, viscous;
     if (!world) return GP_ERROR_INVALID_ARGUMENT;
     gp__begin(world, "gp_fluid_stats_read");
     if (!stats) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "stats is NULL"));
@@ -3455,7 +3487,7 @@ gp_result gp_fluid_stats_read(gp_world* world, gp_fluid_stats* stats) {
     stats->nonfinite = words[7];
     stats->substeps = world->last_substeps;
     stats->substep = world->last_substep;
-    gp__fluid_limits(world, &sound, &spacing);
+    gp__fluid_limits(world, &sound, &spacing, &viscous);
     stats->cfl = world->last_substep * (sound + stats->max_speed) / spacing;
     return gp__end(world, GP_OK);
 }

@@ -24,7 +24,7 @@ int main(int argc, char** argv) {
     if (example_open(&app, "gpuparticle.h: dam break", argc, argv)) return 1;
     n = example_particles(&app, 3000);
     tank.spacing = cbrtf(0.8f * 1.0f * 0.6f / (float)n);   /* n particles fill the block */
-    if (example_tank_open(&app, &tank, n + n / 4)) return 1;   /* room for the lattice's rounding */
+    if (example_tank_open(&app, &tank, (uint32_t)gp_lattice_block_count(tank.spacing, block_min, block_max))) return 1;
     if (gp_fluid_add_block(tank.world, 0, block_min, block_max, NULL, NULL) != GP_OK) return 1;
     do {
         gp_step_desc step = {.dt = 1.0f / 60.0f};   /* substeps 0: as many as the CFL limit needs */

@@ -22,12 +22,14 @@ int main(int argc, char** argv) {
     const float radius = 0.22f, water_min[3] = {0.0f, 0.0f, 0.0f}, water_max[3] = {1.4f, 0.28f, 0.9f};
     example_app app;
     example_tank tank = {.min = {0.0f, 0.0f, 0.0f}, .max = {1.4f, 1.4f, 0.9f}};
-    unsigned n;
+    unsigned n, k;
     float volume = 1.4f * 0.28f * 0.9f + BALLS * 4.18879f * radius * radius * radius;
     if (example_open(&app, "gpuparticle.h: falling balls", argc, argv)) return 1;
     n = example_particles(&app, 3500);
     tank.spacing = cbrtf(volume / (float)n);    /* n particles in the water and the balls */
-    if (example_tank_open(&app, &tank, n + n / 4)) return 1;   /* room for the lattice's rounding */
+    n = (unsigned)gp_lattice_block_count(tank.spacing, water_min, water_max);
+    for (k = 0; k < BALLS; ++k) n += (unsigned)gp_lattice_ball_count(tank.spacing, centers[k], radius);
+    if (example_tank_open(&app, &tank, n)) return 1;   /* the store holds the scene exactly */
     if (gp_fluid_add_block(tank.world, 0, water_min, water_max, NULL, NULL) != GP_OK) return 1;
     do {
         gp_step_desc step = {.dt = 1.0f / 60.0f};   /* substeps 0: as many as the CFL limit needs */

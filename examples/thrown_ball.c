@@ -22,7 +22,8 @@ int main(int argc, char** argv) {
     if (example_open(&app, "gpuparticle.h: thrown ball", argc, argv)) return 1;
     n = example_particles(&app, 3000);
     tank.spacing = cbrtf(volume / (float)n);    /* n particles in the water and the ball */
-    if (example_tank_open(&app, &tank, n + n / 4)) return 1;   /* room for the lattice's rounding */
+    n = (unsigned)(gp_lattice_block_count(tank.spacing, water_min, water_max) + gp_lattice_ball_count(tank.spacing, center, radius));
+    if (example_tank_open(&app, &tank, n)) return 1;   /* the store holds the scene exactly */
     if (gp_fluid_add_block(tank.world, 0, water_min, water_max, NULL, NULL) != GP_OK ||
         gp_fluid_add_ball(tank.world, 0, center, radius, velocity, NULL) != GP_OK)
         return 1;

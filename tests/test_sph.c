@@ -1046,6 +1046,84 @@ static void test_sph_hydrostatic_column(void) {
     gp_world_destroy(w);
 }
 
+/* A syrupy material (nu = 1 m^2/s, 50 times the default) takes the substeps its viscosity needs:
+   gp_world_step picks at least dt / (0.05 re^2 / nu) of them, and a column in a tank stays
+   bounded and settles. Without the viscous limit the substeps follow the CFL number alone (4 for
+   dt 0.01 s) and the explicit viscosity diverges within a few steps (measured: 221 m/s). */
+static void test_sph_viscous_substeps(void) {
+    const float centre[3] = {0.0f, 0.25f, 0.0f}, half[3] = {3 * 0.025f, 0.25f, 3 * 0.025f};
+    const float lo[3] = {-3 * 0.025f, 0.0f, -3 * 0.025f}, hi[3] = {3 * 0.025f, 8 * 0.025f, 3 * 0.025f};
+    sph_setup s;
+    gp_world* w = sph_tank_world(1000, centre, half, 0, &s);
+    gp_fluid_material m;
+    gp_step_desc step;
+    gp_fluid_stats stats;
+    uint32_t added = 0, least;
+    float fastest = 0.0f;
+    int i;
+    if (!w) return;
+    CHECK(gp_fluid_material_get(w, 0, &m) == GP_OK);
+    m.viscosity = 1.0f;
+    CHECK(gp_fluid_material_set(w, 0, &m) == GP_OK && gp_fluid_material_get(w, 0, &m) == GP_OK);
+    CHECK(gp_fluid_add_block(w, 0, lo, hi, NULL, &added) == GP_OK && added == 6 * 8 * 6);
+    memset(&step, 0, sizeof step);
+    step.dt = 0.01f;
+    least = (uint32_t)ceil(step.dt / (0.05 * m.smoothing_radius * m.smoothing_radius / m.viscosity) - 1e-6);
+    for (i = 0; i < 30; ++i) {
+        CHECK(gp_world_step(w, &step) == GP_OK && gp_fluid_stats_read(w, &stats) == GP_OK);
+        fastest = stats.max_speed > fastest || stats.max_speed != stats.max_speed ? stats.max_speed : fastest;
+    }
+    CHECKF(stats.substeps >= least, "%u substeps for dt 0.01 s at nu 1 m^2/s: at least %u keep the viscosity stable",
+           stats.substeps, least);
+    CHECKF(fastest < 0.5f && stats.nonfinite == 0, "the syrupy column reached %.3g m/s (%u non-finite)", fastest, stats.nonfinite);
+    CHECKF(stats.max_speed < 0.02f, "the syrupy column still moves at %.3g m/s after 0.3 s", stats.max_speed);
+    gp_world_destroy(w);
+}
+
+/* gp_lattice_block_count and gp_lattice_ball_count say what gp_fluid_add_block and
+   gp_fluid_add_ball add, without a world: random blocks and balls of odd sizes (some empty,
+   some a fraction of a spacing), then bad input (zero, negative and NaN spacing, NaN corner,
+   negative radius) counts 0. */
+static void test_sph_lattice_counts(void) {
+    gp_world* w = sph_world(20000, 0.05f, 0);
+    gp_fluid_material m;
+    uint64_t seed = 0x9e3779b97f4a7c15ull;
+    const float nan = NAN, lo[3] = {0.0f, 0.0f, 0.0f}, hi[3] = {0.1f, 0.1f, 0.1f}, bad[3] = {0.0f, NAN, 0.0f};
+    int t, mismatches = 0;
+    if (!w) return;
+    CHECK(gp_fluid_material_get(w, 0, &m) == GP_OK);
+    for (t = 0; t < 24; ++t) {
+        float a[3], b[3], c[3], radius;
+        uint32_t added = 0, before = gp_particle_count(w);
+        uint64_t expected;
+        int k;
+        for (k = 0; k < 3; ++k) {
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            a[k] = (float)((seed >> 40) % 1000) * 1e-4f - 0.05f;
+            b[k] = a[k] + (float)((seed >> 20) % 1000) * (t % 4 == 0 ? 1e-5f : 1.3e-4f);
+            c[k] = 0.5f * (a[k] + b[k]);
+        }
+        radius = 0.37f * (b[0] - a[0]) + 0.003f;
+        if (t % 2) {
+            expected = gp_lattice_block_count(m.spacing, a, b);
+            CHECK(gp_fluid_add_block(w, 0, a, b, NULL, &added) == GP_OK);
+        } else {
+            expected = gp_lattice_ball_count(m.spacing, c, radius);
+            CHECK(gp_fluid_add_ball(w, 0, c, radius, NULL, &added) == GP_OK);
+        }
+        mismatches += expected != added || gp_particle_count(w) != before + added;
+    }
+    CHECKF(mismatches == 0, "%d of 24 counts differ from what was added", mismatches);
+    CHECKF(gp_particle_count(w) > 0, "no particle added in 24 scenes: the test saw nothing");
+    CHECK(gp_lattice_block_count(0.01f, lo, hi) == 1000);
+    CHECK(gp_lattice_block_count(0.0f, lo, hi) == 0 && gp_lattice_block_count(-0.01f, lo, hi) == 0);
+    CHECK(gp_lattice_block_count(nan, lo, hi) == 0 && gp_lattice_block_count(0.01f, bad, hi) == 0);
+    CHECK(gp_lattice_block_count(0.01f, hi, lo) == 0 && gp_lattice_block_count(0.01f, NULL, hi) == 0);
+    CHECK(gp_lattice_ball_count(0.01f, lo, -1.0f) == 0 && gp_lattice_ball_count(0.01f, bad, 1.0f) == 0);
+    CHECK(gp_lattice_ball_count(0.01f, lo, 0.0f) == 0 && gp_lattice_ball_count(0.01f, lo, 0.05f) > 0);
+    gp_world_destroy(w);
+}
+
 const gp_test_case sph_tests[] = {
     {"sph_reference_self_check", test_sph_reference_self_check},
     {"sph_compute_matches_reference", test_sph_compute_matches_reference},
@@ -1058,5 +1136,7 @@ const gp_test_case sph_tests[] = {
     {"sph_dam_break_conserves", test_sph_dam_break_conserves},
     {"sph_mirror_symmetry", test_sph_mirror_symmetry},
     {"sph_hydrostatic_column", test_sph_hydrostatic_column},
+    {"sph_viscous_substeps", test_sph_viscous_substeps},
+    {"sph_lattice_counts", test_sph_lattice_counts},
 };
 const int sph_test_count = (int)(sizeof sph_tests / sizeof sph_tests[0]);
