@@ -519,6 +519,99 @@ GP_API_DECL gp_result gp_collider_remove(gp_world* world, gp_collider collider);
    on the GPU as the solver sees it; distances gets count floats. With no collider: +infinity. */
 GP_API_DECL gp_result gp_boundary_distance(gp_world* world, const float* points, uint32_t count, float* distances);
 
+/* ---- granular matter and rigid bodies (000) -------------------------------------------------
+   Grains (GP_KIND_GRANULAR) and the particles of rigid bodies (GP_KIND_RIGID) touch through the
+   discrete element method of 000 section 29.1.5: when two overlap (closer than the sum of their
+   radii) each gets a spring force pushing them apart (eq. 10), a dashpot damping their approach
+   (eq. 11) and a shear force against their sliding (eqs. 12-13), the shear capped at friction
+   times the normal push (Coulomb; without a cap sand cannot hold a slope). Walls (colliders)
+   push the same way. Grains move by their contact forces directly (section 29.3.1); a rigid
+   body sums its particles' forces and torques (eqs. 14-15) and moves as one (eqs. 1-8). Every
+   substep of gp_world_step runs: grid build, fluid, contacts, grains' integration, bodies'
+   momenta, positions and quaternions, then their particles' positions and velocities (eqs.
+   18-20). Departure: the paper's dashpot damps the whole relative velocity; here it damps the
+   normal part, and the shear the tangential part. */
+#define GP_MAX_GRANULAR_MATERIALS 8
+typedef struct gp_granular_material {
+    float diameter;          /* m, of a grain or a rigid particle; default the grid's cell size,
+                                at most the cell size (the contact search covers one cell) */
+    float density;           /* kg/m^3 of the grain's material; default 2500 (sand, glass) */
+    float stiffness;         /* k of eq. 10, N/m; default 200 m / d^2: two grains meeting at
+                                1 m/s overlap by 5% of the diameter */
+    float damping;           /* eta of eq. 11, N s/m; default: restitution 0.5 between two grains */
+    float shear;             /* k_t of eq. 12, N s/m; default = damping */
+    float friction;          /* Coulomb's mu, the shear's cap over the normal push; default 0.5 */
+    float mass;              /* derived, read only: density pi d^3 / 6 */
+} gp_granular_material;
+
+/* material with its zero fields replaced by the defaults (material may be NULL). */
+GP_API_DECL gp_granular_material gp_query_granular_material_defaults(const gp_world* world, const gp_granular_material* material);
+/* Sets material `phase` (< GP_MAX_GRANULAR_MATERIALS); phase 0 has the defaults until set. Two
+   particles in contact use the mean of their materials' k, eta, k_t and mu. Particles keep their
+   own radius and mass: set the material before adding grains or shapes. */
+GP_API_DECL gp_result gp_granular_material_set(gp_world* world, uint32_t phase, const gp_granular_material* material);
+GP_API_DECL gp_result gp_granular_material_get(gp_world* world, uint32_t phase, gp_granular_material* material);
+/* Grains on the material's cubic lattice (spacing = diameter, so that neighbours just touch)
+   filling [min, max], all or nothing, like gp_fluid_add_block; gp_lattice_block_count with the
+   diameter says how many. */
+GP_API_DECL gp_result gp_granular_add_block(gp_world* world, uint32_t phase, const float min[3], const float max[3],
+                                            const float velocity[3], uint32_t* added);
+
+/* A shape: the particles that make up a rigid body, made once and shared by many bodies
+   (000 section 29.1.3). From a closed triangle mesh, space is cut into voxels of the material's
+   diameter and a voxel whose centre is inside the mesh (ray parity along each voxel column)
+   gets a particle; from a sphere, box or capsule, the same voxels inside the analytic shape. A
+   sphere no wider than a voxel is one particle. surface_only keeps the voxels with an outside
+   face neighbour. Mass, centre of mass and inertia come from the particles (each a solid ball
+   of the material: its own 2/5 m r^2 counts too); the body turns about its principal axes. */
+typedef struct gp_shape_desc {
+    gp_shape shape;            /* GP_SHAPE_SPHERE, _BOX, _CAPSULE or _MESH */
+    uint32_t phase;            /* granular material: diameter, density, contact parameters */
+    float radius;              /* sphere, capsule */
+    float half_extents[3];     /* box */
+    float half_height;         /* capsule: its segment runs along y, from -half_height to +half_height */
+    const float* vertices;     /* mesh: 3 floats each, in the shape's own frame */
+    uint32_t vertex_count;
+    const uint32_t* triangles; /* mesh: 3 indices each; closed */
+    uint32_t triangle_count;
+    bool surface_only;
+} gp_shape_desc;
+typedef struct gp_body_shape { uint32_t id; } gp_body_shape;   /* 0 is never valid */
+typedef struct gp_body_shape_info {
+    uint32_t particles;
+    float mass;                /* kg */
+    float center_of_mass[3];   /* in the shape's frame */
+    float inertia[3];          /* principal moments, kg m^2, ascending */
+    float principal[4];        /* the principal axes as a rotation of the shape's frame, (x, y, z, w) */
+} gp_body_shape_info;
+GP_API_DECL gp_result gp_body_shape_create(gp_world* world, const gp_shape_desc* desc, gp_body_shape* shape);
+GP_API_DECL gp_result gp_body_shape_info_get(gp_world* world, gp_body_shape shape, gp_body_shape_info* info);
+
+/* A body: a shape placed in the world. Orientations are unit quaternions (x, y, z, w) that turn
+   the shape's frame into the world's; position is where the shape's origin goes. */
+typedef struct gp_body_desc {
+    gp_body_shape shape;
+    float position[3];         /* m */
+    float orientation[4];      /* default (all 0) the identity */
+    float velocity[3];         /* m/s, of the centre of mass */
+    float angular_velocity[3]; /* rad/s, world frame */
+} gp_body_desc;
+/* Adds count bodies, all or nothing (their particles must fit in the store). Bodies are numbered
+   in the order added; first (may be NULL) receives the first one's number. Each body's particles
+   take consecutive ids and have the body's number as owner. */
+GP_API_DECL gp_result gp_bodies_add(gp_world* world, const gp_body_desc* bodies, uint32_t count, uint32_t* first);
+GP_API_DECL uint32_t gp_body_count(const gp_world* world);
+typedef struct gp_body_state {
+    float position[3];         /* the shape's origin in the world, m */
+    float orientation[4];      /* (x, y, z, w) */
+    float center_of_mass[3];   /* m */
+    float velocity[3];         /* of the centre of mass, m/s */
+    float angular_velocity[3]; /* rad/s */
+    float angular_momentum[3]; /* kg m^2 / s, about the centre of mass */
+} gp_body_state;
+/* Reads bodies [first, first + count) (waits for the GPU). */
+GP_API_DECL gp_result gp_bodies_read(gp_world* world, uint32_t first, uint32_t count, gp_body_state* states);
+
 /* ---- drawing (compiled out by GP_NO_DRAW) ---------------------------------------------------
    Draws the live particles as lit sphere impostors straight from the store's buffers (no copy),
    into the framebuffer and viewport that are bound, depth-tested if you enabled it: a point
@@ -724,6 +817,7 @@ typedef unsigned char gp__GLubyte;
     X(void, BufferData, (gp__GLenum target, gp__GLsizeiptr size, const void* data, gp__GLenum usage)) \
     X(void, BufferSubData, (gp__GLenum target, gp__GLintptr offset, gp__GLsizeiptr size, const void* data)) \
     X(void, GetBufferSubData, (gp__GLenum target, gp__GLintptr offset, gp__GLsizeiptr size, void* data)) \
+    X(void, CopyBufferSubData, (gp__GLenum readTarget, gp__GLenum writeTarget, gp__GLintptr readOffset, gp__GLintptr writeOffset, gp__GLsizeiptr size)) \
     X(void, GetBufferParameteri64v, (gp__GLenum target, gp__GLenum pname, gp__GLint64* params)) \
     X(void, ClearBufferSubData, (gp__GLenum target, gp__GLenum internalformat, gp__GLintptr offset, gp__GLsizeiptr size, gp__GLenum format, gp__GLenum type, const void* data)) \
     X(gp__GLuint, CreateShader, (gp__GLenum type)) \
@@ -859,8 +953,24 @@ typedef struct gp__solver_params {
     gp__fluid_params fluids[GP_MAX_FLUID_MATERIALS];
     float forces[GP_MAX_FORCES][8];
     float colliders[GP_MAX_COLLIDERS][12];
+    float granular[GP_MAX_GRANULAR_MATERIALS][8];   /* k, eta, k_t, mu, diameter, mass, 0, 0 */
 } gp__solver_params;
-GP__STATIC_ASSERT(solver_params_is_std140, sizeof(gp__solver_params) == 32 + 304 * 8 + 32 * 8 + 48 * 32);
+GP__STATIC_ASSERT(solver_params_is_std140, sizeof(gp__solver_params) == 32 + 304 * 8 + 32 * 8 + 48 * 32 + 32 * 8);
+
+/* A rigid body's shape (section >>dem): its particles' offsets in the principal frame, here and
+   from first_offset in w->offsets. */
+typedef struct gp__body_shape {
+    uint32_t id, phase, particles, first_offset;
+    float mass, particle_mass, particle_radius;
+    float com[3], inertia[3], principal[4];   /* shape frame; principal moments; (x, y, z, w) */
+    float* offsets;                            /* 4 floats per particle */
+} gp__body_shape;
+/* A rigid body on the GPU: shaders_embedded/gp_dem.glsl's gp_body, field for field. */
+typedef struct gp__body_gpu {
+    float x[4], q[4], p[4], l[4], inertia[4];
+    uint32_t particles[4];
+} gp__body_gpu;
+GP__STATIC_ASSERT(body_is_std430, sizeof(gp__body_gpu) == 96);
 
 /* A collider as added; a mesh keeps its distance field's samples here and in w->fields. */
 typedef struct gp__collider {
@@ -923,6 +1033,17 @@ struct gp_world {
     bool cfl_warned;                      /* warned since the CFL number was last fine */
     gp__GLuint points, distances;         /* gp_boundary_distance's scratch */
     size_t points_bytes, distances_bytes;
+    /* granular matter and rigid bodies (section >>dem) */
+    gp_granular_material granular[GP_MAX_GRANULAR_MATERIALS];   /* resolved */
+    uint32_t granular_phases;             /* bit per phase that grains or rigid particles use */
+    gp__body_shape* shapes;
+    uint32_t shape_count, shape_capacity, next_shape_id;
+    gp__GLuint offsets;                   /* every shape's particle offsets, one after another */
+    size_t offsets_bytes;
+    uint32_t offset_count;
+    gp__GLuint bodies;                    /* a gp__body_gpu per body */
+    size_t bodies_bytes;
+    uint32_t body_count;
     /* drawing (section >>draw) */
     gp__GLuint draw_program, draw_vao;
     /* scratch, grown on demand */
@@ -1143,6 +1264,77 @@ static const char* const gp__snippet_gp_common[] = {
     "bool gp_finite3(vec3 v) { return gp_finite(v.x) && gp_finite(v.y) && gp_finite(v.z); }\n",
     0
 };
+static const char* const gp__snippet_gp_dem[] = {
+    "// gp_dem.glsl: what the DEM passes share (000): the contact model, the rigid bodies' records and\n",
+    "// quaternions. Needs gp_common.glsl, gp_particles.glsl, gp_solver.glsl and gp_boundary.glsl first.\n",
+    "//\n",
+    "// A pass's force output is the 16-byte spare (binding 4), as for the fluid: after the contact pass\n",
+    "// it holds, per slot, a grain's acceleration (contact force / mass + gravity + your forces) and a\n",
+    "// rigid particle's contact force / mass (its body adds gravity once).\n",
+    "layout(std430, binding = 4) buffer gp_acceleration_block { vec4 gp_acceleration[]; };\n",
+    "// The words of the world's statistics buffer (as gp_sph.glsl names them).\n",
+    "layout(std430, binding = 7) buffer gp_stats_block {\n",
+    "    uint stat_outside; uint stat_nonfinite; uint stat_truncated;\n",
+    "    uint stat_max_speed; uint stat_min_density; uint stat_max_density; uint stat_wall_pushes;\n",
+    "    uint stat_bad_updates;\n",
+    "};\n",
+    "\n",
+    "// A rigid body (mirrored by gp__body_gpu in gpuparticle.h, section >>dem):\n",
+    "//   x = (centre of mass X, 1 / M); q = orientation (x, y, z, s); p = (linear momentum P, particle\n",
+    "//   mass); l = (angular momentum L, 0); inertia = (1 / principal moments, 0);\n",
+    "//   particles = (first id, count, first offset, shape). Particle k has id first + k and offset\n",
+    "//   gp_offsets[first offset + k] in the principal frame.\n",
+    "struct gp_body { vec4 x; vec4 q; vec4 p; vec4 l; vec4 inertia; uvec4 particles; };\n",
+    "\n",
+    "uint gp_grain_material(uvec4 info) { return min(gp_phase_of(info), GP_MAX_GRANULAR_MATERIALS - 1u); }\n",
+    "bool gp_is_dem(uint kind) { return kind == GP_KIND_GRANULAR || kind == GP_KIND_RIGID; }\n",
+    "\n",
+    "// Quaternions (x, y, z, s): v rotated by q (eq. 18), and the product a * b (000's appendix).\n",
+    "vec3 gp_rotate(vec4 q, vec3 v) { return v + 2.0 * cross(q.xyz, cross(q.xyz, v) + q.w * v); }\n",
+    "vec4 gp_quat_mul(vec4 a, vec4 b) { return vec4(a.w * b.xyz + b.w * a.xyz + cross(a.xyz, b.xyz), a.w * b.w - dot(a.xyz, b.xyz)); }\n",
+    "// The world angular velocity W = I(t)^-1 L = R diag(1 / lambda) R^T L (eqs. 5-6).\n",
+    "vec3 gp_body_omega(gp_body b) {\n",
+    "    vec4 inverse = vec4(-b.q.xyz, b.q.w);\n",
+    "    return gp_rotate(b.q, b.inertia.xyz * gp_rotate(inverse, b.l.xyz));\n",
+    "}\n",
+    "\n",
+    "// The contact force on particle i from a partner in direction n (unit, i to partner), overlapping\n",
+    "// by `overlap`, moving at vij relative to i; c = (k, eta, k_t, mu). Eqs. 10-13: a spring and a\n",
+    "// dashpot along n, a viscous shear across it, the shear capped by Coulomb's mu times the normal\n",
+    "// push (never by a pull). Swapping i and the partner negates it exactly.\n",
+    "vec3 gp_contact(vec3 n, float overlap, vec3 vij, vec4 c) {\n",
+    "    float vn = dot(vij, n);\n",
+    "    vec3 ft = c.z * (vij - vn * n);\n",
+    "    float limit = c.w * max(0.0, c.x * overlap - c.y * vn);\n",
+    "    float t = length(ft);\n",
+    "    if (t > limit) ft *= limit / t;\n",
+    "    return (c.y * vn - c.x * overlap) * n + ft;\n",
+    "}\n",
+    "\n",
+    "// Contact with the walls of a particle at p, moving at v, radius r, material c: every collider\n",
+    "// within r pushes, and a container box's six faces each push as a plane wall (a grain in a corner\n",
+    "// touches three). The wall is still: the partner's velocity is 0.\n",
+    "vec3 gp_wall_contact(vec3 p, vec3 v, float r, vec4 c) {\n",
+    "    vec3 f = vec3(0.0);\n",
+    "    for (uint k = 0u; k < gp_solver_counts.x; ++k) {\n",
+    "        gp_collider_shape s = gp_colliders[k];\n",
+    "        if (s.a.w == GP_SHAPE_BOX && s.c.x < 0.0) {\n",
+    "            vec3 low = s.b.xyz + (p - s.a.xyz), high = s.b.xyz - (p - s.a.xyz);   // to each face\n",
+    "            for (int a = 0; a < 3; ++a) {\n",
+    "                vec3 e = vec3(0.0);\n",
+    "                e[a] = 1.0;\n",
+    "                if (low[a] < r) f += gp_contact(-e, r - low[a], -v, c);\n",
+    "                if (high[a] < r) f += gp_contact(e, r - high[a], -v, c);\n",
+    "            }\n",
+    "        } else {\n",
+    "            vec4 w = gp_collider_distance(k, p);\n",
+    "            if (w.w < r) f += gp_contact(-w.xyz, r - w.w, -v, c);\n",
+    "        }\n",
+    "    }\n",
+    "    return f;\n",
+    "}\n",
+    0
+};
 static const char* const gp__snippet_gp_grid[] = {
     "// gp_grid.glsl: cell addressing shared by the grid build and every neighbour loop.\n",
     "// Needs gp_common.glsl and gp_world.glsl first.\n",
@@ -1225,6 +1417,8 @@ static const char* const gp__snippet_gp_particles[] = {
     "\n",
     "// info.y: bits 0-7 the kind (gp_kind in gpuparticle.h), 16-31 the phase.\n",
     "#define GP_KIND_FLUID 1u\n",
+    "#define GP_KIND_GRANULAR 2u\n",
+    "#define GP_KIND_RIGID 3u\n",
     "uint gp_kind_of(uvec4 info) { return info.y & 0xffu; }\n",
     "uint gp_phase_of(uvec4 info) { return info.y >> 16u; }\n",
     0
@@ -1267,6 +1461,7 @@ static const char* const gp__snippet_gp_solver[] = {
     "#define GP_MAX_FORCES 8u\n",
     "#define GP_MAX_COLLIDERS 32u\n",
     "#define GP_WALL_SAMPLES 32u\n",
+    "#define GP_MAX_GRANULAR_MATERIALS 8u\n",
     "\n",
     "// One fluid material (001): its constants, kernel coefficients and wall weight tables.\n",
     "struct gp_fluid {\n",
@@ -1276,6 +1471,11 @@ static const char* const gp__snippet_gp_solver[] = {
     "    vec4 wall_density[8];     // Z_rho (eq. 13) at d = k re / 31, k = 0..31, four per vec4 (kg/m^3)\n",
     "    vec4 wall_viscosity[8];   // the wall's share of the viscosity sum at the same distances (1/m^2)\n",
     "};\n",
+    "\n",
+    "// One granular material (000): the contact parameters of its grains and of rigid particles of its\n",
+    "// phase. contact = (stiffness k N/m, damping eta N s/m, shear k_t N s/m, friction mu),\n",
+    "// grain = (diameter m, mass kg, 0, 0).\n",
+    "struct gp_granular { vec4 contact; vec4 grain; };\n",
     "\n",
     "// A user force: a = (center xyz, type 1 uniform / 2 radial), b = (vector xyz or strength in x, radius).\n",
     "struct gp_force_field { vec4 a; vec4 b; };\n",
@@ -1290,10 +1490,11 @@ static const char* const gp__snippet_gp_solver[] = {
     "\n",
     "layout(std140, binding = 1) uniform gp_solver_block {\n",
     "    vec4 gp_gravity;          // xyz m/s^2, w the substep (s)\n",
-    "    uvec4 gp_solver_counts;   // x colliders, y forces, z integrator (1 symplectic, 2 explicit Euler)\n",
+    "    uvec4 gp_solver_counts;   // x colliders, y forces, z integrator (1 symplectic, 2 explicit Euler), w bodies\n",
     "    gp_fluid gp_fluids[GP_MAX_FLUID_MATERIALS];\n",
     "    gp_force_field gp_forces[GP_MAX_FORCES];\n",
     "    gp_collider_shape gp_colliders[GP_MAX_COLLIDERS];\n",
+    "    gp_granular gp_granulars[GP_MAX_GRANULAR_MATERIALS];\n",
     "};\n",
     "\n",
     "#define GP_SHAPE_SPHERE 1.0\n",
@@ -1301,6 +1502,22 @@ static const char* const gp__snippet_gp_solver[] = {
     "#define GP_SHAPE_CAPSULE 3.0\n",
     "#define GP_SHAPE_PLANE 4.0\n",
     "#define GP_SHAPE_MESH 5.0\n",
+    "\n",
+    "// The user's forces at p (gp_forces_set).\n",
+    "vec3 gp_user_forces(vec3 p) {\n",
+    "    vec3 a = vec3(0.0);\n",
+    "    for (uint f = 0u; f < gp_solver_counts.y; ++f) {\n",
+    "        vec4 fa = gp_forces[f].a, fb = gp_forces[f].b;\n",
+    "        vec3 d = fa.xyz - p;\n",
+    "        float l = length(d);\n",
+    "        if (fa.w == 1.0) {\n",
+    "            if (fb.w <= 0.0 || l < fb.w) a += fb.xyz;\n",
+    "        } else if (l > 0.0 && (fb.w <= 0.0 || l < fb.w)) {\n",
+    "            a += (fb.x * (fb.w > 0.0 ? 1.0 - l / fb.w : 1.0) / l) * d;\n",
+    "        }\n",
+    "    }\n",
+    "    return a;\n",
+    "}\n",
     0
 };
 static const char* const gp__snippet_gp_sort[] = {
@@ -1415,6 +1632,180 @@ static const char* const gp__snippet_gp_world[] = {
     "#define GP_GRID_HASHED 2\n",
     0
 };
+static const char* const gp__shader_body_particles_own0[] = {
+    "#version 430 core\n",
+    "// body_particles: stage 1 of 000 section 29.2, the particle values from the bodies (eqs. 18-20):\n",
+    "//   r_k = q r0_k q*, x_k = X + r_k, v_k = V + W x r_k\n",
+    "// for every rigid particle in the store, whose owner is its body and whose id is the body's first\n",
+    "// id plus k.\n",
+    "// >>include gp_common.glsl\n",
+    0
+};
+static const char* const gp__shader_body_particles_own1[] = {
+    "// <<include gp_common.glsl\n",
+    "// >>include gp_world.glsl\n",
+    0
+};
+static const char* const gp__shader_body_particles_own2[] = {
+    "// <<include gp_world.glsl\n",
+    "// >>include gp_grid.glsl\n",
+    0
+};
+static const char* const gp__shader_body_particles_own3[] = {
+    "// <<include gp_grid.glsl\n",
+    "// >>include gp_particles.glsl\n",
+    0
+};
+static const char* const gp__shader_body_particles_own4[] = {
+    "// <<include gp_particles.glsl\n",
+    "// >>include gp_solver.glsl\n",
+    0
+};
+static const char* const gp__shader_body_particles_own5[] = {
+    "// <<include gp_solver.glsl\n",
+    "// >>include gp_boundary.glsl\n",
+    0
+};
+static const char* const gp__shader_body_particles_own6[] = {
+    "// <<include gp_boundary.glsl\n",
+    "// >>include gp_dem.glsl\n",
+    0
+};
+static const char* const gp__shader_body_particles_own7[] = {
+    "// <<include gp_dem.glsl\n",
+    "layout(std430, binding = 3) readonly buffer gp_bodies_block { gp_body gp_bodies[]; };\n",
+    "layout(std430, binding = 6) readonly buffer gp_offsets_block { vec4 gp_offsets[]; };\n",
+    "layout(local_size_x = GP_GROUP_SIZE) in;\n",
+    "void main() {\n",
+    "    uint i = gp_global_index();\n",
+    "    if (i >= gp_counts.x) return;\n",
+    "    uvec4 info = gp_info[i];\n",
+    "    if (gp_kind_of(info) != GP_KIND_RIGID || info.z >= gp_solver_counts.w) return;\n",
+    "    gp_body body = gp_bodies[info.z];\n",
+    "    vec3 r = gp_rotate(body.q, gp_offsets[body.particles.z + (info.x - body.particles.x)].xyz);\n",
+    "    gp_position[i].xyz = body.x.xyz + r;\n",
+    "    gp_velocity[i].xyz = body.p.xyz * body.x.w + cross(gp_body_omega(body), r);\n",
+    "}\n",
+    0
+};
+static const char* const* const gp__shader_body_particles[] = {
+    gp__shader_body_particles_own0,
+    gp__snippet_gp_common,
+    gp__shader_body_particles_own1,
+    gp__snippet_gp_world,
+    gp__shader_body_particles_own2,
+    gp__snippet_gp_grid,
+    gp__shader_body_particles_own3,
+    gp__snippet_gp_particles,
+    gp__shader_body_particles_own4,
+    gp__snippet_gp_solver,
+    gp__shader_body_particles_own5,
+    gp__snippet_gp_boundary,
+    gp__shader_body_particles_own6,
+    gp__snippet_gp_dem,
+    gp__shader_body_particles_own7,
+    0
+};
+static const char* const gp__shader_body_update_own0[] = {
+    "#version 430 core\n",
+    "// body_update: stages 4 and 5 of 000 section 29.2, one invocation per rigid body:\n",
+    "//   F = sum_k f_k + M g (+ your forces at the centre of mass), tau = sum_k r_k x f_k  (eqs. 14-15)\n",
+    "//   P += F dt, L += tau dt, X += P / M dt                                            (eqs. 1-3, 4)\n",
+    "//   W = R diag(1 / lambda) R^T L, q = dq(W dt) * q, normalised                       (eqs. 5-8)\n",
+    "// f_k is particle k's contact force (dem_contact's force / mass, times the particle mass), found\n",
+    "// through slot_of_id; r_k = R(q) r0_k as body_particles placed it. The sums run in k order, so a\n",
+    "// run repeats bit for bit. An update that is not finite is not applied: the body keeps its place,\n",
+    "// stops, and is counted.\n",
+    "// >>include gp_common.glsl\n",
+    0
+};
+static const char* const gp__shader_body_update_own1[] = {
+    "// <<include gp_common.glsl\n",
+    "// >>include gp_world.glsl\n",
+    0
+};
+static const char* const gp__shader_body_update_own2[] = {
+    "// <<include gp_world.glsl\n",
+    "// >>include gp_grid.glsl\n",
+    0
+};
+static const char* const gp__shader_body_update_own3[] = {
+    "// <<include gp_grid.glsl\n",
+    "// >>include gp_particles.glsl\n",
+    0
+};
+static const char* const gp__shader_body_update_own4[] = {
+    "// <<include gp_particles.glsl\n",
+    "// >>include gp_solver.glsl\n",
+    0
+};
+static const char* const gp__shader_body_update_own5[] = {
+    "// <<include gp_solver.glsl\n",
+    "// >>include gp_boundary.glsl\n",
+    0
+};
+static const char* const gp__shader_body_update_own6[] = {
+    "// <<include gp_boundary.glsl\n",
+    "// >>include gp_dem.glsl\n",
+    0
+};
+static const char* const gp__shader_body_update_own7[] = {
+    "// <<include gp_dem.glsl\n",
+    "layout(std430, binding = 3) buffer gp_bodies_block { gp_body gp_bodies[]; };\n",
+    "layout(std430, binding = 5) readonly buffer gp_slot_block { uint gp_slot_of_id[]; };\n",
+    "layout(std430, binding = 6) readonly buffer gp_offsets_block { vec4 gp_offsets[]; };\n",
+    "layout(local_size_x = GP_GROUP_SIZE) in;\n",
+    "void main() {\n",
+    "    uint b = gp_global_index();\n",
+    "    if (b >= gp_solver_counts.w) return;\n",
+    "    gp_body body = gp_bodies[b];\n",
+    "    float dt = gp_gravity.w, mass = 1.0 / body.x.w;\n",
+    "    vec3 force = vec3(0.0), torque = vec3(0.0);\n",
+    "    for (uint k = 0u; k < body.particles.y; ++k) {\n",
+    "        vec3 f = gp_acceleration[gp_slot_of_id[body.particles.x + k]].xyz * body.p.w;\n",
+    "        vec3 r = gp_rotate(body.q, gp_offsets[body.particles.z + k].xyz);\n",
+    "        force += f;\n",
+    "        torque += cross(r, f);\n",
+    "    }\n",
+    "    force += mass * (gp_gravity.xyz + gp_user_forces(body.x.xyz));\n",
+    "    gp_body next = body;\n",
+    "    next.p.xyz = body.p.xyz + force * dt;\n",
+    "    next.l.xyz = body.l.xyz + torque * dt;\n",
+    "    next.x.xyz = body.x.xyz + next.p.xyz * (body.x.w * dt);\n",
+    "    vec3 w = gp_body_omega(next);   // the old orientation, the new angular momentum\n",
+    "    float speed = length(w), half_angle = 0.5 * speed * dt;\n",
+    "    vec4 dq = speed > 0.0 ? vec4((sin(half_angle) / speed) * w, cos(half_angle)) : vec4(0.0, 0.0, 0.0, 1.0);\n",
+    "    next.q = normalize(gp_quat_mul(dq, body.q));\n",
+    "    if (!gp_finite3(next.x.xyz) || !gp_finite3(next.p.xyz) || !gp_finite3(next.l.xyz) || !gp_finite(next.q.x)\n",
+    "        || !gp_finite(next.q.y) || !gp_finite(next.q.z) || !gp_finite(next.q.w)) {\n",
+    "        next = body;\n",
+    "        next.p.xyz = vec3(0.0);\n",
+    "        next.l.xyz = vec3(0.0);\n",
+    "        atomicAdd(stat_bad_updates, 1u);\n",
+    "    }\n",
+    "    gp_bodies[b] = next;\n",
+    "    atomicMax(stat_max_speed, floatBitsToUint(length(next.p.xyz) * body.x.w));\n",
+    "}\n",
+    0
+};
+static const char* const* const gp__shader_body_update[] = {
+    gp__shader_body_update_own0,
+    gp__snippet_gp_common,
+    gp__shader_body_update_own1,
+    gp__snippet_gp_world,
+    gp__shader_body_update_own2,
+    gp__snippet_gp_grid,
+    gp__shader_body_update_own3,
+    gp__snippet_gp_particles,
+    gp__shader_body_update_own4,
+    gp__snippet_gp_solver,
+    gp__shader_body_update_own5,
+    gp__snippet_gp_boundary,
+    gp__shader_body_update_own6,
+    gp__snippet_gp_dem,
+    gp__shader_body_update_own7,
+    0
+};
 static const char* const gp__shader_boundary_distance_own0[] = {
     "#version 430 core\n",
     "// boundary_distance: the boundary's signed distance at u_count points (gp_boundary_distance),\n",
@@ -1488,6 +1879,217 @@ static const char* const* const gp__shader_copy[] = {
     gp__shader_copy_own0,
     gp__snippet_gp_common,
     gp__shader_copy_own1,
+    0
+};
+static const char* const gp__shader_dem_contact_own0[] = {
+    "#version 430 core\n",
+    "// dem_contact: the contact force on every grain and rigid particle (000 sections 29.1.5, 29.2.5):\n",
+    "// the spring, dashpot and shear of eqs. 10-13 (with a Coulomb cap) from every granular or rigid\n",
+    "// particle that it overlaps, found through the shared grid's 27 cells around it, plus the walls'.\n",
+    "// Two particles of one body do not touch. A grain's result is its acceleration (force / mass plus\n",
+    "// gravity and your forces); a rigid particle's is its contact force / mass, which body_update sums.\n",
+    "// The grid's cells must be at least as wide as the largest contact distance (checked on the host).\n",
+    "// >>include gp_common.glsl\n",
+    0
+};
+static const char* const gp__shader_dem_contact_own1[] = {
+    "// <<include gp_common.glsl\n",
+    "// >>include gp_world.glsl\n",
+    0
+};
+static const char* const gp__shader_dem_contact_own2[] = {
+    "// <<include gp_world.glsl\n",
+    "// >>include gp_grid.glsl\n",
+    0
+};
+static const char* const gp__shader_dem_contact_own3[] = {
+    "// <<include gp_grid.glsl\n",
+    "// >>include gp_particles.glsl\n",
+    0
+};
+static const char* const gp__shader_dem_contact_own4[] = {
+    "// <<include gp_particles.glsl\n",
+    "// >>include gp_solver.glsl\n",
+    0
+};
+static const char* const gp__shader_dem_contact_own5[] = {
+    "// <<include gp_solver.glsl\n",
+    "// >>include gp_boundary.glsl\n",
+    0
+};
+static const char* const gp__shader_dem_contact_own6[] = {
+    "// <<include gp_boundary.glsl\n",
+    "// >>include gp_dem.glsl\n",
+    0
+};
+static const char* const gp__shader_dem_contact_own7[] = {
+    "// <<include gp_dem.glsl\n",
+    "layout(std430, binding = 5) readonly buffer cell_start_block { uint cell_start[]; };\n",
+    "layout(local_size_x = GP_GROUP_SIZE) in;\n",
+    "\n",
+    "// What particle i needs of itself in the loop.\n",
+    "struct gp_self { vec3 p; vec3 v; float r; vec4 c; uint owner; bool rigid; uint slot; };\n",
+    "\n",
+    "// Adds candidate slot k's contact force.\n",
+    "void gp_contact_term(uint k, uint end, gp_self s, ivec3 cell, inout vec3 f) {\n",
+    "    if (k >= end || k == s.slot) return;\n",
+    "    vec4 q = gp_position[k];\n",
+    "    vec3 d = q.xyz - s.p;\n",
+    "    float reach = s.r + q.w, r2 = dot(d, d);\n",
+    "    if (r2 >= reach * reach || r2 == 0.0 || !gp_grid_same_cell(q.xyz, cell)) return;\n",
+    "    uvec4 info = gp_info[k];\n",
+    "    uint kind = gp_kind_of(info);\n",
+    "    if (!gp_is_dem(kind) || (s.rigid && kind == GP_KIND_RIGID && info.z == s.owner)) return;\n",
+    "    float r = sqrt(r2);\n",
+    "    vec4 c = 0.5 * (s.c + gp_granulars[gp_grain_material(info)].contact);\n",
+    "    f += gp_contact(d / r, reach - r, gp_velocity[k].xyz - s.v, c);\n",
+    "}\n",
+    "\n",
+    "void main() {\n",
+    "    uint i = gp_global_index();\n",
+    "    if (i >= gp_counts.x) return;\n",
+    "    uvec4 info = gp_info[i];\n",
+    "    uint kind = gp_kind_of(info);\n",
+    "    if (!gp_is_dem(kind)) return;\n",
+    "    vec4 p = gp_position[i], v = gp_velocity[i];\n",
+    "    if (!gp_finite3(p.xyz)) { gp_acceleration[i] = vec4(0.0); return; }   // meets no one\n",
+    "    gp_self s;\n",
+    "    s.p = p.xyz;\n",
+    "    s.v = v.xyz;\n",
+    "    s.r = p.w;\n",
+    "    s.c = gp_granulars[gp_grain_material(info)].contact;\n",
+    "    s.owner = info.z;\n",
+    "    s.rigid = kind == GP_KIND_RIGID;\n",
+    "    s.slot = i;\n",
+    "    vec3 f = vec3(0.0);\n",
+    "    ivec3 home = gp_grid_cell(s.p);\n",
+    "    uint expected = 0u, visited = 0u, cells = 0u;\n",
+    "    for (int c = 0; c < 27; ++c) {\n",
+    "        ++cells;\n",
+    "        ivec3 cell = home + ivec3(c % 3, (c / 3) % 3, c / 9) - 1;\n",
+    "        if (!gp_grid_cell_exists(cell)) continue;\n",
+    "        uint bucket = gp_grid_bucket(cell);\n",
+    "        uint begin = cell_start[bucket], end = cell_start[bucket + 1u];\n",
+    "        expected += end - begin;\n",
+    "        for (uint k = begin; k < end; k += 8u) {\n",
+    "            gp_contact_term(k, end, s, cell, f);\n",
+    "            gp_contact_term(k + 1u, end, s, cell, f);\n",
+    "            gp_contact_term(k + 2u, end, s, cell, f);\n",
+    "            gp_contact_term(k + 3u, end, s, cell, f);\n",
+    "            gp_contact_term(k + 4u, end, s, cell, f);\n",
+    "            gp_contact_term(k + 5u, end, s, cell, f);\n",
+    "            gp_contact_term(k + 6u, end, s, cell, f);\n",
+    "            gp_contact_term(k + 7u, end, s, cell, f);\n",
+    "            visited += min(8u, end - k);\n",
+    "        }\n",
+    "    }\n",
+    "    if (visited != expected || cells != 27u) atomicAdd(stat_truncated, 1u);\n",
+    "    f += gp_wall_contact(s.p, s.v, s.r, s.c);\n",
+    "    vec3 a = f / v.w;\n",
+    "    if (!s.rigid) a += gp_gravity.xyz + gp_user_forces(s.p);\n",
+    "    gp_acceleration[i] = vec4(a, 0.0);\n",
+    "}\n",
+    0
+};
+static const char* const* const gp__shader_dem_contact[] = {
+    gp__shader_dem_contact_own0,
+    gp__snippet_gp_common,
+    gp__shader_dem_contact_own1,
+    gp__snippet_gp_world,
+    gp__shader_dem_contact_own2,
+    gp__snippet_gp_grid,
+    gp__shader_dem_contact_own3,
+    gp__snippet_gp_particles,
+    gp__shader_dem_contact_own4,
+    gp__snippet_gp_solver,
+    gp__shader_dem_contact_own5,
+    gp__snippet_gp_boundary,
+    gp__shader_dem_contact_own6,
+    gp__snippet_gp_dem,
+    gp__shader_dem_contact_own7,
+    0
+};
+static const char* const gp__shader_dem_integrate_own0[] = {
+    "#version 430 core\n",
+    "// dem_integrate: moves every grain by the acceleration of dem_contact over one substep (000\n",
+    "// section 29.3.1: contact forces update the grains' velocities directly):\n",
+    "//   symplectic Euler (default): v' = v + a dt, x' = x + v' dt\n",
+    "//   explicit Euler:             x' = x + v dt, v' = v + a dt\n",
+    "// An update that is not finite is not applied: the grain keeps its position, stops, and is\n",
+    "// counted, so that nothing is lost and nothing spreads NaN to its neighbours.\n",
+    "// >>include gp_common.glsl\n",
+    0
+};
+static const char* const gp__shader_dem_integrate_own1[] = {
+    "// <<include gp_common.glsl\n",
+    "// >>include gp_world.glsl\n",
+    0
+};
+static const char* const gp__shader_dem_integrate_own2[] = {
+    "// <<include gp_world.glsl\n",
+    "// >>include gp_grid.glsl\n",
+    0
+};
+static const char* const gp__shader_dem_integrate_own3[] = {
+    "// <<include gp_grid.glsl\n",
+    "// >>include gp_particles.glsl\n",
+    0
+};
+static const char* const gp__shader_dem_integrate_own4[] = {
+    "// <<include gp_particles.glsl\n",
+    "// >>include gp_solver.glsl\n",
+    0
+};
+static const char* const gp__shader_dem_integrate_own5[] = {
+    "// <<include gp_solver.glsl\n",
+    "// >>include gp_boundary.glsl\n",
+    0
+};
+static const char* const gp__shader_dem_integrate_own6[] = {
+    "// <<include gp_boundary.glsl\n",
+    "// >>include gp_dem.glsl\n",
+    0
+};
+static const char* const gp__shader_dem_integrate_own7[] = {
+    "// <<include gp_dem.glsl\n",
+    "layout(local_size_x = GP_GROUP_SIZE) in;\n",
+    "void main() {\n",
+    "    uint i = gp_global_index();\n",
+    "    if (i >= gp_counts.x || gp_kind_of(gp_info[i]) != GP_KIND_GRANULAR) return;\n",
+    "    vec3 x = gp_position[i].xyz;\n",
+    "    if (!gp_finite3(x)) return;   // kept where it is, in the grid's extra bucket\n",
+    "    float dt = gp_gravity.w;\n",
+    "    vec4 v = gp_velocity[i];\n",
+    "    vec3 a = gp_acceleration[i].xyz;\n",
+    "    vec3 xn, vn;\n",
+    "    if (gp_solver_counts.z == 2u) { xn = x + v.xyz * dt; vn = v.xyz + a * dt; }\n",
+    "    else { vn = v.xyz + a * dt; xn = x + vn * dt; }\n",
+    "    if (!gp_finite3(xn) || !gp_finite3(vn)) {\n",
+    "        xn = x; vn = vec3(0.0);\n",
+    "        atomicAdd(stat_bad_updates, 1u);\n",
+    "    }\n",
+    "    gp_position[i].xyz = xn;\n",
+    "    gp_velocity[i] = vec4(vn, v.w);\n",
+    "    atomicMax(stat_max_speed, floatBitsToUint(length(vn)));\n",
+    "}\n",
+    0
+};
+static const char* const* const gp__shader_dem_integrate[] = {
+    gp__shader_dem_integrate_own0,
+    gp__snippet_gp_common,
+    gp__shader_dem_integrate_own1,
+    gp__snippet_gp_world,
+    gp__shader_dem_integrate_own2,
+    gp__snippet_gp_grid,
+    gp__shader_dem_integrate_own3,
+    gp__snippet_gp_particles,
+    gp__shader_dem_integrate_own4,
+    gp__snippet_gp_solver,
+    gp__shader_dem_integrate_own5,
+    gp__snippet_gp_boundary,
+    gp__shader_dem_integrate_own6,
+    gp__snippet_gp_dem,
+    gp__shader_dem_integrate_own7,
     0
 };
 static const char* const gp__shader_dispatch_args_own0[] = {
@@ -2185,22 +2787,6 @@ static const char* const gp__shader_sph_force_own7[] = {
     "    viscosity += (mass_over_rho * s.laplacian * x) * (v.xyz - s.v);\n",
     "}\n",
     "\n",
-    "// The user's forces at p (gp_forces_set).\n",
-    "vec3 gp_user_forces(vec3 p) {\n",
-    "    vec3 a = vec3(0.0);\n",
-    "    for (uint f = 0u; f < gp_solver_counts.y; ++f) {\n",
-    "        vec4 fa = gp_forces[f].a, fb = gp_forces[f].b;\n",
-    "        vec3 d = fa.xyz - p;\n",
-    "        float l = length(d);\n",
-    "        if (fa.w == 1.0) {\n",
-    "            if (fb.w <= 0.0 || l < fb.w) a += fb.xyz;\n",
-    "        } else if (l > 0.0 && (fb.w <= 0.0 || l < fb.w)) {\n",
-    "            a += (fb.x * (fb.w > 0.0 ? 1.0 - l / fb.w : 1.0) / l) * d;\n",
-    "        }\n",
-    "    }\n",
-    "    return a;\n",
-    "}\n",
-    "\n",
     "void main() {\n",
     "    uint i = gp_global_index();\n",
     "    if (i >= gp_counts.x) return;\n",
@@ -2367,8 +2953,12 @@ static const char* const* const gp__shader_sph_integrate[] = {
     0
 };
 typedef enum gp__program_id {
+    GP__PROGRAM_BODY_PARTICLES,
+    GP__PROGRAM_BODY_UPDATE,
     GP__PROGRAM_BOUNDARY_DISTANCE,
     GP__PROGRAM_COPY,
+    GP__PROGRAM_DEM_CONTACT,
+    GP__PROGRAM_DEM_INTEGRATE,
     GP__PROGRAM_DISPATCH_ARGS,
     GP__PROGRAM_GRID_COUNT,
     GP__PROGRAM_GRID_IDS,
@@ -2384,8 +2974,12 @@ typedef enum gp__program_id {
     GP__PROGRAM_COUNT
 } gp__program_id;
 static const gp__shader_source gp__shader_sources[GP__PROGRAM_COUNT] = {
+    { "body_particles", gp__shader_body_particles },
+    { "body_update", gp__shader_body_update },
     { "boundary_distance", gp__shader_boundary_distance },
     { "copy", gp__shader_copy },
+    { "dem_contact", gp__shader_dem_contact },
+    { "dem_integrate", gp__shader_dem_integrate },
     { "dispatch_args", gp__shader_dispatch_args },
     { "grid_count", gp__shader_grid_count },
     { "grid_ids", gp__shader_grid_ids },
@@ -2918,6 +3512,9 @@ gp_result gp_grid_count_neighbors(gp_world* world, float radius, uint32_t out_bu
 
 #define GP__PI 3.14159265358979323846
 
+/* In >>dem: the DEM passes of a substep and the longest substep that resolves its contacts. */
+static void gp__dem_substep(gp_world* w, bool integrate);
+static float gp__dem_limit(const gp_world* w);
 /* In >>public: the store's checked add and its value checks. */
 static gp_result gp__particles_add(gp_world* world, const gp_particles_desc* desc, uint32_t* ids);
 static gp_result gp__check_values(gp_world* w, const char* what, const float* v, uint32_t n, uint32_t stride,
@@ -3358,20 +3955,23 @@ static gp_result gp__fluid_substep(gp_world* w, float h, bool integrate) {
     gp__bind(w, 5, w->cell_start);
     gp__bind(w, 6, w->fields);
     gp__bind(w, 7, w->grid_stats);
-    timer = gp__timer_begin(w, "sph_density");
-    gp__use(w, GP__PROGRAM_SPH_DENSITY);
-    gp__dispatch(w, groups);
-    gp__timer_end(w, timer);
-    timer = gp__timer_begin(w, "sph_force");
-    gp__use(w, GP__PROGRAM_SPH_FORCE);
-    gp__dispatch(w, groups);
-    gp__timer_end(w, timer);
-    if (integrate) {
-        timer = gp__timer_begin(w, "sph_integrate");
-        gp__use(w, GP__PROGRAM_SPH_INTEGRATE);
+    if (w->fluid_phases || !w->granular_phases) {
+        timer = gp__timer_begin(w, "sph_density");
+        gp__use(w, GP__PROGRAM_SPH_DENSITY);
         gp__dispatch(w, groups);
         gp__timer_end(w, timer);
+        timer = gp__timer_begin(w, "sph_force");
+        gp__use(w, GP__PROGRAM_SPH_FORCE);
+        gp__dispatch(w, groups);
+        gp__timer_end(w, timer);
+        if (integrate) {
+            timer = gp__timer_begin(w, "sph_integrate");
+            gp__use(w, GP__PROGRAM_SPH_INTEGRATE);
+            gp__dispatch(w, groups);
+            gp__timer_end(w, timer);
+        }
     }
+    if (w->granular_phases) gp__dem_substep(w, integrate);
     w->fluid_valid = true;
     w->fluid_count = w->count;
     w->last_substep = h;
@@ -3393,12 +3993,14 @@ static void gp__fluid_limits(const gp_world* w, float* sound, float* spacing, fl
     *viscous = 3.4e38f;
     for (i = 0; i < GP_MAX_FLUID_MATERIALS; ++i) {
         const gp_fluid_material* m = &w->materials[i];
-        if (!(w->fluid_phases & (1u << i)) && !(i == 0 && w->fluid_phases == 0)) continue;
+        if (!(w->fluid_phases & (1u << i)) && !(i == 0 && w->fluid_phases == 0 && w->granular_phases == 0)) continue;
         if (sqrtf(m->stiffness) > *sound) *sound = sqrtf(m->stiffness);
         if (m->spacing < *spacing) *spacing = m->spacing;
         if (m->viscosity > 0.0f && GP__VISCOUS_LIMIT * m->smoothing_radius * m->smoothing_radius / m->viscosity < *viscous)
             *viscous = GP__VISCOUS_LIMIT * m->smoothing_radius * m->smoothing_radius / m->viscosity;
     }
+    for (i = 0; i < GP_MAX_GRANULAR_MATERIALS; ++i)   /* grains: a diameter is their spacing */
+        if ((w->granular_phases & (1u << i)) && w->granular[i].diameter < *spacing) *spacing = w->granular[i].diameter;
 }
 
 static gp_result gp__check_dt(gp_world* w, float dt) {
@@ -3445,6 +4047,7 @@ gp_result gp_world_step(gp_world* world, const gp_step_desc* desc) {
     gp__fluid_limits(world, &sound, &spacing, &viscous);
     needed = ceil((double)d.dt * (sound + world->max_speed) / ((double)d.max_cfl * spacing));
     if (ceil((double)d.dt / viscous) > needed) needed = ceil((double)d.dt / viscous);
+    if (ceil((double)d.dt / gp__dem_limit(world)) > needed) needed = ceil((double)d.dt / gp__dem_limit(world));
     if (d.substeps == 0) d.substeps = needed < 1.0 ? 1u : needed > 1000.0 ? 1000u : (uint32_t)needed;
     h = d.dt / (float)d.substeps;
     cfl = h * (sound + world->max_speed) / spacing;
@@ -4211,6 +4814,677 @@ gp_result gp_boundary_distance(gp_world* world, const float* points, uint32_t co
     return gp__end(world, GP_OK);
 }
 
+/* >>dem ====================================================================================
+   Granular matter and rigid bodies made of particles (000): materials, grains, shapes from
+   voxelized meshes and primitives, bodies, and the DEM part of each substep (gp__dem_substep,
+   called by gp_world_step). The shaders: dem_contact, dem_integrate, body_update,
+   body_particles (shaders_embedded/). */
+
+gp_granular_material gp_query_granular_material_defaults(const gp_world* world, const gp_granular_material* material) {
+    gp_granular_material m;
+    double mass, zeta;
+    if (material) m = *material;
+    else memset(&m, 0, sizeof m);
+    if (m.diameter == 0.0f) m.diameter = world ? world->desc.grid.cell_size : 0.1f;
+    if (m.density == 0.0f) m.density = 2500.0f;
+    mass = (double)m.density * GP__PI * (double)m.diameter * m.diameter * m.diameter / 6.0;
+    if (m.stiffness == 0.0f) m.stiffness = (float)(200.0 * mass / ((double)m.diameter * m.diameter));
+    /* restitution e of two equal grains: zeta = -ln e / sqrt(pi^2 + ln^2 e), eta = 2 zeta sqrt(m_eff k) */
+    zeta = log(2.0) / sqrt(GP__PI * GP__PI + log(2.0) * log(2.0));
+    if (m.damping == 0.0f) m.damping = (float)(2.0 * zeta * sqrt(0.5 * mass * (double)m.stiffness));
+    if (m.shear == 0.0f) m.shear = m.damping;
+    if (m.friction == 0.0f) m.friction = 0.5f;
+    m.mass = (float)mass;
+    return m;
+}
+
+static void gp__granular_params_fill(float* g, const gp_granular_material* m) {
+    g[0] = m->stiffness; g[1] = m->damping; g[2] = m->shear; g[3] = m->friction;
+    g[4] = m->diameter; g[5] = m->mass; g[6] = 0.0f; g[7] = 0.0f;
+}
+
+static gp_result gp__check_phase(gp_world* w, uint32_t phase) {
+    if (phase >= GP_MAX_GRANULAR_MATERIALS)
+        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "phase %u: there are %d granular materials", phase, GP_MAX_GRANULAR_MATERIALS);
+    return GP_OK;
+}
+
+gp_result gp_granular_material_set(gp_world* world, uint32_t phase, const gp_granular_material* material) {
+    gp_granular_material m;
+    const float* f;
+    static const char* const names[6] = {"diameter", "density", "stiffness", "damping", "shear", "friction"};
+    int k;
+    gp_result r;
+    if (!world) return GP_ERROR_INVALID_ARGUMENT;
+    gp__begin(world, "gp_granular_material_set");
+    if ((r = gp__check_phase(world, phase)) != GP_OK) return gp__end(world, r);
+    if (!material) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "material is NULL"));
+    m = gp_query_granular_material_defaults(world, material);
+    f = &m.diameter;
+    for (k = 0; k < 6; ++k)
+        if (!(f[k] > 0.0f) || !isfinite(f[k]))
+            return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "%s %g must be positive and finite (0 picks the default)",
+                                           names[k], (double)f[k]));
+    if (m.diameter > world->desc.grid.cell_size)
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "diameter %g m exceeds the grid's cell size %g m: contacts "
+                                       "would be missed", (double)m.diameter, (double)world->desc.grid.cell_size));
+    if (!(m.mass > 0.0f) || !isfinite(m.mass))
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "diameter %g and density %g give mass %g kg: not a float",
+                                       (double)m.diameter, (double)m.density, (double)m.mass));
+    world->granular[phase] = m;
+    gp__granular_params_fill(world->solver_host.granular[phase], &m);
+    gp__buffer_upload(world, world->solver, 0, sizeof world->solver_host, &world->solver_host);
+    return gp__end(world, GP_OK);
+}
+
+gp_result gp_granular_material_get(gp_world* world, uint32_t phase, gp_granular_material* material) {
+    gp_result r;
+    if (!world) return GP_ERROR_INVALID_ARGUMENT;
+    gp__begin(world, "gp_granular_material_get");
+    if ((r = gp__check_phase(world, phase)) != GP_OK) return gp__end(world, r);
+    if (!material) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "material is NULL"));
+    *material = world->granular[phase];
+    return gp__end(world, GP_OK);
+}
+
+gp_result gp_granular_add_block(gp_world* world, uint32_t phase, const float min[3], const float max[3],
+                                const float velocity[3], uint32_t* added) {
+    gp_particles_desc d;
+    uint64_t n;
+    float* xyz;
+    gp_result r;
+    if (!world) return GP_ERROR_INVALID_ARGUMENT;
+    gp__begin(world, "gp_granular_add_block");
+    if (added) *added = 0;
+    if ((r = gp__check_phase(world, phase)) != GP_OK || (r = gp__check_vector(world, "min", min)) != GP_OK ||
+        (r = gp__check_vector(world, "max", max)) != GP_OK || (velocity && (r = gp__check_vector(world, "velocity", velocity)) != GP_OK))
+        return gp__end(world, r);
+    n = gp__lattice(min, max, world->granular[phase].diameter, NULL, 0.0f, NULL);
+    if (n > (uint64_t)(world->capacity - world->count))
+        return gp__end(world, gp__fail(world, GP_ERROR_CAPACITY, "%llu grains do not fit: %u of %u slots are live; nothing was added",
+                                       (unsigned long long)n, world->count, world->capacity));
+    if (n == 0) return gp__end(world, GP_OK);
+    xyz = (float*)gp__alloc(&world->desc.allocator, (size_t)n * 3 * sizeof(float));
+    if (!xyz) return gp__end(world, gp__fail(world, GP_ERROR_OUT_OF_MEMORY, "no host memory to stage %llu grains", (unsigned long long)n));
+    gp__lattice(min, max, world->granular[phase].diameter, NULL, 0.0f, xyz);
+    memset(&d, 0, sizeof d);
+    d.count = (uint32_t)n;
+    d.positions = xyz;
+    d.radius = 0.5f * world->granular[phase].diameter;
+    d.mass = world->granular[phase].mass;
+    d.kind = GP_KIND_GRANULAR;
+    d.phase = phase;
+    r = gp__particles_add(world, &d, NULL);
+    if (r == GP_OK && velocity) {   /* one velocity for the block: written after the add */
+        gp_particle_velocity* v = (gp_particle_velocity*)gp__alloc(&world->desc.allocator, (size_t)n * sizeof *v);
+        uint64_t i;
+        if (!v) {
+            r = gp__fail(world, GP_ERROR_OUT_OF_MEMORY, "no host memory for %llu velocities; the grains were added at rest",
+                         (unsigned long long)n);
+        } else {
+            for (i = 0; i < n; ++i) { v[i].x = velocity[0]; v[i].y = velocity[1]; v[i].z = velocity[2]; v[i].mass = d.mass; }
+            gp__buffer_upload(world, world->velocity, (size_t)(world->count - n) * 16, (size_t)n * 16, v);
+            gp__free(&world->desc.allocator, v);
+        }
+    }
+    gp__free(&world->desc.allocator, xyz);
+    if (r == GP_OK && added) *added = (uint32_t)n;
+    return gp__end(world, r);
+}
+
+/* ---- shapes ---- */
+
+/* Quaternions as (x, y, z, w), in double: the product a * b and v rotated by q. */
+static void gp__quat_mul(const double a[4], const double b[4], double out[4]) {
+    double r[4];
+    r[0] = a[3] * b[0] + b[3] * a[0] + a[1] * b[2] - a[2] * b[1];
+    r[1] = a[3] * b[1] + b[3] * a[1] + a[2] * b[0] - a[0] * b[2];
+    r[2] = a[3] * b[2] + b[3] * a[2] + a[0] * b[1] - a[1] * b[0];
+    r[3] = a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2];
+    memcpy(out, r, sizeof r);
+}
+static void gp__quat_rotate(const double q[4], const double v[3], double out[3]) {
+    double t[3], r[3];
+    int a;
+    t[0] = q[1] * v[2] - q[2] * v[1] + q[3] * v[0];
+    t[1] = q[2] * v[0] - q[0] * v[2] + q[3] * v[1];
+    t[2] = q[0] * v[1] - q[1] * v[0] + q[3] * v[2];
+    r[0] = q[1] * t[2] - q[2] * t[1];
+    r[1] = q[2] * t[0] - q[0] * t[2];
+    r[2] = q[0] * t[1] - q[1] * t[0];
+    for (a = 0; a < 3; ++a) out[a] = v[a] + 2.0 * r[a];
+}
+
+/* The eigenvectors (columns of v, a proper rotation) and ascending eigenvalues of the symmetric
+   3 x 3 matrix a, by cyclic Jacobi rotations. */
+static void gp__eigen_symmetric(double a_in[3][3], double v[3][3], double lambda[3]) {
+    double a[3][3];
+    int sweep, p, q, k, i, j;
+    memcpy(a, a_in, sizeof a);
+    for (i = 0; i < 3; ++i)
+        for (j = 0; j < 3; ++j) v[i][j] = i == j ? 1.0 : 0.0;
+    for (sweep = 0; sweep < 50; ++sweep) {
+        double off = fabs(a[0][1]) + fabs(a[0][2]) + fabs(a[1][2]), scale = fabs(a[0][0]) + fabs(a[1][1]) + fabs(a[2][2]);
+        if (off <= 1e-15 * scale || off == 0.0) break;
+        for (p = 0; p < 2; ++p)
+            for (q = p + 1; q < 3; ++q) {
+                double theta, t, c, s;
+                if (a[p][q] == 0.0) continue;
+                theta = (a[q][q] - a[p][p]) / (2.0 * a[p][q]);
+                t = (theta >= 0.0 ? 1.0 : -1.0) / (fabs(theta) + sqrt(theta * theta + 1.0));
+                c = 1.0 / sqrt(t * t + 1.0);
+                s = t * c;
+                for (k = 0; k < 3; ++k) {   /* a = J^T a J, v = v J */
+                    double akp = a[k][p], akq = a[k][q];
+                    a[k][p] = c * akp - s * akq;
+                    a[k][q] = s * akp + c * akq;
+                }
+                for (k = 0; k < 3; ++k) {
+                    double apk = a[p][k], aqk = a[q][k];
+                    a[p][k] = c * apk - s * aqk;
+                    a[q][k] = s * apk + c * aqk;
+                }
+                for (k = 0; k < 3; ++k) {
+                    double vkp = v[k][p], vkq = v[k][q];
+                    v[k][p] = c * vkp - s * vkq;
+                    v[k][q] = s * vkp + c * vkq;
+                }
+            }
+    }
+    for (i = 0; i < 3; ++i) lambda[i] = a[i][i];
+    for (i = 0; i < 2; ++i)   /* ascending, columns along */
+        for (j = 0; j < 2 - i; ++j)
+            if (lambda[j] > lambda[j + 1]) {
+                double t = lambda[j];
+                lambda[j] = lambda[j + 1]; lambda[j + 1] = t;
+                for (k = 0; k < 3; ++k) { t = v[k][j]; v[k][j] = v[k][j + 1]; v[k][j + 1] = t; }
+            }
+    if (v[0][0] * (v[1][1] * v[2][2] - v[2][1] * v[1][2]) - v[0][1] * (v[1][0] * v[2][2] - v[2][0] * v[1][2]) +
+        v[0][2] * (v[1][0] * v[2][1] - v[2][0] * v[1][1]) < 0.0)
+        for (k = 0; k < 3; ++k) v[k][2] = -v[k][2];   /* a rotation, not a reflection */
+}
+
+/* The quaternion (x, y, z, w) of the rotation matrix m. */
+static void gp__quat_from_matrix(double m[3][3], double q[4]) {
+    double trace = m[0][0] + m[1][1] + m[2][2], s, n;
+    if (trace > 0.0) {
+        s = 2.0 * sqrt(trace + 1.0);
+        q[3] = 0.25 * s; q[0] = (m[2][1] - m[1][2]) / s; q[1] = (m[0][2] - m[2][0]) / s; q[2] = (m[1][0] - m[0][1]) / s;
+    } else if (m[0][0] > m[1][1] && m[0][0] > m[2][2]) {
+        s = 2.0 * sqrt(1.0 + m[0][0] - m[1][1] - m[2][2]);
+        q[3] = (m[2][1] - m[1][2]) / s; q[0] = 0.25 * s; q[1] = (m[0][1] + m[1][0]) / s; q[2] = (m[0][2] + m[2][0]) / s;
+    } else if (m[1][1] > m[2][2]) {
+        s = 2.0 * sqrt(1.0 + m[1][1] - m[0][0] - m[2][2]);
+        q[3] = (m[0][2] - m[2][0]) / s; q[0] = (m[0][1] + m[1][0]) / s; q[1] = 0.25 * s; q[2] = (m[1][2] + m[2][1]) / s;
+    } else {
+        s = 2.0 * sqrt(1.0 + m[2][2] - m[0][0] - m[1][1]);
+        q[3] = (m[1][0] - m[0][1]) / s; q[0] = (m[0][2] + m[2][0]) / s; q[1] = (m[1][2] + m[2][1]) / s; q[2] = 0.25 * s;
+    }
+    n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    for (s = 0; s < 4; ++s) q[(int)s] /= n;
+}
+
+#define GP__MAX_SHAPE_VOXELS (1u << 24)
+
+/* The voxel centres inside the shape, in its frame: voxels of side `voxel` over its bounds, a
+   whole number of them centred on the bounds' centre; inside[] marks them (dims[0] * dims[1] *
+   dims[2]). Returns the count inside, or fails. */
+static gp_result gp__shape_voxels(gp_world* w, const gp_shape_desc* d, float voxel, float origin[3], uint32_t dims[3],
+                                  unsigned char** inside) {
+    double lo[3], hi[3], total = 1.0;
+    uint32_t a, i, j, k;
+    if (d->shape == GP_SHAPE_MESH) {
+        for (a = 0; a < 3; ++a) { lo[a] = INFINITY; hi[a] = -INFINITY; }
+        for (i = 0; i < d->vertex_count; ++i)
+            for (a = 0; a < 3; ++a) {
+                double x = d->vertices[3 * (size_t)i + a];
+                lo[a] = x < lo[a] ? x : lo[a];
+                hi[a] = x > hi[a] ? x : hi[a];
+            }
+    } else {
+        double ext[3];
+        ext[0] = ext[2] = d->shape == GP_SHAPE_BOX ? d->half_extents[0] : d->radius;
+        if (d->shape == GP_SHAPE_BOX) ext[2] = d->half_extents[2];
+        ext[1] = d->shape == GP_SHAPE_BOX ? d->half_extents[1] : d->shape == GP_SHAPE_CAPSULE ? d->radius + d->half_height : d->radius;
+        for (a = 0; a < 3; ++a) { lo[a] = -ext[a]; hi[a] = ext[a]; }
+    }
+    for (a = 0; a < 3; ++a) {
+        double n = ceil((hi[a] - lo[a]) / voxel - 1e-6);
+        if (n < 1.0) n = 1.0;
+        total *= n;
+        if (!(total <= (double)GP__MAX_SHAPE_VOXELS))
+            return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "the shape spans more than %u voxels of the material's diameter %g m: "
+                            "make it smaller or the diameter larger", GP__MAX_SHAPE_VOXELS, (double)voxel);
+        dims[a] = (uint32_t)n;
+        origin[a] = (float)(0.5 * (lo[a] + hi[a]) - 0.5 * (n - 1.0) * voxel);
+    }
+    *inside = (unsigned char*)gp__alloc(&w->desc.allocator, (size_t)total);
+    if (!*inside) return gp__fail(w, GP_ERROR_OUT_OF_MEMORY, "no host memory for %.0f voxels", total);
+    if (d->shape == GP_SHAPE_MESH) {
+        gp__mesh_inside(d->vertices, d->triangles, d->triangle_count, origin, voxel, dims, *inside);
+        return GP_OK;
+    }
+    for (k = 0; k < dims[2]; ++k)
+        for (j = 0; j < dims[1]; ++j)
+            for (i = 0; i < dims[0]; ++i) {
+                double p[3], y;
+                bool in;
+                p[0] = origin[0] + (double)voxel * i; p[1] = origin[1] + (double)voxel * j; p[2] = origin[2] + (double)voxel * k;
+                if (d->shape == GP_SHAPE_BOX)
+                    in = fabs(p[0]) <= d->half_extents[0] && fabs(p[1]) <= d->half_extents[1] && fabs(p[2]) <= d->half_extents[2];
+                else {
+                    y = d->shape == GP_SHAPE_CAPSULE ? (p[1] > d->half_height ? p[1] - d->half_height : p[1] < -d->half_height
+                                                        ? p[1] + d->half_height : 0.0) : p[1];
+                    in = p[0] * p[0] + y * y + p[2] * p[2] <= (double)d->radius * d->radius;
+                }
+                (*inside)[i + (size_t)dims[0] * (j + (size_t)dims[1] * k)] = in;
+            }
+    return GP_OK;
+}
+
+static gp_result gp__shape_check(gp_world* w, const gp_shape_desc* d) {
+    uint32_t i;
+    gp_result r;
+    if (!d) return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "desc is NULL");
+    if ((r = gp__check_phase(w, d->phase)) != GP_OK) return r;
+    switch (d->shape) {
+    case GP_SHAPE_SPHERE:
+    case GP_SHAPE_CAPSULE:
+        if (!(d->radius > 0.0f) || !isfinite(d->radius))
+            return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "radius %g must be positive and finite", (double)d->radius);
+        if (d->shape == GP_SHAPE_CAPSULE && (!(d->half_height >= 0.0f) || !isfinite(d->half_height)))
+            return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "half_height %g must be 0 or positive, and finite", (double)d->half_height);
+        return GP_OK;
+    case GP_SHAPE_BOX:
+        if ((r = gp__check_vector(w, "half_extents", d->half_extents)) != GP_OK) return r;
+        if (!(d->half_extents[0] > 0.0f && d->half_extents[1] > 0.0f && d->half_extents[2] > 0.0f))
+            return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "half_extents (%g, %g, %g) must be positive", (double)d->half_extents[0],
+                            (double)d->half_extents[1], (double)d->half_extents[2]);
+        return GP_OK;
+    case GP_SHAPE_MESH:
+        if (!d->vertices || !d->triangles || d->vertex_count == 0 || d->triangle_count == 0)
+            return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "a mesh needs vertices and triangles (%u vertices, %u triangles, %s, %s)",
+                            d->vertex_count, d->triangle_count, d->vertices ? "vertices given" : "vertices NULL",
+                            d->triangles ? "triangles given" : "triangles NULL");
+        for (i = 0; i < 3 * d->triangle_count; ++i)
+            if (d->triangles[i] >= d->vertex_count)
+                return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "triangle %u: index %u is out of range (%u vertices)", i / 3,
+                                d->triangles[i], d->vertex_count);
+        return gp__check_values(w, "vertex", d->vertices, d->vertex_count, 3, 3, false);
+    default:
+        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "shape %d: a body's shape is a sphere, box, capsule or mesh", (int)d->shape);
+    }
+}
+
+/* Mass, centre of mass, principal inertia and frame from n points (shape frame), each a solid
+   ball of mass m and radius r; offsets receives the points in the principal frame (vec4s). */
+static void gp__shape_inertia(gp__body_shape* s, const double* points, uint32_t n, double m, double r, float* offsets) {
+    double c[3] = {0.0, 0.0, 0.0}, inertia[3][3], axes[3][3], lambda[3], q[4], own = 0.4 * m * r * r;
+    uint32_t i;
+    int a, b;
+    for (i = 0; i < n; ++i)
+        for (a = 0; a < 3; ++a) c[a] += points[3 * (size_t)i + a];
+    for (a = 0; a < 3; ++a) c[a] /= n;
+    memset(inertia, 0, sizeof inertia);
+    for (i = 0; i < n; ++i) {
+        double e[3], e2;
+        for (a = 0; a < 3; ++a) e[a] = points[3 * (size_t)i + a] - c[a];
+        e2 = e[0] * e[0] + e[1] * e[1] + e[2] * e[2];
+        for (a = 0; a < 3; ++a)
+            for (b = 0; b < 3; ++b) inertia[a][b] += m * ((a == b ? e2 : 0.0) - e[a] * e[b]);
+    }
+    for (a = 0; a < 3; ++a) inertia[a][a] += n * own;
+    gp__eigen_symmetric(inertia, axes, lambda);
+    gp__quat_from_matrix(axes, q);
+    for (i = 0; i < n; ++i)   /* r0 = Q^T (p - c) */
+        for (a = 0; a < 3; ++a) {
+            double x = 0.0;
+            for (b = 0; b < 3; ++b) x += axes[b][a] * (points[3 * (size_t)i + b] - c[b]);
+            offsets[4 * (size_t)i + a] = (float)x;
+            offsets[4 * (size_t)i + 3] = 0.0f;
+        }
+    s->mass = (float)(n * m);
+    for (a = 0; a < 3; ++a) { s->com[a] = (float)c[a]; s->inertia[a] = (float)lambda[a]; }
+    for (a = 0; a < 4; ++a) s->principal[a] = (float)q[a];
+}
+
+/* Grows a GPU buffer to hold at least `bytes`, keeping its first `keep` bytes. */
+static gp_result gp__buffer_grow(gp_world* w, gp__GLuint* buffer, size_t* size, size_t bytes, size_t keep, const char* what) {
+    gp__GLuint grown = 0;
+    size_t target = *size ? *size : 1024;
+    gp_result r;
+    if (*buffer && *size >= bytes) return GP_OK;
+    while (target < bytes) target *= 2;
+    if ((r = gp__buffer_new(w, target, NULL, what, &grown)) != GP_OK) return r;
+    if (*buffer && keep) {
+        w->gl.fnBindBuffer(GP__GL_COPY_READ_BUFFER, *buffer);
+        w->gl.fnBindBuffer(GP__GL_COPY_WRITE_BUFFER, grown);
+        w->gl.fnCopyBufferSubData(GP__GL_COPY_READ_BUFFER, GP__GL_COPY_WRITE_BUFFER, 0, 0, (gp__GLsizeiptr)keep);
+        w->gl.fnBindBuffer(GP__GL_COPY_READ_BUFFER, 0);
+        w->gl.fnBindBuffer(GP__GL_COPY_WRITE_BUFFER, 0);
+    }
+    gp__buffer_delete(w, buffer);
+    *buffer = grown;
+    *size = target;
+    return GP_OK;
+}
+
+gp_result gp_body_shape_create(gp_world* world, const gp_shape_desc* desc, gp_body_shape* shape) {
+    gp__body_shape s;
+    float origin[3], voxel, *offsets = NULL;
+    uint32_t dims[3], i, j, k, n = 0;
+    unsigned char* inside = NULL;
+    double* points = NULL;
+    gp_result r;
+    if (!world) return GP_ERROR_INVALID_ARGUMENT;
+    gp__begin(world, "gp_body_shape_create");
+    if (shape) shape->id = 0;
+    if (!shape) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "shape is NULL"));
+    if ((r = gp__shape_check(world, desc)) != GP_OK) return gp__end(world, r);
+    voxel = world->granular[desc->phase].diameter;
+    if ((r = gp__shape_voxels(world, desc, voxel, origin, dims, &inside)) != GP_OK) return gp__end(world, r);
+    for (k = 0; k < dims[2]; ++k)   /* the surface: an inside voxel with a face neighbour outside */
+        for (j = 0; j < dims[1]; ++j)
+            for (i = 0; i < dims[0]; ++i) {
+                size_t at = i + (size_t)dims[0] * (j + (size_t)dims[1] * k), sx = 1, sy = dims[0], sz = (size_t)dims[0] * dims[1];
+                if (!inside[at]) continue;
+                if (desc->surface_only && i > 0 && i + 1 < dims[0] && j > 0 && j + 1 < dims[1] && k > 0 && k + 1 < dims[2] &&
+                    inside[at - sx] && inside[at + sx] && inside[at - sy] && inside[at + sy] && inside[at - sz] && inside[at + sz])
+                    inside[at] |= 2;   /* interior: dropped */
+                else
+                    ++n;
+            }
+    if (n == 0) {
+        gp__free(&world->desc.allocator, inside);
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "the shape holds no voxel centre of side %g m (phase %u's "
+                                       "diameter): make it larger or the diameter smaller", (double)voxel, desc->phase));
+    }
+    points = (double*)gp__alloc(&world->desc.allocator, (size_t)n * 3 * sizeof(double));
+    offsets = (float*)gp__alloc(&world->desc.allocator, (size_t)n * 4 * sizeof(float));
+    if (!points || !offsets) {
+        r = gp__fail(world, GP_ERROR_OUT_OF_MEMORY, "no host memory for a shape of %u particles", n);
+    } else {
+        uint32_t at = 0;
+        for (k = 0; k < dims[2]; ++k)
+            for (j = 0; j < dims[1]; ++j)
+                for (i = 0; i < dims[0]; ++i)
+                    if (inside[i + (size_t)dims[0] * (j + (size_t)dims[1] * k)] == 1) {
+                        points[3 * at + 0] = origin[0] + (double)voxel * i;
+                        points[3 * at + 1] = origin[1] + (double)voxel * j;
+                        points[3 * at + 2] = origin[2] + (double)voxel * k;
+                        ++at;
+                    }
+        memset(&s, 0, sizeof s);
+        s.phase = desc->phase;
+        s.particles = n;
+        s.particle_radius = 0.5f * voxel;
+        s.particle_mass = world->granular[desc->phase].mass;
+        gp__shape_inertia(&s, points, n, s.particle_mass, s.particle_radius, offsets);
+        s.first_offset = world->offset_count;
+        if (world->shape_count == world->shape_capacity) {
+            uint32_t grown = world->shape_capacity ? 2 * world->shape_capacity : 16;
+            gp__body_shape* more = (gp__body_shape*)gp__alloc(&world->desc.allocator, grown * sizeof *more);
+            if (!more) r = gp__fail(world, GP_ERROR_OUT_OF_MEMORY, "no host memory for %u shapes", grown);
+            else {
+                if (world->shape_count) memcpy(more, world->shapes, world->shape_count * sizeof *more);
+                gp__free(&world->desc.allocator, world->shapes);
+                world->shapes = more;
+                world->shape_capacity = grown;
+            }
+        }
+        if (r == GP_OK)
+            r = gp__buffer_grow(world, &world->offsets, &world->offsets_bytes, ((size_t)world->offset_count + n) * 16,
+                                (size_t)world->offset_count * 16, "the shapes' particle offsets");
+        if (r == GP_OK) {
+            gp__buffer_upload(world, world->offsets, (size_t)world->offset_count * 16, (size_t)n * 16, offsets);
+            world->offset_count += n;
+            s.id = ++world->next_shape_id;
+            s.offsets = offsets;   /* the shape keeps them, to place its bodies' particles */
+            offsets = NULL;
+            world->shapes[world->shape_count++] = s;
+            shape->id = s.id;
+        }
+    }
+    gp__free(&world->desc.allocator, points);
+    gp__free(&world->desc.allocator, offsets);
+    gp__free(&world->desc.allocator, inside);
+    return gp__end(world, r);
+}
+
+static gp__body_shape* gp__find_shape(gp_world* w, gp_body_shape shape) {
+    uint32_t i;
+    for (i = 0; i < w->shape_count; ++i)
+        if (shape.id != 0 && w->shapes[i].id == shape.id) return &w->shapes[i];
+    return NULL;
+}
+
+gp_result gp_body_shape_info_get(gp_world* world, gp_body_shape shape, gp_body_shape_info* info) {
+    gp__body_shape* s;
+    if (!world) return GP_ERROR_INVALID_ARGUMENT;
+    gp__begin(world, "gp_body_shape_info_get");
+    if (!info) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "info is NULL"));
+    if (!(s = gp__find_shape(world, shape)))
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "shape %u is not a shape of this world", shape.id));
+    info->particles = s->particles;
+    info->mass = s->mass;
+    memcpy(info->center_of_mass, s->com, sizeof s->com);
+    memcpy(info->inertia, s->inertia, sizeof s->inertia);
+    memcpy(info->principal, s->principal, sizeof s->principal);
+    return gp__end(world, GP_OK);
+}
+
+/* ---- bodies ---- */
+
+/* Fills a body's GPU record from its desc, and its particles' positions and velocities. */
+static void gp__body_place(const gp__body_shape* s, const gp_body_desc* d, const float* offsets, uint32_t first_id,
+                           gp__body_gpu* b, float* xyz, float* velocity) {
+    double qu[4], qp[4], q[4], c[3], x[3], w[3], l[3], t[3], inverse[4];
+    double norm = 0.0;
+    uint32_t k;
+    int a;
+    for (a = 0; a < 4; ++a) norm += (double)d->orientation[a] * d->orientation[a];
+    for (a = 0; a < 4; ++a) qu[a] = norm > 0.0 ? d->orientation[a] / sqrt(norm) : (a == 3 ? 1.0 : 0.0);
+    for (a = 0; a < 4; ++a) qp[a] = s->principal[a];
+    gp__quat_mul(qu, qp, q);
+    for (a = 0; a < 3; ++a) c[a] = s->com[a];
+    gp__quat_rotate(qu, c, x);
+    for (a = 0; a < 3; ++a) { x[a] += d->position[a]; w[a] = d->angular_velocity[a]; }
+    /* L = R diag(lambda) R^T w */
+    inverse[0] = -q[0]; inverse[1] = -q[1]; inverse[2] = -q[2]; inverse[3] = q[3];
+    gp__quat_rotate(inverse, w, t);
+    for (a = 0; a < 3; ++a) t[a] *= s->inertia[a];
+    gp__quat_rotate(q, t, l);
+    for (a = 0; a < 3; ++a) {
+        b->x[a] = (float)x[a];
+        b->q[a] = (float)q[a];
+        b->p[a] = (float)(s->mass * (double)d->velocity[a]);
+        b->l[a] = (float)l[a];
+        b->inertia[a] = (float)(1.0 / s->inertia[a]);
+    }
+    b->x[3] = (float)(1.0 / s->mass);
+    b->q[3] = (float)q[3];
+    b->p[3] = s->particle_mass;
+    b->l[3] = 0.0f;
+    b->inertia[3] = 0.0f;
+    b->particles[0] = first_id;
+    b->particles[1] = s->particles;
+    b->particles[2] = s->first_offset;
+    b->particles[3] = 0;   /* the shape's index: set by the caller */
+    for (k = 0; k < s->particles; ++k) {
+        double r0[3], r[3];
+        for (a = 0; a < 3; ++a) r0[a] = offsets[4 * (size_t)k + a];
+        gp__quat_rotate(q, r0, r);
+        for (a = 0; a < 3; ++a) xyz[3 * (size_t)k + a] = (float)(x[a] + r[a]);
+        velocity[3 * (size_t)k + 0] = (float)(d->velocity[0] + w[1] * r[2] - w[2] * r[1]);
+        velocity[3 * (size_t)k + 1] = (float)(d->velocity[1] + w[2] * r[0] - w[0] * r[2]);
+        velocity[3 * (size_t)k + 2] = (float)(d->velocity[2] + w[0] * r[1] - w[1] * r[0]);
+    }
+}
+
+gp_result gp_bodies_add(gp_world* world, const gp_body_desc* bodies, uint32_t count, uint32_t* first) {
+    uint64_t particles = 0;
+    uint32_t i, most = 0, at = 0;
+    gp__body_gpu* records = NULL;
+    float *xyz = NULL, *velocity = NULL;
+    gp_result r = GP_OK;
+    if (!world) return GP_ERROR_INVALID_ARGUMENT;
+    gp__begin(world, "gp_bodies_add");
+    if (first) *first = world->body_count;
+    if (count == 0) return gp__end(world, GP_OK);
+    if (!bodies) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "bodies is NULL for %u bodies", count));
+    for (i = 0; i < count; ++i) {
+        const gp_body_desc* d = &bodies[i];
+        const gp__body_shape* s = gp__find_shape(world, d->shape);
+        double norm = 0.0;
+        int a;
+        if (!s) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "body %u: shape %u is not a shape of this world; "
+                                               "nothing was added", i, d->shape.id));
+        for (a = 0; a < 4; ++a) norm += (double)d->orientation[a] * d->orientation[a];
+        if (!gp__finite3(d->position) || !gp__finite3(d->velocity) || !gp__finite3(d->angular_velocity) || !isfinite(norm))
+            return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "body %u: a position, velocity, angular velocity or "
+                                           "orientation is not finite; nothing was added", i));
+        particles += s->particles;
+        most = s->particles > most ? s->particles : most;
+    }
+    if (particles > (uint64_t)(world->capacity - world->count))
+        return gp__end(world, gp__fail(world, GP_ERROR_CAPACITY, "%u bodies of %llu particles do not fit: %u of %u slots are live; "
+                                       "nothing was added", count, (unsigned long long)particles, world->count, world->capacity));
+    if ((uint64_t)world->body_count + count > 0x7fffffffu)
+        return gp__end(world, gp__fail(world, GP_ERROR_CAPACITY, "%u bodies are too many", world->body_count + count));
+    records = (gp__body_gpu*)gp__alloc(&world->desc.allocator, (size_t)count * sizeof *records);
+    xyz = (float*)gp__alloc(&world->desc.allocator, (size_t)most * 3 * sizeof(float));
+    velocity = (float*)gp__alloc(&world->desc.allocator, (size_t)most * 3 * sizeof(float));
+    if (!records || !xyz || !velocity)
+        r = gp__fail(world, GP_ERROR_OUT_OF_MEMORY, "no host memory to stage %u bodies", count);
+    if (r == GP_OK)
+        r = gp__buffer_grow(world, &world->bodies, &world->bodies_bytes, ((size_t)world->body_count + count) * sizeof *records,
+                            (size_t)world->body_count * sizeof *records, "the rigid bodies");
+    for (i = 0; i < count && r == GP_OK; ++i) {
+        const gp__body_shape* s = gp__find_shape(world, bodies[i].shape);
+        gp_particles_desc p;
+        gp__body_place(s, &bodies[i], s->offsets, world->count, &records[i], xyz, velocity);
+        records[i].particles[3] = (uint32_t)(s - world->shapes);
+        memset(&p, 0, sizeof p);
+        p.count = s->particles;
+        p.positions = xyz;
+        p.velocities = velocity;
+        p.radius = s->particle_radius;
+        p.mass = s->particle_mass;
+        p.kind = GP_KIND_RIGID;
+        p.phase = s->phase;
+        p.owner = world->body_count + i;
+        p.has_owner = true;
+        r = gp__particles_add(world, &p, NULL);
+        ++at;
+    }
+    if (r == GP_OK) {
+        gp__buffer_upload(world, world->bodies, (size_t)world->body_count * sizeof *records, (size_t)count * sizeof *records, records);
+        world->body_count += count;
+        world->solver_host.counts[3] = world->body_count;
+    } else if (at > 1) {
+        r = gp__fail(world, r, "%u of %u bodies' particles were added before the failure; their bodies were not", at - 1, count);
+    }
+    gp__free(&world->desc.allocator, records);
+    gp__free(&world->desc.allocator, xyz);
+    gp__free(&world->desc.allocator, velocity);
+    return gp__end(world, r);
+}
+
+uint32_t gp_body_count(const gp_world* world) { return world ? world->body_count : 0; }
+
+gp_result gp_bodies_read(gp_world* world, uint32_t first, uint32_t count, gp_body_state* states) {
+    gp__body_gpu* records;
+    uint32_t i;
+    if (!world) return GP_ERROR_INVALID_ARGUMENT;
+    gp__begin(world, "gp_bodies_read");
+    if (first > world->body_count || count > world->body_count - first)
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "bodies [%u, %llu) do not all exist: there are %u", first,
+                                       (unsigned long long)first + count, world->body_count));
+    if (count == 0) return gp__end(world, GP_OK);
+    if (!states) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "states is NULL for %u bodies", count));
+    records = (gp__body_gpu*)gp__alloc(&world->desc.allocator, (size_t)count * sizeof *records);
+    if (!records) return gp__end(world, gp__fail(world, GP_ERROR_OUT_OF_MEMORY, "no host memory to read %u bodies", count));
+    gp__buffer_download(world, world->bodies, (size_t)first * sizeof *records, (size_t)count * sizeof *records, records);
+    for (i = 0; i < count; ++i) {
+        const gp__body_gpu* b = &records[i];
+        const gp__body_shape* s = &world->shapes[b->particles[3]];
+        double q[4], qp[4], qu[4], c[3], oc[3], t[3], w[3], inverse[4];
+        int a;
+        gp_body_state* o = &states[i];
+        for (a = 0; a < 4; ++a) { q[a] = b->q[a]; qp[a] = a < 3 ? -s->principal[a] : s->principal[a]; }
+        gp__quat_mul(q, qp, qu);   /* q_u = q * conj(q_Q) */
+        for (a = 0; a < 3; ++a) c[a] = s->com[a];
+        gp__quat_rotate(qu, c, oc);
+        inverse[0] = -q[0]; inverse[1] = -q[1]; inverse[2] = -q[2]; inverse[3] = q[3];
+        for (a = 0; a < 3; ++a) c[a] = b->l[a];
+        gp__quat_rotate(inverse, c, t);
+        for (a = 0; a < 3; ++a) t[a] *= b->inertia[a];
+        gp__quat_rotate(q, t, w);
+        for (a = 0; a < 3; ++a) {
+            o->position[a] = (float)(b->x[a] - oc[a]);
+            o->center_of_mass[a] = b->x[a];
+            o->velocity[a] = b->p[a] * b->x[3];
+            o->angular_velocity[a] = (float)w[a];
+            o->angular_momentum[a] = b->l[a];
+        }
+        for (a = 0; a < 4; ++a) o->orientation[a] = (float)qu[a];
+    }
+    gp__free(&world->desc.allocator, records);
+    return gp__end(world, GP_OK);
+}
+
+/* ---- the substep's DEM passes ---- */
+
+/* The longest substep that resolves every contact: a twelfth of the contact duration of two
+   equal particles of each granular material in use (with rigid bodies, their shapes' phases). */
+#define GP__STEPS_PER_CONTACT 12.0
+static float gp__dem_limit(const gp_world* w) {
+    float limit = 3.4e38f;
+    int i;
+    for (i = 0; i < GP_MAX_GRANULAR_MATERIALS; ++i) {
+        const gp_granular_material* m = &w->granular[i];
+        double meff = 0.5 * m->mass, w0 = sqrt(m->stiffness / meff), g = m->damping / (2.0 * meff);
+        double duration = GP__PI / (w0 > g ? sqrt(w0 * w0 - g * g) : w0);
+        if (!(w->granular_phases & (1u << i))) continue;
+        if (duration / GP__STEPS_PER_CONTACT < limit) limit = (float)(duration / GP__STEPS_PER_CONTACT);
+    }
+    return limit;
+}
+
+/* Contacts, grains' integration, bodies' update and their particles: after the grid build and
+   the fluid's passes of a substep. */
+static void gp__dem_substep(gp_world* w, bool integrate) {
+    uint32_t groups = gp__groups(w->count, GP_GROUP_SIZE), timer;
+    gp__bind(w, 0, w->position);
+    gp__bind(w, 1, w->velocity);
+    gp__bind(w, 2, w->info);
+    gp__bind(w, 4, w->spare16);
+    gp__bind(w, 5, w->cell_start);
+    gp__bind(w, 6, w->fields);
+    gp__bind(w, 7, w->grid_stats);
+    timer = gp__timer_begin(w, "dem_contact");
+    gp__use(w, GP__PROGRAM_DEM_CONTACT);
+    gp__dispatch(w, groups);
+    gp__timer_end(w, timer);
+    if (!integrate) return;
+    timer = gp__timer_begin(w, "dem_integrate");
+    gp__use(w, GP__PROGRAM_DEM_INTEGRATE);
+    gp__dispatch(w, groups);
+    gp__timer_end(w, timer);
+    if (!w->body_count) return;
+    gp__bind(w, 3, w->bodies);
+    gp__bind(w, 5, w->slot_of_id);
+    gp__bind(w, 6, w->offsets);
+    timer = gp__timer_begin(w, "body_update");
+    gp__use(w, GP__PROGRAM_BODY_UPDATE);
+    gp__dispatch(w, gp__groups(w->body_count, GP_GROUP_SIZE));
+    gp__timer_end(w, timer);
+    timer = gp__timer_begin(w, "body_particles");
+    gp__use(w, GP__PROGRAM_BODY_PARTICLES);
+    gp__dispatch(w, groups);
+    gp__timer_end(w, timer);
+}
+
 /* >>draw ===================================================================================
    Lit sphere impostors straight from the store: the attribute buffers are the vertex arrays
    (position, the fluid's (density, pressure), velocity, info), one point per live slot, sized
@@ -4596,6 +5870,10 @@ gp_result gp_world_create(const gp_world_desc* desc, gp_world** world) {
             w->materials[p] = gp_query_fluid_material_defaults(w, NULL);
             gp__fluid_params_fill(&w->solver_host.fluids[p], &w->materials[p]);
         }
+        for (p = 0; p < GP_MAX_GRANULAR_MATERIALS; ++p) {
+            w->granular[p] = gp_query_granular_material_defaults(w, NULL);
+            gp__granular_params_fill(w->solver_host.granular[p], &w->granular[p]);
+        }
         w->solver_host.gravity[1] = -9.81f;
         w->solver_host.counts[2] = 1u;
         r = gp__create_buffers(w);
@@ -4617,13 +5895,14 @@ void gp_world_destroy(gp_world* world) {
     size_t i;
     if (!world) return;
     if (world->gl.fnDeleteBuffers) {
-        gp__GLuint* buffers[17];
+        gp__GLuint* buffers[19];
         buffers[0] = &world->position; buffers[1] = &world->velocity; buffers[2] = &world->info;
         buffers[3] = &world->life; buffers[4] = &world->spare16; buffers[5] = &world->spare8;
         buffers[6] = &world->slot_of_id; buffers[7] = &world->cell_key; buffers[8] = &world->order;
         buffers[9] = &world->cell_count; buffers[10] = &world->cell_start; buffers[11] = &world->grid_stats;
         buffers[12] = &world->params; buffers[13] = &world->solver; buffers[14] = &world->fields;
-        buffers[15] = &world->points; buffers[16] = &world->distances;
+        buffers[15] = &world->points; buffers[16] = &world->distances; buffers[17] = &world->offsets;
+        buffers[18] = &world->bodies;
         if (world->desc.gpu_timings) gp__timers_collect(world);
         for (i = 0; i < sizeof buffers / sizeof buffers[0]; ++i) gp__buffer_delete(world, buffers[i]);
         for (i = 0; i < GP__SCAN_MAX_LEVELS; ++i) gp__buffer_delete(world, &world->scan_sums[i]);
@@ -4635,6 +5914,8 @@ void gp_world_destroy(gp_world* world) {
 #endif
     }
     for (i = 0; i < world->collider_count; ++i) gp__free(&world->desc.allocator, world->colliders[i].field_samples);
+    for (i = 0; i < world->shape_count; ++i) gp__free(&world->desc.allocator, world->shapes[i].offsets);
+    gp__free(&world->desc.allocator, world->shapes);
     allocator = world->desc.allocator;
     gp__free(&allocator, world);
 }
@@ -4729,6 +6010,9 @@ static gp_result gp__particles_add(gp_world* world, const gp_particles_desc* des
     if (d.kind == GP_KIND_FLUID && d.phase >= GP_MAX_FLUID_MATERIALS)
         return gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "fluid phase %u: a fluid's phase picks one of %d materials",
                         d.phase, GP_MAX_FLUID_MATERIALS);
+    if ((d.kind == GP_KIND_GRANULAR || d.kind == GP_KIND_RIGID) && d.phase >= GP_MAX_GRANULAR_MATERIALS)
+        return gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "granular phase %u: a grain's phase picks one of %d materials",
+                        d.phase, GP_MAX_GRANULAR_MATERIALS);
     if (!(d.radius > 0.0f) || !isfinite(d.radius) || !(d.mass > 0.0f) || !isfinite(d.mass))
         return gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "radius %g and mass %g must be positive and finite",
                         (double)d.radius, (double)d.mass);
@@ -4778,6 +6062,7 @@ static gp_result gp__particles_add(gp_world* world, const gp_particles_desc* des
         world->count += d.count;
         world->grid_built = false;
         if (d.kind == GP_KIND_FLUID) world->fluid_phases |= 1u << d.phase;
+        if (d.kind == GP_KIND_GRANULAR || d.kind == GP_KIND_RIGID) world->granular_phases |= 1u << d.phase;
         gp__params_upload(world);
     }
     gp__free(&world->desc.allocator, position);
@@ -4791,6 +6076,8 @@ static gp_result gp__particles_add(gp_world* world, const gp_particles_desc* des
 gp_result gp_particles_add(gp_world* world, const gp_particles_desc* desc, uint32_t* ids) {
     if (!world) return GP_ERROR_INVALID_ARGUMENT;
     gp__begin(world, "gp_particles_add");
+    if (desc && desc->kind == GP_KIND_RIGID && desc->count)
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "rigid particles come with their bodies: gp_bodies_add"));
     return gp__end(world, gp__particles_add(world, desc, ids));
 }
 

@@ -9,5 +9,7 @@ layout(std430, binding = 3) buffer gp_life_block { vec2 gp_life[]; };          /
 
 // info.y: bits 0-7 the kind (gp_kind in gpuparticle.h), 16-31 the phase.
 #define GP_KIND_FLUID 1u
+#define GP_KIND_GRANULAR 2u
+#define GP_KIND_RIGID 3u
 uint gp_kind_of(uvec4 info) { return info.y & 0xffu; }
 uint gp_phase_of(uvec4 info) { return info.y >> 16u; }

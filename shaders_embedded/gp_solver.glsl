@@ -4,6 +4,7 @@
 #define GP_MAX_FORCES 8u
 #define GP_MAX_COLLIDERS 32u
 #define GP_WALL_SAMPLES 32u
+#define GP_MAX_GRANULAR_MATERIALS 8u
 
 // One fluid material (001): its constants, kernel coefficients and wall weight tables.
 struct gp_fluid {
@@ -13,6 +14,11 @@ struct gp_fluid {
     vec4 wall_density[8];     // Z_rho (eq. 13) at d = k re / 31, k = 0..31, four per vec4 (kg/m^3)
     vec4 wall_viscosity[8];   // the wall's share of the viscosity sum at the same distances (1/m^2)
 };
+
+// One granular material (000): the contact parameters of its grains and of rigid particles of its
+// phase. contact = (stiffness k N/m, damping eta N s/m, shear k_t N s/m, friction mu),
+// grain = (diameter m, mass kg, 0, 0).
+struct gp_granular { vec4 contact; vec4 grain; };
 
 // A user force: a = (center xyz, type 1 uniform / 2 radial), b = (vector xyz or strength in x, radius).
 struct gp_force_field { vec4 a; vec4 b; };
@@ -27,10 +33,11 @@ struct gp_collider_shape { vec4 a; vec4 b; vec4 c; };
 
 layout(std140, binding = 1) uniform gp_solver_block {
     vec4 gp_gravity;          // xyz m/s^2, w the substep (s)
-    uvec4 gp_solver_counts;   // x colliders, y forces, z integrator (1 symplectic, 2 explicit Euler)
+    uvec4 gp_solver_counts;   // x colliders, y forces, z integrator (1 symplectic, 2 explicit Euler), w bodies
     gp_fluid gp_fluids[GP_MAX_FLUID_MATERIALS];
     gp_force_field gp_forces[GP_MAX_FORCES];
     gp_collider_shape gp_colliders[GP_MAX_COLLIDERS];
+    gp_granular gp_granulars[GP_MAX_GRANULAR_MATERIALS];
 };
 
 #define GP_SHAPE_SPHERE 1.0
@@ -38,3 +45,19 @@ layout(std140, binding = 1) uniform gp_solver_block {
 #define GP_SHAPE_CAPSULE 3.0
 #define GP_SHAPE_PLANE 4.0
 #define GP_SHAPE_MESH 5.0
+
+// The user's forces at p (gp_forces_set).
+vec3 gp_user_forces(vec3 p) {
+    vec3 a = vec3(0.0);
+    for (uint f = 0u; f < gp_solver_counts.y; ++f) {
+        vec4 fa = gp_forces[f].a, fb = gp_forces[f].b;
+        vec3 d = fa.xyz - p;
+        float l = length(d);
+        if (fa.w == 1.0) {
+            if (fb.w <= 0.0 || l < fb.w) a += fb.xyz;
+        } else if (l > 0.0 && (fb.w <= 0.0 || l < fb.w)) {
+            a += (fb.x * (fb.w > 0.0 ? 1.0 - l / fb.w : 1.0) / l) * d;
+        }
+    }
+    return a;
+}

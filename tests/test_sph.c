@@ -380,7 +380,7 @@ static void sph_add_random(gp_world* w, uint32_t n, const float lo[3], const flo
         d.positions = xyz;
         d.velocities = vel;
         d.masses = mass;
-        d.kind = batch == 2 ? GP_KIND_GRANULAR : GP_KIND_FLUID;
+        d.kind = batch == 2 ? GP_KIND_EFFECT : GP_KIND_FLUID;   /* effects: no solver moves them yet */
         d.phase = batch == 1 ? 1 : 0;
         CHECKF(gp_particles_add(w, &d, NULL) == GP_OK, "gp_particles_add: %s", fixture_log);
     }

@@ -165,7 +165,7 @@ static void test_world_reports_shader_compile_errors(void) {
     d.shader_prelude = "this is not GLSL;";
     CHECK(gp_world_create(&d, &w) == GP_ERROR_SHADER_COMPILE && w == NULL);
     /* the first shader compiled names itself and its file, and the driver's log follows */
-    CHECKF(fixture_logged("shader 'boundary_distance' failed to compile") && fixture_logged("shaders_embedded/boundary_distance.comp") &&
+    CHECKF(fixture_logged("shader 'body_particles' failed to compile") && fixture_logged("shaders_embedded/body_particles.comp") &&
            fixture_logged("error") && fixture_logged("GP_ERROR_SHADER_COMPILE"), "log: %s", fixture_log);
     d.shader_prelude = "#define GP_TEST_PRELUDE 1";   /* a harmless prelude compiles */
     CHECK(gp_world_create(&d, &w) == GP_OK);
@@ -245,7 +245,11 @@ static void test_particles_add_read_write(void) {
     pd.lifetime = 2.5f;
     pd.kind = GP_KIND_FLUID;   /* a fluid's phase is one of GP_MAX_FLUID_MATERIALS materials */
     CHECK(gp_particles_add(w, &pd, ids) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("fluid phase 65535"));
-    pd.kind = GP_KIND_GRANULAR;
+    pd.kind = GP_KIND_GRANULAR;   /* a grain's one of GP_MAX_GRANULAR_MATERIALS */
+    CHECK(gp_particles_add(w, &pd, ids) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("granular phase 65535"));
+    pd.kind = GP_KIND_RIGID;      /* rigid particles come with bodies */
+    CHECK(gp_particles_add(w, &pd, ids) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("gp_bodies_add"));
+    pd.kind = GP_KIND_EFFECT;
     CHECK(gp_particles_add(w, &pd, ids) == GP_OK);
     CHECK(gp_particle_count(w) == 10 && gp_particle_capacity(w) == 16);
     CHECK(gp_particles_read(w, GP_ATTRIBUTE_POSITION, 0, 10, pos) == GP_OK);
@@ -256,7 +260,7 @@ static void test_particles_add_read_write(void) {
         CHECK(ids[i] == i && info[i].id == i);
         CHECK(pos[i].x == xyz[3 * i] && pos[i].y == xyz[3 * i + 1] && pos[i].z == xyz[3 * i + 2] && pos[i].radius == 0.05f);
         CHECK(v[i].x == vel[3 * i] && v[i].z == vel[3 * i + 2] && v[i].mass == 1.0f);
-        CHECK(info[i].kind == ((uint32_t)GP_KIND_GRANULAR | 65535u << 16) && info[i].owner == 0 && info[i].user == 0);
+        CHECK(info[i].kind == ((uint32_t)GP_KIND_EFFECT | 65535u << 16) && info[i].owner == 0 && info[i].user == 0);
         CHECK(life[i].age == 0.0f && life[i].lifetime == 2.5f);
     }
     /* full: 10 of 16 live, 10 more refused, nothing added */

@@ -1,0 +1,68 @@
+// gp_dem.glsl: what the DEM passes share (000): the contact model, the rigid bodies' records and
+// quaternions. Needs gp_common.glsl, gp_particles.glsl, gp_solver.glsl and gp_boundary.glsl first.
+//
+// A pass's force output is the 16-byte spare (binding 4), as for the fluid: after the contact pass
+// it holds, per slot, a grain's acceleration (contact force / mass + gravity + your forces) and a
+// rigid particle's contact force / mass (its body adds gravity once).
+layout(std430, binding = 4) buffer gp_acceleration_block { vec4 gp_acceleration[]; };
+// The words of the world's statistics buffer (as gp_sph.glsl names them).
+layout(std430, binding = 7) buffer gp_stats_block {
+    uint stat_outside; uint stat_nonfinite; uint stat_truncated;
+    uint stat_max_speed; uint stat_min_density; uint stat_max_density; uint stat_wall_pushes;
+    uint stat_bad_updates;
+};
+
+// A rigid body (mirrored by gp__body_gpu in gpuparticle.h, section >>dem):
+//   x = (centre of mass X, 1 / M); q = orientation (x, y, z, s); p = (linear momentum P, particle
+//   mass); l = (angular momentum L, 0); inertia = (1 / principal moments, 0);
+//   particles = (first id, count, first offset, shape). Particle k has id first + k and offset
+//   gp_offsets[first offset + k] in the principal frame.
+struct gp_body { vec4 x; vec4 q; vec4 p; vec4 l; vec4 inertia; uvec4 particles; };
+
+uint gp_grain_material(uvec4 info) { return min(gp_phase_of(info), GP_MAX_GRANULAR_MATERIALS - 1u); }
+bool gp_is_dem(uint kind) { return kind == GP_KIND_GRANULAR || kind == GP_KIND_RIGID; }
+
+// Quaternions (x, y, z, s): v rotated by q (eq. 18), and the product a * b (000's appendix).
+vec3 gp_rotate(vec4 q, vec3 v) { return v + 2.0 * cross(q.xyz, cross(q.xyz, v) + q.w * v); }
+vec4 gp_quat_mul(vec4 a, vec4 b) { return vec4(a.w * b.xyz + b.w * a.xyz + cross(a.xyz, b.xyz), a.w * b.w - dot(a.xyz, b.xyz)); }
+// The world angular velocity W = I(t)^-1 L = R diag(1 / lambda) R^T L (eqs. 5-6).
+vec3 gp_body_omega(gp_body b) {
+    vec4 inverse = vec4(-b.q.xyz, b.q.w);
+    return gp_rotate(b.q, b.inertia.xyz * gp_rotate(inverse, b.l.xyz));
+}
+
+// The contact force on particle i from a partner in direction n (unit, i to partner), overlapping
+// by `overlap`, moving at vij relative to i; c = (k, eta, k_t, mu). Eqs. 10-13: a spring and a
+// dashpot along n, a viscous shear across it, the shear capped by Coulomb's mu times the normal
+// push (never by a pull). Swapping i and the partner negates it exactly.
+vec3 gp_contact(vec3 n, float overlap, vec3 vij, vec4 c) {
+    float vn = dot(vij, n);
+    vec3 ft = c.z * (vij - vn * n);
+    float limit = c.w * max(0.0, c.x * overlap - c.y * vn);
+    float t = length(ft);
+    if (t > limit) ft *= limit / t;
+    return (c.y * vn - c.x * overlap) * n + ft;
+}
+
+// Contact with the walls of a particle at p, moving at v, radius r, material c: every collider
+// within r pushes, and a container box's six faces each push as a plane wall (a grain in a corner
+// touches three). The wall is still: the partner's velocity is 0.
+vec3 gp_wall_contact(vec3 p, vec3 v, float r, vec4 c) {
+    vec3 f = vec3(0.0);
+    for (uint k = 0u; k < gp_solver_counts.x; ++k) {
+        gp_collider_shape s = gp_colliders[k];
+        if (s.a.w == GP_SHAPE_BOX && s.c.x < 0.0) {
+            vec3 low = s.b.xyz + (p - s.a.xyz), high = s.b.xyz - (p - s.a.xyz);   // to each face
+            for (int a = 0; a < 3; ++a) {
+                vec3 e = vec3(0.0);
+                e[a] = 1.0;
+                if (low[a] < r) f += gp_contact(-e, r - low[a], -v, c);
+                if (high[a] < r) f += gp_contact(e, r - high[a], -v, c);
+            }
+        } else {
+            vec4 w = gp_collider_distance(k, p);
+            if (w.w < r) f += gp_contact(-w.xyz, r - w.w, -v, c);
+        }
+    }
+    return f;
+}

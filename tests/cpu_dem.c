@@ -1,0 +1,606 @@
+/* cpu_dem.c: see cpu_dem.h. The comment above each function states the formula it implements
+   (paper 000: contact eqs. 10-13, rigid bodies eqs. 1-8 and 14-20; the model as
+   gpuparticle.h documents it). Double precision throughout; the inputs are the GPU's floats. */
+#include "cpu_dem.h"
+#include "cpu_sph.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CPU_DEM_PI 3.14159265358979323846
+#define CPU_DEM_ROUNDING 1e-12   /* relative: what a shape's inertia tensor treats as its rounding */
+
+static double dem_dot(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+static double dem_length(const double a[3]) { return sqrt(dem_dot(a, a)); }
+static void dem_cross(const double a[3], const double b[3], double out[3]) {
+    double c[3];
+    c[0] = a[1] * b[2] - a[2] * b[1];
+    c[1] = a[2] * b[0] - a[0] * b[2];
+    c[2] = a[0] * b[1] - a[1] * b[0];
+    memcpy(out, c, sizeof c);
+}
+static int dem_finite3(const double a[3]) { return isfinite(a[0]) && isfinite(a[1]) && isfinite(a[2]); }
+
+/* ---- materials and the closed-form collision ----------------------------------------------- */
+
+/* m = rho pi d^3 / 6, k = 200 m / d^2, eta = 2 zeta sqrt(m_eff k) with m_eff = m / 2 and
+   zeta = -ln 0.5 / sqrt(pi^2 + ln^2 0.5) (restitution 0.5), k_t = eta, mu = 0.5. */
+cpu_dem_material cpu_dem_material_default(double diameter) {
+    cpu_dem_material m;
+    double ln_e = log(0.5), zeta = -ln_e / sqrt(CPU_DEM_PI * CPU_DEM_PI + ln_e * ln_e);
+    m.diameter = diameter;
+    m.density = 2500.0;
+    m.mass = m.density * CPU_DEM_PI * diameter * diameter * diameter / 6.0;
+    m.stiffness = 200.0 * m.mass / (diameter * diameter);
+    m.damping = 2.0 * zeta * sqrt(0.5 * m.mass * m.stiffness);
+    m.shear = m.damping;
+    m.friction = 0.5;
+    return m;
+}
+
+/* m_eff x'' = -k x - eta x': x = (v0 / w) e^{-g t} sin(w t) returns to 0 at t_c = pi / w with
+   the velocity -v0 e^{-g t_c}. */
+double cpu_dem_contact_duration(double k, double eta, double m1, double m2) {
+    double m_eff = m1 * m2 / (m1 + m2), w0 = sqrt(k / m_eff), g = eta / (2.0 * m_eff);
+    if (w0 <= g) return CPU_DEM_PI / w0;
+    return CPU_DEM_PI / sqrt(w0 * w0 - g * g);
+}
+
+double cpu_dem_restitution(double k, double eta, double m1, double m2) {
+    double m_eff = m1 * m2 / (m1 + m2), w0 = sqrt(k / m_eff), g = eta / (2.0 * m_eff);
+    if (w0 <= g) return 0.0;
+    return exp(-g * CPU_DEM_PI / sqrt(w0 * w0 - g * g));
+}
+
+double cpu_dem_material_substep(const cpu_dem_material* m) {
+    return cpu_dem_contact_duration(m->stiffness, m->damping, m->mass, m->mass) / 12.0;
+}
+
+/* ---- contact forces ------------------------------------------------------------------------- */
+
+/* The normal part (f_n = s_n n) and the limited tangential part (f_t = k_t v_t, capped at
+   mu max(0, k delta - eta vn) as a push) of one contact, given the overlap delta > 0, the unit
+   normal n, the relative velocity v and its normal part vn; sign_t is +1 between particles
+   (f_t = k_t v_t, v = v_j - v_i), -1 against a wall (f_t = -k_t v_t, v = v_i). Adds to f,
+   returns k delta + |eta vn| + |f_t|. */
+static double dem_contact(double k, double eta, double kt, double mu, double s_n, double delta, const double n[3],
+                          const double v[3], double vn, double sign_t, double f[3]) {
+    double ft[3], len, limit = mu * fmax(0.0, k * delta - eta * vn);
+    int c;
+    for (c = 0; c < 3; ++c) ft[c] = sign_t * kt * (v[c] - vn * n[c]);   /* eqs. 12, 13 */
+    len = dem_length(ft);
+    if (len > limit) {   /* Coulomb; limit 0 -> f_t = 0 */
+        double scale = len > 0.0 ? limit / len : 0.0;
+        for (c = 0; c < 3; ++c) ft[c] *= scale;
+        len = limit;
+    }
+    for (c = 0; c < 3; ++c) f[c] += s_n * n[c] + ft[c];
+    return k * delta + fabs(eta * vn) + len;
+}
+
+/* r_ij = x_j - x_i, n = r_ij / |r_ij|, delta = r_i + r_j - |r_ij| (none for |r_ij| == 0 or
+   >= r_i + r_j, or not finite), v_ij = v_j - v_i, vn = v_ij.n:
+   f_i = -k delta n + eta vn n + f_t (eqs. 10, 11 on the normal part). Each of k, eta, k_t, mu
+   the mean of both materials: (a + b) / 2 is symmetric, so is everything after it, and the
+   force on j is exactly the negative. */
+double cpu_dem_pair_force(const double xi[3], const double vi[3], double ri, const cpu_dem_material* mi,
+                          const double xj[3], const double vj[3], double rj, const cpu_dem_material* mj, double f[3]) {
+    double r[3], v[3], n[3], dist, delta, vn, k, eta, kt, mu;
+    int c;
+    for (c = 0; c < 3; ++c) { r[c] = xj[c] - xi[c]; v[c] = vj[c] - vi[c]; }
+    dist = dem_length(r);
+    if (dist == 0.0 || !(dist < ri + rj)) return 0.0;   /* NaN fails the test: meets no one */
+    for (c = 0; c < 3; ++c) n[c] = r[c] / dist;
+    delta = ri + rj - dist;
+    vn = dem_dot(v, n);
+    k = 0.5 * (mi->stiffness + mj->stiffness);
+    eta = 0.5 * (mi->damping + mj->damping);
+    kt = 0.5 * (mi->shear + mj->shear);
+    mu = 0.5 * (mi->friction + mj->friction);
+    return dem_contact(k, eta, kt, mu, -k * delta + eta * vn, delta, n, v, vn, 1.0, f);
+}
+
+/* phi and n_w from cpu_sph_boundary; delta = r - phi (none for delta <= 0), vn = v.n_w:
+   f = k delta n_w - eta vn n_w - k_t v_t, v_t = v - vn n_w, the particle's own material. */
+double cpu_dem_wall_force(const gp_collider_desc* colliders, uint32_t collider_count, const double x[3],
+                          const double v[3], double r, const cpu_dem_material* m, double f[3]) {
+    double n[3], phi, delta, vn;
+    if (collider_count == 0 || !dem_finite3(x)) return 0.0;
+    phi = cpu_sph_boundary(colliders, collider_count, x, n);
+    delta = r - phi;
+    if (!(delta > 0.0)) return 0.0;
+    vn = dem_dot(v, n);
+    return dem_contact(m->stiffness, m->damping, m->shear, m->friction, m->stiffness * delta - m->damping * vn, delta, n,
+                       v, vn, -1.0, f);
+}
+
+/* ---- quaternions ---------------------------------------------------------------------------- */
+
+/* [a_s, a] [b_s, b] = [a_s b_s - a.b, a_s b + b_s a + a x b] */
+void cpu_dem_quat_mul(const double a[4], const double b[4], double out[4]) {
+    double r[4];
+    r[0] = a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3];
+    r[1] = a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2];
+    r[2] = a[0] * b[2] + a[2] * b[0] + a[3] * b[1] - a[1] * b[3];
+    r[3] = a[0] * b[3] + a[3] * b[0] + a[1] * b[2] - a[2] * b[1];
+    memcpy(out, r, sizeof r);
+}
+
+void cpu_dem_quat_conj(const double q[4], double out[4]) {
+    out[0] = q[0]; out[1] = -q[1]; out[2] = -q[2]; out[3] = -q[3];
+}
+
+void cpu_dem_quat_normalize(double q[4]) {
+    double len = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    int c;
+    if (len > 0.0)
+        for (c = 0; c < 4; ++c) q[c] /= len;
+}
+
+void cpu_dem_quat_to_matrix(const double q[4], double m[9]) {
+    double s = q[0], x = q[1], y = q[2], z = q[3];
+    m[0] = 1.0 - 2.0 * (y * y + z * z); m[1] = 2.0 * (x * y - s * z);       m[2] = 2.0 * (x * z + s * y);
+    m[3] = 2.0 * (x * y + s * z);       m[4] = 1.0 - 2.0 * (x * x + z * z); m[5] = 2.0 * (y * z - s * x);
+    m[6] = 2.0 * (x * z - s * y);       m[7] = 2.0 * (y * z + s * x);       m[8] = 1.0 - 2.0 * (x * x + y * y);
+}
+
+/* Shepperd's method: from the largest of 4 s^2, 4 x^2, 4 y^2, 4 z^2 (trace and diagonal), so
+   no division by a small number; then the sign that makes s >= 0. */
+void cpu_dem_quat_from_matrix(const double m[9], double q[4]) {
+    double t[4], r;
+    int big = 0, c;
+    t[0] = 1.0 + m[0] + m[4] + m[8];
+    t[1] = 1.0 + m[0] - m[4] - m[8];
+    t[2] = 1.0 - m[0] + m[4] - m[8];
+    t[3] = 1.0 - m[0] - m[4] + m[8];
+    for (c = 1; c < 4; ++c)
+        if (t[c] > t[big]) big = c;
+    r = 0.5 * sqrt(t[big]);   /* |q_big| */
+    switch (big) {
+    case 0:
+        q[0] = r; q[1] = (m[7] - m[5]) / (4.0 * r); q[2] = (m[2] - m[6]) / (4.0 * r); q[3] = (m[3] - m[1]) / (4.0 * r);
+        break;
+    case 1:
+        q[1] = r; q[0] = (m[7] - m[5]) / (4.0 * r); q[2] = (m[1] + m[3]) / (4.0 * r); q[3] = (m[2] + m[6]) / (4.0 * r);
+        break;
+    case 2:
+        q[2] = r; q[0] = (m[2] - m[6]) / (4.0 * r); q[1] = (m[1] + m[3]) / (4.0 * r); q[3] = (m[5] + m[7]) / (4.0 * r);
+        break;
+    default:
+        q[3] = r; q[0] = (m[3] - m[1]) / (4.0 * r); q[1] = (m[2] + m[6]) / (4.0 * r); q[2] = (m[5] + m[7]) / (4.0 * r);
+        break;
+    }
+    if (q[0] < 0.0)
+        for (c = 0; c < 4; ++c) q[c] = -q[c];
+    cpu_dem_quat_normalize(q);
+}
+
+static void dem_matrix_apply(const double m[9], const double v[3], double out[3]) {
+    double r[3];
+    int a;
+    for (a = 0; a < 3; ++a) r[a] = m[3 * a] * v[0] + m[3 * a + 1] * v[1] + m[3 * a + 2] * v[2];
+    memcpy(out, r, sizeof r);
+}
+static void dem_matrix_apply_transposed(const double m[9], const double v[3], double out[3]) {
+    double r[3];
+    int a;
+    for (a = 0; a < 3; ++a) r[a] = m[a] * v[0] + m[3 + a] * v[1] + m[6 + a] * v[2];
+    memcpy(out, r, sizeof r);
+}
+
+void cpu_dem_quat_rotate(const double q[4], const double v[3], double out[3]) {
+    double m[9];
+    cpu_dem_quat_to_matrix(q, m);
+    dem_matrix_apply(m, v, out);
+}
+
+/* ---- shapes ----------------------------------------------------------------------------------- */
+
+/* Cyclic Jacobi on a symmetric 3x3 a (destroyed): A' = P^T A P with the rotation of the (p, q)
+   plane that zeroes a_pq (Numerical Recipes' jacobi: theta = (a_qq - a_pp) / 2 a_pq,
+   t = sgn(theta) / (|theta| + sqrt(theta^2 + 1)), c = 1 / sqrt(t^2 + 1), s = t c; P_pp = P_qq = c,
+   P_pq = s, P_qp = -s), V = V P, until the off-diagonal part is negligible. Eigenvalues on the
+   diagonal of a, eigenvectors in the columns of v. */
+static void dem_jacobi(double a[3][3], double v[3][3]) {
+    static const int pairs[3][2] = {{0, 1}, {0, 2}, {1, 2}};
+    int sweep, e, i, j, l;
+    memset(v, 0, 9 * sizeof(double));
+    v[0][0] = v[1][1] = v[2][2] = 1.0;
+    for (sweep = 0; sweep < 64; ++sweep) {
+        double off = fabs(a[0][1]) + fabs(a[0][2]) + fabs(a[1][2]);
+        double diag = fabs(a[0][0]) + fabs(a[1][1]) + fabs(a[2][2]);
+        if (off == 0.0 || off <= 1e-18 * diag) break;
+        for (e = 0; e < 3; ++e) {
+            int p = pairs[e][0], q = pairs[e][1];
+            double theta, t, c, s, P[3][3], tmp[3][3];
+            if (a[p][q] == 0.0) continue;
+            theta = (a[q][q] - a[p][p]) / (2.0 * a[p][q]);
+            t = fabs(theta) > 1e150 ? 0.5 / theta : (theta >= 0.0 ? 1.0 : -1.0) / (fabs(theta) + sqrt(theta * theta + 1.0));
+            c = 1.0 / sqrt(t * t + 1.0);
+            s = t * c;
+            memset(P, 0, sizeof P);
+            P[0][0] = P[1][1] = P[2][2] = 1.0;
+            P[p][p] = P[q][q] = c;
+            P[p][q] = s;
+            P[q][p] = -s;
+            for (i = 0; i < 3; ++i)   /* tmp = A P */
+                for (j = 0; j < 3; ++j) {
+                    tmp[i][j] = 0.0;
+                    for (l = 0; l < 3; ++l) tmp[i][j] += a[i][l] * P[l][j];
+                }
+            for (i = 0; i < 3; ++i)   /* A = P^T tmp */
+                for (j = 0; j < 3; ++j) {
+                    a[i][j] = 0.0;
+                    for (l = 0; l < 3; ++l) a[i][j] += P[l][i] * tmp[l][j];
+                }
+            a[p][q] = a[q][p] = 0.0;   /* zero by construction; rounding left aside */
+            for (i = 0; i < 3; ++i) {   /* keep it exactly symmetric */
+                a[i][p] = a[p][i];
+                a[i][q] = a[q][i];
+            }
+            for (i = 0; i < 3; ++i)   /* V = V P */
+                for (j = 0; j < 3; ++j) {
+                    tmp[i][j] = 0.0;
+                    for (l = 0; l < 3; ++l) tmp[i][j] += v[i][l] * P[l][j];
+                }
+            memcpy(v, tmp, sizeof tmp);
+        }
+    }
+}
+
+/* I = sum_k m_p (|e_k|^2 E - e_k e_k^T) + N (2/5) m_p r_p^2 E, then I = Q diag(lambda) Q^T with
+   the conventions of cpu_dem.h, r0_k = Q^T e_k. */
+int cpu_dem_shape_make(const double* points, uint32_t n, double particle_radius, double particle_mass, cpu_dem_shape* out) {
+    double I[3][3], V[3][3], lambda[3], sphere;
+    int order[3] = {0, 1, 2}, a, b, col;
+    uint32_t k;
+    memset(out, 0, sizeof *out);
+    if (n == 0) return 0;
+    out->r0 = (double*)malloc((size_t)n * 3 * sizeof(double));
+    if (!out->r0) return 0;
+    out->count = n;
+    out->particle_mass = particle_mass;
+    out->particle_radius = particle_radius;
+    out->mass = (double)n * particle_mass;
+    for (k = 0; k < n; ++k)
+        for (a = 0; a < 3; ++a) out->com[a] += points[3 * (size_t)k + a];
+    for (a = 0; a < 3; ++a) out->com[a] /= (double)n;
+    memset(I, 0, sizeof I);
+    for (k = 0; k < n; ++k) {
+        double e[3], e2;
+        for (a = 0; a < 3; ++a) e[a] = points[3 * (size_t)k + a] - out->com[a];
+        e2 = dem_dot(e, e);
+        for (a = 0; a < 3; ++a)
+            for (b = 0; b < 3; ++b) I[a][b] += particle_mass * ((a == b ? e2 : 0.0) - e[a] * e[b]);
+    }
+    sphere = (double)n * 0.4 * particle_mass * particle_radius * particle_radius;
+    for (a = 0; a < 3; ++a) I[a][a] += sphere;
+    for (a = 0; a < 3; ++a)   /* a symmetric shape's rounding, not a product of inertia */
+        for (b = 0; b < 3; ++b)
+            if (a != b && fabs(I[a][b]) <= CPU_DEM_ROUNDING * (fabs(I[a][a]) + fabs(I[b][b]))) I[a][b] = 0.0;
+    dem_jacobi(I, V);
+    for (a = 0; a < 3; ++a) lambda[a] = I[a][a];
+    for (a = 1; a < 3; ++a) {   /* stable insertion sort, ascending; equal within rounding keep their order */
+        int o = order[a];
+        for (b = a; b > 0 && lambda[order[b - 1]] - lambda[o] > CPU_DEM_ROUNDING * fabs(lambda[o]); --b) order[b] = order[b - 1];
+        order[b] = o;
+    }
+    for (col = 0; col < 3; ++col) {
+        out->inertia[col] = lambda[order[col]];
+        for (a = 0; a < 3; ++a) out->axes[3 * a + col] = V[a][order[col]];
+    }
+    for (col = 0; col < 2; ++col) {   /* the largest component (the first on a tie) positive */
+        int big = 0;
+        for (a = 1; a < 3; ++a)
+            if (fabs(out->axes[3 * a + col]) > fabs(out->axes[3 * big + col])) big = a;
+        if (out->axes[3 * big + col] < 0.0)
+            for (a = 0; a < 3; ++a) out->axes[3 * a + col] = -out->axes[3 * a + col];
+    }
+    {   /* column 2 = column 0 x column 1: det +1 */
+        double c0[3], c1[3], c2[3];
+        for (a = 0; a < 3; ++a) { c0[a] = out->axes[3 * a]; c1[a] = out->axes[3 * a + 1]; }
+        dem_cross(c0, c1, c2);
+        for (a = 0; a < 3; ++a) out->axes[3 * a + 2] = c2[a];
+    }
+    cpu_dem_quat_from_matrix(out->axes, out->q_principal);
+    for (k = 0; k < n; ++k) {
+        double e[3];
+        for (a = 0; a < 3; ++a) e[a] = points[3 * (size_t)k + a] - out->com[a];
+        dem_matrix_apply_transposed(out->axes, e, out->r0 + 3 * (size_t)k);
+    }
+    return 1;
+}
+
+void cpu_dem_shape_free(cpu_dem_shape* shape) {
+    free(shape->r0);
+    memset(shape, 0, sizeof *shape);
+}
+
+/* ---- bodies ----------------------------------------------------------------------------------- */
+
+/* out = R(q) diag(scale) R(q)^T v (scale: lambda or 1 / lambda) */
+static void dem_body_tensor(const double q[4], const double scale[3], const double v[3], double out[3]) {
+    double R[9], local[3];
+    int a;
+    cpu_dem_quat_to_matrix(q, R);
+    dem_matrix_apply_transposed(R, v, local);
+    for (a = 0; a < 3; ++a) local[a] *= scale[a];
+    dem_matrix_apply(R, local, out);
+}
+
+static void dem_inverse_inertia(const cpu_dem_shape* s, double out[3]) {
+    int a;
+    for (a = 0; a < 3; ++a) out[a] = 1.0 / s->inertia[a];
+}
+
+cpu_dem_body cpu_dem_body_place(const cpu_dem_shape* shape, const double origin[3], const double q_user[4],
+                                const double velocity[3], const double angular_velocity[3]) {
+    cpu_dem_body b;
+    double qu[4], c[3];
+    int a;
+    memset(&b, 0, sizeof b);
+    b.shape = shape;
+    memcpy(qu, q_user, sizeof qu);
+    cpu_dem_quat_normalize(qu);
+    cpu_dem_quat_rotate(qu, shape->com, c);
+    for (a = 0; a < 3; ++a) {
+        b.X[a] = origin[a] + c[a];
+        b.P[a] = shape->mass * velocity[a];
+    }
+    cpu_dem_quat_mul(qu, shape->q_principal, b.q);
+    dem_body_tensor(b.q, shape->inertia, angular_velocity, b.L);
+    return b;
+}
+
+void cpu_dem_body_origin(const cpu_dem_body* body, double origin[3], double q_user[4]) {
+    double conj[4], c[3];
+    int a;
+    cpu_dem_quat_conj(body->shape->q_principal, conj);
+    cpu_dem_quat_mul(body->q, conj, q_user);
+    cpu_dem_quat_rotate(q_user, body->shape->com, c);
+    for (a = 0; a < 3; ++a) origin[a] = body->X[a] - c[a];
+}
+
+void cpu_dem_body_velocity(const cpu_dem_body* body, double V[3], double W[3]) {
+    double inv[3];
+    int a;
+    for (a = 0; a < 3; ++a) V[a] = body->P[a] / body->shape->mass;
+    dem_inverse_inertia(body->shape, inv);
+    dem_body_tensor(body->q, inv, body->L, W);
+}
+
+double cpu_dem_body_kinetic_energy(const cpu_dem_body* body) {
+    double V[3], W[3];
+    cpu_dem_body_velocity(body, V, W);
+    return 0.5 * dem_dot(body->P, V) + 0.5 * dem_dot(body->L, W);
+}
+
+/* r_k = R(q) r0_k, x_k = X + r_k, v_k = V + W x r_k (eqs. 18-20) */
+void cpu_dem_body_particle(const cpu_dem_body* body, uint32_t k, double x[3], double v[3], double r[3]) {
+    double rk[3], V[3], W[3], wr[3];
+    int a;
+    cpu_dem_quat_rotate(body->q, body->shape->r0 + 3 * (size_t)k, rk);
+    if (r) memcpy(r, rk, sizeof rk);
+    if (x)
+        for (a = 0; a < 3; ++a) x[a] = body->X[a] + rk[a];
+    if (v) {
+        cpu_dem_body_velocity(body, V, W);
+        dem_cross(W, rk, wr);
+        for (a = 0; a < 3; ++a) v[a] = V[a] + wr[a];
+    }
+}
+
+/* F = sum_k f_k + M g, tau = sum_k r_k x f_k (eqs. 14, 15) */
+void cpu_dem_body_sums(const cpu_dem_body* body, const double* force, const double gravity[3], double F[3], double tau[3]) {
+    uint32_t k;
+    int a;
+    for (a = 0; a < 3; ++a) F[a] = tau[a] = 0.0;
+    for (k = 0; k < body->shape->count; ++k) {
+        double r[3], t[3];
+        cpu_dem_body_particle(body, k, NULL, NULL, r);
+        dem_cross(r, force + 3 * (size_t)k, t);
+        for (a = 0; a < 3; ++a) { F[a] += force[3 * (size_t)k + a]; tau[a] += t[a]; }
+    }
+    for (a = 0; a < 3; ++a) F[a] += body->shape->mass * gravity[a];
+}
+
+/* P += F h, L += tau h, X += P / M h; W from the old q and the new L; q = dq(W h) * q, q /= |q|
+   (eqs. 1-8) */
+void cpu_dem_body_update(cpu_dem_body* body, const double F[3], const double tau[3], double h) {
+    double inv[3], W[3], w, dq[4];
+    int a;
+    for (a = 0; a < 3; ++a) {
+        body->P[a] += F[a] * h;
+        body->L[a] += tau[a] * h;
+        body->X[a] += body->P[a] / body->shape->mass * h;
+    }
+    dem_inverse_inertia(body->shape, inv);
+    dem_body_tensor(body->q, inv, body->L, W);
+    w = dem_length(W);
+    if (w * h > 0.0) {
+        double half = 0.5 * w * h, s = sin(half) / w;
+        dq[0] = cos(half); dq[1] = W[0] * s; dq[2] = W[1] * s; dq[3] = W[2] * s;
+    } else {
+        dq[0] = 1.0; dq[1] = dq[2] = dq[3] = 0.0;
+    }
+    cpu_dem_quat_mul(dq, body->q, body->q);
+    cpu_dem_quat_normalize(body->q);
+}
+
+/* ---- scenes ----------------------------------------------------------------------------------- */
+
+int cpu_dem_scene_alloc(cpu_dem_scene* scene, uint32_t count) {
+    size_t n = (size_t)count + 1;
+    memset(scene, 0, sizeof *scene);
+    scene->x = (double(*)[3])calloc(n, sizeof *scene->x);
+    scene->v = (double(*)[3])calloc(n, sizeof *scene->v);
+    scene->radius = (double*)calloc(n, sizeof *scene->radius);
+    scene->mass = (double*)calloc(n, sizeof *scene->mass);
+    scene->info = (gp_particle_info*)calloc(n, sizeof *scene->info);
+    if (!scene->x || !scene->v || !scene->radius || !scene->mass || !scene->info) {
+        cpu_dem_scene_free(scene);
+        return 0;
+    }
+    scene->count = count;
+    return 1;
+}
+
+void cpu_dem_scene_free(cpu_dem_scene* scene) {
+    free(scene->x); free(scene->v); free(scene->radius); free(scene->mass); free(scene->info);
+    memset(scene, 0, sizeof *scene);
+}
+
+void cpu_dem_scene_load(cpu_dem_scene* scene, const gp_particle_position* position, const gp_particle_velocity* velocity,
+                        const gp_particle_info* info) {
+    uint32_t i;
+    for (i = 0; i < scene->count; ++i) {
+        scene->x[i][0] = position[i].x; scene->x[i][1] = position[i].y; scene->x[i][2] = position[i].z;
+        scene->radius[i] = position[i].radius;
+        scene->v[i][0] = velocity[i].x; scene->v[i][1] = velocity[i].y; scene->v[i][2] = velocity[i].z;
+        scene->mass[i] = velocity[i].mass;
+        if (info) scene->info[i] = info[i];
+    }
+}
+
+void cpu_dem_scene_store(const cpu_dem_scene* scene, gp_particle_position* position, gp_particle_velocity* velocity,
+                         gp_particle_info* info) {
+    uint32_t i;
+    for (i = 0; i < scene->count; ++i) {
+        if (position) {
+            position[i].x = (float)scene->x[i][0]; position[i].y = (float)scene->x[i][1]; position[i].z = (float)scene->x[i][2];
+            position[i].radius = (float)scene->radius[i];
+        }
+        if (velocity) {
+            velocity[i].x = (float)scene->v[i][0]; velocity[i].y = (float)scene->v[i][1]; velocity[i].z = (float)scene->v[i][2];
+            velocity[i].mass = (float)scene->mass[i];
+        }
+        if (info) info[i] = scene->info[i];
+    }
+}
+
+void cpu_dem_scene_add_body(cpu_dem_scene* scene, uint32_t body, uint32_t first_slot, uint32_t phase) {
+    const cpu_dem_body* b = scene->bodies + body;
+    uint32_t k;
+    for (k = 0; k < b->shape->count; ++k) {
+        uint32_t i = first_slot + k;
+        scene->info[i].id = b->first_id + k;
+        scene->info[i].kind = (uint32_t)GP_KIND_RIGID | phase << 16;
+        scene->info[i].owner = body;
+        scene->info[i].user = 0;
+        scene->radius[i] = b->shape->particle_radius;
+        scene->mass[i] = b->shape->particle_mass;
+        cpu_dem_body_particle(b, k, scene->x[i], scene->v[i], NULL);
+    }
+}
+
+static uint32_t dem_kind(const cpu_dem_scene* s, uint32_t i) { return s->info[i].kind & 0xffu; }
+static uint32_t dem_phase(const cpu_dem_scene* s, uint32_t i) { return s->info[i].kind >> 16; }
+
+/* The particle k of a body, or -1: a RIGID particle whose owner is a body and id one of its. */
+static int64_t dem_body_index(const cpu_dem_scene* s, uint32_t i) {
+    const cpu_dem_body* b;
+    uint32_t k;
+    if (dem_kind(s, i) != GP_KIND_RIGID || s->info[i].owner >= s->body_count) return -1;
+    b = s->bodies + s->info[i].owner;
+    k = s->info[i].id - b->first_id;
+    return s->info[i].id >= b->first_id && k < b->shape->count ? (int64_t)k : -1;
+}
+
+void cpu_dem_scene_body_particles(cpu_dem_scene* scene) {
+    uint32_t i;
+    for (i = 0; i < scene->count; ++i) {
+        int64_t k = dem_body_index(scene, i);
+        if (k >= 0) cpu_dem_body_particle(scene->bodies + scene->info[i].owner, (uint32_t)k, scene->x[i], scene->v[i], NULL);
+    }
+}
+
+/* Whether particle i takes part in contacts: GRANULAR or RIGID with a material. */
+static int dem_takes_part(const cpu_dem_scene* s, uint32_t i) {
+    uint32_t kind = dem_kind(s, i);
+    return (kind == GP_KIND_GRANULAR || kind == GP_KIND_RIGID) && dem_phase(s, i) < s->material_count;
+}
+
+/* Every pair (i, j != i) in slot order, then the walls. */
+void cpu_dem_forces(const cpu_dem_scene* s, double (*force)[3], double* magnitude) {
+    uint32_t i, j;
+    for (i = 0; i < s->count; ++i) {
+        const cpu_dem_material* mi;
+        double sum = 0.0;
+        int rigid_i;
+        force[i][0] = force[i][1] = force[i][2] = 0.0;
+        if (!dem_takes_part(s, i)) {
+            if (magnitude) magnitude[i] = 0.0;
+            continue;
+        }
+        mi = s->materials + dem_phase(s, i);
+        rigid_i = dem_kind(s, i) == GP_KIND_RIGID;
+        for (j = 0; j < s->count; ++j) {
+            if (j == i || !dem_takes_part(s, j)) continue;
+            if (rigid_i && dem_kind(s, j) == GP_KIND_RIGID && s->info[j].owner == s->info[i].owner) continue;
+            sum += cpu_dem_pair_force(s->x[i], s->v[i], s->radius[i], mi, s->x[j], s->v[j], s->radius[j],
+                                      s->materials + dem_phase(s, j), force[i]);
+        }
+        sum += cpu_dem_wall_force(s->colliders, s->collider_count, s->x[i], s->v[i], s->radius[i], mi, force[i]);
+        if (magnitude) magnitude[i] = sum;
+    }
+}
+
+/* The user's forces at x as accelerations, as the fluid takes them (cpu_sph.c): uniform within
+   its radius (everywhere for radius <= 0); radial towards center, falling linearly to 0 at
+   radius. Adds to a. */
+static void dem_user_forces(const cpu_dem_scene* s, const double x[3], double a[3]) {
+    uint32_t f;
+    int c;
+    for (f = 0; f < s->force_count; ++f) {
+        const gp_force* F = s->forces + f;
+        double d[3], len;
+        for (c = 0; c < 3; ++c) d[c] = (double)F->center[c] - x[c];
+        len = dem_length(d);
+        if (F->type == GP_FORCE_UNIFORM && (F->radius <= 0.0f || len <= F->radius)) {
+            for (c = 0; c < 3; ++c) a[c] += F->vector[c];
+        } else if (F->type == GP_FORCE_RADIAL && len > 0.0) {
+            double strength = F->strength;
+            if (F->radius > 0.0f) strength *= len < F->radius ? 1.0 - len / F->radius : 0.0;
+            for (c = 0; c < 3; ++c) a[c] += strength * d[c] / len;
+        }
+    }
+}
+
+void cpu_dem_step(cpu_dem_scene* s, double (*force)[3], double* magnitude) {
+    double(*f)[3] = force ? force : (double(*)[3])malloc(((size_t)s->count + 1) * sizeof *f);
+    double h = s->dt;
+    uint32_t i, b;
+    int c;
+    cpu_dem_scene_body_particles(s);   /* stage 1 */
+    cpu_dem_forces(s, f, magnitude);   /* stage 3 (stage 2, the grid, has no counterpart here) */
+    for (i = 0; i < s->count; ++i) {   /* grains: symplectic Euler */
+        double x[3], v[3], a[3];
+        if (dem_kind(s, i) != GP_KIND_GRANULAR || dem_phase(s, i) >= s->material_count) continue;
+        for (c = 0; c < 3; ++c) a[c] = f[i][c] / s->mass[i] + s->gravity[c];
+        dem_user_forces(s, s->x[i], a);
+        for (c = 0; c < 3; ++c) {
+            v[c] = s->v[i][c] + a[c] * h;
+            x[c] = s->x[i][c] + v[c] * h;
+        }
+        if (dem_finite3(x) && dem_finite3(v)) {
+            memcpy(s->x[i], x, sizeof x);
+            memcpy(s->v[i], v, sizeof v);
+        } else {
+            s->v[i][0] = s->v[i][1] = s->v[i][2] = 0.0;
+            ++s->non_finite;
+        }
+    }
+    for (b = 0; b < s->body_count; ++b) {   /* stages 4 and 5; a particle missing from the store adds nothing */
+        cpu_dem_body* body = s->bodies + b;
+        double(*fk)[3] = (double(*)[3])calloc((size_t)body->shape->count + 1, sizeof *fk);
+        double F[3], tau[3];
+        for (i = 0; i < s->count; ++i) {
+            int64_t k = dem_body_index(s, i);
+            if (k >= 0 && s->info[i].owner == b) memcpy(fk[k], f[i], sizeof fk[k]);
+        }
+        cpu_dem_body_sums(body, fk[0], s->gravity, F, tau);
+        cpu_dem_body_update(body, F, tau, h);
+        free(fk);
+    }
+    if (!force) free(f);
+}
