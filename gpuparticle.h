@@ -1041,7 +1041,8 @@ struct gp_world {
     gp__GLuint offsets;                   /* every shape's particle offsets, one after another */
     size_t offsets_bytes;
     uint32_t offset_count;
-    gp__GLuint bodies;                    /* a gp__body_gpu per body */
+    gp__GLuint bodies;                    /* a vec4 per slot (contact torques), then a gp__body_gpu
+                                             per body: gp_dem.glsl's gp_rigid */
     size_t bodies_bytes;
     uint32_t body_count;
     /* drawing (section >>draw) */
@@ -1279,12 +1280,36 @@ static const char* const gp__snippet_gp_dem[] = {
     "    uint stat_bad_updates;\n",
     "};\n",
     "\n",
+    "// The rigid bodies' buffer (binding 3): first a vec4 per slot, the contact torque about the\n",
+    "// particle's centre that dem_contact leaves for a rigid particle (N m), then from vec4 gp_counts.z\n",
+    "// (the store's capacity) on, six vec4s per body.\n",
+    "layout(std430, binding = 3) buffer gp_rigid_block { vec4 gp_rigid[]; };\n",
+    "\n",
     "// A rigid body (mirrored by gp__body_gpu in gpuparticle.h, section >>dem):\n",
     "//   x = (centre of mass X, 1 / M); q = orientation (x, y, z, s); p = (linear momentum P, particle\n",
     "//   mass); l = (angular momentum L, 0); inertia = (1 / principal moments, 0);\n",
     "//   particles = (first id, count, first offset, shape). Particle k has id first + k and offset\n",
     "//   gp_offsets[first offset + k] in the principal frame.\n",
     "struct gp_body { vec4 x; vec4 q; vec4 p; vec4 l; vec4 inertia; uvec4 particles; };\n",
+    "\n",
+    "gp_body gp_body_load(uint b) {\n",
+    "    uint at = gp_counts.z + 6u * b;\n",
+    "    gp_body body;\n",
+    "    body.x = gp_rigid[at];\n",
+    "    body.q = gp_rigid[at + 1u];\n",
+    "    body.p = gp_rigid[at + 2u];\n",
+    "    body.l = gp_rigid[at + 3u];\n",
+    "    body.inertia = gp_rigid[at + 4u];\n",
+    "    body.particles = floatBitsToUint(gp_rigid[at + 5u]);\n",
+    "    return body;\n",
+    "}\n",
+    "void gp_body_store(uint b, gp_body body) {   // what moves\n",
+    "    uint at = gp_counts.z + 6u * b;\n",
+    "    gp_rigid[at] = body.x;\n",
+    "    gp_rigid[at + 1u] = body.q;\n",
+    "    gp_rigid[at + 2u] = body.p;\n",
+    "    gp_rigid[at + 3u] = body.l;\n",
+    "}\n",
     "\n",
     "uint gp_grain_material(uvec4 info) { return min(gp_phase_of(info), GP_MAX_GRANULAR_MATERIALS - 1u); }\n",
     "bool gp_is_dem(uint kind) { return kind == GP_KIND_GRANULAR || kind == GP_KIND_RIGID; }\n",
@@ -1299,7 +1324,8 @@ static const char* const gp__snippet_gp_dem[] = {
     "}\n",
     "\n",
     "// The contact force on particle i from a partner in direction n (unit, i to partner), overlapping\n",
-    "// by `overlap`, moving at vij relative to i; c = (k, eta, k_t, mu). Eqs. 10-13: a spring and a\n",
+    "// by `overlap`, whose surface at the contact point moves at vij relative to i's; c = (k, eta,\n",
+    "// k_t, mu). Eqs. 10-13: a spring and a\n",
     "// dashpot along n, a viscous shear across it, the shear capped by Coulomb's mu times the normal\n",
     "// push (never by a pull). Swapping i and the partner negates it exactly.\n",
     "vec3 gp_contact(vec3 n, float overlap, vec3 vij, vec4 c) {\n",
@@ -1311,11 +1337,21 @@ static const char* const gp__snippet_gp_dem[] = {
     "    return (c.y * vn - c.x * overlap) * n + ft;\n",
     "}\n",
     "\n",
-    "// Contact with the walls of a particle at p, moving at v, radius r, material c: every collider\n",
-    "// within r pushes, and a container box's six faces each push as a plane wall (a grain in a corner\n",
-    "// touches three). The wall is still: the partner's velocity is 0.\n",
-    "vec3 gp_wall_contact(vec3 p, vec3 v, float r, vec4 c) {\n",
-    "    vec3 f = vec3(0.0);\n",
+    "// One contact of particle i (velocity v, spin w: 0 for a grain; radius r) with a partner in\n",
+    "// direction n overlapping by `overlap`, whose surface moves at `partner` at the contact point: adds\n",
+    "// the force to f and its torque about i's centre to torque. The contact point is where the two\n",
+    "// spheres' surfaces meet halfway through the overlap, at (r - overlap / 2) n from i's centre, and\n",
+    "// the velocities are the surfaces' there, so that a spinning body's particles roll and grip.\n",
+    "void gp_touch(vec3 n, float overlap, vec3 v, vec3 w, float r, vec3 partner, vec4 c, inout vec3 f, inout vec3 torque) {\n",
+    "    vec3 lever = (r - 0.5 * overlap) * n;\n",
+    "    vec3 force = gp_contact(n, overlap, partner - (v + cross(w, lever)), c);\n",
+    "    f += force;\n",
+    "    torque += cross(lever, force);\n",
+    "}\n",
+    "\n",
+    "// Contact with the walls: every collider within r pushes, and a container box's six faces each\n",
+    "// push as a plane wall (a grain in a corner touches three). Walls are still.\n",
+    "void gp_wall_contact(vec3 p, vec3 v, vec3 w, float r, vec4 c, inout vec3 f, inout vec3 torque) {\n",
     "    for (uint k = 0u; k < gp_solver_counts.x; ++k) {\n",
     "        gp_collider_shape s = gp_colliders[k];\n",
     "        if (s.a.w == GP_SHAPE_BOX && s.c.x < 0.0) {\n",
@@ -1323,15 +1359,14 @@ static const char* const gp__snippet_gp_dem[] = {
     "            for (int a = 0; a < 3; ++a) {\n",
     "                vec3 e = vec3(0.0);\n",
     "                e[a] = 1.0;\n",
-    "                if (low[a] < r) f += gp_contact(-e, r - low[a], -v, c);\n",
-    "                if (high[a] < r) f += gp_contact(e, r - high[a], -v, c);\n",
+    "                if (low[a] < r) gp_touch(-e, r - low[a], v, w, r, vec3(0.0), c, f, torque);\n",
+    "                if (high[a] < r) gp_touch(e, r - high[a], v, w, r, vec3(0.0), c, f, torque);\n",
     "            }\n",
     "        } else {\n",
-    "            vec4 w = gp_collider_distance(k, p);\n",
-    "            if (w.w < r) f += gp_contact(-w.xyz, r - w.w, -v, c);\n",
+    "            vec4 d = gp_collider_distance(k, p);\n",
+    "            if (d.w < r) gp_touch(-d.xyz, r - d.w, v, w, r, vec3(0.0), c, f, torque);\n",
     "        }\n",
     "    }\n",
-    "    return f;\n",
     "}\n",
     0
 };
@@ -1673,7 +1708,6 @@ static const char* const gp__shader_body_particles_own6[] = {
 };
 static const char* const gp__shader_body_particles_own7[] = {
     "// <<include gp_dem.glsl\n",
-    "layout(std430, binding = 3) readonly buffer gp_bodies_block { gp_body gp_bodies[]; };\n",
     "layout(std430, binding = 6) readonly buffer gp_offsets_block { vec4 gp_offsets[]; };\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
     "void main() {\n",
@@ -1681,7 +1715,7 @@ static const char* const gp__shader_body_particles_own7[] = {
     "    if (i >= gp_counts.x) return;\n",
     "    uvec4 info = gp_info[i];\n",
     "    if (gp_kind_of(info) != GP_KIND_RIGID || info.z >= gp_solver_counts.w) return;\n",
-    "    gp_body body = gp_bodies[info.z];\n",
+    "    gp_body body = gp_body_load(info.z);\n",
     "    vec3 r = gp_rotate(body.q, gp_offsets[body.particles.z + (info.x - body.particles.x)].xyz);\n",
     "    gp_position[i].xyz = body.x.xyz + r;\n",
     "    gp_velocity[i].xyz = body.p.xyz * body.x.w + cross(gp_body_omega(body), r);\n",
@@ -1713,7 +1747,8 @@ static const char* const gp__shader_body_update_own0[] = {
     "//   P += F dt, L += tau dt, X += P / M dt                                            (eqs. 1-3, 4)\n",
     "//   W = R diag(1 / lambda) R^T L, q = dq(W dt) * q, normalised                       (eqs. 5-8)\n",
     "// f_k is particle k's contact force (dem_contact's force / mass, times the particle mass), found\n",
-    "// through slot_of_id; r_k = R(q) r0_k as body_particles placed it. The sums run in k order, so a\n",
+    "// through slot_of_id; r_k = R(q) r0_k as body_particles placed it; tau also takes each particle's\n",
+    "// contact torque about its own centre (its forces act at contact points, not at its centre). The sums run in k order, so a\n",
     "// run repeats bit for bit. An update that is not finite is not applied: the body keeps its place,\n",
     "// stops, and is counted.\n",
     "// >>include gp_common.glsl\n",
@@ -1751,21 +1786,21 @@ static const char* const gp__shader_body_update_own6[] = {
 };
 static const char* const gp__shader_body_update_own7[] = {
     "// <<include gp_dem.glsl\n",
-    "layout(std430, binding = 3) buffer gp_bodies_block { gp_body gp_bodies[]; };\n",
     "layout(std430, binding = 5) readonly buffer gp_slot_block { uint gp_slot_of_id[]; };\n",
     "layout(std430, binding = 6) readonly buffer gp_offsets_block { vec4 gp_offsets[]; };\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
     "void main() {\n",
     "    uint b = gp_global_index();\n",
     "    if (b >= gp_solver_counts.w) return;\n",
-    "    gp_body body = gp_bodies[b];\n",
+    "    gp_body body = gp_body_load(b);\n",
     "    float dt = gp_gravity.w, mass = 1.0 / body.x.w;\n",
     "    vec3 force = vec3(0.0), torque = vec3(0.0);\n",
     "    for (uint k = 0u; k < body.particles.y; ++k) {\n",
-    "        vec3 f = gp_acceleration[gp_slot_of_id[body.particles.x + k]].xyz * body.p.w;\n",
+    "        uint slot = gp_slot_of_id[body.particles.x + k];\n",
+    "        vec3 f = gp_acceleration[slot].xyz * body.p.w;\n",
     "        vec3 r = gp_rotate(body.q, gp_offsets[body.particles.z + k].xyz);\n",
     "        force += f;\n",
-    "        torque += cross(r, f);\n",
+    "        torque += cross(r, f) + gp_rigid[slot].xyz;\n",
     "    }\n",
     "    force += mass * (gp_gravity.xyz + gp_user_forces(body.x.xyz));\n",
     "    gp_body next = body;\n",
@@ -1783,7 +1818,7 @@ static const char* const gp__shader_body_update_own7[] = {
     "        next.l.xyz = vec3(0.0);\n",
     "        atomicAdd(stat_bad_updates, 1u);\n",
     "    }\n",
-    "    gp_bodies[b] = next;\n",
+    "    gp_body_store(b, next);\n",
     "    atomicMax(stat_max_speed, floatBitsToUint(length(next.p.xyz) * body.x.w));\n",
     "}\n",
     0
@@ -1886,8 +1921,10 @@ static const char* const gp__shader_dem_contact_own0[] = {
     "// dem_contact: the contact force on every grain and rigid particle (000 sections 29.1.5, 29.2.5):\n",
     "// the spring, dashpot and shear of eqs. 10-13 (with a Coulomb cap) from every granular or rigid\n",
     "// particle that it overlaps, found through the shared grid's 27 cells around it, plus the walls'.\n",
-    "// Two particles of one body do not touch. A grain's result is its acceleration (force / mass plus\n",
-    "// gravity and your forces); a rigid particle's is its contact force / mass, which body_update sums.\n",
+    "// Two particles of one body do not touch. Forces act at the contact points, with the surfaces'\n",
+    "// velocities there (a rigid particle's includes its body's spin). A grain's result is its\n",
+    "// acceleration (force / mass plus gravity and your forces); a rigid particle's is its contact\n",
+    "// force / mass, and its contact torque about its centre, which body_update sums.\n",
     "// The grid's cells must be at least as wide as the largest contact distance (checked on the host).\n",
     "// >>include gp_common.glsl\n",
     0
@@ -1928,10 +1965,10 @@ static const char* const gp__shader_dem_contact_own7[] = {
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
     "\n",
     "// What particle i needs of itself in the loop.\n",
-    "struct gp_self { vec3 p; vec3 v; float r; vec4 c; uint owner; bool rigid; uint slot; };\n",
+    "struct gp_self { vec3 p; vec3 v; vec3 w; float r; vec4 c; uint owner; bool rigid; uint slot; };\n",
     "\n",
-    "// Adds candidate slot k's contact force.\n",
-    "void gp_contact_term(uint k, uint end, gp_self s, ivec3 cell, inout vec3 f) {\n",
+    "// Adds candidate slot k's contact force and torque.\n",
+    "void gp_contact_term(uint k, uint end, gp_self s, ivec3 cell, inout vec3 f, inout vec3 torque) {\n",
     "    if (k >= end || k == s.slot) return;\n",
     "    vec4 q = gp_position[k];\n",
     "    vec3 d = q.xyz - s.p;\n",
@@ -1940,9 +1977,10 @@ static const char* const gp__shader_dem_contact_own7[] = {
     "    uvec4 info = gp_info[k];\n",
     "    uint kind = gp_kind_of(info);\n",
     "    if (!gp_is_dem(kind) || (s.rigid && kind == GP_KIND_RIGID && info.z == s.owner)) return;\n",
-    "    float r = sqrt(r2);\n",
-    "    vec4 c = 0.5 * (s.c + gp_granulars[gp_grain_material(info)].contact);\n",
-    "    f += gp_contact(d / r, reach - r, gp_velocity[k].xyz - s.v, c);\n",
+    "    float r = sqrt(r2), overlap = reach - r;\n",
+    "    vec3 n = d / r, partner = gp_velocity[k].xyz;\n",
+    "    if (kind == GP_KIND_RIGID) partner += cross(gp_body_omega(gp_body_load(info.z)), -(q.w - 0.5 * overlap) * n);\n",
+    "    gp_touch(n, overlap, s.v, s.w, s.r, partner, 0.5 * (s.c + gp_granulars[gp_grain_material(info)].contact), f, torque);\n",
     "}\n",
     "\n",
     "void main() {\n",
@@ -1961,7 +1999,8 @@ static const char* const gp__shader_dem_contact_own7[] = {
     "    s.owner = info.z;\n",
     "    s.rigid = kind == GP_KIND_RIGID;\n",
     "    s.slot = i;\n",
-    "    vec3 f = vec3(0.0);\n",
+    "    s.w = s.rigid ? gp_body_omega(gp_body_load(s.owner)) : vec3(0.0);\n",
+    "    vec3 f = vec3(0.0), torque = vec3(0.0);\n",
     "    ivec3 home = gp_grid_cell(s.p);\n",
     "    uint expected = 0u, visited = 0u, cells = 0u;\n",
     "    for (int c = 0; c < 27; ++c) {\n",
@@ -1972,21 +2011,22 @@ static const char* const gp__shader_dem_contact_own7[] = {
     "        uint begin = cell_start[bucket], end = cell_start[bucket + 1u];\n",
     "        expected += end - begin;\n",
     "        for (uint k = begin; k < end; k += 8u) {\n",
-    "            gp_contact_term(k, end, s, cell, f);\n",
-    "            gp_contact_term(k + 1u, end, s, cell, f);\n",
-    "            gp_contact_term(k + 2u, end, s, cell, f);\n",
-    "            gp_contact_term(k + 3u, end, s, cell, f);\n",
-    "            gp_contact_term(k + 4u, end, s, cell, f);\n",
-    "            gp_contact_term(k + 5u, end, s, cell, f);\n",
-    "            gp_contact_term(k + 6u, end, s, cell, f);\n",
-    "            gp_contact_term(k + 7u, end, s, cell, f);\n",
+    "            gp_contact_term(k, end, s, cell, f, torque);\n",
+    "            gp_contact_term(k + 1u, end, s, cell, f, torque);\n",
+    "            gp_contact_term(k + 2u, end, s, cell, f, torque);\n",
+    "            gp_contact_term(k + 3u, end, s, cell, f, torque);\n",
+    "            gp_contact_term(k + 4u, end, s, cell, f, torque);\n",
+    "            gp_contact_term(k + 5u, end, s, cell, f, torque);\n",
+    "            gp_contact_term(k + 6u, end, s, cell, f, torque);\n",
+    "            gp_contact_term(k + 7u, end, s, cell, f, torque);\n",
     "            visited += min(8u, end - k);\n",
     "        }\n",
     "    }\n",
     "    if (visited != expected || cells != 27u) atomicAdd(stat_truncated, 1u);\n",
-    "    f += gp_wall_contact(s.p, s.v, s.r, s.c);\n",
+    "    gp_wall_contact(s.p, s.v, s.w, s.r, s.c, f, torque);\n",
     "    vec3 a = f / v.w;\n",
     "    if (!s.rigid) a += gp_gravity.xyz + gp_user_forces(s.p);\n",
+    "    else gp_rigid[i] = vec4(torque, 0.0);\n",
     "    gp_acceleration[i] = vec4(a, 0.0);\n",
     "}\n",
     0
@@ -5275,6 +5315,9 @@ gp_result gp_body_shape_info_get(gp_world* world, gp_body_shape shape, gp_body_s
 
 /* ---- bodies ---- */
 
+/* Where the body records start in w->bodies: after a vec4 per slot. */
+#define GP__BODIES_AT(w) ((size_t)(w)->capacity * 16)
+
 /* Fills a body's GPU record from its desc, and its particles' positions and velocities. */
 static void gp__body_place(const gp__body_shape* s, const gp_body_desc* d, const float* offsets, uint32_t first_id,
                            gp__body_gpu* b, float* xyz, float* velocity) {
@@ -5357,8 +5400,8 @@ gp_result gp_bodies_add(gp_world* world, const gp_body_desc* bodies, uint32_t co
     if (!records || !xyz || !velocity)
         r = gp__fail(world, GP_ERROR_OUT_OF_MEMORY, "no host memory to stage %u bodies", count);
     if (r == GP_OK)
-        r = gp__buffer_grow(world, &world->bodies, &world->bodies_bytes, ((size_t)world->body_count + count) * sizeof *records,
-                            (size_t)world->body_count * sizeof *records, "the rigid bodies");
+        r = gp__buffer_grow(world, &world->bodies, &world->bodies_bytes, GP__BODIES_AT(world) + ((size_t)world->body_count + count) *
+                            sizeof *records, GP__BODIES_AT(world) + (size_t)world->body_count * sizeof *records, "the rigid bodies");
     for (i = 0; i < count && r == GP_OK; ++i) {
         const gp__body_shape* s = gp__find_shape(world, bodies[i].shape);
         gp_particles_desc p;
@@ -5378,7 +5421,8 @@ gp_result gp_bodies_add(gp_world* world, const gp_body_desc* bodies, uint32_t co
         ++at;
     }
     if (r == GP_OK) {
-        gp__buffer_upload(world, world->bodies, (size_t)world->body_count * sizeof *records, (size_t)count * sizeof *records, records);
+        gp__buffer_upload(world, world->bodies, GP__BODIES_AT(world) + (size_t)world->body_count * sizeof *records,
+                          (size_t)count * sizeof *records, records);
         world->body_count += count;
         world->solver_host.counts[3] = world->body_count;
     } else if (at > 1) {
@@ -5404,7 +5448,8 @@ gp_result gp_bodies_read(gp_world* world, uint32_t first, uint32_t count, gp_bod
     if (!states) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "states is NULL for %u bodies", count));
     records = (gp__body_gpu*)gp__alloc(&world->desc.allocator, (size_t)count * sizeof *records);
     if (!records) return gp__end(world, gp__fail(world, GP_ERROR_OUT_OF_MEMORY, "no host memory to read %u bodies", count));
-    gp__buffer_download(world, world->bodies, (size_t)first * sizeof *records, (size_t)count * sizeof *records, records);
+    gp__buffer_download(world, world->bodies, GP__BODIES_AT(world) + (size_t)first * sizeof *records, (size_t)count * sizeof *records,
+                        records);
     for (i = 0; i < count; ++i) {
         const gp__body_gpu* b = &records[i];
         const gp__body_shape* s = &world->shapes[b->particles[3]];
@@ -5458,6 +5503,7 @@ static void gp__dem_substep(gp_world* w, bool integrate) {
     gp__bind(w, 0, w->position);
     gp__bind(w, 1, w->velocity);
     gp__bind(w, 2, w->info);
+    gp__bind(w, 3, w->bodies);   /* 0 (no body yet) unbinds it: then no rigid particle reads it */
     gp__bind(w, 4, w->spare16);
     gp__bind(w, 5, w->cell_start);
     gp__bind(w, 6, w->fields);
@@ -5472,7 +5518,6 @@ static void gp__dem_substep(gp_world* w, bool integrate) {
     gp__dispatch(w, groups);
     gp__timer_end(w, timer);
     if (!w->body_count) return;
-    gp__bind(w, 3, w->bodies);
     gp__bind(w, 5, w->slot_of_id);
     gp__bind(w, 6, w->offsets);
     timer = gp__timer_begin(w, "body_update");

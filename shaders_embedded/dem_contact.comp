@@ -2,8 +2,10 @@
 // dem_contact: the contact force on every grain and rigid particle (000 sections 29.1.5, 29.2.5):
 // the spring, dashpot and shear of eqs. 10-13 (with a Coulomb cap) from every granular or rigid
 // particle that it overlaps, found through the shared grid's 27 cells around it, plus the walls'.
-// Two particles of one body do not touch. A grain's result is its acceleration (force / mass plus
-// gravity and your forces); a rigid particle's is its contact force / mass, which body_update sums.
+// Two particles of one body do not touch. Forces act at the contact points, with the surfaces'
+// velocities there (a rigid particle's includes its body's spin). A grain's result is its
+// acceleration (force / mass plus gravity and your forces); a rigid particle's is its contact
+// force / mass, and its contact torque about its centre, which body_update sums.
 // The grid's cells must be at least as wide as the largest contact distance (checked on the host).
 // >>include gp_common.glsl
 // gp_common.glsl: included first by every gpuparticle.h compute shader.
@@ -284,12 +286,36 @@ layout(std430, binding = 7) buffer gp_stats_block {
     uint stat_bad_updates;
 };
 
+// The rigid bodies' buffer (binding 3): first a vec4 per slot, the contact torque about the
+// particle's centre that dem_contact leaves for a rigid particle (N m), then from vec4 gp_counts.z
+// (the store's capacity) on, six vec4s per body.
+layout(std430, binding = 3) buffer gp_rigid_block { vec4 gp_rigid[]; };
+
 // A rigid body (mirrored by gp__body_gpu in gpuparticle.h, section >>dem):
 //   x = (centre of mass X, 1 / M); q = orientation (x, y, z, s); p = (linear momentum P, particle
 //   mass); l = (angular momentum L, 0); inertia = (1 / principal moments, 0);
 //   particles = (first id, count, first offset, shape). Particle k has id first + k and offset
 //   gp_offsets[first offset + k] in the principal frame.
 struct gp_body { vec4 x; vec4 q; vec4 p; vec4 l; vec4 inertia; uvec4 particles; };
+
+gp_body gp_body_load(uint b) {
+    uint at = gp_counts.z + 6u * b;
+    gp_body body;
+    body.x = gp_rigid[at];
+    body.q = gp_rigid[at + 1u];
+    body.p = gp_rigid[at + 2u];
+    body.l = gp_rigid[at + 3u];
+    body.inertia = gp_rigid[at + 4u];
+    body.particles = floatBitsToUint(gp_rigid[at + 5u]);
+    return body;
+}
+void gp_body_store(uint b, gp_body body) {   // what moves
+    uint at = gp_counts.z + 6u * b;
+    gp_rigid[at] = body.x;
+    gp_rigid[at + 1u] = body.q;
+    gp_rigid[at + 2u] = body.p;
+    gp_rigid[at + 3u] = body.l;
+}
 
 uint gp_grain_material(uvec4 info) { return min(gp_phase_of(info), GP_MAX_GRANULAR_MATERIALS - 1u); }
 bool gp_is_dem(uint kind) { return kind == GP_KIND_GRANULAR || kind == GP_KIND_RIGID; }
@@ -304,7 +330,8 @@ vec3 gp_body_omega(gp_body b) {
 }
 
 // The contact force on particle i from a partner in direction n (unit, i to partner), overlapping
-// by `overlap`, moving at vij relative to i; c = (k, eta, k_t, mu). Eqs. 10-13: a spring and a
+// by `overlap`, whose surface at the contact point moves at vij relative to i's; c = (k, eta,
+// k_t, mu). Eqs. 10-13: a spring and a
 // dashpot along n, a viscous shear across it, the shear capped by Coulomb's mu times the normal
 // push (never by a pull). Swapping i and the partner negates it exactly.
 vec3 gp_contact(vec3 n, float overlap, vec3 vij, vec4 c) {
@@ -316,11 +343,21 @@ vec3 gp_contact(vec3 n, float overlap, vec3 vij, vec4 c) {
     return (c.y * vn - c.x * overlap) * n + ft;
 }
 
-// Contact with the walls of a particle at p, moving at v, radius r, material c: every collider
-// within r pushes, and a container box's six faces each push as a plane wall (a grain in a corner
-// touches three). The wall is still: the partner's velocity is 0.
-vec3 gp_wall_contact(vec3 p, vec3 v, float r, vec4 c) {
-    vec3 f = vec3(0.0);
+// One contact of particle i (velocity v, spin w: 0 for a grain; radius r) with a partner in
+// direction n overlapping by `overlap`, whose surface moves at `partner` at the contact point: adds
+// the force to f and its torque about i's centre to torque. The contact point is where the two
+// spheres' surfaces meet halfway through the overlap, at (r - overlap / 2) n from i's centre, and
+// the velocities are the surfaces' there, so that a spinning body's particles roll and grip.
+void gp_touch(vec3 n, float overlap, vec3 v, vec3 w, float r, vec3 partner, vec4 c, inout vec3 f, inout vec3 torque) {
+    vec3 lever = (r - 0.5 * overlap) * n;
+    vec3 force = gp_contact(n, overlap, partner - (v + cross(w, lever)), c);
+    f += force;
+    torque += cross(lever, force);
+}
+
+// Contact with the walls: every collider within r pushes, and a container box's six faces each
+// push as a plane wall (a grain in a corner touches three). Walls are still.
+void gp_wall_contact(vec3 p, vec3 v, vec3 w, float r, vec4 c, inout vec3 f, inout vec3 torque) {
     for (uint k = 0u; k < gp_solver_counts.x; ++k) {
         gp_collider_shape s = gp_colliders[k];
         if (s.a.w == GP_SHAPE_BOX && s.c.x < 0.0) {
@@ -328,25 +365,24 @@ vec3 gp_wall_contact(vec3 p, vec3 v, float r, vec4 c) {
             for (int a = 0; a < 3; ++a) {
                 vec3 e = vec3(0.0);
                 e[a] = 1.0;
-                if (low[a] < r) f += gp_contact(-e, r - low[a], -v, c);
-                if (high[a] < r) f += gp_contact(e, r - high[a], -v, c);
+                if (low[a] < r) gp_touch(-e, r - low[a], v, w, r, vec3(0.0), c, f, torque);
+                if (high[a] < r) gp_touch(e, r - high[a], v, w, r, vec3(0.0), c, f, torque);
             }
         } else {
-            vec4 w = gp_collider_distance(k, p);
-            if (w.w < r) f += gp_contact(-w.xyz, r - w.w, -v, c);
+            vec4 d = gp_collider_distance(k, p);
+            if (d.w < r) gp_touch(-d.xyz, r - d.w, v, w, r, vec3(0.0), c, f, torque);
         }
     }
-    return f;
 }
 // <<include gp_dem.glsl
 layout(std430, binding = 5) readonly buffer cell_start_block { uint cell_start[]; };
 layout(local_size_x = GP_GROUP_SIZE) in;
 
 // What particle i needs of itself in the loop.
-struct gp_self { vec3 p; vec3 v; float r; vec4 c; uint owner; bool rigid; uint slot; };
+struct gp_self { vec3 p; vec3 v; vec3 w; float r; vec4 c; uint owner; bool rigid; uint slot; };
 
-// Adds candidate slot k's contact force.
-void gp_contact_term(uint k, uint end, gp_self s, ivec3 cell, inout vec3 f) {
+// Adds candidate slot k's contact force and torque.
+void gp_contact_term(uint k, uint end, gp_self s, ivec3 cell, inout vec3 f, inout vec3 torque) {
     if (k >= end || k == s.slot) return;
     vec4 q = gp_position[k];
     vec3 d = q.xyz - s.p;
@@ -355,9 +391,10 @@ void gp_contact_term(uint k, uint end, gp_self s, ivec3 cell, inout vec3 f) {
     uvec4 info = gp_info[k];
     uint kind = gp_kind_of(info);
     if (!gp_is_dem(kind) || (s.rigid && kind == GP_KIND_RIGID && info.z == s.owner)) return;
-    float r = sqrt(r2);
-    vec4 c = 0.5 * (s.c + gp_granulars[gp_grain_material(info)].contact);
-    f += gp_contact(d / r, reach - r, gp_velocity[k].xyz - s.v, c);
+    float r = sqrt(r2), overlap = reach - r;
+    vec3 n = d / r, partner = gp_velocity[k].xyz;
+    if (kind == GP_KIND_RIGID) partner += cross(gp_body_omega(gp_body_load(info.z)), -(q.w - 0.5 * overlap) * n);
+    gp_touch(n, overlap, s.v, s.w, s.r, partner, 0.5 * (s.c + gp_granulars[gp_grain_material(info)].contact), f, torque);
 }
 
 void main() {
@@ -376,7 +413,8 @@ void main() {
     s.owner = info.z;
     s.rigid = kind == GP_KIND_RIGID;
     s.slot = i;
-    vec3 f = vec3(0.0);
+    s.w = s.rigid ? gp_body_omega(gp_body_load(s.owner)) : vec3(0.0);
+    vec3 f = vec3(0.0), torque = vec3(0.0);
     ivec3 home = gp_grid_cell(s.p);
     uint expected = 0u, visited = 0u, cells = 0u;
     for (int c = 0; c < 27; ++c) {
@@ -387,20 +425,21 @@ void main() {
         uint begin = cell_start[bucket], end = cell_start[bucket + 1u];
         expected += end - begin;
         for (uint k = begin; k < end; k += 8u) {
-            gp_contact_term(k, end, s, cell, f);
-            gp_contact_term(k + 1u, end, s, cell, f);
-            gp_contact_term(k + 2u, end, s, cell, f);
-            gp_contact_term(k + 3u, end, s, cell, f);
-            gp_contact_term(k + 4u, end, s, cell, f);
-            gp_contact_term(k + 5u, end, s, cell, f);
-            gp_contact_term(k + 6u, end, s, cell, f);
-            gp_contact_term(k + 7u, end, s, cell, f);
+            gp_contact_term(k, end, s, cell, f, torque);
+            gp_contact_term(k + 1u, end, s, cell, f, torque);
+            gp_contact_term(k + 2u, end, s, cell, f, torque);
+            gp_contact_term(k + 3u, end, s, cell, f, torque);
+            gp_contact_term(k + 4u, end, s, cell, f, torque);
+            gp_contact_term(k + 5u, end, s, cell, f, torque);
+            gp_contact_term(k + 6u, end, s, cell, f, torque);
+            gp_contact_term(k + 7u, end, s, cell, f, torque);
             visited += min(8u, end - k);
         }
     }
     if (visited != expected || cells != 27u) atomicAdd(stat_truncated, 1u);
-    f += gp_wall_contact(s.p, s.v, s.r, s.c);
+    gp_wall_contact(s.p, s.v, s.w, s.r, s.c, f, torque);
     vec3 a = f / v.w;
     if (!s.rigid) a += gp_gravity.xyz + gp_user_forces(s.p);
+    else gp_rigid[i] = vec4(torque, 0.0);
     gp_acceleration[i] = vec4(a, 0.0);
 }

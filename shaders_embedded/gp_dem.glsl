@@ -12,12 +12,36 @@ layout(std430, binding = 7) buffer gp_stats_block {
     uint stat_bad_updates;
 };
 
+// The rigid bodies' buffer (binding 3): first a vec4 per slot, the contact torque about the
+// particle's centre that dem_contact leaves for a rigid particle (N m), then from vec4 gp_counts.z
+// (the store's capacity) on, six vec4s per body.
+layout(std430, binding = 3) buffer gp_rigid_block { vec4 gp_rigid[]; };
+
 // A rigid body (mirrored by gp__body_gpu in gpuparticle.h, section >>dem):
 //   x = (centre of mass X, 1 / M); q = orientation (x, y, z, s); p = (linear momentum P, particle
 //   mass); l = (angular momentum L, 0); inertia = (1 / principal moments, 0);
 //   particles = (first id, count, first offset, shape). Particle k has id first + k and offset
 //   gp_offsets[first offset + k] in the principal frame.
 struct gp_body { vec4 x; vec4 q; vec4 p; vec4 l; vec4 inertia; uvec4 particles; };
+
+gp_body gp_body_load(uint b) {
+    uint at = gp_counts.z + 6u * b;
+    gp_body body;
+    body.x = gp_rigid[at];
+    body.q = gp_rigid[at + 1u];
+    body.p = gp_rigid[at + 2u];
+    body.l = gp_rigid[at + 3u];
+    body.inertia = gp_rigid[at + 4u];
+    body.particles = floatBitsToUint(gp_rigid[at + 5u]);
+    return body;
+}
+void gp_body_store(uint b, gp_body body) {   // what moves
+    uint at = gp_counts.z + 6u * b;
+    gp_rigid[at] = body.x;
+    gp_rigid[at + 1u] = body.q;
+    gp_rigid[at + 2u] = body.p;
+    gp_rigid[at + 3u] = body.l;
+}
 
 uint gp_grain_material(uvec4 info) { return min(gp_phase_of(info), GP_MAX_GRANULAR_MATERIALS - 1u); }
 bool gp_is_dem(uint kind) { return kind == GP_KIND_GRANULAR || kind == GP_KIND_RIGID; }
@@ -32,7 +56,8 @@ vec3 gp_body_omega(gp_body b) {
 }
 
 // The contact force on particle i from a partner in direction n (unit, i to partner), overlapping
-// by `overlap`, moving at vij relative to i; c = (k, eta, k_t, mu). Eqs. 10-13: a spring and a
+// by `overlap`, whose surface at the contact point moves at vij relative to i's; c = (k, eta,
+// k_t, mu). Eqs. 10-13: a spring and a
 // dashpot along n, a viscous shear across it, the shear capped by Coulomb's mu times the normal
 // push (never by a pull). Swapping i and the partner negates it exactly.
 vec3 gp_contact(vec3 n, float overlap, vec3 vij, vec4 c) {
@@ -44,11 +69,21 @@ vec3 gp_contact(vec3 n, float overlap, vec3 vij, vec4 c) {
     return (c.y * vn - c.x * overlap) * n + ft;
 }
 
-// Contact with the walls of a particle at p, moving at v, radius r, material c: every collider
-// within r pushes, and a container box's six faces each push as a plane wall (a grain in a corner
-// touches three). The wall is still: the partner's velocity is 0.
-vec3 gp_wall_contact(vec3 p, vec3 v, float r, vec4 c) {
-    vec3 f = vec3(0.0);
+// One contact of particle i (velocity v, spin w: 0 for a grain; radius r) with a partner in
+// direction n overlapping by `overlap`, whose surface moves at `partner` at the contact point: adds
+// the force to f and its torque about i's centre to torque. The contact point is where the two
+// spheres' surfaces meet halfway through the overlap, at (r - overlap / 2) n from i's centre, and
+// the velocities are the surfaces' there, so that a spinning body's particles roll and grip.
+void gp_touch(vec3 n, float overlap, vec3 v, vec3 w, float r, vec3 partner, vec4 c, inout vec3 f, inout vec3 torque) {
+    vec3 lever = (r - 0.5 * overlap) * n;
+    vec3 force = gp_contact(n, overlap, partner - (v + cross(w, lever)), c);
+    f += force;
+    torque += cross(lever, force);
+}
+
+// Contact with the walls: every collider within r pushes, and a container box's six faces each
+// push as a plane wall (a grain in a corner touches three). Walls are still.
+void gp_wall_contact(vec3 p, vec3 v, vec3 w, float r, vec4 c, inout vec3 f, inout vec3 torque) {
     for (uint k = 0u; k < gp_solver_counts.x; ++k) {
         gp_collider_shape s = gp_colliders[k];
         if (s.a.w == GP_SHAPE_BOX && s.c.x < 0.0) {
@@ -56,13 +91,12 @@ vec3 gp_wall_contact(vec3 p, vec3 v, float r, vec4 c) {
             for (int a = 0; a < 3; ++a) {
                 vec3 e = vec3(0.0);
                 e[a] = 1.0;
-                if (low[a] < r) f += gp_contact(-e, r - low[a], -v, c);
-                if (high[a] < r) f += gp_contact(e, r - high[a], -v, c);
+                if (low[a] < r) gp_touch(-e, r - low[a], v, w, r, vec3(0.0), c, f, torque);
+                if (high[a] < r) gp_touch(e, r - high[a], v, w, r, vec3(0.0), c, f, torque);
             }
         } else {
-            vec4 w = gp_collider_distance(k, p);
-            if (w.w < r) f += gp_contact(-w.xyz, r - w.w, -v, c);
+            vec4 d = gp_collider_distance(k, p);
+            if (d.w < r) gp_touch(-d.xyz, r - d.w, v, w, r, vec3(0.0), c, f, torque);
         }
     }
-    return f;
 }
