@@ -638,6 +638,11 @@ typedef struct gp_draw_desc {
 } gp_draw_desc;
 /* Draws after a step or build. Fails with GP_ERROR_INVALID_STATE when built with GP_NO_DRAW. */
 GP_API_DECL gp_result gp_draw_particles(gp_world* world, const gp_draw_desc* desc);
+/* Draws every rigid body's mesh (the shape's triangles, or a box, sphere or capsule made for
+   it), instanced from the bodies' positions and quaternions on the GPU (000 eq. 21), lit, a
+   colour per body from a palette (GP_COLOR_UNIFORM: desc.color). view, projection and light as
+   above; the other fields are ignored. Same GL state rules as gp_draw_particles. */
+GP_API_DECL gp_result gp_draw_bodies(gp_world* world, const gp_draw_desc* desc);
 
 /* ---- primitives on your own buffers ------------------------------------------------------
    GL buffer names of uint32 arrays; counts in elements, offsets in bytes. Each checks that the
@@ -801,6 +806,8 @@ typedef unsigned char gp__GLubyte;
 #define GP__GL_VIEWPORT 0x0BA2
 #define GP__GL_FLOAT 0x1406
 #define GP__GL_POINTS 0x0000
+#define GP__GL_TRIANGLES 0x0004
+#define GP__GL_ELEMENT_ARRAY_BUFFER 0x8893
 #define GP__GL_PROGRAM_POINT_SIZE 0x8642
 
 #define GP__GL_FUNCTIONS(X) \
@@ -851,6 +858,8 @@ typedef unsigned char gp__GLubyte;
     X(void, EnableVertexAttribArray, (gp__GLuint index)) \
     X(void, Enable, (gp__GLenum cap)) \
     X(void, DrawArrays, (gp__GLenum mode, gp__GLint first, gp__GLsizei count)) \
+    X(void, VertexAttribDivisor, (gp__GLuint index, gp__GLuint divisor)) \
+    X(void, DrawElementsInstancedBaseInstance, (gp__GLenum mode, gp__GLsizei count, gp__GLenum type, const void* indices, gp__GLsizei instancecount, gp__GLuint baseinstance)) \
     X(void, UniformMatrix4fv, (gp__GLint location, gp__GLsizei count, gp__GLboolean transpose, const float* value)) \
     X(void, Uniform4f, (gp__GLint location, float v0, float v1, float v2, float v3))
 
@@ -964,7 +973,11 @@ typedef struct gp__body_shape {
     float mass, particle_mass, particle_radius;
     float com[3], inertia[3], principal[4];   /* shape frame; principal moments; (x, y, z, w) */
     float* offsets;                            /* 4 floats per particle */
+    gp__GLuint draw_vertices, draw_indices;    /* gp_draw_bodies' mesh, principal frame */
+    uint32_t draw_index_count;
 } gp__body_shape;
+/* Bodies [first, first + count) share a shape: gp_draw_bodies draws each run in one call. */
+typedef struct gp__body_run { uint32_t shape, first, count; } gp__body_run;
 /* A rigid body on the GPU: shaders_embedded/gp_dem.glsl's gp_body, field for field. */
 typedef struct gp__body_gpu {
     float x[4], q[4], p[4], l[4], inertia[4];
@@ -1045,8 +1058,10 @@ struct gp_world {
                                              per body: gp_dem.glsl's gp_rigid */
     size_t bodies_bytes;
     uint32_t body_count;
+    gp__body_run* runs;
+    uint32_t run_count, run_capacity;
     /* drawing (section >>draw) */
-    gp__GLuint draw_program, draw_vao;
+    gp__GLuint draw_program, draw_vao, body_program;
     /* scratch, grown on demand */
     gp__GLuint scan_sums[GP__SCAN_MAX_LEVELS];
     size_t scan_sums_bytes[GP__SCAN_MAX_LEVELS];
@@ -5209,6 +5224,97 @@ static gp_result gp__buffer_grow(gp_world* w, gp__GLuint* buffer, size_t* size, 
     return GP_OK;
 }
 
+
+#if !defined(GP_NO_DRAW)
+/* The shape's mesh for gp_draw_bodies, in its principal frame (from the centre of mass): the
+   user's triangles, or a box, sphere or capsule made here; smooth normals from the faces around
+   each vertex (a box's faces have their own vertices). Kept in two GL buffers. */
+static gp_result gp__shape_draw_mesh(gp_world* w, const gp_shape_desc* d, gp__body_shape* s) {
+    enum { RINGS = 12, SEGMENTS = 16 };
+    uint32_t nv, nt, i, k;
+    float* v;      /* 6 per vertex: position, normal */
+    uint32_t* t;   /* 3 per triangle */
+    double conj[4];
+    gp_result r;
+    if (d->shape == GP_SHAPE_MESH) { nv = d->vertex_count; nt = d->triangle_count; }
+    else if (d->shape == GP_SHAPE_BOX) { nv = 24; nt = 12; }
+    else { nv = (RINGS + 2) * (SEGMENTS + 1); nt = (RINGS + 1) * SEGMENTS * 2; }
+    v = (float*)gp__alloc(&w->desc.allocator, (size_t)nv * 6 * sizeof(float));
+    t = (uint32_t*)gp__alloc(&w->desc.allocator, (size_t)nt * 3 * sizeof(uint32_t));
+    if (!v || !t) {
+        gp__free(&w->desc.allocator, v);
+        gp__free(&w->desc.allocator, t);
+        return gp__fail(w, GP_ERROR_OUT_OF_MEMORY, "no host memory for the shape's mesh of %u vertices", nv);
+    }
+    memset(v, 0, (size_t)nv * 6 * sizeof(float));
+    if (d->shape == GP_SHAPE_MESH) {
+        for (i = 0; i < nv; ++i) memcpy(v + 6 * (size_t)i, d->vertices + 3 * (size_t)i, 3 * sizeof(float));
+        memcpy(t, d->triangles, (size_t)nt * 3 * sizeof(uint32_t));
+    } else if (d->shape == GP_SHAPE_BOX) {
+        for (k = 0; k < 6; ++k) {   /* face k: axis k / 2, side +- */
+            int a = (int)k / 2, b = (a + 1) % 3, c = (a + 2) % 3;
+            float side = k % 2 ? -1.0f : 1.0f;
+            for (i = 0; i < 4; ++i) {
+                float* p = v + 6 * (size_t)(4 * k + i);
+                float u = (i == 1 || i == 2) ? 1.0f : -1.0f, vv = i >= 2 ? 1.0f : -1.0f;
+                p[a] = side * d->half_extents[a];
+                p[b] = side * u * d->half_extents[b];   /* counter-clockwise seen from outside */
+                p[c] = vv * d->half_extents[c];
+            }
+            t[6 * k + 0] = 4 * k; t[6 * k + 1] = 4 * k + 1; t[6 * k + 2] = 4 * k + 2;
+            t[6 * k + 3] = 4 * k; t[6 * k + 4] = 4 * k + 2; t[6 * k + 5] = 4 * k + 3;
+        }
+    } else {   /* rings from the bottom pole to the top; a capsule's halves apart by 2 half_height */
+        float hh = d->shape == GP_SHAPE_CAPSULE ? d->half_height : 0.0f;
+        uint32_t ring, seg, at = 0;
+        for (ring = 0; ring < RINGS + 2; ++ring) {
+            uint32_t band = ring <= (RINGS + 1) / 2 ? ring : ring - 1;   /* the equator twice, for the capsule */
+            double phi = GP__PI * ((double)band / RINGS - 0.5);
+            float shift = ring <= (RINGS + 1) / 2 ? -hh : hh;
+            for (seg = 0; seg <= SEGMENTS; ++seg, ++at) {
+                double theta = 2.0 * GP__PI * seg / SEGMENTS;
+                float* p = v + 6 * (size_t)at;
+                p[0] = (float)(d->radius * cos(phi) * cos(theta));
+                p[1] = (float)(d->radius * sin(phi)) + shift;
+                p[2] = (float)(-d->radius * cos(phi) * sin(theta));
+            }
+        }
+        at = 0;
+        for (ring = 0; ring < RINGS + 1; ++ring)
+            for (seg = 0; seg < SEGMENTS; ++seg) {
+                uint32_t a = ring * (SEGMENTS + 1) + seg, b = a + SEGMENTS + 1;
+                t[at++] = a; t[at++] = a + 1; t[at++] = b + 1;
+                t[at++] = a; t[at++] = b + 1; t[at++] = b;
+            }
+    }
+    for (i = 0; i < nt; ++i) {   /* area-weighted face normals into each vertex */
+        float *p0 = v + 6 * (size_t)t[3 * i], *p1 = v + 6 * (size_t)t[3 * i + 1], *p2 = v + 6 * (size_t)t[3 * i + 2];
+        float e1[3], e2[3], n[3];
+        int a;
+        for (a = 0; a < 3; ++a) { e1[a] = p1[a] - p0[a]; e2[a] = p2[a] - p0[a]; }
+        n[0] = e1[1] * e2[2] - e1[2] * e2[1]; n[1] = e1[2] * e2[0] - e1[0] * e2[2]; n[2] = e1[0] * e2[1] - e1[1] * e2[0];
+        for (a = 0; a < 3; ++a) { p0[3 + a] += n[a]; p1[3 + a] += n[a]; p2[3 + a] += n[a]; }
+    }
+    conj[0] = -s->principal[0]; conj[1] = -s->principal[1]; conj[2] = -s->principal[2]; conj[3] = s->principal[3];
+    for (i = 0; i < nv; ++i) {   /* to the principal frame: Q^T (p - c), Q^T n */
+        double p[3], n[3], out[3], len;
+        int a;
+        for (a = 0; a < 3; ++a) { p[a] = v[6 * (size_t)i + a] - s->com[a]; n[a] = v[6 * (size_t)i + 3 + a]; }
+        gp__quat_rotate(conj, p, out);
+        for (a = 0; a < 3; ++a) v[6 * (size_t)i + a] = (float)out[a];
+        gp__quat_rotate(conj, n, out);
+        len = sqrt(out[0] * out[0] + out[1] * out[1] + out[2] * out[2]);
+        for (a = 0; a < 3; ++a) v[6 * (size_t)i + 3 + a] = len > 0.0 ? (float)(out[a] / len) : 0.0f;
+    }
+    r = gp__buffer_new(w, (size_t)nv * 24, v, "a shape's mesh vertices", &s->draw_vertices);
+    if (r == GP_OK) r = gp__buffer_new(w, (size_t)nt * 12, t, "a shape's mesh triangles", &s->draw_indices);
+    s->draw_index_count = 3 * nt;
+    gp__free(&w->desc.allocator, v);
+    gp__free(&w->desc.allocator, t);
+    return r;
+}
+#endif
+
 gp_result gp_body_shape_create(gp_world* world, const gp_shape_desc* desc, gp_body_shape* shape) {
     gp__body_shape s;
     float origin[3], voxel, *offsets = NULL;
@@ -5275,6 +5381,13 @@ gp_result gp_body_shape_create(gp_world* world, const gp_shape_desc* desc, gp_bo
         if (r == GP_OK)
             r = gp__buffer_grow(world, &world->offsets, &world->offsets_bytes, ((size_t)world->offset_count + n) * 16,
                                 (size_t)world->offset_count * 16, "the shapes' particle offsets");
+#if !defined(GP_NO_DRAW)
+        if (r == GP_OK) r = gp__shape_draw_mesh(world, desc, &s);
+        if (r != GP_OK) {
+            gp__buffer_delete(world, &s.draw_vertices);
+            gp__buffer_delete(world, &s.draw_indices);
+        }
+#endif
         if (r == GP_OK) {
             gp__buffer_upload(world, world->offsets, (size_t)world->offset_count * 16, (size_t)n * 16, offsets);
             world->offset_count += n;
@@ -5419,6 +5532,25 @@ gp_result gp_bodies_add(gp_world* world, const gp_body_desc* bodies, uint32_t co
         p.has_owner = true;
         r = gp__particles_add(world, &p, NULL);
         ++at;
+    }
+    for (i = 0; i < count && r == GP_OK; ++i) {   /* runs of one shape, for gp_draw_bodies */
+        gp__body_run* last = world->run_count ? &world->runs[world->run_count - 1] : NULL;
+        if (last && last->shape == records[i].particles[3] && last->first + last->count == world->body_count + i) {
+            ++last->count;
+            continue;
+        }
+        if (world->run_count == world->run_capacity) {
+            uint32_t grown = world->run_capacity ? 2 * world->run_capacity : 16;
+            gp__body_run* more = (gp__body_run*)gp__alloc(&world->desc.allocator, grown * sizeof *more);
+            if (!more) { r = gp__fail(world, GP_ERROR_OUT_OF_MEMORY, "no host memory for %u runs of bodies", grown); break; }
+            if (world->run_count) memcpy(more, world->runs, world->run_count * sizeof *more);
+            gp__free(&world->desc.allocator, world->runs);
+            world->runs = more;
+            world->run_capacity = grown;
+        }
+        world->runs[world->run_count].shape = records[i].particles[3];
+        world->runs[world->run_count].first = world->body_count + i;
+        world->runs[world->run_count++].count = 1;
     }
     if (r == GP_OK) {
         gp__buffer_upload(world, world->bodies, GP__BODIES_AT(world) + (size_t)world->body_count * sizeof *records,
@@ -5632,7 +5764,137 @@ static gp_result gp__draw_init(gp_world* w) {
     gl->fnGenVertexArrays(1, &w->draw_vao);
     return GP_OK;
 }
+
+/* ---- rigid bodies: each body's mesh, instanced (000 eq. 21) ---- */
+static const char* const gp__body_vertex_shader =
+    "#version 430 core\n"
+    "layout(location = 0) in vec3 a_vertex;\n"     /* principal frame, from the centre of mass */
+    "layout(location = 1) in vec3 a_normal;\n"
+    "layout(location = 2) in vec4 a_center;\n"     /* per body: X, 1 / M */
+    "layout(location = 3) in vec4 a_rotation;\n"   /* per body: q (x, y, z, w) */
+    "layout(location = 0) uniform mat4 u_view;\n"
+    "layout(location = 1) uniform mat4 u_projection;\n"
+    "layout(location = 5) uniform uint u_first;\n" /* the run's first body, for its colour */
+    "out vec3 v_normal;\n"
+    "flat out uint v_body;\n"
+    "vec3 rotate(vec4 q, vec3 v) { return v + 2.0 * cross(q.xyz, cross(q.xyz, v) + q.w * v); }\n"
+    "void main() {\n"
+    "    vec3 world = a_center.xyz + rotate(a_rotation, a_vertex);\n"   /* eq. 21 */
+    "    v_normal = mat3(u_view) * rotate(a_rotation, a_normal);\n"
+    "    v_body = u_first + uint(gl_InstanceID);\n"
+    "    gl_Position = u_projection * u_view * vec4(world, 1.0);\n"
+    "}\n";
+static const char* const gp__body_fragment_shader =
+    "#version 430 core\n"
+    "layout(location = 2) uniform vec4 u_color;\n"
+    "layout(location = 3) uniform vec4 u_mode;\n"  /* x 1: one colour, else a palette by body */
+    "layout(location = 4) uniform vec4 u_light;\n"
+    "in vec3 v_normal;\n"
+    "flat in uint v_body;\n"
+    "out vec4 o_color;\n"
+    "void main() {\n"
+    "    const vec3 palette[6] = vec3[6](vec3(0.85, 0.55, 0.3), vec3(0.35, 0.6, 0.85), vec3(0.8, 0.8, 0.75),\n"
+    "                                    vec3(0.55, 0.75, 0.4), vec3(0.8, 0.4, 0.45), vec3(0.6, 0.5, 0.8));\n"
+    "    vec3 base = u_mode.x == 1.0 ? u_color.rgb : palette[(v_body * 2654435761u >> 16u) % 6u];\n"
+    "    vec3 n = normalize(v_normal);\n"
+    "    float lambert = max(dot(n, normalize(u_light.xyz)), 0.0);\n"
+    "    o_color = vec4(base * (0.3 + 0.7 * lambert), u_color.a);\n"
+    "}\n";
+
+/* Links a vertex and fragment program; 0 and a message on failure. */
+static gp_result gp__draw_program(gp_world* w, const char* vertex, const char* fragment, const char* what, gp__GLuint* out) {
+    gp__gl* gl = &w->gl;
+    char log[4096];
+    gp__GLuint vs, fs, program;
+    gp__GLint ok = 0;
+    log[0] = 0;
+    vs = gp__draw_stage(w, GP__GL_VERTEX_SHADER, vertex, log, sizeof log);
+    fs = vs ? gp__draw_stage(w, GP__GL_FRAGMENT_SHADER, fragment, log, sizeof log) : 0;
+    if (!vs || !fs) {
+        if (vs) gl->fnDeleteShader(vs);
+        return gp__fail(w, GP_ERROR_SHADER_COMPILE, "the %s shaders failed to compile:\n%s", what, log);
+    }
+    program = gl->fnCreateProgram();
+    gl->fnAttachShader(program, vs);
+    gl->fnAttachShader(program, fs);
+    gl->fnLinkProgram(program);
+    gl->fnDeleteShader(vs);
+    gl->fnDeleteShader(fs);
+    gl->fnGetProgramiv(program, GP__GL_LINK_STATUS, &ok);
+    if (!ok) {
+        gl->fnGetProgramInfoLog(program, (gp__GLsizei)sizeof log, NULL, log);
+        gl->fnDeleteProgram(program);
+        return gp__fail(w, GP_ERROR_SHADER_COMPILE, "the %s program failed to link:\n%s", what, log);
+    }
+    *out = program;
+    return GP_OK;
+}
 #endif
+
+gp_result gp_draw_bodies(gp_world* world, const gp_draw_desc* desc) {
+#if defined(GP_NO_DRAW)
+    if (!world) return GP_ERROR_INVALID_ARGUMENT;
+    (void)desc;
+    gp__begin(world, "gp_draw_bodies");
+    return gp__end(world, gp__fail(world, GP_ERROR_INVALID_STATE, "the draw helper was compiled out (GP_NO_DRAW)"));
+#else
+    gp__gl* gl;
+    gp_draw_desc d;
+    gp__GLint vao = 0, array_buffer = 0;
+    gp_result r;
+    uint32_t i;
+    int k;
+    if (!world) return GP_ERROR_INVALID_ARGUMENT;
+    gl = &world->gl;
+    gp__begin(world, "gp_draw_bodies");
+    if (!desc) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "desc is NULL"));
+    d = *desc;
+    for (k = 0; k < 16; ++k)
+        if (!isfinite(d.view[k]) || !isfinite(d.projection[k]))
+            return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "view or projection has a value that is not finite"));
+    if (d.color[0] == 0.0f && d.color[1] == 0.0f && d.color[2] == 0.0f && d.color[3] == 0.0f) {
+        d.color[0] = 0.3f; d.color[1] = 0.5f; d.color[2] = 0.9f; d.color[3] = 1.0f;
+    }
+    if (d.light[0] == 0.0f && d.light[1] == 0.0f && d.light[2] == 0.0f) { d.light[0] = 0.4f; d.light[1] = 0.7f; d.light[2] = 0.6f; }
+    if (!world->body_program &&
+        (r = gp__draw_program(world, gp__body_vertex_shader, gp__body_fragment_shader, "body mesh", &world->body_program)) != GP_OK)
+        return gp__end(world, r);
+    if ((r = gp__draw_init(world)) != GP_OK) return gp__end(world, r);
+    if (world->body_count == 0) return gp__end(world, GP_OK);
+    gl->fnGetIntegerv(GP__GL_VERTEX_ARRAY_BINDING, &vao);
+    gl->fnGetIntegerv(GP__GL_ARRAY_BUFFER_BINDING, &array_buffer);
+    gl->fnUseProgram(world->body_program);
+    gl->fnUniformMatrix4fv(0, 1, 0, d.view);
+    gl->fnUniformMatrix4fv(1, 1, 0, d.projection);
+    gl->fnUniform4f(2, d.color[0], d.color[1], d.color[2], d.color[3]);
+    gl->fnUniform4f(3, d.color_by == GP_COLOR_UNIFORM ? 1.0f : 0.0f, 0.0f, 0.0f, 0.0f);
+    gl->fnUniform4f(4, d.light[0], d.light[1], d.light[2], 0.0f);
+    gl->fnBindVertexArray(world->draw_vao);
+    for (k = 0; k < 4; ++k) gl->fnEnableVertexAttribArray((gp__GLuint)k);
+    gl->fnBindBuffer(GP__GL_ARRAY_BUFFER, world->bodies);
+    gl->fnVertexAttribPointer(2, 4, GP__GL_FLOAT, 0, (gp__GLsizei)sizeof(gp__body_gpu), (const void*)GP__BODIES_AT(world));
+    gl->fnVertexAttribPointer(3, 4, GP__GL_FLOAT, 0, (gp__GLsizei)sizeof(gp__body_gpu), (const void*)(GP__BODIES_AT(world) + 16));
+    gl->fnVertexAttribDivisor(2, 1);
+    gl->fnVertexAttribDivisor(3, 1);
+    for (i = 0; i < world->run_count; ++i) {
+        const gp__body_run* run = &world->runs[i];
+        const gp__body_shape* s = &world->shapes[run->shape];
+        gl->fnBindBuffer(GP__GL_ARRAY_BUFFER, s->draw_vertices);
+        gl->fnVertexAttribPointer(0, 3, GP__GL_FLOAT, 0, 24, NULL);
+        gl->fnVertexAttribPointer(1, 3, GP__GL_FLOAT, 0, 24, (const void*)12);
+        gl->fnBindBuffer(GP__GL_ELEMENT_ARRAY_BUFFER, s->draw_indices);
+        gl->fnUniform1ui(5, run->first);
+        gl->fnDrawElementsInstancedBaseInstance(GP__GL_TRIANGLES, (gp__GLsizei)s->draw_index_count, GP__GL_UNSIGNED_INT, NULL,
+                                                (gp__GLsizei)run->count, run->first);
+    }
+    gl->fnVertexAttribDivisor(2, 0);   /* the impostors share the vertex array */
+    gl->fnVertexAttribDivisor(3, 0);
+    gl->fnBindBuffer(GP__GL_ELEMENT_ARRAY_BUFFER, 0);
+    gl->fnBindVertexArray((gp__GLuint)vao);
+    gl->fnBindBuffer(GP__GL_ARRAY_BUFFER, (gp__GLuint)array_buffer);
+    return gp__end(world, GP_OK);
+#endif
+}
 
 gp_result gp_draw_particles(gp_world* world, const gp_draw_desc* desc) {
 #if defined(GP_NO_DRAW)
@@ -5954,6 +6216,11 @@ void gp_world_destroy(gp_world* world) {
         for (i = 0; i < GP__PROGRAM_COUNT; ++i)
             if (world->programs[i]) world->gl.fnDeleteProgram(world->programs[i]);
 #if !defined(GP_NO_DRAW)
+        if (world->body_program) world->gl.fnDeleteProgram(world->body_program);
+        for (i = 0; i < world->shape_count; ++i) {
+            gp__buffer_delete(world, &world->shapes[i].draw_vertices);
+            gp__buffer_delete(world, &world->shapes[i].draw_indices);
+        }
         if (world->draw_program) world->gl.fnDeleteProgram(world->draw_program);
         if (world->draw_vao) world->gl.fnDeleteVertexArrays(1, &world->draw_vao);
 #endif
@@ -5961,6 +6228,7 @@ void gp_world_destroy(gp_world* world) {
     for (i = 0; i < world->collider_count; ++i) gp__free(&world->desc.allocator, world->colliders[i].field_samples);
     for (i = 0; i < world->shape_count; ++i) gp__free(&world->desc.allocator, world->shapes[i].offsets);
     gp__free(&world->desc.allocator, world->shapes);
+    gp__free(&world->desc.allocator, world->runs);
     allocator = world->desc.allocator;
     gp__free(&allocator, world);
 }
