@@ -273,10 +273,118 @@ static void test_dem_body_rests_on_floor(void) {
     gp_world_destroy(w);
 }
 
+/* Bad input gets a result and a message naming the problem, and changes nothing: materials,
+   grains, shapes, bodies. Then two grains of an absurd stiffness (1e38 N/m) pressed together
+   beside a grain at 1e30 m/s: the pair is flung apart at the largest speeds a float holds (an
+   update that overflowed would be refused and counted: either way no NaN), the runaway flies
+   on, and every grain is still in the store, finite. */
+static void test_dem_rejects_bad_input(void) {
+    gp_world* w = dem_world(64, 0.05f, 0);
+    gp_granular_material m, before;
+    gp_shape_desc shape;
+    gp_body_shape handle, good;
+    gp_body_desc body;
+    gp_body_state state;
+    gp_particles_desc d;
+    gp_fluid_stats stats;
+    const float lo[3] = {0.0f, 0.0f, 0.0f}, hi[3] = {0.5f, 0.5f, 0.5f}, small_hi[3] = {0.1f, 0.1f, 0.05f}, nan3[3] = {NAN, 0.0f, 0.0f};
+    const float tri_vertices[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0};
+    const uint32_t bad_triangles[3] = {0, 1, 7};
+    float xyz[9] = {1.0f, 0.5f, 0.0f, 1.001f, 0.5f, 0.0f, 0.0f, 0.3f, 0.0f}, vel[9] = {0, 0, 0, 0, 0, 0, 0.0f, 1e30f, 0.0f};
+    gp_particle_position after[7];
+    uint32_t added = 7, first = 7, count;
+    int i;
+    if (!w) return;
+    CHECK(gp_granular_material_get(w, 0, &before) == GP_OK);
+    m = before; m.stiffness = -1.0f;
+    CHECK(gp_granular_material_set(w, 0, &m) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("stiffness -1"));
+    m = before; m.friction = NAN;
+    CHECK(gp_granular_material_set(w, 0, &m) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("friction"));
+    m = before; m.diameter = 0.06f;
+    CHECK(gp_granular_material_set(w, 0, &m) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("exceeds the grid's cell size"));
+    CHECK(gp_granular_material_set(w, 8, &before) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("phase 8"));
+    CHECK(gp_granular_material_get(w, 0, &m) == GP_OK && memcmp(&m, &before, sizeof m) == 0);
+    CHECK(gp_granular_add_block(w, 0, lo, hi, NULL, &added) == GP_ERROR_CAPACITY && added == 0 && fixture_logged("do not fit"));
+    CHECK(gp_granular_add_block(w, 0, nan3, hi, NULL, &added) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("not finite"));
+    CHECK(gp_granular_add_block(w, 9, lo, hi, NULL, &added) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("phase 9"));
+    CHECK(gp_particle_count(w) == 0);
+    memset(&shape, 0, sizeof shape);
+    CHECK(gp_body_shape_create(w, NULL, &handle) == GP_ERROR_INVALID_ARGUMENT && handle.id == 0);
+    CHECK(gp_body_shape_create(w, &shape, &handle) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("a body's shape is"));
+    shape.shape = GP_SHAPE_SPHERE;
+    CHECK(gp_body_shape_create(w, &shape, &handle) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("radius 0"));
+    shape.radius = 0.001f; shape.half_height = 0.0f;
+    shape.shape = GP_SHAPE_BOX; shape.half_extents[0] = shape.half_extents[1] = shape.half_extents[2] = 0.001f;
+    CHECK(gp_body_shape_create(w, &shape, &handle) == GP_OK);   /* a box smaller than a voxel: its one centre is inside */
+    shape.shape = GP_SHAPE_SPHERE; shape.radius = 0.03f;   /* 2 x 2 x 2 voxels, their centres 0.043 m out */
+    CHECK(gp_body_shape_create(w, &shape, &handle) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("holds no voxel centre") && handle.id == 0);
+    shape.shape = GP_SHAPE_MESH;
+    shape.vertices = tri_vertices; shape.vertex_count = 3; shape.triangles = bad_triangles; shape.triangle_count = 1;
+    CHECK(gp_body_shape_create(w, &shape, &handle) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("index 7 is out of range"));
+    shape.vertices = NULL;
+    CHECK(gp_body_shape_create(w, &shape, &handle) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("vertices NULL"));
+    memset(&shape, 0, sizeof shape);
+    shape.shape = GP_SHAPE_BOX; shape.half_extents[0] = 0.1f; shape.half_extents[1] = 0.1f; shape.half_extents[2] = 0.1f;
+    CHECK(gp_body_shape_create(w, &shape, &good) == GP_OK && good.id != 0);   /* 4 x 4 x 4 = 64 particles */
+    memset(&body, 0, sizeof body);
+    body.shape = good;
+    CHECK(gp_bodies_add(w, &body, 2, &first) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("bodies is NULL") == 0);
+    body.shape.id = 12345;
+    CHECK(gp_bodies_add(w, &body, 1, &first) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("shape 12345"));
+    body.shape = good; body.position[1] = NAN;
+    CHECK(gp_bodies_add(w, &body, 1, &first) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("not finite"));
+    body.position[1] = 0.0f; body.orientation[0] = INFINITY;
+    CHECK(gp_bodies_add(w, &body, 1, &first) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("not finite"));
+    body.orientation[0] = 0.0f;
+    CHECK(gp_bodies_add(w, &body, 1, &first) == GP_OK && first == 0 && gp_particle_count(w) == 64);
+    CHECK(gp_bodies_add(w, &body, 1, &first) == GP_ERROR_CAPACITY && fixture_logged("do not fit") && gp_body_count(w) == 1);
+    CHECK(gp_bodies_read(w, 1, 1, &state) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("do not all exist"));
+    CHECK(gp_bodies_read(w, 0, 1, NULL) == GP_ERROR_INVALID_ARGUMENT);
+    gp_world_destroy(w);
+
+    /* an overflowing pair and a runaway among grains on a floor */
+    w = dem_world(64, 0.05f, 0);
+    if (!w) return;
+    dem_plane(w, 0.0, 1.0, 0.0);
+    m = before;
+    m.stiffness = 1e38f;
+    CHECK(gp_granular_material_set(w, 1, &m) == GP_OK);
+    CHECK(gp_granular_add_block(w, 0, lo, small_hi, NULL, &added) == GP_OK && added == 4);
+    memset(&d, 0, sizeof d);
+    d.count = 2; d.positions = xyz; d.velocities = vel; d.kind = GP_KIND_GRANULAR; d.radius = 0.025f; d.mass = before.mass;
+    d.phase = 1;
+    CHECK(gp_particles_add(w, &d, NULL) == GP_OK);
+    d.count = 1; d.positions = xyz + 6; d.velocities = vel + 6; d.phase = 0;
+    CHECK(gp_particles_add(w, &d, NULL) == GP_OK);
+    for (i = 0; i < 20; ++i) {
+        gp_step_desc step;
+        memset(&step, 0, sizeof step);
+        step.dt = 0.01f;
+        step.substeps = 4;
+        CHECK(gp_world_step(w, &step) == GP_OK);
+    }
+    CHECK(gp_fluid_stats_read(w, &stats) == GP_OK);
+    count = gp_particle_count(w);
+    added = 0;
+    CHECKF(count == 7, "%u grains (7 added)", count);
+    first = 0;
+    CHECK(gp_particles_read(w, GP_ATTRIBUTE_POSITION, 0, 7, after) == GP_OK);
+    for (i = 0; i < 7; ++i) {
+        CHECKF(isfinite(after[i].x) && isfinite(after[i].y) && isfinite(after[i].z), "grain in slot %d at (%g, %g, %g)", i,
+               after[i].x, after[i].y, after[i].z);
+        if (fabs(after[i].x) > 1e20f) ++added;   /* the pair, flung */
+        if (after[i].y > 1e25f) ++first;         /* the runaway */
+    }
+    CHECKF(first == 1 && (added == 2 || stats.nonfinite >= 2), "runaway found %u times; the pair flung %u times, %u updates refused",
+           first, added, stats.nonfinite);
+    gp_world_destroy(w);
+}
+
 const gp_test_case dem_tests[] = {
     {"dem_head_on_collision", test_dem_head_on_collision},
     {"dem_free_spin", test_dem_free_spin},
     {"dem_ball_rolls_down_incline", test_dem_ball_rolls_down_incline},
     {"dem_body_rests_on_floor", test_dem_body_rests_on_floor},
+    {"dem_rejects_bad_input", test_dem_rejects_bad_input},
 };
 const int dem_test_count = (int)(sizeof dem_tests / sizeof dem_tests[0]);
