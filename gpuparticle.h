@@ -41,6 +41,7 @@
        >>sort       bitonic sort of (key, value) pairs
        >>grid       the neighbour grid: counting sort, bounded and hashed
        >>sph        SPH fluid (001): materials, scenes, pours, forces, the substep; boundaries
+       >>dem        granular matter and rigid bodies (000): materials, shapes, bodies, the DEM passes
                     (colliders, mesh distance fields)
        >>draw       sphere impostors straight from the store (gp_draw_particles)
        >>public     world creation and the particle store's public functions
@@ -114,7 +115,7 @@
 /* >>api ==================================================================================== */
 
 #define GP_VERSION_MAJOR 0
-#define GP_VERSION_MINOR 2
+#define GP_VERSION_MINOR 3
 #define GP_VERSION_PATCH 0
 #define GP_VERSION ((GP_VERSION_MAJOR * 10000) + (GP_VERSION_MINOR * 100) + GP_VERSION_PATCH)
 
@@ -233,8 +234,8 @@ GP_API_DECL gp_result gp_world_last_result(const gp_world* world);
 /* ---- the particle store ---------------------------------------------------------------- */
 
 /* What a particle is. The grid files every kind together; each solver acts on its own kinds.
-   Fluid has its solver (>>sph); the other kinds are stored and sorted, and their solvers arrive
-   with their sections (see the README). */
+   Fluid has its solver (>>sph), grains and rigid particles theirs (>>dem); the other kinds are
+   stored and sorted, and their solvers arrive with their sections (see the README). */
 typedef enum gp_kind {
     GP_KIND_DEFAULT = 0,   /* resolves to GP_KIND_EFFECT */
     GP_KIND_FLUID,         /* SPH fluid */
