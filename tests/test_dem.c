@@ -328,7 +328,7 @@ static void test_dem_rejects_bad_input(void) {
     CHECK(gp_body_shape_create(w, &shape, &good) == GP_OK && good.id != 0);   /* 4 x 4 x 4 = 64 particles */
     memset(&body, 0, sizeof body);
     body.shape = good;
-    CHECK(gp_bodies_add(w, &body, 2, &first) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("bodies is NULL") == 0);
+    CHECK(gp_bodies_add(w, NULL, 2, &first) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("bodies is NULL"));
     body.shape.id = 12345;
     CHECK(gp_bodies_add(w, &body, 1, &first) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("shape 12345"));
     body.shape = good; body.position[1] = NAN;
