@@ -4787,6 +4787,44 @@ static gp_result gp__collider_check(gp_world* w, gp_collider_desc* d) {
     }
 }
 
+/* A closed mesh uses every edge, by its endpoints' positions (so that unwelded copies of a vertex
+   count as one), an even number of times. Returns GP_OK, or fails naming an open edge. Indices
+   must be in range (checked before). */
+typedef struct gp__edge { float a[3], b[3]; } gp__edge;
+static int gp__edge_order(const void* x, const void* y) {
+    const float* p = (const float*)x;
+    const float* q = (const float*)y;
+    int k;
+    for (k = 0; k < 6; ++k)
+        if (p[k] != q[k]) return p[k] < q[k] ? -1 : 1;
+    return 0;
+}
+static gp_result gp__mesh_check_closed(gp_world* w, const float* vertices, const uint32_t* triangles, uint32_t triangle_count) {
+    size_t n = 3 * (size_t)triangle_count, i, run;
+    gp__edge* edges = (gp__edge*)gp__alloc(&w->desc.allocator, n * sizeof *edges);
+    gp_result r = GP_OK;
+    if (!edges) return gp__fail(w, GP_ERROR_OUT_OF_MEMORY, "no host memory to check a mesh of %u triangles", triangle_count);
+    for (i = 0; i < n; ++i) {
+        const float* p = vertices + 3 * (size_t)triangles[i];
+        const float* q = vertices + 3 * (size_t)triangles[i % 3 == 2 ? i - 2 : i + 1];
+        if (p[0] < q[0] || (p[0] == q[0] && (p[1] < q[1] || (p[1] == q[1] && p[2] <= q[2])))) {   /* a before b */
+            memcpy(edges[i].a, p, 12); memcpy(edges[i].b, q, 12);
+        } else {
+            memcpy(edges[i].a, q, 12); memcpy(edges[i].b, p, 12);
+        }
+    }
+    qsort(edges, n, sizeof *edges, gp__edge_order);
+    for (i = 0; i < n && r == GP_OK; i += run) {
+        for (run = 1; i + run < n && gp__edge_order(&edges[i], &edges[i + run]) == 0; ++run) {}
+        if (run % 2)
+            r = gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "the mesh is not closed: the edge (%g, %g, %g)-(%g, %g, %g) borders %u "
+                         "triangle%s", (double)edges[i].a[0], (double)edges[i].a[1], (double)edges[i].a[2], (double)edges[i].b[0],
+                         (double)edges[i].b[1], (double)edges[i].b[2], (unsigned)run, run == 1 ? "" : "s");
+    }
+    gp__free(&w->desc.allocator, edges);
+    return r;
+}
+
 gp_result gp_collider_add(gp_world* world, const gp_collider_desc* desc, gp_collider* collider) {
     gp__collider c;
     gp_result r;
@@ -4808,7 +4846,11 @@ gp_result gp_collider_add(gp_world* world, const gp_collider_desc* desc, gp_coll
         if (gp__mesh_field_build(c.desc.vertices, c.desc.vertex_count, c.desc.triangles, c.desc.triangle_count, voxel,
                                  gp__largest_smoothing_radius(world) + 2.0f * voxel, 1u << 24, world->desc.allocator.alloc,
                                  world->desc.allocator.free, world->desc.allocator.user_data, &field, why) != 0)
-            return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "mesh: %s", why));
+            return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "%s", why));
+        if ((r = gp__mesh_check_closed(world, c.desc.vertices, c.desc.triangles, c.desc.triangle_count)) != GP_OK) {
+            gp__free(&world->desc.allocator, field.samples);
+            return gp__end(world, r);
+        }
         memcpy(c.field_origin, field.origin, sizeof c.field_origin);
         c.field_voxel = field.voxel;
         memcpy(c.field_dims, field.dims, sizeof c.field_dims);
@@ -5166,7 +5208,8 @@ static gp_result gp__shape_check(gp_world* w, const gp_shape_desc* d) {
             if (d->triangles[i] >= d->vertex_count)
                 return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "triangle %u: index %u is out of range (%u vertices)", i / 3,
                                 d->triangles[i], d->vertex_count);
-        return gp__check_values(w, "vertex", d->vertices, d->vertex_count, 3, 3, false);
+        if ((r = gp__check_values(w, "vertex", d->vertices, d->vertex_count, 3, 3, false)) != GP_OK) return r;
+        return gp__mesh_check_closed(w, d->vertices, d->triangles, d->triangle_count);
     default:
         return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "shape %d: a body's shape is a sphere, box, capsule or mesh", (int)d->shape);
     }

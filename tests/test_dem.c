@@ -289,7 +289,9 @@ static void test_dem_rejects_bad_input(void) {
     gp_fluid_stats stats;
     const float lo[3] = {0.0f, 0.0f, 0.0f}, hi[3] = {0.5f, 0.5f, 0.5f}, small_hi[3] = {0.1f, 0.1f, 0.05f}, nan3[3] = {NAN, 0.0f, 0.0f};
     const float tri_vertices[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0};
-    const uint32_t bad_triangles[3] = {0, 1, 7};
+    const uint32_t bad_triangles[3] = {0, 1, 7}, good_triangle[3] = {0, 1, 2};
+    gp_collider_desc collider;
+    gp_collider wall;
     float xyz[9] = {1.0f, 0.5f, 0.0f, 1.001f, 0.5f, 0.0f, 0.0f, 0.3f, 0.0f}, vel[9] = {0, 0, 0, 0, 0, 0, 0.0f, 1e30f, 0.0f};
     gp_particle_position after[7];
     uint32_t added = 7, first = 7, count;
@@ -321,6 +323,12 @@ static void test_dem_rejects_bad_input(void) {
     shape.shape = GP_SHAPE_MESH;
     shape.vertices = tri_vertices; shape.vertex_count = 3; shape.triangles = bad_triangles; shape.triangle_count = 1;
     CHECK(gp_body_shape_create(w, &shape, &handle) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("index 7 is out of range"));
+    shape.triangles = good_triangle;   /* one triangle: open */
+    CHECK(gp_body_shape_create(w, &shape, &handle) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("the mesh is not closed"));
+    memset(&collider, 0, sizeof collider);
+    collider.shape = GP_SHAPE_MESH;
+    collider.vertices = tri_vertices; collider.vertex_count = 3; collider.triangles = good_triangle; collider.triangle_count = 1;
+    CHECK(gp_collider_add(w, &collider, &wall) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("the mesh is not closed") && wall.id == 0);
     shape.vertices = NULL;
     CHECK(gp_body_shape_create(w, &shape, &handle) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("vertices NULL"));
     memset(&shape, 0, sizeof shape);
