@@ -13,15 +13,15 @@ WARN := -Wall -Wextra -Wpedantic -Werror -Wshadow
 CWARN := $(WARN) -Wstrict-prototypes
 GLAD := $(BUILD)/glad
 LIBS := -lEGL -lm -ldl
-TEST_SOURCES := tests/main.c tests/test_world.c tests/test_primitives.c tests/test_grid.c tests/test_sph.c tests/test_sph_mesh.c tests/test_dem.c tests/test_shapes.c tests/cpu_reference.c tests/cpu_sph.c
-TEST_HEADERS := examples/shapes.h tests/fixture.h tests/gp_test.h tests/gp_egl.h tests/cpu_reference.h tests/cpu_sph.h gpuparticle.h
+TEST_SOURCES := tests/main.c tests/test_world.c tests/test_primitives.c tests/test_grid.c tests/test_sph.c tests/test_sph_mesh.c tests/test_dem.c tests/test_shapes.c tests/test_dem_reference.c tests/cpu_reference.c tests/cpu_sph.c tests/cpu_dem.c
+TEST_HEADERS := examples/shapes.h tests/fixture.h tests/gp_test.h tests/gp_egl.h tests/cpu_reference.h tests/cpu_sph.h tests/cpu_dem.h gpuparticle.h
 
 .PHONY: all test check deps shaders check-shaders check-compile bench demo examples clean
 EXAMPLES := $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c))
 all: $(BUILD)/gp_tests $(BUILD)/bench $(EXAMPLES)
 examples: $(EXAMPLES)
 
-$(BUILD)/examples/%: examples/%.c examples/example_app.h gpuparticle.h $(GLAD)/src/gl.c
+$(BUILD)/examples/%: examples/%.c examples/example_app.h examples/shapes.h gpuparticle.h $(GLAD)/src/gl.c
 	@mkdir -p $(BUILD)/examples
 	$(CC) -std=c99 $(CFLAGS) $(CWARN) -I. -Iexamples -I$(GLAD)/include $< $(GLAD)/src/gl.c -o $@ -lglfw $(LIBS)
 
@@ -45,8 +45,8 @@ $(BUILD)/gp_tests_sanitized: $(TEST_SOURCES) $(TEST_HEADERS) $(GLAD)/src/gl.c
 	$(CC) -std=c99 -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined $(CWARN) \
 	    -I. -Itests -I$(GLAD)/include $(TEST_SOURCES) $(GLAD)/src/gl.c -o $@ $(LIBS)
 
-BENCH_SOURCES := bench/bench.c tests/cpu_reference.c tests/cpu_sph.c
-$(BUILD)/bench: $(BENCH_SOURCES) tests/cpu_reference.h tests/cpu_sph.h tests/gp_egl.h gpuparticle.h
+BENCH_SOURCES := bench/bench.c tests/cpu_reference.c tests/cpu_sph.c tests/cpu_dem.c
+$(BUILD)/bench: $(BENCH_SOURCES) tests/cpu_reference.h tests/cpu_sph.h tests/cpu_dem.h tests/gp_egl.h gpuparticle.h
 	@sh tools/deps.sh
 	@mkdir -p $(BUILD)
 	$(CC) -std=c99 -O2 -g $(CWARN) -I. -Itests $(BENCH_SOURCES) -o $@ $(LIBS)

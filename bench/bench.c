@@ -1,4 +1,4 @@
-/* bench.c: the benchmark of gpuparticle.h's primitives and of its SPH fluid, on whatever GL the
+/* bench.c: the benchmark of gpuparticle.h's primitives, its SPH fluid and its DEM, on whatever GL the
    EGL context gets (Mesa's llvmpipe on a machine without a GPU).
 
    Measures, at 65,536, 1,048,576 and 4,194,304 elements:
@@ -38,12 +38,20 @@
    GL buffer (goal: at most 100 bytes a particle). On a software GL it skips a size that the one
    before predicts to overrun the section's budget.
 
+   The DEM section reproduces paper 000's two timings (see dem_row): 16,384 rigid bodies of 4
+   particles (65,536 particles) and 16,384 grains dropped into a box, in iterations (substeps) per
+   second on the GPU and with tests/cpu_dem.c's single-threaded grid version on the same state
+   (checked first against the GPU's contact accelerations), and the speed-up; 1,048,576-particle
+   rows too (262,144 bodies; grains) when GP_BENCH_MAX_PARTICLES is at least 1,048,576.
+
    Run:   make bench                       the tables on stdout, the figures in build/bench.csv
           build/bench --quick              65,536 elements only (SPH up to 65,536): a smoke run
           build/bench --sizes 1000,65536   other sizes for the primitives
-          build/bench --sph-only, --no-sph one section only
+          build/bench --sph-only, --dem-only   one section only
+          build/bench --no-sph, --no-dem   all but one section
    Environment: GP_BENCH_MAX_PARTICLES=N   SPH sizes up to N, every one run whatever it takes
-                                           (4194304 on a GPU: all of Table 1)
+                                           (4194304 on a GPU: all of Table 1); DEM's 1M rows
+                                           from N = 1048576
                 GP_BENCH_SPH_SECONDS=S     the SPH section's budget otherwise (default 270)
 */
 #define _POSIX_C_SOURCE 200809L
@@ -51,6 +59,7 @@
 #include "gpuparticle.h"
 #include "cpu_reference.h"
 #include "cpu_sph.h"
+#include "cpu_dem.h"
 #include "gp_egl.h"
 #include <math.h>
 #include <stdio.h>
@@ -1068,11 +1077,350 @@ static void sph_print(const sph_row* rows, int count) {
            exponent, fit_exponent(n_log, paper_log, ran), fastest, slowest);
 }
 
+/* ---- DEM: paper 000's scenes ---------------------------------------------------------------------- */
+
+/* Paper 000's two timings on a GeForce 8800 GTX (2007): 16,384 chess pieces of 4 particles each
+   (65,536 particles) at 168 iterations per second, 16,384 grains at 285. Our scenes: a lattice of
+   bodies (each a 2 x 2 x 1 box of particles of the default material, diameter d = 1 cm, cells of
+   d, a hashed grid) or of grains, dropped into a box container. Bodies stand 2.2 d apart (their
+   reach is 2.41 d) at random orientations, so some overlap; grains 1.02 d apart, jittered by
+   +-0.04 d, so most touch several neighbours, as in a pile; all at random velocities up to
+   0.2 m/s, under gravity, the lattice's lowest layer on the floor. The timed substeps (h = t_c /
+   12 of the material, the library's longest) follow DEM_WARM_UP of them; each is a
+   gp_world_step of one substep waited for by gp_fluid_stats_read: an iteration, as the paper's
+   ips counts them. The CPU column: tests/cpu_dem.c's cpu_dem_step_grid (hashed grid, one thread,
+   double) on the state read back, after checking the GPU's contact accelerations against
+   cpu_dem_forces_grid (gp_fluid_compute on the same state). */
+#define DEM_ROWS 4
+#define DEM_WARM_UP 2               /* substeps before timing; the first compiles the shaders */
+#define DEM_RUNS 10                 /* timed substeps */
+#define DEM_LARGE_RUNS 3            /* at 1,048,576 particles */
+#define DEM_CPU_RUNS 5              /* at most; fewer once they have taken DEM_CPU_SECONDS */
+#define DEM_CPU_SECONDS 3.0
+#define DEM_DIAMETER 0.01
+#define DEM_TOLERANCE 1e-5          /* GPU against CPU, relative to the terms (tests/test_dem_reference.c) */
+#define DEM_LARGE (1u << 20)        /* the large rows run when GP_BENCH_MAX_PARTICLES is at least this */
+
+typedef struct dem_row {
+    const char* name;       /* "bodies" or "grains" */
+    uint32_t bodies, particles;
+    double paper_ips;       /* < 0: none */
+    int runs;               /* 0: not run (note says why) */
+    double step_ms;         /* one substep, wall clock to a readback, mean */
+    double contact_ms;      /* the dem_contact stage of a substep, GPU timers */
+    double stages_ms;       /* every stage of a substep, GPU timers */
+    double cpu_ms;          /* cpu_dem_step_grid, median; < 0: not run */
+    double error;           /* worst GPU-CPU acceleration difference over the terms' magnitude */
+    double contacts;        /* the share of particles with a contact force, the CPU's count at the checked state */
+    char note[160];
+} dem_row;
+
+/* Lattice dimensions for n = 2^k: y gets a third of k (rounded down), x and z the rest. */
+static void dem_lattice(uint32_t n, uint32_t dims[3]) {
+    uint32_t k = 0, ey, ex;
+    while ((1u << k) < n) ++k;
+    ey = k / 3;
+    ex = (k - ey + 1) / 2;
+    dims[0] = 1u << ex;
+    dims[1] = 1u << ey;
+    dims[2] = 1u << (k - ey - ex);
+}
+
+static double dem_uniform(uint64_t* state, double lo, double hi) {
+    return lo + (hi - lo) * (double)(bench_random(state) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+/* The CPU reference's scene of the world's state (read back), with its bodies on the shape of
+   points (4 of them: the 2 x 2 x 1 box) made by the library's voxel rule. */
+static void dem_scene(gp_world* world, const cpu_dem_material* material, const gp_collider_desc* walls, const cpu_dem_shape* shape,
+                      uint32_t body_count, cpu_dem_scene* scene, cpu_dem_body* bodies, gp_particle_position* position,
+                      gp_particle_velocity* velocity, gp_particle_info* info) {
+    uint32_t n = gp_particle_count(world), i, b;
+    gp_body_state* states = (gp_body_state*)bench_alloc((size_t)body_count * sizeof *states + 1);
+    check_result(gp_particles_read(world, GP_ATTRIBUTE_POSITION, 0, n, position), "gp_particles_read", n);
+    check_result(gp_particles_read(world, GP_ATTRIBUTE_VELOCITY, 0, n, velocity), "gp_particles_read", n);
+    check_result(gp_particles_read(world, GP_ATTRIBUTE_INFO, 0, n, info), "gp_particles_read", n);
+    if (body_count) check_result(gp_bodies_read(world, 0, body_count, states), "gp_bodies_read", n);
+    if (!cpu_dem_scene_alloc(scene, n)) {
+        fprintf(stderr, "bench: out of host memory for the DEM reference's scene\n");
+        exit(1);
+    }
+    cpu_dem_scene_load(scene, position, velocity, info);
+    scene->materials = material;
+    scene->material_count = 1;
+    scene->colliders = walls;
+    scene->collider_count = 1;
+    scene->gravity[1] = -9.81;   /* the library's default */
+    scene->dt = cpu_dem_material_substep(material);
+    for (b = 0; b < body_count; ++b) {
+        const gp_body_state* st = &states[b];
+        double o[3], q[4], v[3], w[3];
+        int a;
+        for (a = 0; a < 3; ++a) { o[a] = st->position[a]; v[a] = st->velocity[a]; w[a] = st->angular_velocity[a]; }
+        q[0] = st->orientation[3]; q[1] = st->orientation[0]; q[2] = st->orientation[1]; q[3] = st->orientation[2];
+        bodies[b] = cpu_dem_body_place(shape, o, q, v, w);
+        for (a = 0; a < 3; ++a) {   /* the library's own state, not a re-derived one */
+            bodies[b].X[a] = st->center_of_mass[a];
+            bodies[b].P[a] = shape->mass * st->velocity[a];
+            bodies[b].L[a] = st->angular_momentum[a];
+        }
+        bodies[b].first_id = 0xffffffffu;
+    }
+    for (i = 0; i < n; ++i)
+        if ((info[i].kind & 0xffu) == GP_KIND_RIGID && info[i].owner < body_count && info[i].id < bodies[info[i].owner].first_id)
+            bodies[info[i].owner].first_id = info[i].id;
+    scene->bodies = bodies;
+    scene->body_count = body_count;
+    free(states);
+}
+
+/* The CPU column: first the check (the GPU's contact accelerations after gp_fluid_compute
+   against cpu_dem_forces_grid), then cpu_dem_step_grid timed, median of up to DEM_CPU_RUNS. */
+static void dem_cpu(gp_world* world, const cpu_dem_material* material, const gp_collider_desc* walls, const cpu_dem_shape* shape,
+                    dem_row* row) {
+    uint32_t n = gp_particle_count(world), i, touching = 0;
+    gp_particle_position* position = (gp_particle_position*)bench_alloc((size_t)n * 16);
+    gp_particle_velocity* velocity = (gp_particle_velocity*)bench_alloc((size_t)n * 16);
+    gp_particle_info* info = (gp_particle_info*)bench_alloc((size_t)n * 16);
+    gp_particle_position* acceleration = (gp_particle_position*)bench_alloc((size_t)n * 16);
+    cpu_dem_body* bodies = (cpu_dem_body*)bench_alloc((size_t)row->bodies * sizeof *bodies + 1);
+    double(*force)[3] = (double(*)[3])bench_alloc((size_t)n * sizeof *force);
+    double* magnitude = (double*)bench_alloc((size_t)n * sizeof *magnitude);
+    double ms[DEM_CPU_RUNS], spent = 0.0;
+    cpu_dem_scene scene;
+    int runs = 0;
+
+    check_result(gp_fluid_compute(world, (float)cpu_dem_material_substep(material)), "gp_fluid_compute", n);
+    check_result(gp_particles_read(world, GP_ATTRIBUTE_ACCELERATION, 0, n, acceleration), "gp_particles_read", n);
+    dem_scene(world, material, walls, shape, row->bodies, &scene, bodies, position, velocity, info);
+    cpu_dem_forces_grid(&scene, force, NULL, magnitude);
+    row->error = 0.0;
+    for (i = 0; i < n; ++i) {
+        double want[3], d[3], mag = magnitude[i] / scene.mass[i], e;
+        int a, grain = (info[i].kind & 0xffu) == GP_KIND_GRANULAR;
+        for (a = 0; a < 3; ++a) want[a] = force[i][a] / scene.mass[i] + (grain ? scene.gravity[a] : 0.0);
+        if (grain) mag += 9.81;
+        d[0] = acceleration[i].x - want[0]; d[1] = acceleration[i].y - want[1]; d[2] = acceleration[i].z - want[2];
+        e = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+        e = mag > 0.0 ? e / mag : e > 0.0 ? INFINITY : 0.0;
+        if (!(e <= DEM_TOLERANCE)) {
+            printf("FAIL: dem %s at n = %u: slot %u: acceleration (%.6g %.6g %.6g) on the GPU, (%.6g %.6g %.6g) on the CPU (relative "
+                   "difference %.3g, tolerance %g)\n", row->name, n, i, acceleration[i].x, acceleration[i].y, acceleration[i].z,
+                   want[0], want[1], want[2], e, DEM_TOLERANCE);
+            fflush(stdout);
+            exit(1);
+        }
+        if (e > row->error) row->error = e;
+        touching += force[i][0] != 0.0 || force[i][1] != 0.0 || force[i][2] != 0.0;
+    }
+    row->contacts = (double)touching / n;   /* the share of particles touching something */
+    while (runs < DEM_CPU_RUNS && (runs == 0 || spent < DEM_CPU_SECONDS * 1e3)) {
+        double t = now_ms();
+        cpu_dem_step_grid(&scene, NULL, NULL, NULL);
+        ms[runs] = now_ms() - t;
+        spent += ms[runs++];
+    }
+    row->cpu_ms = median(ms, runs);
+    cpu_dem_scene_free(&scene);
+    free(position); free(velocity); free(info); free(acceleration); free(bodies); free(force); free(magnitude);
+}
+
+/* One row: the world, the lattice, the warm-up, the CPU column, the timed substeps. */
+static void dem_bench_row(dem_row* row) {
+    const double d = DEM_DIAMETER, pitch = row->bodies ? 2.2 * d : 1.02 * d;
+    uint32_t n = row->particles, units = row->bodies ? row->bodies : n, dims[3], i, j, k, a, count;
+    gp_world_desc desc;
+    gp_world* world = NULL;
+    gp_granular_material sand;
+    cpu_dem_material material;
+    cpu_dem_shape shape;
+    gp_collider_desc walls;
+    gp_collider collider;
+    gp_body_shape handle;
+    gp_body_shape_info info;
+    gp_fluid_stats stats;
+    gp_grid_stats grid;
+    gp_timing timings[BENCH_MAX_STAGES];
+    uint64_t rng = 0x000d0e5eedull + n;
+    double h, total = 0.0, stages = 0.0, contact = 0.0, points[12];
+    float* xyz = (float*)bench_alloc((size_t)units * 12);
+    float* vel = (float*)bench_alloc((size_t)units * 12);
+    gp_body_desc* body = row->bodies ? (gp_body_desc*)bench_alloc((size_t)row->bodies * sizeof *body) : NULL;
+    char text[16];
+    int s;
+
+    dem_lattice(units, dims);
+    memset(&desc, 0, sizeof desc);
+    desc.max_particles = n;
+    desc.gpu_timings = true;
+    desc.get_proc_address = (gp_get_proc_address_fn)eglGetProcAddress;
+    desc.grid.cell_size = (float)d;   /* hashed, the default buckets */
+    memset(&walls, 0, sizeof walls);
+    walls.shape = GP_SHAPE_BOX;
+    walls.inside = true;
+    for (a = 0; a < 3; ++a) walls.half_extents[a] = (float)(0.5 * dims[a] * pitch + 2.0 * d);
+    walls.half_extents[1] += (float)(4.0 * d);   /* head room */
+    fprintf(stderr, "bench: dem %s: %s particles, lattice %u x %u x %u\n", row->name, grouped(n, text), dims[0], dims[1], dims[2]);
+    if (gp_world_create(&desc, &world) != GP_OK) {
+        snprintf(row->note, sizeof row->note, "not run: gp_world_create failed (the library's message is above)");
+        free(xyz); free(vel); free(body);
+        return;
+    }
+    memset(&sand, 0, sizeof sand);
+    sand.diameter = (float)d;
+    check_result(gp_granular_material_set(world, 0, &sand), "gp_granular_material_set", n);
+    check_result(gp_granular_material_get(world, 0, &sand), "gp_granular_material_get", n);
+    material = cpu_dem_material_default((float)d);
+    check_result(gp_collider_add(world, &walls, &collider), "gp_collider_add", n);
+    /* the lattice: lowest layer one radius (grains) or reach (bodies) above the floor */
+    for (k = 0; k < dims[2]; ++k)
+        for (j = 0; j < dims[1]; ++j)
+            for (i = 0; i < dims[0]; ++i) {
+                size_t u = i + (size_t)dims[0] * (j + (size_t)dims[1] * k);
+                double c[3];
+                c[0] = ((double)i - 0.5 * (dims[0] - 1)) * pitch;
+                c[1] = -walls.half_extents[1] + (row->bodies ? 1.25 * d : 0.5 * d) + (double)j * pitch;
+                c[2] = ((double)k - 0.5 * (dims[2] - 1)) * pitch;
+                for (a = 0; a < 3; ++a) {
+                    double jitter = row->bodies || (a == 1 && j == 0) ? 0.0 : dem_uniform(&rng, -0.04, 0.04) * d;
+                    xyz[3 * u + a] = (float)(c[a] + jitter);
+                    vel[3 * u + a] = (float)dem_uniform(&rng, -0.2, 0.2);
+                }
+            }
+    if (row->bodies) {
+        gp_shape_desc box;
+        memset(&box, 0, sizeof box);
+        box.shape = GP_SHAPE_BOX;
+        box.half_extents[0] = box.half_extents[1] = (float)d;
+        box.half_extents[2] = (float)(0.5 * d);
+        check_result(gp_body_shape_create(world, &box, &handle), "gp_body_shape_create", n);
+        check_result(gp_body_shape_info_get(world, handle, &info), "gp_body_shape_info_get", n);
+        if (info.particles != 4) {
+            fprintf(stderr, "bench: the 2 x 2 x 1 box shape has %u particles, not 4\n", info.particles);
+            exit(1);
+        }
+        for (i = 0; i < row->bodies; ++i) {
+            double q[4], norm = 0.0;
+            memset(&body[i], 0, sizeof body[i]);
+            body[i].shape = handle;
+            for (a = 0; a < 4; ++a) { q[a] = dem_uniform(&rng, -1.0, 1.0); norm += q[a] * q[a]; }
+            for (a = 0; a < 4; ++a) body[i].orientation[a] = (float)(q[a] / sqrt(norm));
+            for (a = 0; a < 3; ++a) { body[i].position[a] = xyz[3 * (size_t)i + a]; body[i].velocity[a] = vel[3 * (size_t)i + a]; }
+        }
+        check_result(gp_bodies_add(world, body, row->bodies, NULL), "gp_bodies_add", n);
+        /* the voxel rule for a 2 x 2 x 1 box: centres at (+-d/2, +-d/2, 0), x fastest */
+        for (i = 0; i < 4; ++i) {
+            points[3 * i] = (i & 1 ? 0.5 : -0.5) * (float)d;
+            points[3 * i + 1] = (i & 2 ? 0.5 : -0.5) * (float)d;
+            points[3 * i + 2] = 0.0;
+        }
+        cpu_dem_shape_make(points, 4, 0.5 * (float)d, (float)material.mass, &shape);
+    } else {
+        gp_particles_desc p;
+        memset(&p, 0, sizeof p);
+        p.count = n;
+        p.positions = xyz;
+        p.velocities = vel;
+        p.radius = (float)(0.5 * d);
+        p.mass = sand.mass;
+        p.kind = GP_KIND_GRANULAR;
+        check_result(gp_particles_add(world, &p, NULL), "gp_particles_add", n);
+        memset(&shape, 0, sizeof shape);
+    }
+    if (gp_particle_count(world) != n) {
+        fprintf(stderr, "bench: dem %s: %u particles, not %u\n", row->name, gp_particle_count(world), n);
+        exit(1);
+    }
+    h = cpu_dem_material_substep(&material);
+    for (s = 0; s < DEM_WARM_UP; ++s) sph_substep(world, (float)h, &stats);
+    dem_cpu(world, &material, &walls, &shape, row);
+    row->runs = n >= DEM_LARGE ? DEM_LARGE_RUNS : DEM_RUNS;
+    gp_timings_read(world, timings, BENCH_MAX_STAGES);   /* the totals so far, discarded */
+    for (s = 0; s < row->runs; ++s) {
+        double t = now_ms();
+        sph_substep(world, (float)h, &stats);
+        total += now_ms() - t;
+    }
+    count = gp_timings_read(world, timings, BENCH_MAX_STAGES);
+    for (k = 0; k < count && k < BENCH_MAX_STAGES; ++k) {
+        stages += timings[k].milliseconds;
+        if (strcmp(timings[k].stage, "dem_contact") == 0) contact += timings[k].milliseconds;
+    }
+    row->step_ms = total / row->runs;
+    row->stages_ms = stages / row->runs;
+    row->contact_ms = contact / row->runs;
+    check_result(gp_grid_stats_read(world, &grid), "gp_grid_stats_read", n);
+    if (stats.nonfinite || grid.truncated || grid.nonfinite) {
+        printf("FAIL: dem %s at n = %u: %u non-finite updates, %u truncated neighbour loops, %u non-finite positions\n", row->name, n,
+               stats.nonfinite, grid.truncated, grid.nonfinite);
+        exit(1);
+    }
+    gp_world_destroy(world);
+    cpu_dem_shape_free(&shape);
+    free(xyz); free(vel); free(body);
+}
+
+static int dem_bench(uint32_t max_particles, dem_row* rows) {
+    static const struct { const char* name; uint32_t bodies, particles; double paper; } plan[DEM_ROWS] = {
+        {"bodies", 16384u, 65536u, 168.0}, {"grains", 0u, 16384u, 285.0},
+        {"bodies", 262144u, 1048576u, -1.0}, {"grains", 0u, 1048576u, -1.0}};
+    int i, count = 0;
+    for (i = 0; i < DEM_ROWS; ++i) {
+        dem_row* row = &rows[count];
+        if (plan[i].particles >= DEM_LARGE && max_particles < DEM_LARGE) continue;
+        memset(row, 0, sizeof *row);
+        row->name = plan[i].name;
+        row->bodies = plan[i].bodies;
+        row->particles = plan[i].particles;
+        row->paper_ips = plan[i].paper;
+        row->cpu_ms = row->error = -1.0;
+        dem_bench_row(row);
+        ++count;
+    }
+    return count;
+}
+
+static void dem_print(const dem_row* rows, int count) {
+    char text[2][16];
+    int i;
+    printf("\nDEM (paper 000): bodies of 4 particles (a 2 x 2 x 1 box) or grains, d = 1 cm, dropped into a box; h = t_c / 12.\n"
+           "GPU: one gp_world_step substep to a readback, mean of %d after %d warm-up ones (%d at 1M); ips = 1000 / ms.\n"
+           "CPU: tests/cpu_dem.c's cpu_dem_step_grid, double, one thread, on the GPU's state, median of up to %d runs;\n"
+           "diff: the GPU's contact accelerations against it, over the terms' magnitude (limit %g). Paper: GeForce 8800 GTX.\n\n",
+           DEM_RUNS, DEM_WARM_UP, DEM_LARGE_RUNS, DEM_CPU_RUNS, DEM_TOLERANCE);
+    printf("%-7s %10s %8s %10s %10s %9s %9s | %9s %9s %8s %8s %8s\n", "scene", "particles", "bodies", "GPU ms", "contact ms",
+           "GPU ips", "paper ips", "CPU ms", "CPU ips", "speed-up", "diff", "touching");
+    for (i = 0; i < count; ++i) {
+        const dem_row* r = &rows[i];
+        printf("%-7s %10s %8s", r->name, grouped(r->particles, text[0]), r->bodies ? grouped(r->bodies, text[1]) : "-");
+        if (r->runs) {
+            print_cell(r->step_ms, " %*.2f", 10);
+            print_cell(r->contact_ms, " %*.2f", 10);
+            print_cell(1e3 / r->step_ms, " %*.1f", 9);
+        } else {
+            printf(" %10s %10s %9s", "-", "-", "-");
+        }
+        print_cell(r->paper_ips, " %*.0f", 9);
+        printf(" |");
+        print_cell(r->cpu_ms, " %*.2f", 9);
+        print_cell(r->cpu_ms > 0.0 ? 1e3 / r->cpu_ms : -1.0, " %*.1f", 9);
+        print_cell(r->cpu_ms > 0.0 && r->runs ? r->cpu_ms / r->step_ms : -1.0, " %*.2f", 8);
+        print_cell(r->error, " %*.1e", 8);
+        print_cell(r->cpu_ms >= 0.0 ? r->contacts : -1.0, " %*.2f", 8);
+        printf("\n");
+    }
+    for (i = 0; i < count; ++i)
+        if (rows[i].note[0]) printf("%s %s: %s\n", rows[i].name, grouped(rows[i].particles, text[0]), rows[i].note);
+    printf("touching: the share of particles with a contact force at the checked state.\n");
+    if (count < DEM_ROWS) printf("GP_BENCH_MAX_PARTICLES=1048576 adds rows of 1,048,576 particles (262,144 bodies; grains).\n");
+}
+
 int main(int argc, char** argv) {
     static bench_row rows[BENCH_MAX_SIZES][BENCH_PRIMITIVES];
     static sph_row sph_rows[SPH_SIZES];
+    static dem_row dem_rows[DEM_ROWS];
     uint32_t sizes[BENCH_MAX_SIZES] = {65536u, 1048576u, 4194304u}, sph_max = sph_sizes[SPH_SIZES - 1];
-    int size_count = 3, sph_count = 0, primitives = 1, sph = 1, quick = 0, i, p;
+    int size_count = 3, sph_count = 0, dem_count = 0, primitives = 1, sph = 1, dem = 1, quick = 0, i, p;
     int capped = getenv("GP_BENCH_MAX_PARTICLES") != NULL;
     double budget = env_number("GP_BENCH_SPH_SECONDS", SPH_BUDGET_SECONDS);
     const unsigned char* (*get_string)(unsigned int);
@@ -1093,11 +1441,15 @@ int main(int argc, char** argv) {
                 return 2;
             }
         } else if (strcmp(argv[i], "--sph-only") == 0) {
-            primitives = 0;
+            primitives = dem = 0;
         } else if (strcmp(argv[i], "--no-sph") == 0) {
             sph = 0;
+        } else if (strcmp(argv[i], "--dem-only") == 0) {
+            primitives = sph = 0;
+        } else if (strcmp(argv[i], "--no-dem") == 0) {
+            dem = 0;
         } else {
-            fprintf(stderr, "usage: %s [--quick] [--sizes a,b,c] [--sph-only | --no-sph]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--quick] [--sizes a,b,c] [--sph-only | --no-sph] [--dem-only | --no-dem]\n", argv[0]);
             return 2;
         }
     }
@@ -1119,6 +1471,10 @@ int main(int argc, char** argv) {
         sph_count = sph_bench(sph_max, capped, budget, sph_rows);
         sph_print(sph_rows, sph_count);
     }
+    if (dem) {
+        dem_count = dem_bench(capped ? sph_max : 0u, dem_rows);
+        dem_print(dem_rows, dem_count);
+    }
 
     csv = fopen(BENCH_CSV, "w");
     if (!csv) {
@@ -1138,6 +1494,14 @@ int main(int argc, char** argv) {
         if (!r->runs) continue;
         csv_row(csv, device, "sph_grid_build", r->n, r->grid_ms, -1.0, -1.0, -1.0, -1.0);
         csv_row(csv, device, "sph_substep", r->n, r->step_ms, -1.0, -1.0, r->cpu_ms, r->layout_bytes / r->n);
+    }
+    /* dem_bodies_substep and dem_grains_substep: one substep of paper 000's scenes (ips = 1000 / gpu_ms) */
+    for (i = 0; i < dem_count; ++i) {
+        const dem_row* r = &dem_rows[i];
+        char name[32];
+        if (!r->runs) continue;
+        snprintf(name, sizeof name, "dem_%s_substep", r->name);
+        csv_row(csv, device, name, r->particles, r->step_ms, -1.0, -1.0, r->cpu_ms, -1.0);
     }
     fclose(csv);
     printf("figures in %s; %.0f s in all\n", BENCH_CSV, (now_ms() - start) * 1e-3);

@@ -404,7 +404,11 @@ void main() {
     uint kind = gp_kind_of(info);
     if (!gp_is_dem(kind)) return;
     vec4 p = gp_position[i], v = gp_velocity[i];
-    if (!gp_finite3(p.xyz)) { gp_acceleration[i] = vec4(0.0); return; }   // meets no one
+    if (!gp_finite3(p.xyz)) {   // meets no one
+        gp_acceleration[i] = vec4(0.0);
+        if (kind == GP_KIND_RIGID) gp_rigid[i] = vec4(0.0);
+        return;
+    }
     gp_self s;
     s.p = p.xyz;
     s.v = v.xyz;
@@ -424,16 +428,12 @@ void main() {
         uint bucket = gp_grid_bucket(cell);
         uint begin = cell_start[bucket], end = cell_start[bucket + 1u];
         expected += end - begin;
-        for (uint k = begin; k < end; k += 8u) {
+        // One candidate per iteration: 4.5 times faster on llvmpipe than the fluid's eight (grains
+        // keep apart, so a neighbourhood holds tens of candidates, far from a driver's loop limit,
+        // which is counted as truncation if ever reached).
+        for (uint k = begin; k < end; ++k) {
             gp_contact_term(k, end, s, cell, f, torque);
-            gp_contact_term(k + 1u, end, s, cell, f, torque);
-            gp_contact_term(k + 2u, end, s, cell, f, torque);
-            gp_contact_term(k + 3u, end, s, cell, f, torque);
-            gp_contact_term(k + 4u, end, s, cell, f, torque);
-            gp_contact_term(k + 5u, end, s, cell, f, torque);
-            gp_contact_term(k + 6u, end, s, cell, f, torque);
-            gp_contact_term(k + 7u, end, s, cell, f, torque);
-            visited += min(8u, end - k);
+            ++visited;
         }
     }
     if (visited != expected || cells != 27u) atomicAdd(stat_truncated, 1u);

@@ -1,8 +1,9 @@
 /* cpu_dem.c: see cpu_dem.h. The comment above each function states the formula it implements
-   (paper 000: contact eqs. 10-13, rigid bodies eqs. 1-8 and 14-20; the model as
-   gpuparticle.h documents it). Double precision throughout; the inputs are the GPU's floats. */
+   (paper 000: contact eqs. 10-13 at the contact points, rigid bodies eqs. 1-8 and 14-20; the
+   model as gpuparticle.h section >>dem implements it). Double precision throughout; the inputs
+   are the GPU's floats. Self-contained: the colliders' distances are evaluated here too, each
+   collider on its own (cpu_sph_boundary's minimum is the fluid's, not the contacts'). */
 #include "cpu_dem.h"
-#include "cpu_sph.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,60 +59,189 @@ double cpu_dem_material_substep(const cpu_dem_material* m) {
 
 /* ---- contact forces ------------------------------------------------------------------------- */
 
-/* The normal part (f_n = s_n n) and the limited tangential part (f_t = k_t v_t, capped at
-   mu max(0, k delta - eta vn) as a push) of one contact, given the overlap delta > 0, the unit
-   normal n, the relative velocity v and its normal part vn; sign_t is +1 between particles
-   (f_t = k_t v_t, v = v_j - v_i), -1 against a wall (f_t = -k_t v_t, v = v_i). Adds to f,
-   returns k delta + |eta vn| + |f_t|. */
-static double dem_contact(double k, double eta, double kt, double mu, double s_n, double delta, const double n[3],
-                          const double v[3], double vn, double sign_t, double f[3]) {
-    double ft[3], len, limit = mu * fmax(0.0, k * delta - eta * vn);
+/* vn = v_ij . n, f_t = k_t (v_ij - vn n) capped at mu max(0, k delta - eta vn),
+   f = (eta vn - k delta) n + f_t (eqs. 10-13) */
+void cpu_dem_contact(const double n[3], double delta, const double v_ij[3], double k, double eta, double kt, double mu,
+                     double f[3]) {
+    double ft[3], len, vn = dem_dot(v_ij, n), limit = mu * fmax(0.0, k * delta - eta * vn);
     int c;
-    for (c = 0; c < 3; ++c) ft[c] = sign_t * kt * (v[c] - vn * n[c]);   /* eqs. 12, 13 */
+    for (c = 0; c < 3; ++c) ft[c] = kt * (v_ij[c] - vn * n[c]);
     len = dem_length(ft);
     if (len > limit) {   /* Coulomb; limit 0 -> f_t = 0 */
         double scale = len > 0.0 ? limit / len : 0.0;
         for (c = 0; c < 3; ++c) ft[c] *= scale;
-        len = limit;
     }
-    for (c = 0; c < 3; ++c) f[c] += s_n * n[c] + ft[c];
-    return k * delta + fabs(eta * vn) + len;
+    for (c = 0; c < 3; ++c) f[c] = (eta * vn - k * delta) * n[c] + ft[c];
 }
 
-/* r_ij = x_j - x_i, n = r_ij / |r_ij|, delta = r_i + r_j - |r_ij| (none for |r_ij| == 0 or
-   >= r_i + r_j, or not finite), v_ij = v_j - v_i, vn = v_ij.n:
-   f_i = -k delta n + eta vn n + f_t (eqs. 10, 11 on the normal part). Each of k, eta, k_t, mu
-   the mean of both materials: (a + b) / 2 is symmetric, so is everything after it, and the
-   force on j is exactly the negative. */
-double cpu_dem_pair_force(const double xi[3], const double vi[3], double ri, const cpu_dem_material* mi,
-                          const double xj[3], const double vj[3], double rj, const cpu_dem_material* mj, double f[3]) {
-    double r[3], v[3], n[3], dist, delta, vn, k, eta, kt, mu;
+/* A contact at lever (from the particle's centre, along n): u = v + w x lever (w NULL: v). */
+static void dem_surface_velocity(const double v[3], const double w[3], const double lever[3], double u[3]) {
     int c;
-    for (c = 0; c < 3; ++c) { r[c] = xj[c] - xi[c]; v[c] = vj[c] - vi[c]; }
-    dist = dem_length(r);
-    if (dist == 0.0 || !(dist < ri + rj)) return 0.0;   /* NaN fails the test: meets no one */
-    for (c = 0; c < 3; ++c) n[c] = r[c] / dist;
-    delta = ri + rj - dist;
-    vn = dem_dot(v, n);
-    k = 0.5 * (mi->stiffness + mj->stiffness);
-    eta = 0.5 * (mi->damping + mj->damping);
-    kt = 0.5 * (mi->shear + mj->shear);
-    mu = 0.5 * (mi->friction + mj->friction);
-    return dem_contact(k, eta, kt, mu, -k * delta + eta * vn, delta, n, v, vn, 1.0, f);
+    if (w) dem_cross(w, lever, u);
+    else u[0] = u[1] = u[2] = 0.0;
+    for (c = 0; c < 3; ++c) u[c] += v[c];
 }
 
-/* phi and n_w from cpu_sph_boundary; delta = r - phi (none for delta <= 0), vn = v.n_w:
-   f = k delta n_w - eta vn n_w - k_t v_t, v_t = v - vn n_w, the particle's own material. */
-double cpu_dem_wall_force(const gp_collider_desc* colliders, uint32_t collider_count, const double x[3],
-                          const double v[3], double r, const cpu_dem_material* m, double f[3]) {
-    double n[3], phi, delta, vn;
-    if (collider_count == 0 || !dem_finite3(x)) return 0.0;
-    phi = cpu_sph_boundary(colliders, collider_count, x, n);
-    delta = r - phi;
-    if (!(delta > 0.0)) return 0.0;
-    vn = dem_dot(v, n);
-    return dem_contact(m->stiffness, m->damping, m->shear, m->friction, m->stiffness * delta - m->damping * vn, delta, n,
-                       v, vn, -1.0, f);
+/* The relative tolerance of "touching": float finds an overlap of rounding's size, or none,
+   within it of r_i + r_j (or of a wall at r). */
+#define CPU_DEM_TOUCHING 1e-6
+
+/* r_ij = x_j - x_i, n = r_ij / |r_ij|, delta = r_i + r_j - |r_ij|, the contact point at
+   lever_i = (r_i - delta/2) n from i and lever_j = -(r_j - delta/2) n from j; u = v + w x lever;
+   f = contact(n, delta, u_j - u_i), torque = lever_i x f. Each of k, eta, k_t, mu the mean of
+   both materials: (a + b) / 2 is symmetric, and swapping i and j negates n, the levers and
+   u_j - u_i, so the force on j is exactly the negative. */
+double cpu_dem_pair_force(const double xi[3], const double vi[3], const double wi[3], double ri, const cpu_dem_material* mi,
+                          const double xj[3], const double vj[3], const double wj[3], double rj, const cpu_dem_material* mj,
+                          double f[3], double torque[3]) {
+    double r[3], n[3], li[3], lj[3], ui[3], uj[3], v[3], fc[3], t[3], dist, delta, reach = ri + rj;
+    double k = 0.5 * (mi->stiffness + mj->stiffness), eta = 0.5 * (mi->damping + mj->damping);
+    double kt = 0.5 * (mi->shear + mj->shear), mu = 0.5 * (mi->friction + mj->friction);
+    int c;
+    for (c = 0; c < 3; ++c) r[c] = xj[c] - xi[c];
+    dist = dem_length(r);
+    if (dist == 0.0 || !(dist < reach)) {   /* NaN fails the test: meets no one */
+        return fabs(dist - reach) <= CPU_DEM_TOUCHING * reach ? k * (reach + dist) : 0.0;
+    }
+    delta = reach - dist;
+    for (c = 0; c < 3; ++c) {
+        n[c] = r[c] / dist;
+        li[c] = (ri - 0.5 * delta) * n[c];
+        lj[c] = -(rj - 0.5 * delta) * n[c];
+    }
+    dem_surface_velocity(vi, wi, li, ui);
+    dem_surface_velocity(vj, wj, lj, uj);
+    for (c = 0; c < 3; ++c) v[c] = uj[c] - ui[c];
+    cpu_dem_contact(n, delta, v, k, eta, kt, mu, fc);
+    for (c = 0; c < 3; ++c) f[c] += fc[c];
+    if (torque) {
+        dem_cross(li, fc, t);
+        for (c = 0; c < 3; ++c) torque[c] += t[c];
+    }
+    return k * (reach + dist) + (eta + kt) * (dem_length(ui) + dem_length(uj));
+}
+
+/* One collider's signed distance and gradient, as gp_boundary.glsl's gp_collider_distance:
+   sphere |d| - R; box outside |max(|d| - h, 0)|, inside the largest |d_a| - h_a (the first axis
+   on a tie, as the GPU's >= tests pick); capsule the sphere at the segment's closest point;
+   plane d . n (n normalised; planes ignore inside). d = x - center. */
+double cpu_dem_collider_distance(const gp_collider_desc* c, const double x[3], double n[3]) {
+    double d[3], s = INFINITY, len;
+    int a;
+    n[0] = n[1] = n[2] = 0.0;
+    for (a = 0; a < 3; ++a) d[a] = x[a] - c->center[a];
+    switch (c->shape) {
+    case GP_SHAPE_SPHERE:
+        len = dem_length(d);
+        s = len - c->radius;
+        if (len > 0.0) { n[0] = d[0] / len; n[1] = d[1] / len; n[2] = d[2] / len; } else n[1] = 1.0;
+        break;
+    case GP_SHAPE_BOX: {
+        double q[3], outside[3];
+        int largest;
+        for (a = 0; a < 3; ++a) {
+            q[a] = fabs(d[a]) - c->half_extents[a];
+            outside[a] = q[a] > 0.0 ? q[a] : 0.0;
+        }
+        len = dem_length(outside);
+        if (len > 0.0) {
+            s = len;
+            for (a = 0; a < 3; ++a) n[a] = (d[a] < 0.0 ? -outside[a] : outside[a]) / len;
+        } else {
+            largest = q[0] >= q[1] && q[0] >= q[2] ? 0 : q[1] >= q[2] ? 1 : 2;
+            s = q[largest];
+            n[largest] = d[largest] < 0.0 ? -1.0 : 1.0;
+        }
+        break;
+    }
+    case GP_SHAPE_CAPSULE: {
+        double ab[3], t, ab2;
+        for (a = 0; a < 3; ++a) ab[a] = (double)c->end[a] - c->center[a];
+        ab2 = dem_dot(ab, ab);
+        t = ab2 > 0.0 ? dem_dot(d, ab) / ab2 : 0.0;
+        t = t < 0.0 ? 0.0 : t > 1.0 ? 1.0 : t;
+        for (a = 0; a < 3; ++a) d[a] -= t * ab[a];
+        len = dem_length(d);
+        s = len - c->radius;
+        if (len > 0.0) { n[0] = d[0] / len; n[1] = d[1] / len; n[2] = d[2] / len; } else n[1] = 1.0;
+        break;
+    }
+    case GP_SHAPE_PLANE: {
+        double normal[3];
+        for (a = 0; a < 3; ++a) normal[a] = c->normal[a];
+        len = dem_length(normal);
+        for (a = 0; a < 3; ++a) n[a] = normal[a] / len;
+        return dem_dot(d, n);
+    }
+    default:
+        return INFINITY;
+    }
+    if (c->inside) {
+        s = -s;
+        n[0] = -n[0]; n[1] = -n[1]; n[2] = -n[2];
+    }
+    return s;
+}
+
+/* One wall at distance phi with normal n_w (towards the particle): a still partner in
+   direction n = -n_w, overlap r - phi. Adds force and torque, returns the magnitudes' sum
+   (size: the sizes in phi's sum). */
+static double dem_wall(double phi, const double n_w[3], double size, const double v[3], const double w[3], double r,
+                       const cpu_dem_material* m, double f[3], double torque[3]) {
+    double n[3], lever[3], u[3], fc[3], t[3], delta = r - phi;
+    int c;
+    if (!(delta > 0.0)) return fabs(delta) <= CPU_DEM_TOUCHING * (r + size) ? m->stiffness * (r + size) : 0.0;
+    for (c = 0; c < 3; ++c) {
+        n[c] = -n_w[c];
+        lever[c] = (r - 0.5 * delta) * n[c];
+    }
+    dem_surface_velocity(v, w, lever, u);
+    for (c = 0; c < 3; ++c) u[c] = -u[c];   /* the wall's surface (at rest) relative to the particle's */
+    cpu_dem_contact(n, delta, u, m->stiffness, m->damping, m->shear, m->friction, fc);
+    for (c = 0; c < 3; ++c) f[c] += fc[c];
+    if (torque) {
+        dem_cross(lever, fc, t);
+        for (c = 0; c < 3; ++c) torque[c] += t[c];
+    }
+    return m->stiffness * (r + size) + (m->damping + m->shear) * dem_length(u);
+}
+
+double cpu_dem_wall_force(const gp_collider_desc* colliders, uint32_t collider_count, const double x[3], const double v[3],
+                          const double w[3], double r, const cpu_dem_material* m, double f[3], double torque[3]) {
+    double sum = 0.0;
+    uint32_t k;
+    int a;
+    if (!dem_finite3(x)) return 0.0;
+    for (k = 0; k < collider_count; ++k) {
+        const gp_collider_desc* c = colliders + k;
+        double d[3], n[3], size, phi;
+        for (a = 0; a < 3; ++a) d[a] = x[a] - c->center[a];
+        if (c->shape == GP_SHAPE_BOX && c->inside) {   /* six plane walls: h_a + d_a below, h_a - d_a above */
+            for (a = 0; a < 3; ++a) {
+                double e[3] = {0.0, 0.0, 0.0};
+                size = (double)c->half_extents[a] + fabs(d[a]);
+                e[a] = 1.0;
+                sum += dem_wall(c->half_extents[a] + d[a], e, size, v, w, r, m, f, torque);
+                e[a] = -1.0;
+                sum += dem_wall(c->half_extents[a] - d[a], e, size, v, w, r, m, f, torque);
+            }
+            continue;
+        }
+        phi = cpu_dem_collider_distance(c, x, n);
+        size = dem_length(d);
+        if (c->shape == GP_SHAPE_SPHERE || c->shape == GP_SHAPE_CAPSULE) size += c->radius;
+        if (c->shape == GP_SHAPE_BOX) {
+            double h[3] = {c->half_extents[0], c->half_extents[1], c->half_extents[2]};
+            size += dem_length(h);
+        }
+        if (c->shape == GP_SHAPE_CAPSULE) {
+            double ab[3];
+            for (a = 0; a < 3; ++a) ab[a] = (double)c->end[a] - c->center[a];
+            size += dem_length(ab);
+        }
+        if (isfinite(phi)) sum += dem_wall(phi, n, size, v, w, r, m, f, torque);
+    }
+    return sum;
 }
 
 /* ---- quaternions ---------------------------------------------------------------------------- */
@@ -390,32 +520,40 @@ void cpu_dem_body_particle(const cpu_dem_body* body, uint32_t k, double x[3], do
     }
 }
 
-/* F = sum_k f_k + M g, tau = sum_k r_k x f_k (eqs. 14, 15) */
-void cpu_dem_body_sums(const cpu_dem_body* body, const double* force, const double gravity[3], double F[3], double tau[3]) {
+/* F = sum_k f_k + M external, tau = sum_k (r_k x f_k + t_k) (eqs. 14, 15; t_k: the contacts'
+   torques about particle k's centre, their forces acting at the contact points) */
+void cpu_dem_body_sums(const cpu_dem_body* body, const double* force, const double* torque, const double external[3],
+                       double F[3], double tau[3]) {
+    double R[9];
     uint32_t k;
     int a;
+    cpu_dem_quat_to_matrix(body->q, R);
     for (a = 0; a < 3; ++a) F[a] = tau[a] = 0.0;
     for (k = 0; k < body->shape->count; ++k) {
         double r[3], t[3];
-        cpu_dem_body_particle(body, k, NULL, NULL, r);
+        dem_matrix_apply(R, body->shape->r0 + 3 * (size_t)k, r);
         dem_cross(r, force + 3 * (size_t)k, t);
-        for (a = 0; a < 3; ++a) { F[a] += force[3 * (size_t)k + a]; tau[a] += t[a]; }
+        for (a = 0; a < 3; ++a) {
+            F[a] += force[3 * (size_t)k + a];
+            tau[a] += t[a] + (torque ? torque[3 * (size_t)k + a] : 0.0);
+        }
     }
-    for (a = 0; a < 3; ++a) F[a] += body->shape->mass * gravity[a];
+    for (a = 0; a < 3; ++a) F[a] += body->shape->mass * external[a];
 }
 
 /* P += F h, L += tau h, X += P / M h; W from the old q and the new L; q = dq(W h) * q, q /= |q|
-   (eqs. 1-8) */
-void cpu_dem_body_update(cpu_dem_body* body, const double F[3], const double tau[3], double h) {
+   (eqs. 1-8). Not finite: X and q kept, P = L = 0 (as body_update.comp). */
+int cpu_dem_body_update(cpu_dem_body* body, const double F[3], const double tau[3], double h) {
+    cpu_dem_body next = *body;
     double inv[3], W[3], w, dq[4];
     int a;
     for (a = 0; a < 3; ++a) {
-        body->P[a] += F[a] * h;
-        body->L[a] += tau[a] * h;
-        body->X[a] += body->P[a] / body->shape->mass * h;
+        next.P[a] += F[a] * h;
+        next.L[a] += tau[a] * h;
+        next.X[a] += next.P[a] / body->shape->mass * h;
     }
     dem_inverse_inertia(body->shape, inv);
-    dem_body_tensor(body->q, inv, body->L, W);
+    dem_body_tensor(body->q, inv, next.L, W);
     w = dem_length(W);
     if (w * h > 0.0) {
         double half = 0.5 * w * h, s = sin(half) / w;
@@ -423,8 +561,14 @@ void cpu_dem_body_update(cpu_dem_body* body, const double F[3], const double tau
     } else {
         dq[0] = 1.0; dq[1] = dq[2] = dq[3] = 0.0;
     }
-    cpu_dem_quat_mul(dq, body->q, body->q);
-    cpu_dem_quat_normalize(body->q);
+    cpu_dem_quat_mul(dq, body->q, next.q);
+    cpu_dem_quat_normalize(next.q);
+    if (!dem_finite3(next.X) || !dem_finite3(next.P) || !dem_finite3(next.L) || !dem_finite3(next.q) || !isfinite(next.q[3])) {
+        for (a = 0; a < 3; ++a) body->P[a] = body->L[a] = 0.0;
+        return 0;
+    }
+    *body = next;
+    return 1;
 }
 
 /* ---- scenes ----------------------------------------------------------------------------------- */
@@ -514,70 +658,199 @@ void cpu_dem_scene_body_particles(cpu_dem_scene* scene) {
     }
 }
 
-/* Whether particle i takes part in contacts: GRANULAR or RIGID with a material. */
-static int dem_takes_part(const cpu_dem_scene* s, uint32_t i) {
-    uint32_t kind = dem_kind(s, i);
-    return (kind == GP_KIND_GRANULAR || kind == GP_KIND_RIGID) && dem_phase(s, i) < s->material_count;
-}
-
-/* Every pair (i, j != i) in slot order, then the walls. */
-void cpu_dem_forces(const cpu_dem_scene* s, double (*force)[3], double* magnitude) {
-    uint32_t i, j;
-    for (i = 0; i < s->count; ++i) {
-        const cpu_dem_material* mi;
-        double sum = 0.0;
-        int rigid_i;
-        force[i][0] = force[i][1] = force[i][2] = 0.0;
-        if (!dem_takes_part(s, i)) {
-            if (magnitude) magnitude[i] = 0.0;
-            continue;
-        }
-        mi = s->materials + dem_phase(s, i);
-        rigid_i = dem_kind(s, i) == GP_KIND_RIGID;
-        for (j = 0; j < s->count; ++j) {
-            if (j == i || !dem_takes_part(s, j)) continue;
-            if (rigid_i && dem_kind(s, j) == GP_KIND_RIGID && s->info[j].owner == s->info[i].owner) continue;
-            sum += cpu_dem_pair_force(s->x[i], s->v[i], s->radius[i], mi, s->x[j], s->v[j], s->radius[j],
-                                      s->materials + dem_phase(s, j), force[i]);
-        }
-        sum += cpu_dem_wall_force(s->colliders, s->collider_count, s->x[i], s->v[i], s->radius[i], mi, force[i]);
-        if (magnitude) magnitude[i] = sum;
-    }
-}
-
-/* The user's forces at x as accelerations, as the fluid takes them (cpu_sph.c): uniform within
-   its radius (everywhere for radius <= 0); radial towards center, falling linearly to 0 at
-   radius. Adds to a. */
-static void dem_user_forces(const cpu_dem_scene* s, const double x[3], double a[3]) {
+/* uniform: a += vector where radius <= 0 or |center - x| < radius; radial: a += strength
+   (1 - l / radius, or 1 for radius <= 0) (center - x) / l where 0 < l (< radius) */
+double cpu_dem_user_forces(const cpu_dem_scene* s, const double x[3], double a[3]) {
+    double magnitude = 0.0;
     uint32_t f;
     int c;
     for (f = 0; f < s->force_count; ++f) {
         const gp_force* F = s->forces + f;
-        double d[3], len;
+        double d[3], len, radius = F->radius;
         for (c = 0; c < 3; ++c) d[c] = (double)F->center[c] - x[c];
         len = dem_length(d);
-        if (F->type == GP_FORCE_UNIFORM && (F->radius <= 0.0f || len <= F->radius)) {
-            for (c = 0; c < 3; ++c) a[c] += F->vector[c];
-        } else if (F->type == GP_FORCE_RADIAL && len > 0.0) {
-            double strength = F->strength;
-            if (F->radius > 0.0f) strength *= len < F->radius ? 1.0 - len / F->radius : 0.0;
+        if (F->type == GP_FORCE_UNIFORM) {
+            double vec[3] = {F->vector[0], F->vector[1], F->vector[2]};
+            if (radius <= 0.0 || len < radius) {
+                for (c = 0; c < 3; ++c) a[c] += vec[c];
+                magnitude += dem_length(vec);
+            }
+        } else if (F->type == GP_FORCE_RADIAL && len > 0.0 && (radius <= 0.0 || len < radius)) {
+            double strength = F->strength * (radius > 0.0 ? 1.0 - len / radius : 1.0);
             for (c = 0; c < 3; ++c) a[c] += strength * d[c] / len;
+            magnitude += fabs(strength);
         }
+    }
+    return magnitude;
+}
+
+/* Whether particle i takes part in contacts: GRANULAR or RIGID with a material, at a finite
+   position (one that is not finite meets no one). */
+static int dem_takes_part(const cpu_dem_scene* s, uint32_t i) {
+    uint32_t kind = dem_kind(s, i);
+    return (kind == GP_KIND_GRANULAR || kind == GP_KIND_RIGID) && dem_phase(s, i) < s->material_count && dem_finite3(s->x[i]);
+}
+
+/* ---- the contact pass: every pair, or through a hashed grid ------------------------------------ */
+
+/* The hashed grid of cpu_dem_forces_grid: the particles that take part, counting-sorted by
+   bucket. Cell coordinates are clamped to +-2^30 (as the GPU's hash clamps), so that no integer
+   overflows; particles that far out share cells, which costs time, not correctness. */
+typedef struct dem_grid {
+    double cell;
+    uint32_t buckets;     /* a power of two */
+    uint32_t* start;      /* buckets + 1 */
+    uint32_t* member;     /* slots, bucket by bucket */
+} dem_grid;
+
+static void dem_grid_cell(const dem_grid* g, const double x[3], int64_t cell[3]) {
+    int a;
+    for (a = 0; a < 3; ++a) {
+        double c = floor(x[a] / g->cell);
+        cell[a] = (int64_t)(c < -1073741824.0 ? -1073741824.0 : c > 1073741824.0 ? 1073741824.0 : c);
     }
 }
 
-void cpu_dem_step(cpu_dem_scene* s, double (*force)[3], double* magnitude) {
-    double(*f)[3] = force ? force : (double(*)[3])malloc(((size_t)s->count + 1) * sizeof *f);
+static uint32_t dem_grid_bucket(const dem_grid* g, const int64_t cell[3]) {
+    uint64_t h = (uint64_t)cell[0] * 0x9e3779b97f4a7c15ull ^ (uint64_t)cell[1] * 0xc2b2ae3d27d4eb4full ^
+                 (uint64_t)cell[2] * 0x165667b19e3779f9ull;
+    h ^= h >> 29;
+    return (uint32_t)h & (g->buckets - 1);
+}
+
+static int dem_grid_build(const cpu_dem_scene* s, dem_grid* g) {
+    double largest = 0.0;
+    uint32_t i, n = 0, *cursor, *key;
+    memset(g, 0, sizeof *g);
+    for (i = 0; i < s->count; ++i)
+        if (dem_takes_part(s, i)) {
+            ++n;
+            if (s->radius[i] > largest) largest = s->radius[i];
+        }
+    g->cell = largest > 0.0 ? 2.0 * largest * (1.0 + 1e-9) : 1.0;   /* a little wider: division's rounding hides no partner */
+    for (g->buckets = 64; g->buckets < 2 * n; g->buckets *= 2) {}
+    g->start = (uint32_t*)calloc((size_t)g->buckets + 1, sizeof *g->start);
+    g->member = (uint32_t*)malloc(((size_t)n + 1) * sizeof *g->member);
+    cursor = (uint32_t*)malloc(((size_t)g->buckets + 1) * sizeof *cursor);
+    key = (uint32_t*)malloc(((size_t)s->count + 1) * sizeof *key);
+    if (!g->start || !g->member || !cursor || !key) {
+        free(g->start); free(g->member); free(cursor); free(key);
+        return 0;
+    }
+    for (i = 0; i < s->count; ++i) {
+        int64_t c[3];
+        if (!dem_takes_part(s, i)) continue;
+        dem_grid_cell(g, s->x[i], c);
+        key[i] = dem_grid_bucket(g, c);
+        ++g->start[key[i] + 1];
+    }
+    for (i = 0; i < g->buckets; ++i) g->start[i + 1] += g->start[i];
+    memcpy(cursor, g->start, ((size_t)g->buckets + 1) * sizeof *cursor);
+    for (i = 0; i < s->count; ++i)
+        if (dem_takes_part(s, i)) g->member[cursor[key[i]]++] = i;
+    free(cursor);
+    free(key);
+    return 1;
+}
+
+/* The distinct buckets of the 27 cells around cell, ascending; returns how many. */
+static uint32_t dem_grid_around(const dem_grid* g, const int64_t cell[3], uint32_t buckets[27]) {
+    uint32_t nb = 0, at;
+    int dx, dy, dz;
+    for (dz = -1; dz <= 1; ++dz)
+        for (dy = -1; dy <= 1; ++dy)
+            for (dx = -1; dx <= 1; ++dx) {
+                int64_t c[3];
+                uint32_t b;
+                c[0] = cell[0] + dx; c[1] = cell[1] + dy; c[2] = cell[2] + dz;
+                b = dem_grid_bucket(g, c);
+                for (at = 0; at < nb && buckets[at] < b; ++at) {}
+                if (at < nb && buckets[at] == b) continue;
+                memmove(buckets + at + 1, buckets + at, (nb - at) * sizeof *buckets);
+                buckets[at] = b;
+                ++nb;
+            }
+    return nb;
+}
+
+/* Adds partner j's contact to particle i's sums. */
+static double dem_partner(const cpu_dem_scene* s, const double (*spin)[3], uint32_t i, const double* wi, uint32_t j,
+                          double f[3], double t[3]) {
+    const double* wj = NULL;
+    if (j == i) return 0.0;
+    if (dem_kind(s, j) == GP_KIND_RIGID) {
+        if (wi && s->info[j].owner == s->info[i].owner) return 0.0;   /* one body */
+        if (s->info[j].owner < s->body_count) wj = spin[s->info[j].owner];
+    }
+    return cpu_dem_pair_force(s->x[i], s->v[i], wi, s->radius[i], s->materials + dem_phase(s, i), s->x[j], s->v[j], wj,
+                              s->radius[j], s->materials + dem_phase(s, j), f, t);
+}
+
+static void dem_forces(const cpu_dem_scene* s, double (*force)[3], double (*torque)[3], double* magnitude, int use_grid) {
+    double(*spin)[3] = (double(*)[3])malloc(((size_t)s->body_count + 1) * sizeof *spin);
+    dem_grid g;
+    uint32_t i, j, b;
+    int grid = use_grid && dem_grid_build(s, &g);
+    for (b = 0; b < s->body_count; ++b) {
+        double V[3];
+        cpu_dem_body_velocity(s->bodies + b, V, spin[b]);
+    }
+    for (i = 0; i < s->count; ++i) {
+        double f[3] = {0.0, 0.0, 0.0}, t[3] = {0.0, 0.0, 0.0}, sum = 0.0;
+        const double* wi = NULL;
+        if (dem_takes_part(s, i)) {
+            int rigid = dem_kind(s, i) == GP_KIND_RIGID;
+            if (rigid && s->info[i].owner < s->body_count) wi = spin[s->info[i].owner];
+            if (rigid && !wi) {   /* a rigid particle without a body: it still skips its owner's others */
+                static const double none[3] = {0.0, 0.0, 0.0};
+                wi = none;
+            }
+            if (grid) {
+                uint32_t buckets[27], nb, k;
+                int64_t cell[3];
+                dem_grid_cell(&g, s->x[i], cell);
+                nb = dem_grid_around(&g, cell, buckets);
+                for (k = 0; k < nb; ++k)
+                    for (j = g.start[buckets[k]]; j < g.start[buckets[k] + 1]; ++j)
+                        sum += dem_partner(s, (const double(*)[3])spin, i, wi, g.member[j], f, t);
+            } else {
+                for (j = 0; j < s->count; ++j)
+                    if (dem_takes_part(s, j)) sum += dem_partner(s, (const double(*)[3])spin, i, wi, j, f, t);
+            }
+            sum += cpu_dem_wall_force(s->colliders, s->collider_count, s->x[i], s->v[i], wi, s->radius[i],
+                                      s->materials + dem_phase(s, i), f, t);
+        }
+        memcpy(force[i], f, sizeof f);
+        if (torque) memcpy(torque[i], t, sizeof t);
+        if (magnitude) magnitude[i] = sum;
+    }
+    if (grid) { free(g.start); free(g.member); }
+    free(spin);
+}
+
+void cpu_dem_forces(const cpu_dem_scene* s, double (*force)[3], double (*torque)[3], double* magnitude) {
+    dem_forces(s, force, torque, magnitude, 0);
+}
+void cpu_dem_forces_grid(const cpu_dem_scene* s, double (*force)[3], double (*torque)[3], double* magnitude) {
+    dem_forces(s, force, torque, magnitude, 1);
+}
+
+/* ---- the substep ------------------------------------------------------------------------------ */
+
+static void dem_step(cpu_dem_scene* s, double (*force)[3], double (*torque)[3], double* magnitude, int use_grid) {
+    size_t n = (size_t)s->count + 1;
+    double(*f)[3] = force ? force : (double(*)[3])malloc(n * sizeof *f);
+    double(*t)[3] = torque ? torque : (double(*)[3])malloc(n * sizeof *t);
     double h = s->dt;
-    uint32_t i, b;
+    uint32_t i, b, total = 0, *first = (uint32_t*)malloc(((size_t)s->body_count + 1) * sizeof *first);
+    double *fk, *tk;
     int c;
-    cpu_dem_scene_body_particles(s);   /* stage 1 */
-    cpu_dem_forces(s, f, magnitude);   /* stage 3 (stage 2, the grid, has no counterpart here) */
+    dem_forces(s, f, t, magnitude, use_grid);
     for (i = 0; i < s->count; ++i) {   /* grains: symplectic Euler */
         double x[3], v[3], a[3];
-        if (dem_kind(s, i) != GP_KIND_GRANULAR || dem_phase(s, i) >= s->material_count) continue;
+        if (dem_kind(s, i) != GP_KIND_GRANULAR || dem_phase(s, i) >= s->material_count || !dem_finite3(s->x[i])) continue;
         for (c = 0; c < 3; ++c) a[c] = f[i][c] / s->mass[i] + s->gravity[c];
-        dem_user_forces(s, s->x[i], a);
+        cpu_dem_user_forces(s, s->x[i], a);
         for (c = 0; c < 3; ++c) {
             v[c] = s->v[i][c] + a[c] * h;
             x[c] = s->x[i][c] + v[c] * h;
@@ -590,17 +863,34 @@ void cpu_dem_step(cpu_dem_scene* s, double (*force)[3], double* magnitude) {
             ++s->non_finite;
         }
     }
-    for (b = 0; b < s->body_count; ++b) {   /* stages 4 and 5; a particle missing from the store adds nothing */
-        cpu_dem_body* body = s->bodies + b;
-        double(*fk)[3] = (double(*)[3])calloc((size_t)body->shape->count + 1, sizeof *fk);
-        double F[3], tau[3];
-        for (i = 0; i < s->count; ++i) {
-            int64_t k = dem_body_index(s, i);
-            if (k >= 0 && s->info[i].owner == b) memcpy(fk[k], f[i], sizeof fk[k]);
-        }
-        cpu_dem_body_sums(body, fk[0], s->gravity, F, tau);
-        cpu_dem_body_update(body, F, tau, h);
-        free(fk);
+    /* stages 4 and 5: each body's particles' forces and torques gathered in k order (a particle
+       missing from the store adds zeros) */
+    for (b = 0; b < s->body_count; ++b) { first[b] = total; total += s->bodies[b].shape->count; }
+    fk = (double*)calloc(3 * (size_t)total + 3, sizeof *fk);
+    tk = (double*)calloc(3 * (size_t)total + 3, sizeof *tk);
+    for (i = 0; i < s->count; ++i) {
+        int64_t k = dem_body_index(s, i);
+        if (k < 0) continue;
+        memcpy(fk + 3 * ((size_t)first[s->info[i].owner] + (size_t)k), f[i], 3 * sizeof *fk);
+        memcpy(tk + 3 * ((size_t)first[s->info[i].owner] + (size_t)k), t[i], 3 * sizeof *tk);
     }
+    for (b = 0; b < s->body_count; ++b) {
+        cpu_dem_body* body = s->bodies + b;
+        double F[3], tau[3], external[3];
+        memcpy(external, s->gravity, sizeof external);
+        cpu_dem_user_forces(s, body->X, external);
+        cpu_dem_body_sums(body, fk + 3 * (size_t)first[b], tk + 3 * (size_t)first[b], external, F, tau);
+        if (!cpu_dem_body_update(body, F, tau, h)) ++s->non_finite;
+    }
+    cpu_dem_scene_body_particles(s);   /* stage 1 */
+    free(fk); free(tk); free(first);
     if (!force) free(f);
+    if (!torque) free(t);
+}
+
+void cpu_dem_step(cpu_dem_scene* s, double (*force)[3], double (*torque)[3], double* magnitude) {
+    dem_step(s, force, torque, magnitude, 0);
+}
+void cpu_dem_step_grid(cpu_dem_scene* s, double (*force)[3], double (*torque)[3], double* magnitude) {
+    dem_step(s, force, torque, magnitude, 1);
 }

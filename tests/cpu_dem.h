@@ -1,16 +1,23 @@
 /* cpu_dem.h: a double-precision, single-threaded CPU reference of one DEM substep, granular
    grains and rigid bodies made of particles (paper 000: Harada's linear spring-dashpot contact,
    eqs. 10-13, with a Coulomb limit on its tangential part; rigid bodies, eqs. 1-8 and 14-20),
-   written from the formulas of the model and nothing else: materials' defaults, shapes' inertia
-   and principal frames are derived here, not read from the library. Contacts pair every
-   particle with every other, O(n^2): the tests' truth, not a solver.
+   written from the formulas of the model gpuparticle.h implements and nothing else: materials'
+   defaults, shapes' inertia and principal frames are derived here, not read from the library.
+   Contacts act at the contact points, with the surfaces' velocities there (a rigid particle
+   spins with its body), so a contact also has a torque about the particle's centre; walls are
+   every collider on its own, a container box face by face.
+
+   Two versions of the contact pass give the same results (to rounding): cpu_dem_forces pairs
+   every particle with every other, O(n^2), the tests' truth; cpu_dem_forces_grid finds partners
+   through a hashed grid of cells, O(n), the single-threaded CPU column of `make bench`.
 
    Quaternions are [s, x, y, z], the Hamilton product; R(q) rotates a vector by q v q*, so
-   R(a * b) = R(a) R(b). Matrices are 9 doubles, row-major: m[3 row + column].
+   R(a * b) = R(a) R(b). (The library's are (x, y, z, w): the same product, another order.)
+   Matrices are 9 doubles, row-major: m[3 row + column].
 
    Besides each force it returns the sum of the magnitudes of the terms that made it, so that a
    test can hold the GPU's float result to a tolerance relative to how well conditioned each sum
-   is: |gpu - cpu| <= tolerance * magnitude. */
+   is: |gpu - cpu| <= tolerance * magnitude (see cpu_dem_pair_force for what counts). */
 #ifndef GP_CPU_DEM_H
 #define GP_CPU_DEM_H
 #include "gpuparticle.h"
@@ -39,16 +46,50 @@ double cpu_dem_contact_duration(double k, double eta, double m1, double m2);
 /* The largest substep a material allows: t_c / 12 of two of its grains (m1 = m2 = mass). */
 double cpu_dem_material_substep(const cpu_dem_material* m);
 
-/* The force on particle i from its contact with j, the pair's material the arithmetic mean of
-   both (so that the force on j is exactly the negative). Adds to f; returns the sum of the
-   magnitudes of its terms, k delta + |eta vn| + |f_t| (0 when they do not touch, or either
-   position is not finite). */
-double cpu_dem_pair_force(const double xi[3], const double vi[3], double ri, const cpu_dem_material* mi,
-                          const double xj[3], const double vj[3], double rj, const cpu_dem_material* mj, double f[3]);
-/* The force of the walls on a particle (the colliders' signed distance, cpu_sph_boundary: the
-   nearest collider only), its own material. Adds to f; returns the magnitudes' sum as above. */
-double cpu_dem_wall_force(const gp_collider_desc* colliders, uint32_t collider_count, const double x[3],
-                          const double v[3], double r, const cpu_dem_material* m, double f[3]);
+/* One contact (the spec's gp_contact): unit normal n from i towards the partner, overlap
+   delta > 0, v_ij the partner's surface velocity minus i's at the contact point; k, eta, k_t,
+   mu of the pair:
+       vn = v_ij . n,  f_t = k_t (v_ij - vn n), capped at mu max(0, k delta - eta vn) (Coulomb)
+       f = (eta vn - k delta) n + f_t                     (eqs. 10-13, dashpot on the normal part)
+   Writes f. */
+void cpu_dem_contact(const double n[3], double delta, const double v_ij[3], double k, double eta, double kt, double mu,
+                     double f[3]);
+
+/* The force on particle i (centre xi, velocity vi, spin wi: its body's angular velocity, NULL
+   for a grain; radius ri) from its contact with j, the pair's material the arithmetic mean of
+   both (so that the force on j is exactly the negative):
+       r_ij = x_j - x_i, dist = |r_ij|; none when dist == 0, dist >= r_i + r_j or not finite
+       n = r_ij / dist, delta = r_i + r_j - dist
+       lever_i = (r_i - delta / 2) n, lever_j = -(r_j - delta / 2) n   (the same contact point)
+       u_i = v_i + w_i x lever_i, u_j = v_j + w_j x lever_j
+       f = cpu_dem_contact(n, delta, u_j - u_i);  torque about i's centre = lever_i x f
+   Adds to f and to torque (may be NULL). Returns the magnitudes of the terms that made it:
+   k (r_i + r_j + dist) (the spring's two terms, k (r_i + r_j) and k dist, whose difference is
+   k delta: float's rounding of the distance is relative to the distance, not the overlap) plus
+   (eta + k_t) (|u_i| + |u_j|) (the velocity terms); 0 when they do not touch, except that a
+   pair within 1e-6 (relative) of touching still returns the spring's terms, where float may
+   find an overlap of rounding's size (or none) that double does not. */
+double cpu_dem_pair_force(const double xi[3], const double vi[3], const double wi[3], double ri, const cpu_dem_material* mi,
+                          const double xj[3], const double vj[3], const double wj[3], double rj, const cpu_dem_material* mj,
+                          double f[3], double torque[3]);
+
+/* One collider's signed distance at x, positive on the particles' side, and its unit gradient
+   n (towards the free side): sphere, box, capsule (segment center..end), plane, as the GPU's
+   gp_collider_distance evaluates them, turned inside out for inside = true (planes ignore it).
+   Meshes are not supported: +infinity. */
+double cpu_dem_collider_distance(const gp_collider_desc* collider, const double x[3], double n[3]);
+
+/* The walls' force on a particle of its own material, spin w (NULL: none): every collider on its
+   own whose distance phi < r touches it, and a container box (GP_SHAPE_BOX, inside) as six
+   plane walls, one per face at distance h_a +- (x_a - c_a). A wall with normal n_w is a partner
+   at rest in direction n = -n_w, overlap delta = r - phi, lever (r - delta / 2) n:
+   f = cpu_dem_contact(n, delta, -(v + w x lever)), torque += lever x f. Adds to f and torque
+   (may be NULL). Returns the magnitudes' sum: per wall touched, k (r + s) with s the sizes in the
+   distance's sum (|x - center| plus the shape's radius, half extents' length or segment length)
+   plus (eta + k_t) |v + w x lever|, and k (r + s) for a wall within 1e-6 (relative to r + s) of
+   touching that does not; nothing for a position that is not finite. */
+double cpu_dem_wall_force(const gp_collider_desc* colliders, uint32_t collider_count, const double x[3], const double v[3],
+                          const double w[3], double r, const cpu_dem_material* m, double f[3], double torque[3]);
 
 /* Quaternions [s, x, y, z]. rotate and to_matrix take a unit quaternion. from_matrix takes a
    proper rotation and returns the quaternion with s >= 0 (of the two, q and -q). */
@@ -113,19 +154,24 @@ double cpu_dem_body_kinetic_energy(const cpu_dem_body* body);
 /* Stage 1 (eqs. 18-20) for particle k: r_k = R(q) r0_k, x_k = X + r_k, v_k = V + W x r_k.
    x, v, r may each be NULL. */
 void cpu_dem_body_particle(const cpu_dem_body* body, uint32_t k, double x[3], double v[3], double r[3]);
-/* Stage 4 (eqs. 14, 15): F = sum_k f_k + M gravity, tau = sum_k r_k x f_k, summed from 0 in k
-   order (force: 3 N doubles, the body's particle forces in k order), r_k from stage 1 (the
-   current q). */
-void cpu_dem_body_sums(const cpu_dem_body* body, const double* force, const double gravity[3], double F[3], double tau[3]);
+/* Stage 4 (eqs. 14, 15, with the contacts' own torques): F = sum_k f_k + M external,
+   tau = sum_k (r_k x f_k + t_k), summed from 0 in k order (force, torque: 3 N doubles, the body's
+   particles' contact forces and contact torques about their centres in k order; torque may be
+   NULL), r_k = R(q) r0_k (the current q), external the acceleration at X (gravity and the
+   user's forces there). */
+void cpu_dem_body_sums(const cpu_dem_body* body, const double* force, const double* torque, const double external[3],
+                       double F[3], double tau[3]);
 /* Stage 5 (eqs. 1-8): P += F h; L += tau h; X += (P / M) h with the new P;
    W = R(q) diag(1/lambda) R(q)^T L with the old q and the new L; theta = |W| h;
-   dq = [cos(theta/2), W / |W| sin(theta/2)] (identity for theta = 0); q = dq * q; q /= |q|. */
-void cpu_dem_body_update(cpu_dem_body* body, const double F[3], const double tau[3], double h);
+   dq = [cos(theta/2), W / |W| sin(theta/2)] (identity for theta = 0); q = dq * q; q /= |q|.
+   An update that is not finite is not applied: X and q stay, P = L = 0; returns 0 then, else 1. */
+int cpu_dem_body_update(cpu_dem_body* body, const double F[3], const double tau[3], double h);
 
 /* One substep's state: the store in double (slots in any order) and the bodies. The arrays
-   belong to the scene (cpu_dem_scene_alloc); everything else is borrowed. A rigid particle is
-   the particle first_id + k of body `owner` when its kind is GP_KIND_RIGID, owner <
-   body_count and id - first_id < that body's count; its slot may be anywhere. */
+   belong to the scene (cpu_dem_scene_alloc); everything else is borrowed. A particle takes part
+   in contacts when its kind is GRANULAR or RIGID and its phase < material_count. A rigid
+   particle spins with body `owner` when owner < body_count, and is that body's particle k when
+   also 0 <= id - first_id = k < its count; its slot may be anywhere. */
 typedef struct cpu_dem_scene {
     uint32_t count;
     double (*x)[3];                      /* positions, metres */
@@ -137,13 +183,13 @@ typedef struct cpu_dem_scene {
     uint32_t material_count;
     const gp_collider_desc* colliders;   /* static walls (meshes not supported) */
     uint32_t collider_count;
-    const gp_force* forces;              /* on grains only, as on fluid */
+    const gp_force* forces;              /* your forces: on grains at x, on bodies at X */
     uint32_t force_count;
     cpu_dem_body* bodies;                /* owner = index */
     uint32_t body_count;
     double gravity[3];                   /* m/s^2 */
     double dt;                           /* the substep h, seconds */
-    uint32_t non_finite;                 /* grains whose update was not finite (cpu_dem_step adds) */
+    uint32_t non_finite;                 /* grains and bodies whose update was not finite (the steps add) */
 } cpu_dem_scene;
 
 /* Allocates count particles, all zero (kind GP_KIND_DEFAULT: taking no part), and clears the
@@ -159,19 +205,32 @@ void cpu_dem_scene_store(const cpu_dem_scene* scene, gp_particle_position* posit
    GP_KIND_RIGID | phase << 16, owner b, radius and mass of the shape's particles, x and v of
    stage 1. */
 void cpu_dem_scene_add_body(cpu_dem_scene* scene, uint32_t body, uint32_t first_slot, uint32_t phase);
-/* Stage 1 for every body: each rigid particle's x and v from its body. */
+/* Stage 1 for every body: each of its particles' x and v from its body. */
 void cpu_dem_scene_body_particles(cpu_dem_scene* scene);
+/* The acceleration your forces give at x (the GPU's gp_user_forces): uniform within its radius
+   (everywhere for radius 0); radial towards center, falling linearly to 0 at radius. Adds to a;
+   returns the sum of their magnitudes. */
+double cpu_dem_user_forces(const cpu_dem_scene* scene, const double x[3], double a[3]);
 
-/* The contact force on every particle (count of each; magnitude may be NULL): every pair of
-   GRANULAR or RIGID particles whose phase has a material (same-owner RIGID pairs skipped), then
-   the walls; other particles get 0. Reads the scene's x and v as they are (no stage 1). */
-void cpu_dem_forces(const cpu_dem_scene* scene, double (*force)[3], double* magnitude);
+/* The contact force and torque on every particle (count of each; torque and magnitude may be
+   NULL): every pair of particles that take part (two RIGID particles of one owner skipped), then
+   the walls; particles that take no part, or whose position is not finite, get 0. Reads the
+   scene's x and v as they are. magnitude: the sum of the contacts' returns. */
+void cpu_dem_forces(const cpu_dem_scene* scene, double (*force)[3], double (*torque)[3], double* magnitude);
+/* The same through a hashed grid of cells as wide as the largest contact distance (twice the
+   largest radius), each particle's partners from the 27 cells around it. */
+void cpu_dem_forces_grid(const cpu_dem_scene* scene, double (*force)[3], double (*torque)[3], double* magnitude);
 
-/* One substep h = scene->dt: stage 1 (rigid particles from their bodies), the contact forces,
-   the grains' symplectic Euler (a = f / m + gravity + forces; v += a h; x += v h; an update
-   that is not finite keeps the old x, stops the grain and adds to scene->non_finite), then
-   stages 4 and 5 for every body. The rigid particles keep stage 1's x and v (the substep's
-   start); cpu_dem_scene_body_particles moves them to the bodies' new state. force and
-   magnitude, when not NULL, receive the contact forces (count each). */
-void cpu_dem_step(cpu_dem_scene* scene, double (*force)[3], double* magnitude);
+/* One substep h = scene->dt, in the GPU's order:
+     contact forces from the x and v as they are (a rigid particle's from the last stage 1);
+     grains: a = f / m + gravity + your forces at x; v += a h; x += v h (symplectic Euler); a grain
+       whose position is not finite is left as it is; an update that is not finite keeps the old
+       x, stops the grain and adds to scene->non_finite;
+     bodies: stages 4 and 5 (cpu_dem_body_sums, cpu_dem_body_update; one that is not finite adds
+       to non_finite); a particle missing from the store adds nothing;
+     stage 1: every rigid particle's x and v from its body's new state.
+   force, torque and magnitude, when not NULL, receive the contact pass's (count each). */
+void cpu_dem_step(cpu_dem_scene* scene, double (*force)[3], double (*torque)[3], double* magnitude);
+/* The same with cpu_dem_forces_grid. */
+void cpu_dem_step_grid(cpu_dem_scene* scene, double (*force)[3], double (*torque)[3], double* magnitude);
 #endif

@@ -43,6 +43,8 @@ extern const gp_test_case dem_tests[];
 extern const int dem_test_count;
 extern const gp_test_case shape_tests[];
 extern const int shape_test_count;
+extern const gp_test_case dem_reference_tests[];
+extern const int dem_reference_test_count;
 extern const gp_test_case sph_mesh_tests[];
 extern const int sph_mesh_test_count;
 extern const int sph_test_count;

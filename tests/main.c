@@ -90,6 +90,7 @@ int main(int argc, char** argv) {
     gp_test_main(sph_tests, sph_test_count, argc, argv, &passed, &failed);
     gp_test_main(sph_mesh_tests, sph_mesh_test_count, argc, argv, &passed, &failed);
     gp_test_main(dem_tests, dem_test_count, argc, argv, &passed, &failed);
+    gp_test_main(dem_reference_tests, dem_reference_test_count, argc, argv, &passed, &failed);
     gp_test_main(shape_tests, shape_test_count, argc, argv, &passed, &failed);
     gp_egl_close(&fixture_egl);
     printf("%d passed, %d failed\n", passed, failed);
