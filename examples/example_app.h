@@ -3,7 +3,8 @@
    EGL's surfaceless platform with an offscreen framebuffer, loads glad, runs the frame loop,
    and in headless mode writes each frame as a PNG (--out DIR) and stops after --frames N.
    Then: an orbiting camera (perspective and look-at, column-major; drag to orbit, scroll to
-   zoom), and the box tank, drawing and statistics line that the fluid examples share.
+   zoom), the box tank every particle example stands in (example_box_open, example_tank_begin),
+   and the water, drawing and statistics line that the fluid examples share.
    Not part of the library: gpuparticle.h never opens windows or contexts. */
 #ifndef EXAMPLE_APP_H
 #define EXAMPLE_APP_H
@@ -417,13 +418,13 @@ static inline void example_draw_box(example_app* app, const float lo[3], const f
     glUseProgram(0);
 }
 
-/* ---- the fluid examples' tank: a world whose walls are a closed box, and its frame ------------ */
+/* ---- the tank: a world whose walls are a closed box, and its frame ------------------------------ */
 
 typedef struct example_tank {
     float min[3], max[3];     /* the tank's inside, metres */
-    float spacing;            /* metres between fluid particles at rest: the scene's resolution */
-    gp_world* world;          /* made by example_tank_open */
-    example_camera camera;    /* example_tank_open frames the tank */
+    float spacing;            /* fluid examples: metres between particles at rest, the scene's resolution */
+    gp_world* world;          /* made by example_box_open (or example_tank_open) */
+    example_camera camera;    /* which frames the tank */
     double shown;             /* seconds when the last frame's statistics were read */
 } example_tank;
 
@@ -432,36 +433,30 @@ static inline unsigned example_particles(const example_app* app, unsigned defaul
     return app->particles ? app->particles : default_count;
 }
 
-/* Creates the world in the app's context: room for max_particles, a bounded grid over the tank
-   whose cells are the fluid's smoothing radius (the default, 2 spacings), water (material 0)
-   at the tank's spacing with the library's other defaults, and the tank's walls: a box collider
-   with inside = true keeps the fluid in. Returns 0 on success; the library's logger said why not. */
-static inline int example_tank_open(example_app* app, example_tank* tank, uint32_t max_particles) {
+/* Creates the world in the app's context for any kind of particle: room for max_particles, a
+   bounded grid of cells cell_size wide over the tank (a cell of margin all round) and the
+   tank's walls, a box collider with inside = true; frames the camera on the tank. Fluid, grains
+   and rigid bodies all meet these walls. Returns 0 on success; the library's logger said why not. */
+static inline int example_box_open(example_app* app, example_tank* tank, uint32_t max_particles, float cell_size) {
     gp_world_desc desc;
-    gp_fluid_material water;
     gp_collider_desc walls;
     gp_collider collider;
-    float cell = 2.0f * tank->spacing;
     int k;
     memset(&desc, 0, sizeof desc);
-    memset(&water, 0, sizeof water);
     memset(&walls, 0, sizeof walls);
     desc.max_particles = max_particles;
     desc.get_proc_address = app->headless ? eglGetProcAddress : glfwGetProcAddress;   /* both have gp's type */
-    desc.grid.cell_size = cell;
+    desc.grid.cell_size = cell_size;
     walls.shape = GP_SHAPE_BOX;
     walls.inside = true;
     for (k = 0; k < 3; ++k) {
         float size = tank->max[k] - tank->min[k];
-        desc.grid.origin[k] = tank->min[k] - cell;   /* a cell of margin all round */
-        desc.grid.dims[k] = (uint32_t)ceilf(size / cell) + 2;
+        desc.grid.origin[k] = tank->min[k] - cell_size;   /* a cell of margin all round */
+        desc.grid.dims[k] = (uint32_t)ceilf(size / cell_size) + 2;
         walls.center[k] = 0.5f * (tank->min[k] + tank->max[k]);
         walls.half_extents[k] = 0.5f * size;
     }
-    if (gp_world_create(&desc, &tank->world) != GP_OK) return 1;
-    water.spacing = tank->spacing;
-    if (gp_fluid_material_set(tank->world, 0, &water) != GP_OK || gp_collider_add(tank->world, &walls, &collider) != GP_OK)
-        return 1;
+    if (gp_world_create(&desc, &tank->world) != GP_OK || gp_collider_add(tank->world, &walls, &collider) != GP_OK) return 1;
     /* The camera in front of the tank, a little to the right and above, the whole tank in view. */
     memcpy(tank->camera.target, walls.center, sizeof walls.center);
     tank->camera.target[1] -= 0.3f * walls.half_extents[1];
@@ -473,6 +468,17 @@ static inline int example_tank_open(example_app* app, example_tank* tank, uint32
     return 0;
 }
 
+/* The fluid examples' world: example_box_open with cells of the fluid's smoothing radius (the
+   default, 2 spacings), and water (material 0) at the tank's spacing with the library's other
+   defaults. Returns 0 on success; the library's logger said why not. */
+static inline int example_tank_open(example_app* app, example_tank* tank, uint32_t max_particles) {
+    gp_fluid_material water;
+    memset(&water, 0, sizeof water);
+    water.spacing = tank->spacing;
+    if (example_box_open(app, tank, max_particles, 2.0f * tank->spacing)) return 1;
+    return gp_fluid_material_set(tank->world, 0, &water) != GP_OK;
+}
+
 /* Destroys the tank's world, then closes the app (the world needs the context). Returns 0. */
 static inline int example_tank_close(example_app* app, example_tank* tank) {
     gp_world_destroy(tank->world);
@@ -480,22 +486,28 @@ static inline int example_tank_close(example_app* app, example_tank* tank) {
     return 0;
 }
 
+/* Starts a tank's frame: clears, draws the tank's edges with depth testing on, and zeroes draw
+   but for this frame's view and projection, ready for gp_draw_particles or gp_draw_bodies. */
+static inline void example_tank_begin(example_app* app, example_tank* tank, gp_draw_desc* draw) {
+    static const float background[3] = {0.11f, 0.12f, 0.15f};
+    float eye[3];
+    memset(draw, 0, sizeof *draw);
+    example_begin_frame(app, &tank->camera, background, draw->view, draw->projection, eye);
+    glEnable(GL_DEPTH_TEST);
+    example_draw_box(app, tank->min, tank->max, draw->view, draw->projection);
+}
+
 /* Shows one frame of a fluid example after its gp_world_step: reads the fluid's statistics
    (which waits for the step), clears, draws the tank's edges and the particles coloured by
    density (white where sparse, blue where dense, as in 001's figures 4 and 5), and prints
    one line. Returns 0 when a call failed. */
 static inline int example_tank_show(example_app* app, example_tank* tank) {
-    static const float background[3] = {0.11f, 0.12f, 0.15f};
     gp_fluid_stats stats;
     gp_draw_desc draw;
-    float eye[3];
     double now, since = tank->shown > 0.0 ? tank->shown : app->frame_end;
     if (gp_fluid_stats_read(tank->world, &stats) != GP_OK) return 0;
     now = example_seconds();
-    memset(&draw, 0, sizeof draw);
-    example_begin_frame(app, &tank->camera, background, draw.view, draw.projection, eye);
-    glEnable(GL_DEPTH_TEST);
-    example_draw_box(app, tank->min, tank->max, draw.view, draw.projection);
+    example_tank_begin(app, tank, &draw);
     draw.color_by = GP_COLOR_DENSITY;
     draw.range[0] = 700.0f;    /* kg/m^3: white at the free surface and in the spray, */
     draw.range[1] = 1000.0f;   /* blue in the bulk, at the rest density and above */
