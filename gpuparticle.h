@@ -5657,7 +5657,9 @@ gp_result gp_bodies_read(gp_world* world, uint32_t first, uint32_t count, gp_bod
 /* ---- the substep's DEM passes ---- */
 
 /* The longest substep that resolves every contact: a twelfth of the contact duration of two
-   equal particles of each granular material in use (with rigid bodies, their shapes' phases). */
+   equal particles of each granular material in use (with rigid bodies, their shapes' phases), and
+   no longer than m_eff / (damping + shear), half of what keeps the explicit dashpot and shear
+   stable (a large shear would otherwise flip the sliding velocity's sign each substep). */
 #define GP__STEPS_PER_CONTACT 12.0
 static float gp__dem_limit(const gp_world* w) {
     float limit = 3.4e38f;
@@ -5665,9 +5667,10 @@ static float gp__dem_limit(const gp_world* w) {
     for (i = 0; i < GP_MAX_GRANULAR_MATERIALS; ++i) {
         const gp_granular_material* m = &w->granular[i];
         double meff = 0.5 * m->mass, w0 = sqrt(m->stiffness / meff), g = m->damping / (2.0 * meff);
-        double duration = GP__PI / (w0 > g ? sqrt(w0 * w0 - g * g) : w0);
+        double duration = GP__PI / (w0 > g ? sqrt(w0 * w0 - g * g) : w0), viscous = meff / ((double)m->damping + m->shear);
         if (!(w->granular_phases & (1u << i))) continue;
         if (duration / GP__STEPS_PER_CONTACT < limit) limit = (float)(duration / GP__STEPS_PER_CONTACT);
+        if (viscous < limit) limit = (float)viscous;
     }
     return limit;
 }

@@ -388,11 +388,47 @@ static void test_dem_rejects_bad_input(void) {
     gp_world_destroy(w);
 }
 
+/* A material with a shear 100 times its damping: gp_world_step takes substeps of at most m_eff /
+   (damping + shear), and a grain sliding on the floor at 1 m/s slows down without overshooting
+   (explicit viscous shear at a longer substep reverses the slip each substep and grows). */
+static void test_dem_strong_shear_substeps(void) {
+    gp_world* w = dem_world(16, 0.05f, 0);
+    gp_granular_material m;
+    gp_particles_desc d;
+    gp_step_desc step;
+    gp_fluid_stats stats;
+    gp_particle_velocity v;
+    float xyz[3] = {0.0f, 0.0245f, 0.0f}, vel[3] = {1.0f, 0.0f, 0.0f};
+    double fastest = 0.0, least;
+    int i;
+    if (!w) return;
+    dem_plane(w, 0.0, 1.0, 0.0);
+    CHECK(gp_granular_material_get(w, 0, &m) == GP_OK);
+    m.shear = 100.0f * m.damping;
+    m.friction = 1e6f;   /* no Coulomb cap: the shear alone acts */
+    CHECK(gp_granular_material_set(w, 0, &m) == GP_OK && gp_granular_material_get(w, 0, &m) == GP_OK);
+    memset(&d, 0, sizeof d);
+    d.count = 1; d.positions = xyz; d.velocities = vel; d.kind = GP_KIND_GRANULAR; d.radius = 0.025f; d.mass = m.mass;
+    CHECK(gp_particles_add(w, &d, NULL) == GP_OK);
+    memset(&step, 0, sizeof step);
+    step.dt = 0.01f;
+    least = 0.01 / (0.5 * m.mass / ((double)m.damping + m.shear));
+    for (i = 0; i < 10; ++i) {
+        CHECK(gp_world_step(w, &step) == GP_OK && gp_fluid_stats_read(w, &stats) == GP_OK);
+        CHECK(gp_particles_read(w, GP_ATTRIBUTE_VELOCITY, 0, 1, &v) == GP_OK);
+        fastest = fabs(v.x) > fastest || v.x != v.x ? fabs(v.x) : fastest;
+    }
+    CHECKF(stats.substeps + 1e-6 >= least, "%u substeps per 0.01 s; the shear needs %.1f", stats.substeps, least);
+    CHECKF(fastest <= 1.0 && isfinite(fastest), "the sliding grain reached %.3g m/s (started at 1)", fastest);
+    gp_world_destroy(w);
+}
+
 const gp_test_case dem_tests[] = {
     {"dem_head_on_collision", test_dem_head_on_collision},
     {"dem_free_spin", test_dem_free_spin},
     {"dem_ball_rolls_down_incline", test_dem_ball_rolls_down_incline},
     {"dem_body_rests_on_floor", test_dem_body_rests_on_floor},
     {"dem_rejects_bad_input", test_dem_rejects_bad_input},
+    {"dem_strong_shear_substeps", test_dem_strong_shear_substeps},
 };
 const int dem_test_count = (int)(sizeof dem_tests / sizeof dem_tests[0]);
