@@ -1045,6 +1045,7 @@ struct gp_world {
     uint32_t last_substeps;
     float last_substep, last_cfl;
     bool cfl_warned;                      /* warned since the CFL number was last fine */
+    bool dem_warned;                      /* warned since the substep was last short enough for the grains */
     gp__GLuint points, distances;         /* gp_boundary_distance's scratch */
     size_t points_bytes, distances_bytes;
     /* granular matter and rigid bodies (section >>dem) */
@@ -4112,6 +4113,11 @@ gp_result gp_world_step(gp_world* world, const gp_step_desc* desc) {
                 "%g m/s, spacing %g m): the fluid may blow up; take more substeps (0 picks them)", (double)cfl, (double)d.max_cfl,
                 (double)h, (double)sound, (double)world->max_speed, (double)spacing);
     world->cfl_warned = cfl > d.max_cfl;
+    if (h > gp__dem_limit(world) && !world->dem_warned)
+        GP__LOG(world, GP_LOG_WARNING, "gp_world_step: the substep %g s is longer than the grains' %g s (a twelfth of a contact's "
+                "duration, and no longer than m_eff / (damping + shear)): contacts may bounce wrong or blow up; take more substeps "
+                "(0 picks them)", (double)h, (double)gp__dem_limit(world));
+    world->dem_warned = h > gp__dem_limit(world);
     world->last_cfl = cfl;
     world->last_substeps = d.substeps;
     world->solver_host.counts[2] = d.integrator == GP_INTEGRATOR_EXPLICIT_EULER ? 2u : 1u;

@@ -9,6 +9,7 @@
 #include "gp_test.h"
 #include "fixture.h"
 #include "gpuparticle.h"
+#include "../examples/shapes.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -423,6 +424,84 @@ static void test_dem_strong_shear_substeps(void) {
     gp_world_destroy(w);
 }
 
+/* Shapes from closed meshes: a box mesh gives the box primitive's particles (32, their centres
+   strictly inside), mass and inertia; a torus mesh the voxel centres inside the true torus on the
+   same grid, but for centres within the tessellation's sagitta of the surface (at most 3%);
+   surface_only keeps the voxels with an outside face neighbour (a 4 x 4 x 4 box: 56 of 64). And a
+   substep longer than the grains' limit is warned about. */
+static void test_dem_shapes_from_meshes(void) {
+    gp_world* w = dem_world(64, 0.05f, 0);
+    const float half[3] = {0.1f, 0.1f, 0.05f}, cube[3] = {0.1f, 0.1f, 0.1f};
+    shape_mesh box, torus;
+    gp_shape_desc d;
+    gp_body_shape a, b;
+    gp_body_shape_info ia, ib;
+    double big = 0.2, small = 0.07, lo[3], hi[3];
+    uint32_t i, j, k, dims[3], expected = 0;
+    int axis;
+    if (!w) return;
+    CHECK(shape_box(half, &box) == SHAPE_OK && shape_torus((float)big, (float)small, 48, 24, &torus) == SHAPE_OK);
+    memset(&d, 0, sizeof d);
+    d.shape = GP_SHAPE_MESH;
+    d.vertices = box.vertices; d.vertex_count = box.vertex_count; d.triangles = box.indices; d.triangle_count = box.triangle_count;
+    CHECK(gp_body_shape_create(w, &d, &a) == GP_OK && gp_body_shape_info_get(w, a, &ia) == GP_OK);
+    memset(&d, 0, sizeof d);
+    d.shape = GP_SHAPE_BOX;
+    memcpy(d.half_extents, half, sizeof half);
+    CHECK(gp_body_shape_create(w, &d, &b) == GP_OK && gp_body_shape_info_get(w, b, &ib) == GP_OK);
+    CHECKF(ia.particles == 32 && ib.particles == 32 && fabs(ia.mass / ib.mass - 1.0) < 1e-6, "box mesh %u particles (%g kg), "
+           "box %u (%g kg); 32 expected", ia.particles, ia.mass, ib.particles, ib.mass);
+    for (axis = 0; axis < 3; ++axis)
+        CHECKF(fabs(ia.inertia[axis] / ib.inertia[axis] - 1.0) < 1e-5, "principal moment %d: mesh %g, box %g", axis,
+               ia.inertia[axis], ib.inertia[axis]);
+    memcpy(d.half_extents, cube, sizeof cube);
+    d.surface_only = true;
+    CHECK(gp_body_shape_create(w, &d, &b) == GP_OK && gp_body_shape_info_get(w, b, &ib) == GP_OK);
+    CHECKF(ib.particles == 56, "a 4 x 4 x 4 box's surface has %u particles, not 56", ib.particles);
+    d.surface_only = false;
+    CHECK(gp_body_shape_create(w, &d, &b) == GP_OK && gp_body_shape_info_get(w, b, &ib) == GP_OK && ib.particles == 64);
+    /* the torus: the same grid as the library (over the mesh's bounds), the true torus inside */
+    for (axis = 0; axis < 3; ++axis) { lo[axis] = INFINITY; hi[axis] = -INFINITY; }
+    for (i = 0; i < torus.vertex_count; ++i)
+        for (axis = 0; axis < 3; ++axis) {
+            lo[axis] = fmin(lo[axis], torus.vertices[3 * i + axis]);
+            hi[axis] = fmax(hi[axis], torus.vertices[3 * i + axis]);
+        }
+    for (axis = 0; axis < 3; ++axis) dims[axis] = (uint32_t)fmax(1.0, ceil((hi[axis] - lo[axis]) / 0.05 - 1e-6));
+    for (k = 0; k < dims[2]; ++k)
+        for (j = 0; j < dims[1]; ++j)
+            for (i = 0; i < dims[0]; ++i) {
+                double x = 0.5 * (lo[0] + hi[0]) + 0.05 * (i - 0.5 * (dims[0] - 1.0));
+                double y = 0.5 * (lo[1] + hi[1]) + 0.05 * (j - 0.5 * (dims[1] - 1.0));
+                double z = 0.5 * (lo[2] + hi[2]) + 0.05 * (k - 0.5 * (dims[2] - 1.0));
+                double ring = big - sqrt(x * x + z * z);
+                expected += ring * ring + y * y <= small * small;
+            }
+    memset(&d, 0, sizeof d);
+    d.shape = GP_SHAPE_MESH;
+    d.vertices = torus.vertices; d.vertex_count = torus.vertex_count; d.triangles = torus.indices; d.triangle_count = torus.triangle_count;
+    CHECK(gp_body_shape_create(w, &d, &a) == GP_OK && gp_body_shape_info_get(w, a, &ia) == GP_OK);
+    CHECKF(expected > 50 && fabs((double)ia.particles - expected) <= 0.03 * expected, "the torus mesh gave %u particles; %u voxel "
+           "centres lie inside the true torus", ia.particles, expected);
+    CHECKF(fabs(ia.center_of_mass[0]) < 1e-3 && fabs(ia.center_of_mass[1]) < 1e-3 && fabs(ia.center_of_mass[2]) < 1e-3 &&
+           ia.inertia[0] < ia.inertia[2] * 0.75, "torus: centre (%g, %g, %g), moments %g %g %g", ia.center_of_mass[0],
+           ia.center_of_mass[1], ia.center_of_mass[2], ia.inertia[0], ia.inertia[1], ia.inertia[2]);
+    {   /* a substep of 0.1 s is far beyond the grains' limit: warned */
+        gp_body_desc body;
+        gp_step_desc step;
+        memset(&body, 0, sizeof body);
+        body.shape = b;
+        CHECK(gp_bodies_add(w, &body, 1, NULL) == GP_OK);
+        memset(&step, 0, sizeof step);
+        step.dt = 0.1f;
+        step.substeps = 1;
+        CHECK(gp_world_step(w, &step) == GP_OK && fixture_logged("longer than the grains'"));
+    }
+    shape_mesh_free(&box);
+    shape_mesh_free(&torus);
+    gp_world_destroy(w);
+}
+
 const gp_test_case dem_tests[] = {
     {"dem_head_on_collision", test_dem_head_on_collision},
     {"dem_free_spin", test_dem_free_spin},
@@ -430,5 +509,6 @@ const gp_test_case dem_tests[] = {
     {"dem_body_rests_on_floor", test_dem_body_rests_on_floor},
     {"dem_rejects_bad_input", test_dem_rejects_bad_input},
     {"dem_strong_shear_substeps", test_dem_strong_shear_substeps},
+    {"dem_shapes_from_meshes", test_dem_shapes_from_meshes},
 };
 const int dem_test_count = (int)(sizeof dem_tests / sizeof dem_tests[0]);
