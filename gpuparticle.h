@@ -5787,34 +5787,15 @@ static gp__GLuint gp__draw_stage(gp_world* w, gp__GLenum type, const char* sourc
     return shader;
 }
 
+/* Links a vertex and fragment program, or fails naming `what` with the driver's log. */
+static gp_result gp__draw_program(gp_world* w, const char* vertex, const char* fragment, const char* what, gp__GLuint* out);
+
 /* The impostor program and the vertex array, made on the first draw. */
 static gp_result gp__draw_init(gp_world* w) {
-    gp__gl* gl = &w->gl;
-    char log[4096];
-    gp__GLuint vs, fs, program;
-    gp__GLint ok = 0;
-    log[0] = 0;
+    gp_result r;
     if (w->draw_program) return GP_OK;
-    vs = gp__draw_stage(w, GP__GL_VERTEX_SHADER, gp__draw_vertex_shader, log, sizeof log);
-    fs = vs ? gp__draw_stage(w, GP__GL_FRAGMENT_SHADER, gp__draw_fragment_shader, log, sizeof log) : 0;
-    if (!vs || !fs) {
-        if (vs) gl->fnDeleteShader(vs);
-        return gp__fail(w, GP_ERROR_SHADER_COMPILE, "the impostor shaders failed to compile:\n%s", log);
-    }
-    program = gl->fnCreateProgram();
-    gl->fnAttachShader(program, vs);
-    gl->fnAttachShader(program, fs);
-    gl->fnLinkProgram(program);
-    gl->fnDeleteShader(vs);
-    gl->fnDeleteShader(fs);
-    gl->fnGetProgramiv(program, GP__GL_LINK_STATUS, &ok);
-    if (!ok) {
-        gl->fnGetProgramInfoLog(program, (gp__GLsizei)sizeof log, NULL, log);
-        gl->fnDeleteProgram(program);
-        return gp__fail(w, GP_ERROR_SHADER_COMPILE, "the impostor program failed to link:\n%s", log);
-    }
-    w->draw_program = program;
-    gl->fnGenVertexArrays(1, &w->draw_vao);
+    if ((r = gp__draw_program(w, gp__draw_vertex_shader, gp__draw_fragment_shader, "impostor", &w->draw_program)) != GP_OK) return r;
+    w->gl.fnGenVertexArrays(1, &w->draw_vao);
     return GP_OK;
 }
 
@@ -5854,7 +5835,6 @@ static const char* const gp__body_fragment_shader =
     "    o_color = vec4(base * (0.3 + 0.7 * lambert), u_color.a);\n"
     "}\n";
 
-/* Links a vertex and fragment program; 0 and a message on failure. */
 static gp_result gp__draw_program(gp_world* w, const char* vertex, const char* fragment, const char* what, gp__GLuint* out) {
     gp__gl* gl = &w->gl;
     char log[4096];
