@@ -24,6 +24,9 @@ void fixture_logger(gp_log_level level, const char* message, void* user_data);
 
 /* A world in the test context: desc (may be NULL) plus the loader and the log catcher. */
 gp_world* fixture_world(const gp_world_desc* desc);
+/* fixture_world with room for capacity particles, a hashed grid of cells `cell` metres wide, and
+   deterministic order when asked. */
+gp_world* fixture_grid_world(uint32_t capacity, float cell, int deterministic);
 /* xorshift64*: the same numbers on every machine for a given seed. */
 uint64_t fixture_random(uint64_t* state);
 /* count words following pattern: random in [0, range) (range 0: any), sorted, reversed, equal. */

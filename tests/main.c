@@ -23,6 +23,15 @@ void fixture_logger(gp_log_level level, const char* message, void* user_data) {
     if (getenv("GP_TEST_VERBOSE")) fprintf(stderr, "    [log] %s\n", message);
 }
 
+gp_world* fixture_grid_world(uint32_t capacity, float cell, int deterministic) {
+    gp_world_desc d;
+    memset(&d, 0, sizeof d);
+    d.max_particles = capacity;
+    d.grid.cell_size = cell;
+    d.deterministic = deterministic != 0;
+    return fixture_world(&d);
+}
+
 gp_world* fixture_world(const gp_world_desc* desc) {
     gp_world_desc d;
     gp_world* w = NULL;

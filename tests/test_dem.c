@@ -14,15 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static gp_world* dem_world(uint32_t capacity, float cell, int deterministic) {
-    gp_world_desc d;
-    memset(&d, 0, sizeof d);
-    d.max_particles = capacity;
-    d.grid.cell_size = cell;
-    d.deterministic = deterministic != 0;
-    return fixture_world(&d);
-}
-
 static void dem_no_gravity(gp_world* w) {
     const float zero[3] = {0.0f, 0.0f, 0.0f};
     CHECK(gp_gravity_set(w, zero) == GP_OK);
@@ -59,7 +50,7 @@ static void dem_read_pair(gp_world* w, gp_particle_position p[2], gp_particle_ve
    at 0.6 m/s; substeps of t_c / 400. Restitution (relative speed after over before) and contact
    duration (substeps with overlap, times the substep) within 2% of the closed form. */
 static void test_dem_head_on_collision(void) {
-    gp_world* w = dem_world(16, 0.05f, 1);
+    gp_world* w = fixture_grid_world(16, 0.05f, 1);
     gp_granular_material a, b;
     gp_particles_desc d;
     gp_particle_position p[2];
@@ -121,7 +112,7 @@ static double dem_energy(const gp_body_state* st, double mass) {
    its kinetic energy stays within 1% (the explicit quaternion update's drift; measured 0.0x%),
    its centre moves at its velocity, its orientation stays a unit quaternion. */
 static void test_dem_free_spin(void) {
-    gp_world* w = dem_world(256, 0.05f, 1);
+    gp_world* w = fixture_grid_world(256, 0.05f, 1);
     gp_shape_desc shape;
     gp_body_shape handle;
     gp_body_shape_info info;
@@ -197,7 +188,7 @@ static gp_body_shape_info dem_one_body(gp_world* w, const gp_shape_desc* shape, 
 static void test_dem_ball_rolls_down_incline(void) {
     const double theta = 20.0 * 3.14159265358979323846 / 180.0, g = 9.81, r = 0.025;
     const double down[3] = {cos(theta), -sin(theta), 0.0}, n[3] = {sin(theta), cos(theta), 0.0};
-    gp_world* w = dem_world(16, 0.05f, 1);
+    gp_world* w = fixture_grid_world(16, 0.05f, 1);
     gp_shape_desc ball;
     gp_step_desc step;
     gp_body_state a, b;
@@ -232,7 +223,7 @@ static void test_dem_ball_rolls_down_incline(void) {
    0.5 s; over the next 10,000 substeps its centre moves less than 0.5 mm, it turns less than
    1 mrad and it ends slower than 1 mm/s (measured on llvmpipe: see the verbose line). */
 static void test_dem_body_rests_on_floor(void) {
-    gp_world* w = dem_world(64, 0.05f, 1);
+    gp_world* w = fixture_grid_world(64, 0.05f, 1);
     gp_shape_desc box;
     gp_step_desc step;
     gp_body_state a, b;
@@ -280,7 +271,7 @@ static void test_dem_body_rests_on_floor(void) {
    update that overflowed would be refused and counted: either way no NaN), the runaway flies
    on, and every grain is still in the store, finite. */
 static void test_dem_rejects_bad_input(void) {
-    gp_world* w = dem_world(64, 0.05f, 0);
+    gp_world* w = fixture_grid_world(64, 0.05f, 0);
     gp_granular_material m, before;
     gp_shape_desc shape;
     gp_body_shape handle, good;
@@ -352,7 +343,7 @@ static void test_dem_rejects_bad_input(void) {
     gp_world_destroy(w);
 
     /* an overflowing pair and a runaway among grains on a floor */
-    w = dem_world(64, 0.05f, 0);
+    w = fixture_grid_world(64, 0.05f, 0);
     if (!w) return;
     dem_plane(w, 0.0, 1.0, 0.0);
     m = before;
@@ -393,7 +384,7 @@ static void test_dem_rejects_bad_input(void) {
    (damping + shear), and a grain sliding on the floor at 1 m/s slows down without overshooting
    (explicit viscous shear at a longer substep reverses the slip each substep and grows). */
 static void test_dem_strong_shear_substeps(void) {
-    gp_world* w = dem_world(16, 0.05f, 0);
+    gp_world* w = fixture_grid_world(16, 0.05f, 0);
     gp_granular_material m;
     gp_particles_desc d;
     gp_step_desc step;
@@ -430,7 +421,7 @@ static void test_dem_strong_shear_substeps(void) {
    surface_only keeps the voxels with an outside face neighbour (a 4 x 4 x 4 box: 56 of 64). And a
    substep longer than the grains' limit is warned about. */
 static void test_dem_shapes_from_meshes(void) {
-    gp_world* w = dem_world(64, 0.05f, 0);
+    gp_world* w = fixture_grid_world(64, 0.05f, 0);
     const float half[3] = {0.1f, 0.1f, 0.05f}, cube[3] = {0.1f, 0.1f, 0.1f};
     shape_mesh box, torus;
     gp_shape_desc d;

@@ -81,15 +81,6 @@ typedef struct sph_setup {
     cpu_sph_material materials[GP_MAX_FLUID_MATERIALS];   /* filled by sph_world from the world's */
 } sph_setup;
 
-static gp_world* sph_world(uint32_t capacity, float cell, int deterministic) {
-    gp_world_desc d;
-    memset(&d, 0, sizeof d);
-    d.max_particles = capacity;
-    d.grid.cell_size = cell;
-    d.deterministic = deterministic != 0;
-    return fixture_world(&d);
-}
-
 /* Gives the world the setup's colliders, forces and gravity (a zero gravity: the default) and
    reads its materials, as resolved, into the setup. */
 static void sph_apply(gp_world* w, sph_setup* s) {
@@ -520,7 +511,7 @@ static void test_sph_compute_matches_reference(void) {
 
 /* An empty world computes and steps without a message, and its statistics are zero. */
 static void test_sph_empty_world(void) {
-    gp_world* w = sph_world(64, SPH_CELL, 0);
+    gp_world* w = fixture_grid_world(64, SPH_CELL, 0);
     gp_step_desc step;
     gp_fluid_stats stats;
     int logged;
@@ -640,7 +631,7 @@ static void test_sph_boundary_distance_matches_reference(void) {
 /* Each refusal returns its result, leaves the world as it was, and logs a message naming the
    problem. */
 static void test_sph_rejects_bad_input(void) {
-    gp_world* w = sph_world(100, SPH_CELL, 0);
+    gp_world* w = fixture_grid_world(100, SPH_CELL, 0);
     const float lo[3] = {0.0f, 0.0f, 0.0f}, hi[3] = {0.2f, 0.2f, 0.2f}, rest[3] = {0.0f, 0.0f, 0.0f};
     float bad[3];
     gp_fluid_material m, got;
@@ -711,7 +702,7 @@ static void test_sph_rejects_bad_input(void) {
 /* A store that fills: a block beyond capacity is refused whole; a pour adds what fits, reports
    full, warns once, and the count is the capacity. */
 static void test_sph_full_store(void) {
-    gp_world* w = sph_world(100, SPH_CELL, 0);
+    gp_world* w = fixture_grid_world(100, SPH_CELL, 0);
     const float lo[3] = {0.0f, 0.0f, 0.0f}, hi[3] = {0.25f, 0.25f, 0.25f}, small[3] = {0.15f, 0.15f, 0.15f};
     gp_pour_desc pd;
     gp_pour pour;
@@ -754,7 +745,7 @@ static void test_sph_full_store(void) {
 /* A world with a box tank of the given centre and half extents, cells of 0.05 m (spacing 0.025,
    re 0.05); s receives the setup. */
 static gp_world* sph_tank_world(uint32_t capacity, const float centre[3], const float half[3], int deterministic, sph_setup* s) {
-    gp_world* w = sph_world(capacity, 0.05f, deterministic);
+    gp_world* w = fixture_grid_world(capacity, 0.05f, deterministic);
     memset(s, 0, sizeof *s);
     s->colliders[0] = sph_box(centre[0], centre[1], centre[2], half[0], half[1], half[2], 1);
     s->collider_count = 1;
@@ -1085,7 +1076,7 @@ static void test_sph_viscous_substeps(void) {
    some a fraction of a spacing), then bad input (zero, negative and NaN spacing, NaN corner,
    negative radius) counts 0. */
 static void test_sph_lattice_counts(void) {
-    gp_world* w = sph_world(20000, 0.05f, 0);
+    gp_world* w = fixture_grid_world(20000, 0.05f, 0);
     gp_fluid_material m;
     uint64_t seed = 0x9e3779b97f4a7c15ull;
     const float nan = NAN, lo[3] = {0.0f, 0.0f, 0.0f}, hi[3] = {0.1f, 0.1f, 0.1f}, bad[3] = {0.0f, NAN, 0.0f};
