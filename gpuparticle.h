@@ -478,7 +478,10 @@ GP_API_DECL gp_result gp_fluid_stats_read(gp_world* world, gp_fluid_stats* stats
    Walls are a distance function: positive where particles may be, negative in the wall, the
    union of every collider's wall. Within the smoothing radius of a wall a fluid particle gets
    the wall's share of density from a precomputed wall weight table (eq. 13) and the wall's share
-   of viscosity (a second table). At the end of each substep a particle closer to a wall than
+   of viscosity (a second table); the tables' samples fall on l0 / 2, where particles rest against
+   a wall. A container box counts its six faces as plane walls, less the wall particles its edges
+   counted twice, plus those its corners missed, so that a tank filled on the lattice has the rest
+   density everywhere, edges and corners included. At the end of each substep a particle closer to a wall than
    half a spacing is moved back to that distance along the wall's normal and loses its velocity
    into the wall: eq. 11's push, applied as the displacement it stands for (as a force, its
    velocity would outlast the substep and pump energy into the fluid). So no particle ends a
@@ -954,7 +957,8 @@ typedef struct gp__fluid_params {
     float shape[4];                            /* l0, re, rho0, k */
     float flow[4];                             /* nu, p0, mass, 1 = tension allowed */
     float kernel[4];                           /* poly6, spiky gradient, viscosity Laplacian coefficients, re^2 */
-    float wall_density[GP__WALL_SAMPLES];      /* Z_rho at d = k re / 31 */
+    float table[4];                            /* the tables' sample spacing s, unused x 3 */
+    float wall_density[GP__WALL_SAMPLES];      /* Z_rho at d = k s */
     float wall_viscosity[GP__WALL_SAMPLES];
 } gp__fluid_params;
 typedef struct gp__solver_params {
@@ -965,7 +969,7 @@ typedef struct gp__solver_params {
     float colliders[GP_MAX_COLLIDERS][12];
     float granular[GP_MAX_GRANULAR_MATERIALS][8];   /* k, eta, k_t, mu, diameter, mass, 0, 0 */
 } gp__solver_params;
-GP__STATIC_ASSERT(solver_params_is_std140, sizeof(gp__solver_params) == 32 + 304 * 8 + 32 * 8 + 48 * 32 + 32 * 8);
+GP__STATIC_ASSERT(solver_params_is_std140, sizeof(gp__solver_params) == 32 + 320 * 8 + 32 * 8 + 48 * 32 + 32 * 8);
 
 /* A rigid body's shape (section >>dem): its particles' offsets in the principal frame, here and
    from first_offset in w->offsets. */
@@ -1520,7 +1524,8 @@ static const char* const gp__snippet_gp_solver[] = {
     "    vec4 shape;               // x spacing l0 (m), y smoothing radius re (m), z rest density (kg/m^3), w stiffness k\n",
     "    vec4 flow;                // x kinematic viscosity nu (m^2/s), y rest pressure p0 (Pa), z mass (kg), w 1 = allow tension\n",
     "    vec4 kernel;              // x poly6 315/(64 pi re^9), y spiky gradient 45/(pi re^6), z viscosity Laplacian 45/(pi re^6), w re^2\n",
-    "    vec4 wall_density[8];     // Z_rho (eq. 13) at d = k re / 31, k = 0..31, four per vec4 (kg/m^3)\n",
+    "    vec4 table;               // x the tables' sample spacing s (m): l0 / 2j with j whole, so that l0 / 2 is a sample\n",
+    "    vec4 wall_density[8];     // Z_rho (eq. 13) at d = k s, k = 0..31, four per vec4 (kg/m^3)\n",
     "    vec4 wall_viscosity[8];   // the wall's share of the viscosity sum at the same distances (1/m^2)\n",
     "};\n",
     "\n",
@@ -1632,9 +1637,9 @@ static const char* const gp__snippet_gp_sph[] = {
     "float gp_viscosity_laplacian(gp_fluid f, float r) { return f.kernel.z * (f.shape.y - r); }\n",
     "\n",
     "// The wall weight tables at distance d from the wall, (density, viscosity), linear between their\n",
-    "// 32 samples over [0, re]; 0 from re on (the last samples are 0).\n",
+    "// 32 samples d = k s, s = table.x, which reach re; 0 from re on (the last samples are 0).\n",
     "vec2 gp_wall_tables(uint m, float d) {\n",
-    "    float x = clamp(d / gp_fluids[m].shape.y, 0.0, 1.0) * float(GP_WALL_SAMPLES - 1u);\n",
+    "    float x = clamp(d / gp_fluids[m].table.x, 0.0, float(GP_WALL_SAMPLES - 1u));\n",
     "    uint k = min(uint(x), GP_WALL_SAMPLES - 2u);\n",
     "    uint k1 = k + 1u;\n",
     "    vec2 a = vec2(gp_fluids[m].wall_density[k >> 2u][k & 3u], gp_fluids[m].wall_viscosity[k >> 2u][k & 3u]);\n",
@@ -1655,17 +1660,83 @@ static const char* const gp__snippet_gp_sph[] = {
     "vec2 gp_wall_share(uint m, float d) {\n",
     "    return d < gp_fluids[m].shape.y ? gp_wall_tables(m, d) : vec2(0.0);\n",
     "}\n",
+    "\n",
+    "// (m W, m / rho0 lap W) of a wall particle at squared distance r2 < re^2.\n",
+    "vec2 gp_wall_term(uint m, float r2) {\n",
+    "    gp_fluid f = gp_fluids[m];\n",
+    "    float x = f.kernel.w - r2;\n",
+    "    return vec2(f.flow.z * f.kernel.x * x * x * x, f.flow.z / f.shape.z * f.kernel.z * (f.shape.y - sqrt(r2)));\n",
+    "}\n",
+    "\n",
+    "// Two faces of a box meet at an edge: the wall particles behind both, (a + 1/2) l0 + da and\n",
+    "// (b + 1/2) l0 + db behind them (a, b >= 0), c l0 along the edge, were counted by both faces'\n",
+    "// tables, and are taken once away; three faces meet at a corner, where the particles behind all\n",
+    "// three were counted three times and taken away three times, and are added once. On the rest\n",
+    "// lattice (da = db = dc = l0 / 2) this is exactly the lattice outside the fluid. Summed here\n",
+    "// rather than tabled: a few terms (12 and 1 at re = 2 l0), for particles within re of an edge.\n",
+    "vec2 gp_wall_edge(uint m, float da, float db) {\n",
+    "    float l0 = gp_fluids[m].shape.x, re2 = gp_fluids[m].kernel.w;\n",
+    "    vec2 sum = vec2(0.0);\n",
+    "    for (int a = 0; ; ++a) {\n",
+    "        float x = max(da, 0.0) + (float(a) + 0.5) * l0;\n",
+    "        if (x * x >= re2) break;\n",
+    "        for (int b = 0; ; ++b) {\n",
+    "            float y = max(db, 0.0) + (float(b) + 0.5) * l0, r2 = x * x + y * y;\n",
+    "            if (r2 >= re2) break;\n",
+    "            sum += gp_wall_term(m, r2);\n",
+    "            for (int c = 1; r2 + float(c * c) * l0 * l0 < re2; ++c) sum += 2.0 * gp_wall_term(m, r2 + float(c * c) * l0 * l0);\n",
+    "        }\n",
+    "    }\n",
+    "    return sum;\n",
+    "}\n",
+    "vec2 gp_wall_corner(uint m, vec3 d) {\n",
+    "    float l0 = gp_fluids[m].shape.x, re2 = gp_fluids[m].kernel.w;\n",
+    "    vec3 o = max(d, vec3(0.0)) + 0.5 * l0;\n",
+    "    vec2 sum = vec2(0.0);\n",
+    "    for (int a = 0; ; ++a) {\n",
+    "        float x = o.x + float(a) * l0;\n",
+    "        if (x * x >= re2) break;\n",
+    "        for (int b = 0; ; ++b) {\n",
+    "            float y = o.y + float(b) * l0;\n",
+    "            if (x * x + y * y >= re2) break;\n",
+    "            for (int c = 0; ; ++c) {\n",
+    "                float z = o.z + float(c) * l0, r2 = x * x + y * y + z * z;\n",
+    "                if (r2 >= re2) break;\n",
+    "                sum += gp_wall_term(m, r2);\n",
+    "            }\n",
+    "        }\n",
+    "    }\n",
+    "    return sum;\n",
+    "}\n",
+    "\n",
+    "// A container box's share: six plane walls, less what their edges counted twice, plus what their\n",
+    "// corners then missed. low and high: the distances to the faces on the low and high side of each axis.\n",
+    "vec2 gp_wall_box(uint m, vec3 low, vec3 high) {\n",
+    "    float re = gp_fluids[m].shape.y;\n",
+    "    vec3 near[2] = vec3[2](low, high);\n",
+    "    vec2 sum = vec2(0.0);\n",
+    "    for (int s = 0; s < 2; ++s)\n",
+    "        sum += gp_wall_share(m, near[s].x) + gp_wall_share(m, near[s].y) + gp_wall_share(m, near[s].z);\n",
+    "    vec3 nearest = min(low, high);\n",
+    "    if (int(nearest.x < re) + int(nearest.y < re) + int(nearest.z < re) < 2) return sum;   // near no edge\n",
+    "    for (int s = 0; s < 2; ++s)\n",
+    "        for (int t = 0; t < 2; ++t) {\n",
+    "            if (near[s].x < re && near[t].y < re) sum -= gp_wall_edge(m, near[s].x, near[t].y);\n",
+    "            if (near[s].y < re && near[t].z < re) sum -= gp_wall_edge(m, near[s].y, near[t].z);\n",
+    "            if (near[s].z < re && near[t].x < re) sum -= gp_wall_edge(m, near[s].z, near[t].x);\n",
+    "            for (int u = 0; u < 2; ++u)\n",
+    "                if (near[s].x < re && near[t].y < re && near[u].z < re)\n",
+    "                    sum += gp_wall_corner(m, vec3(near[s].x, near[t].y, near[u].z));\n",
+    "        }\n",
+    "    return sum;\n",
+    "}\n",
+    "\n",
     "vec2 gp_wall_shares(uint m, vec3 p) {\n",
     "    vec2 sum = vec2(0.0);\n",
     "    for (uint c = 0u; c < gp_solver_counts.x; ++c) {\n",
     "        gp_collider_shape s = gp_colliders[c];\n",
-    "        if (s.a.w == GP_SHAPE_BOX && s.c.x < 0.0) {\n",
-    "            vec3 low = s.b.xyz + (p - s.a.xyz), high = s.b.xyz - (p - s.a.xyz);   // to each face\n",
-    "            sum += gp_wall_share(m, low.x) + gp_wall_share(m, high.x) + gp_wall_share(m, low.y)\n",
-    "                 + gp_wall_share(m, high.y) + gp_wall_share(m, low.z) + gp_wall_share(m, high.z);\n",
-    "        } else {\n",
-    "            sum += gp_wall_share(m, gp_collider_distance(c, p).w);\n",
-    "        }\n",
+    "        if (s.a.w == GP_SHAPE_BOX && s.c.x < 0.0) sum += gp_wall_box(m, s.b.xyz + (p - s.a.xyz), s.b.xyz - (p - s.a.xyz));\n",
+    "        else sum += gp_wall_share(m, gp_collider_distance(c, p).w);\n",
     "    }\n",
     "    return sum;\n",
     "}\n",
@@ -3629,11 +3700,20 @@ gp_fluid_material gp_query_fluid_material_defaults(const gp_world* world, const 
     return m;
 }
 
+/* The wall weight tables' sample spacing: l0 / 2j for the largest whole j that lets 32 samples
+   reach re, so that l0 / 2, where the walls' push leaves a particle and where a block's outer
+   particles start, is a sample and is read without interpolation error (linear interpolation at
+   re / 31 is 0.1% off there, 200 Pa of the default material); re / 31 when re > 15.5 l0. */
+static double gp__wall_table_spacing(double l0, double re) {
+    double j = floor((GP__WALL_SAMPLES - 1) * l0 / (2.0 * re));
+    return j >= 1.0 ? l0 / (2.0 * j) : re / (GP__WALL_SAMPLES - 1);
+}
+
 /* The material's block in the solver's uniform buffer: constants, kernel coefficients and the
    wall weight tables of eq. 13 (wall points at (a l0, b l0, -(c + 1/2) l0) behind a wall at z = 0,
    the particle at height d over the lattice point (0, 0)). */
 static void gp__fluid_params_fill(gp__fluid_params* f, const gp_fluid_material* m) {
-    double l0 = m->spacing, re = m->smoothing_radius;
+    double l0 = m->spacing, re = m->smoothing_radius, spacing = gp__wall_table_spacing(l0, re);
     int n = (int)ceil(re / l0) + 1, k, a, b, c;
     f->shape[0] = m->spacing; f->shape[1] = m->smoothing_radius; f->shape[2] = m->rest_density; f->shape[3] = m->stiffness;
     f->flow[0] = m->viscosity; f->flow[1] = m->rest_pressure; f->flow[2] = m->mass; f->flow[3] = m->allow_tension ? 1.0f : 0.0f;
@@ -3641,8 +3721,9 @@ static void gp__fluid_params_fill(gp__fluid_params* f, const gp_fluid_material* 
     f->kernel[1] = (float)(45.0 / (GP__PI * pow(re, 6.0)) / gp__lattice_gradient(l0, re, m->mass / m->rest_density));
     f->kernel[2] = (float)(45.0 / (GP__PI * pow(re, 6.0)));
     f->kernel[3] = (float)(re * re);
+    f->table[0] = (float)spacing;
     for (k = 0; k < GP__WALL_SAMPLES; ++k) {
-        double d = re * k / (GP__WALL_SAMPLES - 1), density = 0.0, viscosity = 0.0;
+        double d = spacing * k, density = 0.0, viscosity = 0.0;
         for (c = 0; c <= n; ++c)
             for (a = -n; a <= n; ++a)
                 for (b = -n; b <= n; ++b) {

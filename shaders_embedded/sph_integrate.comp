@@ -134,7 +134,8 @@ struct gp_fluid {
     vec4 shape;               // x spacing l0 (m), y smoothing radius re (m), z rest density (kg/m^3), w stiffness k
     vec4 flow;                // x kinematic viscosity nu (m^2/s), y rest pressure p0 (Pa), z mass (kg), w 1 = allow tension
     vec4 kernel;              // x poly6 315/(64 pi re^9), y spiky gradient 45/(pi re^6), z viscosity Laplacian 45/(pi re^6), w re^2
-    vec4 wall_density[8];     // Z_rho (eq. 13) at d = k re / 31, k = 0..31, four per vec4 (kg/m^3)
+    vec4 table;               // x the tables' sample spacing s (m): l0 / 2j with j whole, so that l0 / 2 is a sample
+    vec4 wall_density[8];     // Z_rho (eq. 13) at d = k s, k = 0..31, four per vec4 (kg/m^3)
     vec4 wall_viscosity[8];   // the wall's share of the viscosity sum at the same distances (1/m^2)
 };
 
@@ -302,9 +303,9 @@ float gp_spiky_gradient(gp_fluid f, float r) { float x = f.shape.y - r; return f
 float gp_viscosity_laplacian(gp_fluid f, float r) { return f.kernel.z * (f.shape.y - r); }
 
 // The wall weight tables at distance d from the wall, (density, viscosity), linear between their
-// 32 samples over [0, re]; 0 from re on (the last samples are 0).
+// 32 samples d = k s, s = table.x, which reach re; 0 from re on (the last samples are 0).
 vec2 gp_wall_tables(uint m, float d) {
-    float x = clamp(d / gp_fluids[m].shape.y, 0.0, 1.0) * float(GP_WALL_SAMPLES - 1u);
+    float x = clamp(d / gp_fluids[m].table.x, 0.0, float(GP_WALL_SAMPLES - 1u));
     uint k = min(uint(x), GP_WALL_SAMPLES - 2u);
     uint k1 = k + 1u;
     vec2 a = vec2(gp_fluids[m].wall_density[k >> 2u][k & 3u], gp_fluids[m].wall_viscosity[k >> 2u][k & 3u]);
@@ -325,17 +326,83 @@ float gp_pressure(gp_fluid f, float rho) {
 vec2 gp_wall_share(uint m, float d) {
     return d < gp_fluids[m].shape.y ? gp_wall_tables(m, d) : vec2(0.0);
 }
+
+// (m W, m / rho0 lap W) of a wall particle at squared distance r2 < re^2.
+vec2 gp_wall_term(uint m, float r2) {
+    gp_fluid f = gp_fluids[m];
+    float x = f.kernel.w - r2;
+    return vec2(f.flow.z * f.kernel.x * x * x * x, f.flow.z / f.shape.z * f.kernel.z * (f.shape.y - sqrt(r2)));
+}
+
+// Two faces of a box meet at an edge: the wall particles behind both, (a + 1/2) l0 + da and
+// (b + 1/2) l0 + db behind them (a, b >= 0), c l0 along the edge, were counted by both faces'
+// tables, and are taken once away; three faces meet at a corner, where the particles behind all
+// three were counted three times and taken away three times, and are added once. On the rest
+// lattice (da = db = dc = l0 / 2) this is exactly the lattice outside the fluid. Summed here
+// rather than tabled: a few terms (12 and 1 at re = 2 l0), for particles within re of an edge.
+vec2 gp_wall_edge(uint m, float da, float db) {
+    float l0 = gp_fluids[m].shape.x, re2 = gp_fluids[m].kernel.w;
+    vec2 sum = vec2(0.0);
+    for (int a = 0; ; ++a) {
+        float x = max(da, 0.0) + (float(a) + 0.5) * l0;
+        if (x * x >= re2) break;
+        for (int b = 0; ; ++b) {
+            float y = max(db, 0.0) + (float(b) + 0.5) * l0, r2 = x * x + y * y;
+            if (r2 >= re2) break;
+            sum += gp_wall_term(m, r2);
+            for (int c = 1; r2 + float(c * c) * l0 * l0 < re2; ++c) sum += 2.0 * gp_wall_term(m, r2 + float(c * c) * l0 * l0);
+        }
+    }
+    return sum;
+}
+vec2 gp_wall_corner(uint m, vec3 d) {
+    float l0 = gp_fluids[m].shape.x, re2 = gp_fluids[m].kernel.w;
+    vec3 o = max(d, vec3(0.0)) + 0.5 * l0;
+    vec2 sum = vec2(0.0);
+    for (int a = 0; ; ++a) {
+        float x = o.x + float(a) * l0;
+        if (x * x >= re2) break;
+        for (int b = 0; ; ++b) {
+            float y = o.y + float(b) * l0;
+            if (x * x + y * y >= re2) break;
+            for (int c = 0; ; ++c) {
+                float z = o.z + float(c) * l0, r2 = x * x + y * y + z * z;
+                if (r2 >= re2) break;
+                sum += gp_wall_term(m, r2);
+            }
+        }
+    }
+    return sum;
+}
+
+// A container box's share: six plane walls, less what their edges counted twice, plus what their
+// corners then missed. low and high: the distances to the faces on the low and high side of each axis.
+vec2 gp_wall_box(uint m, vec3 low, vec3 high) {
+    float re = gp_fluids[m].shape.y;
+    vec3 near[2] = vec3[2](low, high);
+    vec2 sum = vec2(0.0);
+    for (int s = 0; s < 2; ++s)
+        sum += gp_wall_share(m, near[s].x) + gp_wall_share(m, near[s].y) + gp_wall_share(m, near[s].z);
+    vec3 nearest = min(low, high);
+    if (int(nearest.x < re) + int(nearest.y < re) + int(nearest.z < re) < 2) return sum;   // near no edge
+    for (int s = 0; s < 2; ++s)
+        for (int t = 0; t < 2; ++t) {
+            if (near[s].x < re && near[t].y < re) sum -= gp_wall_edge(m, near[s].x, near[t].y);
+            if (near[s].y < re && near[t].z < re) sum -= gp_wall_edge(m, near[s].y, near[t].z);
+            if (near[s].z < re && near[t].x < re) sum -= gp_wall_edge(m, near[s].z, near[t].x);
+            for (int u = 0; u < 2; ++u)
+                if (near[s].x < re && near[t].y < re && near[u].z < re)
+                    sum += gp_wall_corner(m, vec3(near[s].x, near[t].y, near[u].z));
+        }
+    return sum;
+}
+
 vec2 gp_wall_shares(uint m, vec3 p) {
     vec2 sum = vec2(0.0);
     for (uint c = 0u; c < gp_solver_counts.x; ++c) {
         gp_collider_shape s = gp_colliders[c];
-        if (s.a.w == GP_SHAPE_BOX && s.c.x < 0.0) {
-            vec3 low = s.b.xyz + (p - s.a.xyz), high = s.b.xyz - (p - s.a.xyz);   // to each face
-            sum += gp_wall_share(m, low.x) + gp_wall_share(m, high.x) + gp_wall_share(m, low.y)
-                 + gp_wall_share(m, high.y) + gp_wall_share(m, low.z) + gp_wall_share(m, high.z);
-        } else {
-            sum += gp_wall_share(m, gp_collider_distance(c, p).w);
-        }
+        if (s.a.w == GP_SHAPE_BOX && s.c.x < 0.0) sum += gp_wall_box(m, s.b.xyz + (p - s.a.xyz), s.b.xyz - (p - s.a.xyz));
+        else sum += gp_wall_share(m, gp_collider_distance(c, p).w);
     }
     return sum;
 }

@@ -76,23 +76,61 @@ double cpu_sph_wall_viscosity_exact(const cpu_sph_material* m, double d) {
     return m->mass / m->rest_density * sph_wall_sum(m, d, 1);
 }
 
-/* Linear interpolation between samples d_k = k re / 31; d <= 0 reads sample 0, d >= re gives 0. */
-static double sph_table(const double* table, double re, double d) {
+/* Linear interpolation between samples d_k = k s; d <= 0 reads sample 0, d >= re gives 0. */
+static double sph_table(const double* table, double s, double re, double d) {
     double t;
     int k;
     if (!(d < re)) return 0.0;
     if (d < 0.0) d = 0.0;
-    t = d / re * (CPU_SPH_WALL_SAMPLES - 1);
+    t = d / s;
     k = (int)t;
     if (k >= CPU_SPH_WALL_SAMPLES - 1) return table[CPU_SPH_WALL_SAMPLES - 1];
     return table[k] + (table[k + 1] - table[k]) * (t - (double)k);
 }
 
-double cpu_sph_wall_density(const cpu_sph_material* m, double d) { return sph_table(m->wall_density, m->smoothing_radius, d); }
-double cpu_sph_wall_viscosity(const cpu_sph_material* m, double d) { return sph_table(m->wall_viscosity, m->smoothing_radius, d); }
+double cpu_sph_wall_density(const cpu_sph_material* m, double d) {
+    return sph_table(m->wall_density, m->table_spacing, m->smoothing_radius, d);
+}
+double cpu_sph_wall_viscosity(const cpu_sph_material* m, double d) {
+    return sph_table(m->wall_viscosity, m->table_spacing, m->smoothing_radius, d);
+}
+
+/* Adds the terms of wall particles at (x, y, z0 + c l0) over c for c = 0 (along 0) or whole c. */
+static void sph_wall_line(const cpu_sph_material* m, double x, double y, double z0, int whole, double out[2]) {
+    double l0 = m->spacing, re = m->smoothing_radius;
+    int c;
+    for (c = whole ? -sph_lattice_reach(l0, re) : 0; c <= (whole ? sph_lattice_reach(l0, re) : 0); ++c) {
+        double z = z0 + c * l0, r = sqrt(x * x + y * y + z * z);
+        if (r < re) {
+            out[0] += m->mass * cpu_sph_w(r, re);
+            out[1] += m->mass / m->rest_density * cpu_sph_lap_w(r, re);
+        }
+    }
+}
+
+void cpu_sph_wall_edge(const cpu_sph_material* m, double da, double db, double out[2]) {
+    double l0 = m->spacing;
+    int A = sph_lattice_reach(l0, m->smoothing_radius), a, b;
+    out[0] = out[1] = 0.0;
+    for (a = 0; a <= A; ++a)
+        for (b = 0; b <= A; ++b)
+            sph_wall_line(m, fmax(da, 0.0) + (a + 0.5) * l0, fmax(db, 0.0) + (b + 0.5) * l0, 0.0, 1, out);
+}
+
+void cpu_sph_wall_corner(const cpu_sph_material* m, double da, double db, double dc, double out[2]) {
+    double l0 = m->spacing;
+    int A = sph_lattice_reach(l0, m->smoothing_radius), a, b, c;
+    out[0] = out[1] = 0.0;
+    for (a = 0; a <= A; ++a)
+        for (b = 0; b <= A; ++b)
+            for (c = 0; c <= A; ++c)
+                sph_wall_line(m, fmax(da, 0.0) + (a + 0.5) * l0, fmax(db, 0.0) + (b + 0.5) * l0, fmax(dc, 0.0) + (c + 0.5) * l0, 0,
+                              out);
+}
 
 cpu_sph_material cpu_sph_material_make(const gp_fluid_material* resolved) {
     cpu_sph_material m;
+    double j;
     int k;
     memset(&m, 0, sizeof m);
     m.spacing = resolved->spacing;
@@ -104,8 +142,10 @@ cpu_sph_material cpu_sph_material_make(const gp_fluid_material* resolved) {
     m.allow_tension = resolved->allow_tension;
     m.mass = cpu_sph_mass(m.spacing, m.smoothing_radius, m.rest_density);
     m.gradient_norm = cpu_sph_gradient_norm(m.spacing, m.smoothing_radius, m.mass, m.rest_density);
+    j = floor((CPU_SPH_WALL_SAMPLES - 1) * m.spacing / (2.0 * m.smoothing_radius));
+    m.table_spacing = j >= 1.0 ? m.spacing / (2.0 * j) : m.smoothing_radius / (CPU_SPH_WALL_SAMPLES - 1);
     for (k = 0; k < CPU_SPH_WALL_SAMPLES; ++k) {
-        double d = (double)k * m.smoothing_radius / (CPU_SPH_WALL_SAMPLES - 1);
+        double d = (double)k * m.table_spacing;
         m.wall_density[k] = cpu_sph_wall_density_exact(&m, d);
         m.wall_viscosity[k] = cpu_sph_wall_viscosity_exact(&m, d);
     }
@@ -185,16 +225,18 @@ double cpu_sph_boundary(const gp_collider_desc* colliders, uint32_t count, const
 }
 
 /* The walls' shares of density and viscosity at x, as the GPU sums them: each collider at its own
-   distance, a container box face by face (each face a plane wall), every term within re. */
+   distance; a container box face by face (each face a plane wall), less its edges, plus its
+   corners (cpu_sph_wall_edge); every term within re. */
 static void sph_wall_shares(const cpu_sph_scene* s, const cpu_sph_material* m, const double x[3], double* zrho, double* zvis) {
+    double re = m->smoothing_radius, share[2];
     uint32_t k;
     *zrho = *zvis = 0.0;
     for (k = 0; k < s->collider_count; ++k) {
         const gp_collider_desc* c = s->colliders + k;
         double d[6], n[3];
-        int f, faces = 1;
+        int f, faces = 1, g, h;
         if (c->shape == GP_SHAPE_BOX && c->inside) {
-            for (f = 0; f < 3; ++f) {
+            for (f = 0; f < 3; ++f) {   /* d[2 f + side]: the face on the low (0) and high (1) side of axis f */
                 d[2 * f] = (double)c->half_extents[f] + (x[f] - c->center[f]);
                 d[2 * f + 1] = (double)c->half_extents[f] - (x[f] - c->center[f]);
             }
@@ -203,10 +245,26 @@ static void sph_wall_shares(const cpu_sph_scene* s, const cpu_sph_material* m, c
             d[0] = sph_collider(c, x, n);
         }
         for (f = 0; f < faces; ++f)
-            if (d[f] < m->smoothing_radius) {
+            if (d[f] < re) {
                 *zrho += cpu_sph_wall_density(m, d[f]);
                 *zvis += cpu_sph_wall_viscosity(m, d[f]);
             }
+        if (faces == 1) continue;
+        for (f = 0; f < 6; ++f)        /* edges: faces of two different axes */
+            for (g = f + 1; g < 6; ++g)
+                if (f / 2 != g / 2 && d[f] < re && d[g] < re) {
+                    cpu_sph_wall_edge(m, d[f], d[g], share);
+                    *zrho -= share[0];
+                    *zvis -= share[1];
+                }
+        for (f = 0; f < 2; ++f)        /* corners: a face of each axis */
+            for (g = 2; g < 4; ++g)
+                for (h = 4; h < 6; ++h)
+                    if (d[f] < re && d[g] < re && d[h] < re) {
+                        cpu_sph_wall_corner(m, d[f], d[g], d[h], share);
+                        *zrho += share[0];
+                        *zvis += share[1];
+                    }
     }
 }
 

@@ -13,7 +13,7 @@
 #include "gpuparticle.h"
 #include <stdint.h>
 
-#define CPU_SPH_WALL_SAMPLES 32   /* samples of each wall weight table over [0, re] */
+#define CPU_SPH_WALL_SAMPLES 32   /* samples of each wall weight table, d_k = k table_spacing */
 
 /* A fluid material in double, with what the reference derives from it. */
 typedef struct cpu_sph_material {
@@ -27,7 +27,9 @@ typedef struct cpu_sph_material {
     double mass;              /* derived: cpu_sph_mass */
     double gradient_norm;     /* derived: cpu_sph_gradient_norm; the pressure gradient's kernel is
                                  divided by it */
-    double wall_density[CPU_SPH_WALL_SAMPLES];     /* Zrho(d_k), d_k = k re / 31, kg/m^3 */
+    double table_spacing;     /* derived: l0 / 2j, the largest whole j with 31 l0 / 2j >= re (re / 31
+                                 if there is none), so that l0 / 2 is a sample */
+    double wall_density[CPU_SPH_WALL_SAMPLES];     /* Zrho(d_k), kg/m^3 */
     double wall_viscosity[CPU_SPH_WALL_SAMPLES];   /* Zvis(d_k), 1/m^2 */
 } cpu_sph_material;
 
@@ -53,6 +55,13 @@ double cpu_sph_wall_viscosity_exact(const cpu_sph_material* m, double d);
    d <= 0 reads d = 0, d >= re gives 0. */
 double cpu_sph_wall_density(const cpu_sph_material* m, double d);
 double cpu_sph_wall_viscosity(const cpu_sph_material* m, double d);
+/* Where two walls meet at right angles (a container box's edge), the wall particles behind both:
+   at ((a + 1/2) l0 + da, (b + 1/2) l0 + db, c l0), a, b >= 0, c whole; where three meet (a
+   corner), those behind all three. Each as (density share kg/m^3, viscosity share 1/m^2). A box's
+   share is its six faces' tables, less its edges, plus its corners: on the rest lattice exactly
+   the lattice outside the fluid. */
+void cpu_sph_wall_edge(const cpu_sph_material* m, double da, double db, double out[2]);
+void cpu_sph_wall_corner(const cpu_sph_material* m, double da, double db, double dc, double out[2]);
 /* A material from a resolved gp_fluid_material (its mass is ignored): mass and tables derived. */
 cpu_sph_material cpu_sph_material_make(const gp_fluid_material* resolved);
 

@@ -270,10 +270,34 @@ static void test_sph_reference_self_check(void) {
     exact = (lattice + cpu_sph_wall_density_exact(&m, 0.5 * l0) * float_mass) / float_mass;
     CHECKF(fabs(out[centre].boundary - 0.5 * l0) < 1e-9, "boundary distance %.9g", out[centre].boundary);
     CHECKF(fabs(exact / m.rest_density - 1.0) < 1e-12, "density at l0/2 from a wall, exact wall sum: %.15g", exact);
-    CHECKF(fabs(out[centre].density / m.rest_density - 1.0) < 3e-4, "density at l0/2 from a wall, tables: %.9g", out[centre].density);
+    /* l0 / 2 is one of the tables' samples: read without interpolation error (was 2e-4); the
+       particles' masses are floats, the wall's double, hence 1e-7 */
+    CHECKF(fabs(out[centre].density / m.rest_density - 1.0) < 1e-7, "density at l0/2 from a wall, tables: %.15g",
+           out[centre].density);
     CHECK(cpu_sph_wall_density(&m, -1.0) == m.wall_density[0] && cpu_sph_wall_density(&m, m.smoothing_radius) == 0.0);
     CHECK(cpu_sph_wall_density_exact(&m, m.smoothing_radius - 0.5 * l0) == 0.0 && m.wall_viscosity[0] > 0.0);
-    free(p); free(v); free(info); free(out);
+    free(p); free(v); free(info);
+
+    /* a box tank filled with the lattice: every particle, at faces, edges and corners, has the
+       rest density (the faces' tables alone give 3% more at an edge, 8.8% at a corner) */
+    {
+        const double origin[3] = {0.5 * l0, 0.5 * l0, 0.5 * l0};
+        double worst = 0.0;
+        gp_collider_desc tank = sph_box((float)(3.5 * l0), (float)(3.5 * l0), (float)(3.5 * l0), (float)(3.5 * l0),
+                                        (float)(3.5 * l0), (float)(3.5 * l0), 1);
+        p = sph_lattice(7, 7, 7, l0, origin);
+        s = sph_plain_scene(343, p, &m, &v, &info);
+        s.colliders = &tank;
+        s.collider_count = 1;
+        cpu_sph_compute(&s, out);
+        for (k = 0; k < 343; ++k) {
+            double e = fabs(out[k].density / m.rest_density - 1.0);
+            worst = e > worst || e != e ? e : worst;
+        }
+        CHECKF(worst < 1e-7, "a tank filled with the lattice: density off by up to %.3g of rho0", worst);
+        free(p); free(v); free(info);
+    }
+    free(out);
 
     /* random particles, two materials, allow_tension, random velocities: without walls and
        gravity, momentum is conserved exactly (pair terms are antisymmetric) when the materials
@@ -978,6 +1002,40 @@ static void test_sph_mirror_symmetry(void) {
         fprintf(stderr, "    mirror: largest asymmetry %.3g m (pushed %.3g m), widest |x| %.3g m\n", worst, pushed, widest);
 }
 
+/* A closed tank filled with a block on the lattice, 6 x 8 x 6 spacings, is at rest density
+   everywhere, its faces, edges and corners included: after a substep of 1 microsecond every
+   density is rho0 within 1e-5 (float rounding of about 30 terms is 1e-7). Summing the faces'
+   tables alone gives 3% more along the edges and 8.8% in the corners: 30 and 88 kPa at the
+   default stiffness, a blast that scrambled every tank's lattice at its first substep. */
+static void test_sph_tank_rest_density(void) {
+    const float l0 = 0.025f, centre[3] = {0.0f, 4 * 0.025f, 0.0f}, half[3] = {3 * 0.025f, 4 * 0.025f, 3 * 0.025f};
+    const float lo[3] = {-3 * 0.025f, 0.0f, -3 * 0.025f}, hi[3] = {3 * 0.025f, 8 * 0.025f, 3 * 0.025f};
+    sph_setup s;
+    gp_world* w = sph_tank_world(1000, centre, half, 0, &s);
+    gp_step_desc step;
+    sph_state st;
+    uint32_t added = 0, k, corners = 0;
+    double worst = 0.0, rho0;
+    if (!w) return;
+    CHECK(gp_fluid_add_block(w, 0, lo, hi, NULL, &added) == GP_OK && added == 6 * 8 * 6);
+    rho0 = s.materials[0].rest_density;
+    memset(&step, 0, sizeof step);
+    step.dt = 1e-6f;
+    step.substeps = 1;
+    CHECK(gp_world_step(w, &step) == GP_OK);
+    st = sph_read(w, 1);
+    for (k = 0; k < st.n; ++k) {
+        double e = fabs(st.density[k] / rho0 - 1.0);
+        worst = e > worst || e != e ? e : worst;
+        corners += fabs(st.position[k].x) > 2.4f * l0 && fabs(st.position[k].z) > 2.4f * l0 &&
+                   (st.position[k].y < l0 || st.position[k].y > 7 * l0);
+    }
+    CHECKF(st.n == added && corners == 8, "%u particles, %u in the tank's corners", st.n, corners);
+    CHECKF(worst < 1e-5, "a tank filled on the lattice: a density off by %.3g of rho0", worst);
+    sph_state_free(&st);
+    gp_world_destroy(w);
+}
+
 /* A column 6 x 12 x 6 spacings filling a tank's floor settles for 0.6 s; then below the top
    layer each particle's pressure is rho0 |g| depth within 5%, depth measured from the free
    surface (the top layer's mean height + l0/2), and over 0.1 s more the fastest particle moves
@@ -1023,14 +1081,35 @@ static void test_sph_hydrostatic_column(void) {
         if (fabs(st.position[k].x) < half[0] - 2.0 * l0 && fabs(st.position[k].z) < half[2] - 2.0 * l0)
             worst_inner = e > worst_inner || e != e ? e : worst_inner;
     }
-    /* The issue asks for every particle within 5%; the solver does not reach that yet (see the
-       issue note and README): particles are 10-30% off, noisily. What is checked here, and fails
-       on a factor-2 pressure gradient or a column that does not settle: the mean of
+    /* The issue asks for every particle within 5%; the solver does not reach that (see README,
+       "Known limits"). The column starts at rest density, edges and corners included
+       (sph_tank_rest_density), but the simple cubic lattice does not outlast gravity's squeeze:
+       between 0.1 and 0.2 s the layers re-pack, and from then on densities scatter by about
+       0.2% around their layer's, which the default stiffness (1000) makes +-2000 Pa, while
+       rho0 g depth is 120-2800 Pa. Layer means are 0.94-1.4 of rho0 g depth (GP_TEST_VERBOSE
+       prints them), alternating layer by layer: the pressure force (p_i + p_j) cannot see
+       a pressure that alternates between neighbouring layers. What is checked here, and
+       fails on a factor-2 pressure gradient or a column that does not settle: the mean of
        p / (rho0 g depth) below the top layer within 25% of 1, and the column below 0.1 m/s. */
     CHECKF(fabs(ratio / (below ? below : 1) - 1.0) < 0.25 && below >= added / 2, "mean p / (rho0 g depth) %.3f below the top "
            "layer (%u of %u particles off by more than 5%%, worst %.1f%%, %.1f%% at least re from the side walls)",
            ratio / (below ? below : 1), bad, below, 100.0 * worst, 100.0 * worst_inner);
     CHECKF(max_speed < 0.1f, "the settled column still moves at %.4g m/s", max_speed);
+    if (getenv("GP_TEST_VERBOSE")) {   /* layer by layer: the mean, the spread and the mean's ratio */
+        int layer;
+        for (layer = 0; layer < 12; ++layer) {
+            double ys = 0.0, ps = 0.0, least = INFINITY, most = -INFINITY;
+            uint32_t in = 0;
+            for (k = 0; k < st.n; ++k) {
+                if ((int)floor(st.position[k].y / l0) != layer) continue;
+                ys += st.position[k].y; ps += st.pressure[k]; ++in;
+                least = st.pressure[k] < least ? st.pressure[k] : least;
+                most = st.pressure[k] > most ? st.pressure[k] : most;
+            }
+            if (in) fprintf(stderr, "    hydrostatic: layer %2d: %2u particles at %.4f m: p %7.1f Pa [%7.1f, %7.1f], rho0 g depth %7.1f (%.3f)\n",
+                            layer, in, ys / in, ps / in, least, most, rho0 * g * (surface - ys / in), ps / in / (rho0 * g * (surface - ys / in)));
+        }
+    }
     if (getenv("GP_TEST_VERBOSE"))
         fprintf(stderr, "    hydrostatic: surface %.4f m, worst %.2f%%, max speed %.3g m/s\n", surface, 100.0 * worst, max_speed);
     sph_state_free(&st);
@@ -1126,6 +1205,7 @@ const gp_test_case sph_tests[] = {
     {"sph_nan_particle_is_kept", test_sph_nan_particle_is_kept},
     {"sph_dam_break_conserves", test_sph_dam_break_conserves},
     {"sph_mirror_symmetry", test_sph_mirror_symmetry},
+    {"sph_tank_rest_density", test_sph_tank_rest_density},
     {"sph_hydrostatic_column", test_sph_hydrostatic_column},
     {"sph_viscous_substeps", test_sph_viscous_substeps},
     {"sph_lattice_counts", test_sph_lattice_counts},
