@@ -455,7 +455,10 @@ typedef struct gp_step_desc {
    walls. Afterwards the store is in the cell order of the last substep's build and densities
    and accelerations (GP_ATTRIBUTE_DENSITY, _PRESSURE, _ACCELERATION) match its slots. Warns
    when the CFL number exceeds max_cfl. A particle whose update is not finite keeps its last
-   position, stops, and is counted (gp_fluid_stats_read): nothing is lost to a blow-up. */
+   position, stops, and is counted (gp_fluid_stats_read): nothing is lost to a blow-up.
+   The call never waits for the GPU to finish what it sent: the fastest particle that sizes the
+   substeps is the one after the step before last (plus any particle added faster since), read
+   behind a fence two calls later, the same in every run. */
 GP_API_DECL gp_result gp_world_step(gp_world* world, const gp_step_desc* desc);
 /* Builds the grid and computes density and acceleration for the current positions without
    moving anything (what a substep of dt seconds does before integrating; dt enters the wall
@@ -767,6 +770,7 @@ typedef ptrdiff_t gp__GLsizeiptr;
 typedef ptrdiff_t gp__GLintptr;
 typedef int64_t gp__GLint64;
 typedef uint64_t gp__GLuint64;
+typedef struct gp__GLsync_object* gp__GLsync;
 typedef char gp__GLchar;
 typedef unsigned char gp__GLboolean;
 typedef unsigned char gp__GLubyte;
@@ -780,6 +784,9 @@ typedef unsigned char gp__GLubyte;
 #define GP__GL_UNIFORM_BUFFER 0x8A11
 #define GP__GL_COPY_READ_BUFFER 0x8F36
 #define GP__GL_COPY_WRITE_BUFFER 0x8F37
+#define GP__GL_SYNC_GPU_COMMANDS_COMPLETE 0x9117
+#define GP__GL_SYNC_FLUSH_COMMANDS_BIT 0x00000001u
+#define GP__GL_WAIT_FAILED 0x911D
 #define GP__GL_BUFFER_SIZE 0x8764
 #define GP__GL_DYNAMIC_COPY 0x88EA
 #define GP__GL_COMPUTE_SHADER 0x91B9
@@ -851,7 +858,10 @@ typedef unsigned char gp__GLubyte;
     X(void, GenQueries, (gp__GLsizei n, gp__GLuint* ids)) \
     X(void, DeleteQueries, (gp__GLsizei n, const gp__GLuint* ids)) \
     X(void, QueryCounter, (gp__GLuint id, gp__GLenum target)) \
-    X(void, GetQueryObjectui64v, (gp__GLuint id, gp__GLenum pname, gp__GLuint64* params))
+    X(void, GetQueryObjectui64v, (gp__GLuint id, gp__GLenum pname, gp__GLuint64* params)) \
+    X(gp__GLsync, FenceSync, (gp__GLenum condition, gp__GLbitfield flags)) \
+    X(gp__GLenum, ClientWaitSync, (gp__GLsync sync, gp__GLbitfield flags, gp__GLuint64 timeout)) \
+    X(void, DeleteSync, (gp__GLsync sync))
 /* The draw helper's, loaded unless GP_NO_DRAW. */
 #define GP__GL_DRAW_FUNCTIONS(X) \
     X(void, GenVertexArrays, (gp__GLsizei n, gp__GLuint* arrays)) \
@@ -1043,7 +1053,10 @@ struct gp_world {
     uint32_t fluid_phases;                /* bit per phase that fluid particles were added with */
     bool fluid_valid;                     /* density, pressure, acceleration match the slots */
     uint32_t fluid_count;                 /* slots they cover */
-    float max_speed;                      /* of the last substep, read back at the next step */
+    float max_speed;                      /* of the last substep of the step before last */
+    gp__GLuint step_stats[2];             /* the statistics' words 1-3 after each of the last two steps */
+    gp__GLsync step_fence[2];             /* signalled when that copy is done; NULL: none pending */
+    uint32_t step_slot;                   /* where this step's copy goes: the older of the two */
     float added_speed;                    /* fastest particle added from the host since */
     uint32_t nonfinite_warned;            /* non-finite positions the step last warned about */
     uint32_t last_substeps;
@@ -4166,10 +4179,19 @@ gp_result gp_world_step(gp_world* world, const gp_step_desc* desc) {
         return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "integrator %d is not a gp_integrator", (int)d.integrator));
     if (d.substeps > 100000u)
         return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "%u substeps: at most 100,000", d.substeps));
-    /* The fastest particle of the last substep (one word back from the GPU, which has finished
-       the last frame by now) and the speed of sound bound the substep (CFL). */
-    if (world->fluid_valid || world->last_substeps) {
-        gp__buffer_download(world, world->grid_stats, 4, sizeof words, words);   /* nonfinite, truncated, max speed */
+    /* The fastest particle and the speed of sound bound the substep (CFL). The fastest particle
+       is the one after the step before last: each step ends by copying its statistics into one of
+       two small buffers, behind a fence, and the next step but one reads them, so that a step
+       never waits for the GPU to finish the step just sent (a stall of a whole frame on a GPU).
+       The waits and copies are the same in every run: the substeps do not depend on timing. */
+    if (world->step_fence[world->step_slot]) {
+        gp__GLsync fence = world->step_fence[world->step_slot];
+        if (world->gl.fnClientWaitSync(fence, GP__GL_SYNC_FLUSH_COMMANDS_BIT, ~(gp__GLuint64)0) == GP__GL_WAIT_FAILED)
+            GP__LOG(world, GP_LOG_WARNING, "gp_world_step: waiting for the statistics of the step before last failed; "
+                    "reading them anyway");
+        world->gl.fnDeleteSync(fence);
+        world->step_fence[world->step_slot] = NULL;
+        gp__buffer_download(world, world->step_stats[world->step_slot], 0, sizeof words, words);   /* nonfinite, truncated, max speed */
         memcpy(&world->max_speed, &words[2], 4);
         if (words[0] != world->nonfinite_warned && words[0])
             GP__LOG(world, GP_LOG_WARNING, "gp_world_step: %u particles have a position that is not finite (NaN or infinite): "
@@ -4206,6 +4228,16 @@ gp_result gp_world_step(gp_world* world, const gp_step_desc* desc) {
         for (i = 0; i < world->pour_count && r == GP_OK; ++i) r = gp__pour_run(world, &world->pours[i], h);
         if (r == GP_OK) r = gp__fluid_substep(world, h, true);
     }
+    if (r == GP_OK && world->grid_built) {   /* this step's statistics, for the step after next */
+        world->gl.fnMemoryBarrier(GP__GL_BUFFER_UPDATE_BARRIER_BIT);
+        world->gl.fnBindBuffer(GP__GL_COPY_READ_BUFFER, world->grid_stats);
+        world->gl.fnBindBuffer(GP__GL_COPY_WRITE_BUFFER, world->step_stats[world->step_slot]);
+        world->gl.fnCopyBufferSubData(GP__GL_COPY_READ_BUFFER, GP__GL_COPY_WRITE_BUFFER, 4, 0, 12);
+        world->gl.fnBindBuffer(GP__GL_COPY_READ_BUFFER, 0);
+        world->gl.fnBindBuffer(GP__GL_COPY_WRITE_BUFFER, 0);
+        world->step_fence[world->step_slot] = world->gl.fnFenceSync(GP__GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+    }
+    world->step_slot ^= 1u;
     return gp__end(world, r);
 }
 
@@ -6225,6 +6257,8 @@ static gp_result gp__create_buffers(gp_world* w) {
     if (r == GP_OK) r = gp__buffer_new(w, table, NULL, "the cell count table", &w->cell_count);
     if (r == GP_OK) r = gp__buffer_new(w, table, NULL, "the cell start table", &w->cell_start);
     if (r == GP_OK) r = gp__buffer_new(w, sizeof stats, stats, "the grid statistics", &w->grid_stats);
+    if (r == GP_OK) r = gp__buffer_new(w, 16, NULL, "the step statistics", &w->step_stats[0]);
+    if (r == GP_OK) r = gp__buffer_new(w, 16, NULL, "the step statistics", &w->step_stats[1]);
     if (r == GP_OK) r = gp__buffer_new(w, sizeof w->params_host, NULL, "the world parameters", &w->params);
     if (r == GP_OK) r = gp__buffer_new(w, sizeof w->solver_host, &w->solver_host, "the solver parameters", &w->solver);
     if (r == GP_OK) r = gp__buffer_new(w, 4, NULL, "the distance fields", &w->fields);
@@ -6325,6 +6359,10 @@ void gp_world_destroy(gp_world* world) {
         buffers[15] = &world->points; buffers[16] = &world->distances; buffers[17] = &world->offsets;
         buffers[18] = &world->bodies;
         if (world->desc.gpu_timings) gp__timers_collect(world);
+        for (i = 0; i < 2; ++i) {
+            if (world->step_fence[i]) world->gl.fnDeleteSync(world->step_fence[i]);
+            gp__buffer_delete(world, &world->step_stats[i]);
+        }
         for (i = 0; i < sizeof buffers / sizeof buffers[0]; ++i) gp__buffer_delete(world, buffers[i]);
         for (i = 0; i < GP__SCAN_MAX_LEVELS; ++i) gp__buffer_delete(world, &world->scan_sums[i]);
         for (i = 0; i < GP__PROGRAM_COUNT; ++i)

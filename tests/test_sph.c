@@ -1116,6 +1116,37 @@ static void test_sph_hydrostatic_column(void) {
     gp_world_destroy(w);
 }
 
+/* gp_world_step never waits for the step it just sent: the fastest particle that sizes its
+   substeps is the one after the step before last. A lone particle falls at 2,500 m/s^2 (50 m/s
+   more per step of 0.02 s), so each step's speed differs from the last step's by 100 substeps:
+   step k takes ceil(dt (sound + v_{k-2}) / l0) substeps, v_{-2} = v_{-1} = 0, in the header's
+   own float arithmetic. */
+static void test_sph_substeps_two_steps_behind(void) {
+    const float gravity[3] = {0.0f, -2500.0f, 0.0f}, lo[3] = {0.0f, 0.0f, 0.0f}, hi[3] = {0.025f, 0.025f, 0.025f};
+    gp_world* w = fixture_grid_world(16, 0.05f, 0);
+    gp_fluid_material m;
+    gp_step_desc step;
+    gp_fluid_stats stats;
+    float speed[8] = {0.0f};
+    uint32_t added = 0;
+    int k;
+    if (!w) return;
+    CHECK(gp_gravity_set(w, gravity) == GP_OK && gp_fluid_material_get(w, 0, &m) == GP_OK);
+    CHECK(gp_fluid_add_block(w, 0, lo, hi, NULL, &added) == GP_OK && added == 1);
+    memset(&step, 0, sizeof step);
+    step.dt = 0.02f;
+    for (k = 0; k < 6; ++k) {
+        float behind = k >= 2 ? speed[k - 2] : 0.0f;
+        uint32_t expected = (uint32_t)ceil((double)step.dt * (sqrtf(m.stiffness) + behind) / ((double)1.0f * m.spacing));
+        CHECK(gp_world_step(w, &step) == GP_OK && gp_fluid_stats_read(w, &stats) == GP_OK);
+        speed[k] = stats.max_speed;
+        CHECKF(stats.substeps == expected && fabsf(speed[k] - 50.0f * (float)(k + 1)) < 0.01f * 50.0f * (float)(k + 1),
+               "step %d: %u substeps, %u expected from the speed two steps before (%g m/s); now %g m/s", k, stats.substeps,
+               expected, behind, speed[k]);
+    }
+    gp_world_destroy(w);
+}
+
 /* A syrupy material (nu = 1 m^2/s, 50 times the default) takes the substeps its viscosity needs:
    gp_world_step picks at least dt / (0.05 re^2 / nu) of them, and a column in a tank stays
    bounded and settles. Without the viscous limit the substeps follow the CFL number alone (4 for
@@ -1206,6 +1237,7 @@ const gp_test_case sph_tests[] = {
     {"sph_dam_break_conserves", test_sph_dam_break_conserves},
     {"sph_mirror_symmetry", test_sph_mirror_symmetry},
     {"sph_tank_rest_density", test_sph_tank_rest_density},
+    {"sph_substeps_two_steps_behind", test_sph_substeps_two_steps_behind},
     {"sph_hydrostatic_column", test_sph_hydrostatic_column},
     {"sph_viscous_substeps", test_sph_viscous_substeps},
     {"sph_lattice_counts", test_sph_lattice_counts},
