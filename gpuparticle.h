@@ -346,14 +346,31 @@ GP_API_DECL gp_result gp_grid_count_neighbors(gp_world* world, float radius, uin
    Weakly compressible SPH with Müller's kernels on the shared grid. Fluid particles are
    GP_KIND_FLUID; their phase picks one of GP_MAX_FLUID_MATERIALS materials. Each substep of
    gp_world_step builds the grid, sums density (001 eqs. 4, 10, plus the wall weight function,
-   eq. 13), turns it into pressure (eq. 5), sums pressure and viscosity forces (eqs. 6-9, plus the
-   walls' share of viscosity), adds gravity and your forces, integrates, and pushes particles off
-   the walls (eq. 11). Two departures from the paper's text, both so that a column at rest holds
-   p = rho g depth: eq. 6 takes p_i + p_j whole (its average estimates half of grad p), and the
-   spiky gradient is normalised on the rest lattice. Particles of other kinds are filed in the
-   grid but neither move in nor take part in the fluid's sums (yet). */
+   eq. 13) or, in the continuity model, advances the density each particle carries; turns it into
+   pressure (eq. 5), sums pressure and viscosity forces (eqs. 6-9, plus the walls' shares of both),
+   adds gravity and your forces, integrates, and pushes particles off the walls (eq. 11).
+   Departures from the paper's text, all so that a column at rest holds p = rho g depth: eq. 6
+   takes p_i + p_j whole (its average estimates half of grad p), the spiky gradient is normalised
+   on the rest lattice, and the walls' particles also push with the pressure a fluid at rest would
+   have behind the wall. With the paper's summation density the pressure follows every detail of
+   the packing (a column at rest re-packs and its particles' pressures scatter by +-2000 Pa at the
+   default stiffness); the continuity model gives smooth pressures, hydrostatic particle by particle
+   (within 0.2% in the tests). Particles of other kinds are filed in the grid but take no part in
+   the fluid's sums (yet). */
 
 #define GP_MAX_FLUID_MATERIALS 8
+
+/* How a fluid particle's density is found (001 eq. 4 or the continuity equation). */
+typedef enum gp_density_model {
+    GP_DENSITY_DEFAULT = 0,    /* summation */
+    GP_DENSITY_SUMMATION,      /* the paper's: rho_i = sum_j m_j W(r_ij) plus the walls' share, from the
+                                  positions alone; pressure follows every detail of the packing */
+    GP_DENSITY_CONTINUITY      /* each particle carries its density and changes it by the continuity
+                                  equation, d rho_i / dt = sum_j m_j (v_i - v_j) . grad W, plus a
+                                  diffusion (delta-SPH, less its hydrostatic part) that smooths
+                                  pressure noise: smooth, accurate pressures (a column at rest holds
+                                  p = rho g depth); 8 more bytes per particle of GPU memory */
+} gp_density_model;
 
 /* A fluid. Zero fields take their defaults, resolved by gp_query_fluid_material_defaults. */
 typedef struct gp_fluid_material {
@@ -366,6 +383,8 @@ typedef struct gp_fluid_material {
     float rest_pressure;     /* p_0 of eq. 5, Pa; default 0 */
     bool allow_tension;      /* false (default): negative pressures are clamped to 0, so that the
                                 free surface does not clump; true: eq. 5 as it is */
+    gp_density_model density_model;   /* default summation */
+    float diffusion;         /* delta of the continuity model's density diffusion, 0 to 1; default 0.1 */
     float mass;              /* derived, ignored on input: kg per particle, chosen so that a particle
                                 inside a block on the spacing's cubic lattice has rest_density
                                 (the pressure gradient is likewise scaled to be exact there) */
@@ -481,10 +500,13 @@ GP_API_DECL gp_result gp_fluid_stats_read(gp_world* world, gp_fluid_stats* stats
    Walls are a distance function: positive where particles may be, negative in the wall, the
    union of every collider's wall. Within the smoothing radius of a wall a fluid particle gets
    the wall's share of density from a precomputed wall weight table (eq. 13) and the wall's share
-   of viscosity (a second table); the tables' samples fall on l0 / 2, where particles rest against
-   a wall. A container box counts its six faces as plane walls, less the wall particles its edges
-   counted twice, plus those its corners missed, so that a tank filled on the lattice has the rest
-   density everywhere, edges and corners included. At the end of each substep a particle closer to a wall than
+   of viscosity (a second table), and the walls' share of the pressure force: the wall particles
+   continue the fluid's lattice at rest with the pressure p_i + rho0 g . (x_w - x_i) a fluid at rest
+   would have there (three more tables), so that the wall holds the fluid up as fluid would. The
+   tables' samples fall on l0 / 2, where particles rest against a wall. A container box counts its
+   six faces as plane walls, less the wall particles its edges counted twice, plus those its
+   corners missed, so that a tank filled on the lattice has the rest density everywhere, edges and
+   corners included. At the end of each substep a particle closer to a wall than
    half a spacing is moved back to that distance along the wall's normal and loses its velocity
    into the wall: eq. 11's push, applied as the displacement it stands for (as a force, its
    velocity would outlast the substep and pump energy into the fluid). So no particle ends a
@@ -967,9 +989,12 @@ typedef struct gp__fluid_params {
     float shape[4];                            /* l0, re, rho0, k */
     float flow[4];                             /* nu, p0, mass, 1 = tension allowed */
     float kernel[4];                           /* poly6, spiky gradient, viscosity Laplacian coefficients, re^2 */
-    float table[4];                            /* the tables' sample spacing s, unused x 3 */
+    float table[4];                            /* the tables' sample spacing s, continuity 1 / summation 0, diffusion, unused */
     float wall_density[GP__WALL_SAMPLES];      /* Z_rho at d = k s */
     float wall_viscosity[GP__WALL_SAMPLES];
+    float wall_gradient[GP__WALL_SAMPLES];     /* A, M_n, M_t of the walls' pressure term (gp_wall in gp_sph.glsl) */
+    float wall_normal[GP__WALL_SAMPLES];
+    float wall_tangent[GP__WALL_SAMPLES];
 } gp__fluid_params;
 typedef struct gp__solver_params {
     float gravity[4];                          /* xyz, w the substep */
@@ -979,7 +1004,7 @@ typedef struct gp__solver_params {
     float colliders[GP_MAX_COLLIDERS][12];
     float granular[GP_MAX_GRANULAR_MATERIALS][8];   /* k, eta, k_t, mu, diameter, mass, 0, 0 */
 } gp__solver_params;
-GP__STATIC_ASSERT(solver_params_is_std140, sizeof(gp__solver_params) == 32 + 320 * 8 + 32 * 8 + 48 * 32 + 32 * 8);
+GP__STATIC_ASSERT(solver_params_is_std140, sizeof(gp__solver_params) == 32 + 704 * 8 + 32 * 8 + 48 * 32 + 32 * 8);
 
 /* A rigid body's shape (section >>dem): its particles' offsets in the principal frame, here and
    from first_offset in w->offsets. */
@@ -1031,6 +1056,8 @@ struct gp_world {
     uint32_t capacity, count;
     gp__GLuint position, velocity, info, life;
     gp__GLuint spare16, spare8;           /* reorder targets, swapped with the attribute */
+    gp__GLuint fluid_state;               /* vec2 per particle: the continuity model's density (0: not yet
+                                             set, rest density), unused; made with the first such material */
     gp__GLuint slot_of_id;
     /* the grid */
     uint32_t buckets;                     /* not counting the NaN bucket */
@@ -1540,6 +1567,9 @@ static const char* const gp__snippet_gp_solver[] = {
     "    vec4 table;               // x the tables' sample spacing s (m): l0 / 2j with j whole, so that l0 / 2 is a sample\n",
     "    vec4 wall_density[8];     // Z_rho (eq. 13) at d = k s, k = 0..31, four per vec4 (kg/m^3)\n",
     "    vec4 wall_viscosity[8];   // the wall's share of the viscosity sum at the same distances (1/m^2)\n",
+    "    vec4 wall_gradient[8];    // A, M_n and M_t of the walls' pressure term (gp_sph.glsl, gp_wall)\n",
+    "    vec4 wall_normal[8];\n",
+    "    vec4 wall_tangent[8];\n",
     "};\n",
     "\n",
     "// One granular material (000): the contact parameters of its grains and of rigid particles of its\n",
@@ -1649,15 +1679,16 @@ static const char* const gp__snippet_gp_sph[] = {
     "float gp_spiky_gradient(gp_fluid f, float r) { float x = f.shape.y - r; return f.kernel.y * x * x / r; }\n",
     "float gp_viscosity_laplacian(gp_fluid f, float r) { return f.kernel.z * (f.shape.y - r); }\n",
     "\n",
-    "// The wall weight tables at distance d from the wall, (density, viscosity), linear between their\n",
-    "// 32 samples d = k s, s = table.x, which reach re; 0 from re on (the last samples are 0).\n",
-    "vec2 gp_wall_tables(uint m, float d) {\n",
+    "// The wall tables at distance d from a plane wall, linear between their 32 samples d = k s,\n",
+    "// s = table.x, which reach re; 0 from re on (the last samples are 0): x density share, y\n",
+    "// viscosity share, z A, w M_n, and in the second vec4 x M_t (see gp_wall below).\n",
+    "void gp_wall_tables(uint m, float d, out vec4 first, out float second) {\n",
     "    float x = clamp(d / gp_fluids[m].table.x, 0.0, float(GP_WALL_SAMPLES - 1u));\n",
-    "    uint k = min(uint(x), GP_WALL_SAMPLES - 2u);\n",
-    "    uint k1 = k + 1u;\n",
-    "    vec2 a = vec2(gp_fluids[m].wall_density[k >> 2u][k & 3u], gp_fluids[m].wall_viscosity[k >> 2u][k & 3u]);\n",
-    "    vec2 b = vec2(gp_fluids[m].wall_density[k1 >> 2u][k1 & 3u], gp_fluids[m].wall_viscosity[k1 >> 2u][k1 & 3u]);\n",
-    "    return mix(a, b, x - float(k));\n",
+    "    uint k = min(uint(x), GP_WALL_SAMPLES - 2u), k1 = k + 1u, a = k >> 2u, b = k & 3u, c = k1 >> 2u, e = k1 & 3u;\n",
+    "    gp_fluid f = gp_fluids[m];\n",
+    "    first = mix(vec4(f.wall_density[a][b], f.wall_viscosity[a][b], f.wall_gradient[a][b], f.wall_normal[a][b]),\n",
+    "                vec4(f.wall_density[c][e], f.wall_viscosity[c][e], f.wall_gradient[c][e], f.wall_normal[c][e]), x - float(k));\n",
+    "    second = mix(f.wall_tangent[a][b], f.wall_tangent[c][e], x - float(k));\n",
     "}\n",
     "\n",
     "// Pressure from density, eq. 5, clamped at 0 unless the material allows tension.\n",
@@ -1666,19 +1697,52 @@ static const char* const gp__snippet_gp_sph[] = {
     "    return f.flow.w != 0.0 ? p : max(p, 0.0);\n",
     "}\n",
     "\n",
-    "// The walls' shares of density (eq. 13) and of viscosity at p, summed over the walls within re:\n",
-    "// each collider counts at its own distance, except a container box, whose six faces count each as\n",
-    "// a plane wall, so that a particle in a tank's edge or corner sees the wall particles of two or\n",
-    "// three faces (the nearest face alone leaves it 16% or 30% short of the rest density there).\n",
-    "vec2 gp_wall_share(uint m, float d) {\n",
-    "    return d < gp_fluids[m].shape.y ? gp_wall_tables(m, d) : vec2(0.0);\n",
+    "// What the walls' particles add for a fluid particle: they continue the fluid's lattice behind\n",
+    "// each wall, at rest, at the rest density, with the pressure p_w = p_i + rho0 g . (x_w - x_i)\n",
+    "// that a fluid at rest would have there (the hydrostatic continuation, as Adami et al. 2012 do\n",
+    "// with wall particles). With e = x_i - x_w and K(r) e = -grad W_press (spiky, normalised):\n",
+    "//   share.x  sum_w m W(r)                   the density share (eq. 13)\n",
+    "//   share.y  sum_w V lap W_vis(r)           the viscosity share (V = m / rho0)\n",
+    "//   a        sum_w V K(r) e                 so that the walls' pressure term of the force is\n",
+    "//   mg       sum_w V K(r) e (g . e)         sum_w V (p_i + p_w) K e = 2 p_i a - rho0 mg\n",
+    "// and the continuity model's wall term, sum_w m v_i . grad W = -rho0 v_i . a. For a plane wall\n",
+    "// with normal n (towards the fluid) these come from the tables (tangent t): a = A(d) n,\n",
+    "// mg = M_n(d) (g . n) n + M_t(d) (g - (g . n) n), A = sum V K e.n, M_n = sum V K (e.n)^2,\n",
+    "// M_t = sum V K (e.t)^2. On the rest lattice with a uniform pressure the walls' and the fluid's\n",
+    "// terms cancel exactly, and with p = rho0 |g| depth they hold the fluid up: a column at rest is\n",
+    "// hydrostatic particle by particle.\n",
+    "struct gp_wall { vec2 share; vec3 a; vec3 mg; };\n",
+    "\n",
+    "gp_wall gp_wall_none() { gp_wall w; w.share = vec2(0.0); w.a = vec3(0.0); w.mg = vec3(0.0); return w; }\n",
+    "\n",
+    "void gp_wall_add(inout gp_wall sum, gp_wall w, float sign) {\n",
+    "    sum.share += sign * w.share; sum.a += sign * w.a; sum.mg += sign * w.mg;\n",
     "}\n",
     "\n",
-    "// (m W, m / rho0 lap W) of a wall particle at squared distance r2 < re^2.\n",
-    "vec2 gp_wall_term(uint m, float r2) {\n",
+    "// A plane wall at distance d with normal n, from the tables.\n",
+    "gp_wall gp_wall_plane(uint m, vec3 n, float d) {\n",
+    "    gp_wall w = gp_wall_none();\n",
+    "    if (!(d < gp_fluids[m].shape.y)) return w;\n",
+    "    vec4 t;\n",
+    "    float tangent;\n",
+    "    gp_wall_tables(m, d, t, tangent);\n",
+    "    float gn = dot(gp_gravity.xyz, n);\n",
+    "    w.share = t.xy;\n",
+    "    w.a = t.z * n;\n",
+    "    w.mg = t.w * gn * n + tangent * (gp_gravity.xyz - gn * n);\n",
+    "    return w;\n",
+    "}\n",
+    "\n",
+    "// One wall particle at e = x_i - x_w, added when within re.\n",
+    "void gp_wall_point(uint m, vec3 e, inout gp_wall sum) {\n",
     "    gp_fluid f = gp_fluids[m];\n",
-    "    float x = f.kernel.w - r2;\n",
-    "    return vec2(f.flow.z * f.kernel.x * x * x * x, f.flow.z / f.shape.z * f.kernel.z * (f.shape.y - sqrt(r2)));\n",
+    "    float r2 = dot(e, e);\n",
+    "    if (r2 >= f.kernel.w) return;\n",
+    "    float r = sqrt(r2), x = f.shape.y - r, volume = f.flow.z / f.shape.z;\n",
+    "    float k = volume * f.kernel.y * x * x / r;\n",
+    "    sum.share += vec2(f.flow.z * f.kernel.x * (f.kernel.w - r2) * (f.kernel.w - r2) * (f.kernel.w - r2), volume * f.kernel.z * x);\n",
+    "    sum.a += k * e;\n",
+    "    sum.mg += k * dot(gp_gravity.xyz, e) * e;\n",
     "}\n",
     "\n",
     "// Two faces of a box meet at an edge: the wall particles behind both, (a + 1/2) l0 + da and\n",
@@ -1687,25 +1751,30 @@ static const char* const gp__snippet_gp_sph[] = {
     "// three were counted three times and taken away three times, and are added once. On the rest\n",
     "// lattice (da = db = dc = l0 / 2) this is exactly the lattice outside the fluid. Summed here\n",
     "// rather than tabled: a few terms (12 and 1 at re = 2 l0), for particles within re of an edge.\n",
-    "vec2 gp_wall_edge(uint m, float da, float db) {\n",
+    "gp_wall gp_wall_edge(uint m, vec3 na, float da, vec3 nb, float db) {\n",
     "    float l0 = gp_fluids[m].shape.x, re2 = gp_fluids[m].kernel.w;\n",
-    "    vec2 sum = vec2(0.0);\n",
+    "    vec3 along = cross(na, nb);\n",
+    "    gp_wall sum = gp_wall_none();\n",
     "    for (int a = 0; ; ++a) {\n",
     "        float x = max(da, 0.0) + (float(a) + 0.5) * l0;\n",
     "        if (x * x >= re2) break;\n",
     "        for (int b = 0; ; ++b) {\n",
-    "            float y = max(db, 0.0) + (float(b) + 0.5) * l0, r2 = x * x + y * y;\n",
-    "            if (r2 >= re2) break;\n",
-    "            sum += gp_wall_term(m, r2);\n",
-    "            for (int c = 1; r2 + float(c * c) * l0 * l0 < re2; ++c) sum += 2.0 * gp_wall_term(m, r2 + float(c * c) * l0 * l0);\n",
+    "            float y = max(db, 0.0) + (float(b) + 0.5) * l0;\n",
+    "            if (x * x + y * y >= re2) break;\n",
+    "            vec3 e = x * na + y * nb;\n",
+    "            gp_wall_point(m, e, sum);\n",
+    "            for (int c = 1; x * x + y * y + float(c * c) * l0 * l0 < re2; ++c) {\n",
+    "                gp_wall_point(m, e + float(c) * l0 * along, sum);\n",
+    "                gp_wall_point(m, e - float(c) * l0 * along, sum);\n",
+    "            }\n",
     "        }\n",
     "    }\n",
     "    return sum;\n",
     "}\n",
-    "vec2 gp_wall_corner(uint m, vec3 d) {\n",
+    "gp_wall gp_wall_corner(uint m, vec3 d, vec3 normal) {\n",
     "    float l0 = gp_fluids[m].shape.x, re2 = gp_fluids[m].kernel.w;\n",
     "    vec3 o = max(d, vec3(0.0)) + 0.5 * l0;\n",
-    "    vec2 sum = vec2(0.0);\n",
+    "    gp_wall sum = gp_wall_none();\n",
     "    for (int a = 0; ; ++a) {\n",
     "        float x = o.x + float(a) * l0;\n",
     "        if (x * x >= re2) break;\n",
@@ -1713,43 +1782,56 @@ static const char* const gp__snippet_gp_sph[] = {
     "            float y = o.y + float(b) * l0;\n",
     "            if (x * x + y * y >= re2) break;\n",
     "            for (int c = 0; ; ++c) {\n",
-    "                float z = o.z + float(c) * l0, r2 = x * x + y * y + z * z;\n",
-    "                if (r2 >= re2) break;\n",
-    "                sum += gp_wall_term(m, r2);\n",
+    "                float z = o.z + float(c) * l0;\n",
+    "                if (x * x + y * y + z * z >= re2) break;\n",
+    "                gp_wall_point(m, normal * vec3(x, y, z), sum);\n",
     "            }\n",
     "        }\n",
     "    }\n",
     "    return sum;\n",
     "}\n",
     "\n",
-    "// A container box's share: six plane walls, less what their edges counted twice, plus what their\n",
-    "// corners then missed. low and high: the distances to the faces on the low and high side of each axis.\n",
-    "vec2 gp_wall_box(uint m, vec3 low, vec3 high) {\n",
+    "// A container box: six plane walls, less what their edges counted twice, plus what their corners\n",
+    "// then missed. low and high: the distances to the faces on the low and high side of each axis,\n",
+    "// whose normals towards the fluid are +axis and -axis.\n",
+    "gp_wall gp_wall_box(uint m, vec3 low, vec3 high) {\n",
     "    float re = gp_fluids[m].shape.y;\n",
     "    vec3 near[2] = vec3[2](low, high);\n",
-    "    vec2 sum = vec2(0.0);\n",
+    "    gp_wall sum = gp_wall_none();\n",
     "    for (int s = 0; s < 2; ++s)\n",
-    "        sum += gp_wall_share(m, near[s].x) + gp_wall_share(m, near[s].y) + gp_wall_share(m, near[s].z);\n",
+    "        for (int k = 0; k < 3; ++k)\n",
+    "            gp_wall_add(sum, gp_wall_plane(m, (s == 0 ? 1.0 : -1.0) * vec3(k == 0, k == 1, k == 2), near[s][k]), 1.0);\n",
     "    vec3 nearest = min(low, high);\n",
     "    if (int(nearest.x < re) + int(nearest.y < re) + int(nearest.z < re) < 2) return sum;   // near no edge\n",
-    "    for (int s = 0; s < 2; ++s)\n",
-    "        for (int t = 0; t < 2; ++t) {\n",
-    "            if (near[s].x < re && near[t].y < re) sum -= gp_wall_edge(m, near[s].x, near[t].y);\n",
-    "            if (near[s].y < re && near[t].z < re) sum -= gp_wall_edge(m, near[s].y, near[t].z);\n",
-    "            if (near[s].z < re && near[t].x < re) sum -= gp_wall_edge(m, near[s].z, near[t].x);\n",
-    "            for (int u = 0; u < 2; ++u)\n",
-    "                if (near[s].x < re && near[t].y < re && near[u].z < re)\n",
-    "                    sum += gp_wall_corner(m, vec3(near[s].x, near[t].y, near[u].z));\n",
-    "        }\n",
+    "    for (int k = 0; k < 3; ++k) {\n",
+    "        int j = (k + 1) % 3;\n",
+    "        for (int s = 0; s < 2; ++s)\n",
+    "            for (int t = 0; t < 2; ++t)\n",
+    "                if (near[s][k] < re && near[t][j] < re)\n",
+    "                    gp_wall_add(sum, gp_wall_edge(m, (s == 0 ? 1.0 : -1.0) * vec3(k == 0, k == 1, k == 2), near[s][k],\n",
+    "                                                  (t == 0 ? 1.0 : -1.0) * vec3(j == 0, j == 1, j == 2), near[t][j]), -1.0);\n",
+    "    }\n",
+    "    for (int c = 0; c < 8; ++c) {\n",
+    "        ivec3 side = ivec3(c & 1, (c >> 1) & 1, (c >> 2) & 1);\n",
+    "        vec3 d = vec3(near[side.x].x, near[side.y].y, near[side.z].z);\n",
+    "        if (all(lessThan(d, vec3(re)))) gp_wall_add(sum, gp_wall_corner(m, d, vec3(1 - 2 * side)), 1.0);\n",
+    "    }\n",
     "    return sum;\n",
     "}\n",
     "\n",
-    "vec2 gp_wall_shares(uint m, vec3 p) {\n",
-    "    vec2 sum = vec2(0.0);\n",
+    "// Every collider's wall at p: each at its own distance and normal, a container box face by face\n",
+    "// (so that a particle in a tank's edge or corner sees the wall particles of two or three faces;\n",
+    "// the nearest face alone leaves it 16% or 30% short of the rest density there).\n",
+    "gp_wall gp_walls(uint m, vec3 p) {\n",
+    "    gp_wall sum = gp_wall_none();\n",
     "    for (uint c = 0u; c < gp_solver_counts.x; ++c) {\n",
     "        gp_collider_shape s = gp_colliders[c];\n",
-    "        if (s.a.w == GP_SHAPE_BOX && s.c.x < 0.0) sum += gp_wall_box(m, s.b.xyz + (p - s.a.xyz), s.b.xyz - (p - s.a.xyz));\n",
-    "        else sum += gp_wall_share(m, gp_collider_distance(c, p).w);\n",
+    "        if (s.a.w == GP_SHAPE_BOX && s.c.x < 0.0) {\n",
+    "            gp_wall_add(sum, gp_wall_box(m, s.b.xyz + (p - s.a.xyz), s.b.xyz - (p - s.a.xyz)), 1.0);\n",
+    "        } else {\n",
+    "            vec4 d = gp_collider_distance(c, p);\n",
+    "            gp_wall_add(sum, gp_wall_plane(m, d.xyz, d.w), 1.0);\n",
+    "        }\n",
     "    }\n",
     "    return sum;\n",
     "}\n",
@@ -2461,13 +2543,13 @@ static const char* const* const gp__shader_grid_neighbors[] = {
 };
 static const char* const gp__shader_grid_reorder_own0[] = {
     "#version 430 core\n",
-    "// grid_reorder: moves particle attributes into cell order, 16 bytes at a time. Three passes cover\n",
-    "// the store with its two spares: position with life (the one 8-byte attribute, u_life 1),\n",
-    "// velocity, and info (u_info 1), whose first word is the id: that pass also records where each\n",
-    "// particle now lives, slot_of_id[id] = slot. Bodies, cloth and the deterministic sort find\n",
-    "// particles by id through it.\n",
+    "// grid_reorder: moves particle attributes into cell order, 16 bytes at a time, and an 8-byte one\n",
+    "// alongside when u_carry is 1. Three passes cover the store with its two spares: position (u_first\n",
+    "// 1) carrying life, velocity carrying the fluid's density state when there is one, and info\n",
+    "// (u_info 1), whose first word is the id: that pass also records where each particle now lives,\n",
+    "// slot_of_id[id] = slot. Bodies, cloth and the deterministic sort find particles by id through it.\n",
     "// Scatter (u_scatter 1, the usual path): particle i goes to cell_start[key] + rank; the first pass\n",
-    "// (u_life 1) computes that from grid_count's rank in order[i] and leaves it there for the others.\n",
+    "// (u_first 1) computes that from grid_count's rank in order[i] and leaves it there for the others.\n",
     "// Random stores cost a CPU renderer less than random loads, which stall.\n",
     "// Gather (u_scatter 0, deterministic): slot k takes the particle order[k] (grid_ids wrote it).\n",
     "// >>include gp_common.glsl\n",
@@ -2484,26 +2566,27 @@ static const char* const gp__shader_grid_reorder_own2[] = {
     "\n",
     "layout(std430, binding = 0) readonly buffer source_block { uvec4 source[]; };\n",
     "layout(std430, binding = 1) writeonly buffer destination_block { uvec4 destination[]; };\n",
-    "layout(std430, binding = 2) readonly buffer life_source_block { uvec2 life_source[]; };\n",
-    "layout(std430, binding = 3) writeonly buffer life_destination_block { uvec2 life_destination[]; };\n",
+    "layout(std430, binding = 2) readonly buffer carried_source_block { uvec2 carried_source[]; };\n",
+    "layout(std430, binding = 3) writeonly buffer carried_destination_block { uvec2 carried_destination[]; };\n",
     "layout(std430, binding = 4) readonly buffer cell_key_block { uint cell_key[]; };\n",
     "layout(std430, binding = 5) readonly buffer cell_start_block { uint cell_start[]; };\n",
     "layout(std430, binding = 6) writeonly buffer slot_of_id_block { uint slot_of_id[]; };\n",
     "layout(std430, binding = 7) buffer order_block { uint order[]; };\n",
-    "layout(location = 0) uniform uint u_life;\n",
+    "layout(location = 0) uniform uint u_first;\n",
     "layout(location = 1) uniform uint u_info;\n",
     "layout(location = 2) uniform uint u_scatter;\n",
+    "layout(location = 3) uniform uint u_carry;\n",
     "\n",
     "void main() {\n",
     "    uint i = gp_global_index();\n",
     "    if (i >= gp_counts.x) return;\n",
     "    uint from = i, to = i;\n",
     "    if (u_scatter == 0u) from = order[i];\n",
-    "    else if (u_life != 0u) { to = cell_start[cell_key[i]] + order[i]; order[i] = to; }\n",
+    "    else if (u_first != 0u) { to = cell_start[cell_key[i]] + order[i]; order[i] = to; }\n",
     "    else to = order[i];\n",
     "    uvec4 v = source[from];\n",
     "    destination[to] = v;\n",
-    "    if (u_life != 0u) life_destination[to] = life_source[from];\n",
+    "    if (u_carry != 0u) carried_destination[to] = carried_source[from];\n",
     "    if (u_info != 0u) slot_of_id[v.x] = to;\n",
     "}\n",
     0
@@ -2754,11 +2837,18 @@ static const char* const* const gp__shader_sort_local[] = {
 };
 static const char* const gp__shader_sph_density_own0[] = {
     "#version 430 core\n",
-    "// sph_density: density and pressure of every fluid particle (001 section 4.4):\n",
-    "// rho_i = sum_j m_j W(r_ij) over fluid neighbours within re, itself included (eqs. 4, 10), plus\n",
-    "// the wall weight function at the particle's distance to the boundary (eq. 13); p_i from eq. 5.\n",
-    "// Other kinds get (0, 0), which tells the force pass to skip them. The neighbour loop is the one\n",
-    "// of grid_neighbors.comp: 27 cells, 8 candidates per iteration, shortfalls counted.\n",
+    "// sph_density: density and pressure of every fluid particle (001 section 4.4), by the material's model:\n",
+    "// summation: rho_i = sum_j m_j W(r_ij) over fluid neighbours within re, itself included (eqs. 4,\n",
+    "//   10), plus the wall weight function at the particle's distance to the boundary (eq. 13);\n",
+    "// continuity: rho_i' = rho_i + dt (sum_j m_j (v_i - v_j) . grad W_ij + v_i . grad Z_rho\n",
+    "//   + delta re c0 D_i), from the density the particle carries (gp_state, 0: not yet set, rest\n",
+    "//   density); D_i = sum_j 2 V_j (rho_i - rho_j - (rho_i^H - rho_j^H)) (x_ij . grad W_ij) / r_ij^2\n",
+    "//   over neighbours of its material is the delta-SPH diffusion (Antuono et al. 2012), less its\n",
+    "//   hydrostatic part rho^H_i - rho^H_j = rho0 g . x_ij / c0^2 so that a column at rest keeps\n",
+    "//   its pressure gradient; grad Z_rho: the walls' particles (at rest), summed with the same\n",
+    "//   normalised spiky gradient; sph_integrate stores rho_i' as the new carried one.\n",
+    "// p_i from eq. 5. Other kinds get (0, 0), which tells the force pass to skip them. The neighbour\n",
+    "// loop is the one of grid_neighbors.comp: 27 cells, 8 candidates per iteration, shortfalls counted.\n",
     "// >>include gp_common.glsl\n",
     0
 };
@@ -2796,15 +2886,42 @@ static const char* const gp__shader_sph_density_own7[] = {
     "// <<include gp_sph.glsl\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
     "\n",
-    "// m_k W(|x_k - p|) when candidate slot k (< end) is a fluid particle of the visited cell.\n",
-    "float gp_density_term(uint k, uint end, vec3 p, ivec3 cell, float re2, float poly6) {\n",
-    "    if (k >= end) return 0.0;\n",
+    "// The continuity model's carried density, bound where the acceleration is in the force pass.\n",
+    "layout(std430, binding = 4) readonly buffer gp_state_block { vec2 gp_state[]; };\n",
+    "\n",
+    "// What particle i needs of itself in the neighbour loop.\n",
+    "struct gp_flow {\n",
+    "    vec3 p; vec3 v; float rho; float re; float re2; float poly6; float spiky; float hydro; uint slot; uint m; bool carries;\n",
+    "};\n",
+    "\n",
+    "// The density particle k carries, its material's rest density until it has one.\n",
+    "float gp_carried(uint k, uint m) { float r = gp_state[k].x; return r > 0.0 ? r : gp_fluids[m].shape.z; }\n",
+    "\n",
+    "// Adds what candidate slot k (< end) gives when it is a fluid particle of the visited cell:\n",
+    "// summation, m_k W to sum.x; continuity, m_k (v_i - v_k) . grad W to sum.y and the diffusion's\n",
+    "// term to sum.z (only between particles of one material).\n",
+    "void gp_density_term(uint k, uint end, gp_flow s, ivec3 cell, inout vec3 sum) {\n",
+    "    if (k >= end) return;\n",
     "    vec3 q = gp_position[k].xyz;\n",
-    "    vec3 d = q - p;\n",
+    "    vec3 d = s.p - q;\n",
     "    float r2 = dot(d, d);\n",
-    "    if (r2 >= re2 || !gp_grid_same_cell(q, cell) || gp_kind_of(gp_info[k]) != GP_KIND_FLUID) return 0.0;\n",
-    "    float x = re2 - r2;\n",
-    "    return gp_velocity[k].w * poly6 * x * x * x;\n",
+    "    uvec4 info = gp_info[k];\n",
+    "    if (r2 >= s.re2 || !gp_grid_same_cell(q, cell) || gp_kind_of(info) != GP_KIND_FLUID) return;\n",
+    "    vec4 v = gp_velocity[k];\n",
+    "    if (!s.carries) {\n",
+    "        float x = s.re2 - r2;\n",
+    "        sum.x += v.w * s.poly6 * x * x * x;\n",
+    "        return;\n",
+    "    }\n",
+    "    if (k == s.slot || r2 == 0.0) return;   // a particle on top of another adds no rate\n",
+    "    float r = sqrt(r2), x = s.re - r;\n",
+    "    vec3 grad = -(s.spiky * x * x / r) * d;   // grad_i W(x_i - x_k): towards k\n",
+    "    uint m = gp_material_of(info);\n",
+    "    sum.y += v.w * dot(s.v - v.xyz, grad);\n",
+    "    if (m == s.m) {\n",
+    "        float rho = gp_carried(k, m);\n",
+    "        sum.z += 2.0 * (v.w / rho) * (s.rho - rho - s.hydro * dot(gp_gravity.xyz, d)) * dot(d, grad) / r2;\n",
+    "    }\n",
     "}\n",
     "\n",
     "void main() {\n",
@@ -2814,8 +2931,20 @@ static const char* const gp__shader_sph_density_own7[] = {
     "    vec3 p = gp_position[i].xyz;\n",
     "    if (gp_kind_of(info) != GP_KIND_FLUID || !gp_finite3(p)) { gp_density[i] = vec2(0.0); return; }\n",
     "    uint m = gp_material_of(info);\n",
-    "    float re2 = gp_fluids[m].kernel.w, poly6 = gp_fluids[m].kernel.x;\n",
-    "    float rho = 0.0;\n",
+    "    gp_fluid f = gp_fluids[m];\n",
+    "    gp_flow s;\n",
+    "    s.p = p;\n",
+    "    s.v = gp_velocity[i].xyz;\n",
+    "    s.carries = f.table.y != 0.0;\n",
+    "    s.rho = s.carries ? gp_carried(i, m) : 0.0;\n",
+    "    s.re = f.shape.y;\n",
+    "    s.re2 = f.kernel.w;\n",
+    "    s.poly6 = f.kernel.x;\n",
+    "    s.spiky = f.kernel.y;\n",
+    "    s.hydro = f.shape.z / f.shape.w;   // rho0 / c0^2\n",
+    "    s.slot = i;\n",
+    "    s.m = m;\n",
+    "    vec3 sum = vec3(0.0);\n",
     "    ivec3 home = gp_grid_cell(p);\n",
     "    uint expected = 0u, visited = 0u, cells = 0u;\n",
     "    for (int c = 0; c < 27; ++c) {\n",
@@ -2826,16 +2955,28 @@ static const char* const gp__shader_sph_density_own7[] = {
     "        uint begin = cell_start[bucket], end = cell_start[bucket + 1u];\n",
     "        expected += end - begin;\n",
     "        for (uint k = begin; k < end; k += 8u) {\n",
-    "            rho += gp_density_term(k, end, p, cell, re2, poly6) + gp_density_term(k + 1u, end, p, cell, re2, poly6)\n",
-    "                 + gp_density_term(k + 2u, end, p, cell, re2, poly6) + gp_density_term(k + 3u, end, p, cell, re2, poly6)\n",
-    "                 + gp_density_term(k + 4u, end, p, cell, re2, poly6) + gp_density_term(k + 5u, end, p, cell, re2, poly6)\n",
-    "                 + gp_density_term(k + 6u, end, p, cell, re2, poly6) + gp_density_term(k + 7u, end, p, cell, re2, poly6);\n",
+    "            gp_density_term(k, end, s, cell, sum);\n",
+    "            gp_density_term(k + 1u, end, s, cell, sum);\n",
+    "            gp_density_term(k + 2u, end, s, cell, sum);\n",
+    "            gp_density_term(k + 3u, end, s, cell, sum);\n",
+    "            gp_density_term(k + 4u, end, s, cell, sum);\n",
+    "            gp_density_term(k + 5u, end, s, cell, sum);\n",
+    "            gp_density_term(k + 6u, end, s, cell, sum);\n",
+    "            gp_density_term(k + 7u, end, s, cell, sum);\n",
     "            visited += min(8u, end - k);\n",
     "        }\n",
     "    }\n",
     "    if (visited != expected || cells != 27u) atomicAdd(stat_truncated, 1u);\n",
-    "    rho += gp_wall_shares(m, p).x;\n",
-    "    gp_density[i] = vec2(rho, gp_pressure(gp_fluids[m], rho));\n",
+    "    gp_wall walls = gp_walls(m, p);\n",
+    "    float rho = sum.x + walls.share.x;\n",
+    "    if (s.carries) {\n",
+    "        // the walls' particles, at rest: sum_w m v_i . grad W = -rho0 v_i . a (gp_wall)\n",
+    "        float rate = sum.y + f.table.z * s.re * sqrt(f.shape.w) * sum.z - f.shape.z * dot(s.v, walls.a);\n",
+    "        rho = s.rho + gp_gravity.w * rate;\n",
+    "        // a blow-up keeps the old density; a density below a hundredth of rest is held there\n",
+    "        rho = gp_finite(rho) ? max(rho, 0.01 * f.shape.z) : s.rho;\n",
+    "    }\n",
+    "    gp_density[i] = vec2(rho, gp_pressure(f, rho));\n",
     "    atomicMin(stat_min_density, floatBitsToUint(rho));\n",
     "    atomicMax(stat_max_density, floatBitsToUint(rho));\n",
     "}\n",
@@ -2863,6 +3004,8 @@ static const char* const gp__shader_sph_force_own0[] = {
     "#version 430 core\n",
     "// sph_force: the acceleration of every fluid particle (001 section 4.5):\n",
     "//   pressure force  f_p = -sum_j m_j (p_i + p_j) / (2 rho_j) grad W_press(r_ij)   (eqs. 6, 8)\n",
+    "//                   + 2 p_i a - rho0 mg, the walls' particles with the pressure of a fluid at\n",
+    "//                     rest continued behind the wall (gp_wall in gp_sph.glsl)\n",
     "//   viscosity force f_v = mu sum_j m_j (v_j - v_i) / rho_j lap W_vis(r_ij)         (eqs. 7, 9)\n",
     "//                         + mu (0 - v_i) Z_vis(d), the walls' share (static walls)\n",
     "//   a = (f_p + f_v) / rho_i + gravity + the user's forces\n",
@@ -2871,7 +3014,8 @@ static const char* const gp__shader_sph_force_own0[] = {
     "// viscosity Laplacian 45 / (pi re^6) (re - r). Eq. 6 halves p_i + p_j; that average estimates\n",
     "// only half of grad p in a full neighbourhood (the p_i half sums to about zero), so that a column\n",
     "// at rest would hold twice the hydrostatic pressure: the sum here takes p_i + p_j whole. The\n",
-    "// walls' push of eq. 11 is applied in sph_integrate, as the displacement it stands for.\n",
+    "// walls' push of eq. 11 is applied in sph_integrate, as the displacement it stands for: a last\n",
+    "// guard, since the walls' pressure term holds particles off the wall.\n",
     "// >>include gp_common.glsl\n",
     0
 };
@@ -2966,7 +3110,9 @@ static const char* const gp__shader_sph_force_own7[] = {
     "        }\n",
     "    }\n",
     "    if (visited != expected || cells != 27u) atomicAdd(stat_truncated, 1u);\n",
-    "    viscosity -= gp_wall_shares(m, s.p).y * s.v;\n",
+    "    gp_wall walls = gp_walls(m, s.p);\n",
+    "    viscosity -= walls.share.y * s.v;\n",
+    "    pressure += 2.0 * s.pressure * walls.a - gp_fluids[m].shape.z * walls.mg;   // the walls' particles (gp_wall)\n",
     "    float mu = gp_fluids[m].flow.x * gp_fluids[m].shape.z;\n",
     "    vec3 a = (pressure + mu * viscosity) / own.x + gp_gravity.xyz + gp_user_forces(s.p);\n",
     "    gp_acceleration[i] = vec4(a, 0.0);\n",
@@ -2997,7 +3143,8 @@ static const char* const gp__shader_sph_integrate_own0[] = {
     "// (001 section 4.6), then keeps it off the walls:\n",
     "//   symplectic Euler (default): v' = v + a dt, x' = x + v' dt\n",
     "//   explicit Euler (eq. 14):    x' = x + v dt, v' = v + a dt\n",
-    "// then the walls' push (eq. 11, below). An\n",
+    "// then the walls' push (eq. 11, below); a particle of the continuity model keeps the density\n",
+    "// sph_density found for this substep as the one it carries. An\n",
     "// update that is not finite (a blow-up) is not applied: the particle keeps its position, stops,\n",
     "// and is counted, so that nothing is lost and nothing spreads NaN to its neighbours.\n",
     "// >>include gp_common.glsl\n",
@@ -3037,6 +3184,9 @@ static const char* const gp__shader_sph_integrate_own7[] = {
     "// <<include gp_sph.glsl\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
     "\n",
+    "// The continuity model's carried density (sph_density), bound where the force pass has its cells.\n",
+    "layout(std430, binding = 5) writeonly buffer gp_state_block { vec2 gp_state[]; };\n",
+    "\n",
     "void main() {\n",
     "    uint i = gp_global_index();\n",
     "    if (i >= gp_counts.x) return;\n",
@@ -3069,6 +3219,7 @@ static const char* const gp__shader_sph_integrate_own7[] = {
     "        if (wall.w < 0.0 && gp_boundary(x).w >= wall.w) { xn = x; vn = vec3(0.0); }   // never end inside\n",
     "        atomicAdd(stat_wall_pushes, 1u);\n",
     "    }\n",
+    "    if (gp_fluids[gp_material_of(gp_info[i])].table.y != 0.0) gp_state[i] = vec2(gp_density[i].x, 0.0);\n",
     "    gp_position[i].xyz = xn;\n",
     "    gp_velocity[i] = vec4(vn, v.w);\n",
     "    atomicMax(stat_max_speed, floatBitsToUint(length(vn)));\n",
@@ -3519,19 +3670,22 @@ static void gp__params_upload(gp_world* w) {
 static void gp__swap(gp__GLuint* a, gp__GLuint* b) { gp__GLuint t = *a; *a = *b; *b = t; }
 
 /* Gathers a 16-byte attribute into cell order through spare16, then swaps the two names. The
-   position pass carries life along (through spare8); the info pass writes slot_of_id. */
+   position pass carries life along (through spare8), the velocity pass the fluid's density state
+   when there is one (through spare8 again, free by then); the info pass writes slot_of_id. */
 static void gp__reorder(gp_world* w, gp__GLuint* attribute) {
-    bool life = attribute == &w->position, info = attribute == &w->info;
-    w->gl.fnUniform1ui(0, life);
+    bool first = attribute == &w->position, info = attribute == &w->info;
+    gp__GLuint* carried = first ? &w->life : attribute == &w->velocity && w->fluid_state ? &w->fluid_state : NULL;
+    w->gl.fnUniform1ui(0, first);
     w->gl.fnUniform1ui(1, info);
     w->gl.fnUniform1ui(2, !w->desc.deterministic);   /* order holds ranks (scatter) or sources (gather) */
+    w->gl.fnUniform1ui(3, carried != NULL);
     gp__bind(w, 0, *attribute);
     gp__bind(w, 1, w->spare16);
-    gp__bind(w, 2, life ? w->life : *attribute);   /* bound but unread without life */
-    gp__bind(w, 3, life ? w->spare8 : w->spare16);
+    gp__bind(w, 2, carried ? *carried : *attribute);   /* bound but unread when nothing is carried */
+    gp__bind(w, 3, carried ? w->spare8 : w->spare16);
     gp__dispatch(w, gp__groups(w->count, GP_GROUP_SIZE));
     gp__swap(attribute, &w->spare16);
-    if (life) gp__swap(&w->life, &w->spare8);
+    if (carried) gp__swap(carried, &w->spare8);
 }
 
 /* The build, inside a gp__begin/gp__end pair. Fluid values of the last substep belong to the
@@ -3706,6 +3860,8 @@ gp_fluid_material gp_query_fluid_material_defaults(const gp_world* world, const 
     if (m.rest_density == 0.0f) m.rest_density = 1000.0f;
     if (m.stiffness == 0.0f) m.stiffness = 1000.0f;
     if (m.viscosity == 0.0f) m.viscosity = 0.02f;
+    if (m.density_model == GP_DENSITY_DEFAULT) m.density_model = GP_DENSITY_SUMMATION;
+    if (m.diffusion == 0.0f) m.diffusion = 0.1f;
     m.mass = 0.0f;
     if (m.spacing > 0.0f && m.smoothing_radius >= m.spacing && isfinite(m.spacing) && isfinite(m.smoothing_radius) &&
         m.smoothing_radius < 64.0f * m.spacing)
@@ -3735,17 +3891,26 @@ static void gp__fluid_params_fill(gp__fluid_params* f, const gp_fluid_material* 
     f->kernel[2] = (float)(45.0 / (GP__PI * pow(re, 6.0)));
     f->kernel[3] = (float)(re * re);
     f->table[0] = (float)spacing;
+    f->table[1] = m->density_model == GP_DENSITY_CONTINUITY ? 1.0f : 0.0f;
+    f->table[2] = m->diffusion;
     for (k = 0; k < GP__WALL_SAMPLES; ++k) {
-        double d = spacing * k, density = 0.0, viscosity = 0.0;
+        double d = spacing * k, density = 0.0, viscosity = 0.0, gradient = 0.0, normal = 0.0, tangent = 0.0;
         for (c = 0; c <= n; ++c)
             for (a = -n; a <= n; ++a)
                 for (b = -n; b <= n; ++b) {
-                    double z = d + (c + 0.5) * l0, r2 = (a * a + b * b) * l0 * l0 + z * z;
+                    double z = d + (c + 0.5) * l0, r2 = (a * a + b * b) * l0 * l0 + z * z, r = sqrt(r2);
+                    double K = r < re ? (double)f->kernel[1] * (re - r) * (re - r) / r : 0.0;   /* |grad W_press| / r */
                     density += gp__poly6(re, r2);
-                    viscosity += gp__viscosity_laplacian(re, sqrt(r2));
+                    viscosity += gp__viscosity_laplacian(re, r);
+                    gradient += K * z;
+                    normal += K * z * z;
+                    tangent += K * (a * l0) * (a * l0);
                 }
         f->wall_density[k] = (float)(m->mass * density);
         f->wall_viscosity[k] = (float)(m->mass / m->rest_density * viscosity);
+        f->wall_gradient[k] = (float)(m->mass / m->rest_density * gradient);
+        f->wall_normal[k] = (float)(m->mass / m->rest_density * normal);
+        f->wall_tangent[k] = (float)(m->mass / m->rest_density * tangent);
     }
 }
 
@@ -3769,6 +3934,10 @@ static gp_result gp__fluid_material_check(gp_world* w, uint32_t phase, const gp_
         return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "viscosity %g must be 0 or positive, and finite", (double)m->viscosity);
     if (!isfinite(m->rest_pressure))
         return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "rest pressure %g is not finite", (double)m->rest_pressure);
+    if (m->density_model != GP_DENSITY_SUMMATION && m->density_model != GP_DENSITY_CONTINUITY)
+        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "density model %d is not a gp_density_model", (int)m->density_model);
+    if (!(m->diffusion > 0.0f) || !(m->diffusion <= 1.0f))
+        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "diffusion %g must be above 0 and at most 1", (double)m->diffusion);
     if (!(m->mass > 0.0f) || !isfinite(m->mass))
         return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "the derived mass %g is not positive and finite", (double)m->mass);
     return GP_OK;
@@ -3786,6 +3955,11 @@ gp_result gp_fluid_material_set(gp_world* world, uint32_t phase, const gp_fluid_
     if (!material) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "material is NULL"));
     m = gp_query_fluid_material_defaults(world, material);
     if ((r = gp__fluid_material_check(world, phase, &m)) != GP_OK) return gp__end(world, r);
+    if (m.density_model == GP_DENSITY_CONTINUITY && !world->fluid_state) {
+        if ((r = gp__buffer_new(world, (size_t)world->capacity * 8, NULL, "the fluid's density state", &world->fluid_state)) != GP_OK)
+            return gp__end(world, r);
+        gp__buffer_zero(world, world->fluid_state, 0, (size_t)world->capacity * 8);
+    }
     world->materials[phase] = m;
     gp__fluid_params_fill(&world->solver_host.fluids[phase], &m);
     gp__solver_upload(world);
@@ -4109,7 +4283,9 @@ static gp_result gp__fluid_substep(gp_world* w, float h, bool integrate) {
     if (w->fluid_phases || !w->granular_phases) {
         timer = gp__timer_begin(w, "sph_density");
         gp__use(w, GP__PROGRAM_SPH_DENSITY);
+        gp__bind(w, 4, w->fluid_state ? w->fluid_state : w->spare16);   /* the density pass reads no acceleration */
         gp__dispatch(w, groups);
+        gp__bind(w, 4, w->spare16);
         gp__timer_end(w, timer);
         timer = gp__timer_begin(w, "sph_force");
         gp__use(w, GP__PROGRAM_SPH_FORCE);
@@ -4118,7 +4294,9 @@ static gp_result gp__fluid_substep(gp_world* w, float h, bool integrate) {
         if (integrate) {
             timer = gp__timer_begin(w, "sph_integrate");
             gp__use(w, GP__PROGRAM_SPH_INTEGRATE);
+            gp__bind(w, 5, w->fluid_state ? w->fluid_state : w->spare8);   /* it reads no cell table */
             gp__dispatch(w, groups);
+            gp__bind(w, 5, w->cell_start);
             gp__timer_end(w, timer);
         }
     }
@@ -6358,6 +6536,7 @@ void gp_world_destroy(gp_world* world) {
         buffers[12] = &world->params; buffers[13] = &world->solver; buffers[14] = &world->fields;
         buffers[15] = &world->points; buffers[16] = &world->distances; buffers[17] = &world->offsets;
         buffers[18] = &world->bodies;
+        gp__buffer_delete(world, &world->fluid_state);
         if (world->desc.gpu_timings) gp__timers_collect(world);
         for (i = 0; i < 2; ++i) {
             if (world->step_fence[i]) world->gl.fnDeleteSync(world->step_fence[i]);
@@ -6524,6 +6703,7 @@ static gp_result gp__particles_add(gp_world* world, const gp_particles_desc* des
         gp__buffer_upload(world, world->info, (size_t)first * 16, (size_t)d.count * 16, info);
         gp__buffer_upload(world, world->life, (size_t)first * 8, (size_t)d.count * 8, life);
         gp__buffer_upload(world, world->slot_of_id, (size_t)first * 4, (size_t)d.count * 4, slots);
+        if (world->fluid_state) gp__buffer_zero(world, world->fluid_state, (size_t)first * 8, (size_t)d.count * 8);
         world->count += d.count;
         world->grid_built = false;
         if (d.kind == GP_KIND_FLUID) world->fluid_phases |= 1u << d.phase;

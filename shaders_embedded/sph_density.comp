@@ -1,9 +1,16 @@
 #version 430 core
-// sph_density: density and pressure of every fluid particle (001 section 4.4):
-// rho_i = sum_j m_j W(r_ij) over fluid neighbours within re, itself included (eqs. 4, 10), plus
-// the wall weight function at the particle's distance to the boundary (eq. 13); p_i from eq. 5.
-// Other kinds get (0, 0), which tells the force pass to skip them. The neighbour loop is the one
-// of grid_neighbors.comp: 27 cells, 8 candidates per iteration, shortfalls counted.
+// sph_density: density and pressure of every fluid particle (001 section 4.4), by the material's model:
+// summation: rho_i = sum_j m_j W(r_ij) over fluid neighbours within re, itself included (eqs. 4,
+//   10), plus the wall weight function at the particle's distance to the boundary (eq. 13);
+// continuity: rho_i' = rho_i + dt (sum_j m_j (v_i - v_j) . grad W_ij + v_i . grad Z_rho
+//   + delta re c0 D_i), from the density the particle carries (gp_state, 0: not yet set, rest
+//   density); D_i = sum_j 2 V_j (rho_i - rho_j - (rho_i^H - rho_j^H)) (x_ij . grad W_ij) / r_ij^2
+//   over neighbours of its material is the delta-SPH diffusion (Antuono et al. 2012), less its
+//   hydrostatic part rho^H_i - rho^H_j = rho0 g . x_ij / c0^2 so that a column at rest keeps
+//   its pressure gradient; grad Z_rho: the walls' particles (at rest), summed with the same
+//   normalised spiky gradient; sph_integrate stores rho_i' as the new carried one.
+// p_i from eq. 5. Other kinds get (0, 0), which tells the force pass to skip them. The neighbour
+// loop is the one of grid_neighbors.comp: 27 cells, 8 candidates per iteration, shortfalls counted.
 // >>include gp_common.glsl
 // gp_common.glsl: included first by every gpuparticle.h compute shader.
 // Workgroup size and the flat index of a workgroup in a dispatch that the host split into x * y
@@ -135,6 +142,9 @@ struct gp_fluid {
     vec4 table;               // x the tables' sample spacing s (m): l0 / 2j with j whole, so that l0 / 2 is a sample
     vec4 wall_density[8];     // Z_rho (eq. 13) at d = k s, k = 0..31, four per vec4 (kg/m^3)
     vec4 wall_viscosity[8];   // the wall's share of the viscosity sum at the same distances (1/m^2)
+    vec4 wall_gradient[8];    // A, M_n and M_t of the walls' pressure term (gp_sph.glsl, gp_wall)
+    vec4 wall_normal[8];
+    vec4 wall_tangent[8];
 };
 
 // One granular material (000): the contact parameters of its grains and of rigid particles of its
@@ -300,15 +310,16 @@ float gp_poly6(gp_fluid f, float r2) { float x = f.kernel.w - r2; return f.kerne
 float gp_spiky_gradient(gp_fluid f, float r) { float x = f.shape.y - r; return f.kernel.y * x * x / r; }
 float gp_viscosity_laplacian(gp_fluid f, float r) { return f.kernel.z * (f.shape.y - r); }
 
-// The wall weight tables at distance d from the wall, (density, viscosity), linear between their
-// 32 samples d = k s, s = table.x, which reach re; 0 from re on (the last samples are 0).
-vec2 gp_wall_tables(uint m, float d) {
+// The wall tables at distance d from a plane wall, linear between their 32 samples d = k s,
+// s = table.x, which reach re; 0 from re on (the last samples are 0): x density share, y
+// viscosity share, z A, w M_n, and in the second vec4 x M_t (see gp_wall below).
+void gp_wall_tables(uint m, float d, out vec4 first, out float second) {
     float x = clamp(d / gp_fluids[m].table.x, 0.0, float(GP_WALL_SAMPLES - 1u));
-    uint k = min(uint(x), GP_WALL_SAMPLES - 2u);
-    uint k1 = k + 1u;
-    vec2 a = vec2(gp_fluids[m].wall_density[k >> 2u][k & 3u], gp_fluids[m].wall_viscosity[k >> 2u][k & 3u]);
-    vec2 b = vec2(gp_fluids[m].wall_density[k1 >> 2u][k1 & 3u], gp_fluids[m].wall_viscosity[k1 >> 2u][k1 & 3u]);
-    return mix(a, b, x - float(k));
+    uint k = min(uint(x), GP_WALL_SAMPLES - 2u), k1 = k + 1u, a = k >> 2u, b = k & 3u, c = k1 >> 2u, e = k1 & 3u;
+    gp_fluid f = gp_fluids[m];
+    first = mix(vec4(f.wall_density[a][b], f.wall_viscosity[a][b], f.wall_gradient[a][b], f.wall_normal[a][b]),
+                vec4(f.wall_density[c][e], f.wall_viscosity[c][e], f.wall_gradient[c][e], f.wall_normal[c][e]), x - float(k));
+    second = mix(f.wall_tangent[a][b], f.wall_tangent[c][e], x - float(k));
 }
 
 // Pressure from density, eq. 5, clamped at 0 unless the material allows tension.
@@ -317,19 +328,52 @@ float gp_pressure(gp_fluid f, float rho) {
     return f.flow.w != 0.0 ? p : max(p, 0.0);
 }
 
-// The walls' shares of density (eq. 13) and of viscosity at p, summed over the walls within re:
-// each collider counts at its own distance, except a container box, whose six faces count each as
-// a plane wall, so that a particle in a tank's edge or corner sees the wall particles of two or
-// three faces (the nearest face alone leaves it 16% or 30% short of the rest density there).
-vec2 gp_wall_share(uint m, float d) {
-    return d < gp_fluids[m].shape.y ? gp_wall_tables(m, d) : vec2(0.0);
+// What the walls' particles add for a fluid particle: they continue the fluid's lattice behind
+// each wall, at rest, at the rest density, with the pressure p_w = p_i + rho0 g . (x_w - x_i)
+// that a fluid at rest would have there (the hydrostatic continuation, as Adami et al. 2012 do
+// with wall particles). With e = x_i - x_w and K(r) e = -grad W_press (spiky, normalised):
+//   share.x  sum_w m W(r)                   the density share (eq. 13)
+//   share.y  sum_w V lap W_vis(r)           the viscosity share (V = m / rho0)
+//   a        sum_w V K(r) e                 so that the walls' pressure term of the force is
+//   mg       sum_w V K(r) e (g . e)         sum_w V (p_i + p_w) K e = 2 p_i a - rho0 mg
+// and the continuity model's wall term, sum_w m v_i . grad W = -rho0 v_i . a. For a plane wall
+// with normal n (towards the fluid) these come from the tables (tangent t): a = A(d) n,
+// mg = M_n(d) (g . n) n + M_t(d) (g - (g . n) n), A = sum V K e.n, M_n = sum V K (e.n)^2,
+// M_t = sum V K (e.t)^2. On the rest lattice with a uniform pressure the walls' and the fluid's
+// terms cancel exactly, and with p = rho0 |g| depth they hold the fluid up: a column at rest is
+// hydrostatic particle by particle.
+struct gp_wall { vec2 share; vec3 a; vec3 mg; };
+
+gp_wall gp_wall_none() { gp_wall w; w.share = vec2(0.0); w.a = vec3(0.0); w.mg = vec3(0.0); return w; }
+
+void gp_wall_add(inout gp_wall sum, gp_wall w, float sign) {
+    sum.share += sign * w.share; sum.a += sign * w.a; sum.mg += sign * w.mg;
 }
 
-// (m W, m / rho0 lap W) of a wall particle at squared distance r2 < re^2.
-vec2 gp_wall_term(uint m, float r2) {
+// A plane wall at distance d with normal n, from the tables.
+gp_wall gp_wall_plane(uint m, vec3 n, float d) {
+    gp_wall w = gp_wall_none();
+    if (!(d < gp_fluids[m].shape.y)) return w;
+    vec4 t;
+    float tangent;
+    gp_wall_tables(m, d, t, tangent);
+    float gn = dot(gp_gravity.xyz, n);
+    w.share = t.xy;
+    w.a = t.z * n;
+    w.mg = t.w * gn * n + tangent * (gp_gravity.xyz - gn * n);
+    return w;
+}
+
+// One wall particle at e = x_i - x_w, added when within re.
+void gp_wall_point(uint m, vec3 e, inout gp_wall sum) {
     gp_fluid f = gp_fluids[m];
-    float x = f.kernel.w - r2;
-    return vec2(f.flow.z * f.kernel.x * x * x * x, f.flow.z / f.shape.z * f.kernel.z * (f.shape.y - sqrt(r2)));
+    float r2 = dot(e, e);
+    if (r2 >= f.kernel.w) return;
+    float r = sqrt(r2), x = f.shape.y - r, volume = f.flow.z / f.shape.z;
+    float k = volume * f.kernel.y * x * x / r;
+    sum.share += vec2(f.flow.z * f.kernel.x * (f.kernel.w - r2) * (f.kernel.w - r2) * (f.kernel.w - r2), volume * f.kernel.z * x);
+    sum.a += k * e;
+    sum.mg += k * dot(gp_gravity.xyz, e) * e;
 }
 
 // Two faces of a box meet at an edge: the wall particles behind both, (a + 1/2) l0 + da and
@@ -338,25 +382,30 @@ vec2 gp_wall_term(uint m, float r2) {
 // three were counted three times and taken away three times, and are added once. On the rest
 // lattice (da = db = dc = l0 / 2) this is exactly the lattice outside the fluid. Summed here
 // rather than tabled: a few terms (12 and 1 at re = 2 l0), for particles within re of an edge.
-vec2 gp_wall_edge(uint m, float da, float db) {
+gp_wall gp_wall_edge(uint m, vec3 na, float da, vec3 nb, float db) {
     float l0 = gp_fluids[m].shape.x, re2 = gp_fluids[m].kernel.w;
-    vec2 sum = vec2(0.0);
+    vec3 along = cross(na, nb);
+    gp_wall sum = gp_wall_none();
     for (int a = 0; ; ++a) {
         float x = max(da, 0.0) + (float(a) + 0.5) * l0;
         if (x * x >= re2) break;
         for (int b = 0; ; ++b) {
-            float y = max(db, 0.0) + (float(b) + 0.5) * l0, r2 = x * x + y * y;
-            if (r2 >= re2) break;
-            sum += gp_wall_term(m, r2);
-            for (int c = 1; r2 + float(c * c) * l0 * l0 < re2; ++c) sum += 2.0 * gp_wall_term(m, r2 + float(c * c) * l0 * l0);
+            float y = max(db, 0.0) + (float(b) + 0.5) * l0;
+            if (x * x + y * y >= re2) break;
+            vec3 e = x * na + y * nb;
+            gp_wall_point(m, e, sum);
+            for (int c = 1; x * x + y * y + float(c * c) * l0 * l0 < re2; ++c) {
+                gp_wall_point(m, e + float(c) * l0 * along, sum);
+                gp_wall_point(m, e - float(c) * l0 * along, sum);
+            }
         }
     }
     return sum;
 }
-vec2 gp_wall_corner(uint m, vec3 d) {
+gp_wall gp_wall_corner(uint m, vec3 d, vec3 normal) {
     float l0 = gp_fluids[m].shape.x, re2 = gp_fluids[m].kernel.w;
     vec3 o = max(d, vec3(0.0)) + 0.5 * l0;
-    vec2 sum = vec2(0.0);
+    gp_wall sum = gp_wall_none();
     for (int a = 0; ; ++a) {
         float x = o.x + float(a) * l0;
         if (x * x >= re2) break;
@@ -364,58 +413,98 @@ vec2 gp_wall_corner(uint m, vec3 d) {
             float y = o.y + float(b) * l0;
             if (x * x + y * y >= re2) break;
             for (int c = 0; ; ++c) {
-                float z = o.z + float(c) * l0, r2 = x * x + y * y + z * z;
-                if (r2 >= re2) break;
-                sum += gp_wall_term(m, r2);
+                float z = o.z + float(c) * l0;
+                if (x * x + y * y + z * z >= re2) break;
+                gp_wall_point(m, normal * vec3(x, y, z), sum);
             }
         }
     }
     return sum;
 }
 
-// A container box's share: six plane walls, less what their edges counted twice, plus what their
-// corners then missed. low and high: the distances to the faces on the low and high side of each axis.
-vec2 gp_wall_box(uint m, vec3 low, vec3 high) {
+// A container box: six plane walls, less what their edges counted twice, plus what their corners
+// then missed. low and high: the distances to the faces on the low and high side of each axis,
+// whose normals towards the fluid are +axis and -axis.
+gp_wall gp_wall_box(uint m, vec3 low, vec3 high) {
     float re = gp_fluids[m].shape.y;
     vec3 near[2] = vec3[2](low, high);
-    vec2 sum = vec2(0.0);
+    gp_wall sum = gp_wall_none();
     for (int s = 0; s < 2; ++s)
-        sum += gp_wall_share(m, near[s].x) + gp_wall_share(m, near[s].y) + gp_wall_share(m, near[s].z);
+        for (int k = 0; k < 3; ++k)
+            gp_wall_add(sum, gp_wall_plane(m, (s == 0 ? 1.0 : -1.0) * vec3(k == 0, k == 1, k == 2), near[s][k]), 1.0);
     vec3 nearest = min(low, high);
     if (int(nearest.x < re) + int(nearest.y < re) + int(nearest.z < re) < 2) return sum;   // near no edge
-    for (int s = 0; s < 2; ++s)
-        for (int t = 0; t < 2; ++t) {
-            if (near[s].x < re && near[t].y < re) sum -= gp_wall_edge(m, near[s].x, near[t].y);
-            if (near[s].y < re && near[t].z < re) sum -= gp_wall_edge(m, near[s].y, near[t].z);
-            if (near[s].z < re && near[t].x < re) sum -= gp_wall_edge(m, near[s].z, near[t].x);
-            for (int u = 0; u < 2; ++u)
-                if (near[s].x < re && near[t].y < re && near[u].z < re)
-                    sum += gp_wall_corner(m, vec3(near[s].x, near[t].y, near[u].z));
-        }
+    for (int k = 0; k < 3; ++k) {
+        int j = (k + 1) % 3;
+        for (int s = 0; s < 2; ++s)
+            for (int t = 0; t < 2; ++t)
+                if (near[s][k] < re && near[t][j] < re)
+                    gp_wall_add(sum, gp_wall_edge(m, (s == 0 ? 1.0 : -1.0) * vec3(k == 0, k == 1, k == 2), near[s][k],
+                                                  (t == 0 ? 1.0 : -1.0) * vec3(j == 0, j == 1, j == 2), near[t][j]), -1.0);
+    }
+    for (int c = 0; c < 8; ++c) {
+        ivec3 side = ivec3(c & 1, (c >> 1) & 1, (c >> 2) & 1);
+        vec3 d = vec3(near[side.x].x, near[side.y].y, near[side.z].z);
+        if (all(lessThan(d, vec3(re)))) gp_wall_add(sum, gp_wall_corner(m, d, vec3(1 - 2 * side)), 1.0);
+    }
     return sum;
 }
 
-vec2 gp_wall_shares(uint m, vec3 p) {
-    vec2 sum = vec2(0.0);
+// Every collider's wall at p: each at its own distance and normal, a container box face by face
+// (so that a particle in a tank's edge or corner sees the wall particles of two or three faces;
+// the nearest face alone leaves it 16% or 30% short of the rest density there).
+gp_wall gp_walls(uint m, vec3 p) {
+    gp_wall sum = gp_wall_none();
     for (uint c = 0u; c < gp_solver_counts.x; ++c) {
         gp_collider_shape s = gp_colliders[c];
-        if (s.a.w == GP_SHAPE_BOX && s.c.x < 0.0) sum += gp_wall_box(m, s.b.xyz + (p - s.a.xyz), s.b.xyz - (p - s.a.xyz));
-        else sum += gp_wall_share(m, gp_collider_distance(c, p).w);
+        if (s.a.w == GP_SHAPE_BOX && s.c.x < 0.0) {
+            gp_wall_add(sum, gp_wall_box(m, s.b.xyz + (p - s.a.xyz), s.b.xyz - (p - s.a.xyz)), 1.0);
+        } else {
+            vec4 d = gp_collider_distance(c, p);
+            gp_wall_add(sum, gp_wall_plane(m, d.xyz, d.w), 1.0);
+        }
     }
     return sum;
 }
 // <<include gp_sph.glsl
 layout(local_size_x = GP_GROUP_SIZE) in;
 
-// m_k W(|x_k - p|) when candidate slot k (< end) is a fluid particle of the visited cell.
-float gp_density_term(uint k, uint end, vec3 p, ivec3 cell, float re2, float poly6) {
-    if (k >= end) return 0.0;
+// The continuity model's carried density, bound where the acceleration is in the force pass.
+layout(std430, binding = 4) readonly buffer gp_state_block { vec2 gp_state[]; };
+
+// What particle i needs of itself in the neighbour loop.
+struct gp_flow {
+    vec3 p; vec3 v; float rho; float re; float re2; float poly6; float spiky; float hydro; uint slot; uint m; bool carries;
+};
+
+// The density particle k carries, its material's rest density until it has one.
+float gp_carried(uint k, uint m) { float r = gp_state[k].x; return r > 0.0 ? r : gp_fluids[m].shape.z; }
+
+// Adds what candidate slot k (< end) gives when it is a fluid particle of the visited cell:
+// summation, m_k W to sum.x; continuity, m_k (v_i - v_k) . grad W to sum.y and the diffusion's
+// term to sum.z (only between particles of one material).
+void gp_density_term(uint k, uint end, gp_flow s, ivec3 cell, inout vec3 sum) {
+    if (k >= end) return;
     vec3 q = gp_position[k].xyz;
-    vec3 d = q - p;
+    vec3 d = s.p - q;
     float r2 = dot(d, d);
-    if (r2 >= re2 || !gp_grid_same_cell(q, cell) || gp_kind_of(gp_info[k]) != GP_KIND_FLUID) return 0.0;
-    float x = re2 - r2;
-    return gp_velocity[k].w * poly6 * x * x * x;
+    uvec4 info = gp_info[k];
+    if (r2 >= s.re2 || !gp_grid_same_cell(q, cell) || gp_kind_of(info) != GP_KIND_FLUID) return;
+    vec4 v = gp_velocity[k];
+    if (!s.carries) {
+        float x = s.re2 - r2;
+        sum.x += v.w * s.poly6 * x * x * x;
+        return;
+    }
+    if (k == s.slot || r2 == 0.0) return;   // a particle on top of another adds no rate
+    float r = sqrt(r2), x = s.re - r;
+    vec3 grad = -(s.spiky * x * x / r) * d;   // grad_i W(x_i - x_k): towards k
+    uint m = gp_material_of(info);
+    sum.y += v.w * dot(s.v - v.xyz, grad);
+    if (m == s.m) {
+        float rho = gp_carried(k, m);
+        sum.z += 2.0 * (v.w / rho) * (s.rho - rho - s.hydro * dot(gp_gravity.xyz, d)) * dot(d, grad) / r2;
+    }
 }
 
 void main() {
@@ -425,8 +514,20 @@ void main() {
     vec3 p = gp_position[i].xyz;
     if (gp_kind_of(info) != GP_KIND_FLUID || !gp_finite3(p)) { gp_density[i] = vec2(0.0); return; }
     uint m = gp_material_of(info);
-    float re2 = gp_fluids[m].kernel.w, poly6 = gp_fluids[m].kernel.x;
-    float rho = 0.0;
+    gp_fluid f = gp_fluids[m];
+    gp_flow s;
+    s.p = p;
+    s.v = gp_velocity[i].xyz;
+    s.carries = f.table.y != 0.0;
+    s.rho = s.carries ? gp_carried(i, m) : 0.0;
+    s.re = f.shape.y;
+    s.re2 = f.kernel.w;
+    s.poly6 = f.kernel.x;
+    s.spiky = f.kernel.y;
+    s.hydro = f.shape.z / f.shape.w;   // rho0 / c0^2
+    s.slot = i;
+    s.m = m;
+    vec3 sum = vec3(0.0);
     ivec3 home = gp_grid_cell(p);
     uint expected = 0u, visited = 0u, cells = 0u;
     for (int c = 0; c < 27; ++c) {
@@ -437,16 +538,28 @@ void main() {
         uint begin = cell_start[bucket], end = cell_start[bucket + 1u];
         expected += end - begin;
         for (uint k = begin; k < end; k += 8u) {
-            rho += gp_density_term(k, end, p, cell, re2, poly6) + gp_density_term(k + 1u, end, p, cell, re2, poly6)
-                 + gp_density_term(k + 2u, end, p, cell, re2, poly6) + gp_density_term(k + 3u, end, p, cell, re2, poly6)
-                 + gp_density_term(k + 4u, end, p, cell, re2, poly6) + gp_density_term(k + 5u, end, p, cell, re2, poly6)
-                 + gp_density_term(k + 6u, end, p, cell, re2, poly6) + gp_density_term(k + 7u, end, p, cell, re2, poly6);
+            gp_density_term(k, end, s, cell, sum);
+            gp_density_term(k + 1u, end, s, cell, sum);
+            gp_density_term(k + 2u, end, s, cell, sum);
+            gp_density_term(k + 3u, end, s, cell, sum);
+            gp_density_term(k + 4u, end, s, cell, sum);
+            gp_density_term(k + 5u, end, s, cell, sum);
+            gp_density_term(k + 6u, end, s, cell, sum);
+            gp_density_term(k + 7u, end, s, cell, sum);
             visited += min(8u, end - k);
         }
     }
     if (visited != expected || cells != 27u) atomicAdd(stat_truncated, 1u);
-    rho += gp_wall_shares(m, p).x;
-    gp_density[i] = vec2(rho, gp_pressure(gp_fluids[m], rho));
+    gp_wall walls = gp_walls(m, p);
+    float rho = sum.x + walls.share.x;
+    if (s.carries) {
+        // the walls' particles, at rest: sum_w m v_i . grad W = -rho0 v_i . a (gp_wall)
+        float rate = sum.y + f.table.z * s.re * sqrt(f.shape.w) * sum.z - f.shape.z * dot(s.v, walls.a);
+        rho = s.rho + gp_gravity.w * rate;
+        // a blow-up keeps the old density; a density below a hundredth of rest is held there
+        rho = gp_finite(rho) ? max(rho, 0.01 * f.shape.z) : s.rho;
+    }
+    gp_density[i] = vec2(rho, gp_pressure(f, rho));
     atomicMin(stat_min_density, floatBitsToUint(rho));
     atomicMax(stat_max_density, floatBitsToUint(rho));
 }

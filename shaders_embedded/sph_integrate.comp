@@ -3,7 +3,8 @@
 // (001 section 4.6), then keeps it off the walls:
 //   symplectic Euler (default): v' = v + a dt, x' = x + v' dt
 //   explicit Euler (eq. 14):    x' = x + v dt, v' = v + a dt
-// then the walls' push (eq. 11, below). An
+// then the walls' push (eq. 11, below); a particle of the continuity model keeps the density
+// sph_density found for this substep as the one it carries. An
 // update that is not finite (a blow-up) is not applied: the particle keeps its position, stops,
 // and is counted, so that nothing is lost and nothing spreads NaN to its neighbours.
 // >>include gp_common.glsl
@@ -137,6 +138,9 @@ struct gp_fluid {
     vec4 table;               // x the tables' sample spacing s (m): l0 / 2j with j whole, so that l0 / 2 is a sample
     vec4 wall_density[8];     // Z_rho (eq. 13) at d = k s, k = 0..31, four per vec4 (kg/m^3)
     vec4 wall_viscosity[8];   // the wall's share of the viscosity sum at the same distances (1/m^2)
+    vec4 wall_gradient[8];    // A, M_n and M_t of the walls' pressure term (gp_sph.glsl, gp_wall)
+    vec4 wall_normal[8];
+    vec4 wall_tangent[8];
 };
 
 // One granular material (000): the contact parameters of its grains and of rigid particles of its
@@ -302,15 +306,16 @@ float gp_poly6(gp_fluid f, float r2) { float x = f.kernel.w - r2; return f.kerne
 float gp_spiky_gradient(gp_fluid f, float r) { float x = f.shape.y - r; return f.kernel.y * x * x / r; }
 float gp_viscosity_laplacian(gp_fluid f, float r) { return f.kernel.z * (f.shape.y - r); }
 
-// The wall weight tables at distance d from the wall, (density, viscosity), linear between their
-// 32 samples d = k s, s = table.x, which reach re; 0 from re on (the last samples are 0).
-vec2 gp_wall_tables(uint m, float d) {
+// The wall tables at distance d from a plane wall, linear between their 32 samples d = k s,
+// s = table.x, which reach re; 0 from re on (the last samples are 0): x density share, y
+// viscosity share, z A, w M_n, and in the second vec4 x M_t (see gp_wall below).
+void gp_wall_tables(uint m, float d, out vec4 first, out float second) {
     float x = clamp(d / gp_fluids[m].table.x, 0.0, float(GP_WALL_SAMPLES - 1u));
-    uint k = min(uint(x), GP_WALL_SAMPLES - 2u);
-    uint k1 = k + 1u;
-    vec2 a = vec2(gp_fluids[m].wall_density[k >> 2u][k & 3u], gp_fluids[m].wall_viscosity[k >> 2u][k & 3u]);
-    vec2 b = vec2(gp_fluids[m].wall_density[k1 >> 2u][k1 & 3u], gp_fluids[m].wall_viscosity[k1 >> 2u][k1 & 3u]);
-    return mix(a, b, x - float(k));
+    uint k = min(uint(x), GP_WALL_SAMPLES - 2u), k1 = k + 1u, a = k >> 2u, b = k & 3u, c = k1 >> 2u, e = k1 & 3u;
+    gp_fluid f = gp_fluids[m];
+    first = mix(vec4(f.wall_density[a][b], f.wall_viscosity[a][b], f.wall_gradient[a][b], f.wall_normal[a][b]),
+                vec4(f.wall_density[c][e], f.wall_viscosity[c][e], f.wall_gradient[c][e], f.wall_normal[c][e]), x - float(k));
+    second = mix(f.wall_tangent[a][b], f.wall_tangent[c][e], x - float(k));
 }
 
 // Pressure from density, eq. 5, clamped at 0 unless the material allows tension.
@@ -319,19 +324,52 @@ float gp_pressure(gp_fluid f, float rho) {
     return f.flow.w != 0.0 ? p : max(p, 0.0);
 }
 
-// The walls' shares of density (eq. 13) and of viscosity at p, summed over the walls within re:
-// each collider counts at its own distance, except a container box, whose six faces count each as
-// a plane wall, so that a particle in a tank's edge or corner sees the wall particles of two or
-// three faces (the nearest face alone leaves it 16% or 30% short of the rest density there).
-vec2 gp_wall_share(uint m, float d) {
-    return d < gp_fluids[m].shape.y ? gp_wall_tables(m, d) : vec2(0.0);
+// What the walls' particles add for a fluid particle: they continue the fluid's lattice behind
+// each wall, at rest, at the rest density, with the pressure p_w = p_i + rho0 g . (x_w - x_i)
+// that a fluid at rest would have there (the hydrostatic continuation, as Adami et al. 2012 do
+// with wall particles). With e = x_i - x_w and K(r) e = -grad W_press (spiky, normalised):
+//   share.x  sum_w m W(r)                   the density share (eq. 13)
+//   share.y  sum_w V lap W_vis(r)           the viscosity share (V = m / rho0)
+//   a        sum_w V K(r) e                 so that the walls' pressure term of the force is
+//   mg       sum_w V K(r) e (g . e)         sum_w V (p_i + p_w) K e = 2 p_i a - rho0 mg
+// and the continuity model's wall term, sum_w m v_i . grad W = -rho0 v_i . a. For a plane wall
+// with normal n (towards the fluid) these come from the tables (tangent t): a = A(d) n,
+// mg = M_n(d) (g . n) n + M_t(d) (g - (g . n) n), A = sum V K e.n, M_n = sum V K (e.n)^2,
+// M_t = sum V K (e.t)^2. On the rest lattice with a uniform pressure the walls' and the fluid's
+// terms cancel exactly, and with p = rho0 |g| depth they hold the fluid up: a column at rest is
+// hydrostatic particle by particle.
+struct gp_wall { vec2 share; vec3 a; vec3 mg; };
+
+gp_wall gp_wall_none() { gp_wall w; w.share = vec2(0.0); w.a = vec3(0.0); w.mg = vec3(0.0); return w; }
+
+void gp_wall_add(inout gp_wall sum, gp_wall w, float sign) {
+    sum.share += sign * w.share; sum.a += sign * w.a; sum.mg += sign * w.mg;
 }
 
-// (m W, m / rho0 lap W) of a wall particle at squared distance r2 < re^2.
-vec2 gp_wall_term(uint m, float r2) {
+// A plane wall at distance d with normal n, from the tables.
+gp_wall gp_wall_plane(uint m, vec3 n, float d) {
+    gp_wall w = gp_wall_none();
+    if (!(d < gp_fluids[m].shape.y)) return w;
+    vec4 t;
+    float tangent;
+    gp_wall_tables(m, d, t, tangent);
+    float gn = dot(gp_gravity.xyz, n);
+    w.share = t.xy;
+    w.a = t.z * n;
+    w.mg = t.w * gn * n + tangent * (gp_gravity.xyz - gn * n);
+    return w;
+}
+
+// One wall particle at e = x_i - x_w, added when within re.
+void gp_wall_point(uint m, vec3 e, inout gp_wall sum) {
     gp_fluid f = gp_fluids[m];
-    float x = f.kernel.w - r2;
-    return vec2(f.flow.z * f.kernel.x * x * x * x, f.flow.z / f.shape.z * f.kernel.z * (f.shape.y - sqrt(r2)));
+    float r2 = dot(e, e);
+    if (r2 >= f.kernel.w) return;
+    float r = sqrt(r2), x = f.shape.y - r, volume = f.flow.z / f.shape.z;
+    float k = volume * f.kernel.y * x * x / r;
+    sum.share += vec2(f.flow.z * f.kernel.x * (f.kernel.w - r2) * (f.kernel.w - r2) * (f.kernel.w - r2), volume * f.kernel.z * x);
+    sum.a += k * e;
+    sum.mg += k * dot(gp_gravity.xyz, e) * e;
 }
 
 // Two faces of a box meet at an edge: the wall particles behind both, (a + 1/2) l0 + da and
@@ -340,25 +378,30 @@ vec2 gp_wall_term(uint m, float r2) {
 // three were counted three times and taken away three times, and are added once. On the rest
 // lattice (da = db = dc = l0 / 2) this is exactly the lattice outside the fluid. Summed here
 // rather than tabled: a few terms (12 and 1 at re = 2 l0), for particles within re of an edge.
-vec2 gp_wall_edge(uint m, float da, float db) {
+gp_wall gp_wall_edge(uint m, vec3 na, float da, vec3 nb, float db) {
     float l0 = gp_fluids[m].shape.x, re2 = gp_fluids[m].kernel.w;
-    vec2 sum = vec2(0.0);
+    vec3 along = cross(na, nb);
+    gp_wall sum = gp_wall_none();
     for (int a = 0; ; ++a) {
         float x = max(da, 0.0) + (float(a) + 0.5) * l0;
         if (x * x >= re2) break;
         for (int b = 0; ; ++b) {
-            float y = max(db, 0.0) + (float(b) + 0.5) * l0, r2 = x * x + y * y;
-            if (r2 >= re2) break;
-            sum += gp_wall_term(m, r2);
-            for (int c = 1; r2 + float(c * c) * l0 * l0 < re2; ++c) sum += 2.0 * gp_wall_term(m, r2 + float(c * c) * l0 * l0);
+            float y = max(db, 0.0) + (float(b) + 0.5) * l0;
+            if (x * x + y * y >= re2) break;
+            vec3 e = x * na + y * nb;
+            gp_wall_point(m, e, sum);
+            for (int c = 1; x * x + y * y + float(c * c) * l0 * l0 < re2; ++c) {
+                gp_wall_point(m, e + float(c) * l0 * along, sum);
+                gp_wall_point(m, e - float(c) * l0 * along, sum);
+            }
         }
     }
     return sum;
 }
-vec2 gp_wall_corner(uint m, vec3 d) {
+gp_wall gp_wall_corner(uint m, vec3 d, vec3 normal) {
     float l0 = gp_fluids[m].shape.x, re2 = gp_fluids[m].kernel.w;
     vec3 o = max(d, vec3(0.0)) + 0.5 * l0;
-    vec2 sum = vec2(0.0);
+    gp_wall sum = gp_wall_none();
     for (int a = 0; ; ++a) {
         float x = o.x + float(a) * l0;
         if (x * x >= re2) break;
@@ -366,48 +409,64 @@ vec2 gp_wall_corner(uint m, vec3 d) {
             float y = o.y + float(b) * l0;
             if (x * x + y * y >= re2) break;
             for (int c = 0; ; ++c) {
-                float z = o.z + float(c) * l0, r2 = x * x + y * y + z * z;
-                if (r2 >= re2) break;
-                sum += gp_wall_term(m, r2);
+                float z = o.z + float(c) * l0;
+                if (x * x + y * y + z * z >= re2) break;
+                gp_wall_point(m, normal * vec3(x, y, z), sum);
             }
         }
     }
     return sum;
 }
 
-// A container box's share: six plane walls, less what their edges counted twice, plus what their
-// corners then missed. low and high: the distances to the faces on the low and high side of each axis.
-vec2 gp_wall_box(uint m, vec3 low, vec3 high) {
+// A container box: six plane walls, less what their edges counted twice, plus what their corners
+// then missed. low and high: the distances to the faces on the low and high side of each axis,
+// whose normals towards the fluid are +axis and -axis.
+gp_wall gp_wall_box(uint m, vec3 low, vec3 high) {
     float re = gp_fluids[m].shape.y;
     vec3 near[2] = vec3[2](low, high);
-    vec2 sum = vec2(0.0);
+    gp_wall sum = gp_wall_none();
     for (int s = 0; s < 2; ++s)
-        sum += gp_wall_share(m, near[s].x) + gp_wall_share(m, near[s].y) + gp_wall_share(m, near[s].z);
+        for (int k = 0; k < 3; ++k)
+            gp_wall_add(sum, gp_wall_plane(m, (s == 0 ? 1.0 : -1.0) * vec3(k == 0, k == 1, k == 2), near[s][k]), 1.0);
     vec3 nearest = min(low, high);
     if (int(nearest.x < re) + int(nearest.y < re) + int(nearest.z < re) < 2) return sum;   // near no edge
-    for (int s = 0; s < 2; ++s)
-        for (int t = 0; t < 2; ++t) {
-            if (near[s].x < re && near[t].y < re) sum -= gp_wall_edge(m, near[s].x, near[t].y);
-            if (near[s].y < re && near[t].z < re) sum -= gp_wall_edge(m, near[s].y, near[t].z);
-            if (near[s].z < re && near[t].x < re) sum -= gp_wall_edge(m, near[s].z, near[t].x);
-            for (int u = 0; u < 2; ++u)
-                if (near[s].x < re && near[t].y < re && near[u].z < re)
-                    sum += gp_wall_corner(m, vec3(near[s].x, near[t].y, near[u].z));
-        }
+    for (int k = 0; k < 3; ++k) {
+        int j = (k + 1) % 3;
+        for (int s = 0; s < 2; ++s)
+            for (int t = 0; t < 2; ++t)
+                if (near[s][k] < re && near[t][j] < re)
+                    gp_wall_add(sum, gp_wall_edge(m, (s == 0 ? 1.0 : -1.0) * vec3(k == 0, k == 1, k == 2), near[s][k],
+                                                  (t == 0 ? 1.0 : -1.0) * vec3(j == 0, j == 1, j == 2), near[t][j]), -1.0);
+    }
+    for (int c = 0; c < 8; ++c) {
+        ivec3 side = ivec3(c & 1, (c >> 1) & 1, (c >> 2) & 1);
+        vec3 d = vec3(near[side.x].x, near[side.y].y, near[side.z].z);
+        if (all(lessThan(d, vec3(re)))) gp_wall_add(sum, gp_wall_corner(m, d, vec3(1 - 2 * side)), 1.0);
+    }
     return sum;
 }
 
-vec2 gp_wall_shares(uint m, vec3 p) {
-    vec2 sum = vec2(0.0);
+// Every collider's wall at p: each at its own distance and normal, a container box face by face
+// (so that a particle in a tank's edge or corner sees the wall particles of two or three faces;
+// the nearest face alone leaves it 16% or 30% short of the rest density there).
+gp_wall gp_walls(uint m, vec3 p) {
+    gp_wall sum = gp_wall_none();
     for (uint c = 0u; c < gp_solver_counts.x; ++c) {
         gp_collider_shape s = gp_colliders[c];
-        if (s.a.w == GP_SHAPE_BOX && s.c.x < 0.0) sum += gp_wall_box(m, s.b.xyz + (p - s.a.xyz), s.b.xyz - (p - s.a.xyz));
-        else sum += gp_wall_share(m, gp_collider_distance(c, p).w);
+        if (s.a.w == GP_SHAPE_BOX && s.c.x < 0.0) {
+            gp_wall_add(sum, gp_wall_box(m, s.b.xyz + (p - s.a.xyz), s.b.xyz - (p - s.a.xyz)), 1.0);
+        } else {
+            vec4 d = gp_collider_distance(c, p);
+            gp_wall_add(sum, gp_wall_plane(m, d.xyz, d.w), 1.0);
+        }
     }
     return sum;
 }
 // <<include gp_sph.glsl
 layout(local_size_x = GP_GROUP_SIZE) in;
+
+// The continuity model's carried density (sph_density), bound where the force pass has its cells.
+layout(std430, binding = 5) writeonly buffer gp_state_block { vec2 gp_state[]; };
 
 void main() {
     uint i = gp_global_index();
@@ -441,6 +500,7 @@ void main() {
         if (wall.w < 0.0 && gp_boundary(x).w >= wall.w) { xn = x; vn = vec3(0.0); }   // never end inside
         atomicAdd(stat_wall_pushes, 1u);
     }
+    if (gp_fluids[gp_material_of(gp_info[i])].table.y != 0.0) gp_state[i] = vec2(gp_density[i].x, 0.0);
     gp_position[i].xyz = xn;
     gp_velocity[i] = vec4(vn, v.w);
     atomicMax(stat_max_speed, floatBitsToUint(length(vn)));

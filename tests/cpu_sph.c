@@ -57,23 +57,40 @@ double cpu_sph_gradient_norm(double spacing, double re, double mass, double rho0
 
 /* The wall's lattice seen from (0, 0, d): points (a l0, b l0, -(c + 1/2) l0), c >= 0 (001 eq. 13).
    Returns sum W (viscosity 0) or sum lapW (viscosity 1). */
-static double sph_wall_sum(const cpu_sph_material* m, double d, int viscosity) {
+enum { SPH_WALL_DENSITY, SPH_WALL_VISCOSITY, SPH_WALL_GRADIENT, SPH_WALL_NORMAL, SPH_WALL_TANGENT };
+
+/* |grad W_press(r)| / r with the normalised spiky gradient (0 at and beyond re). */
+static double sph_spiky_over_r(const cpu_sph_material* m, double r) {
+    double re = m->smoothing_radius;
+    return r < re && r > 0.0 ? 45.0 / (CPU_SPH_PI * pow(re, 6.0)) / m->gradient_norm * (re - r) * (re - r) / r : 0.0;
+}
+
+/* One of the wall's sums (e = x_i - x_w = (-a l0, -b l0, d + (c + 1/2) l0)): sum W, sum lapW,
+   sum K e_z, sum K e_z^2, sum K e_x^2 with K = |grad W_press| / r. */
+static double sph_wall_sum(const cpu_sph_material* m, double d, int which) {
     double l0 = m->spacing, re = m->smoothing_radius, sum = 0.0;
     int A = sph_lattice_reach(l0, re), a, b, c;
     if (d < 0.0) d = 0.0;
     for (a = -A; a <= A; ++a)
         for (b = -A; b <= A; ++b)
             for (c = 0; c <= A; ++c) {
-                double dz = d + ((double)c + 0.5) * l0;
-                double r = sqrt((double)(a * a + b * b) * l0 * l0 + dz * dz);
-                if (r < re) sum += viscosity ? cpu_sph_lap_w(r, re) : cpu_sph_w(r, re);
+                double dz = d + ((double)c + 0.5) * l0, ex = a * l0;
+                double r = sqrt((double)(a * a + b * b) * l0 * l0 + dz * dz), K = sph_spiky_over_r(m, r);
+                if (!(r < re)) continue;
+                switch (which) {
+                case SPH_WALL_DENSITY: sum += cpu_sph_w(r, re); break;
+                case SPH_WALL_VISCOSITY: sum += cpu_sph_lap_w(r, re); break;
+                case SPH_WALL_GRADIENT: sum += K * dz; break;
+                case SPH_WALL_NORMAL: sum += K * dz * dz; break;
+                default: sum += K * ex * ex; break;
+                }
             }
     return sum;
 }
 
-double cpu_sph_wall_density_exact(const cpu_sph_material* m, double d) { return m->mass * sph_wall_sum(m, d, 0); }
+double cpu_sph_wall_density_exact(const cpu_sph_material* m, double d) { return m->mass * sph_wall_sum(m, d, SPH_WALL_DENSITY); }
 double cpu_sph_wall_viscosity_exact(const cpu_sph_material* m, double d) {
-    return m->mass / m->rest_density * sph_wall_sum(m, d, 1);
+    return m->mass / m->rest_density * sph_wall_sum(m, d, SPH_WALL_VISCOSITY);
 }
 
 /* Linear interpolation between samples d_k = k s; d <= 0 reads sample 0, d >= re gives 0. */
@@ -95,39 +112,6 @@ double cpu_sph_wall_viscosity(const cpu_sph_material* m, double d) {
     return sph_table(m->wall_viscosity, m->table_spacing, m->smoothing_radius, d);
 }
 
-/* Adds the terms of wall particles at (x, y, z0 + c l0) over c for c = 0 (along 0) or whole c. */
-static void sph_wall_line(const cpu_sph_material* m, double x, double y, double z0, int whole, double out[2]) {
-    double l0 = m->spacing, re = m->smoothing_radius;
-    int c;
-    for (c = whole ? -sph_lattice_reach(l0, re) : 0; c <= (whole ? sph_lattice_reach(l0, re) : 0); ++c) {
-        double z = z0 + c * l0, r = sqrt(x * x + y * y + z * z);
-        if (r < re) {
-            out[0] += m->mass * cpu_sph_w(r, re);
-            out[1] += m->mass / m->rest_density * cpu_sph_lap_w(r, re);
-        }
-    }
-}
-
-void cpu_sph_wall_edge(const cpu_sph_material* m, double da, double db, double out[2]) {
-    double l0 = m->spacing;
-    int A = sph_lattice_reach(l0, m->smoothing_radius), a, b;
-    out[0] = out[1] = 0.0;
-    for (a = 0; a <= A; ++a)
-        for (b = 0; b <= A; ++b)
-            sph_wall_line(m, fmax(da, 0.0) + (a + 0.5) * l0, fmax(db, 0.0) + (b + 0.5) * l0, 0.0, 1, out);
-}
-
-void cpu_sph_wall_corner(const cpu_sph_material* m, double da, double db, double dc, double out[2]) {
-    double l0 = m->spacing;
-    int A = sph_lattice_reach(l0, m->smoothing_radius), a, b, c;
-    out[0] = out[1] = 0.0;
-    for (a = 0; a <= A; ++a)
-        for (b = 0; b <= A; ++b)
-            for (c = 0; c <= A; ++c)
-                sph_wall_line(m, fmax(da, 0.0) + (a + 0.5) * l0, fmax(db, 0.0) + (b + 0.5) * l0, fmax(dc, 0.0) + (c + 0.5) * l0, 0,
-                              out);
-}
-
 cpu_sph_material cpu_sph_material_make(const gp_fluid_material* resolved) {
     cpu_sph_material m;
     double j;
@@ -144,10 +128,15 @@ cpu_sph_material cpu_sph_material_make(const gp_fluid_material* resolved) {
     m.gradient_norm = cpu_sph_gradient_norm(m.spacing, m.smoothing_radius, m.mass, m.rest_density);
     j = floor((CPU_SPH_WALL_SAMPLES - 1) * m.spacing / (2.0 * m.smoothing_radius));
     m.table_spacing = j >= 1.0 ? m.spacing / (2.0 * j) : m.smoothing_radius / (CPU_SPH_WALL_SAMPLES - 1);
+    m.density_model = resolved->density_model;
+    m.diffusion = resolved->diffusion;
     for (k = 0; k < CPU_SPH_WALL_SAMPLES; ++k) {
-        double d = (double)k * m.table_spacing;
+        double d = (double)k * m.table_spacing, volume = m.mass / m.rest_density;
         m.wall_density[k] = cpu_sph_wall_density_exact(&m, d);
         m.wall_viscosity[k] = cpu_sph_wall_viscosity_exact(&m, d);
+        m.wall_gradient[k] = volume * sph_wall_sum(&m, d, SPH_WALL_GRADIENT);
+        m.wall_normal[k] = volume * sph_wall_sum(&m, d, SPH_WALL_NORMAL);
+        m.wall_tangent[k] = volume * sph_wall_sum(&m, d, SPH_WALL_TANGENT);
     }
     return m;
 }
@@ -224,48 +213,117 @@ double cpu_sph_boundary(const gp_collider_desc* colliders, uint32_t count, const
     return best;
 }
 
-/* The walls' shares of density and viscosity at x, as the GPU sums them: each collider at its own
-   distance; a container box face by face (each face a plane wall), less its edges, plus its
-   corners (cpu_sph_wall_edge); every term within re. */
-static void sph_wall_shares(const cpu_sph_scene* s, const cpu_sph_material* m, const double x[3], double* zrho, double* zvis) {
-    double re = m->smoothing_radius, share[2];
+/* What the walls' particles add for a fluid particle at x (gp_wall in gp_sph.glsl): they
+   continue the lattice behind each wall at rest density, with the pressure a fluid at rest would
+   have there, p_w = p_i + rho0 g . (x_w - x_i). With e = x_i - x_w, K = |grad W_press| / r and
+   V = m / rho0: share = (sum m W, sum V lapW), a = sum V K e, mg = sum V K e (g . e), so that
+   the pressure term is 2 p_i a - rho0 mg and the continuity term -rho0 v_i . a. A plane wall
+   (normal n, distance d) from the tables: a = A n, mg = M_n (g.n) n + M_t (g - (g.n) n); a
+   container box face by face, less its edges, plus its corners, summed point by point.
+   a_abs, mg_abs: the magnitudes of their terms, for the comparison's scale. */
+typedef struct sph_wall { double share[2], a[3], mg[3], a_abs, mg_abs; } sph_wall;
+
+static void sph_wall_plane(const cpu_sph_material* m, const double g[3], const double n[3], double d, sph_wall* w) {
+    double A, Mn, Mt, gn = sph_dot(g, n), re = m->smoothing_radius;
+    int c;
+    if (!(d < re)) return;
+    A = sph_table(m->wall_gradient, m->table_spacing, re, d);
+    Mn = sph_table(m->wall_normal, m->table_spacing, re, d);
+    Mt = sph_table(m->wall_tangent, m->table_spacing, re, d);
+    w->share[0] += cpu_sph_wall_density(m, d);
+    w->share[1] += cpu_sph_wall_viscosity(m, d);
+    for (c = 0; c < 3; ++c) {
+        w->a[c] += A * n[c];
+        w->mg[c] += Mn * gn * n[c] + Mt * (g[c] - gn * n[c]);
+    }
+    w->a_abs += fabs(A);
+    w->mg_abs += (Mn + 2.0 * Mt) * sph_length(g);
+}
+
+/* One wall particle at e = x_i - x_w, counted sign times (+1 or -1). */
+static void sph_wall_point(const cpu_sph_material* m, const double g[3], const double e[3], double sign, sph_wall* w) {
+    double r = sph_length(e), re = m->smoothing_radius, V = m->mass / m->rest_density, K, ge;
+    int c;
+    if (!(r < re)) return;
+    K = V * sph_spiky_over_r(m, r);
+    ge = sph_dot(g, e);
+    w->share[0] += sign * m->mass * cpu_sph_w(r, re);
+    w->share[1] += sign * V * cpu_sph_lap_w(r, re);
+    for (c = 0; c < 3; ++c) {
+        w->a[c] += sign * K * e[c];
+        w->mg[c] += sign * K * ge * e[c];
+    }
+    w->a_abs += K * r;
+    w->mg_abs += K * r * r * sph_length(g);
+}
+
+/* The wall particles behind two faces (normals na, nb at distances da, db; c l0 along the edge),
+   or behind three (a corner: distances d[k] along normals sign[k] times axis k), counted sign times. */
+static void sph_wall_edge(const cpu_sph_material* m, const double g[3], const double na[3], double da, const double nb[3],
+                          double db, double sign, sph_wall* w) {
+    double l0 = m->spacing, along[3];
+    int A = sph_lattice_reach(l0, m->smoothing_radius), a, b, c, k;
+    along[0] = na[1] * nb[2] - na[2] * nb[1];
+    along[1] = na[2] * nb[0] - na[0] * nb[2];
+    along[2] = na[0] * nb[1] - na[1] * nb[0];
+    for (a = 0; a <= A; ++a)
+        for (b = 0; b <= A; ++b)
+            for (c = -A; c <= A; ++c) {
+                double e[3], x = fmax(da, 0.0) + (a + 0.5) * l0, y = fmax(db, 0.0) + (b + 0.5) * l0;
+                for (k = 0; k < 3; ++k) e[k] = x * na[k] + y * nb[k] + c * l0 * along[k];
+                sph_wall_point(m, g, e, sign, w);
+            }
+}
+
+static void sph_wall_corner(const cpu_sph_material* m, const double g[3], const double d[3], const double normal[3],
+                            sph_wall* w) {
+    double l0 = m->spacing;
+    int A = sph_lattice_reach(l0, m->smoothing_radius), a, b, c;
+    for (a = 0; a <= A; ++a)
+        for (b = 0; b <= A; ++b)
+            for (c = 0; c <= A; ++c) {
+                double e[3];
+                e[0] = normal[0] * (fmax(d[0], 0.0) + (a + 0.5) * l0);
+                e[1] = normal[1] * (fmax(d[1], 0.0) + (b + 0.5) * l0);
+                e[2] = normal[2] * (fmax(d[2], 0.0) + (c + 0.5) * l0);
+                sph_wall_point(m, g, e, 1.0, w);
+            }
+}
+
+static sph_wall sph_walls(const cpu_sph_scene* s, const cpu_sph_material* m, const double x[3]) {
+    double re = m->smoothing_radius;
+    sph_wall w;
     uint32_t k;
-    *zrho = *zvis = 0.0;
+    memset(&w, 0, sizeof w);
     for (k = 0; k < s->collider_count; ++k) {
         const gp_collider_desc* c = s->colliders + k;
-        double d[6], n[3];
-        int f, faces = 1, g, h;
-        if (c->shape == GP_SHAPE_BOX && c->inside) {
-            for (f = 0; f < 3; ++f) {   /* d[2 f + side]: the face on the low (0) and high (1) side of axis f */
-                d[2 * f] = (double)c->half_extents[f] + (x[f] - c->center[f]);
-                d[2 * f + 1] = (double)c->half_extents[f] - (x[f] - c->center[f]);
-            }
-            faces = 6;
-        } else {
-            d[0] = sph_collider(c, x, n);
+        double d[6], n[6][3];   /* d[2 f + side], n: the face on the low (0) and high (1) side of axis f */
+        int f, g, side[3];
+        if (!(c->shape == GP_SHAPE_BOX && c->inside)) {
+            d[0] = sph_collider(c, x, n[0]);
+            sph_wall_plane(m, s->gravity, n[0], d[0], &w);
+            continue;
         }
-        for (f = 0; f < faces; ++f)
-            if (d[f] < re) {
-                *zrho += cpu_sph_wall_density(m, d[f]);
-                *zvis += cpu_sph_wall_viscosity(m, d[f]);
-            }
-        if (faces == 1) continue;
+        memset(n, 0, sizeof n);
+        for (f = 0; f < 3; ++f) {
+            d[2 * f] = (double)c->half_extents[f] + (x[f] - c->center[f]);
+            d[2 * f + 1] = (double)c->half_extents[f] - (x[f] - c->center[f]);
+            n[2 * f][f] = 1.0;
+            n[2 * f + 1][f] = -1.0;
+        }
+        for (f = 0; f < 6; ++f) sph_wall_plane(m, s->gravity, n[f], d[f], &w);
         for (f = 0; f < 6; ++f)        /* edges: faces of two different axes */
             for (g = f + 1; g < 6; ++g)
-                if (f / 2 != g / 2 && d[f] < re && d[g] < re) {
-                    cpu_sph_wall_edge(m, d[f], d[g], share);
-                    *zrho -= share[0];
-                    *zvis -= share[1];
+                if (f / 2 != g / 2 && d[f] < re && d[g] < re) sph_wall_edge(m, s->gravity, n[f], d[f], n[g], d[g], -1.0, &w);
+        for (side[0] = 0; side[0] < 2; ++side[0])   /* corners: a face of each axis */
+            for (side[1] = 0; side[1] < 2; ++side[1])
+                for (side[2] = 0; side[2] < 2; ++side[2]) {
+                    double dc[3], normal[3];
+                    for (f = 0; f < 3; ++f) { dc[f] = d[2 * f + side[f]]; normal[f] = side[f] ? -1.0 : 1.0; }
+                    if (dc[0] < re && dc[1] < re && dc[2] < re) sph_wall_corner(m, s->gravity, dc, normal, &w);
                 }
-        for (f = 0; f < 2; ++f)        /* corners: a face of each axis */
-            for (g = 2; g < 4; ++g)
-                for (h = 4; h < 6; ++h)
-                    if (d[f] < re && d[g] < re && d[h] < re) {
-                        cpu_sph_wall_corner(m, d[f], d[g], d[h], share);
-                        *zrho += share[0];
-                        *zvis += share[1];
-                    }
     }
+    return w;
 }
 
 /* The fluid particles of a scene with finite positions, in the order the neighbour search wants
@@ -277,6 +335,7 @@ typedef struct sph_work {
     double *x, *v, *m;                 /* 3, 3, 1 per particle */
     const cpu_sph_material** material;
     double *rho, *p, *pabs, *wall, *normal;   /* wall: D(x); normal: 3 per particle */
+    double* carried;                   /* the continuity model's carried density (its rest density when unset) */
     /* the grid (cpu_sph_compute_grid); NULL grid: every particle is a candidate of every other */
     const cpu_grid* grid;
     uint32_t* cell_start;
@@ -330,39 +389,62 @@ static sph_kernel sph_kernel_of(const cpu_sph_material* m) {
     return k;
 }
 
-/* rho_i = sum_j m_j W(|x_i - x_j|) over fluid j within re (j = i included) + Zrho(D(x_i));
-   p_i = p0 + k (rho_i - rho0), clamped at 0 without tension (001 eqs. 4, 5, 10, 13). */
+/* Summation: rho_i = sum_j m_j W(|x_i - x_j|) over fluid j within re (j = i included) + the walls'
+   share (001 eqs. 4, 10, 13). Continuity: rho_i' = rho_i + dt (sum_j m_j (v_i - v_j) . grad W_ij
+   - rho0 v_i . a + delta re c0 sum_j 2 V_j (rho_i - rho_j - rho0 g . x_ij / c0^2) (x_ij . grad W_ij)
+   / r_ij^2), the last sum over j of i's material, rho the carried densities (sph_density.comp).
+   p_i = p0 + k (rho_i - rho0), clamped at 0 without tension (eq. 5). */
 static void sph_density_pass(sph_work* w, cpu_sph_particle* out) {
     const cpu_sph_scene* s = w->scene;
     sph_ranges r;
-    uint32_t i, k, j;
+    uint32_t i, k, j, c;
     r.valid = 0;
     for (i = 0; i < w->n; ++i) {
         const cpu_sph_material* m = w->material[i];
         sph_kernel K = sph_kernel_of(m);
         const double* xi = w->x + 3 * (size_t)i;
-        double rho = 0.0, zrho, zvis;
+        const double* vi = w->v + 3 * (size_t)i;
+        double rho = 0.0, magnitude, rate = 0.0, rate_abs = 0.0, diffusion = 0.0, diffusion_abs = 0.0;
         uint32_t neighbors = 0;
         cpu_sph_particle* o = out + w->slot[i];
+        sph_wall walls = sph_walls(s, m, xi);
         sph_candidates(w, i, &r);
         for (k = 0; k < r.count; ++k)
             for (j = r.begin[k]; j < r.end[k]; ++j) {
-                const double* xj = w->x + 3 * (size_t)j;
-                double d0 = xi[0] - xj[0], d1 = xi[1] - xj[1], d2 = xi[2] - xj[2];
-                double r2 = d0 * d0 + d1 * d1 + d2 * d2, q;
+                const double *xj = w->x + 3 * (size_t)j, *vj = w->v + 3 * (size_t)j;
+                double d[3] = {xi[0] - xj[0], xi[1] - xj[1], xi[2] - xj[2]}, r2 = sph_dot(d, d), q, K2, grad[3], dv[3], t;
                 if (!(r2 < K.re2)) continue;
                 q = K.re2 - r2;
                 rho += w->m[j] * K.poly6 * q * q * q;
                 ++neighbors;
+                /* as on the GPU, a particle on top of another adds no rate */
+                if (j == i || r2 == 0.0 || m->density_model != GP_DENSITY_CONTINUITY) continue;
+                K2 = sph_spiky_over_r(m, sqrt(r2));   /* grad_i W = -K2 d: towards j */
+                for (c = 0; c < 3; ++c) { grad[c] = -K2 * d[c]; dv[c] = vi[c] - vj[c]; }
+                rate += w->m[j] * sph_dot(dv, grad);
+                rate_abs += w->m[j] * sph_length(dv) * K2 * sqrt(r2);
+                if (w->material[j] != m) continue;
+                t = 2.0 * w->m[j] / w->carried[j] * sph_dot(d, grad) / r2;
+                diffusion += t * (w->carried[i] - w->carried[j] - m->rest_density / m->stiffness * sph_dot(s->gravity, d));
+                diffusion_abs += fabs(t) * (w->carried[i] + w->carried[j] + m->rest_density / m->stiffness * sph_length(s->gravity) * sqrt(r2));
             }
         w->wall[i] = cpu_sph_boundary(s->colliders, s->collider_count, xi, w->normal + 3 * (size_t)i);
-        sph_wall_shares(s, m, xi, &zrho, &zvis);
-        rho += zrho;
+        rho += walls.share[0];
+        magnitude = rho;
+        if (m->density_model == GP_DENSITY_CONTINUITY) {   /* the continuity equation, delta-SPH, the walls' particles */
+            double c0 = sqrt(m->stiffness), scale = m->diffusion * m->smoothing_radius * c0;
+            rate += scale * diffusion - m->rest_density * sph_dot(vi, walls.a);
+            rate_abs += scale * diffusion_abs + m->rest_density * sph_length(vi) * walls.a_abs;
+            rho = w->carried[i] + s->dt * rate;
+            rho = isfinite(rho) ? fmax(rho, 0.01 * m->rest_density) : w->carried[i];
+            magnitude = w->carried[i] + s->dt * rate_abs;
+        }
         w->rho[i] = rho;
         w->p[i] = m->rest_pressure + m->stiffness * (rho - m->rest_density);
         if (!m->allow_tension && w->p[i] < 0.0) w->p[i] = 0.0;
-        w->pabs[i] = fabs(m->rest_pressure) + m->stiffness * (rho + m->rest_density);
-        o->density = o->density_abs = rho;
+        w->pabs[i] = fabs(m->rest_pressure) + m->stiffness * (magnitude + m->rest_density);
+        o->density = rho;
+        o->density_abs = magnitude;
         o->pressure = w->p[i];
         o->pressure_abs = w->pabs[i];
         o->boundary = w->wall[i];
@@ -410,7 +492,8 @@ static void sph_force_pass(sph_work* w, cpu_sph_particle* out) {
         sph_kernel K = sph_kernel_of(m);
         const double *xi = w->x + 3 * (size_t)i, *vi = w->v + 3 * (size_t)i;
         double mu = m->viscosity * m->rest_density, pi = w->p[i], Pi = w->pabs[i];
-        double fp[3] = {0.0, 0.0, 0.0}, fv[3] = {0.0, 0.0, 0.0}, fp_abs = 0.0, fv_abs = 0.0, zrho, zvis, external;
+        double fp[3] = {0.0, 0.0, 0.0}, fv[3] = {0.0, 0.0, 0.0}, fp_abs = 0.0, fv_abs = 0.0, external;
+        sph_wall walls = sph_walls(s, m, xi);
         cpu_sph_particle* o = out + w->slot[i];
         sph_candidates(w, i, &r);
         for (k = 0; k < r.count; ++k)
@@ -431,9 +514,12 @@ static void sph_force_pass(sph_work* w, cpu_sph_particle* out) {
                 for (c = 0; c < 3; ++c) { dv[c] = vj[c] - vi[c]; fv[c] += vc * dv[c]; }
                 fv_abs += vc * sph_length(dv);
             }
-        sph_wall_shares(s, m, w->x + 3 * (size_t)i, &zrho, &zvis);
-        for (c = 0; c < 3; ++c) fv[c] -= mu * vi[c] * zvis;
-        fv_abs += mu * sph_length(vi) * zvis;
+        for (c = 0; c < 3; ++c) {
+            fv[c] -= mu * vi[c] * walls.share[1];
+            fp[c] += 2.0 * pi * walls.a[c] - m->rest_density * walls.mg[c];
+        }
+        fv_abs += mu * sph_length(vi) * walls.share[1];
+        fp_abs += 2.0 * Pi * walls.a_abs + m->rest_density * walls.mg_abs;
         for (c = 0; c < 3; ++c) o->acceleration[c] = (fp[c] + fv[c]) / w->rho[i];
         external = sph_external(s, xi, o->acceleration);
         o->pressure_force_abs = fp_abs;
@@ -490,6 +576,7 @@ static void sph_compute(const cpu_sph_scene* s, cpu_sph_particle* out, int use_g
     w.pabs = (double*)malloc((size_t)nf * 8 + 8);
     w.wall = (double*)malloc((size_t)nf * 8 + 8);
     w.normal = (double*)malloc((size_t)nf * 24 + 24);
+    w.carried = (double*)malloc((size_t)nf * 8 + 8);
     w.cell = use_grid ? (int32_t*)malloc((size_t)nf * 12 + 12) : NULL;
     for (k = 0; k < nf; ++k) {
         uint32_t from = fluid[order ? order[k] : k];
@@ -500,12 +587,13 @@ static void sph_compute(const cpu_sph_scene* s, cpu_sph_particle* out, int use_g
         w.v[3 * (size_t)k] = V->x; w.v[3 * (size_t)k + 1] = V->y; w.v[3 * (size_t)k + 2] = V->z;
         w.m[k] = V->mass;
         w.material[k] = s->materials + (s->info[from].kind >> 16);
+        w.carried[k] = s->carried && s->carried[from] > 0.0f ? (double)s->carried[from] : w.material[k]->rest_density;
         if (use_grid) cpu_grid_cell(&grid, &P->x, w.cell + 3 * (size_t)k);
     }
     sph_density_pass(&w, out);
     sph_force_pass(&w, out);
     free(fluid); free(order); free(w.slot); free(w.cell_start); free(w.x); free(w.v); free(w.m); free((void*)w.material);
-    free(w.rho); free(w.p); free(w.pabs); free(w.wall); free(w.normal); free(w.cell);
+    free(w.rho); free(w.p); free(w.pabs); free(w.wall); free(w.normal); free(w.cell); free(w.carried);
 }
 
 void cpu_sph_compute(const cpu_sph_scene* scene, cpu_sph_particle* out) { sph_compute(scene, out, 0); }

@@ -31,6 +31,11 @@ typedef struct cpu_sph_material {
                                  if there is none), so that l0 / 2 is a sample */
     double wall_density[CPU_SPH_WALL_SAMPLES];     /* Zrho(d_k), kg/m^3 */
     double wall_viscosity[CPU_SPH_WALL_SAMPLES];   /* Zvis(d_k), 1/m^2 */
+    double wall_gradient[CPU_SPH_WALL_SAMPLES];    /* A, M_n, M_t (d_k) of the walls' pressure term, see cpu_sph.c */
+    double wall_normal[CPU_SPH_WALL_SAMPLES];
+    double wall_tangent[CPU_SPH_WALL_SAMPLES];
+    gp_density_model density_model;                /* summation or continuity */
+    double diffusion;                              /* delta of the continuity model */
 } cpu_sph_material;
 
 /* The kernels (poly6, spiky's gradient, viscosity's Laplacian) at distance r (vector r for the
@@ -55,13 +60,6 @@ double cpu_sph_wall_viscosity_exact(const cpu_sph_material* m, double d);
    d <= 0 reads d = 0, d >= re gives 0. */
 double cpu_sph_wall_density(const cpu_sph_material* m, double d);
 double cpu_sph_wall_viscosity(const cpu_sph_material* m, double d);
-/* Where two walls meet at right angles (a container box's edge), the wall particles behind both:
-   at ((a + 1/2) l0 + da, (b + 1/2) l0 + db, c l0), a, b >= 0, c whole; where three meet (a
-   corner), those behind all three. Each as (density share kg/m^3, viscosity share 1/m^2). A box's
-   share is its six faces' tables, less its edges, plus its corners: on the rest lattice exactly
-   the lattice outside the fluid. */
-void cpu_sph_wall_edge(const cpu_sph_material* m, double da, double db, double out[2]);
-void cpu_sph_wall_corner(const cpu_sph_material* m, double da, double db, double dc, double out[2]);
 /* A material from a resolved gp_fluid_material (its mass is ignored): mass and tables derived. */
 cpu_sph_material cpu_sph_material_make(const gp_fluid_material* resolved);
 
@@ -83,7 +81,9 @@ typedef struct cpu_sph_scene {
     const gp_force* forces;
     uint32_t force_count;
     double gravity[3];
-    double dt;                               /* the substep, for cpu_sph_integrate */
+    double dt;                               /* the substep (cpu_sph_integrate; the continuity model's density) */
+    const float* carried;                    /* the continuity model: the density each particle carries
+                                                (NULL, or 0 for one: its rest density) */
 } cpu_sph_scene;
 
 /* What one substep computes for a particle, and the magnitudes of the terms behind it. For a

@@ -403,10 +403,10 @@ static void sph_add_random(gp_world* w, uint32_t n, const float lo[3], const flo
 }
 
 /* The configurations of the comparison. */
-enum { SPH_TWO_MATERIALS, SPH_SOFT_WALLS_FORCES, SPH_STIFF_WALLS, SPH_BOUNDED_OUTSIDE, SPH_ONE_CELL, SPH_CONFIGS };
+enum { SPH_TWO_MATERIALS, SPH_SOFT_WALLS_FORCES, SPH_STIFF_WALLS, SPH_BOUNDED_OUTSIDE, SPH_CONTINUITY, SPH_ONE_CELL, SPH_CONFIGS };
 static const char* const sph_config_names[SPH_CONFIGS] = {
     "two materials, no walls", "soft viscous fluid, walls, forces", "stiff fluid, tank and obstacles",
-    "bounded grid, particles outside it", "all in one cell"};
+    "bounded grid, particles outside it", "continuity model, two materials, tank and obstacle", "all in one cell"};
 
 /* A world for configuration config with n random particles; s receives its setup. */
 static gp_world* sph_random_world(int config, uint32_t n, uint64_t seed, sph_setup* s) {
@@ -467,12 +467,25 @@ static gp_world* sph_random_world(int config, uint32_t n, uint64_t seed, sph_set
     case SPH_BOUNDED_OUTSIDE:
         for (a = 0; a < 3; ++a) { lo[a] = (float)(-0.5 * side); hi[a] = (float)(0.8 * side); }
         break;
+    case SPH_CONTINUITY:   /* both materials carry their density, with different diffusions */
+        m.density_model = GP_DENSITY_CONTINUITY;
+        m.diffusion = 0.3f;
+        CHECK(gp_fluid_material_set(w, 0, &m) == GP_OK);
+        m.rest_density = 700.0f; m.stiffness = 3000.0f; m.diffusion = 0.2f;
+        CHECK(gp_fluid_material_set(w, 1, &m) == GP_OK);
+        s->colliders[0] = sph_box((float)(0.5 * side), (float)(0.5 * side), (float)(0.5 * side), (float)(0.5 * side),
+                                  (float)(0.5 * side), (float)(0.5 * side), 1);
+        s->colliders[1].shape = GP_SHAPE_SPHERE;
+        s->colliders[1].center[0] = s->colliders[1].center[1] = s->colliders[1].center[2] = (float)(0.6 * side);
+        s->colliders[1].radius = (float)(0.15 * side);
+        s->collider_count = 2;
+        break;
     default:   /* SPH_ONE_CELL: every particle within 0.3 cell of one point, each the others' neighbour */
         for (a = 0; a < 3; ++a) { lo[a] = 0.31f * SPH_CELL; hi[a] = 0.61f * SPH_CELL; }
         break;
     }
     sph_apply(w, s);
-    sph_add_random(w, n, lo, hi, config == SPH_TWO_MATERIALS, seed);
+    sph_add_random(w, n, lo, hi, config == SPH_TWO_MATERIALS || config == SPH_CONTINUITY, seed);
     return w;
 }
 
@@ -503,14 +516,35 @@ static sph_error sph_compute_case(int config, uint32_t n, uint64_t seed) {
     memset(&e, 0, sizeof e);
     if (!w) return e;
     snprintf(what, sizeof what, "%s, n=%u", sph_config_names[config], n);
-    before = sph_read(w, 0);
+    if (config == SPH_CONTINUITY) {   /* a substep first, so that the densities carried differ */
+        gp_step_desc step;
+        memset(&step, 0, sizeof step);
+        step.dt = SPH_COMPUTE_DT;
+        step.substeps = 1;
+        CHECK(gp_world_step(w, &step) == GP_OK);
+    }
+    before = sph_read(w, config == SPH_CONTINUITY);   /* after the substep: the densities the particles carry */
     r = gp_fluid_compute(w, SPH_COMPUTE_DT);
     CHECKF(r == GP_OK, "%s: gp_fluid_compute: %s %s", what, gp_result_string(r), fixture_log);
     after = sph_read(w, 1);
     sph_check_unmoved(&before, &after, what);
     ref = (cpu_sph_particle*)sph_alloc((size_t)after.n * sizeof *ref);
     scene = sph_scene(&after, &s, (double)SPH_COMPUTE_DT);
-    cpu_sph_compute(&scene, ref);
+    if (config == SPH_CONTINUITY) {   /* each id's carried density, in the slots of after */
+        uint32_t* slot = sph_slots_by_id(&before, after.n), k, varied = 0;
+        float* carried = (float*)sph_alloc((size_t)after.n * 4 + 4);
+        for (k = 0; k < after.n; ++k) {
+            carried[k] = before.density[slot[after.info[k].id]];
+            varied += fabsf(carried[k] - carried[0]) > 1e-3f * carried[0];
+        }
+        CHECKF(after.n < 7 || varied > after.n / 2, "%s: the carried densities hardly differ (%u of %u)", what, varied, after.n);
+        scene.carried = carried;
+        cpu_sph_compute(&scene, ref);
+        free(carried);
+        free(slot);
+    } else {
+        cpu_sph_compute(&scene, ref);
+    }
     e = sph_compare(&after, ref, what);
     {
         gp_grid_stats g;
@@ -695,6 +729,22 @@ static void test_sph_rejects_bad_input(void) {
     m.spacing = 0.05f;
     m.stiffness = -1.0f;
     CHECKF(gp_fluid_material_set(w, 2, &m) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("stiffness"), "log: %s", fixture_log);
+    m.stiffness = 0.0f;   /* the density model: a value out of the enum, a diffusion out of (0, 1] or NaN */
+    m.density_model = (gp_density_model)7;
+    CHECKF(gp_fluid_material_set(w, 2, &m) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("density model"), "log: %s", fixture_log);
+    m.density_model = GP_DENSITY_CONTINUITY;
+    m.diffusion = 1.5f;
+    CHECKF(gp_fluid_material_set(w, 2, &m) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("diffusion"), "log: %s", fixture_log);
+    m.diffusion = NAN;
+    CHECKF(gp_fluid_material_set(w, 2, &m) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("diffusion"), "log: %s", fixture_log);
+    m.diffusion = -0.1f;
+    CHECKF(gp_fluid_material_set(w, 2, &m) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("diffusion"), "log: %s", fixture_log);
+    m.diffusion = 0.0f;   /* the default, 0.1 */
+    CHECK(gp_fluid_material_set(w, 2, &m) == GP_OK && gp_fluid_material_get(w, 2, &got) == GP_OK && got.diffusion == 0.1f &&
+          got.density_model == GP_DENSITY_CONTINUITY);
+    m.density_model = GP_DENSITY_DEFAULT;
+    CHECK(gp_fluid_material_set(w, 2, &m) == GP_OK && gp_fluid_material_get(w, 2, &got) == GP_OK &&
+          got.density_model == GP_DENSITY_SUMMATION);
     m.stiffness = 0.0f;
     CHECK(gp_fluid_material_set(w, GP_MAX_FLUID_MATERIALS, &m) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("phase"));
     CHECK(gp_fluid_material_get(w, 2, &got) == GP_OK && got.spacing == 0.5f * SPH_CELL);   /* unchanged by the refusals */
@@ -1036,12 +1086,13 @@ static void test_sph_tank_rest_density(void) {
     gp_world_destroy(w);
 }
 
-/* A column 6 x 12 x 6 spacings filling a tank's floor settles for 0.6 s; then below the top
-   layer each particle's pressure is rho0 |g| depth within 5%, depth measured from the free
-   surface (the top layer's mean height + l0/2), and over 0.1 s more the fastest particle moves
-   less than 0.02 m/s. The message also gives the worst particle at least re from the side walls,
-   to tell the walls' share from the bulk's, and the mean of p / (rho0 |g| depth). */
-static void test_sph_hydrostatic_column(void) {
+/* A column 6 x 12 x 6 spacings filling a tank's floor, of the default material with the given
+   density model, settles for 0.6 s and is measured over 0.1 s more; below the top layer, each
+   particle's p / (rho0 |g| depth), depth from the free surface (the top layer's mean height +
+   l0/2): worst and mean returned; the fastest particle's speed in max_speed. GP_TEST_VERBOSE
+   prints the layers' means and spreads. */
+typedef struct sph_column { double worst, worst_inner, mean; float max_speed; uint32_t below, bad; } sph_column;
+static sph_column sph_hydrostatic_run(gp_density_model model) {
     const float l0 = 0.025f, centre[3] = {0.0f, 0.25f, 0.0f}, half[3] = {3 * 0.025f, 0.25f, 3 * 0.025f};
     const float lo[3] = {-3 * 0.025f, 0.0f, -3 * 0.025f}, hi[3] = {3 * 0.025f, 12 * 0.025f, 3 * 0.025f};
     sph_setup s;
@@ -1053,7 +1104,13 @@ static void test_sph_hydrostatic_column(void) {
     double y_max = -INFINITY, surface = 0.0, worst = 0.0, worst_inner = 0.0, ratio = 0.0, rho0, g = 9.81;
     float max_speed = 0.0f;
     int i;
-    if (!w) return;
+    gp_fluid_material material;
+    sph_column out;
+    memset(&out, 0, sizeof out);
+    if (!w) return out;
+    CHECK(gp_fluid_material_get(w, 0, &material) == GP_OK);
+    material.density_model = model;
+    CHECK(gp_fluid_material_set(w, 0, &material) == GP_OK);
     CHECK(gp_fluid_add_block(w, 0, lo, hi, NULL, &added) == GP_OK && added == 6 * 12 * 6);
     rho0 = s.materials[0].rest_density;
     memset(&step, 0, sizeof step);
@@ -1081,20 +1138,13 @@ static void test_sph_hydrostatic_column(void) {
         if (fabs(st.position[k].x) < half[0] - 2.0 * l0 && fabs(st.position[k].z) < half[2] - 2.0 * l0)
             worst_inner = e > worst_inner || e != e ? e : worst_inner;
     }
-    /* The issue asks for every particle within 5%; the solver does not reach that (see README,
-       "Known limits"). The column starts at rest density, edges and corners included
-       (sph_tank_rest_density), but the simple cubic lattice does not outlast gravity's squeeze:
-       between 0.1 and 0.2 s the layers re-pack, and from then on densities scatter by about
-       0.2% around their layer's, which the default stiffness (1000) makes +-2000 Pa, while
-       rho0 g depth is 120-2800 Pa. Layer means are 0.94-1.4 of rho0 g depth (GP_TEST_VERBOSE
-       prints them), alternating layer by layer: the pressure force (p_i + p_j) cannot see
-       a pressure that alternates between neighbouring layers. What is checked here, and
-       fails on a factor-2 pressure gradient or a column that does not settle: the mean of
-       p / (rho0 g depth) below the top layer within 25% of 1, and the column below 0.1 m/s. */
-    CHECKF(fabs(ratio / (below ? below : 1) - 1.0) < 0.25 && below >= added / 2, "mean p / (rho0 g depth) %.3f below the top "
-           "layer (%u of %u particles off by more than 5%%, worst %.1f%%, %.1f%% at least re from the side walls)",
-           ratio / (below ? below : 1), bad, below, 100.0 * worst, 100.0 * worst_inner);
-    CHECKF(max_speed < 0.1f, "the settled column still moves at %.4g m/s", max_speed);
+    out.worst = worst;
+    out.worst_inner = worst_inner;
+    out.mean = ratio / (below ? below : 1);
+    out.max_speed = max_speed;
+    out.below = below;
+    out.bad = bad;
+    CHECKF(below >= added / 2 && top > 0, "%u particles below the top layer, %u in it, of %u", below, top, added);
     if (getenv("GP_TEST_VERBOSE")) {   /* layer by layer: the mean, the spread and the mean's ratio */
         int layer;
         for (layer = 0; layer < 12; ++layer) {
@@ -1114,6 +1164,37 @@ static void test_sph_hydrostatic_column(void) {
         fprintf(stderr, "    hydrostatic: surface %.4f m, worst %.2f%%, max speed %.3g m/s\n", surface, 100.0 * worst, max_speed);
     sph_state_free(&st);
     gp_world_destroy(w);
+    return out;
+}
+
+/* The continuity model holds the column hydrostatic particle by particle: below the top layer
+   every pressure within 5% of rho0 |g| depth, and over the last 0.1 s the fastest particle
+   below 0.01 m/s. Measured on llvmpipe: worst 0.14%, 2e-4 m/s. What makes it so: the density
+   is carried, so the pressure does not follow every detail of the packing; the diffusion (less
+   its hydrostatic part) smooths what noise there is; and the walls' particles carry the
+   pressure a fluid at rest would have behind the wall, so that the particles along the walls
+   feel the same pressure gradient as those inside (without them: 9% too much everywhere). */
+static void test_sph_hydrostatic_column(void) {
+    sph_column c = sph_hydrostatic_run(GP_DENSITY_CONTINUITY);
+    CHECKF(c.worst <= 0.05 && c.bad == 0, "continuity model: %u of %u particles below the top layer are off rho0 g depth by "
+           "more than 5%% (worst %.2f%%, %.2f%% at least re from the side walls; mean ratio %.4f)", c.bad, c.below,
+           100.0 * c.worst, 100.0 * c.worst_inner, c.mean);
+    CHECKF(c.max_speed < 0.01f, "continuity model: the settled column still moves at %.4g m/s", c.max_speed);
+}
+
+/* The paper's summation model does not reach 5% (see README, "Known limits"): the column starts
+   at rest density, edges and corners included (sph_tank_rest_density), but the simple cubic
+   lattice does not outlast gravity's squeeze; between 0.1 and 0.2 s the layers re-pack, and
+   from then on densities scatter by about 0.2% around their layer's, which the default
+   stiffness (1000) makes +-2000 Pa, while rho0 g depth is 120-2800 Pa. What is checked, and
+   fails on a factor-2 pressure gradient or a column that does not settle: the mean of
+   p / (rho0 g depth) below the top layer within 25% of 1 (measured 0.95-1.15), the column
+   below 0.1 m/s. */
+static void test_sph_hydrostatic_summation(void) {
+    sph_column c = sph_hydrostatic_run(GP_DENSITY_SUMMATION);
+    CHECKF(fabs(c.mean - 1.0) < 0.25, "summation model: mean p / (rho0 g depth) %.3f below the top layer (%u of %u particles "
+           "off by more than 5%%, worst %.1f%%)", c.mean, c.bad, c.below, 100.0 * c.worst);
+    CHECKF(c.max_speed < 0.1f, "summation model: the settled column still moves at %.4g m/s", c.max_speed);
 }
 
 /* gp_world_step never waits for the step it just sent: the fastest particle that sizes its
@@ -1239,6 +1320,7 @@ const gp_test_case sph_tests[] = {
     {"sph_tank_rest_density", test_sph_tank_rest_density},
     {"sph_substeps_two_steps_behind", test_sph_substeps_two_steps_behind},
     {"sph_hydrostatic_column", test_sph_hydrostatic_column},
+    {"sph_hydrostatic_summation", test_sph_hydrostatic_summation},
     {"sph_viscous_substeps", test_sph_viscous_substeps},
     {"sph_lattice_counts", test_sph_lattice_counts},
 };
