@@ -1182,13 +1182,13 @@ static void test_sph_hydrostatic_column(void) {
     CHECKF(c.max_speed < 0.01f, "continuity model: the settled column still moves at %.4g m/s", c.max_speed);
 }
 
-/* The paper's summation model does not reach 5% (see README, "Known limits"): the column starts
-   at rest density, edges and corners included (sph_tank_rest_density), but the simple cubic
-   lattice does not outlast gravity's squeeze; between 0.1 and 0.2 s the layers re-pack, and
+/* The paper's summation model does not reach 5% (README, "The design in a paragraph"): the
+   column starts at rest density, edges and corners included (sph_tank_rest_density), but the
+   simple cubic lattice does not outlast gravity's squeeze; between 0.1 and 0.2 s the layers re-pack, and
    from then on densities scatter by about 0.2% around their layer's, which the default
    stiffness (1000) makes +-2000 Pa, while rho0 g depth is 120-2800 Pa. What is checked, and
    fails on a factor-2 pressure gradient or a column that does not settle: the mean of
-   p / (rho0 g depth) below the top layer within 25% of 1 (measured 0.95-1.15), the column
+   p / (rho0 g depth) below the top layer within 25% of 1 (layer means measured 0.87-1.07), the column
    below 0.1 m/s. */
 static void test_sph_hydrostatic_summation(void) {
     sph_column c = sph_hydrostatic_run(GP_DENSITY_SUMMATION);
