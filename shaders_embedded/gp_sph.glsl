@@ -32,12 +32,14 @@ float gp_viscosity_laplacian(gp_fluid f, float r) { return f.kernel.z * (f.shape
 // s = table.x, which reach re; 0 from re on (the last samples are 0): x density share, y
 // viscosity share, z A, w M_n, and in the second vec4 x M_t (see gp_wall below).
 void gp_wall_tables(uint m, float d, out vec4 first, out float second) {
+    // gp_fluids[m] read field by field: a copy of the whole material is slow on a software GL
     float x = clamp(d / gp_fluids[m].table.x, 0.0, float(GP_WALL_SAMPLES - 1u));
     uint k = min(uint(x), GP_WALL_SAMPLES - 2u), k1 = k + 1u, a = k >> 2u, b = k & 3u, c = k1 >> 2u, e = k1 & 3u;
-    gp_fluid f = gp_fluids[m];
-    first = mix(vec4(f.wall_density[a][b], f.wall_viscosity[a][b], f.wall_gradient[a][b], f.wall_normal[a][b]),
-                vec4(f.wall_density[c][e], f.wall_viscosity[c][e], f.wall_gradient[c][e], f.wall_normal[c][e]), x - float(k));
-    second = mix(f.wall_tangent[a][b], f.wall_tangent[c][e], x - float(k));
+    first = mix(vec4(gp_fluids[m].wall_density[a][b], gp_fluids[m].wall_viscosity[a][b], gp_fluids[m].wall_gradient[a][b],
+                     gp_fluids[m].wall_normal[a][b]),
+                vec4(gp_fluids[m].wall_density[c][e], gp_fluids[m].wall_viscosity[c][e], gp_fluids[m].wall_gradient[c][e],
+                     gp_fluids[m].wall_normal[c][e]), x - float(k));
+    second = mix(gp_fluids[m].wall_tangent[a][b], gp_fluids[m].wall_tangent[c][e], x - float(k));
 }
 
 // Pressure from density, eq. 5, clamped at 0 unless the material allows tension.
@@ -84,12 +86,12 @@ gp_wall gp_wall_plane(uint m, vec3 n, float d) {
 
 // One wall particle at e = x_i - x_w, added when within re.
 void gp_wall_point(uint m, vec3 e, inout gp_wall sum) {
-    gp_fluid f = gp_fluids[m];
+    vec4 shape = gp_fluids[m].shape, flow = gp_fluids[m].flow, kernel = gp_fluids[m].kernel;
     float r2 = dot(e, e);
-    if (r2 >= f.kernel.w) return;
-    float r = sqrt(r2), x = f.shape.y - r, volume = f.flow.z / f.shape.z;
-    float k = volume * f.kernel.y * x * x / r;
-    sum.share += vec2(f.flow.z * f.kernel.x * (f.kernel.w - r2) * (f.kernel.w - r2) * (f.kernel.w - r2), volume * f.kernel.z * x);
+    if (r2 >= kernel.w) return;
+    float r = sqrt(r2), x = shape.y - r, volume = flow.z / shape.z, q = kernel.w - r2;
+    float k = volume * kernel.y * x * x / r;
+    sum.share += vec2(flow.z * kernel.x * q * q * q, volume * kernel.z * x);
     sum.a += k * e;
     sum.mg += k * dot(gp_gravity.xyz, e) * e;
 }
@@ -140,31 +142,50 @@ gp_wall gp_wall_corner(uint m, vec3 d, vec3 normal) {
     return sum;
 }
 
+// An edge's or a corner's share, taken away or added when every distance is within re.
+void gp_wall_edge_add(uint m, vec3 na, float da, vec3 nb, float db, inout gp_wall sum) {
+    float re = gp_fluids[m].shape.y;
+    if (da < re && db < re) gp_wall_add(sum, gp_wall_edge(m, na, da, nb, db), -1.0);
+}
+void gp_wall_corner_add(uint m, vec3 d, vec3 normal, inout gp_wall sum) {
+    if (all(lessThan(d, vec3(gp_fluids[m].shape.y)))) gp_wall_add(sum, gp_wall_corner(m, d, normal), 1.0);
+}
+
 // A container box: six plane walls, less what their edges counted twice, plus what their corners
 // then missed. low and high: the distances to the faces on the low and high side of each axis,
-// whose normals towards the fluid are +axis and -axis.
+// whose normals towards the fluid are +axis and -axis. Written out face by face, edge by edge:
+// a software GL runs local arrays indexed by loop counters very slowly.
 gp_wall gp_wall_box(uint m, vec3 low, vec3 high) {
+    const vec3 X = vec3(1.0, 0.0, 0.0), Y = vec3(0.0, 1.0, 0.0), Z = vec3(0.0, 0.0, 1.0);
     float re = gp_fluids[m].shape.y;
-    vec3 near[2] = vec3[2](low, high);
-    gp_wall sum = gp_wall_none();
-    for (int s = 0; s < 2; ++s)
-        for (int k = 0; k < 3; ++k)
-            gp_wall_add(sum, gp_wall_plane(m, (s == 0 ? 1.0 : -1.0) * vec3(k == 0, k == 1, k == 2), near[s][k]), 1.0);
-    vec3 nearest = min(low, high);
-    if (int(nearest.x < re) + int(nearest.y < re) + int(nearest.z < re) < 2) return sum;   // near no edge
-    for (int k = 0; k < 3; ++k) {
-        int j = (k + 1) % 3;
-        for (int s = 0; s < 2; ++s)
-            for (int t = 0; t < 2; ++t)
-                if (near[s][k] < re && near[t][j] < re)
-                    gp_wall_add(sum, gp_wall_edge(m, (s == 0 ? 1.0 : -1.0) * vec3(k == 0, k == 1, k == 2), near[s][k],
-                                                  (t == 0 ? 1.0 : -1.0) * vec3(j == 0, j == 1, j == 2), near[t][j]), -1.0);
-    }
-    for (int c = 0; c < 8; ++c) {
-        ivec3 side = ivec3(c & 1, (c >> 1) & 1, (c >> 2) & 1);
-        vec3 d = vec3(near[side.x].x, near[side.y].y, near[side.z].z);
-        if (all(lessThan(d, vec3(re)))) gp_wall_add(sum, gp_wall_corner(m, d, vec3(1 - 2 * side)), 1.0);
-    }
+    gp_wall sum = gp_wall_plane(m, X, low.x);
+    gp_wall_add(sum, gp_wall_plane(m, -X, high.x), 1.0);
+    gp_wall_add(sum, gp_wall_plane(m, Y, low.y), 1.0);
+    gp_wall_add(sum, gp_wall_plane(m, -Y, high.y), 1.0);
+    gp_wall_add(sum, gp_wall_plane(m, Z, low.z), 1.0);
+    gp_wall_add(sum, gp_wall_plane(m, -Z, high.z), 1.0);
+    vec3 near = min(low, high);
+    if (int(near.x < re) + int(near.y < re) + int(near.z < re) < 2) return sum;   // near no edge
+    gp_wall_edge_add(m, X, low.x, Y, low.y, sum);
+    gp_wall_edge_add(m, X, low.x, -Y, high.y, sum);
+    gp_wall_edge_add(m, -X, high.x, Y, low.y, sum);
+    gp_wall_edge_add(m, -X, high.x, -Y, high.y, sum);
+    gp_wall_edge_add(m, Y, low.y, Z, low.z, sum);
+    gp_wall_edge_add(m, Y, low.y, -Z, high.z, sum);
+    gp_wall_edge_add(m, -Y, high.y, Z, low.z, sum);
+    gp_wall_edge_add(m, -Y, high.y, -Z, high.z, sum);
+    gp_wall_edge_add(m, Z, low.z, X, low.x, sum);
+    gp_wall_edge_add(m, Z, low.z, -X, high.x, sum);
+    gp_wall_edge_add(m, -Z, high.z, X, low.x, sum);
+    gp_wall_edge_add(m, -Z, high.z, -X, high.x, sum);
+    gp_wall_corner_add(m, vec3(low.x, low.y, low.z), vec3(1.0, 1.0, 1.0), sum);
+    gp_wall_corner_add(m, vec3(high.x, low.y, low.z), vec3(-1.0, 1.0, 1.0), sum);
+    gp_wall_corner_add(m, vec3(low.x, high.y, low.z), vec3(1.0, -1.0, 1.0), sum);
+    gp_wall_corner_add(m, vec3(high.x, high.y, low.z), vec3(-1.0, -1.0, 1.0), sum);
+    gp_wall_corner_add(m, vec3(low.x, low.y, high.z), vec3(1.0, 1.0, -1.0), sum);
+    gp_wall_corner_add(m, vec3(high.x, low.y, high.z), vec3(-1.0, 1.0, -1.0), sum);
+    gp_wall_corner_add(m, vec3(low.x, high.y, high.z), vec3(1.0, -1.0, -1.0), sum);
+    gp_wall_corner_add(m, vec3(high.x, high.y, high.z), vec3(-1.0, -1.0, -1.0), sum);
     return sum;
 }
 

@@ -1,16 +1,10 @@
 #version 430 core
-// sph_density: density and pressure of every fluid particle (001 section 4.4), by the material's model:
-// summation: rho_i = sum_j m_j W(r_ij) over fluid neighbours within re, itself included (eqs. 4,
-//   10), plus the wall weight function at the particle's distance to the boundary (eq. 13);
-// continuity: rho_i' = rho_i + dt (sum_j m_j (v_i - v_j) . grad W_ij + v_i . grad Z_rho
-//   + delta re c0 D_i), from the density the particle carries (gp_state, 0: not yet set, rest
-//   density); D_i = sum_j 2 V_j (rho_i - rho_j - (rho_i^H - rho_j^H)) (x_ij . grad W_ij) / r_ij^2
-//   over neighbours of its material is the delta-SPH diffusion (Antuono et al. 2012), less its
-//   hydrostatic part rho^H_i - rho^H_j = rho0 g . x_ij / c0^2 so that a column at rest keeps
-//   its pressure gradient; grad Z_rho: the walls' particles (at rest), summed with the same
-//   normalised spiky gradient; sph_integrate stores rho_i' as the new carried one.
-// p_i from eq. 5. Other kinds get (0, 0), which tells the force pass to skip them. The neighbour
-// loop is the one of grid_neighbors.comp: 27 cells, 8 candidates per iteration, shortfalls counted.
+// sph_density: density and pressure of every fluid particle of a summation-model material (001
+// section 4.4; sph_continuity does the others):
+// rho_i = sum_j m_j W(r_ij) over fluid neighbours within re, itself included (eqs. 4, 10), plus
+// the wall weight function at the particle's distance to the boundary (eq. 13); p_i from eq. 5.
+// Other kinds get (0, 0), which tells the force pass to skip them. The neighbour loop is the one
+// of grid_neighbors.comp: 27 cells, 8 candidates per iteration, shortfalls counted.
 // >>include gp_common.glsl
 // gp_common.glsl: included first by every gpuparticle.h compute shader.
 // Workgroup size and the flat index of a workgroup in a dispatch that the host split into x * y
@@ -314,12 +308,14 @@ float gp_viscosity_laplacian(gp_fluid f, float r) { return f.kernel.z * (f.shape
 // s = table.x, which reach re; 0 from re on (the last samples are 0): x density share, y
 // viscosity share, z A, w M_n, and in the second vec4 x M_t (see gp_wall below).
 void gp_wall_tables(uint m, float d, out vec4 first, out float second) {
+    // gp_fluids[m] read field by field: a copy of the whole material is slow on a software GL
     float x = clamp(d / gp_fluids[m].table.x, 0.0, float(GP_WALL_SAMPLES - 1u));
     uint k = min(uint(x), GP_WALL_SAMPLES - 2u), k1 = k + 1u, a = k >> 2u, b = k & 3u, c = k1 >> 2u, e = k1 & 3u;
-    gp_fluid f = gp_fluids[m];
-    first = mix(vec4(f.wall_density[a][b], f.wall_viscosity[a][b], f.wall_gradient[a][b], f.wall_normal[a][b]),
-                vec4(f.wall_density[c][e], f.wall_viscosity[c][e], f.wall_gradient[c][e], f.wall_normal[c][e]), x - float(k));
-    second = mix(f.wall_tangent[a][b], f.wall_tangent[c][e], x - float(k));
+    first = mix(vec4(gp_fluids[m].wall_density[a][b], gp_fluids[m].wall_viscosity[a][b], gp_fluids[m].wall_gradient[a][b],
+                     gp_fluids[m].wall_normal[a][b]),
+                vec4(gp_fluids[m].wall_density[c][e], gp_fluids[m].wall_viscosity[c][e], gp_fluids[m].wall_gradient[c][e],
+                     gp_fluids[m].wall_normal[c][e]), x - float(k));
+    second = mix(gp_fluids[m].wall_tangent[a][b], gp_fluids[m].wall_tangent[c][e], x - float(k));
 }
 
 // Pressure from density, eq. 5, clamped at 0 unless the material allows tension.
@@ -366,12 +362,12 @@ gp_wall gp_wall_plane(uint m, vec3 n, float d) {
 
 // One wall particle at e = x_i - x_w, added when within re.
 void gp_wall_point(uint m, vec3 e, inout gp_wall sum) {
-    gp_fluid f = gp_fluids[m];
+    vec4 shape = gp_fluids[m].shape, flow = gp_fluids[m].flow, kernel = gp_fluids[m].kernel;
     float r2 = dot(e, e);
-    if (r2 >= f.kernel.w) return;
-    float r = sqrt(r2), x = f.shape.y - r, volume = f.flow.z / f.shape.z;
-    float k = volume * f.kernel.y * x * x / r;
-    sum.share += vec2(f.flow.z * f.kernel.x * (f.kernel.w - r2) * (f.kernel.w - r2) * (f.kernel.w - r2), volume * f.kernel.z * x);
+    if (r2 >= kernel.w) return;
+    float r = sqrt(r2), x = shape.y - r, volume = flow.z / shape.z, q = kernel.w - r2;
+    float k = volume * kernel.y * x * x / r;
+    sum.share += vec2(flow.z * kernel.x * q * q * q, volume * kernel.z * x);
     sum.a += k * e;
     sum.mg += k * dot(gp_gravity.xyz, e) * e;
 }
@@ -422,31 +418,50 @@ gp_wall gp_wall_corner(uint m, vec3 d, vec3 normal) {
     return sum;
 }
 
+// An edge's or a corner's share, taken away or added when every distance is within re.
+void gp_wall_edge_add(uint m, vec3 na, float da, vec3 nb, float db, inout gp_wall sum) {
+    float re = gp_fluids[m].shape.y;
+    if (da < re && db < re) gp_wall_add(sum, gp_wall_edge(m, na, da, nb, db), -1.0);
+}
+void gp_wall_corner_add(uint m, vec3 d, vec3 normal, inout gp_wall sum) {
+    if (all(lessThan(d, vec3(gp_fluids[m].shape.y)))) gp_wall_add(sum, gp_wall_corner(m, d, normal), 1.0);
+}
+
 // A container box: six plane walls, less what their edges counted twice, plus what their corners
 // then missed. low and high: the distances to the faces on the low and high side of each axis,
-// whose normals towards the fluid are +axis and -axis.
+// whose normals towards the fluid are +axis and -axis. Written out face by face, edge by edge:
+// a software GL runs local arrays indexed by loop counters very slowly.
 gp_wall gp_wall_box(uint m, vec3 low, vec3 high) {
+    const vec3 X = vec3(1.0, 0.0, 0.0), Y = vec3(0.0, 1.0, 0.0), Z = vec3(0.0, 0.0, 1.0);
     float re = gp_fluids[m].shape.y;
-    vec3 near[2] = vec3[2](low, high);
-    gp_wall sum = gp_wall_none();
-    for (int s = 0; s < 2; ++s)
-        for (int k = 0; k < 3; ++k)
-            gp_wall_add(sum, gp_wall_plane(m, (s == 0 ? 1.0 : -1.0) * vec3(k == 0, k == 1, k == 2), near[s][k]), 1.0);
-    vec3 nearest = min(low, high);
-    if (int(nearest.x < re) + int(nearest.y < re) + int(nearest.z < re) < 2) return sum;   // near no edge
-    for (int k = 0; k < 3; ++k) {
-        int j = (k + 1) % 3;
-        for (int s = 0; s < 2; ++s)
-            for (int t = 0; t < 2; ++t)
-                if (near[s][k] < re && near[t][j] < re)
-                    gp_wall_add(sum, gp_wall_edge(m, (s == 0 ? 1.0 : -1.0) * vec3(k == 0, k == 1, k == 2), near[s][k],
-                                                  (t == 0 ? 1.0 : -1.0) * vec3(j == 0, j == 1, j == 2), near[t][j]), -1.0);
-    }
-    for (int c = 0; c < 8; ++c) {
-        ivec3 side = ivec3(c & 1, (c >> 1) & 1, (c >> 2) & 1);
-        vec3 d = vec3(near[side.x].x, near[side.y].y, near[side.z].z);
-        if (all(lessThan(d, vec3(re)))) gp_wall_add(sum, gp_wall_corner(m, d, vec3(1 - 2 * side)), 1.0);
-    }
+    gp_wall sum = gp_wall_plane(m, X, low.x);
+    gp_wall_add(sum, gp_wall_plane(m, -X, high.x), 1.0);
+    gp_wall_add(sum, gp_wall_plane(m, Y, low.y), 1.0);
+    gp_wall_add(sum, gp_wall_plane(m, -Y, high.y), 1.0);
+    gp_wall_add(sum, gp_wall_plane(m, Z, low.z), 1.0);
+    gp_wall_add(sum, gp_wall_plane(m, -Z, high.z), 1.0);
+    vec3 near = min(low, high);
+    if (int(near.x < re) + int(near.y < re) + int(near.z < re) < 2) return sum;   // near no edge
+    gp_wall_edge_add(m, X, low.x, Y, low.y, sum);
+    gp_wall_edge_add(m, X, low.x, -Y, high.y, sum);
+    gp_wall_edge_add(m, -X, high.x, Y, low.y, sum);
+    gp_wall_edge_add(m, -X, high.x, -Y, high.y, sum);
+    gp_wall_edge_add(m, Y, low.y, Z, low.z, sum);
+    gp_wall_edge_add(m, Y, low.y, -Z, high.z, sum);
+    gp_wall_edge_add(m, -Y, high.y, Z, low.z, sum);
+    gp_wall_edge_add(m, -Y, high.y, -Z, high.z, sum);
+    gp_wall_edge_add(m, Z, low.z, X, low.x, sum);
+    gp_wall_edge_add(m, Z, low.z, -X, high.x, sum);
+    gp_wall_edge_add(m, -Z, high.z, X, low.x, sum);
+    gp_wall_edge_add(m, -Z, high.z, -X, high.x, sum);
+    gp_wall_corner_add(m, vec3(low.x, low.y, low.z), vec3(1.0, 1.0, 1.0), sum);
+    gp_wall_corner_add(m, vec3(high.x, low.y, low.z), vec3(-1.0, 1.0, 1.0), sum);
+    gp_wall_corner_add(m, vec3(low.x, high.y, low.z), vec3(1.0, -1.0, 1.0), sum);
+    gp_wall_corner_add(m, vec3(high.x, high.y, low.z), vec3(-1.0, -1.0, 1.0), sum);
+    gp_wall_corner_add(m, vec3(low.x, low.y, high.z), vec3(1.0, 1.0, -1.0), sum);
+    gp_wall_corner_add(m, vec3(high.x, low.y, high.z), vec3(-1.0, 1.0, -1.0), sum);
+    gp_wall_corner_add(m, vec3(low.x, high.y, high.z), vec3(1.0, -1.0, -1.0), sum);
+    gp_wall_corner_add(m, vec3(high.x, high.y, high.z), vec3(-1.0, -1.0, -1.0), sum);
     return sum;
 }
 
@@ -469,42 +484,15 @@ gp_wall gp_walls(uint m, vec3 p) {
 // <<include gp_sph.glsl
 layout(local_size_x = GP_GROUP_SIZE) in;
 
-// The continuity model's carried density, bound where the acceleration is in the force pass.
-layout(std430, binding = 4) readonly buffer gp_state_block { vec2 gp_state[]; };
-
-// What particle i needs of itself in the neighbour loop.
-struct gp_flow {
-    vec3 p; vec3 v; float rho; float re; float re2; float poly6; float spiky; float hydro; uint slot; uint m; bool carries;
-};
-
-// The density particle k carries, its material's rest density until it has one.
-float gp_carried(uint k, uint m) { float r = gp_state[k].x; return r > 0.0 ? r : gp_fluids[m].shape.z; }
-
-// Adds what candidate slot k (< end) gives when it is a fluid particle of the visited cell:
-// summation, m_k W to sum.x; continuity, m_k (v_i - v_k) . grad W to sum.y and the diffusion's
-// term to sum.z (only between particles of one material).
-void gp_density_term(uint k, uint end, gp_flow s, ivec3 cell, inout vec3 sum) {
-    if (k >= end) return;
+// m_k W(|x_k - p|) when candidate slot k (< end) is a fluid particle of the visited cell.
+float gp_density_term(uint k, uint end, vec3 p, ivec3 cell, float re2, float poly6) {
+    if (k >= end) return 0.0;
     vec3 q = gp_position[k].xyz;
-    vec3 d = s.p - q;
+    vec3 d = q - p;
     float r2 = dot(d, d);
-    uvec4 info = gp_info[k];
-    if (r2 >= s.re2 || !gp_grid_same_cell(q, cell) || gp_kind_of(info) != GP_KIND_FLUID) return;
-    vec4 v = gp_velocity[k];
-    if (!s.carries) {
-        float x = s.re2 - r2;
-        sum.x += v.w * s.poly6 * x * x * x;
-        return;
-    }
-    if (k == s.slot || r2 == 0.0) return;   // a particle on top of another adds no rate
-    float r = sqrt(r2), x = s.re - r;
-    vec3 grad = -(s.spiky * x * x / r) * d;   // grad_i W(x_i - x_k): towards k
-    uint m = gp_material_of(info);
-    sum.y += v.w * dot(s.v - v.xyz, grad);
-    if (m == s.m) {
-        float rho = gp_carried(k, m);
-        sum.z += 2.0 * (v.w / rho) * (s.rho - rho - s.hydro * dot(gp_gravity.xyz, d)) * dot(d, grad) / r2;
-    }
+    if (r2 >= re2 || !gp_grid_same_cell(q, cell) || gp_kind_of(gp_info[k]) != GP_KIND_FLUID) return 0.0;
+    float x = re2 - r2;
+    return gp_velocity[k].w * poly6 * x * x * x;
 }
 
 void main() {
@@ -514,20 +502,9 @@ void main() {
     vec3 p = gp_position[i].xyz;
     if (gp_kind_of(info) != GP_KIND_FLUID || !gp_finite3(p)) { gp_density[i] = vec2(0.0); return; }
     uint m = gp_material_of(info);
-    gp_fluid f = gp_fluids[m];
-    gp_flow s;
-    s.p = p;
-    s.v = gp_velocity[i].xyz;
-    s.carries = f.table.y != 0.0;
-    s.rho = s.carries ? gp_carried(i, m) : 0.0;
-    s.re = f.shape.y;
-    s.re2 = f.kernel.w;
-    s.poly6 = f.kernel.x;
-    s.spiky = f.kernel.y;
-    s.hydro = f.shape.z / f.shape.w;   // rho0 / c0^2
-    s.slot = i;
-    s.m = m;
-    vec3 sum = vec3(0.0);
+    if (gp_fluids[m].table.y != 0.0) return;   // the continuity model: sph_continuity's
+    float re2 = gp_fluids[m].kernel.w, poly6 = gp_fluids[m].kernel.x;
+    float rho = 0.0;
     ivec3 home = gp_grid_cell(p);
     uint expected = 0u, visited = 0u, cells = 0u;
     for (int c = 0; c < 27; ++c) {
@@ -538,28 +515,16 @@ void main() {
         uint begin = cell_start[bucket], end = cell_start[bucket + 1u];
         expected += end - begin;
         for (uint k = begin; k < end; k += 8u) {
-            gp_density_term(k, end, s, cell, sum);
-            gp_density_term(k + 1u, end, s, cell, sum);
-            gp_density_term(k + 2u, end, s, cell, sum);
-            gp_density_term(k + 3u, end, s, cell, sum);
-            gp_density_term(k + 4u, end, s, cell, sum);
-            gp_density_term(k + 5u, end, s, cell, sum);
-            gp_density_term(k + 6u, end, s, cell, sum);
-            gp_density_term(k + 7u, end, s, cell, sum);
+            rho += gp_density_term(k, end, p, cell, re2, poly6) + gp_density_term(k + 1u, end, p, cell, re2, poly6)
+                 + gp_density_term(k + 2u, end, p, cell, re2, poly6) + gp_density_term(k + 3u, end, p, cell, re2, poly6)
+                 + gp_density_term(k + 4u, end, p, cell, re2, poly6) + gp_density_term(k + 5u, end, p, cell, re2, poly6)
+                 + gp_density_term(k + 6u, end, p, cell, re2, poly6) + gp_density_term(k + 7u, end, p, cell, re2, poly6);
             visited += min(8u, end - k);
         }
     }
     if (visited != expected || cells != 27u) atomicAdd(stat_truncated, 1u);
-    gp_wall walls = gp_walls(m, p);
-    float rho = sum.x + walls.share.x;
-    if (s.carries) {
-        // the walls' particles, at rest: sum_w m v_i . grad W = -rho0 v_i . a (gp_wall)
-        float rate = sum.y + f.table.z * s.re * sqrt(f.shape.w) * sum.z - f.shape.z * dot(s.v, walls.a);
-        rho = s.rho + gp_gravity.w * rate;
-        // a blow-up keeps the old density; a density below a hundredth of rest is held there
-        rho = gp_finite(rho) ? max(rho, 0.01 * f.shape.z) : s.rho;
-    }
-    gp_density[i] = vec2(rho, gp_pressure(f, rho));
+    rho += gp_walls(m, p).share.x;
+    gp_density[i] = vec2(rho, gp_pressure(gp_fluids[m], rho));
     atomicMin(stat_min_density, floatBitsToUint(rho));
     atomicMax(stat_max_density, floatBitsToUint(rho));
 }
