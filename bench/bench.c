@@ -838,7 +838,7 @@ static void sph_cpu(gp_world* world, const gp_collider_desc* walls, float h, sph
 }
 
 /* One size: the tank, the warm-up, the CPU column (with_cpu), then runs timed substeps. */
-static void sph_bench_size(sph_row* row, int with_cpu) {
+static void sph_bench_size(sph_row* row, int with_cpu, gp_density_model model) {
     uint32_t n = row->n, block[3], added = 0, a, k, count;
     gp_world_desc desc;
     gp_world* world = NULL;
@@ -880,6 +880,7 @@ static void sph_bench_size(sph_row* row, int with_cpu) {
     }
     memset(&water, 0, sizeof water);
     water.spacing = SPH_SPACING;
+    water.density_model = model;
     check_result(gp_fluid_material_set(world, 0, &water), "gp_fluid_material_set", n);
     check_result(gp_fluid_material_get(world, 0, &water), "gp_fluid_material_get", n);
     check_result(gp_collider_add(world, &walls, &collider), "gp_collider_add", n);
@@ -968,13 +969,45 @@ static int sph_bench(uint32_t max_particles, int capped, double budget, sph_row*
                      budget, row->n);
             continue;
         }
-        sph_bench_size(row, with_cpu);
+        sph_bench_size(row, with_cpu, GP_DENSITY_SUMMATION);
         if (row->cpu_ms >= 0.0) last_cpu = row;
         if (!with_cpu && row->runs)
             snprintf(row->note, sizeof row->note, "CPU not run: one run would take ~%.0f s, over the %.0f s allowed above "
                      "Table 2's sizes", cpu_run, SPH_CPU_LONGEST);
     }
     return count;
+}
+
+/* The continuity model against the summation row of the same size, SPH_MODEL_SIZE (run when that
+   row ran): the same dam break, its substep's time and GPU memory. Returns 1 when it ran. */
+#define SPH_MODEL_SIZE 65536u
+static int sph_model_bench(const sph_row* rows, int count, sph_row* continuity) {
+    int i;
+    for (i = 0; i < count; ++i)
+        if (rows[i].n == SPH_MODEL_SIZE && rows[i].runs) {
+            memset(continuity, 0, sizeof *continuity);
+            continuity->n = SPH_MODEL_SIZE;
+            continuity->cpu_ms = continuity->error = -1.0;
+            sph_bench_size(continuity, 0, GP_DENSITY_CONTINUITY);
+            return continuity->runs > 0;
+        }
+    return 0;
+}
+
+static void sph_model_print(const sph_row* rows, int count, const sph_row* continuity) {
+    const sph_row* summation = NULL;
+    int i;
+    for (i = 0; i < count; ++i)
+        if (rows[i].n == continuity->n) summation = &rows[i];
+    if (!summation) return;
+    printf("\nDensity models, the same dam break at %u particles: summation (the paper's, the default) and continuity\n"
+           "(each particle carries its density; delta-SPH diffusion; a pass of its own). GPU memory measured as above.\n\n",
+           continuity->n);
+    printf("     model   substep ms  us/part.  ratio      B/part.\n");
+    printf("%10s %12.2f %9.3f %6.2f %12.1f\n", "summation", summation->step_ms, 1e3 * summation->step_ms / summation->n, 1.0,
+           summation->gl_bytes / summation->n);
+    printf("%10s %12.2f %9.3f %6.2f %12.1f\n", "continuity", continuity->step_ms, 1e3 * continuity->step_ms / continuity->n,
+           continuity->step_ms / summation->step_ms, continuity->gl_bytes / continuity->n);
 }
 
 /* The slope of the least-squares line through (x, y): with logarithms, the exponent e of y ~ x^e. */
@@ -1417,7 +1450,7 @@ static void dem_print(const dem_row* rows, int count) {
 
 int main(int argc, char** argv) {
     static bench_row rows[BENCH_MAX_SIZES][BENCH_PRIMITIVES];
-    static sph_row sph_rows[SPH_SIZES];
+    static sph_row sph_rows[SPH_SIZES], sph_continuity;
     static dem_row dem_rows[DEM_ROWS];
     uint32_t sizes[BENCH_MAX_SIZES] = {65536u, 1048576u, 4194304u}, sph_max = sph_sizes[SPH_SIZES - 1];
     int size_count = 3, sph_count = 0, dem_count = 0, primitives = 1, sph = 1, dem = 1, quick = 0, i, p;
@@ -1470,6 +1503,7 @@ int main(int argc, char** argv) {
     if (sph) {
         sph_count = sph_bench(sph_max, capped, budget, sph_rows);
         sph_print(sph_rows, sph_count);
+        if (sph_model_bench(sph_rows, sph_count, &sph_continuity)) sph_model_print(sph_rows, sph_count, &sph_continuity);
     }
     if (dem) {
         dem_count = dem_bench(capped ? sph_max : 0u, dem_rows);
