@@ -502,7 +502,9 @@ GP_API_DECL gp_result gp_fluid_stats_read(gp_world* world, gp_fluid_stats* stats
    the wall's share of density from a precomputed wall weight table (eq. 13) and the wall's share
    of viscosity (a second table), and the walls' share of the pressure force: the wall particles
    continue the fluid's lattice at rest with the pressure p_i + rho0 g . (x_w - x_i) a fluid at rest
-   would have there (three more tables), so that the wall holds the fluid up as fluid would. The
+   would have there (three more tables), so that the wall holds the fluid up as fluid would (a
+   wall the fluid hangs under, a lid, takes the particle's own pressure instead, so that it never
+   pulls). The
    tables' samples fall on l0 / 2, where particles rest against a wall. A container box counts its
    six faces as plane walls, less the wall particles its edges counted twice, plus those its
    corners missed, so that a tank filled on the lattice has the rest density everywhere, edges and
@@ -1712,7 +1714,10 @@ static const char* const gp__snippet_gp_sph[] = {
     "// mg = M_n(d) (g . n) n + M_t(d) (g - (g . n) n), A = sum V K e.n, M_n = sum V K (e.n)^2,\n",
     "// M_t = sum V K (e.t)^2. On the rest lattice with a uniform pressure the walls' and the fluid's\n",
     "// terms cancel exactly, and with p = rho0 |g| depth they hold the fluid up: a column at rest is\n",
-    "// hydrostatic particle by particle.\n",
+    "// hydrostatic particle by particle. A wall the fluid hangs under (g . n > 0: a lid, an overhang)\n",
+    "// takes no hydrostatic part along its normal, p_w = p_i there: the continuation would give it\n",
+    "// less pressure than the particle and make it pull the fluid up against itself. So g is taken\n",
+    "// less its components away from the walls involved (g' below).\n",
     "struct gp_wall { vec2 share; vec3 a; vec3 mg; };\n",
     "\n",
     "gp_wall gp_wall_none() { gp_wall w; w.share = vec2(0.0); w.a = vec3(0.0); w.mg = vec3(0.0); return w; }\n",
@@ -1731,12 +1736,12 @@ static const char* const gp__snippet_gp_sph[] = {
     "    float gn = dot(gp_gravity.xyz, n);\n",
     "    w.share = t.xy;\n",
     "    w.a = t.z * n;\n",
-    "    w.mg = t.w * gn * n + tangent * (gp_gravity.xyz - gn * n);\n",
+    "    w.mg = t.w * min(gn, 0.0) * n + tangent * (gp_gravity.xyz - gn * n);\n",
     "    return w;\n",
     "}\n",
     "\n",
-    "// One wall particle at e = x_i - x_w, added when within re.\n",
-    "void gp_wall_point(uint m, vec3 e, inout gp_wall sum) {\n",
+    "// One wall particle at e = x_i - x_w, added when within re; g: gravity as the walls take it.\n",
+    "void gp_wall_point(uint m, vec3 e, vec3 g, inout gp_wall sum) {\n",
     "    vec4 shape = gp_fluids[m].shape, flow = gp_fluids[m].flow, kernel = gp_fluids[m].kernel;\n",
     "    float r2 = dot(e, e);\n",
     "    if (r2 >= kernel.w) return;\n",
@@ -1744,7 +1749,7 @@ static const char* const gp__snippet_gp_sph[] = {
     "    float k = volume * kernel.y * x * x / r;\n",
     "    sum.share += vec2(flow.z * kernel.x * q * q * q, volume * kernel.z * x);\n",
     "    sum.a += k * e;\n",
-    "    sum.mg += k * dot(gp_gravity.xyz, e) * e;\n",
+    "    sum.mg += k * dot(g, e) * e;\n",
     "}\n",
     "\n",
     "// Two faces of a box meet at an edge: the wall particles behind both, (a + 1/2) l0 + da and\n",
@@ -1755,7 +1760,8 @@ static const char* const gp__snippet_gp_sph[] = {
     "// rather than tabled: a few terms (12 and 1 at re = 2 l0), for particles within re of an edge.\n",
     "gp_wall gp_wall_edge(uint m, vec3 na, float da, vec3 nb, float db) {\n",
     "    float l0 = gp_fluids[m].shape.x, re2 = gp_fluids[m].kernel.w;\n",
-    "    vec3 along = cross(na, nb);\n",
+    "    vec3 along = cross(na, nb), g = gp_gravity.xyz;\n",
+    "    g -= max(dot(g, na), 0.0) * na + max(dot(g, nb), 0.0) * nb;   // g'\n",
     "    gp_wall sum = gp_wall_none();\n",
     "    for (int a = 0; ; ++a) {\n",
     "        float x = max(da, 0.0) + (float(a) + 0.5) * l0;\n",
@@ -1764,10 +1770,10 @@ static const char* const gp__snippet_gp_sph[] = {
     "            float y = max(db, 0.0) + (float(b) + 0.5) * l0;\n",
     "            if (x * x + y * y >= re2) break;\n",
     "            vec3 e = x * na + y * nb;\n",
-    "            gp_wall_point(m, e, sum);\n",
+    "            gp_wall_point(m, e, g, sum);\n",
     "            for (int c = 1; x * x + y * y + float(c * c) * l0 * l0 < re2; ++c) {\n",
-    "                gp_wall_point(m, e + float(c) * l0 * along, sum);\n",
-    "                gp_wall_point(m, e - float(c) * l0 * along, sum);\n",
+    "                gp_wall_point(m, e + float(c) * l0 * along, g, sum);\n",
+    "                gp_wall_point(m, e - float(c) * l0 * along, g, sum);\n",
     "            }\n",
     "        }\n",
     "    }\n",
@@ -1775,7 +1781,8 @@ static const char* const gp__snippet_gp_sph[] = {
     "}\n",
     "gp_wall gp_wall_corner(uint m, vec3 d, vec3 normal) {\n",
     "    float l0 = gp_fluids[m].shape.x, re2 = gp_fluids[m].kernel.w;\n",
-    "    vec3 o = max(d, vec3(0.0)) + 0.5 * l0;\n",
+    "    vec3 o = max(d, vec3(0.0)) + 0.5 * l0, g = gp_gravity.xyz;\n",
+    "    g -= max(g * normal, vec3(0.0)) * normal;   // g': the normals are the axes, signed\n",
     "    gp_wall sum = gp_wall_none();\n",
     "    for (int a = 0; ; ++a) {\n",
     "        float x = o.x + float(a) * l0;\n",
@@ -1786,7 +1793,7 @@ static const char* const gp__snippet_gp_sph[] = {
     "            for (int c = 0; ; ++c) {\n",
     "                float z = o.z + float(c) * l0;\n",
     "                if (x * x + y * y + z * z >= re2) break;\n",
-    "                gp_wall_point(m, normal * vec3(x, y, z), sum);\n",
+    "                gp_wall_point(m, normal * vec3(x, y, z), g, sum);\n",
     "            }\n",
     "        }\n",
     "    }\n",

@@ -61,7 +61,10 @@ float gp_pressure(gp_fluid f, float rho) {
 // mg = M_n(d) (g . n) n + M_t(d) (g - (g . n) n), A = sum V K e.n, M_n = sum V K (e.n)^2,
 // M_t = sum V K (e.t)^2. On the rest lattice with a uniform pressure the walls' and the fluid's
 // terms cancel exactly, and with p = rho0 |g| depth they hold the fluid up: a column at rest is
-// hydrostatic particle by particle.
+// hydrostatic particle by particle. A wall the fluid hangs under (g . n > 0: a lid, an overhang)
+// takes no hydrostatic part along its normal, p_w = p_i there: the continuation would give it
+// less pressure than the particle and make it pull the fluid up against itself. So g is taken
+// less its components away from the walls involved (g' below).
 struct gp_wall { vec2 share; vec3 a; vec3 mg; };
 
 gp_wall gp_wall_none() { gp_wall w; w.share = vec2(0.0); w.a = vec3(0.0); w.mg = vec3(0.0); return w; }
@@ -80,12 +83,12 @@ gp_wall gp_wall_plane(uint m, vec3 n, float d) {
     float gn = dot(gp_gravity.xyz, n);
     w.share = t.xy;
     w.a = t.z * n;
-    w.mg = t.w * gn * n + tangent * (gp_gravity.xyz - gn * n);
+    w.mg = t.w * min(gn, 0.0) * n + tangent * (gp_gravity.xyz - gn * n);
     return w;
 }
 
-// One wall particle at e = x_i - x_w, added when within re.
-void gp_wall_point(uint m, vec3 e, inout gp_wall sum) {
+// One wall particle at e = x_i - x_w, added when within re; g: gravity as the walls take it.
+void gp_wall_point(uint m, vec3 e, vec3 g, inout gp_wall sum) {
     vec4 shape = gp_fluids[m].shape, flow = gp_fluids[m].flow, kernel = gp_fluids[m].kernel;
     float r2 = dot(e, e);
     if (r2 >= kernel.w) return;
@@ -93,7 +96,7 @@ void gp_wall_point(uint m, vec3 e, inout gp_wall sum) {
     float k = volume * kernel.y * x * x / r;
     sum.share += vec2(flow.z * kernel.x * q * q * q, volume * kernel.z * x);
     sum.a += k * e;
-    sum.mg += k * dot(gp_gravity.xyz, e) * e;
+    sum.mg += k * dot(g, e) * e;
 }
 
 // Two faces of a box meet at an edge: the wall particles behind both, (a + 1/2) l0 + da and
@@ -104,7 +107,8 @@ void gp_wall_point(uint m, vec3 e, inout gp_wall sum) {
 // rather than tabled: a few terms (12 and 1 at re = 2 l0), for particles within re of an edge.
 gp_wall gp_wall_edge(uint m, vec3 na, float da, vec3 nb, float db) {
     float l0 = gp_fluids[m].shape.x, re2 = gp_fluids[m].kernel.w;
-    vec3 along = cross(na, nb);
+    vec3 along = cross(na, nb), g = gp_gravity.xyz;
+    g -= max(dot(g, na), 0.0) * na + max(dot(g, nb), 0.0) * nb;   // g'
     gp_wall sum = gp_wall_none();
     for (int a = 0; ; ++a) {
         float x = max(da, 0.0) + (float(a) + 0.5) * l0;
@@ -113,10 +117,10 @@ gp_wall gp_wall_edge(uint m, vec3 na, float da, vec3 nb, float db) {
             float y = max(db, 0.0) + (float(b) + 0.5) * l0;
             if (x * x + y * y >= re2) break;
             vec3 e = x * na + y * nb;
-            gp_wall_point(m, e, sum);
+            gp_wall_point(m, e, g, sum);
             for (int c = 1; x * x + y * y + float(c * c) * l0 * l0 < re2; ++c) {
-                gp_wall_point(m, e + float(c) * l0 * along, sum);
-                gp_wall_point(m, e - float(c) * l0 * along, sum);
+                gp_wall_point(m, e + float(c) * l0 * along, g, sum);
+                gp_wall_point(m, e - float(c) * l0 * along, g, sum);
             }
         }
     }
@@ -124,7 +128,8 @@ gp_wall gp_wall_edge(uint m, vec3 na, float da, vec3 nb, float db) {
 }
 gp_wall gp_wall_corner(uint m, vec3 d, vec3 normal) {
     float l0 = gp_fluids[m].shape.x, re2 = gp_fluids[m].kernel.w;
-    vec3 o = max(d, vec3(0.0)) + 0.5 * l0;
+    vec3 o = max(d, vec3(0.0)) + 0.5 * l0, g = gp_gravity.xyz;
+    g -= max(g * normal, vec3(0.0)) * normal;   // g': the normals are the axes, signed
     gp_wall sum = gp_wall_none();
     for (int a = 0; ; ++a) {
         float x = o.x + float(a) * l0;
@@ -135,7 +140,7 @@ gp_wall gp_wall_corner(uint m, vec3 d, vec3 normal) {
             for (int c = 0; ; ++c) {
                 float z = o.z + float(c) * l0;
                 if (x * x + y * y + z * z >= re2) break;
-                gp_wall_point(m, normal * vec3(x, y, z), sum);
+                gp_wall_point(m, normal * vec3(x, y, z), g, sum);
             }
         }
     }

@@ -219,7 +219,9 @@ double cpu_sph_boundary(const gp_collider_desc* colliders, uint32_t count, const
    V = m / rho0: share = (sum m W, sum V lapW), a = sum V K e, mg = sum V K e (g . e), so that
    the pressure term is 2 p_i a - rho0 mg and the continuity term -rho0 v_i . a. A plane wall
    (normal n, distance d) from the tables: a = A n, mg = M_n (g.n) n + M_t (g - (g.n) n); a
-   container box face by face, less its edges, plus its corners, summed point by point.
+   container box face by face, less its edges, plus its corners, summed point by point. A wall
+   the fluid hangs under (g . n > 0) takes no hydrostatic part along its normal: g less its
+   components away from the walls involved.
    a_abs, mg_abs: the magnitudes of their terms, for the comparison's scale. */
 typedef struct sph_wall { double share[2], a[3], mg[3], a_abs, mg_abs; } sph_wall;
 
@@ -234,7 +236,7 @@ static void sph_wall_plane(const cpu_sph_material* m, const double g[3], const d
     w->share[1] += cpu_sph_wall_viscosity(m, d);
     for (c = 0; c < 3; ++c) {
         w->a[c] += A * n[c];
-        w->mg[c] += Mn * gn * n[c] + Mt * (g[c] - gn * n[c]);
+        w->mg[c] += Mn * fmin(gn, 0.0) * n[c] + Mt * (g[c] - gn * n[c]);   /* no pull from a lid (g . n > 0) */
     }
     w->a_abs += fabs(A);
     w->mg_abs += (Mn + 2.0 * Mt) * sph_length(g);
@@ -259,10 +261,11 @@ static void sph_wall_point(const cpu_sph_material* m, const double g[3], const d
 
 /* The wall particles behind two faces (normals na, nb at distances da, db; c l0 along the edge),
    or behind three (a corner: distances d[k] along normals sign[k] times axis k), counted sign times. */
-static void sph_wall_edge(const cpu_sph_material* m, const double g[3], const double na[3], double da, const double nb[3],
+static void sph_wall_edge(const cpu_sph_material* m, const double gravity[3], const double na[3], double da, const double nb[3],
                           double db, double sign, sph_wall* w) {
-    double l0 = m->spacing, along[3];
+    double l0 = m->spacing, along[3], g[3], ga = fmax(sph_dot(gravity, na), 0.0), gb = fmax(sph_dot(gravity, nb), 0.0);
     int A = sph_lattice_reach(l0, m->smoothing_radius), a, b, c, k;
+    for (k = 0; k < 3; ++k) g[k] = gravity[k] - ga * na[k] - gb * nb[k];   /* less its components away from the walls */
     along[0] = na[1] * nb[2] - na[2] * nb[1];
     along[1] = na[2] * nb[0] - na[0] * nb[2];
     along[2] = na[0] * nb[1] - na[1] * nb[0];
@@ -275,10 +278,11 @@ static void sph_wall_edge(const cpu_sph_material* m, const double g[3], const do
             }
 }
 
-static void sph_wall_corner(const cpu_sph_material* m, const double g[3], const double d[3], const double normal[3],
+static void sph_wall_corner(const cpu_sph_material* m, const double gravity[3], const double d[3], const double normal[3],
                             sph_wall* w) {
-    double l0 = m->spacing;
+    double l0 = m->spacing, g[3];
     int A = sph_lattice_reach(l0, m->smoothing_radius), a, b, c;
+    for (a = 0; a < 3; ++a) g[a] = gravity[a] - fmax(gravity[a] * normal[a], 0.0) * normal[a];
     for (a = 0; a <= A; ++a)
         for (b = 0; b <= A; ++b)
             for (c = 0; c <= A; ++c) {
