@@ -383,7 +383,10 @@ typedef struct gp_fluid_material {
     float rest_pressure;     /* p_0 of eq. 5, Pa; default 0 */
     bool allow_tension;      /* false (default): negative pressures are clamped to 0, so that the
                                 free surface does not clump; true: eq. 5 as it is */
-    gp_density_model density_model;   /* default summation */
+    gp_density_model density_model;   /* default summation. Particles added under the continuity model
+                                         start at the rest density; a material switched to it
+                                         starts from its particles' densities carried before, the
+                                         rest density if they never carried one */
     float diffusion;         /* delta of the continuity model's density diffusion, 0 to 1; default 0.1 */
     float mass;              /* derived, ignored on input: kg per particle, chosen so that a particle
                                 inside a block on the spacing's cubic lattice has rest_density
