@@ -483,8 +483,9 @@ typedef struct gp_step_desc {
    behind a fence two calls later, the same in every run. */
 GP_API_DECL gp_result gp_world_step(gp_world* world, const gp_step_desc* desc);
 /* Builds the grid and computes density and acceleration for the current positions without
-   moving anything (what a substep of dt seconds does before integrating; dt enters the wall
-   push of eq. 11), for inspection and tests. */
+   moving anything (what a substep of dt seconds does before integrating), for inspection and
+   tests. A continuity-model material's density is the one its particles would carry after dt;
+   they keep the one they carry. */
 GP_API_DECL gp_result gp_fluid_compute(gp_world* world, float dt);
 
 typedef struct gp_fluid_stats {
@@ -506,8 +507,9 @@ GP_API_DECL gp_result gp_fluid_stats_read(gp_world* world, gp_fluid_stats* stats
    of viscosity (a second table), and the walls' share of the pressure force: the wall particles
    continue the fluid's lattice at rest with the pressure p_i + rho0 g . (x_w - x_i) a fluid at rest
    would have there (three more tables), so that the wall holds the fluid up as fluid would (a
-   wall the fluid hangs under, a lid, takes the particle's own pressure instead, so that it never
-   pulls). The
+   wall the fluid hangs under, a lid, takes the particle's own pressure instead, so that it does
+   not pull; wall particles above a free surface do carry the continuation's pressure, below
+   zero, so that a particle with no pressure falls at about 0.8 g along a wall). The
    tables' samples fall on l0 / 2, where particles rest against a wall. A container box counts its
    six faces as plane walls, less the wall particles its edges counted twice, plus those its
    corners missed, so that a tank filled on the lattice has the rest density everywhere, edges and
@@ -1089,7 +1091,8 @@ struct gp_world {
     gp__GLuint step_stats[2];             /* the statistics' words 1-3 after each of the last two steps */
     gp__GLsync step_fence[2];             /* signalled when that copy is done; NULL: none pending */
     uint32_t step_slot;                   /* where this step's copy goes: the older of the two */
-    float added_speed;                    /* fastest particle added from the host since */
+    float added_speed;                    /* fastest particle added from the host since the last step */
+    float added_before;                   /* the same for the step before: not yet in the statistics read */
     uint32_t nonfinite_warned;            /* non-finite positions the step last warned about */
     uint32_t last_substeps;
     float last_substep, last_cfl;
@@ -1719,8 +1722,11 @@ static const char* const gp__snippet_gp_sph[] = {
     "// terms cancel exactly, and with p = rho0 |g| depth they hold the fluid up: a column at rest is\n",
     "// hydrostatic particle by particle. A wall the fluid hangs under (g . n > 0: a lid, an overhang)\n",
     "// takes no hydrostatic part along its normal, p_w = p_i there: the continuation would give it\n",
-    "// less pressure than the particle and make it pull the fluid up against itself. So g is taken\n",
-    "// less its components away from the walls involved (g' below).\n",
+    "// less pressure than the particle and make it pull the fluid up against itself. Its table terms\n",
+    "// take g less that component; an edge's or a corner's point sums take g whole, so that what\n",
+    "// they correct ends up counted with g less the components away from every face it lies behind.\n",
+    "// Wall particles above a free surface still carry the continuation's pressure, which is below\n",
+    "// zero: a particle with no pressure next to a wall falls at about 0.8 g (0.7 g in a corner).\n",
     "struct gp_wall { vec2 share; vec3 a; vec3 mg; };\n",
     "\n",
     "gp_wall gp_wall_none() { gp_wall w; w.share = vec2(0.0); w.a = vec3(0.0); w.mg = vec3(0.0); return w; }\n",
@@ -1743,7 +1749,7 @@ static const char* const gp__snippet_gp_sph[] = {
     "    return w;\n",
     "}\n",
     "\n",
-    "// One wall particle at e = x_i - x_w, added when within re; g: gravity as the walls take it.\n",
+    "// One wall particle at e = x_i - x_w, added when within re; g: gravity.\n",
     "void gp_wall_point(uint m, vec3 e, vec3 g, inout gp_wall sum) {\n",
     "    vec4 shape = gp_fluids[m].shape, flow = gp_fluids[m].flow, kernel = gp_fluids[m].kernel;\n",
     "    float r2 = dot(e, e);\n",
@@ -1764,7 +1770,6 @@ static const char* const gp__snippet_gp_sph[] = {
     "gp_wall gp_wall_edge(uint m, vec3 na, float da, vec3 nb, float db) {\n",
     "    float l0 = gp_fluids[m].shape.x, re2 = gp_fluids[m].kernel.w;\n",
     "    vec3 along = cross(na, nb), g = gp_gravity.xyz;\n",
-    "    g -= max(dot(g, na), 0.0) * na + max(dot(g, nb), 0.0) * nb;   // g'\n",
     "    gp_wall sum = gp_wall_none();\n",
     "    for (int a = 0; ; ++a) {\n",
     "        float x = max(da, 0.0) + (float(a) + 0.5) * l0;\n",
@@ -1785,7 +1790,6 @@ static const char* const gp__snippet_gp_sph[] = {
     "gp_wall gp_wall_corner(uint m, vec3 d, vec3 normal) {\n",
     "    float l0 = gp_fluids[m].shape.x, re2 = gp_fluids[m].kernel.w;\n",
     "    vec3 o = max(d, vec3(0.0)) + 0.5 * l0, g = gp_gravity.xyz;\n",
-    "    g -= max(g * normal, vec3(0.0)) * normal;   // g': the normals are the axes, signed\n",
     "    gp_wall sum = gp_wall_none();\n",
     "    for (int a = 0; ; ++a) {\n",
     "        float x = o.x + float(a) * l0;\n",
@@ -3269,7 +3273,7 @@ static const char* const gp__shader_sph_integrate_own0[] = {
     "//   symplectic Euler (default): v' = v + a dt, x' = x + v' dt\n",
     "//   explicit Euler (eq. 14):    x' = x + v dt, v' = v + a dt\n",
     "// then the walls' push (eq. 11, below); a particle of the continuity model keeps the density\n",
-    "// sph_density found for this substep as the one it carries. An\n",
+    "// sph_continuity found for this substep as the one it carries. An\n",
     "// update that is not finite (a blow-up) is not applied: the particle keeps its position, stops,\n",
     "// and is counted, so that nothing is lost and nothing spreads NaN to its neighbours.\n",
     "// >>include gp_common.glsl\n",
@@ -3924,13 +3928,19 @@ gp_result gp_grid_count_neighbors(gp_world* world, float radius, uint32_t out_bu
 /* >>sph ====================================================================================
    Weakly compressible SPH (paper 001) on the shared grid. A substep (gp__fluid_substep):
      1. gp__grid_build: the store in cell order;
-     2. sph_density: rho and p per fluid particle into the 8-byte spare (eqs. 4, 5, 10, 13);
-     3. sph_force: acceleration into the 16-byte spare (eqs. 6-9, 11, gravity, user forces);
-     4. sph_integrate: symplectic or explicit Euler, then particles out of walls (eq. 14).
+     2. sph_density: rho and p per particle of a summation material into the 8-byte spare
+        (eqs. 4, 5, 10, 13); sph_continuity, when a material carries its density (fluid_state,
+        reordered with the velocities), the same for its particles from the continuity equation;
+     3. sph_force: acceleration into the 16-byte spare (eqs. 6-9, the walls' pressure and
+        viscosity, gravity, user forces);
+     4. sph_integrate: symplectic or explicit Euler (eq. 14), then particles out of walls (eq. 11);
+        the carried densities kept.
    The spares are free between builds (they only serve the reorder), so the fluid costs no
-   memory beyond the store: 92 bytes per particle, plus 8 per grid bucket.
-   Materials live in the solver's uniform block with their wall weight tables (eq. 13), computed
-   here once per material: wall particles on the lattice's continuation behind a plane wall. */
+   memory beyond the store: 92 bytes per particle, plus 8 per grid bucket; the continuity model
+   adds 8 per particle (fluid_state).
+   Materials live in the solver's uniform block with their wall tables (eq. 13 and the walls'
+   pressure), computed here once per material: wall particles on the lattice's continuation
+   behind a plane wall. */
 
 #define GP__PI 3.14159265358979323846
 
@@ -4510,8 +4520,11 @@ gp_result gp_world_step(gp_world* world, const gp_step_desc* desc) {
         world->nonfinite_warned = words[0];
         if (!isfinite(world->max_speed)) world->max_speed = 0.0f;
     }
-    /* particles added since, and what the pours will add, may be faster */
+    /* particles added since the step before last (not in its statistics), and what the pours
+       will add, may be faster */
     if (world->added_speed > world->max_speed) world->max_speed = world->added_speed;
+    if (world->added_before > world->max_speed) world->max_speed = world->added_before;
+    world->added_before = world->added_speed;
     world->added_speed = 0.0f;
     for (i = 0; i < world->pour_count; ++i)
         if (world->pours[i].desc.speed > world->max_speed) world->max_speed = world->pours[i].desc.speed;

@@ -339,8 +339,11 @@ float gp_pressure(gp_fluid f, float rho) {
 // terms cancel exactly, and with p = rho0 |g| depth they hold the fluid up: a column at rest is
 // hydrostatic particle by particle. A wall the fluid hangs under (g . n > 0: a lid, an overhang)
 // takes no hydrostatic part along its normal, p_w = p_i there: the continuation would give it
-// less pressure than the particle and make it pull the fluid up against itself. So g is taken
-// less its components away from the walls involved (g' below).
+// less pressure than the particle and make it pull the fluid up against itself. Its table terms
+// take g less that component; an edge's or a corner's point sums take g whole, so that what
+// they correct ends up counted with g less the components away from every face it lies behind.
+// Wall particles above a free surface still carry the continuation's pressure, which is below
+// zero: a particle with no pressure next to a wall falls at about 0.8 g (0.7 g in a corner).
 struct gp_wall { vec2 share; vec3 a; vec3 mg; };
 
 gp_wall gp_wall_none() { gp_wall w; w.share = vec2(0.0); w.a = vec3(0.0); w.mg = vec3(0.0); return w; }
@@ -363,7 +366,7 @@ gp_wall gp_wall_plane(uint m, vec3 n, float d) {
     return w;
 }
 
-// One wall particle at e = x_i - x_w, added when within re; g: gravity as the walls take it.
+// One wall particle at e = x_i - x_w, added when within re; g: gravity.
 void gp_wall_point(uint m, vec3 e, vec3 g, inout gp_wall sum) {
     vec4 shape = gp_fluids[m].shape, flow = gp_fluids[m].flow, kernel = gp_fluids[m].kernel;
     float r2 = dot(e, e);
@@ -384,7 +387,6 @@ void gp_wall_point(uint m, vec3 e, vec3 g, inout gp_wall sum) {
 gp_wall gp_wall_edge(uint m, vec3 na, float da, vec3 nb, float db) {
     float l0 = gp_fluids[m].shape.x, re2 = gp_fluids[m].kernel.w;
     vec3 along = cross(na, nb), g = gp_gravity.xyz;
-    g -= max(dot(g, na), 0.0) * na + max(dot(g, nb), 0.0) * nb;   // g'
     gp_wall sum = gp_wall_none();
     for (int a = 0; ; ++a) {
         float x = max(da, 0.0) + (float(a) + 0.5) * l0;
@@ -405,7 +407,6 @@ gp_wall gp_wall_edge(uint m, vec3 na, float da, vec3 nb, float db) {
 gp_wall gp_wall_corner(uint m, vec3 d, vec3 normal) {
     float l0 = gp_fluids[m].shape.x, re2 = gp_fluids[m].kernel.w;
     vec3 o = max(d, vec3(0.0)) + 0.5 * l0, g = gp_gravity.xyz;
-    g -= max(g * normal, vec3(0.0)) * normal;   // g': the normals are the axes, signed
     gp_wall sum = gp_wall_none();
     for (int a = 0; ; ++a) {
         float x = o.x + float(a) * l0;

@@ -220,8 +220,9 @@ double cpu_sph_boundary(const gp_collider_desc* colliders, uint32_t count, const
    the pressure term is 2 p_i a - rho0 mg and the continuity term -rho0 v_i . a. A plane wall
    (normal n, distance d) from the tables: a = A n, mg = M_n (g.n) n + M_t (g - (g.n) n); a
    container box face by face, less its edges, plus its corners, summed point by point. A wall
-   the fluid hangs under (g . n > 0) takes no hydrostatic part along its normal: g less its
-   components away from the walls involved.
+   the fluid hangs under (g . n > 0) takes no hydrostatic part along its normal: its table terms
+   take g less that component, the edges' and corners' sums g whole (so that the points behind
+   several faces end up with g less the components away from each of them).
    a_abs, mg_abs: the magnitudes of their terms, for the comparison's scale. */
 typedef struct sph_wall { double share[2], a[3], mg[3], a_abs, mg_abs; } sph_wall;
 
@@ -263,9 +264,9 @@ static void sph_wall_point(const cpu_sph_material* m, const double g[3], const d
    or behind three (a corner: distances d[k] along normals sign[k] times axis k), counted sign times. */
 static void sph_wall_edge(const cpu_sph_material* m, const double gravity[3], const double na[3], double da, const double nb[3],
                           double db, double sign, sph_wall* w) {
-    double l0 = m->spacing, along[3], g[3], ga = fmax(sph_dot(gravity, na), 0.0), gb = fmax(sph_dot(gravity, nb), 0.0);
+    double l0 = m->spacing, along[3];
+    const double* g = gravity;
     int A = sph_lattice_reach(l0, m->smoothing_radius), a, b, c, k;
-    for (k = 0; k < 3; ++k) g[k] = gravity[k] - ga * na[k] - gb * nb[k];   /* less its components away from the walls */
     along[0] = na[1] * nb[2] - na[2] * nb[1];
     along[1] = na[2] * nb[0] - na[0] * nb[2];
     along[2] = na[0] * nb[1] - na[1] * nb[0];
@@ -280,9 +281,9 @@ static void sph_wall_edge(const cpu_sph_material* m, const double gravity[3], co
 
 static void sph_wall_corner(const cpu_sph_material* m, const double gravity[3], const double d[3], const double normal[3],
                             sph_wall* w) {
-    double l0 = m->spacing, g[3];
+    double l0 = m->spacing;
+    const double* g = gravity;
     int A = sph_lattice_reach(l0, m->smoothing_radius), a, b, c;
-    for (a = 0; a < 3; ++a) g[a] = gravity[a] - fmax(gravity[a] * normal[a], 0.0) * normal[a];
     for (a = 0; a <= A; ++a)
         for (b = 0; b <= A; ++b)
             for (c = 0; c <= A; ++c) {
@@ -396,7 +397,7 @@ static sph_kernel sph_kernel_of(const cpu_sph_material* m) {
 /* Summation: rho_i = sum_j m_j W(|x_i - x_j|) over fluid j within re (j = i included) + the walls'
    share (001 eqs. 4, 10, 13). Continuity: rho_i' = rho_i + dt (sum_j m_j (v_i - v_j) . grad W_ij
    - rho0 v_i . a + delta re c0 sum_j 2 V_j (rho_i - rho_j - rho0 g . x_ij / c0^2) (x_ij . grad W_ij)
-   / r_ij^2), the last sum over j of i's material, rho the carried densities (sph_density.comp).
+   / r_ij^2), the last sum over j of i's material, rho the carried densities (sph_continuity.comp).
    p_i = p0 + k (rho_i - rho0), clamped at 0 without tension (eq. 5). */
 static void sph_density_pass(sph_work* w, cpu_sph_particle* out) {
     const cpu_sph_scene* s = w->scene;

@@ -1105,7 +1105,10 @@ static void test_sph_mirror_symmetry(void) {
    default stiffness, a blast that scrambled every tank's lattice at its first substep. And the
    tank's lid does not pull: the top layer's particles away from the side walls, at zero pressure
    under the lid, fall at g (within 2%: float rounding leaves pressures of +-0.2 Pa, 0.7% of g
-   here); a lid that took the walls' hydrostatic continuation would pull them up at half of g. */
+   here); a lid that took the walls' hydrostatic continuation would pull them up at half of g.
+   Against a side wall the wall's particles below hold a particle at zero pressure up, and those
+   above it (their continued pressure is lower) hold it up as much: 0.15 g in all; under the lid
+   the side's particles above are behind the lid too, and give nothing: half of that. */
 static void test_sph_tank_rest_density(void) {
     const float l0 = 0.025f, centre[3] = {0.0f, 4 * 0.025f, 0.0f}, half[3] = {3 * 0.025f, 4 * 0.025f, 3 * 0.025f};
     const float lo[3] = {-3 * 0.025f, 0.0f, -3 * 0.025f}, hi[3] = {3 * 0.025f, 8 * 0.025f, 3 * 0.025f};
@@ -1113,8 +1116,8 @@ static void test_sph_tank_rest_density(void) {
     gp_world* w = sph_tank_world(1000, centre, half, 0, &s);
     gp_step_desc step;
     sph_state st;
-    uint32_t added = 0, k, corners = 0, under_lid = 0;
-    double worst = 0.0, worst_fall = 0.0, rho0;
+    uint32_t added = 0, k, corners = 0, under_lid = 0, sides = 0, edges = 0;
+    double worst = 0.0, worst_fall = 0.0, side_fall = 0.0, edge_fall = 0.0, rho0;
     if (!w) return;
     CHECK(gp_fluid_add_block(w, 0, lo, hi, NULL, &added) == GP_OK && added == 6 * 8 * 6);
     rho0 = s.materials[0].rest_density;
@@ -1134,6 +1137,17 @@ static void test_sph_tank_rest_density(void) {
             ++under_lid;
         }
     }
+    for (k = 0; k < st.n; ++k) {   /* against one side wall (x = +-2.5 l0, |z| < l0): mid-height, and under the lid */
+        double fall = st.acceleration[k].y / -9.81;
+        if (fabs(fabs(st.position[k].x) - 2.5 * l0) > 0.1 * l0 || fabs(st.position[k].z) > l0) continue;
+        if (fabs(st.position[k].y - 4.5 * l0) < 0.1 * l0) { side_fall += fall; ++sides; }
+        if (st.position[k].y > 7 * l0) { edge_fall += fall; ++edges; }
+    }
+    side_fall /= sides ? sides : 1;
+    edge_fall /= edges ? edges : 1;
+    CHECKF(sides == 4 && edges == 4 && side_fall < 0.95 && fabs((1.0 - edge_fall) / (1.0 - side_fall) - 0.5) < 0.01,
+           "at zero pressure a side wall holds its particles up (they fall at %.4f g), under the lid by half as much (expected, "
+           "the side's wall particles above being behind the lid too): they fall at %.4f g", side_fall, edge_fall);
     CHECKF(under_lid == 4 && worst_fall < 0.02, "under the lid (%u particles): acceleration off g by up to %.3g of g", under_lid,
            worst_fall);
     CHECKF(st.n == added && corners == 8, "%u particles, %u in the tank's corners", st.n, corners);
@@ -1257,7 +1271,7 @@ static void test_sph_hydrostatic_summation(void) {
    substeps is the one after the step before last. A lone particle falls at 2,500 m/s^2 (50 m/s
    more per step of 0.02 s), so each step's speed differs from the last step's by 100 substeps:
    step k takes ceil(dt (sound + v_{k-2}) / l0) substeps, v_{-2} = v_{-1} = 0, in the header's
-   own float arithmetic. */
+   own float arithmetic. A particle added between two steps counts in both of the next two. */
 static void test_sph_substeps_two_steps_behind(void) {
     const float gravity[3] = {0.0f, -2500.0f, 0.0f}, lo[3] = {0.0f, 0.0f, 0.0f}, hi[3] = {0.025f, 0.025f, 0.025f};
     gp_world* w = fixture_grid_world(16, 0.05f, 0);
@@ -1280,6 +1294,25 @@ static void test_sph_substeps_two_steps_behind(void) {
         CHECKF(stats.substeps == expected && fabsf(speed[k] - 50.0f * (float)(k + 1)) < 0.01f * 50.0f * (float)(k + 1),
                "step %d: %u substeps, %u expected from the speed two steps before (%g m/s); now %g m/s", k, stats.substeps,
                expected, behind, speed[k]);
+    }
+    /* a particle added at 400 m/s between two steps (far from the first): the next two steps,
+       whose statistics are from before it, still count it */
+    {
+        const float far[3] = {1.0f, 1.0f, 1.0f}, fast[3] = {400.0f, 0.0f, 0.0f};
+        gp_particles_desc d;
+        memset(&d, 0, sizeof d);
+        d.count = 1;
+        d.positions = far;
+        d.velocities = fast;
+        d.mass = m.mass;
+        d.kind = GP_KIND_FLUID;
+        CHECK(gp_particles_add(w, &d, NULL) == GP_OK);
+        for (k = 0; k < 2; ++k) {
+            uint32_t least = (uint32_t)ceil((double)step.dt * (sqrtf(m.stiffness) + 400.0f) / ((double)1.0f * m.spacing));
+            CHECK(gp_world_step(w, &step) == GP_OK && gp_fluid_stats_read(w, &stats) == GP_OK);
+            CHECKF(stats.substeps >= least, "step %d after a particle was added at 400 m/s: %u substeps, at least %u expected", k,
+                   stats.substeps, least);
+        }
     }
     gp_world_destroy(w);
 }
