@@ -508,8 +508,8 @@ GP_API_DECL gp_result gp_fluid_stats_read(gp_world* world, gp_fluid_stats* stats
    continue the fluid's lattice at rest with the pressure p_i + rho0 g . (x_w - x_i) a fluid at rest
    would have there (three more tables), so that the wall holds the fluid up as fluid would (a
    wall the fluid hangs under, a lid, takes the particle's own pressure instead, so that it does
-   not pull; wall particles above a free surface do carry the continuation's pressure, below
-   zero, so that a particle with no pressure falls at about 0.8 g along a wall). The
+   not pull; and the continuation fades out at a free surface, where it would be below zero:
+   fully there from a quarter spacing of fluid's pressure, not at all at zero pressure). The
    tables' samples fall on l0 / 2, where particles rest against a wall. A container box counts its
    six faces as plane walls, less the wall particles its edges counted twice, plus those its
    corners missed, so that a tank filled on the lattice has the rest density everywhere, edges and
@@ -1725,9 +1725,19 @@ static const char* const gp__snippet_gp_sph[] = {
     "// less pressure than the particle and make it pull the fluid up against itself. Its table terms\n",
     "// take g less that component; an edge's or a corner's point sums take g whole, so that what\n",
     "// they correct ends up counted with g less the components away from every face it lies behind.\n",
-    "// Wall particles above a free surface still carry the continuation's pressure, which is below\n",
-    "// zero: a particle with no pressure next to a wall falls at about 0.8 g (0.7 g in a corner).\n",
+    "// Above a free surface the continuation's pressure would be below zero and hold a particle with\n",
+    "// no pressure up along a wall (it fell at 0.8 g, 0.7 g in a corner): the hydrostatic part is\n",
+    "// scaled by gp_surface_fade, which is 1 inside the fluid and falls to 0 at zero pressure.\n",
     "struct gp_wall { vec2 share; vec3 a; vec3 mg; };\n",
+    "\n",
+    "// How much of the walls' hydrostatic part a particle with pressure p takes: all of it from the\n",
+    "// pressure of a quarter spacing of fluid at rest (the top layer of a column at rest has twice\n",
+    "// that), none at zero pressure, linearly between: at a free surface the wall particles above it\n",
+    "// would carry negative pressure and pull.\n",
+    "float gp_surface_fade(uint m, float p) {\n",
+    "    float full = 0.25 * gp_fluids[m].shape.z * length(gp_gravity.xyz) * gp_fluids[m].shape.x;\n",
+    "    return full > 0.0 ? clamp(p / full, 0.0, 1.0) : 1.0;\n",
+    "}\n",
     "\n",
     "gp_wall gp_wall_none() { gp_wall w; w.share = vec2(0.0); w.a = vec3(0.0); w.mg = vec3(0.0); return w; }\n",
     "\n",
@@ -3241,7 +3251,8 @@ static const char* const gp__shader_sph_force_own7[] = {
     "    if (visited != expected || cells != 27u) atomicAdd(stat_truncated, 1u);\n",
     "    gp_wall walls = gp_walls(m, s.p);\n",
     "    viscosity -= walls.share.y * s.v;\n",
-    "    pressure += 2.0 * s.pressure * walls.a - gp_fluids[m].shape.z * walls.mg;   // the walls' particles (gp_wall)\n",
+    "    // the walls' particles (gp_wall); their hydrostatic part fades out at the free surface\n",
+    "    pressure += 2.0 * s.pressure * walls.a - gp_surface_fade(m, s.pressure) * gp_fluids[m].shape.z * walls.mg;\n",
     "    float mu = gp_fluids[m].flow.x * gp_fluids[m].shape.z;\n",
     "    vec3 a = (pressure + mu * viscosity) / own.x + gp_gravity.xyz + gp_user_forces(s.p);\n",
     "    gp_acceleration[i] = vec4(a, 0.0);\n",

@@ -66,9 +66,19 @@ float gp_pressure(gp_fluid f, float rho) {
 // less pressure than the particle and make it pull the fluid up against itself. Its table terms
 // take g less that component; an edge's or a corner's point sums take g whole, so that what
 // they correct ends up counted with g less the components away from every face it lies behind.
-// Wall particles above a free surface still carry the continuation's pressure, which is below
-// zero: a particle with no pressure next to a wall falls at about 0.8 g (0.7 g in a corner).
+// Above a free surface the continuation's pressure would be below zero and hold a particle with
+// no pressure up along a wall (it fell at 0.8 g, 0.7 g in a corner): the hydrostatic part is
+// scaled by gp_surface_fade, which is 1 inside the fluid and falls to 0 at zero pressure.
 struct gp_wall { vec2 share; vec3 a; vec3 mg; };
+
+// How much of the walls' hydrostatic part a particle with pressure p takes: all of it from the
+// pressure of a quarter spacing of fluid at rest (the top layer of a column at rest has twice
+// that), none at zero pressure, linearly between: at a free surface the wall particles above it
+// would carry negative pressure and pull.
+float gp_surface_fade(uint m, float p) {
+    float full = 0.25 * gp_fluids[m].shape.z * length(gp_gravity.xyz) * gp_fluids[m].shape.x;
+    return full > 0.0 ? clamp(p / full, 0.0, 1.0) : 1.0;
+}
 
 gp_wall gp_wall_none() { gp_wall w; w.share = vec2(0.0); w.a = vec3(0.0); w.mg = vec3(0.0); return w; }
 

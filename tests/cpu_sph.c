@@ -499,6 +499,10 @@ static void sph_force_pass(sph_work* w, cpu_sph_particle* out) {
         double mu = m->viscosity * m->rest_density, pi = w->p[i], Pi = w->pabs[i];
         double fp[3] = {0.0, 0.0, 0.0}, fv[3] = {0.0, 0.0, 0.0}, fp_abs = 0.0, fv_abs = 0.0, external;
         sph_wall walls = sph_walls(s, m, xi);
+        /* the walls' hydrostatic part fades out at the free surface: all of it from the pressure
+           of a quarter spacing of fluid at rest, none at zero pressure (gp_surface_fade) */
+        double full = 0.25 * m->rest_density * sph_length(s->gravity) * m->spacing;
+        double fade = full > 0.0 ? fmin(fmax(pi / full, 0.0), 1.0) : 1.0;
         cpu_sph_particle* o = out + w->slot[i];
         sph_candidates(w, i, &r);
         for (k = 0; k < r.count; ++k)
@@ -521,7 +525,7 @@ static void sph_force_pass(sph_work* w, cpu_sph_particle* out) {
             }
         for (c = 0; c < 3; ++c) {
             fv[c] -= mu * vi[c] * walls.share[1];
-            fp[c] += 2.0 * pi * walls.a[c] - m->rest_density * walls.mg[c];
+            fp[c] += 2.0 * pi * walls.a[c] - fade * m->rest_density * walls.mg[c];
         }
         fv_abs += mu * sph_length(vi) * walls.share[1];
         fp_abs += 2.0 * Pi * walls.a_abs + m->rest_density * walls.mg_abs;

@@ -1102,18 +1102,20 @@ static void test_sph_mirror_symmetry(void) {
    everywhere, its faces, edges and corners included: after a substep of 1 microsecond every
    density is rho0 within 1e-5 (float rounding of about 30 terms is 1e-7). Summing the faces'
    tables alone gives 3% more along the edges and 8.8% in the corners: 30 and 88 kPa at the
-   default stiffness, a blast that scrambled every tank's lattice at its first substep. And the
-   tank's lid does not pull: the top layer's particles away from the side walls, at zero pressure
-   under the lid, fall at g (within 2%: float rounding leaves pressures of +-0.2 Pa, 0.7% of g
-   here); a lid that took the walls' hydrostatic continuation would pull them up at half of g.
-   Against a side wall the wall's particles below hold a particle at zero pressure up, and those
-   above it (their continued pressure is lower) hold it up as much: 0.15 g in all; under the lid
-   the side's particles above are behind the lid too, and give nothing: half of that. */
+   default stiffness, a blast that scrambled every tank's lattice at its first substep.
+   The walls' pressure: at zero pressure (a free surface) every particle falls at g, walls or
+   not (within 2%: float rounding leaves pressures of +-0.2 Pa); the walls' hydrostatic part
+   once held particles along a side wall up at 0.15 g. At 1,000 Pa everywhere (a rest pressure)
+   it acts: the lid does not pull the top layer's particles away from the side walls (they fall
+   at g; a lid that took the continuation pulled them up at half of g), a side wall holds its
+   particles up, and under the lid by exactly half as much, the side's wall particles above
+   being behind the lid too. */
 static void test_sph_tank_rest_density(void) {
     const float l0 = 0.025f, centre[3] = {0.0f, 4 * 0.025f, 0.0f}, half[3] = {3 * 0.025f, 4 * 0.025f, 3 * 0.025f};
     const float lo[3] = {-3 * 0.025f, 0.0f, -3 * 0.025f}, hi[3] = {3 * 0.025f, 8 * 0.025f, 3 * 0.025f};
     sph_setup s;
     gp_world* w = sph_tank_world(1000, centre, half, 0, &s);
+    gp_fluid_material material;
     gp_step_desc step;
     sph_state st;
     uint32_t added = 0, k, corners = 0, under_lid = 0, sides = 0, edges = 0;
@@ -1126,32 +1128,45 @@ static void test_sph_tank_rest_density(void) {
     step.substeps = 1;
     CHECK(gp_world_step(w, &step) == GP_OK);
     st = sph_read(w, 1);
-    for (k = 0; k < st.n; ++k) {
+    for (k = 0; k < st.n; ++k) {   /* rest density; at zero pressure every particle falls at g, walls or not */
         double e = fabs(st.density[k] / rho0 - 1.0);
+        double fall = fabs(st.acceleration[k].y / -9.81 - 1.0) + fabs(st.acceleration[k].x / 9.81) + fabs(st.acceleration[k].z / 9.81);
         worst = e > worst || e != e ? e : worst;
+        worst_fall = fall > worst_fall || fall != fall ? fall : worst_fall;
         corners += fabs(st.position[k].x) > 2.4f * l0 && fabs(st.position[k].z) > 2.4f * l0 &&
                    (st.position[k].y < l0 || st.position[k].y > 7 * l0);
-        if (st.position[k].y > 7 * l0 && fabs(st.position[k].x) < l0 && fabs(st.position[k].z) < l0) {
-            double fall = fabs(st.acceleration[k].y / -9.81 - 1.0) + fabs(st.acceleration[k].x) + fabs(st.acceleration[k].z);
-            worst_fall = fall > worst_fall || fall != fall ? fall : worst_fall;
+    }
+    CHECKF(st.n == added && corners == 8, "%u particles, %u in the tank's corners", st.n, corners);
+    CHECKF(worst < 1e-5, "a tank filled on the lattice: a density off by %.3g of rho0", worst);
+    CHECKF(worst_fall < 0.02, "at zero pressure a particle's acceleration is off g by up to %.3g of g", worst_fall);
+    sph_state_free(&st);
+
+    /* 1,000 Pa everywhere (rest pressure): the fluid's and the walls' mirrored terms cancel, the
+       walls' hydrostatic part remains */
+    CHECK(gp_fluid_material_get(w, 0, &material) == GP_OK);
+    material.rest_pressure = 1000.0f;
+    CHECK(gp_fluid_material_set(w, 0, &material) == GP_OK);
+    CHECK(gp_world_step(w, &step) == GP_OK);
+    st = sph_read(w, 1);
+    worst_fall = 0.0;
+    for (k = 0; k < st.n; ++k) {
+        double fall = st.acceleration[k].y / -9.81;
+        if (st.position[k].y > 7 * l0 && fabs(st.position[k].x) < l0 && fabs(st.position[k].z) < l0) {   /* under the lid */
+            double off = fabs(fall - 1.0) + fabs(st.acceleration[k].x / 9.81) + fabs(st.acceleration[k].z / 9.81);
+            worst_fall = off > worst_fall || off != off ? off : worst_fall;
             ++under_lid;
         }
-    }
-    for (k = 0; k < st.n; ++k) {   /* against one side wall (x = +-2.5 l0, |z| < l0): mid-height, and under the lid */
-        double fall = st.acceleration[k].y / -9.81;
         if (fabs(fabs(st.position[k].x) - 2.5 * l0) > 0.1 * l0 || fabs(st.position[k].z) > l0) continue;
-        if (fabs(st.position[k].y - 4.5 * l0) < 0.1 * l0) { side_fall += fall; ++sides; }
-        if (st.position[k].y > 7 * l0) { edge_fall += fall; ++edges; }
+        if (fabs(st.position[k].y - 4.5 * l0) < 0.1 * l0) { side_fall += fall; ++sides; }   /* one side wall, mid-height */
+        if (st.position[k].y > 7 * l0) { edge_fall += fall; ++edges; }                      /* and under the lid */
     }
     side_fall /= sides ? sides : 1;
     edge_fall /= edges ? edges : 1;
-    CHECKF(sides == 4 && edges == 4 && side_fall < 0.95 && fabs((1.0 - edge_fall) / (1.0 - side_fall) - 0.5) < 0.01,
-           "at zero pressure a side wall holds its particles up (they fall at %.4f g), under the lid by half as much (expected, "
-           "the side's wall particles above being behind the lid too): they fall at %.4f g", side_fall, edge_fall);
     CHECKF(under_lid == 4 && worst_fall < 0.02, "under the lid (%u particles): acceleration off g by up to %.3g of g", under_lid,
            worst_fall);
-    CHECKF(st.n == added && corners == 8, "%u particles, %u in the tank's corners", st.n, corners);
-    CHECKF(worst < 1e-5, "a tank filled on the lattice: a density off by %.3g of rho0", worst);
+    CHECKF(sides == 4 && edges == 4 && side_fall < 0.95 && fabs((1.0 - edge_fall) / (1.0 - side_fall) - 0.5) < 0.01,
+           "a side wall holds its particles up (they fall at %.4f g), under the lid by half as much (expected, the side's wall "
+           "particles above being behind the lid too): they fall at %.4f g", side_fall, edge_fall);
     sph_state_free(&st);
     gp_world_destroy(w);
 }
