@@ -1172,12 +1172,12 @@ static void test_sph_tank_rest_density(void) {
 }
 
 /* A column 6 x 12 x 6 spacings filling a tank's floor, of the default material with the given
-   density model, settles for 0.6 s and is measured over 0.1 s more; below the top layer, each
-   particle's p / (rho0 |g| depth), depth from the free surface (the top layer's mean height +
-   l0/2): worst and mean returned; the fastest particle's speed in max_speed. GP_TEST_VERBOSE
-   prints the layers' means and spreads. */
+   density model, settles for 0.6 s and is watched over `more` steps of 0.01 s; then, below the
+   top layer, each particle's p / (rho0 |g| depth), depth from the free surface (the top layer's
+   mean height + l0/2): worst and mean returned; the fastest particle's speed while watched in
+   max_speed. GP_TEST_VERBOSE prints the layers' means and spreads. */
 typedef struct sph_column { double worst, worst_inner, mean; float max_speed; uint32_t below, bad; } sph_column;
-static sph_column sph_hydrostatic_run(gp_density_model model) {
+static sph_column sph_hydrostatic_run(gp_density_model model, int more) {
     const float l0 = 0.025f, centre[3] = {0.0f, 0.25f, 0.0f}, half[3] = {3 * 0.025f, 0.25f, 3 * 0.025f};
     const float lo[3] = {-3 * 0.025f, 0.0f, -3 * 0.025f}, hi[3] = {3 * 0.025f, 12 * 0.025f, 3 * 0.025f};
     sph_setup s;
@@ -1201,7 +1201,7 @@ static sph_column sph_hydrostatic_run(gp_density_model model) {
     memset(&step, 0, sizeof step);
     step.dt = 0.01f;
     for (i = 0; i < 60; ++i) CHECK(gp_world_step(w, &step) == GP_OK);   /* 0.6 s to settle */
-    for (i = 0; i < 10; ++i) {   /* 0.1 s more: it stays */
+    for (i = 0; i < more; ++i) {   /* it stays */
         CHECK(gp_world_step(w, &step) == GP_OK && gp_fluid_stats_read(w, &stats) == GP_OK);
         max_speed = stats.max_speed > max_speed ? stats.max_speed : max_speed;
     }
@@ -1252,15 +1252,17 @@ static sph_column sph_hydrostatic_run(gp_density_model model) {
     return out;
 }
 
-/* The continuity model holds the column hydrostatic particle by particle: below the top layer
-   every pressure within 5% of rho0 |g| depth, and over the last 0.1 s the fastest particle
-   below 0.01 m/s. Measured on llvmpipe: worst 0.14%, 2e-4 m/s. What makes it so: the density
+/* The continuity model holds the column hydrostatic particle by particle: settled at 0.6 s and
+   watched to 2 s, the fastest particle below 0.01 m/s all along, and at 2 s every pressure below
+   the top layer within 5% of rho0 |g| depth. Measured on llvmpipe: worst 0.06%, 1.2e-4 m/s.
+   (Later, from about 3 s, the simple cubic lattice slowly re-packs, and the worst particle drifts
+   to 4.5-5.3%, in the second layer, where rho0 g depth is 320 Pa.) What makes it so: the density
    is carried, so the pressure does not follow every detail of the packing; the diffusion (less
    its hydrostatic part) smooths what noise there is; and the walls' particles carry the
    pressure a fluid at rest would have behind the wall, so that the particles along the walls
    feel the same pressure gradient as those inside (without them: 9% too much everywhere). */
 static void test_sph_hydrostatic_column(void) {
-    sph_column c = sph_hydrostatic_run(GP_DENSITY_CONTINUITY);
+    sph_column c = sph_hydrostatic_run(GP_DENSITY_CONTINUITY, 140);
     CHECKF(c.worst <= 0.05 && c.bad == 0, "continuity model: %u of %u particles below the top layer are off rho0 g depth by "
            "more than 5%% (worst %.2f%%, %.2f%% at least re from the side walls; mean ratio %.4f)", c.bad, c.below,
            100.0 * c.worst, 100.0 * c.worst_inner, c.mean);
@@ -1276,7 +1278,7 @@ static void test_sph_hydrostatic_column(void) {
    p / (rho0 g depth) below the top layer within 25% of 1 (layer means measured 0.87-1.07), the column
    below 0.1 m/s. */
 static void test_sph_hydrostatic_summation(void) {
-    sph_column c = sph_hydrostatic_run(GP_DENSITY_SUMMATION);
+    sph_column c = sph_hydrostatic_run(GP_DENSITY_SUMMATION, 10);
     CHECKF(fabs(c.mean - 1.0) < 0.25, "summation model: mean p / (rho0 g depth) %.3f below the top layer (%u of %u particles "
            "off by more than 5%%, worst %.1f%%)", c.mean, c.bad, c.below, 100.0 * c.worst);
     CHECKF(c.max_speed < 0.1f, "summation model: the settled column still moves at %.4g m/s", c.max_speed);
