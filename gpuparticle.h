@@ -465,7 +465,9 @@ typedef enum gp_integrator {
 typedef struct gp_step_desc {
     float dt;                  /* seconds the call advances; required, > 0 */
     uint32_t substeps;         /* 0 (default): as many as keep the CFL number at max_cfl and
-                                  the substep below 0.05 re^2 / nu (viscosity's limit) */
+                                  the substep below 0.05 re^2 / nu (viscosity's limit) and below
+                                  the continuity model's diffusion's limit (about 0.05 re /
+                                  (diffusion c0) at re = 2 spacings) */
     float max_cfl;             /* (speed of sound + fastest particle) * substep / spacing: how
                                   many spacings a signal may cross per substep (004's Courant
                                   condition with the sound included); the step warns above it;
@@ -4467,8 +4469,27 @@ static gp_result gp__fluid_substep(gp_world* w, float h, bool integrate) {
    CFL number is substep * (sound + fastest particle) / spacing) and the longest substep that
    explicit viscosity stays stable at, GP__VISCOUS_LIMIT re^2 / nu (the viscosity Laplacian sums
    to about 15 / re^2 over a full neighbourhood, the walls' share adds up to as much again, and an
-   explicit step of a diffusion is stable below 2 / (nu * that sum)). */
+   explicit step of a diffusion is stable below 2 / (nu * that sum)), and that the continuity
+   model's density diffusion stays stable at (gp__lattice_spiky_sum). */
 #define GP__VISCOUS_LIMIT 0.05f
+
+/* sum_j V |grad W_press(r_j)| / r_j over the rest lattice (the spiky gradient normalised as the
+   force pass has it): the continuity model's diffusion, delta re c0 times a Laplacian whose
+   coefficients sum to 2 S, is an explicit diffusion whose fastest mode (density alternating
+   between neighbours) doubles that: stable while substep < 2 / (delta re c0 4 S). */
+static double gp__lattice_spiky_sum(const gp_fluid_material* m) {
+    double l0 = m->spacing, re = m->smoothing_radius, volume = m->mass / m->rest_density, sum = 0.0;
+    double coefficient = 45.0 / (GP__PI * pow(re, 6.0)) / gp__lattice_gradient(l0, re, volume);
+    int n = (int)ceil(re / l0), a, b, c;
+    for (a = -n; a <= n; ++a)
+        for (b = -n; b <= n; ++b)
+            for (c = -n; c <= n; ++c) {
+                double r = sqrt((double)(a * a + b * b + c * c)) * l0;
+                if (r > 0.0 && r < re) sum += volume * coefficient * (re - r) * (re - r) / r;
+            }
+    return sum;
+}
+
 static void gp__fluid_limits(const gp_world* w, float* sound, float* spacing, float* viscous) {
     int i;
     *sound = 0.0f;
@@ -4481,6 +4502,10 @@ static void gp__fluid_limits(const gp_world* w, float* sound, float* spacing, fl
         if (m->spacing < *spacing) *spacing = m->spacing;
         if (m->viscosity > 0.0f && GP__VISCOUS_LIMIT * m->smoothing_radius * m->smoothing_radius / m->viscosity < *viscous)
             *viscous = GP__VISCOUS_LIMIT * m->smoothing_radius * m->smoothing_radius / m->viscosity;
+        if (m->density_model == GP_DENSITY_CONTINUITY) {   /* the diffusion's limit, 90% of it (the default's is above the CFL's) */
+            double limit = 0.9 * 2.0 / (m->diffusion * m->smoothing_radius * sqrt(m->stiffness) * 4.0 * gp__lattice_spiky_sum(m));
+            if (limit < *viscous) *viscous = (float)limit;
+        }
     }
     for (i = 0; i < GP_MAX_GRANULAR_MATERIALS; ++i)   /* grains: a diameter is their spacing */
         if ((w->granular_phases & (1u << i)) && w->granular[i].diameter < *spacing) *spacing = w->granular[i].diameter;
