@@ -6335,6 +6335,16 @@ static gp_result gp__draw_program(gp_world* w, const char* vertex, const char* f
     *out = program;
     return GP_OK;
 }
+
+/* What both draw helpers refuse: no desc, or a view or projection with a value not finite. */
+static gp_result gp__draw_check(gp_world* world, const gp_draw_desc* desc) {
+    int k;
+    if (!desc) return gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "desc is NULL");
+    for (k = 0; k < 16; ++k)
+        if (!isfinite(desc->view[k]) || !isfinite(desc->projection[k]))
+            return gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "view or projection has a value that is not finite");
+    return GP_OK;
+}
 #endif
 
 gp_result gp_draw_bodies(gp_world* world, const gp_draw_desc* desc) {
@@ -6353,11 +6363,8 @@ gp_result gp_draw_bodies(gp_world* world, const gp_draw_desc* desc) {
     if (!world) return GP_ERROR_INVALID_ARGUMENT;
     gl = &world->gl;
     gp__begin(world, "gp_draw_bodies");
-    if (!desc) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "desc is NULL"));
+    if ((r = gp__draw_check(world, desc)) != GP_OK) return gp__end(world, r);
     d = *desc;
-    for (k = 0; k < 16; ++k)
-        if (!isfinite(d.view[k]) || !isfinite(d.projection[k]))
-            return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "view or projection has a value that is not finite"));
     if (d.color[0] == 0.0f && d.color[1] == 0.0f && d.color[2] == 0.0f && d.color[3] == 0.0f) {
         d.color[0] = 0.3f; d.color[1] = 0.5f; d.color[2] = 0.9f; d.color[3] = 1.0f;
     }
@@ -6418,11 +6425,8 @@ gp_result gp_draw_particles(gp_world* world, const gp_draw_desc* desc) {
     if (!world) return GP_ERROR_INVALID_ARGUMENT;
     gl = &world->gl;
     gp__begin(world, "gp_draw_particles");
-    if (!desc) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "desc is NULL"));
+    if ((r = gp__draw_check(world, desc)) != GP_OK) return gp__end(world, r);
     d = *desc;
-    for (i = 0; i < 16; ++i)
-        if (!isfinite(d.view[i]) || !isfinite(d.projection[i]))
-            return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "view or projection has a value that is not finite"));
     if (d.color_by == GP_COLOR_DEFAULT) d.color_by = GP_COLOR_DENSITY;
     if ((int)d.color_by < (int)GP_COLOR_DENSITY || (int)d.color_by > (int)GP_COLOR_UNIFORM)
         return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "color_by %d is not a gp_color_by", (int)d.color_by));
