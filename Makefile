@@ -2,7 +2,8 @@
 #   make test      install what is missing, check shaders and compilation, run every test
 #   make bench     the primitives' and the SPH fluid's benchmark (tables on stdout, CSV in build/)
 #   make shaders   write the .glsl snippets into each .comp, and every .comp into gpuparticle.h
-#   make check     the quick checks only: shaders in step and valid, the header compiles cleanly
+#   make check     the quick checks only: shaders in step and valid, the header compiles cleanly,
+#                  its version, contents, licence and references agree
 #   make demo      the dam break in a window, or headless (PNG frames) when there is no display
 #   make examples  build every example
 CC ?= cc
@@ -16,7 +17,7 @@ LIBS := -lEGL -lm -ldl
 TEST_SOURCES := tests/main.c tests/test_world.c tests/test_primitives.c tests/test_grid.c tests/test_sph.c tests/test_sph_mesh.c tests/test_dem.c tests/test_shapes.c tests/test_dem_reference.c tests/cpu_reference.c tests/cpu_sph.c tests/cpu_dem.c
 TEST_HEADERS := examples/shapes.h tests/fixture.h tests/gp_test.h tests/gp_egl.h tests/cpu_reference.h tests/cpu_sph.h tests/cpu_dem.h gpuparticle.h
 
-.PHONY: all test check deps shaders check-shaders check-compile bench demo examples clean
+.PHONY: all test check deps shaders check-shaders check-compile check-docs bench demo examples clean
 EXAMPLES := $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c))
 all: $(BUILD)/gp_tests $(BUILD)/bench $(EXAMPLES)
 examples: $(EXAMPLES)
@@ -62,7 +63,10 @@ check-shaders: | $(BUILD)
 check-compile: $(GLAD)/src/gl.c
 	sh tools/check.sh compile
 
-check: deps check-shaders check-compile
+check-docs: | $(BUILD)
+	sh tools/check_docs.sh
+
+check: deps check-shaders check-compile check-docs
 
 test: deps $(BUILD)/gp_tests $(BUILD)/gp_tests_sanitized $(EXAMPLES)
 	sh tools/run_tests.sh

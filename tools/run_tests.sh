@@ -1,7 +1,8 @@
 #!/bin/sh
-# run_tests.sh: what `make test` runs after building. The static checks (tools/check.sh), the GPU
-# tests (build/gp_tests) on whatever GL 4.3 EGL gives (llvmpipe without a GPU), and the host code
-# again under AddressSanitizer and UndefinedBehaviorSanitizer on the tests that finish quickly.
+# run_tests.sh: what `make test` runs after building. The static checks (tools/check.sh,
+# tools/check_docs.sh), the GPU tests (build/gp_tests) on whatever GL 4.3 EGL gives (llvmpipe
+# without a GPU), and the host code again under AddressSanitizer and UndefinedBehaviorSanitizer
+# on the tests that finish quickly.
 # Ends with one line: "N passed, N failed".
 set -u
 log=build/test.log
@@ -9,7 +10,7 @@ log=build/test.log
 passed=0
 failed=0
 
-count_checks() {   # the ok/FAIL lines of check.sh
+count_checks() {   # the ok/FAIL lines of check.sh and check_docs.sh
     p=$(grep -c '^ok ' "$1"); f=$(grep -c '^FAIL ' "$1")
     passed=$((passed + p)); failed=$((failed + f))
 }
@@ -23,6 +24,8 @@ sh tools/check.sh shaders | tee build/check_shaders.out
 count_checks build/check_shaders.out
 sh tools/check.sh compile | tee build/check_compile.out
 count_checks build/check_compile.out
+sh tools/check_docs.sh | tee build/check_docs.out
+count_checks build/check_docs.out
 
 echo "== GPU tests (build/gp_tests)"
 build/gp_tests 2>&1 | tee build/gp_tests.out | grep -v 'passed, .* failed$'
