@@ -14,8 +14,8 @@ WARN := -Wall -Wextra -Wpedantic -Werror -Wshadow
 CWARN := $(WARN) -Wstrict-prototypes
 GLAD := $(BUILD)/glad
 LIBS := -lEGL -lm -ldl
-TEST_SOURCES := tests/main.c tests/test_world.c tests/test_primitives.c tests/test_grid.c tests/test_sph.c tests/test_sph_mesh.c tests/test_dem.c tests/test_shapes.c tests/test_dem_reference.c tests/cpu_reference.c tests/cpu_sph.c tests/cpu_dem.c
-TEST_HEADERS := examples/shapes.h tests/fixture.h tests/gp_test.h tests/gp_egl.h tests/cpu_reference.h tests/cpu_sph.h tests/cpu_dem.h gpuparticle.h
+TEST_SOURCES := tests/main.c tests/test_world.c tests/test_primitives.c tests/test_grid.c tests/test_sph.c tests/test_sph_mesh.c tests/test_dem.c tests/test_shapes.c tests/test_dem_reference.c tests/cpu_reference.c tests/cpu_sph.c tests/cpu_dem.c tests/cpu_collider.c
+TEST_HEADERS := examples/shapes.h tests/fixture.h tests/gp_test.h tests/gp_egl.h tests/cpu_reference.h tests/cpu_sph.h tests/cpu_dem.h tests/cpu_collider.h gpuparticle.h
 
 .PHONY: all test check deps shaders check-shaders check-compile check-docs bench demo examples clean
 EXAMPLES := $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c))
@@ -46,8 +46,8 @@ $(BUILD)/gp_tests_sanitized: $(TEST_SOURCES) $(TEST_HEADERS) $(GLAD)/src/gl.c
 	$(CC) -std=c99 -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined $(CWARN) \
 	    -I. -Itests -I$(GLAD)/include $(TEST_SOURCES) $(GLAD)/src/gl.c -o $@ $(LIBS)
 
-BENCH_SOURCES := bench/bench.c tests/cpu_reference.c tests/cpu_sph.c tests/cpu_dem.c
-$(BUILD)/bench: $(BENCH_SOURCES) tests/cpu_reference.h tests/cpu_sph.h tests/cpu_dem.h tests/gp_egl.h gpuparticle.h
+BENCH_SOURCES := bench/bench.c tests/cpu_reference.c tests/cpu_sph.c tests/cpu_dem.c tests/cpu_collider.c
+$(BUILD)/bench: $(BENCH_SOURCES) tests/cpu_reference.h tests/cpu_sph.h tests/cpu_dem.h tests/cpu_collider.h tests/gp_egl.h gpuparticle.h
 	@sh tools/deps.sh
 	@mkdir -p $(BUILD)
 	$(CC) -std=c99 -O2 -g $(CWARN) -I. -Itests $(BENCH_SOURCES) -o $@ $(LIBS)

@@ -1,9 +1,10 @@
 /* cpu_dem.c: see cpu_dem.h. The comment above each function states the formula it implements
    (paper 000: contact eqs. 10-13 at the contact points, rigid bodies eqs. 1-8 and 14-20; the
    model as gpuparticle.h section >>dem implements it). Double precision throughout; the inputs
-   are the GPU's floats. Self-contained: the colliders' distances are evaluated here too, each
-   collider on its own (cpu_sph_boundary's minimum is the fluid's, not the contacts'). */
+   are the GPU's floats. The walls are each collider on its own (cpu_collider_distance), not
+   cpu_sph_boundary's minimum (the fluid's, not the contacts'). */
 #include "cpu_dem.h"
+#include "cpu_collider.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,68 +122,6 @@ double cpu_dem_pair_force(const double xi[3], const double vi[3], const double w
     return k * (reach + dist) + (eta + kt) * (dem_length(ui) + dem_length(uj));
 }
 
-/* One collider's signed distance and gradient, as gp_boundary.glsl's gp_collider_distance:
-   sphere |d| - R; box outside |max(|d| - h, 0)|, inside the largest |d_a| - h_a (the first axis
-   on a tie, as the GPU's >= tests pick); capsule the sphere at the segment's closest point;
-   plane d . n (n normalised; planes ignore inside). d = x - center. */
-double cpu_dem_collider_distance(const gp_collider_desc* c, const double x[3], double n[3]) {
-    double d[3], s = INFINITY, len;
-    int a;
-    n[0] = n[1] = n[2] = 0.0;
-    for (a = 0; a < 3; ++a) d[a] = x[a] - c->center[a];
-    switch (c->shape) {
-    case GP_SHAPE_SPHERE:
-        len = dem_length(d);
-        s = len - c->radius;
-        if (len > 0.0) { n[0] = d[0] / len; n[1] = d[1] / len; n[2] = d[2] / len; } else n[1] = 1.0;
-        break;
-    case GP_SHAPE_BOX: {
-        double q[3], outside[3];
-        int largest;
-        for (a = 0; a < 3; ++a) {
-            q[a] = fabs(d[a]) - c->half_extents[a];
-            outside[a] = q[a] > 0.0 ? q[a] : 0.0;
-        }
-        len = dem_length(outside);
-        if (len > 0.0) {
-            s = len;
-            for (a = 0; a < 3; ++a) n[a] = (d[a] < 0.0 ? -outside[a] : outside[a]) / len;
-        } else {
-            largest = q[0] >= q[1] && q[0] >= q[2] ? 0 : q[1] >= q[2] ? 1 : 2;
-            s = q[largest];
-            n[largest] = d[largest] < 0.0 ? -1.0 : 1.0;
-        }
-        break;
-    }
-    case GP_SHAPE_CAPSULE: {
-        double ab[3], t, ab2;
-        for (a = 0; a < 3; ++a) ab[a] = (double)c->end[a] - c->center[a];
-        ab2 = dem_dot(ab, ab);
-        t = ab2 > 0.0 ? dem_dot(d, ab) / ab2 : 0.0;
-        t = t < 0.0 ? 0.0 : t > 1.0 ? 1.0 : t;
-        for (a = 0; a < 3; ++a) d[a] -= t * ab[a];
-        len = dem_length(d);
-        s = len - c->radius;
-        if (len > 0.0) { n[0] = d[0] / len; n[1] = d[1] / len; n[2] = d[2] / len; } else n[1] = 1.0;
-        break;
-    }
-    case GP_SHAPE_PLANE: {
-        double normal[3];
-        for (a = 0; a < 3; ++a) normal[a] = c->normal[a];
-        len = dem_length(normal);
-        for (a = 0; a < 3; ++a) n[a] = normal[a] / len;
-        return dem_dot(d, n);
-    }
-    default:
-        return INFINITY;
-    }
-    if (c->inside) {
-        s = -s;
-        n[0] = -n[0]; n[1] = -n[1]; n[2] = -n[2];
-    }
-    return s;
-}
-
 /* One wall at distance phi with normal n_w (towards the particle): a still partner in
    direction n = -n_w, overlap r - phi. Adds force and torque, returns the magnitudes' sum
    (size: the sizes in phi's sum). */
@@ -227,7 +166,7 @@ double cpu_dem_wall_force(const gp_collider_desc* colliders, uint32_t collider_c
             }
             continue;
         }
-        phi = cpu_dem_collider_distance(c, x, n);
+        phi = cpu_collider_distance(c, x, n);
         size = dem_length(d);
         if (c->shape == GP_SHAPE_SPHERE || c->shape == GP_SHAPE_CAPSULE) size += c->radius;
         if (c->shape == GP_SHAPE_BOX) {

@@ -73,12 +73,6 @@ double cpu_dem_pair_force(const double xi[3], const double vi[3], const double w
                           const double xj[3], const double vj[3], const double wj[3], double rj, const cpu_dem_material* mj,
                           double f[3], double torque[3]);
 
-/* One collider's signed distance at x, positive on the particles' side, and its unit gradient
-   n (towards the free side): sphere, box, capsule (segment center..end), plane, as the GPU's
-   gp_collider_distance evaluates them, turned inside out for inside = true (planes ignore it).
-   Meshes are not supported: +infinity. */
-double cpu_dem_collider_distance(const gp_collider_desc* collider, const double x[3], double n[3]);
-
 /* The walls' force on a particle of its own material, spin w (NULL: none): every collider on its
    own whose distance phi < r touches it, and a container box (GP_SHAPE_BOX, inside) as six
    plane walls, one per face at distance h_a +- (x_a - c_a). A wall with normal n_w is a partner

@@ -2,6 +2,7 @@
    Müller, Charypar and Gross 2003 kernels, paper 001's WCSPH with wall weight functions. Double
    precision throughout; the inputs are the GPU's floats. */
 #include "cpu_sph.h"
+#include "cpu_collider.h"
 #include "cpu_reference.h"
 #include <math.h>
 #include <stdlib.h>
@@ -144,70 +145,12 @@ cpu_sph_material cpu_sph_material_make(const gp_fluid_material* resolved) {
 static double sph_dot(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 static double sph_length(const double a[3]) { return sqrt(sph_dot(a, a)); }
 
-/* One collider's signed distance, positive on the particles' side, and its unit gradient. */
-static double sph_collider(const gp_collider_desc* c, const double x[3], double n[3]) {
-    double d[3], s = INFINITY, len;
-    int a;
-    n[0] = n[1] = n[2] = 0.0;
-    for (a = 0; a < 3; ++a) d[a] = x[a] - c->center[a];
-    switch (c->shape) {
-    case GP_SHAPE_SPHERE:
-        len = sph_length(d);
-        s = len - c->radius;
-        if (len > 0.0) { n[0] = d[0] / len; n[1] = d[1] / len; n[2] = d[2] / len; } else n[1] = 1.0;
-        break;
-    case GP_SHAPE_BOX: {   /* q = |d| - h: outside, the length of max(q, 0); inside, the largest q */
-        double q[3], outside[3];
-        int largest = 0;
-        for (a = 0; a < 3; ++a) {
-            q[a] = fabs(d[a]) - c->half_extents[a];
-            outside[a] = q[a] > 0.0 ? q[a] : 0.0;
-            if (q[a] > q[largest]) largest = a;
-        }
-        len = sph_length(outside);
-        if (len > 0.0) {
-            s = len;
-            for (a = 0; a < 3; ++a) n[a] = (d[a] < 0.0 ? -outside[a] : outside[a]) / len;
-        } else {
-            s = q[largest];
-            n[largest] = d[largest] < 0.0 ? -1.0 : 1.0;
-        }
-        break;
-    }
-    case GP_SHAPE_CAPSULE: {   /* distance to the closest point of the segment center..end */
-        double ab[3], t, ab2;
-        for (a = 0; a < 3; ++a) ab[a] = (double)c->end[a] - c->center[a];
-        ab2 = sph_dot(ab, ab);
-        t = ab2 > 0.0 ? sph_dot(d, ab) / ab2 : 0.0;
-        t = t < 0.0 ? 0.0 : t > 1.0 ? 1.0 : t;
-        for (a = 0; a < 3; ++a) d[a] -= t * ab[a];
-        len = sph_length(d);
-        s = len - c->radius;
-        if (len > 0.0) { n[0] = d[0] / len; n[1] = d[1] / len; n[2] = d[2] / len; } else n[1] = 1.0;
-        break;
-    }
-    case GP_SHAPE_PLANE: {   /* planes ignore inside */
-        double normal[3] = {c->normal[0], c->normal[1], c->normal[2]};
-        len = sph_length(normal);
-        for (a = 0; a < 3; ++a) n[a] = normal[a] / len;
-        return sph_dot(d, n);
-    }
-    default:
-        return INFINITY;
-    }
-    if (c->inside) {
-        s = -s;
-        n[0] = -n[0]; n[1] = -n[1]; n[2] = -n[2];
-    }
-    return s;
-}
-
 double cpu_sph_boundary(const gp_collider_desc* colliders, uint32_t count, const double x[3], double normal[3]) {
     double best = INFINITY, n[3];
     uint32_t k;
     normal[0] = normal[1] = normal[2] = 0.0;
     for (k = 0; k < count; ++k) {
-        double s = sph_collider(colliders + k, x, n);
+        double s = cpu_collider_distance(colliders + k, x, n);
         if (s < best) { best = s; memcpy(normal, n, sizeof n); }
     }
     return best;
@@ -305,7 +248,7 @@ static sph_wall sph_walls(const cpu_sph_scene* s, const cpu_sph_material* m, con
         double d[6], n[6][3];   /* d[2 f + side], n: the face on the low (0) and high (1) side of axis f */
         int f, g, side[3];
         if (!(c->shape == GP_SHAPE_BOX && c->inside)) {
-            d[0] = sph_collider(c, x, n[0]);
+            d[0] = cpu_collider_distance(c, x, n[0]);
             sph_wall_plane(m, s->gravity, n[0], d[0], &w);
             continue;
         }

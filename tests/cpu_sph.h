@@ -63,8 +63,8 @@ double cpu_sph_wall_viscosity(const cpu_sph_material* m, double d);
 /* A material from a resolved gp_fluid_material (its mass is ignored): mass and tables derived. */
 cpu_sph_material cpu_sph_material_make(const gp_fluid_material* resolved);
 
-/* The boundary's signed distance at x (positive on the particles' side): the minimum over the
-   colliders (sphere, box, capsule, plane; meshes are not supported), and in normal the unit
+/* The boundary's signed distance at x (positive on the particles' side): the minimum of
+   cpu_collider_distance over the colliders (meshes are not supported), and in normal the unit
    gradient of the collider that gave it. No collider: +infinity and a zero normal. */
 double cpu_sph_boundary(const gp_collider_desc* colliders, uint32_t count, const double x[3], double normal[3]);
 

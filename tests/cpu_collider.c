@@ -1,0 +1,68 @@
+/* cpu_collider.c: see cpu_collider.h. */
+#include "cpu_collider.h"
+#include <math.h>
+
+static double collider_dot(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+static double collider_length(const double a[3]) { return sqrt(collider_dot(a, a)); }
+
+/* d = x - center. Sphere |d| - R; box outside |max(|d| - h, 0)|, inside the largest |d_a| - h_a
+   (the first axis on a tie, as the GPU's >= tests pick); capsule the sphere at the segment's
+   closest point; plane d . n (n normalised). A gradient that does not exist (x at a sphere's
+   centre, on a capsule's segment) is +y. */
+double cpu_collider_distance(const gp_collider_desc* c, const double x[3], double n[3]) {
+    double d[3], s = INFINITY, len;
+    int a;
+    n[0] = n[1] = n[2] = 0.0;
+    for (a = 0; a < 3; ++a) d[a] = x[a] - c->center[a];
+    switch (c->shape) {
+    case GP_SHAPE_SPHERE:
+        len = collider_length(d);
+        s = len - c->radius;
+        if (len > 0.0) { n[0] = d[0] / len; n[1] = d[1] / len; n[2] = d[2] / len; } else n[1] = 1.0;
+        break;
+    case GP_SHAPE_BOX: {
+        double q[3], outside[3];
+        int largest;
+        for (a = 0; a < 3; ++a) {
+            q[a] = fabs(d[a]) - c->half_extents[a];
+            outside[a] = q[a] > 0.0 ? q[a] : 0.0;
+        }
+        len = collider_length(outside);
+        if (len > 0.0) {
+            s = len;
+            for (a = 0; a < 3; ++a) n[a] = (d[a] < 0.0 ? -outside[a] : outside[a]) / len;
+        } else {
+            largest = q[0] >= q[1] && q[0] >= q[2] ? 0 : q[1] >= q[2] ? 1 : 2;
+            s = q[largest];
+            n[largest] = d[largest] < 0.0 ? -1.0 : 1.0;
+        }
+        break;
+    }
+    case GP_SHAPE_CAPSULE: {
+        double ab[3], t, ab2;
+        for (a = 0; a < 3; ++a) ab[a] = (double)c->end[a] - c->center[a];
+        ab2 = collider_dot(ab, ab);
+        t = ab2 > 0.0 ? collider_dot(d, ab) / ab2 : 0.0;
+        t = t < 0.0 ? 0.0 : t > 1.0 ? 1.0 : t;
+        for (a = 0; a < 3; ++a) d[a] -= t * ab[a];
+        len = collider_length(d);
+        s = len - c->radius;
+        if (len > 0.0) { n[0] = d[0] / len; n[1] = d[1] / len; n[2] = d[2] / len; } else n[1] = 1.0;
+        break;
+    }
+    case GP_SHAPE_PLANE: {
+        double normal[3];
+        for (a = 0; a < 3; ++a) normal[a] = c->normal[a];
+        len = collider_length(normal);
+        for (a = 0; a < 3; ++a) n[a] = normal[a] / len;
+        return collider_dot(d, n);
+    }
+    default:
+        return INFINITY;
+    }
+    if (c->inside) {
+        s = -s;
+        n[0] = -n[0]; n[1] = -n[1]; n[2] = -n[2];
+    }
+    return s;
+}
