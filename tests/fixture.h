@@ -53,4 +53,6 @@ extern const int sph_mesh_test_count;
 extern const int sph_test_count;
 extern const gp_test_case world_tests[];
 extern const int world_test_count;
+extern const gp_test_case layout_tests[];
+extern const int layout_test_count;
 #endif

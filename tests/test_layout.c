@@ -1,0 +1,206 @@
+/* test_layout.c: the C structs that mirror GLSL blocks, field by field, against the offsets the
+   driver reports (STYLE 17): gp__world_params against uniform block gp_world_block,
+   gp__solver_params and gp__fluid_params against gp_solver_block (std140), gp__body_gpu against
+   struct gp_body (std430). Each block's members are all checked, every element of an array of
+   structs included, and the block's size; a member GL reports that no row here names fails.
+
+   The mirrors are private, so this file holds its own static copy of the implementation
+   (GP_STATIC), and compiles one library program as the library does, its main renamed, followed
+   by a main that makes the blocks active and a buffer of gp_body to introspect. */
+#include <glad/gl.h>
+#define GP_STATIC
+#define GPUPARTICLE_IMPLEMENTATION
+#include "gpuparticle.h"
+#include "fixture.h"
+#include <stddef.h>
+#include <stdio.h>
+
+/* One GLSL member and where its C mirror keeps it. */
+typedef struct layout_field {
+    const char* name;        /* as GL names it; %u stands for the element of an array of structs */
+    char type;               /* 'f', 'i' or 'u': the components' type on both sides */
+    size_t offset;           /* C offset of the member in element 0 */
+    size_t bytes;            /* C size of the member (the whole array for an array member) */
+    unsigned elements;       /* elements of the array of structs it belongs to (1: none) */
+    size_t element_stride;   /* C bytes between two such elements */
+} layout_field;
+
+#define LAYOUT_FIELD(name, type, s, member, bytes) {name, type, offsetof(s, member), bytes, 1, 0}
+#define LAYOUT_ELEMENT(name, type, s, member, bytes, elements, stride) {name, type, offsetof(s, member), bytes, elements, stride}
+#define LAYOUT_COUNT(a) ((int)(sizeof a / sizeof a[0]))
+#define LAYOUT_FLUID(glsl, member)                                                                                 \
+    LAYOUT_ELEMENT("gp_fluids[%u]." glsl, 'f', gp__solver_params, fluids[0].member,                                \
+                   sizeof(((gp__fluid_params*)0)->member), GP_MAX_FLUID_MATERIALS, sizeof(gp__fluid_params))
+#define LAYOUT_VEC4_OF(array, glsl, member, at, elements)                                                          \
+    LAYOUT_ELEMENT(array "[%u]." glsl, 'f', gp__solver_params, member[0][at], 4 * sizeof(float), elements,         \
+                   sizeof(((gp__solver_params*)0)->member[0]))
+
+static const layout_field layout_world[] = {
+    LAYOUT_FIELD("gp_grid_origin", 'f', gp__world_params, grid_origin, sizeof(float[4])),
+    LAYOUT_FIELD("gp_grid_dims", 'i', gp__world_params, grid_dims, sizeof(int32_t[4])),
+    LAYOUT_FIELD("gp_counts", 'u', gp__world_params, counts, sizeof(uint32_t[4])),
+};
+
+static const layout_field layout_solver[] = {
+    LAYOUT_FIELD("gp_gravity", 'f', gp__solver_params, gravity, sizeof(float[4])),
+    LAYOUT_FIELD("gp_solver_counts", 'u', gp__solver_params, counts, sizeof(uint32_t[4])),
+    LAYOUT_FLUID("shape", shape),
+    LAYOUT_FLUID("flow", flow),
+    LAYOUT_FLUID("kernel", kernel),
+    LAYOUT_FLUID("table", table),
+    LAYOUT_FLUID("wall_density[0]", wall_density),
+    LAYOUT_FLUID("wall_viscosity[0]", wall_viscosity),
+    LAYOUT_FLUID("wall_gradient[0]", wall_gradient),
+    LAYOUT_FLUID("wall_normal[0]", wall_normal),
+    LAYOUT_FLUID("wall_tangent[0]", wall_tangent),
+    LAYOUT_VEC4_OF("gp_forces", "a", forces, 0, GP_MAX_FORCES),
+    LAYOUT_VEC4_OF("gp_forces", "b", forces, 4, GP_MAX_FORCES),
+    LAYOUT_VEC4_OF("gp_colliders", "a", colliders, 0, GP_MAX_COLLIDERS),
+    LAYOUT_VEC4_OF("gp_colliders", "b", colliders, 4, GP_MAX_COLLIDERS),
+    LAYOUT_VEC4_OF("gp_colliders", "c", colliders, 8, GP_MAX_COLLIDERS),
+    LAYOUT_VEC4_OF("gp_granulars", "contact", granular, 0, GP_MAX_GRANULAR_MATERIALS),
+    LAYOUT_VEC4_OF("gp_granulars", "grain", granular, 4, GP_MAX_GRANULAR_MATERIALS),
+};
+
+/* In the test's own buffer, gp_layout_bodies[] (std430, as gp_rigid holds the bodies). */
+static const layout_field layout_body[] = {
+    LAYOUT_FIELD("gp_layout_bodies[0].x", 'f', gp__body_gpu, x, sizeof(float[4])),
+    LAYOUT_FIELD("gp_layout_bodies[0].q", 'f', gp__body_gpu, q, sizeof(float[4])),
+    LAYOUT_FIELD("gp_layout_bodies[0].p", 'f', gp__body_gpu, p, sizeof(float[4])),
+    LAYOUT_FIELD("gp_layout_bodies[0].l", 'f', gp__body_gpu, l, sizeof(float[4])),
+    LAYOUT_FIELD("gp_layout_bodies[0].inertia", 'f', gp__body_gpu, inertia, sizeof(float[4])),
+    LAYOUT_FIELD("gp_layout_bodies[0].particles", 'u', gp__body_gpu, particles, sizeof(uint32_t[4])),
+};
+
+/* A GL type's component type ('f', 'i', 'u'; 0 for any other) and its size in bytes. */
+static char layout_type(GLint type, size_t* bytes) {
+    static const struct { GLint type; char c; size_t bytes; } types[] = {
+        {GL_FLOAT, 'f', 4}, {GL_FLOAT_VEC2, 'f', 8}, {GL_FLOAT_VEC3, 'f', 12}, {GL_FLOAT_VEC4, 'f', 16},
+        {GL_INT, 'i', 4}, {GL_INT_VEC2, 'i', 8}, {GL_INT_VEC3, 'i', 12}, {GL_INT_VEC4, 'i', 16},
+        {GL_UNSIGNED_INT, 'u', 4}, {GL_UNSIGNED_INT_VEC2, 'u', 8}, {GL_UNSIGNED_INT_VEC3, 'u', 12},
+        {GL_UNSIGNED_INT_VEC4, 'u', 16},
+    };
+    size_t i;
+    for (i = 0; i < sizeof types / sizeof types[0]; ++i)
+        if (types[i].type == type) { *bytes = types[i].bytes; return types[i].c; }
+    *bytes = 0;
+    return 0;
+}
+
+/* The body_update program's text as gp__compile hands it to GL (#version, GP_GROUP_SIZE, every
+   line of its parts), its main renamed, then `extra`. 0 (and a failed check) if it does not link. */
+static GLuint layout_program(const char* extra) {
+    const char* const* const* parts = gp__shader_sources[GP__PROGRAM_BODY_UPDATE].parts;
+    const char* const* part_line;
+    const char* const* const* part;
+    const char* strings[1100];
+    char defines[128], log[4096];
+    GLsizei count = 0;
+    GLint ok = 0;
+    GLuint shader, program;
+    snprintf(defines, sizeof defines, "#define GP_GROUP_SIZE %d\n#define main gp_layout_library_main\n", GP_GROUP_SIZE);
+    strings[count++] = parts[0][0];
+    strings[count++] = defines;
+    for (part = parts; *part; ++part)
+        for (part_line = *part == parts[0] ? *part + 1 : *part; *part_line && count < 1096; ++part_line) strings[count++] = *part_line;
+    strings[count++] = "#undef main\n";
+    strings[count++] = extra;
+    shader = glCreateShader(GL_COMPUTE_SHADER);
+    glShaderSource(shader, count, strings, NULL);
+    glCompileShader(shader);
+    glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
+    log[0] = 0;
+    if (!ok) glGetShaderInfoLog(shader, sizeof log, NULL, log);
+    program = glCreateProgram();
+    glAttachShader(program, shader);
+    if (ok) {
+        glLinkProgram(program);
+        glGetProgramiv(program, GL_LINK_STATUS, &ok);
+        if (!ok) glGetProgramInfoLog(program, sizeof log, NULL, log);
+    }
+    glDeleteShader(shader);
+    CHECKF(ok, "the layout program does not build:\n%s", log);
+    if (!ok) { glDeleteProgram(program); return 0; }
+    return program;
+}
+
+/* Checks every row of fields against member_interface's resources of block (of block_interface),
+   that the block holds no member the rows do not name, and that its size is c_size. For a block
+   whose one member is an array of structs, each member's top-level array stride must be
+   top_level_stride (0: not checked). */
+static void layout_check(GLuint program, GLenum block_interface, GLenum member_interface, const char* block, size_t c_size,
+                         const layout_field* fields, int field_count, size_t top_level_stride) {
+    const GLenum block_props[2] = {GL_BUFFER_DATA_SIZE, GL_NUM_ACTIVE_VARIABLES};
+    const GLenum props[6] = {GL_OFFSET, GL_ARRAY_SIZE, GL_ARRAY_STRIDE, GL_TYPE, GL_BLOCK_INDEX, GL_TOP_LEVEL_ARRAY_STRIDE};
+    GLint sizes[2] = {0, 0};
+    GLuint index = glGetProgramResourceIndex(program, block_interface, block);
+    int f, named = 0;
+    unsigned e;
+    CHECKF(index != GL_INVALID_INDEX, "block %s is not active in the program", block);
+    if (index == GL_INVALID_INDEX) return;
+    glGetProgramResourceiv(program, block_interface, index, 2, block_props, 2, NULL, sizes);
+    CHECKF((size_t)sizes[0] == c_size, "%s: GL's size %d bytes, the C mirror's %zu", block, sizes[0], c_size);
+    for (f = 0; f < field_count; ++f)
+        for (e = 0; e < fields[f].elements; ++e) {
+            const layout_field* field = fields + f;
+            size_t offset = field->offset + e * field->element_stride, bytes;
+            GLint v[6] = {-1, -1, -1, -1, -1, -1};
+            char name[128];
+            GLuint member;
+            snprintf(name, sizeof name, field->name, e);
+            ++named;
+            member = glGetProgramResourceIndex(program, member_interface, name);
+            CHECKF(member != GL_INVALID_INDEX, "%s: GL reports no member %s", block, name);
+            if (member == GL_INVALID_INDEX) continue;
+            glGetProgramResourceiv(program, member_interface, member, member_interface == GL_BUFFER_VARIABLE ? 6 : 5, props, 6,
+                                   NULL, v);
+            CHECKF(v[4] == (GLint)index, "%s: %s is not in this block", block, name);
+            CHECKF(v[0] == (GLint)offset, "%s: %s at offset %d in GLSL, %zu in C", block, name, v[0], offset);
+            CHECKF(layout_type(v[3], &bytes) == field->type, "%s: %s is of GL type 0x%x, C's components are '%c'", block, name,
+                   (unsigned)v[3], field->type);
+            if (v[1] > 1 || v[2] > 0) bytes = (size_t)v[1] * (size_t)v[2];   /* an array member: all of it */
+            CHECKF(bytes == field->bytes, "%s: %s spans %zu bytes in GLSL, %zu in C", block, name, bytes, field->bytes);
+            if (top_level_stride)
+                CHECKF((size_t)v[5] == top_level_stride, "%s: %s's array stride %d in GLSL, %zu in C", block, name, v[5],
+                       top_level_stride);
+        }
+    CHECKF(sizes[1] == named, "%s: GL reports %d members, the rows here name %d (a GLSL member without a C check?)", block,
+           sizes[1], named);
+}
+
+static const char layout_main[] =
+    "layout(std430, binding = 7) buffer gp_layout_body_block { gp_body gp_layout_bodies[]; };\n"
+    "void main() { gp_layout_bodies[0].x = gp_grid_origin + gp_gravity; }\n";
+
+static void test_layout_world_params(void) {
+    GLuint program = layout_program(layout_main);
+    if (!program) return;
+    layout_check(program, GL_UNIFORM_BLOCK, GL_UNIFORM, "gp_world_block", sizeof(gp__world_params), layout_world,
+                 LAYOUT_COUNT(layout_world), 0);
+    glDeleteProgram(program);
+}
+
+static void test_layout_solver_params(void) {
+    GLuint program = layout_program(layout_main);
+    if (!program) return;
+    layout_check(program, GL_UNIFORM_BLOCK, GL_UNIFORM, "gp_solver_block", sizeof(gp__solver_params), layout_solver,
+                 LAYOUT_COUNT(layout_solver), 0);
+    glDeleteProgram(program);
+}
+
+/* gp_rigid holds bodies as vec4s that gp_body_load reads in gp_body's field order, so the C mirror
+   must match gp_body laid out by std430: the test's own buffer of gp_body shows that layout. */
+static void test_layout_body_gpu(void) {
+    GLuint program = layout_program(layout_main);
+    if (!program) return;
+    layout_check(program, GL_SHADER_STORAGE_BLOCK, GL_BUFFER_VARIABLE, "gp_layout_body_block", sizeof(gp__body_gpu), layout_body,
+                 LAYOUT_COUNT(layout_body), sizeof(gp__body_gpu));
+    glDeleteProgram(program);
+}
+
+const gp_test_case layout_tests[] = {
+    {"layout_world_params", test_layout_world_params},
+    {"layout_solver_params", test_layout_solver_params},
+    {"layout_body_gpu", test_layout_body_gpu},
+};
+const int layout_test_count = (int)(sizeof layout_tests / sizeof layout_tests[0]);
