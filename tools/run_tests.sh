@@ -10,7 +10,7 @@ log=build/test.log
 passed=0
 failed=0
 
-count_checks() {   # the ok/FAIL lines of check.sh and check_docs.sh
+count_checks() {   # the ok/FAIL lines of check.sh, check_docs.sh and step_by_step.sh
     p=$(grep -c '^ok ' "$1"); f=$(grep -c '^FAIL ' "$1")
     passed=$((passed + p)); failed=$((failed + f))
 }
@@ -67,6 +67,12 @@ for example in build/examples/*; do
         fi
     fi
 done
+
+# The header's STEP BY STEP, as README.md shows it, pasted into a GLFW program: it compiles, and
+# its one frame under Xvfb shows particles.
+echo "== the header's STEP BY STEP"
+sh tools/step_by_step.sh | tee build/step_by_step.out
+count_checks build/step_by_step.out
 
 # Some examples run longer, small, and their printed figures must say what a frame cannot: no
 # rigid body left the box once all have dropped; the poured grains stand as a heap with a slope
