@@ -172,30 +172,30 @@ static const char layout_main[] =
     "layout(std430, binding = 7) buffer gp_layout_body_block { gp_body gp_layout_bodies[]; };\n"
     "void main() { gp_layout_bodies[0].x = gp_grid_origin + gp_gravity; }\n";
 
-static void test_layout_world_params(void) {
+/* Builds the program and checks one block (layout_check's arguments). */
+static void layout_test(GLenum block_interface, GLenum member_interface, const char* block, size_t c_size,
+                        const layout_field* fields, int field_count, size_t top_level_stride) {
     GLuint program = layout_program(layout_main);
     if (!program) return;
-    layout_check(program, GL_UNIFORM_BLOCK, GL_UNIFORM, "gp_world_block", sizeof(gp__world_params), layout_world,
-                 LAYOUT_COUNT(layout_world), 0);
+    layout_check(program, block_interface, member_interface, block, c_size, fields, field_count, top_level_stride);
     glDeleteProgram(program);
 }
 
+static void test_layout_world_params(void) {
+    layout_test(GL_UNIFORM_BLOCK, GL_UNIFORM, "gp_world_block", sizeof(gp__world_params), layout_world,
+                LAYOUT_COUNT(layout_world), 0);
+}
+
 static void test_layout_solver_params(void) {
-    GLuint program = layout_program(layout_main);
-    if (!program) return;
-    layout_check(program, GL_UNIFORM_BLOCK, GL_UNIFORM, "gp_solver_block", sizeof(gp__solver_params), layout_solver,
-                 LAYOUT_COUNT(layout_solver), 0);
-    glDeleteProgram(program);
+    layout_test(GL_UNIFORM_BLOCK, GL_UNIFORM, "gp_solver_block", sizeof(gp__solver_params), layout_solver,
+                LAYOUT_COUNT(layout_solver), 0);
 }
 
 /* gp_rigid holds bodies as vec4s that gp_body_load reads in gp_body's field order, so the C mirror
    must match gp_body laid out by std430: the test's own buffer of gp_body shows that layout. */
 static void test_layout_body_gpu(void) {
-    GLuint program = layout_program(layout_main);
-    if (!program) return;
-    layout_check(program, GL_SHADER_STORAGE_BLOCK, GL_BUFFER_VARIABLE, "gp_layout_body_block", sizeof(gp__body_gpu), layout_body,
-                 LAYOUT_COUNT(layout_body), sizeof(gp__body_gpu));
-    glDeleteProgram(program);
+    layout_test(GL_SHADER_STORAGE_BLOCK, GL_BUFFER_VARIABLE, "gp_layout_body_block", sizeof(gp__body_gpu), layout_body,
+                LAYOUT_COUNT(layout_body), sizeof(gp__body_gpu));
 }
 
 const gp_test_case layout_tests[] = {

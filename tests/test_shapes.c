@@ -169,6 +169,23 @@ static double shapes_volume(const shape_mesh* m) {
     return volume / 6.0;
 }
 
+/* What every tessellated shape promises: vertices and triangles as counted, closed and
+   consistently wound with Euler characteristic euler (2: a sphere's topology, 0: a torus'), and
+   outward (a positive signed volume, written to volume). Returns 0 when the mesh cannot be
+   looked at further. */
+static int shapes_check_mesh(const shape_mesh* m, const char* what, uint32_t vertices, uint32_t triangles, int euler,
+                             double* volume) {
+    int e;
+    CHECKF(m->vertex_count == vertices && m->triangle_count == triangles, "%s: %u vertices, %u triangles, not %u and %u", what,
+           m->vertex_count, m->triangle_count, vertices, triangles);
+    e = shapes_check_closed(m, what);
+    CHECKF(e == euler, "%s: Euler characteristic %d, not %d", what, e, euler);
+    if (e == SHAPES_BROKEN) return 0;
+    *volume = shapes_volume(m);
+    CHECKF(*volume > 0.0, "%s: signed volume %g: wound inward", what, *volume);
+    return 1;
+}
+
 /* pi * integral of r^2 dy around the outline closed by the axis (Green's theorem): the volume
    of revolution of the region it bounds, also when it runs down again. */
 static double shapes_profile_volume(const float* p, uint32_t count) {
@@ -300,17 +317,13 @@ static void test_shape_torus(void) {
             double R = sizes[s][0], r = sizes[s][1], analytic = 2.0 * SHAPES_PI * SHAPES_PI * R * r * r;
             double ratio = shapes_f(counts[c][0]) * shapes_f(counts[c][1]), volume, worst = 0.0;
             uint32_t inward = 0;
-            int euler;
             snprintf(what, sizeof what, "torus R %g r %g, %u x %u", R, r, counts[c][0], counts[c][1]);
             CHECKF(shape_torus(sizes[s][0], sizes[s][1], counts[c][0], counts[c][1], &m) == SHAPE_OK, "%s: refused", what);
             if (!m.vertices) continue;
-            CHECKF(m.vertex_count == counts[c][0] * counts[c][1] && m.triangle_count == 2 * counts[c][0] * counts[c][1],
-                   "%s: %u vertices, %u triangles", what, m.vertex_count, m.triangle_count);
-            euler = shapes_check_closed(&m, what);
-            CHECKF(euler == 0, "%s: Euler characteristic %d, not a torus'", what, euler);
-            if (euler == SHAPES_BROKEN) { shape_mesh_free(&m); continue; }
-            volume = shapes_volume(&m);
-            CHECKF(volume > 0.0, "%s: signed volume %g: wound inward", what, volume);
+            if (!shapes_check_mesh(&m, what, counts[c][0] * counts[c][1], 2 * counts[c][0] * counts[c][1], 0, &volume)) {
+                shape_mesh_free(&m);
+                continue;
+            }
             CHECKF(fabs(volume / (analytic * ratio) - 1.0) < SHAPES_EXACT, "%s: volume %.9g, the inscribed tube's %.9g",
                    what, volume, analytic * ratio);
             /* the tolerance from the tessellation: the inscribed polygons lose 1 - ratio, no more */
@@ -385,19 +398,15 @@ static void test_shape_uv_sphere(void) {
             shape_mesh m;
             char what[96];
             uint32_t stacks = counts[c][0], slices = counts[c][1], inward = 0;
-            int euler;
             double r = radii[s], analytic = 4.0 / 3.0 * SHAPES_PI * r * r * r, half_polygon = 0.0, volume, worst = 0.0;
             double inner = r * cos(SHAPES_PI / (2 * stacks)) * cos(SHAPES_PI / slices);
             snprintf(what, sizeof what, "sphere r %g, %u stacks %u slices", r, stacks, slices);
             CHECKF(shape_uv_sphere(radii[s], stacks, slices, &m) == SHAPE_OK, "%s: refused", what);
             if (!m.vertices) continue;
-            CHECKF(m.vertex_count == (stacks - 1) * slices + 2 && m.triangle_count == 2 * slices * (stacks - 1),
-                   "%s: %u vertices, %u triangles", what, m.vertex_count, m.triangle_count);
-            euler = shapes_check_closed(&m, what);
-            CHECKF(euler == 2, "%s: Euler characteristic %d, not a sphere's", what, euler);
-            if (euler == SHAPES_BROKEN) { shape_mesh_free(&m); continue; }
-            volume = shapes_volume(&m);
-            CHECKF(volume > 0.0, "%s: signed volume %g: wound inward", what, volume);
+            if (!shapes_check_mesh(&m, what, (stacks - 1) * slices + 2, 2 * slices * (stacks - 1), 2, &volume)) {
+                shape_mesh_free(&m);
+                continue;
+            }
             /* the half polygon revolved (frustums), its slices inscribed n-gons */
             for (k = 0; k < stacks; ++k) {
                 double a0 = SHAPES_PI * k / stacks, a1 = SHAPES_PI * (k + 1) / stacks;
@@ -478,15 +487,10 @@ static void test_shape_box(void) {
         double exact = 8.0 * sizes[s][0] * sizes[s][1] * sizes[s][2], volume;
         shapes_half half;
         uint32_t inward = 0, off = 0;
-        int euler;
         snprintf(what, sizeof what, "box %g x %g x %g", sizes[s][0], sizes[s][1], sizes[s][2]);
         CHECKF(shape_box(sizes[s], &m) == SHAPE_OK, "%s: refused", what);
         if (!m.vertices) continue;
-        CHECKF(m.vertex_count == 8 && m.triangle_count == 12, "%s: %u vertices, %u triangles", what, m.vertex_count, m.triangle_count);
-        euler = shapes_check_closed(&m, what);
-        CHECKF(euler == 2, "%s: Euler characteristic %d, not a box'", what, euler);
-        if (euler == SHAPES_BROKEN) { shape_mesh_free(&m); continue; }
-        volume = shapes_volume(&m);
+        if (!shapes_check_mesh(&m, what, 8, 12, 2, &volume)) { shape_mesh_free(&m); continue; }
         CHECKF(fabs(volume / exact - 1.0) < 1e-6, "%s: volume %.9g, exactly %.9g", what, volume, exact);
         for (v = 0; v < 8; ++v)
             for (k = 0; k < 3; ++k) off += fabsf(m.vertices[3 * v + k]) != sizes[s][k];
@@ -512,17 +516,10 @@ static void test_shape_box(void) {
 static int shapes_check_lathe(const shape_mesh* m, const float* profile, uint32_t count, uint32_t segments, int parity,
                                const char* what) {
     uint32_t rings = count - 2, k, i, off = 0;
-    int euler;
     double volume, expected = shapes_profile_volume(profile, count) * shapes_f(segments);
     shapes_solid solid;
-    CHECKF(m->vertex_count == rings * segments + 2 && m->triangle_count == 2 * segments * rings, "%s: %u vertices, %u triangles",
-           what, m->vertex_count, m->triangle_count);
-    if (m->vertex_count != rings * segments + 2) return 0;
-    euler = shapes_check_closed(m, what);
-    CHECKF(euler == 2, "%s: Euler characteristic %d, not a sphere's", what, euler);
-    if (euler == SHAPES_BROKEN) return 0;
-    volume = shapes_volume(m);
-    CHECKF(volume > 0.0, "%s: signed volume %g: wound inward", what, volume);
+    if (!shapes_check_mesh(m, what, rings * segments + 2, 2 * segments * rings, 2, &volume) || m->vertex_count != rings * segments + 2)
+        return 0;
     CHECKF(fabs(volume / expected - 1.0) < SHAPES_EXACT, "%s: volume %.9g, the profile's revolved and inscribed %.9g", what,
            volume, expected);
     off += m->vertices[0] != 0.0f || m->vertices[1] != profile[1] || m->vertices[2] != 0.0f;

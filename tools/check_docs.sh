@@ -12,10 +12,7 @@ H=${1:-gpuparticle.h}
 B=build/check
 mkdir -p "$B"
 
-failed=0
-report() {   # report NAME STATUS [LOG]
-    if [ "$2" -eq 0 ]; then echo "ok   $1"; else echo "FAIL $1"; failed=1; [ -n "${3:-}" ] && sed 's/^/    /' "$3" | head -20; fi
-}
+. tools/report.sh   # report NAME STATUS [LOG]
 
 # ---- one version ----
 : > "$B/docs.log"

@@ -12,11 +12,7 @@ set -u
 H=${1:-gpuparticle.h}
 B=build/step_by_step
 mkdir -p "$B"
-failed=0
-
-report() {   # report NAME STATUS [LOG]
-    if [ "$2" -eq 0 ]; then echo "ok   $1"; else echo "FAIL $1"; failed=1; [ -n "${3:-}" ] && sed 's/^/    /' "$3" | tail -20; fi
-}
+. tools/report.sh   # report NAME STATUS [LOG]
 
 # The lines between "   STEP BY STEP" and "   THE PARTICLE STORE", without the blank lines around them,
 # the comment's 7 spaces of indentation taken off. The first line's number goes to #line.
