@@ -87,23 +87,30 @@ static char layout_type(GLint type, size_t* bytes) {
     return 0;
 }
 
-/* The body_update program's text as gp__compile hands it to GL (#version, GP_GROUP_SIZE, every
-   line of its parts), its main renamed, then `extra`. 0 (and a failed check) if it does not link. */
+/* The body_update program's text as the library hands it to GL, its main renamed, then `extra`.
+   0 (and a failed check) if it does not link. */
 static GLuint layout_program(const char* extra) {
+    char log[4096];
+    GLint ok = 0;
+    GLuint shader, program;
+#ifdef GP__SHADER_DEFINES_BYTES   /* the header composes a program's strings: gp__shader_strings */
+    static const char* strings[GP__SHADER_MAX_LINES + 16];
+    static char defines[GP__SHADER_DEFINES_BYTES], directives[GP__SHADER_MAX_RANGES][24];
+    GLsizei count = gp__shader_strings(GP__PROGRAM_BODY_UPDATE, "#define main gp_layout_library_main", defines, directives, strings);
+#else   /* #version, GP_GROUP_SIZE, every line of the program's parts */
+    static const char* strings[1100];
+    static char defines[128];
     const char* const* const* parts = gp__shader_sources[GP__PROGRAM_BODY_UPDATE].parts;
     const char* const* part_line;
     const char* const* const* part;
-    const char* strings[1100];
-    char defines[128], log[4096];
     GLsizei count = 0;
-    GLint ok = 0;
-    GLuint shader, program;
     snprintf(defines, sizeof defines, "#define GP_GROUP_SIZE %d\n#define main gp_layout_library_main\n", GP_GROUP_SIZE);
     strings[count++] = parts[0][0];
     strings[count++] = defines;
     for (part = parts; *part; ++part)
         for (part_line = *part == parts[0] ? *part + 1 : *part; *part_line && count < 1096; ++part_line) strings[count++] = *part_line;
-    strings[count++] = "#undef main\n";
+#endif
+    strings[count++] = "\n#undef main\n";
     strings[count++] = extra;
     shader = glCreateShader(GL_COMPUTE_SHADER);
     glShaderSource(shader, count, strings, NULL);
