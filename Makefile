@@ -1,7 +1,7 @@
 # gpuparticle.h: build, tests, benchmark and shader embedding. Everything generated goes to build/.
 #   make test      install what is missing, check shaders and compilation, run every test
 #   make bench     the primitives' and the SPH fluid's benchmark (tables on stdout, CSV in build/)
-#   make shaders   write the .glsl snippets into each .comp, and every .comp into gpuparticle.h
+#   make shaders   write every file of shaders_embedded/ into gpuparticle.h (each once)
 #   make check     the quick checks only: shaders in step and valid, the header compiles cleanly,
 #                  its version, contents, licence and references agree
 #   make demo      the dam break in a window, or headless (PNG frames) when there is no display
@@ -14,7 +14,7 @@ WARN := -Wall -Wextra -Wpedantic -Werror -Wshadow
 CWARN := $(WARN) -Wstrict-prototypes
 GLAD := $(BUILD)/glad
 LIBS := -lEGL -lm -ldl
-TEST_SOURCES := tests/main.c tests/test_world.c tests/test_primitives.c tests/test_grid.c tests/test_sph.c tests/test_sph_mesh.c tests/test_dem.c tests/test_shapes.c tests/test_dem_reference.c tests/test_layout.c tests/cpu_reference.c tests/cpu_sph.c tests/cpu_dem.c tests/cpu_collider.c
+TEST_SOURCES := tests/main.c tests/test_world.c tests/test_primitives.c tests/test_grid.c tests/test_sph.c tests/test_sph_mesh.c tests/test_dem.c tests/test_shapes.c tests/test_dem_reference.c tests/test_layout.c tests/test_plan.c tests/cpu_reference.c tests/cpu_sph.c tests/cpu_dem.c tests/cpu_collider.c
 TEST_HEADERS := examples/shapes.h tests/fixture.h tests/gp_test.h tests/gp_egl.h tests/cpu_reference.h tests/cpu_sph.h tests/cpu_dem.h tests/cpu_collider.h gpuparticle.h
 
 .PHONY: all test check deps shaders check-shaders check-compile check-docs bench demo examples clean
@@ -53,7 +53,6 @@ $(BUILD)/bench: $(BENCH_SOURCES) tests/cpu_reference.h tests/cpu_sph.h tests/cpu
 	$(CC) -std=c99 -O2 -g $(CWARN) -I. -Itests $(BENCH_SOURCES) -o $@ $(LIBS)
 
 shaders: | $(BUILD)
-	sh tools/embed_shaders.sh sync shaders_embedded
 	sh tools/embed_shaders.sh header shaders_embedded gpuparticle.h > $(BUILD)/gpuparticle.h.new
 	mv $(BUILD)/gpuparticle.h.new gpuparticle.h
 

@@ -1,4 +1,4 @@
-/* gpuparticle.h v0.2.0 - particle physics on the GPU with OpenGL 4.3 compute shaders. MIT licence.
+/* gpuparticle.h v0.4.0 - particle physics on the GPU with OpenGL 4.3 compute shaders. MIT licence.
 
    DO THIS in exactly one C or C++ file, after any GL header you use (or none):
 
@@ -28,24 +28,32 @@
        - ask you for glMemoryBarrier: every gp_ call issues the barriers its reads and writes
          need, before and after, so buffers are ready to draw or read when it returns.
 
-   CONTENTS (each section has a grep-able anchor, >>name)
-       >>docs       step by step, the particle layout, GL state, errors
+   CONTENTS (each section has a grep-able anchor, >>name; a section calls only those above it)
+       >>docs       step by step, the particle layout, GL state, errors, conventions
        >>api        the public declarations
        >>loader     the private table of GL 4.3 entry points
-       >>logging    messages to the user's logger
+       >>logging    messages to the user's logger, result names
        >>memory     the user's allocator
-       >>buffers    GPU buffers and the particle store
-       >>shaders    the embedded compute shaders (generated) and their compilation
-       >>pipeline   dispatches, barriers, timer queries
+       >>shaders    the embedded shaders (generated from shaders_embedded/), the constants C and
+                    GLSL share, the binding plan of every program
+       >>structs    the world, one state struct per system, the C mirrors of the shaders' blocks
+       >>buffers    GPU buffers and uploads
+       >>pipeline   compiling the programs, gp__begin/gp__end, dispatches, barriers, timer queries
        >>scan       exclusive prefix sum, stream compaction, indirect arguments
        >>sort       bitonic sort of (key, value) pairs
-       >>grid       the neighbour grid: counting sort, bounded and hashed
-       >>sph        SPH fluid (001): materials, scenes, pours, forces, the substep; boundaries
-       >>dem        granular matter and rigid bodies (000): materials, shapes, bodies, the DEM passes
-                    (colliders, mesh distance fields)
-       >>draw       sphere impostors straight from the store (gp_draw_particles)
+       >>grid       the neighbour grid (counting sort, bounded and hashed); the store's checked add
+       >>mesh       closed triangle meshes: closedness, inside and outside, signed distance fields
+       >>colliders  the walls every system meets: analytic shapes and mesh fields
+       >>sph        SPH fluid (001): materials, scenes, pours, the fluid's stages of a substep
+       >>dem        granular matter and rigid bodies (000): materials, shapes, bodies, their stages
+       >>step       gravity and forces, the world's substep as a pipeline of every system's
+                    stages, gp_world_step
+       >>draw       sphere impostors and body meshes straight from the GPU buffers
        >>public     world creation and the particle store's public functions
-   Planned, one section each as its issue lands: dem, rigid, cloth, emitter, multi-device.
+       >>references the papers whose equation numbers the comments cite
+       >>licence    MIT
+   Planned, one section each, added to the substep's pipeline in >>step as its issue lands:
+   coupling, emitter, effects, cloth, surface, multi-device.
 
    >>docs ===================================================================================
 
@@ -68,7 +76,7 @@
        gp_step_desc step = {0};
        step.dt = 1.0f / 60;                             // substeps picked from the CFL number
        gp_world_step(world, &step);                     // every frame
-       gp_draw_desc draw = {0};                         // view and projection: yours
+       gp_draw_desc draw = {0};                         // zero view: a camera framing the scene
        gp_draw_particles(world, &draw);                 // or draw from gp_world_buffers(world)
        gp_world_destroy(world);
 
@@ -105,8 +113,17 @@
    ERRORS come in three layers: every function that can fail returns a gp_result
    (gp_result_string names it); the logger in the desc receives a message that names the
    function and the problem, with the driver's log when a shader fails to compile; and
-   gp_world_last_result keeps the last result. Nothing fails silently; nothing is half done:
-   a call that fails has changed nothing, unless its message says otherwise.
+   gp_world_last_result keeps the last result. A call given a NULL world has no logger: it
+   returns GP_ERROR_INVALID_ARGUMENT and says so on stderr (the default logger). Nothing fails
+   silently; nothing is half done: a call that fails has changed nothing, unless its message
+   says otherwise.
+
+   CONVENTIONS. `_read` functions copy GPU state into your memory and wait for the GPU to finish
+   what it was sent (a stall: call them when you need the values, not every frame); `_get`
+   functions copy host state and never touch the GPU; `_set` stores host state that the next
+   step uploads; `_add` / `_remove` make and unmake sub-objects, which are typed handles with a
+   generation (a handle of a removed object is refused, never reused). Counts go in and out as
+   uint32_t; "pass NULL to get the count" where a function fills an array.
 */
 
 #ifndef GPUPARTICLE_H_INCLUDED
@@ -115,7 +132,7 @@
 /* >>api ==================================================================================== */
 
 #define GP_VERSION_MAJOR 0
-#define GP_VERSION_MINOR 3
+#define GP_VERSION_MINOR 4
 #define GP_VERSION_PATCH 0
 #define GP_VERSION ((GP_VERSION_MAJOR * 10000) + (GP_VERSION_MINOR * 100) + GP_VERSION_PATCH)
 
@@ -475,8 +492,10 @@ typedef struct gp_step_desc {
     gp_integrator integrator;
 } gp_step_desc;
 
-/* Advances the fluid by desc->dt in substeps: pours, grid build, density, forces, integration,
-   walls. Afterwards the store is in the cell order of the last substep's build and densities
+/* Advances the whole world by desc->dt in substeps; each substep runs every system's stages in
+   one order (section >>step): the pours, the grid build, the fluid (density, forces, integration,
+   walls), then the grains and the rigid bodies (contacts, integration, the bodies' update).
+   Afterwards the store is in the cell order of the last substep's build and densities
    and accelerations (GP_ATTRIBUTE_DENSITY, _PRESSURE, _ACCELERATION) match its slots. Warns
    when the CFL number exceeds max_cfl. A particle whose update is not finite keeps its last
    position, stops, and is counted (gp_fluid_stats_read): nothing is lost to a blow-up.
@@ -484,9 +503,9 @@ typedef struct gp_step_desc {
    substeps is the one after the step before last (plus any particle added faster since), read
    behind a fence two calls later, the same in every run. */
 GP_API_DECL gp_result gp_world_step(gp_world* world, const gp_step_desc* desc);
-/* Builds the grid and computes density and acceleration for the current positions without
-   moving anything (what a substep of dt seconds does before integrating), for inspection and
-   tests. A continuity-model material's density is the one its particles would carry after dt;
+/* Runs a substep of dt seconds without moving anything (no pour, no integration): the grid build,
+   the fluid's density and acceleration, the grains' contact forces, for the current positions,
+   for inspection and tests. A continuity-model material's density is the one its particles would carry after dt;
    they keep the one they carry. */
 GP_API_DECL gp_result gp_fluid_compute(gp_world* world, float dt);
 
@@ -665,7 +684,9 @@ typedef enum gp_color_by {
 } gp_color_by;
 typedef struct gp_draw_desc {
     float view[16];          /* column-major, as glUniformMatrix4fv takes it without transposing */
-    float projection[16];    /* column-major perspective projection */
+    float projection[16];    /* column-major perspective projection; with view, all zero (the
+                                default): a camera that frames the colliders and the particles
+                                added so far, for the viewport's aspect */
     gp_color_by color_by;
     float range[2];          /* values mapped to white and to blue; default: density 0.7 to 1
                                 times phase 0's rest density (a white surface over a blue
@@ -826,7 +847,8 @@ typedef unsigned char gp__GLubyte;
 #define GP__GL_CURRENT_PROGRAM 0x8B8D
 #define GP__GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS 0x90EB
 #define GP__GL_MAX_COMPUTE_WORK_GROUP_SIZE 0x91BF
-#define GP__GL_MAX_COMPUTE_SHARED_MEMORY_SIZE 0x8262
+#define GP__GL_MAX_COMPUTE_UNIFORM_BLOCKS 0x91BB
+#define GP__GL_MAX_UNIFORM_BLOCK_SIZE 0x8A30
 #define GP__GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS 0x90DB
 #define GP__GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS 0x90DD
 #define GP__GL_MAX_SHADER_STORAGE_BLOCK_SIZE 0x90DE
@@ -968,6 +990,25 @@ static void gp__log(const gp_logger* logger, gp_log_level level, const char* fmt
     else gp__default_log(level, message, NULL);
 }
 
+const char* gp_result_string(gp_result result) {
+    switch (result) {
+    case GP_OK: return "GP_OK";
+    case GP_ERROR_INVALID_ARGUMENT: return "GP_ERROR_INVALID_ARGUMENT";
+    case GP_ERROR_INVALID_STATE: return "GP_ERROR_INVALID_STATE";
+    case GP_ERROR_OUT_OF_MEMORY: return "GP_ERROR_OUT_OF_MEMORY";
+    case GP_ERROR_GPU_OUT_OF_MEMORY: return "GP_ERROR_GPU_OUT_OF_MEMORY";
+    case GP_ERROR_CAPACITY: return "GP_ERROR_CAPACITY";
+    case GP_ERROR_NO_CONTEXT: return "GP_ERROR_NO_CONTEXT";
+    case GP_ERROR_GL_VERSION: return "GP_ERROR_GL_VERSION";
+    case GP_ERROR_GL_MISSING_FUNCTION: return "GP_ERROR_GL_MISSING_FUNCTION";
+    case GP_ERROR_GL_LIMITS: return "GP_ERROR_GL_LIMITS";
+    case GP_ERROR_SHADER_COMPILE: return "GP_ERROR_SHADER_COMPILE";
+    case GP_ERROR_GL: return "GP_ERROR_GL";
+    case GP_RESULT_COUNT: break;
+    }
+    return "GP_RESULT_UNKNOWN";
+}
+
 /* >>memory ================================================================================= */
 static void* gp__default_alloc(size_t size, void* user_data) { (void)user_data; return malloc(size); }
 static void gp__default_free(void* ptr, void* user_data) { (void)user_data; free(ptr); }
@@ -979,267 +1020,406 @@ static void gp__free(const gp_allocator* allocator, void* ptr) {
     if (ptr) allocator->free(ptr, allocator->user_data);
 }
 
-/* The world. Buffer names are GL's; sizes in bytes. */
+/* >>shaders ================================================================================
+   The shaders live in shaders_embedded/, each file once: snippets (*.glsl) and one file per
+   program stage (*.comp, and the draw helper's *.vert and *.frag), whose `#include "x.glsl"`
+   lines tools/embed_shaders.sh resolves into ranges of lines (the generated region below). A
+   program reaches GL as its stage file's #version line, the header's defines (the constants C and
+   GLSL share, then the program's row of the binding plan, then the user's prelude), and each range
+   after a `#line LINE FILE`, FILE the index in gp__shader_files: a driver's log names the file. */
+/* Constants C and GLSL share (injected into every shader by gp__shader_constants). */
+#define GP__SCAN_CHUNK 32u      /* elements a scan invocation owns (GLSL: GP_SCAN_CHUNK) */
 #define GP__SCAN_MAX_LEVELS 8   /* 2^32 elements, chunks of 32 */
-#define GP__TIMER_MAX_PENDING 1024
-#define GP__TIMER_MAX_STAGES 32
-
-/* The std140 uniform block of shaders_embedded/gp_world.glsl, field for field. */
-typedef struct gp__world_params {
-    float grid_origin[4];   /* xyz lowest corner, w cell size */
-    int32_t grid_dims[4];   /* xyz cells per axis, w mode */
-    uint32_t counts[4];     /* live particles, buckets, capacity, flags */
-} gp__world_params;
-GP__STATIC_ASSERT(world_params_is_std140, sizeof(gp__world_params) == 48);
-
-/* The std140 uniform block of shaders_embedded/gp_solver.glsl, field for field. */
+#define GP__SORT_RUN 16u        /* a sort step this short runs in registers (GLSL: GP_SORT_RUN) */
 #define GP__WALL_SAMPLES 32
-typedef struct gp__fluid_params {
-    float shape[4];                            /* l0, re, rho0, k */
-    float flow[4];                             /* nu, p0, mass, 1 = tension allowed */
-    float kernel[4];                           /* poly6, spiky gradient, viscosity Laplacian coefficients, re^2 */
-    float table[4];                            /* the tables' sample spacing s, continuity 1 / summation 0, diffusion, unused */
-    float wall_density[GP__WALL_SAMPLES];      /* Z_rho at d = k s */
-    float wall_viscosity[GP__WALL_SAMPLES];
-    float wall_gradient[GP__WALL_SAMPLES];     /* A, M_n, M_t of the walls' pressure term (gp_wall in gp_sph.glsl) */
-    float wall_normal[GP__WALL_SAMPLES];
-    float wall_tangent[GP__WALL_SAMPLES];
-} gp__fluid_params;
-typedef struct gp__solver_params {
-    float gravity[4];                          /* xyz, w the substep */
-    uint32_t counts[4];                        /* colliders, forces, integrator, unused */
-    gp__fluid_params fluids[GP_MAX_FLUID_MATERIALS];
-    float forces[GP_MAX_FORCES][8];
-    float colliders[GP_MAX_COLLIDERS][12];
-    float granular[GP_MAX_GRANULAR_MATERIALS][8];   /* k, eta, k_t, mu, diameter, mass, 0, 0 */
-} gp__solver_params;
-GP__STATIC_ASSERT(solver_params_is_std140, sizeof(gp__solver_params) == 32 + 704 * 8 + 32 * 8 + 48 * 32 + 32 * 8);
 
-/* A rigid body's shape (section >>dem): its particles' offsets in the principal frame, here and
-   from first_offset in w->offsets. */
-typedef struct gp__body_shape {
-    uint32_t id, phase, particles, first_offset;
-    float mass, particle_mass, particle_radius;
-    float com[3], inertia[3], principal[4];   /* shape frame; principal moments; (x, y, z, w) */
-    float* offsets;                            /* 4 floats per particle */
-    gp__GLuint draw_vertices, draw_indices;    /* gp_draw_bodies' mesh, principal frame */
-    uint32_t draw_index_count;
-} gp__body_shape;
-/* Bodies [first, first + count) share a shape: gp_draw_bodies draws each run in one call. */
-typedef struct gp__body_run { uint32_t shape, first, count; } gp__body_run;
-/* A rigid body on the GPU: shaders_embedded/gp_dem.glsl's gp_body, field for field. */
-typedef struct gp__body_gpu {
-    float x[4], q[4], p[4], l[4], inertia[4];
-    uint32_t particles[4];
-} gp__body_gpu;
-GP__STATIC_ASSERT(body_is_std430, sizeof(gp__body_gpu) == 96);
-
-/* A collider as added; a mesh keeps its distance field's samples here and in w->fields. */
-typedef struct gp__collider {
-    uint32_t id;
-    gp_collider_desc desc;                     /* the mesh pointers cleared */
-    float field_origin[3], field_voxel;
-    uint32_t field_dims[3];
-    float* field_samples;                      /* NULL for analytic shapes */
-} gp__collider;
-
-typedef struct gp__pour {
-    uint32_t id;
-    gp_pour_desc desc;                         /* direction normalised */
-    float tangent[3], bitangent[3];            /* the nozzle's plane */
-    double clock;                              /* seconds since the last layer */
-    double owed;                               /* particles due but not yet emitted (fractions) */
-    gp_pour_state state;
-} gp__pour;
-#define GP__MAX_POURS 16
-
-typedef struct gp__timer { const char* stage; gp__GLuint begin, end; } gp__timer;
-
-struct gp_world {
-    gp_world_desc desc;                   /* resolved */
-    gp__gl gl;
-    gp_result last_result;
-    gp__GLint64 max_block_bytes;          /* GL_MAX_SHADER_STORAGE_BLOCK_SIZE */
-    gp__GLuint programs[32];
-    /* the particle store */
-    uint32_t capacity, count;
-    gp__GLuint position, velocity, info, life;
-    gp__GLuint spare16, spare8;           /* reorder targets, swapped with the attribute */
-    gp__GLuint fluid_state;               /* vec2 per particle: the continuity model's density (0: not yet
-                                             set, rest density), unused; made with the first such material */
-    gp__GLuint slot_of_id;
-    /* the grid */
-    uint32_t buckets;                     /* not counting the NaN bucket */
-    gp__GLuint cell_key, order;           /* uint per particle */
-    gp__GLuint cell_count, cell_start;    /* uint per bucket, plus two */
-    gp__GLuint grid_stats;                /* outside, nonfinite, truncated, then the fluid's 5 words */
-    gp__GLuint params;                    /* the uniform block */
-    gp__world_params params_host;
-    bool grid_built;
-    uint32_t grid_particles;
-    /* the fluid (section >>sph) */
-    gp_fluid_material materials[GP_MAX_FLUID_MATERIALS];   /* resolved */
-    gp__GLuint solver;                    /* the solver's uniform block */
-    gp__solver_params solver_host;
-    gp__collider colliders[GP_MAX_COLLIDERS];
-    uint32_t collider_count, next_collider_id;
-    gp__GLuint fields;                    /* every mesh's distance field, one after another */
-    gp__pour pours[GP__MAX_POURS];
-    uint32_t pour_count, next_pour_id;
-    uint32_t fluid_phases;                /* bit per phase that fluid particles were added with */
-    bool fluid_valid;                     /* density, pressure, acceleration match the slots */
-    uint32_t fluid_count;                 /* slots they cover */
-    float max_speed;                      /* of the last substep of the step before last */
-    gp__GLuint step_stats[2];             /* the statistics' words 1-3 after each of the last two steps */
-    gp__GLsync step_fence[2];             /* signalled when that copy is done; NULL: none pending */
-    uint32_t step_slot;                   /* where this step's copy goes: the older of the two */
-    float added_speed;                    /* fastest particle added from the host since the last step */
-    float added_before;                   /* the same for the step before: not yet in the statistics read */
-    uint32_t nonfinite_warned;            /* non-finite positions the step last warned about */
-    uint32_t last_substeps;
-    float last_substep, last_cfl;
-    bool cfl_warned;                      /* warned since the CFL number was last fine */
-    bool dem_warned;                      /* warned since the substep was last short enough for the grains */
-    gp__GLuint points, distances;         /* gp_boundary_distance's scratch */
-    size_t points_bytes, distances_bytes;
-    /* granular matter and rigid bodies (section >>dem) */
-    gp_granular_material granular[GP_MAX_GRANULAR_MATERIALS];   /* resolved */
-    uint32_t granular_phases;             /* bit per phase that grains or rigid particles use */
-    gp__body_shape* shapes;
-    uint32_t shape_count, shape_capacity, next_shape_id;
-    gp__GLuint offsets;                   /* every shape's particle offsets, one after another */
-    size_t offsets_bytes;
-    uint32_t offset_count;
-    gp__GLuint bodies;                    /* a vec4 per slot (contact torques), then a gp__body_gpu
-                                             per body: gp_dem.glsl's gp_rigid */
-    size_t bodies_bytes;
-    uint32_t body_count;
-    gp__body_run* runs;
-    uint32_t run_count, run_capacity;
-    /* drawing (section >>draw) */
-    gp__GLuint draw_program, draw_vao, body_program;
-    /* scratch, grown on demand */
-    gp__GLuint scan_sums[GP__SCAN_MAX_LEVELS];
-    size_t scan_sums_bytes[GP__SCAN_MAX_LEVELS];
-    /* timer queries */
-    gp__timer pending[GP__TIMER_MAX_PENDING];
-    uint32_t pending_count;
-    gp_timing totals[GP__TIMER_MAX_STAGES];
-    uint32_t total_count;
-    /* the state saved by gp__begin */
-    gp__GLint saved_program;
-    const char* call;                     /* the public function running, for messages */
-};
-
-#define GP__LOG(w, level, ...) gp__log(&(w)->desc.logger, level, __VA_ARGS__)
-
-/* Logs an error of the running call and returns it; the usual exit of a failing check. */
-static gp_result gp__fail(gp_world* w, gp_result result, const char* fmt, ...) {
-    char message[7168];   /* room for a shader compile log (6 KiB) */
-    va_list args;
-    va_start(args, fmt);
-    vsnprintf(message, sizeof message, fmt, args);
-    va_end(args);
-    GP__LOG(w, GP_LOG_ERROR, "%s: %s (%s)", w->call ? w->call : "gpuparticle", message, gp_result_string(result));
-    w->last_result = result;
-    return result;
-}
-
-/* >>buffers ================================================================================ */
-
-/* A new buffer of bytes (contents undefined unless data), or 0 with the reason logged. */
-static gp_result gp__buffer_new(gp_world* w, size_t bytes, const void* data, const char* what, gp__GLuint* out) {
-    gp__gl* gl = &w->gl;
-    gp__GLuint buffer = 0;
-    *out = 0;
-    if ((gp__GLint64)bytes > w->max_block_bytes)
-        return gp__fail(w, GP_ERROR_GL_LIMITS, "%s needs %zu bytes; this GL allows %lld per shader storage block",
-                        what, bytes, (long long)w->max_block_bytes);
-    while (gl->fnGetError() != GP__GL_NO_ERROR) {}
-    gl->fnGenBuffers(1, &buffer);
-    gl->fnBindBuffer(GP__GL_SHADER_STORAGE_BUFFER, buffer);
-    gl->fnBufferData(GP__GL_SHADER_STORAGE_BUFFER, (gp__GLsizeiptr)bytes, data, GP__GL_DYNAMIC_COPY);
-    gl->fnBindBuffer(GP__GL_SHADER_STORAGE_BUFFER, 0);
-    if (gl->fnGetError() != GP__GL_NO_ERROR) {
-        gl->fnDeleteBuffers(1, &buffer);
-        return gp__fail(w, GP_ERROR_GPU_OUT_OF_MEMORY, "GL could not allocate %zu bytes for %s", bytes, what);
-    }
-    *out = buffer;
-    return GP_OK;
-}
-
-static void gp__buffer_delete(gp_world* w, gp__GLuint* buffer) {
-    if (*buffer) w->gl.fnDeleteBuffers(1, buffer);
-    *buffer = 0;
-}
-
-/* Grows a scratch buffer to at least bytes (its contents are not kept). */
-static gp_result gp__scratch(gp_world* w, gp__GLuint* buffer, size_t* size, size_t bytes, const char* what) {
-    gp_result r;
-    if (*buffer && *size >= bytes) return GP_OK;
-    gp__buffer_delete(w, buffer);
-    *size = 0;
-    r = gp__buffer_new(w, bytes ? bytes : 4, NULL, what, buffer);
-    if (r == GP_OK) *size = bytes;
-    return r;
-}
-
-/* Checks that a user's buffer exists and holds at least bytes. role names it in the message. */
-static gp_result gp__check_buffer(gp_world* w, gp__GLuint buffer, size_t bytes, const char* role) {
-    gp__gl* gl = &w->gl;
-    gp__GLint64 size = 0;
-    if (buffer == 0 || !gl->fnIsBuffer(buffer))
-        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "%s %u is not a GL buffer", role, buffer);
-    gl->fnBindBuffer(GP__GL_COPY_READ_BUFFER, buffer);
-    gl->fnGetBufferParameteri64v(GP__GL_COPY_READ_BUFFER, GP__GL_BUFFER_SIZE, &size);
-    gl->fnBindBuffer(GP__GL_COPY_READ_BUFFER, 0);
-    if ((uint64_t)size < (uint64_t)bytes)
-        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "%s %u holds %lld bytes; this call needs %zu",
-                        role, buffer, (long long)size, bytes);
-    return GP_OK;
-}
-
-static void gp__buffer_upload(gp_world* w, gp__GLuint buffer, size_t offset, size_t bytes, const void* src) {
-    if (!bytes) return;
-    w->gl.fnBindBuffer(GP__GL_COPY_WRITE_BUFFER, buffer);
-    w->gl.fnBufferSubData(GP__GL_COPY_WRITE_BUFFER, (gp__GLintptr)offset, (gp__GLsizeiptr)bytes, src);
-    w->gl.fnBindBuffer(GP__GL_COPY_WRITE_BUFFER, 0);
-}
-
-static void gp__buffer_download(gp_world* w, gp__GLuint buffer, size_t offset, size_t bytes, void* dst) {
-    if (!bytes) return;
-    w->gl.fnBindBuffer(GP__GL_COPY_READ_BUFFER, buffer);
-    w->gl.fnGetBufferSubData(GP__GL_COPY_READ_BUFFER, (gp__GLintptr)offset, (gp__GLsizeiptr)bytes, dst);
-    w->gl.fnBindBuffer(GP__GL_COPY_READ_BUFFER, 0);
-}
-
-/* Fills bytes at offset with zeros (offset and bytes multiples of 4). */
-static void gp__buffer_zero(gp_world* w, gp__GLuint buffer, size_t offset, size_t bytes) {
-    const uint32_t zero = 0;
-    if (!bytes) return;
-    w->gl.fnBindBuffer(GP__GL_COPY_WRITE_BUFFER, buffer);
-    w->gl.fnClearBufferSubData(GP__GL_COPY_WRITE_BUFFER, GP__GL_R32UI, (gp__GLintptr)offset, (gp__GLsizeiptr)bytes,
-                               GP__GL_RED_INTEGER, GP__GL_UNSIGNED_INT, &zero);
-    w->gl.fnBindBuffer(GP__GL_COPY_WRITE_BUFFER, 0);
-}
-
-/* >>shaders ================================================================================ */
+typedef struct gp__shader_file {
+    const char* name;                /* shaders_embedded/<name> */
+    const char* const* lines;        /* NULL-terminated, one string a line */
+} gp__shader_file;
+typedef struct gp__shader_range { uint16_t file, first, count; } gp__shader_range;   /* 0-based lines */
 typedef struct gp__shader_source {
-    const char* name;                /* shaders_embedded/<name>.comp */
-    const char* const* const* parts; /* NULL-terminated arrays of NULL-terminated lines: the
-                                        .comp's own lines and, where it includes a snippet, the
-                                        snippet's (stored once for every shader); line 0 is #version */
+    const char* name;                /* the stage file */
+    gp__GLenum stage;                /* GP__GL_COMPUTE_SHADER, _VERTEX_ or _FRAGMENT_ */
+    const gp__shader_range* ranges;  /* ended by one whose file is GP__FILE_COUNT */
 } gp__shader_source;
 
 /* >>shaders-generated: written by tools/embed_shaders.sh from shaders_embedded/.
-   Do not edit: change the .comp and .glsl files there and run `make shaders`. */
-static const char* const gp__snippet_gp_boundary[] = {
+   Do not edit: change the files there and run `make shaders`. Each file once, a string a line. */
+static const char* const gp__file_body_particles_comp[] = {
+    "#version 430 core\n",
+    "// body_particles: stage 1 of 000 section 29.2, the particle values from the bodies (eqs. 18-20):\n",
+    "//   r_k = q r0_k q*, x_k = X + r_k, v_k = V + W x r_k\n",
+    "// for every rigid particle in the store, whose owner is its body and whose id is the body's first\n",
+    "// id plus k.\n",
+    "#include \"gp_common.glsl\"\n",
+    "#include \"gp_world.glsl\"\n",
+    "#include \"gp_grid.glsl\"\n",
+    "#include \"gp_particles.glsl\"\n",
+    "#include \"gp_solver.glsl\"\n",
+    "#include \"gp_buffers.glsl\"\n",
+    "#include \"gp_quaternion.glsl\"\n",
+    "#include \"gp_dem.glsl\"\n",
+    "layout(local_size_x = GP_GROUP_SIZE) in;\n",
+    "void main() {\n",
+    "    uint i = gp_global_index();\n",
+    "    if (i >= gp_counts.x) return;\n",
+    "    uvec4 info = gp_info[i];\n",
+    "    if (gp_kind_of(info) != GP_KIND_RIGID || info.z >= gp_solver_counts.w) return;\n",
+    "    gp_body body = gp_body_load(info.z);\n",
+    "    vec3 r = gp_rotate(body.q, gp_offsets[body.particles.z + (info.x - body.particles.x)].xyz);\n",
+    "    gp_position[i].xyz = body.x.xyz + r;\n",
+    "    gp_velocity[i].xyz = body.p.xyz * body.x.w + cross(gp_body_omega(body), r);\n",
+    "}\n",
+    0
+};
+static const char* const gp__file_body_update_comp[] = {
+    "#version 430 core\n",
+    "// body_update: stages 4 and 5 of 000 section 29.2, one invocation per rigid body:\n",
+    "//   F = sum_k f_k + M g (+ your forces at the centre of mass), tau = sum_k r_k x f_k  (eqs. 14-15)\n",
+    "//   P += F dt, L += tau dt, X += P / M dt                                            (eqs. 1-3, 4)\n",
+    "//   W = R diag(1 / lambda) R^T L, q = dq(W dt) * q, normalised                       (eqs. 5-8)\n",
+    "// f_k is particle k's contact force (dem_contact's force / mass, times the particle mass), found\n",
+    "// through slot_of_id; r_k = R(q) r0_k as body_particles placed it; tau also takes each particle's\n",
+    "// contact torque about its own centre (its forces act at contact points, not at its centre). The sums run in k order, so a\n",
+    "// run repeats bit for bit. An update that is not finite is not applied: the body keeps its place,\n",
+    "// stops, and is counted.\n",
+    "#include \"gp_common.glsl\"\n",
+    "#include \"gp_world.glsl\"\n",
+    "#include \"gp_grid.glsl\"\n",
+    "#include \"gp_particles.glsl\"\n",
+    "#include \"gp_solver.glsl\"\n",
+    "#include \"gp_buffers.glsl\"\n",
+    "#include \"gp_quaternion.glsl\"\n",
+    "#include \"gp_dem.glsl\"\n",
+    "layout(local_size_x = GP_GROUP_SIZE) in;\n",
+    "void main() {\n",
+    "    uint b = gp_global_index();\n",
+    "    if (b >= gp_solver_counts.w) return;\n",
+    "    gp_body body = gp_body_load(b);\n",
+    "    float dt = gp_gravity.w, mass = 1.0 / body.x.w;\n",
+    "    vec3 force = vec3(0.0), torque = vec3(0.0);\n",
+    "    for (uint k = 0u; k < body.particles.y; ++k) {\n",
+    "        uint slot = slot_of_id[body.particles.x + k];\n",
+    "        vec3 f = gp_acceleration[slot].xyz * body.p.w;\n",
+    "        vec3 r = gp_rotate(body.q, gp_offsets[body.particles.z + k].xyz);\n",
+    "        force += f;\n",
+    "        torque += cross(r, f) + gp_rigid[slot].xyz;\n",
+    "    }\n",
+    "    force += mass * (gp_gravity.xyz + gp_user_forces(body.x.xyz));\n",
+    "    gp_body next = body;\n",
+    "    next.p.xyz = body.p.xyz + force * dt;\n",
+    "    next.l.xyz = body.l.xyz + torque * dt;\n",
+    "    next.x.xyz = body.x.xyz + next.p.xyz * (body.x.w * dt);\n",
+    "    vec3 w = gp_body_omega(next);   // the old orientation, the new angular momentum\n",
+    "    float speed = length(w), half_angle = 0.5 * speed * dt;\n",
+    "    vec4 dq = speed > 0.0 ? vec4((sin(half_angle) / speed) * w, cos(half_angle)) : vec4(0.0, 0.0, 0.0, 1.0);\n",
+    "    next.q = normalize(gp_quat_mul(dq, body.q));\n",
+    "    if (!gp_finite3(next.x.xyz) || !gp_finite3(next.p.xyz) || !gp_finite3(next.l.xyz) || !gp_finite(next.q.x)\n",
+    "        || !gp_finite(next.q.y) || !gp_finite(next.q.z) || !gp_finite(next.q.w)) {\n",
+    "        next = body;\n",
+    "        next.p.xyz = vec3(0.0);\n",
+    "        next.l.xyz = vec3(0.0);\n",
+    "        atomicAdd(stat_bad_updates, 1u);\n",
+    "    }\n",
+    "    gp_body_store(b, next);\n",
+    "    atomicMax(stat_max_speed, floatBitsToUint(length(next.p.xyz) * body.x.w));\n",
+    "}\n",
+    0
+};
+static const char* const gp__file_boundary_distance_comp[] = {
+    "#version 430 core\n",
+    "// boundary_distance: the boundary's signed distance at u_count points (gp_boundary_distance),\n",
+    "// exactly as the SPH passes see it.\n",
+    "#include \"gp_common.glsl\"\n",
+    "#include \"gp_solver.glsl\"\n",
+    "#include \"gp_buffers.glsl\"\n",
+    "#include \"gp_boundary.glsl\"\n",
+    "layout(local_size_x = GP_GROUP_SIZE) in;\n",
+    "\n",
+    "layout(std430, binding = GP_BINDING_POINTS) readonly buffer point_block { vec4 points[]; };\n",
+    "layout(std430, binding = GP_BINDING_DISTANCES) writeonly buffer distance_block { float distances[]; };\n",
+    "layout(location = 0) uniform uint u_count;\n",
+    "\n",
+    "void main() {\n",
+    "    uint i = gp_global_index();\n",
+    "    if (i < u_count) distances[i] = gp_boundary(points[i].xyz).w;\n",
+    "}\n",
+    0
+};
+static const char* const gp__file_copy_comp[] = {
+    "#version 430 core\n",
+    "// copy: a plain streaming pass, destination[i] = source[i]. The yardstick that `make bench` holds\n",
+    "// every primitive against: the same bytes moved as fast as this library knows how, with no work in\n",
+    "// between: 16 elements per invocation, 16 bytes per access, single words only in a ragged tail.\n",
+    "#include \"gp_common.glsl\"\n",
+    "layout(local_size_x = GP_GROUP_SIZE) in;\n",
+    "\n",
+    "layout(std430, binding = GP_BINDING_COPY_SOURCE) readonly buffer source_block { uint source[]; };\n",
+    "layout(std430, binding = GP_BINDING_COPY_SOURCE) readonly buffer source4_block { uvec4 source4[]; };\n",
+    "layout(std430, binding = GP_BINDING_COPY_DESTINATION) writeonly buffer destination_block { uint destination[]; };\n",
+    "layout(std430, binding = GP_BINDING_COPY_DESTINATION) writeonly buffer destination4_block { uvec4 destination4[]; };\n",
+    "layout(location = 0) uniform uint u_count;\n",
+    "\n",
+    "void main() {\n",
+    "    uint first = gp_group_index() * 16u * uint(GP_GROUP_SIZE);\n",
+    "    for (uint r = 0u; r < 4u; ++r) {\n",
+    "        uint e = first + 4u * (r * uint(GP_GROUP_SIZE) + gl_LocalInvocationID.x);\n",
+    "        if (e + 3u < u_count) destination4[e >> 2u] = source4[e >> 2u];\n",
+    "        else for (uint c = 0u; c < 3u; ++c) if (e + c < u_count) destination[e + c] = source[e + c];\n",
+    "    }\n",
+    "}\n",
+    0
+};
+static const char* const gp__file_dem_contact_comp[] = {
+    "#version 430 core\n",
+    "// dem_contact: the contact force on every grain and rigid particle (000 sections 29.1.5, 29.2.5):\n",
+    "// the spring, dashpot and shear of eqs. 10-13 (with a Coulomb cap) from every granular or rigid\n",
+    "// particle that it overlaps, found through the shared grid's 27 cells around it, plus the walls'.\n",
+    "// Two particles of one body do not touch. Forces act at the contact points, with the surfaces'\n",
+    "// velocities there (a rigid particle's includes its body's spin). A grain's result is its\n",
+    "// acceleration (force / mass plus gravity and your forces); a rigid particle's is its contact\n",
+    "// force / mass, and its contact torque about its centre, which body_update sums.\n",
+    "// The grid's cells must be at least as wide as the largest contact distance (checked on the host).\n",
+    "#include \"gp_common.glsl\"\n",
+    "#include \"gp_world.glsl\"\n",
+    "#include \"gp_grid.glsl\"\n",
+    "#include \"gp_particles.glsl\"\n",
+    "#include \"gp_solver.glsl\"\n",
+    "#include \"gp_buffers.glsl\"\n",
+    "#include \"gp_boundary.glsl\"\n",
+    "#include \"gp_quaternion.glsl\"\n",
+    "#include \"gp_dem.glsl\"\n",
+    "layout(local_size_x = GP_GROUP_SIZE) in;\n",
+    "\n",
+    "// Contact with the walls: every collider within r pushes, and a container box's six faces each\n",
+    "// push as a plane wall (a grain in a corner touches three). Walls are still.\n",
+    "void gp_wall_contact(vec3 p, vec3 v, vec3 w, float r, vec4 c, inout vec3 f, inout vec3 torque) {\n",
+    "    for (uint k = 0u; k < gp_solver_counts.x; ++k) {\n",
+    "        gp_collider_shape s = gp_colliders[k];\n",
+    "        if (s.a.w == GP_SHAPE_BOX && s.c.x < 0.0) {\n",
+    "            vec3 low = s.b.xyz + (p - s.a.xyz), high = s.b.xyz - (p - s.a.xyz);   // to each face\n",
+    "            for (int a = 0; a < 3; ++a) {\n",
+    "                vec3 e = vec3(0.0);\n",
+    "                e[a] = 1.0;\n",
+    "                if (low[a] < r) gp_touch(-e, r - low[a], v, w, r, vec3(0.0), c, f, torque);\n",
+    "                if (high[a] < r) gp_touch(e, r - high[a], v, w, r, vec3(0.0), c, f, torque);\n",
+    "            }\n",
+    "        } else {\n",
+    "            vec4 d = gp_collider_distance(k, p);\n",
+    "            if (d.w < r) gp_touch(-d.xyz, r - d.w, v, w, r, vec3(0.0), c, f, torque);\n",
+    "        }\n",
+    "    }\n",
+    "}\n",
+    "\n",
+    "// What particle i needs of itself in the loop.\n",
+    "struct gp_self { vec3 p; vec3 v; vec3 w; float r; vec4 c; uint owner; bool rigid; uint slot; };\n",
+    "\n",
+    "// Adds candidate slot k's contact force and torque.\n",
+    "void gp_contact_term(uint k, uint end, gp_self s, ivec3 cell, inout vec3 f, inout vec3 torque) {\n",
+    "    if (k >= end || k == s.slot) return;\n",
+    "    vec4 q = gp_position[k];\n",
+    "    vec3 d = q.xyz - s.p;\n",
+    "    float reach = s.r + q.w, r2 = dot(d, d);\n",
+    "    if (r2 >= reach * reach || r2 == 0.0 || !gp_grid_same_cell(q.xyz, cell)) return;\n",
+    "    uvec4 info = gp_info[k];\n",
+    "    uint kind = gp_kind_of(info);\n",
+    "    if (!gp_is_dem(kind) || (s.rigid && kind == GP_KIND_RIGID && info.z == s.owner)) return;\n",
+    "    float r = sqrt(r2), overlap = reach - r;\n",
+    "    vec3 n = d / r, partner = gp_velocity[k].xyz;\n",
+    "    if (kind == GP_KIND_RIGID) partner += cross(gp_body_omega(gp_body_load(info.z)), -(q.w - 0.5 * overlap) * n);\n",
+    "    gp_touch(n, overlap, s.v, s.w, s.r, partner, 0.5 * (s.c + gp_granulars[gp_grain_material(info)].contact), f, torque);\n",
+    "}\n",
+    "\n",
+    "void main() {\n",
+    "    uint i = gp_global_index();\n",
+    "    if (i >= gp_counts.x) return;\n",
+    "    uvec4 info = gp_info[i];\n",
+    "    uint kind = gp_kind_of(info);\n",
+    "    if (!gp_is_dem(kind)) return;\n",
+    "    vec4 p = gp_position[i], v = gp_velocity[i];\n",
+    "    if (!gp_finite3(p.xyz)) {   // meets no one\n",
+    "        gp_acceleration[i] = vec4(0.0);\n",
+    "        if (kind == GP_KIND_RIGID) gp_rigid[i] = vec4(0.0);\n",
+    "        return;\n",
+    "    }\n",
+    "    gp_self s;\n",
+    "    s.p = p.xyz;\n",
+    "    s.v = v.xyz;\n",
+    "    s.r = p.w;\n",
+    "    s.c = gp_granulars[gp_grain_material(info)].contact;\n",
+    "    s.owner = info.z;\n",
+    "    s.rigid = kind == GP_KIND_RIGID;\n",
+    "    s.slot = i;\n",
+    "    s.w = s.rigid ? gp_body_omega(gp_body_load(s.owner)) : vec3(0.0);\n",
+    "    vec3 f = vec3(0.0), torque = vec3(0.0);\n",
+    "    // One candidate per iteration: 4.5 times faster on llvmpipe than the fluid's eight (grains\n",
+    "    // keep apart, so a neighbourhood holds tens of candidates).\n",
+    "    vec3 gp_center = s.p;\n",
+    "#define GP_NEIGHBOR_VISIT(k, end, cell) gp_contact_term(k, end, s, cell, f, torque)\n",
+    "#define GP_NEIGHBOR_BATCH 1\n",
+    "#include \"gp_neighbors.glsl\"\n",
+    "    gp_wall_contact(s.p, s.v, s.w, s.r, s.c, f, torque);\n",
+    "    vec3 a = f / v.w;\n",
+    "    if (!s.rigid) a += gp_gravity.xyz + gp_user_forces(s.p);\n",
+    "    else gp_rigid[i] = vec4(torque, 0.0);\n",
+    "    gp_acceleration[i] = vec4(a, 0.0);\n",
+    "}\n",
+    0
+};
+static const char* const gp__file_dem_integrate_comp[] = {
+    "#version 430 core\n",
+    "// dem_integrate: moves every grain by the acceleration of dem_contact over one substep (000\n",
+    "// section 29.3.1: contact forces update the grains' velocities directly):\n",
+    "//   symplectic Euler (default): v' = v + a dt, x' = x + v' dt\n",
+    "//   explicit Euler:             x' = x + v dt, v' = v + a dt\n",
+    "// An update that is not finite is not applied: the grain keeps its position, stops, and is\n",
+    "// counted, so that nothing is lost and nothing spreads NaN to its neighbours.\n",
+    "#include \"gp_common.glsl\"\n",
+    "#include \"gp_world.glsl\"\n",
+    "#include \"gp_particles.glsl\"\n",
+    "#include \"gp_solver.glsl\"\n",
+    "#include \"gp_buffers.glsl\"\n",
+    "#include \"gp_integrate.glsl\"\n",
+    "layout(local_size_x = GP_GROUP_SIZE) in;\n",
+    "void main() {\n",
+    "    uint i = gp_global_index();\n",
+    "    if (i >= gp_counts.x || gp_kind_of(gp_info[i]) != GP_KIND_GRANULAR) return;\n",
+    "    vec3 x = gp_position[i].xyz;\n",
+    "    if (!gp_finite3(x)) return;   // kept where it is, in the grid's extra bucket\n",
+    "    vec3 xn, vn;\n",
+    "    gp_integrate(x, gp_velocity[i].xyz, gp_acceleration[i].xyz, xn, vn);\n",
+    "    gp_integrate_store(i, xn, vn);\n",
+    "}\n",
+    0
+};
+static const char* const gp__file_dispatch_args_comp[] = {
+    "#version 430 core\n",
+    "// dispatch_args: turns an element count that lives on the GPU into the three words of\n",
+    "// glDispatchComputeIndirect: ceil(count / group size) workgroups, split as x * y when they exceed\n",
+    "// 65,535 (the shader then takes gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x).\n",
+    "layout(local_size_x = 1) in;\n",
+    "\n",
+    "layout(std430, binding = GP_BINDING_COUNT_WORDS) readonly buffer count_block { uint count_words[]; };\n",
+    "layout(std430, binding = GP_BINDING_ARGS) writeonly buffer args_block { uint args[]; };\n",
+    "layout(location = 0) uniform uint u_count_word;\n",
+    "layout(location = 1) uniform uint u_args_word;\n",
+    "layout(location = 2) uniform uint u_group_size;\n",
+    "\n",
+    "void main() {\n",
+    "    uint count = count_words[u_count_word];\n",
+    "    uint groups = count / u_group_size + uint(count % u_group_size != 0u);\n",
+    "    uint x = min(groups, 65535u);\n",
+    "    uint y = x == 0u ? 1u : (groups + x - 1u) / x;\n",
+    "    args[u_args_word + 0u] = x;\n",
+    "    args[u_args_word + 1u] = groups == 0u ? 0u : y;\n",
+    "    args[u_args_word + 2u] = 1u;\n",
+    "}\n",
+    0
+};
+static const char* const gp__file_draw_bodies_frag[] = {
+    "#version 430 core\n",
+    "// draw_bodies.frag: a body's colour, one for all or a palette by body, lit by one light.\n",
+    "layout(location = 2) uniform vec4 u_color;\n",
+    "layout(location = 3) uniform vec4 u_mode;   // x 1: one colour, else a palette by body\n",
+    "layout(location = 4) uniform vec4 u_light;\n",
+    "in vec3 v_normal;\n",
+    "flat in uint v_body;\n",
+    "out vec4 o_color;\n",
+    "void main() {\n",
+    "    const vec3 palette[6] = vec3[6](vec3(0.85, 0.55, 0.3), vec3(0.35, 0.6, 0.85), vec3(0.8, 0.8, 0.75),\n",
+    "                                    vec3(0.55, 0.75, 0.4), vec3(0.8, 0.4, 0.45), vec3(0.6, 0.5, 0.8));\n",
+    "    vec3 base = u_mode.x == 1.0 ? u_color.rgb : palette[(v_body * 2654435761u >> 16u) % 6u];\n",
+    "    vec3 n = normalize(v_normal);\n",
+    "    float lambert = max(dot(n, normalize(u_light.xyz)), 0.0);\n",
+    "    o_color = vec4(base * (0.3 + 0.7 * lambert), u_color.a);\n",
+    "}\n",
+    0
+};
+static const char* const gp__file_draw_bodies_vert[] = {
+    "#version 430 core\n",
+    "// draw_bodies.vert: gp_draw_bodies, each body's mesh instanced from its record (000 eq. 21).\n",
+    "layout(location = 0) in vec3 a_vertex;   // principal frame, from the centre of mass\n",
+    "layout(location = 1) in vec3 a_normal;\n",
+    "layout(location = 2) in vec4 a_center;   // per body: X, 1 / M\n",
+    "layout(location = 3) in vec4 a_rotation;   // per body: q (x, y, z, w)\n",
+    "layout(location = 0) uniform mat4 u_view;\n",
+    "layout(location = 1) uniform mat4 u_projection;\n",
+    "layout(location = 5) uniform uint u_first;   // the run's first body, for its colour\n",
+    "out vec3 v_normal;\n",
+    "flat out uint v_body;\n",
+    "#include \"gp_quaternion.glsl\"\n",
+    "void main() {\n",
+    "    vec3 world = a_center.xyz + gp_rotate(a_rotation, a_vertex);   // eq. 21\n",
+    "    v_normal = mat3(u_view) * gp_rotate(a_rotation, a_normal);\n",
+    "    v_body = u_first + uint(gl_InstanceID);\n",
+    "    gl_Position = u_projection * u_view * vec4(world, 1.0);\n",
+    "}\n",
+    0
+};
+static const char* const gp__file_draw_particles_frag[] = {
+    "#version 430 core\n",
+    "// draw_particles.frag: shades a point of draw_particles.vert as a lit sphere and writes its depth.\n",
+    "in vec3 v_color;\n",
+    "in vec3 v_center;\n",
+    "in float v_radius;\n",
+    "layout(location = 1) uniform mat4 u_projection;\n",
+    "layout(location = 2) uniform vec4 u_color;\n",
+    "layout(location = 4) uniform vec4 u_light;\n",
+    "out vec4 o_color;\n",
+    "void main() {\n",
+    "    vec2 c = gl_PointCoord * 2.0 - 1.0;\n",
+    "    c.y = -c.y;\n",
+    "    float r2 = dot(c, c);\n",
+    "    if (r2 > 1.0) discard;\n",
+    "    vec3 n = vec3(c, sqrt(1.0 - r2));\n",
+    "    vec4 clip = u_projection * vec4(v_center + n * v_radius, 1.0);\n",
+    "    gl_FragDepth = clip.z / clip.w * 0.5 + 0.5;\n",
+    "    vec3 l = normalize(u_light.xyz);\n",
+    "    float diffuse = max(dot(n, l), 0.0);\n",
+    "    float specular = pow(max(dot(n, normalize(l + vec3(0.0, 0.0, 1.0))), 0.0), 40.0);\n",
+    "    o_color = vec4(v_color * (0.35 + 0.65 * diffuse) + 0.25 * specular, u_color.a);\n",
+    "}\n",
+    0
+};
+static const char* const gp__file_draw_particles_vert[] = {
+    "#version 430 core\n",
+    "// draw_particles.vert: gp_draw_particles' sphere impostors, one point per live slot, straight\n",
+    "// from the store: the attribute buffers are the vertex arrays (position, the fluid's (density,\n",
+    "// pressure), velocity, info), each point sized to the particle's projected diameter (001, 002).\n",
+    "layout(location = 0) in vec4 a_position;   // xyz, radius\n",
+    "layout(location = 1) in vec2 a_density;   // density, pressure\n",
+    "layout(location = 2) in vec4 a_velocity;\n",
+    "layout(location = 3) in uvec4 a_info;\n",
+    "layout(location = 0) uniform mat4 u_view;\n",
+    "layout(location = 1) uniform mat4 u_projection;\n",
+    "layout(location = 2) uniform vec4 u_color;\n",
+    "layout(location = 3) uniform vec4 u_mode;   // colour mode, range low, range high, radius scale\n",
+    "layout(location = 4) uniform vec4 u_light;   // towards the light (view space), viewport height\n",
+    "out vec3 v_color;\n",
+    "out vec3 v_center;\n",
+    "out float v_radius;\n",
+    "const vec3 kinds[7] = vec3[7](vec3(0.8), vec3(0.2, 0.45, 0.95), vec3(0.85, 0.7, 0.4), vec3(0.8, 0.3, 0.25),\n",
+    "                              vec3(0.6, 0.4, 0.8), vec3(1.0, 0.6, 0.2), vec3(0.5));\n",
+    "void main() {\n",
+    "    vec4 view = u_view * vec4(a_position.xyz, 1.0);\n",
+    "    v_center = view.xyz;\n",
+    "    v_radius = a_position.w * u_mode.w;\n",
+    "    gl_Position = u_projection * view;\n",
+    "    gl_PointSize = clamp(u_projection[1][1] * v_radius * u_light.w / max(gl_Position.w, 1e-6), 1.0, 256.0);\n",
+    "    float value = u_mode.x == 1.0 ? a_density.x : length(a_velocity.xyz);\n",
+    "    float t = clamp((value - u_mode.y) / max(u_mode.z - u_mode.y, 1e-20), 0.0, 1.0);\n",
+    "    v_color = mix(vec3(0.95, 0.97, 1.0), vec3(0.1, 0.3, 0.95), t);   // white low, blue high (001 figs. 4-5)\n",
+    "    if (u_mode.x == 3.0) v_color = kinds[min(a_info.y & 255u, 6u)];\n",
+    "    if (u_mode.x == 4.0) v_color = u_color.rgb;\n",
+    "}\n",
+    0
+};
+static const char* const gp__file_gp_boundary_glsl[] = {
     "// gp_boundary.glsl: the boundary's signed distance function (001 section 3.3): the union of every\n",
-    "// collider's wall. Needs gp_common.glsl and gp_solver.glsl first; reads mesh fields at binding 6.\n",
+    "// collider's wall. Needs gp_common.glsl, gp_solver.glsl and gp_buffers.glsl (the FIELDS role) first.\n",
     "// Each function returns vec4(unit normal towards the free side, distance), the distance positive\n",
     "// where particles may be and negative inside a wall.\n",
-    "layout(std430, binding = 6) readonly buffer gp_field_block { float gp_field[]; };\n",
-    "\n",
     "// Shapes as usual signed distance functions, positive outside the shape, with their gradients.\n",
     "vec4 gp_sphere_sdf(vec3 p, vec3 c, float r) {\n",
     "    vec3 d = p - c;\n",
@@ -1319,13 +1499,96 @@ static const char* const gp__snippet_gp_boundary[] = {
     "}\n",
     0
 };
-static const char* const gp__snippet_gp_common[] = {
-    "// gp_common.glsl: included first by every gpuparticle.h compute shader.\n",
-    "// Workgroup size and the flat index of a workgroup in a dispatch that the host split into x * y\n",
-    "// groups (GL guarantees only 65,535 groups per axis, and 16M elements need 65,536 groups of 256).\n",
-    "#ifndef GP_GROUP_SIZE\n",
-    "#define GP_GROUP_SIZE 256\n",
+static const char* const gp__file_gp_buffers_glsl[] = {
+    "// gp_buffers.glsl: the world's shader storage buffers, each declared once, by role. Which roles a\n",
+    "// program binds, and where, is its row of the binding plan (gpuparticle.h, section >>shaders,\n",
+    "// gp__binding_plans): the header defines GP_BINDING_<ROLE> for each role of the row and for no\n",
+    "// other, so that a pass which reads a buffer its row does not give it fails to compile, and no\n",
+    "// binding ever means two buffers inside one program.\n",
+    "//\n",
+    "// The particle store, struct of arrays (gp_particle_position ... gp_particle_life in the header,\n",
+    "// section >>docs). Slots [0, gp_counts.x) are live; after a grid build they are in cell order.\n",
+    "#ifdef GP_BINDING_POSITION\n",
+    "layout(std430, binding = GP_BINDING_POSITION) buffer gp_position_block { vec4 gp_position[]; };  // xyz metres, w radius\n",
     "#endif\n",
+    "#ifdef GP_BINDING_VELOCITY\n",
+    "layout(std430, binding = GP_BINDING_VELOCITY) buffer gp_velocity_block { vec4 gp_velocity[]; };  // xyz m/s, w mass kg\n",
+    "#endif\n",
+    "#ifdef GP_BINDING_INFO\n",
+    "layout(std430, binding = GP_BINDING_INFO) buffer gp_info_block { uvec4 gp_info[]; };  // id, kind|flags<<8|phase<<16, owner, user\n",
+    "#endif\n",
+    "#ifdef GP_BINDING_LIFE\n",
+    "layout(std430, binding = GP_BINDING_LIFE) buffer gp_life_block { vec2 gp_life[]; };  // age s, lifetime s (0 forever)\n",
+    "#endif\n",
+    "// Between two grid builds the store's spare buffers are free for the solvers: the fluid's\n",
+    "// (density kg/m^3, pressure Pa) in the 8-byte spare, every solver's acceleration (m/s^2) in the\n",
+    "// 16-byte spare. Both stay readable until the next build, which reuses them.\n",
+    "#ifdef GP_BINDING_DENSITY\n",
+    "layout(std430, binding = GP_BINDING_DENSITY) buffer gp_density_block { vec2 gp_density[]; };\n",
+    "#endif\n",
+    "#ifdef GP_BINDING_ACCELERATION\n",
+    "layout(std430, binding = GP_BINDING_ACCELERATION) buffer gp_acceleration_block { vec4 gp_acceleration[]; };\n",
+    "#endif\n",
+    "// The continuity model's carried density per slot (kg/m^3; 0: not yet set, the rest density), unused.\n",
+    "#ifdef GP_BINDING_FLUID_STATE\n",
+    "layout(std430, binding = GP_BINDING_FLUID_STATE) buffer gp_state_block { vec2 gp_state[]; };\n",
+    "#endif\n",
+    "\n",
+    "// The grid (section >>grid): a cell key and an order entry per particle, a count and a start per\n",
+    "// bucket (plus two), the slot of each id.\n",
+    "#ifdef GP_BINDING_CELL_KEY\n",
+    "layout(std430, binding = GP_BINDING_CELL_KEY) buffer cell_key_block { uint cell_key[]; };\n",
+    "#endif\n",
+    "#ifdef GP_BINDING_CELL_COUNT\n",
+    "layout(std430, binding = GP_BINDING_CELL_COUNT) buffer cell_count_block { uint cell_count[]; };\n",
+    "#endif\n",
+    "#ifdef GP_BINDING_CELL_START\n",
+    "layout(std430, binding = GP_BINDING_CELL_START) readonly buffer cell_start_block { uint cell_start[]; };\n",
+    "#endif\n",
+    "#ifdef GP_BINDING_ORDER\n",
+    "layout(std430, binding = GP_BINDING_ORDER) buffer order_block { uint order[]; };\n",
+    "#endif\n",
+    "#ifdef GP_BINDING_SLOT_OF_ID\n",
+    "layout(std430, binding = GP_BINDING_SLOT_OF_ID) buffer slot_of_id_block { uint slot_of_id[]; };\n",
+    "#endif\n",
+    "\n",
+    "// The world's statistics: the grid's three words, then the solvers'.\n",
+    "#ifdef GP_BINDING_STATS\n",
+    "layout(std430, binding = GP_BINDING_STATS) buffer gp_stats_block {\n",
+    "    uint stat_outside;        // particles outside a bounded grid or the hash's range\n",
+    "    uint stat_nonfinite;      // particles with a NaN or infinite coordinate\n",
+    "    uint stat_truncated;      // neighbour loops that visited fewer candidates than the buckets held\n",
+    "    uint stat_max_speed;      // float bits of the largest speed (non-negative floats order as uints)\n",
+    "    uint stat_min_density;    // float bits\n",
+    "    uint stat_max_density;    // float bits\n",
+    "    uint stat_wall_pushes;    // particles put back out of a wall in the last substep\n",
+    "    uint stat_bad_updates;    // non-finite updates since the world was made\n",
+    "};\n",
+    "#endif\n",
+    "\n",
+    "// The colliders' mesh distance fields, one after another (section >>colliders).\n",
+    "#ifdef GP_BINDING_FIELDS\n",
+    "layout(std430, binding = GP_BINDING_FIELDS) readonly buffer gp_field_block { float gp_field[]; };\n",
+    "#endif\n",
+    "// The rigid bodies' shapes: every shape's particle offsets in its principal frame (section >>dem).\n",
+    "#ifdef GP_BINDING_OFFSETS\n",
+    "layout(std430, binding = GP_BINDING_OFFSETS) readonly buffer gp_offsets_block { vec4 gp_offsets[]; };\n",
+    "#endif\n",
+    "// The rigid bodies' buffer: first a vec4 per slot, the contact torque about the particle's centre\n",
+    "// that dem_contact leaves for a rigid particle (N m), then from vec4 gp_counts.z (the store's\n",
+    "// capacity) on, six vec4s per body (gp_dem.glsl's gp_body).\n",
+    "#ifdef GP_BINDING_BODIES\n",
+    "layout(std430, binding = GP_BINDING_BODIES) buffer gp_rigid_block { vec4 gp_rigid[]; };\n",
+    "#endif\n",
+    0
+};
+static const char* const gp__file_gp_common_glsl[] = {
+    "// gp_common.glsl: included first by every gpuparticle.h compute shader.\n",
+    "// The constants that C and GLSL share (GP_GROUP_SIZE, the kinds, the tables' sizes, the shapes,\n",
+    "// the chunk and run lengths of the scan and the sort) are not written here: the header defines\n",
+    "// them from its own C values after the #version line (section >>shaders, gp__shader_constants).\n",
+    "// The flat index of a workgroup in a dispatch that the host split into x * y groups (GL\n",
+    "// guarantees only 65,535 groups per axis, and 16M elements need 65,536 groups of 256).\n",
     "\n",
     "uint gp_group_index() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x; }\n",
     "uint gp_global_index() { return gp_group_index() * uint(GP_GROUP_SIZE) + gl_LocalInvocationID.x; }\n",
@@ -1336,27 +1599,14 @@ static const char* const gp__snippet_gp_common[] = {
     "bool gp_finite3(vec3 v) { return gp_finite(v.x) && gp_finite(v.y) && gp_finite(v.z); }\n",
     0
 };
-static const char* const gp__snippet_gp_dem[] = {
-    "// gp_dem.glsl: what the DEM passes share (000): the contact model, the rigid bodies' records and\n",
-    "// quaternions. Needs gp_common.glsl, gp_particles.glsl, gp_solver.glsl and gp_boundary.glsl first.\n",
-    "//\n",
-    "// A pass's force output is the 16-byte spare (binding 4), as for the fluid: after the contact pass\n",
-    "// it holds, per slot, a grain's acceleration (contact force / mass + gravity + your forces) and a\n",
+static const char* const gp__file_gp_dem_glsl[] = {
+    "// gp_dem.glsl: what the DEM passes share (000): the contact model and the rigid bodies' records.\n",
+    "// Needs gp_common.glsl, gp_particles.glsl, gp_solver.glsl, gp_buffers.glsl (the BODIES role) and\n",
+    "// gp_quaternion.glsl first. A pass's force output is the ACCELERATION role: after the contact pass it\n",
+    "// holds, per slot, a grain's acceleration (contact force / mass + gravity + your forces) and a\n",
     "// rigid particle's contact force / mass (its body adds gravity once).\n",
-    "layout(std430, binding = 4) buffer gp_acceleration_block { vec4 gp_acceleration[]; };\n",
-    "// The words of the world's statistics buffer (as gp_sph.glsl names them).\n",
-    "layout(std430, binding = 7) buffer gp_stats_block {\n",
-    "    uint stat_outside; uint stat_nonfinite; uint stat_truncated;\n",
-    "    uint stat_max_speed; uint stat_min_density; uint stat_max_density; uint stat_wall_pushes;\n",
-    "    uint stat_bad_updates;\n",
-    "};\n",
     "\n",
-    "// The rigid bodies' buffer (binding 3): first a vec4 per slot, the contact torque about the\n",
-    "// particle's centre that dem_contact leaves for a rigid particle (N m), then from vec4 gp_counts.z\n",
-    "// (the store's capacity) on, six vec4s per body.\n",
-    "layout(std430, binding = 3) buffer gp_rigid_block { vec4 gp_rigid[]; };\n",
-    "\n",
-    "// A rigid body (mirrored by gp__body_gpu in gpuparticle.h, section >>dem):\n",
+    "// A rigid body (mirrored by gp__body_gpu in gpuparticle.h, section >>structs):\n",
     "//   x = (centre of mass X, 1 / M); q = orientation (x, y, z, s); p = (linear momentum P, particle\n",
     "//   mass); l = (angular momentum L, 0); inertia = (1 / principal moments, 0);\n",
     "//   particles = (first id, count, first offset, shape). Particle k has id first + k and offset\n",
@@ -1385,9 +1635,6 @@ static const char* const gp__snippet_gp_dem[] = {
     "uint gp_grain_material(uvec4 info) { return min(gp_phase_of(info), GP_MAX_GRANULAR_MATERIALS - 1u); }\n",
     "bool gp_is_dem(uint kind) { return kind == GP_KIND_GRANULAR || kind == GP_KIND_RIGID; }\n",
     "\n",
-    "// Quaternions (x, y, z, s): v rotated by q (eq. 18), and the product a * b (000's appendix).\n",
-    "vec3 gp_rotate(vec4 q, vec3 v) { return v + 2.0 * cross(q.xyz, cross(q.xyz, v) + q.w * v); }\n",
-    "vec4 gp_quat_mul(vec4 a, vec4 b) { return vec4(a.w * b.xyz + b.w * a.xyz + cross(a.xyz, b.xyz), a.w * b.w - dot(a.xyz, b.xyz)); }\n",
     "// The world angular velocity W = I(t)^-1 L = R diag(1 / lambda) R^T L (eqs. 5-6).\n",
     "vec3 gp_body_omega(gp_body b) {\n",
     "    vec4 inverse = vec4(-b.q.xyz, b.q.w);\n",
@@ -1419,29 +1666,9 @@ static const char* const gp__snippet_gp_dem[] = {
     "    f += force;\n",
     "    torque += cross(lever, force);\n",
     "}\n",
-    "\n",
-    "// Contact with the walls: every collider within r pushes, and a container box's six faces each\n",
-    "// push as a plane wall (a grain in a corner touches three). Walls are still.\n",
-    "void gp_wall_contact(vec3 p, vec3 v, vec3 w, float r, vec4 c, inout vec3 f, inout vec3 torque) {\n",
-    "    for (uint k = 0u; k < gp_solver_counts.x; ++k) {\n",
-    "        gp_collider_shape s = gp_colliders[k];\n",
-    "        if (s.a.w == GP_SHAPE_BOX && s.c.x < 0.0) {\n",
-    "            vec3 low = s.b.xyz + (p - s.a.xyz), high = s.b.xyz - (p - s.a.xyz);   // to each face\n",
-    "            for (int a = 0; a < 3; ++a) {\n",
-    "                vec3 e = vec3(0.0);\n",
-    "                e[a] = 1.0;\n",
-    "                if (low[a] < r) gp_touch(-e, r - low[a], v, w, r, vec3(0.0), c, f, torque);\n",
-    "                if (high[a] < r) gp_touch(e, r - high[a], v, w, r, vec3(0.0), c, f, torque);\n",
-    "            }\n",
-    "        } else {\n",
-    "            vec4 d = gp_collider_distance(k, p);\n",
-    "            if (d.w < r) gp_touch(-d.xyz, r - d.w, v, w, r, vec3(0.0), c, f, torque);\n",
-    "        }\n",
-    "    }\n",
-    "}\n",
     0
 };
-static const char* const gp__snippet_gp_grid[] = {
+static const char* const gp__file_gp_grid_glsl[] = {
     "// gp_grid.glsl: cell addressing shared by the grid build and every neighbour loop.\n",
     "// Needs gp_common.glsl and gp_world.glsl first.\n",
     "//\n",
@@ -1511,25 +1738,98 @@ static const char* const gp__snippet_gp_grid[] = {
     "uint gp_grid_invalid_bucket() { return gp_counts.y; }\n",
     0
 };
-static const char* const gp__snippet_gp_particles[] = {
-    "// gp_particles.glsl: the particle store, struct of arrays, one SSBO per attribute.\n",
-    "// Mirrored by gp_particle_position, gp_particle_velocity, gp_particle_info and gp_particle_life in\n",
-    "// gpuparticle.h (section >>buffers). Slots [0, gp_counts.x) are live; after a grid build they are\n",
-    "// in cell order.\n",
-    "layout(std430, binding = 0) buffer gp_position_block { vec4 gp_position[]; };  // xyz metres, w radius\n",
-    "layout(std430, binding = 1) buffer gp_velocity_block { vec4 gp_velocity[]; };  // xyz m/s, w mass kg\n",
-    "layout(std430, binding = 2) buffer gp_info_block { uvec4 gp_info[]; };         // id, kind|flags<<8|phase<<16, owner, user\n",
-    "layout(std430, binding = 3) buffer gp_life_block { vec2 gp_life[]; };          // age s, lifetime s (0 forever)\n",
+static const char* const gp__file_gp_integrate_glsl[] = {
+    "// gp_integrate.glsl: one particle's time step, shared by the solvers' integration passes\n",
+    "// (sph_integrate, dem_integrate; the bodies integrate whole in body_update). Needs\n",
+    "// gp_common.glsl, gp_solver.glsl and gp_buffers.glsl (POSITION, VELOCITY and STATS) first.\n",
     "\n",
-    "// info.y: bits 0-7 the kind (gp_kind in gpuparticle.h), 16-31 the phase.\n",
-    "#define GP_KIND_FLUID 1u\n",
-    "#define GP_KIND_GRANULAR 2u\n",
-    "#define GP_KIND_RIGID 3u\n",
+    "// x, v advanced by the acceleration a over the substep gp_gravity.w: symplectic Euler (velocity\n",
+    "// first), or explicit Euler when the integrator is 2. A non-finite result keeps the particle\n",
+    "// where it was, at rest, and is counted in stat_bad_updates: one bad particle never spreads NaN.\n",
+    "void gp_integrate(vec3 x, vec3 v, vec3 a, out vec3 xn, out vec3 vn) {\n",
+    "    float dt = gp_gravity.w;\n",
+    "    if (gp_solver_counts.z == 2u) { xn = x + v * dt; vn = v + a * dt; }\n",
+    "    else { vn = v + a * dt; xn = x + vn * dt; }\n",
+    "    if (!gp_finite3(xn) || !gp_finite3(vn)) {\n",
+    "        xn = x; vn = vec3(0.0);\n",
+    "        atomicAdd(stat_bad_updates, 1u);\n",
+    "    }\n",
+    "}\n",
+    "\n",
+    "// Writes slot i's new position and velocity (its radius and mass kept) and its speed into the\n",
+    "// statistics, from which the host picks the next step's substeps.\n",
+    "void gp_integrate_store(uint i, vec3 xn, vec3 vn) {\n",
+    "    gp_position[i].xyz = xn;\n",
+    "    gp_velocity[i].xyz = vn;\n",
+    "    atomicMax(stat_max_speed, floatBitsToUint(length(vn)));\n",
+    "}\n",
+    0
+};
+static const char* const gp__file_gp_neighbors_glsl[] = {
+    "// gp_neighbors.glsl: the neighbour loop, written once for every pass that visits neighbours\n",
+    "// (grid_neighbors, sph_density, sph_continuity, sph_force, dem_contact). It visits the 27 cells\n",
+    "// around gp_center's cell (skipping those outside a bounded grid), reads each cell's bucket from\n",
+    "// cell_start, and hands every candidate slot of it to the pass's hook. A pass includes it inside\n",
+    "// its main(), after it has\n",
+    "//   vec3 gp_center;                          the position whose neighbourhood is visited (finite)\n",
+    "//   #define GP_NEIGHBOR_VISIT(k, end, cell)  a statement for candidate slot k of bucket end's\n",
+    "//                                            visited cell: it checks k < end (a batch runs past\n",
+    "//                                            the end), k's own cell (gp_grid_same_cell: distant\n",
+    "//                                            cells share hashed buckets) and the distance\n",
+    "//   #define GP_NEIGHBOR_BATCH 8 or 1         candidates per iteration: 8 where the terms are\n",
+    "//                                            cheap (fluid), 1 where they are not (contacts)\n",
+    "// A loop that visits fewer candidates than its buckets held (a driver's loop limit) is counted in\n",
+    "// stat_truncated, never silent. Needs gp_grid.glsl and the CELL_START and STATS roles.\n",
+    "{\n",
+    "    ivec3 gp_home = gp_grid_cell(gp_center);\n",
+    "    uint gp_expected = 0u, gp_visited = 0u, gp_cells = 0u;\n",
+    "    for (int gp_c = 0; gp_c < 27; ++gp_c) {\n",
+    "        ++gp_cells;\n",
+    "        ivec3 gp_cell = gp_home + ivec3(gp_c % 3, (gp_c / 3) % 3, gp_c / 9) - 1;\n",
+    "        if (!gp_grid_cell_exists(gp_cell)) continue;\n",
+    "        uint gp_bucket = gp_grid_bucket(gp_cell);\n",
+    "        uint gp_begin = cell_start[gp_bucket], gp_end = cell_start[gp_bucket + 1u];\n",
+    "        gp_expected += gp_end - gp_begin;\n",
+    "        for (uint gp_k = gp_begin; gp_k < gp_end; gp_k += uint(GP_NEIGHBOR_BATCH)) {\n",
+    "#if GP_NEIGHBOR_BATCH == 8\n",
+    "            GP_NEIGHBOR_VISIT(gp_k, gp_end, gp_cell);\n",
+    "            GP_NEIGHBOR_VISIT(gp_k + 1u, gp_end, gp_cell);\n",
+    "            GP_NEIGHBOR_VISIT(gp_k + 2u, gp_end, gp_cell);\n",
+    "            GP_NEIGHBOR_VISIT(gp_k + 3u, gp_end, gp_cell);\n",
+    "            GP_NEIGHBOR_VISIT(gp_k + 4u, gp_end, gp_cell);\n",
+    "            GP_NEIGHBOR_VISIT(gp_k + 5u, gp_end, gp_cell);\n",
+    "            GP_NEIGHBOR_VISIT(gp_k + 6u, gp_end, gp_cell);\n",
+    "            GP_NEIGHBOR_VISIT(gp_k + 7u, gp_end, gp_cell);\n",
+    "#elif GP_NEIGHBOR_BATCH == 1\n",
+    "            GP_NEIGHBOR_VISIT(gp_k, gp_end, gp_cell);\n",
+    "#else\n",
+    "#error GP_NEIGHBOR_BATCH must be 8 or 1\n",
+    "#endif\n",
+    "            gp_visited += min(uint(GP_NEIGHBOR_BATCH), gp_end - gp_k);\n",
+    "        }\n",
+    "    }\n",
+    "    if (gp_visited != gp_expected || gp_cells != 27u) atomicAdd(stat_truncated, 1u);\n",
+    "}\n",
+    "#undef GP_NEIGHBOR_VISIT\n",
+    "#undef GP_NEIGHBOR_BATCH\n",
+    0
+};
+static const char* const gp__file_gp_particles_glsl[] = {
+    "// gp_particles.glsl: a particle's info word (gp_particle_info in gpuparticle.h): info.y holds the\n",
+    "// kind (bits 0-7, GP_KIND_*) and the phase (bits 16-31). The store's buffers are in gp_buffers.glsl.\n",
     "uint gp_kind_of(uvec4 info) { return info.y & 0xffu; }\n",
     "uint gp_phase_of(uvec4 info) { return info.y >> 16u; }\n",
     0
 };
-static const char* const gp__snippet_gp_scan[] = {
+static const char* const gp__file_gp_quaternion_glsl[] = {
+    "// gp_quaternion.glsl: rotations by unit quaternions (x, y, z, s), for the bodies' passes and\n",
+    "// their drawing (000 section 29.2).\n",
+    "// v rotated by q (eq. 18), and the product a * b (000's appendix).\n",
+    "vec3 gp_rotate(vec4 q, vec3 v) { return v + 2.0 * cross(q.xyz, cross(q.xyz, v) + q.w * v); }\n",
+    "vec4 gp_quat_mul(vec4 a, vec4 b) { return vec4(a.w * b.xyz + b.w * a.xyz + cross(a.xyz, b.xyz), a.w * b.w - dot(a.xyz, b.xyz)); }\n",
+    0
+};
+static const char* const gp__file_gp_scan_glsl[] = {
     "// gp_scan.glsl: what scan_reduce and scan_block share. Needs gp_common.glsl first.\n",
     "//\n",
     "// The scan has no shared memory and no barrier: each invocation owns a chunk of GP_SCAN_CHUNK (32)\n",
@@ -1540,7 +1840,6 @@ static const char* const gp__snippet_gp_scan[] = {
     "// block scans five times slower than a copy there; without barriers the scan reads its input\n",
     "// twice and writes once, at the full streaming speed of each device, and no invocation ever waits\n",
     "// for another.\n",
-    "#define GP_SCAN_CHUNK 32u\n",
     "\n",
     "layout(location = 0) uniform uint u_count;   // elements in this level\n",
     "layout(location = 1) uniform uint u_flags;   // 1: the values are flags, counted as (value != 0)\n",
@@ -1548,8 +1847,8 @@ static const char* const gp__snippet_gp_scan[] = {
     "// The input, read 16 bytes at a time where four whole elements remain (twice the speed of single\n",
     "// words on llvmpipe, and the natural width of GPU loads), one word at a time in the ragged tail:\n",
     "// the buffer need not be a multiple of 16 bytes long.\n",
-    "layout(std430, binding = 0) readonly buffer scan_input_block { uint scan_input[]; };\n",
-    "layout(std430, binding = 0) readonly buffer scan_input4_block { uvec4 scan_input4[]; };\n",
+    "layout(std430, binding = GP_BINDING_SCAN_INPUT) readonly buffer scan_input_block { uint scan_input[]; };\n",
+    "layout(std430, binding = GP_BINDING_SCAN_INPUT) readonly buffer scan_input4_block { uvec4 scan_input4[]; };\n",
     "\n",
     "uvec4 gp_scan_load4(uint e) {   // elements e ... e + 3 (e a multiple of 4); 0 past u_count\n",
     "    uvec4 v;\n",
@@ -1560,14 +1859,9 @@ static const char* const gp__snippet_gp_scan[] = {
     "}\n",
     0
 };
-static const char* const gp__snippet_gp_solver[] = {
+static const char* const gp__file_gp_solver_glsl[] = {
     "// gp_solver.glsl: the solvers' parameters, one std140 uniform block at binding 1.\n",
-    "// Mirrored by gp__solver_params in gpuparticle.h (section >>sph); keep both in step.\n",
-    "#define GP_MAX_FLUID_MATERIALS 8u\n",
-    "#define GP_MAX_FORCES 8u\n",
-    "#define GP_MAX_COLLIDERS 32u\n",
-    "#define GP_WALL_SAMPLES 32u\n",
-    "#define GP_MAX_GRANULAR_MATERIALS 8u\n",
+    "// Mirrored by gp__solver_params in gpuparticle.h (section >>structs), checked field by field by a test.\n",
     "\n",
     "// One fluid material (001): its constants, kernel coefficients and wall weight tables.\n",
     "struct gp_fluid {\n",
@@ -1607,12 +1901,6 @@ static const char* const gp__snippet_gp_solver[] = {
     "    gp_granular gp_granulars[GP_MAX_GRANULAR_MATERIALS];\n",
     "};\n",
     "\n",
-    "#define GP_SHAPE_SPHERE 1.0\n",
-    "#define GP_SHAPE_BOX 2.0\n",
-    "#define GP_SHAPE_CAPSULE 3.0\n",
-    "#define GP_SHAPE_PLANE 4.0\n",
-    "#define GP_SHAPE_MESH 5.0\n",
-    "\n",
     "// The user's forces at p (gp_forces_set).\n",
     "vec3 gp_user_forces(vec3 p) {\n",
     "    vec3 a = vec3(0.0);\n",
@@ -1630,7 +1918,7 @@ static const char* const gp__snippet_gp_solver[] = {
     "}\n",
     0
 };
-static const char* const gp__snippet_gp_sort[] = {
+static const char* const gp__file_gp_sort_glsl[] = {
     "// gp_sort.glsl: the compare-exchange of the bitonic sort of (key, value) pairs, shared by\n",
     "// sort_global and sort_local. Needs gp_common.glsl first.\n",
     "//\n",
@@ -1645,7 +1933,6 @@ static const char* const gp__snippet_gp_sort[] = {
     "// No shared memory and no barrier (a barrier costs llvmpipe a fixed ~8 microseconds per\n",
     "// workgroup): steps shorter than GP_SORT_RUN run in one invocation's registers (sort_local),\n",
     "// longer ones as passes over the buffers, two half-cleaner levels per pass (sort_global).\n",
-    "#define GP_SORT_RUN 16u\n",
     "\n",
     "layout(location = 0) uniform uint u_count;\n",
     "layout(location = 1) uniform uint u_descending;\n",
@@ -1658,27 +1945,10 @@ static const char* const gp__snippet_gp_sort[] = {
     "}\n",
     0
 };
-static const char* const gp__snippet_gp_sph[] = {
-    "// gp_sph.glsl: what the SPH passes share (001): their buffers beyond the particle store, the\n",
-    "// kernels and the wall weight tables. Needs gp_common.glsl, gp_world.glsl, gp_grid.glsl,\n",
-    "// gp_particles.glsl and gp_solver.glsl first.\n",
-    "//\n",
-    "// Between two grid builds the store's spare buffers are free: the density pass writes (density,\n",
-    "// pressure) into the 8-byte spare (bound at 3, where gp_life would be; the SPH passes do not touch\n",
-    "// life) and the force pass writes accelerations into the 16-byte spare (at 4). Both stay readable\n",
-    "// until the next build, which reuses them.\n",
-    "layout(std430, binding = 3) buffer gp_density_block { vec2 gp_density[]; };           // kg/m^3, Pa\n",
-    "layout(std430, binding = 4) buffer gp_acceleration_block { vec4 gp_acceleration[]; }; // m/s^2, 0\n",
-    "layout(std430, binding = 5) readonly buffer cell_start_block { uint cell_start[]; };\n",
-    "// The words of the world's statistics buffer: the grid's three, then the fluid's.\n",
-    "layout(std430, binding = 7) buffer gp_stats_block {\n",
-    "    uint stat_outside; uint stat_nonfinite; uint stat_truncated;\n",
-    "    uint stat_max_speed;      // float bits of the largest speed (non-negative floats order as uints)\n",
-    "    uint stat_min_density;    // float bits\n",
-    "    uint stat_max_density;    // float bits\n",
-    "    uint stat_wall_pushes;    // particles put back out of a wall in the last substep\n",
-    "    uint stat_bad_updates;    // non-finite updates since the world was made\n",
-    "};\n",
+static const char* const gp__file_gp_sph_glsl[] = {
+    "// gp_sph.glsl: what the SPH passes share (001): the kernels and the wall weight tables. Needs\n",
+    "// gp_common.glsl, gp_world.glsl, gp_grid.glsl, gp_particles.glsl, gp_solver.glsl and\n",
+    "// gp_buffers.glsl first.\n",
     "\n",
     "// The material of a particle; phases beyond the table were refused when the particle was added.\n",
     "uint gp_material_of(uvec4 info) { return min(gp_phase_of(info), GP_MAX_FLUID_MATERIALS - 1u); }\n",
@@ -1884,513 +2154,17 @@ static const char* const gp__snippet_gp_sph[] = {
     "}\n",
     0
 };
-static const char* const gp__snippet_gp_world[] = {
+static const char* const gp__file_gp_world_glsl[] = {
     "// gp_world.glsl: the world's parameters, one std140 uniform block at binding 0.\n",
-    "// Mirrored by gp__world_params in gpuparticle.h (section >>grid); keep both in step.\n",
+    "// Mirrored by gp__world_params in gpuparticle.h (section >>structs), checked field by field by a test.\n",
     "layout(std140, binding = 0) uniform gp_world_block {\n",
     "    vec4  gp_grid_origin;   // xyz lowest corner of a bounded grid (metres), w cell size (metres)\n",
     "    ivec4 gp_grid_dims;     // xyz cells per axis of a bounded grid, w mode (1 bounded, 2 hashed)\n",
     "    uvec4 gp_counts;        // x live particles, y buckets, z capacity, w flags (1 deterministic)\n",
     "};\n",
-    "\n",
-    "#define GP_GRID_BOUNDED 1\n",
-    "#define GP_GRID_HASHED 2\n",
     0
 };
-static const char* const gp__shader_body_particles_own0[] = {
-    "#version 430 core\n",
-    "// body_particles: stage 1 of 000 section 29.2, the particle values from the bodies (eqs. 18-20):\n",
-    "//   r_k = q r0_k q*, x_k = X + r_k, v_k = V + W x r_k\n",
-    "// for every rigid particle in the store, whose owner is its body and whose id is the body's first\n",
-    "// id plus k.\n",
-    "// >>include gp_common.glsl\n",
-    0
-};
-static const char* const gp__shader_body_particles_own1[] = {
-    "// <<include gp_common.glsl\n",
-    "// >>include gp_world.glsl\n",
-    0
-};
-static const char* const gp__shader_body_particles_own2[] = {
-    "// <<include gp_world.glsl\n",
-    "// >>include gp_grid.glsl\n",
-    0
-};
-static const char* const gp__shader_body_particles_own3[] = {
-    "// <<include gp_grid.glsl\n",
-    "// >>include gp_particles.glsl\n",
-    0
-};
-static const char* const gp__shader_body_particles_own4[] = {
-    "// <<include gp_particles.glsl\n",
-    "// >>include gp_solver.glsl\n",
-    0
-};
-static const char* const gp__shader_body_particles_own5[] = {
-    "// <<include gp_solver.glsl\n",
-    "// >>include gp_boundary.glsl\n",
-    0
-};
-static const char* const gp__shader_body_particles_own6[] = {
-    "// <<include gp_boundary.glsl\n",
-    "// >>include gp_dem.glsl\n",
-    0
-};
-static const char* const gp__shader_body_particles_own7[] = {
-    "// <<include gp_dem.glsl\n",
-    "layout(std430, binding = 6) readonly buffer gp_offsets_block { vec4 gp_offsets[]; };\n",
-    "layout(local_size_x = GP_GROUP_SIZE) in;\n",
-    "void main() {\n",
-    "    uint i = gp_global_index();\n",
-    "    if (i >= gp_counts.x) return;\n",
-    "    uvec4 info = gp_info[i];\n",
-    "    if (gp_kind_of(info) != GP_KIND_RIGID || info.z >= gp_solver_counts.w) return;\n",
-    "    gp_body body = gp_body_load(info.z);\n",
-    "    vec3 r = gp_rotate(body.q, gp_offsets[body.particles.z + (info.x - body.particles.x)].xyz);\n",
-    "    gp_position[i].xyz = body.x.xyz + r;\n",
-    "    gp_velocity[i].xyz = body.p.xyz * body.x.w + cross(gp_body_omega(body), r);\n",
-    "}\n",
-    0
-};
-static const char* const* const gp__shader_body_particles[] = {
-    gp__shader_body_particles_own0,
-    gp__snippet_gp_common,
-    gp__shader_body_particles_own1,
-    gp__snippet_gp_world,
-    gp__shader_body_particles_own2,
-    gp__snippet_gp_grid,
-    gp__shader_body_particles_own3,
-    gp__snippet_gp_particles,
-    gp__shader_body_particles_own4,
-    gp__snippet_gp_solver,
-    gp__shader_body_particles_own5,
-    gp__snippet_gp_boundary,
-    gp__shader_body_particles_own6,
-    gp__snippet_gp_dem,
-    gp__shader_body_particles_own7,
-    0
-};
-static const char* const gp__shader_body_update_own0[] = {
-    "#version 430 core\n",
-    "// body_update: stages 4 and 5 of 000 section 29.2, one invocation per rigid body:\n",
-    "//   F = sum_k f_k + M g (+ your forces at the centre of mass), tau = sum_k r_k x f_k  (eqs. 14-15)\n",
-    "//   P += F dt, L += tau dt, X += P / M dt                                            (eqs. 1-3, 4)\n",
-    "//   W = R diag(1 / lambda) R^T L, q = dq(W dt) * q, normalised                       (eqs. 5-8)\n",
-    "// f_k is particle k's contact force (dem_contact's force / mass, times the particle mass), found\n",
-    "// through slot_of_id; r_k = R(q) r0_k as body_particles placed it; tau also takes each particle's\n",
-    "// contact torque about its own centre (its forces act at contact points, not at its centre). The sums run in k order, so a\n",
-    "// run repeats bit for bit. An update that is not finite is not applied: the body keeps its place,\n",
-    "// stops, and is counted.\n",
-    "// >>include gp_common.glsl\n",
-    0
-};
-static const char* const gp__shader_body_update_own1[] = {
-    "// <<include gp_common.glsl\n",
-    "// >>include gp_world.glsl\n",
-    0
-};
-static const char* const gp__shader_body_update_own2[] = {
-    "// <<include gp_world.glsl\n",
-    "// >>include gp_grid.glsl\n",
-    0
-};
-static const char* const gp__shader_body_update_own3[] = {
-    "// <<include gp_grid.glsl\n",
-    "// >>include gp_particles.glsl\n",
-    0
-};
-static const char* const gp__shader_body_update_own4[] = {
-    "// <<include gp_particles.glsl\n",
-    "// >>include gp_solver.glsl\n",
-    0
-};
-static const char* const gp__shader_body_update_own5[] = {
-    "// <<include gp_solver.glsl\n",
-    "// >>include gp_boundary.glsl\n",
-    0
-};
-static const char* const gp__shader_body_update_own6[] = {
-    "// <<include gp_boundary.glsl\n",
-    "// >>include gp_dem.glsl\n",
-    0
-};
-static const char* const gp__shader_body_update_own7[] = {
-    "// <<include gp_dem.glsl\n",
-    "layout(std430, binding = 5) readonly buffer gp_slot_block { uint gp_slot_of_id[]; };\n",
-    "layout(std430, binding = 6) readonly buffer gp_offsets_block { vec4 gp_offsets[]; };\n",
-    "layout(local_size_x = GP_GROUP_SIZE) in;\n",
-    "void main() {\n",
-    "    uint b = gp_global_index();\n",
-    "    if (b >= gp_solver_counts.w) return;\n",
-    "    gp_body body = gp_body_load(b);\n",
-    "    float dt = gp_gravity.w, mass = 1.0 / body.x.w;\n",
-    "    vec3 force = vec3(0.0), torque = vec3(0.0);\n",
-    "    for (uint k = 0u; k < body.particles.y; ++k) {\n",
-    "        uint slot = gp_slot_of_id[body.particles.x + k];\n",
-    "        vec3 f = gp_acceleration[slot].xyz * body.p.w;\n",
-    "        vec3 r = gp_rotate(body.q, gp_offsets[body.particles.z + k].xyz);\n",
-    "        force += f;\n",
-    "        torque += cross(r, f) + gp_rigid[slot].xyz;\n",
-    "    }\n",
-    "    force += mass * (gp_gravity.xyz + gp_user_forces(body.x.xyz));\n",
-    "    gp_body next = body;\n",
-    "    next.p.xyz = body.p.xyz + force * dt;\n",
-    "    next.l.xyz = body.l.xyz + torque * dt;\n",
-    "    next.x.xyz = body.x.xyz + next.p.xyz * (body.x.w * dt);\n",
-    "    vec3 w = gp_body_omega(next);   // the old orientation, the new angular momentum\n",
-    "    float speed = length(w), half_angle = 0.5 * speed * dt;\n",
-    "    vec4 dq = speed > 0.0 ? vec4((sin(half_angle) / speed) * w, cos(half_angle)) : vec4(0.0, 0.0, 0.0, 1.0);\n",
-    "    next.q = normalize(gp_quat_mul(dq, body.q));\n",
-    "    if (!gp_finite3(next.x.xyz) || !gp_finite3(next.p.xyz) || !gp_finite3(next.l.xyz) || !gp_finite(next.q.x)\n",
-    "        || !gp_finite(next.q.y) || !gp_finite(next.q.z) || !gp_finite(next.q.w)) {\n",
-    "        next = body;\n",
-    "        next.p.xyz = vec3(0.0);\n",
-    "        next.l.xyz = vec3(0.0);\n",
-    "        atomicAdd(stat_bad_updates, 1u);\n",
-    "    }\n",
-    "    gp_body_store(b, next);\n",
-    "    atomicMax(stat_max_speed, floatBitsToUint(length(next.p.xyz) * body.x.w));\n",
-    "}\n",
-    0
-};
-static const char* const* const gp__shader_body_update[] = {
-    gp__shader_body_update_own0,
-    gp__snippet_gp_common,
-    gp__shader_body_update_own1,
-    gp__snippet_gp_world,
-    gp__shader_body_update_own2,
-    gp__snippet_gp_grid,
-    gp__shader_body_update_own3,
-    gp__snippet_gp_particles,
-    gp__shader_body_update_own4,
-    gp__snippet_gp_solver,
-    gp__shader_body_update_own5,
-    gp__snippet_gp_boundary,
-    gp__shader_body_update_own6,
-    gp__snippet_gp_dem,
-    gp__shader_body_update_own7,
-    0
-};
-static const char* const gp__shader_boundary_distance_own0[] = {
-    "#version 430 core\n",
-    "// boundary_distance: the boundary's signed distance at u_count points (gp_boundary_distance),\n",
-    "// exactly as the SPH passes see it.\n",
-    "// >>include gp_common.glsl\n",
-    0
-};
-static const char* const gp__shader_boundary_distance_own1[] = {
-    "// <<include gp_common.glsl\n",
-    "// >>include gp_solver.glsl\n",
-    0
-};
-static const char* const gp__shader_boundary_distance_own2[] = {
-    "// <<include gp_solver.glsl\n",
-    "// >>include gp_boundary.glsl\n",
-    0
-};
-static const char* const gp__shader_boundary_distance_own3[] = {
-    "// <<include gp_boundary.glsl\n",
-    "layout(local_size_x = GP_GROUP_SIZE) in;\n",
-    "\n",
-    "layout(std430, binding = 0) readonly buffer point_block { vec4 points[]; };\n",
-    "layout(std430, binding = 1) writeonly buffer distance_block { float distances[]; };\n",
-    "layout(location = 0) uniform uint u_count;\n",
-    "\n",
-    "void main() {\n",
-    "    uint i = gp_global_index();\n",
-    "    if (i < u_count) distances[i] = gp_boundary(points[i].xyz).w;\n",
-    "}\n",
-    0
-};
-static const char* const* const gp__shader_boundary_distance[] = {
-    gp__shader_boundary_distance_own0,
-    gp__snippet_gp_common,
-    gp__shader_boundary_distance_own1,
-    gp__snippet_gp_solver,
-    gp__shader_boundary_distance_own2,
-    gp__snippet_gp_boundary,
-    gp__shader_boundary_distance_own3,
-    0
-};
-static const char* const gp__shader_copy_own0[] = {
-    "#version 430 core\n",
-    "// copy: a plain streaming pass, destination[i] = source[i]. The yardstick that `make bench` holds\n",
-    "// every primitive against: the same bytes moved as fast as this library knows how, with no work in\n",
-    "// between: 16 elements per invocation, 16 bytes per access, single words only in a ragged tail.\n",
-    "// >>include gp_common.glsl\n",
-    0
-};
-static const char* const gp__shader_copy_own1[] = {
-    "// <<include gp_common.glsl\n",
-    "layout(local_size_x = GP_GROUP_SIZE) in;\n",
-    "\n",
-    "layout(std430, binding = 0) readonly buffer source_block { uint source[]; };\n",
-    "layout(std430, binding = 0) readonly buffer source4_block { uvec4 source4[]; };\n",
-    "layout(std430, binding = 1) writeonly buffer destination_block { uint destination[]; };\n",
-    "layout(std430, binding = 1) writeonly buffer destination4_block { uvec4 destination4[]; };\n",
-    "layout(location = 0) uniform uint u_count;\n",
-    "\n",
-    "void main() {\n",
-    "    uint first = gp_group_index() * 16u * uint(GP_GROUP_SIZE);\n",
-    "    for (uint r = 0u; r < 4u; ++r) {\n",
-    "        uint e = first + 4u * (r * uint(GP_GROUP_SIZE) + gl_LocalInvocationID.x);\n",
-    "        if (e + 3u < u_count) destination4[e >> 2u] = source4[e >> 2u];\n",
-    "        else for (uint c = 0u; c < 3u; ++c) if (e + c < u_count) destination[e + c] = source[e + c];\n",
-    "    }\n",
-    "}\n",
-    0
-};
-static const char* const* const gp__shader_copy[] = {
-    gp__shader_copy_own0,
-    gp__snippet_gp_common,
-    gp__shader_copy_own1,
-    0
-};
-static const char* const gp__shader_dem_contact_own0[] = {
-    "#version 430 core\n",
-    "// dem_contact: the contact force on every grain and rigid particle (000 sections 29.1.5, 29.2.5):\n",
-    "// the spring, dashpot and shear of eqs. 10-13 (with a Coulomb cap) from every granular or rigid\n",
-    "// particle that it overlaps, found through the shared grid's 27 cells around it, plus the walls'.\n",
-    "// Two particles of one body do not touch. Forces act at the contact points, with the surfaces'\n",
-    "// velocities there (a rigid particle's includes its body's spin). A grain's result is its\n",
-    "// acceleration (force / mass plus gravity and your forces); a rigid particle's is its contact\n",
-    "// force / mass, and its contact torque about its centre, which body_update sums.\n",
-    "// The grid's cells must be at least as wide as the largest contact distance (checked on the host).\n",
-    "// >>include gp_common.glsl\n",
-    0
-};
-static const char* const gp__shader_dem_contact_own1[] = {
-    "// <<include gp_common.glsl\n",
-    "// >>include gp_world.glsl\n",
-    0
-};
-static const char* const gp__shader_dem_contact_own2[] = {
-    "// <<include gp_world.glsl\n",
-    "// >>include gp_grid.glsl\n",
-    0
-};
-static const char* const gp__shader_dem_contact_own3[] = {
-    "// <<include gp_grid.glsl\n",
-    "// >>include gp_particles.glsl\n",
-    0
-};
-static const char* const gp__shader_dem_contact_own4[] = {
-    "// <<include gp_particles.glsl\n",
-    "// >>include gp_solver.glsl\n",
-    0
-};
-static const char* const gp__shader_dem_contact_own5[] = {
-    "// <<include gp_solver.glsl\n",
-    "// >>include gp_boundary.glsl\n",
-    0
-};
-static const char* const gp__shader_dem_contact_own6[] = {
-    "// <<include gp_boundary.glsl\n",
-    "// >>include gp_dem.glsl\n",
-    0
-};
-static const char* const gp__shader_dem_contact_own7[] = {
-    "// <<include gp_dem.glsl\n",
-    "layout(std430, binding = 5) readonly buffer cell_start_block { uint cell_start[]; };\n",
-    "layout(local_size_x = GP_GROUP_SIZE) in;\n",
-    "\n",
-    "// What particle i needs of itself in the loop.\n",
-    "struct gp_self { vec3 p; vec3 v; vec3 w; float r; vec4 c; uint owner; bool rigid; uint slot; };\n",
-    "\n",
-    "// Adds candidate slot k's contact force and torque.\n",
-    "void gp_contact_term(uint k, uint end, gp_self s, ivec3 cell, inout vec3 f, inout vec3 torque) {\n",
-    "    if (k >= end || k == s.slot) return;\n",
-    "    vec4 q = gp_position[k];\n",
-    "    vec3 d = q.xyz - s.p;\n",
-    "    float reach = s.r + q.w, r2 = dot(d, d);\n",
-    "    if (r2 >= reach * reach || r2 == 0.0 || !gp_grid_same_cell(q.xyz, cell)) return;\n",
-    "    uvec4 info = gp_info[k];\n",
-    "    uint kind = gp_kind_of(info);\n",
-    "    if (!gp_is_dem(kind) || (s.rigid && kind == GP_KIND_RIGID && info.z == s.owner)) return;\n",
-    "    float r = sqrt(r2), overlap = reach - r;\n",
-    "    vec3 n = d / r, partner = gp_velocity[k].xyz;\n",
-    "    if (kind == GP_KIND_RIGID) partner += cross(gp_body_omega(gp_body_load(info.z)), -(q.w - 0.5 * overlap) * n);\n",
-    "    gp_touch(n, overlap, s.v, s.w, s.r, partner, 0.5 * (s.c + gp_granulars[gp_grain_material(info)].contact), f, torque);\n",
-    "}\n",
-    "\n",
-    "void main() {\n",
-    "    uint i = gp_global_index();\n",
-    "    if (i >= gp_counts.x) return;\n",
-    "    uvec4 info = gp_info[i];\n",
-    "    uint kind = gp_kind_of(info);\n",
-    "    if (!gp_is_dem(kind)) return;\n",
-    "    vec4 p = gp_position[i], v = gp_velocity[i];\n",
-    "    if (!gp_finite3(p.xyz)) {   // meets no one\n",
-    "        gp_acceleration[i] = vec4(0.0);\n",
-    "        if (kind == GP_KIND_RIGID) gp_rigid[i] = vec4(0.0);\n",
-    "        return;\n",
-    "    }\n",
-    "    gp_self s;\n",
-    "    s.p = p.xyz;\n",
-    "    s.v = v.xyz;\n",
-    "    s.r = p.w;\n",
-    "    s.c = gp_granulars[gp_grain_material(info)].contact;\n",
-    "    s.owner = info.z;\n",
-    "    s.rigid = kind == GP_KIND_RIGID;\n",
-    "    s.slot = i;\n",
-    "    s.w = s.rigid ? gp_body_omega(gp_body_load(s.owner)) : vec3(0.0);\n",
-    "    vec3 f = vec3(0.0), torque = vec3(0.0);\n",
-    "    ivec3 home = gp_grid_cell(s.p);\n",
-    "    uint expected = 0u, visited = 0u, cells = 0u;\n",
-    "    for (int c = 0; c < 27; ++c) {\n",
-    "        ++cells;\n",
-    "        ivec3 cell = home + ivec3(c % 3, (c / 3) % 3, c / 9) - 1;\n",
-    "        if (!gp_grid_cell_exists(cell)) continue;\n",
-    "        uint bucket = gp_grid_bucket(cell);\n",
-    "        uint begin = cell_start[bucket], end = cell_start[bucket + 1u];\n",
-    "        expected += end - begin;\n",
-    "        // One candidate per iteration: 4.5 times faster on llvmpipe than the fluid's eight (grains\n",
-    "        // keep apart, so a neighbourhood holds tens of candidates, far from a driver's loop limit,\n",
-    "        // which is counted as truncation if ever reached).\n",
-    "        for (uint k = begin; k < end; ++k) {\n",
-    "            gp_contact_term(k, end, s, cell, f, torque);\n",
-    "            ++visited;\n",
-    "        }\n",
-    "    }\n",
-    "    if (visited != expected || cells != 27u) atomicAdd(stat_truncated, 1u);\n",
-    "    gp_wall_contact(s.p, s.v, s.w, s.r, s.c, f, torque);\n",
-    "    vec3 a = f / v.w;\n",
-    "    if (!s.rigid) a += gp_gravity.xyz + gp_user_forces(s.p);\n",
-    "    else gp_rigid[i] = vec4(torque, 0.0);\n",
-    "    gp_acceleration[i] = vec4(a, 0.0);\n",
-    "}\n",
-    0
-};
-static const char* const* const gp__shader_dem_contact[] = {
-    gp__shader_dem_contact_own0,
-    gp__snippet_gp_common,
-    gp__shader_dem_contact_own1,
-    gp__snippet_gp_world,
-    gp__shader_dem_contact_own2,
-    gp__snippet_gp_grid,
-    gp__shader_dem_contact_own3,
-    gp__snippet_gp_particles,
-    gp__shader_dem_contact_own4,
-    gp__snippet_gp_solver,
-    gp__shader_dem_contact_own5,
-    gp__snippet_gp_boundary,
-    gp__shader_dem_contact_own6,
-    gp__snippet_gp_dem,
-    gp__shader_dem_contact_own7,
-    0
-};
-static const char* const gp__shader_dem_integrate_own0[] = {
-    "#version 430 core\n",
-    "// dem_integrate: moves every grain by the acceleration of dem_contact over one substep (000\n",
-    "// section 29.3.1: contact forces update the grains' velocities directly):\n",
-    "//   symplectic Euler (default): v' = v + a dt, x' = x + v' dt\n",
-    "//   explicit Euler:             x' = x + v dt, v' = v + a dt\n",
-    "// An update that is not finite is not applied: the grain keeps its position, stops, and is\n",
-    "// counted, so that nothing is lost and nothing spreads NaN to its neighbours.\n",
-    "// >>include gp_common.glsl\n",
-    0
-};
-static const char* const gp__shader_dem_integrate_own1[] = {
-    "// <<include gp_common.glsl\n",
-    "// >>include gp_world.glsl\n",
-    0
-};
-static const char* const gp__shader_dem_integrate_own2[] = {
-    "// <<include gp_world.glsl\n",
-    "// >>include gp_grid.glsl\n",
-    0
-};
-static const char* const gp__shader_dem_integrate_own3[] = {
-    "// <<include gp_grid.glsl\n",
-    "// >>include gp_particles.glsl\n",
-    0
-};
-static const char* const gp__shader_dem_integrate_own4[] = {
-    "// <<include gp_particles.glsl\n",
-    "// >>include gp_solver.glsl\n",
-    0
-};
-static const char* const gp__shader_dem_integrate_own5[] = {
-    "// <<include gp_solver.glsl\n",
-    "// >>include gp_boundary.glsl\n",
-    0
-};
-static const char* const gp__shader_dem_integrate_own6[] = {
-    "// <<include gp_boundary.glsl\n",
-    "// >>include gp_dem.glsl\n",
-    0
-};
-static const char* const gp__shader_dem_integrate_own7[] = {
-    "// <<include gp_dem.glsl\n",
-    "layout(local_size_x = GP_GROUP_SIZE) in;\n",
-    "void main() {\n",
-    "    uint i = gp_global_index();\n",
-    "    if (i >= gp_counts.x || gp_kind_of(gp_info[i]) != GP_KIND_GRANULAR) return;\n",
-    "    vec3 x = gp_position[i].xyz;\n",
-    "    if (!gp_finite3(x)) return;   // kept where it is, in the grid's extra bucket\n",
-    "    float dt = gp_gravity.w;\n",
-    "    vec4 v = gp_velocity[i];\n",
-    "    vec3 a = gp_acceleration[i].xyz;\n",
-    "    vec3 xn, vn;\n",
-    "    if (gp_solver_counts.z == 2u) { xn = x + v.xyz * dt; vn = v.xyz + a * dt; }\n",
-    "    else { vn = v.xyz + a * dt; xn = x + vn * dt; }\n",
-    "    if (!gp_finite3(xn) || !gp_finite3(vn)) {\n",
-    "        xn = x; vn = vec3(0.0);\n",
-    "        atomicAdd(stat_bad_updates, 1u);\n",
-    "    }\n",
-    "    gp_position[i].xyz = xn;\n",
-    "    gp_velocity[i] = vec4(vn, v.w);\n",
-    "    atomicMax(stat_max_speed, floatBitsToUint(length(vn)));\n",
-    "}\n",
-    0
-};
-static const char* const* const gp__shader_dem_integrate[] = {
-    gp__shader_dem_integrate_own0,
-    gp__snippet_gp_common,
-    gp__shader_dem_integrate_own1,
-    gp__snippet_gp_world,
-    gp__shader_dem_integrate_own2,
-    gp__snippet_gp_grid,
-    gp__shader_dem_integrate_own3,
-    gp__snippet_gp_particles,
-    gp__shader_dem_integrate_own4,
-    gp__snippet_gp_solver,
-    gp__shader_dem_integrate_own5,
-    gp__snippet_gp_boundary,
-    gp__shader_dem_integrate_own6,
-    gp__snippet_gp_dem,
-    gp__shader_dem_integrate_own7,
-    0
-};
-static const char* const gp__shader_dispatch_args_own0[] = {
-    "#version 430 core\n",
-    "// dispatch_args: turns an element count that lives on the GPU into the three words of\n",
-    "// glDispatchComputeIndirect: ceil(count / group size) workgroups, split as x * y when they exceed\n",
-    "// 65,535 (the shader then takes gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x).\n",
-    "layout(local_size_x = 1) in;\n",
-    "\n",
-    "layout(std430, binding = 0) readonly buffer count_block { uint count_words[]; };\n",
-    "layout(std430, binding = 1) writeonly buffer args_block { uint args[]; };\n",
-    "layout(location = 0) uniform uint u_count_word;\n",
-    "layout(location = 1) uniform uint u_args_word;\n",
-    "layout(location = 2) uniform uint u_group_size;\n",
-    "\n",
-    "void main() {\n",
-    "    uint count = count_words[u_count_word];\n",
-    "    uint groups = count / u_group_size + uint(count % u_group_size != 0u);\n",
-    "    uint x = min(groups, 65535u);\n",
-    "    uint y = x == 0u ? 1u : (groups + x - 1u) / x;\n",
-    "    args[u_args_word + 0u] = x;\n",
-    "    args[u_args_word + 1u] = groups == 0u ? 0u : y;\n",
-    "    args[u_args_word + 2u] = 1u;\n",
-    "}\n",
-    0
-};
-static const char* const* const gp__shader_dispatch_args[] = {
-    gp__shader_dispatch_args_own0,
-    0
-};
-static const char* const gp__shader_grid_count_own0[] = {
+static const char* const gp__file_grid_count_comp[] = {
     "#version 430 core\n",
     "// grid_count: first pass of the counting sort that builds the neighbour grid. Each live particle\n",
     "// gets its bucket key and bumps that bucket's count with an atomic add, whose result is its rank\n",
@@ -2399,32 +2173,12 @@ static const char* const gp__shader_grid_count_own0[] = {
     "// particles with a NaN or infinite coordinate go to the extra bucket past the last and are\n",
     "// counted. None is dropped. In deterministic mode order[i] is the particle's id instead, the value\n",
     "// of the (bucket, id) sort that follows (the rank depends on timing).\n",
-    "// >>include gp_common.glsl\n",
-    0
-};
-static const char* const gp__shader_grid_count_own1[] = {
-    "// <<include gp_common.glsl\n",
-    "// >>include gp_world.glsl\n",
-    0
-};
-static const char* const gp__shader_grid_count_own2[] = {
-    "// <<include gp_world.glsl\n",
-    "// >>include gp_grid.glsl\n",
-    0
-};
-static const char* const gp__shader_grid_count_own3[] = {
-    "// <<include gp_grid.glsl\n",
-    "// >>include gp_particles.glsl\n",
-    0
-};
-static const char* const gp__shader_grid_count_own4[] = {
-    "// <<include gp_particles.glsl\n",
+    "#include \"gp_common.glsl\"\n",
+    "#include \"gp_world.glsl\"\n",
+    "#include \"gp_grid.glsl\"\n",
+    "#include \"gp_particles.glsl\"\n",
+    "#include \"gp_buffers.glsl\"\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
-    "\n",
-    "layout(std430, binding = 4) writeonly buffer cell_key_block { uint cell_key[]; };\n",
-    "layout(std430, binding = 5) buffer cell_count_block { uint cell_count[]; };\n",
-    "layout(std430, binding = 6) buffer grid_stats_block { uint stat_outside; uint stat_nonfinite; uint stat_truncated; };\n",
-    "layout(std430, binding = 7) writeonly buffer order_block { uint order[]; };\n",
     "\n",
     "void main() {\n",
     "    uint i = gp_global_index();\n",
@@ -2445,42 +2199,16 @@ static const char* const gp__shader_grid_count_own4[] = {
     "}\n",
     0
 };
-static const char* const* const gp__shader_grid_count[] = {
-    gp__shader_grid_count_own0,
-    gp__snippet_gp_common,
-    gp__shader_grid_count_own1,
-    gp__snippet_gp_world,
-    gp__shader_grid_count_own2,
-    gp__snippet_gp_grid,
-    gp__shader_grid_count_own3,
-    gp__snippet_gp_particles,
-    gp__shader_grid_count_own4,
-    0
-};
-static const char* const gp__shader_grid_ids_own0[] = {
+static const char* const gp__file_grid_ids_comp[] = {
     "#version 430 core\n",
     "// grid_ids: deterministic mode, after the sort of (bucket, id) pairs: order[k] holds an id; the\n",
     "// slot of that particle replaces it, which turns the sorted ids into the gather order of the\n",
     "// reorder (grid_count wrote the ids).\n",
-    "// >>include gp_common.glsl\n",
-    0
-};
-static const char* const gp__shader_grid_ids_own1[] = {
-    "// <<include gp_common.glsl\n",
-    "// >>include gp_world.glsl\n",
-    0
-};
-static const char* const gp__shader_grid_ids_own2[] = {
-    "// <<include gp_world.glsl\n",
-    "// >>include gp_particles.glsl\n",
-    0
-};
-static const char* const gp__shader_grid_ids_own3[] = {
-    "// <<include gp_particles.glsl\n",
+    "#include \"gp_common.glsl\"\n",
+    "#include \"gp_world.glsl\"\n",
+    "#include \"gp_particles.glsl\"\n",
+    "#include \"gp_buffers.glsl\"\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
-    "\n",
-    "layout(std430, binding = 7) buffer order_block { uint order[]; };\n",
-    "layout(std430, binding = 6) readonly buffer slot_of_id_block { uint slot_of_id[]; };\n",
     "\n",
     "void main() {\n",
     "    uint i = gp_global_index();\n",
@@ -2489,17 +2217,7 @@ static const char* const gp__shader_grid_ids_own3[] = {
     "}\n",
     0
 };
-static const char* const* const gp__shader_grid_ids[] = {
-    gp__shader_grid_ids_own0,
-    gp__snippet_gp_common,
-    gp__shader_grid_ids_own1,
-    gp__snippet_gp_world,
-    gp__shader_grid_ids_own2,
-    gp__snippet_gp_particles,
-    gp__shader_grid_ids_own3,
-    0
-};
-static const char* const gp__shader_grid_neighbors_own0[] = {
+static const char* const gp__file_grid_neighbors_comp[] = {
     "#version 430 core\n",
     "// grid_neighbors: for every particle, how many other particles lie closer than u_radius\n",
     "// (u_radius <= cell size), found through the grid: the 27 cells around its own. This loop is the\n",
@@ -2510,31 +2228,14 @@ static const char* const gp__shader_grid_neighbors_own0[] = {
     "//   meet about 500,000 candidates there, and no cap applies on other drivers;\n",
     "// - the loop counts what it visited, and a shortfall (a loop the driver cut) is counted in\n",
     "//   stat_truncated, which gp_grid_stats_read reports, instead of passing for a right answer.\n",
-    "// >>include gp_common.glsl\n",
-    0
-};
-static const char* const gp__shader_grid_neighbors_own1[] = {
-    "// <<include gp_common.glsl\n",
-    "// >>include gp_world.glsl\n",
-    0
-};
-static const char* const gp__shader_grid_neighbors_own2[] = {
-    "// <<include gp_world.glsl\n",
-    "// >>include gp_grid.glsl\n",
-    0
-};
-static const char* const gp__shader_grid_neighbors_own3[] = {
-    "// <<include gp_grid.glsl\n",
-    "// >>include gp_particles.glsl\n",
-    0
-};
-static const char* const gp__shader_grid_neighbors_own4[] = {
-    "// <<include gp_particles.glsl\n",
+    "#include \"gp_common.glsl\"\n",
+    "#include \"gp_world.glsl\"\n",
+    "#include \"gp_grid.glsl\"\n",
+    "#include \"gp_particles.glsl\"\n",
+    "#include \"gp_buffers.glsl\"\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
     "\n",
-    "layout(std430, binding = 5) readonly buffer cell_start_block { uint cell_start[]; };\n",
-    "layout(std430, binding = 6) buffer grid_stats_block { uint stat_outside; uint stat_nonfinite; uint stat_truncated; };\n",
-    "layout(std430, binding = 7) writeonly buffer neighbor_count_block { uint neighbor_count[]; };\n",
+    "layout(std430, binding = GP_BINDING_NEIGHBOR_COUNT) writeonly buffer neighbor_count_block { uint neighbor_count[]; };\n",
     "layout(location = 0) uniform float u_radius;\n",
     "\n",
     "// 1 when candidate slot k (< end, not self, in the visited cell) lies within the radius.\n",
@@ -2552,43 +2253,17 @@ static const char* const gp__shader_grid_neighbors_own4[] = {
     "    vec3 p = gp_position[i].xyz;\n",
     "    uint found = 0u;\n",
     "    if (gp_finite3(p)) {\n",
-    "        ivec3 home = gp_grid_cell(p);\n",
     "        float radius2 = u_radius * u_radius;\n",
-    "        uint expected = 0u, visited = 0u, cells = 0u;\n",
-    "        for (int c = 0; c < 27; ++c) {\n",
-    "            ++cells;\n",
-    "            ivec3 cell = home + ivec3(c % 3, (c / 3) % 3, c / 9) - 1;\n",
-    "            if (!gp_grid_cell_exists(cell)) continue;\n",
-    "            uint bucket = gp_grid_bucket(cell);\n",
-    "            uint begin = cell_start[bucket], end = cell_start[bucket + 1u];\n",
-    "            expected += end - begin;\n",
-    "            for (uint k = begin; k < end; k += 8u) {\n",
-    "                found += gp_near(k, end, i, p, cell, radius2) + gp_near(k + 1u, end, i, p, cell, radius2)\n",
-    "                       + gp_near(k + 2u, end, i, p, cell, radius2) + gp_near(k + 3u, end, i, p, cell, radius2)\n",
-    "                       + gp_near(k + 4u, end, i, p, cell, radius2) + gp_near(k + 5u, end, i, p, cell, radius2)\n",
-    "                       + gp_near(k + 6u, end, i, p, cell, radius2) + gp_near(k + 7u, end, i, p, cell, radius2);\n",
-    "                visited += min(8u, end - k);\n",
-    "            }\n",
-    "        }\n",
-    "        if (visited != expected || cells != 27u) atomicAdd(stat_truncated, 1u);\n",
+    "        vec3 gp_center = p;\n",
+    "#define GP_NEIGHBOR_VISIT(k, end, cell) found += gp_near(k, end, i, p, cell, radius2)\n",
+    "#define GP_NEIGHBOR_BATCH 8\n",
+    "#include \"gp_neighbors.glsl\"\n",
     "    }\n",
     "    neighbor_count[i] = found;\n",
     "}\n",
     0
 };
-static const char* const* const gp__shader_grid_neighbors[] = {
-    gp__shader_grid_neighbors_own0,
-    gp__snippet_gp_common,
-    gp__shader_grid_neighbors_own1,
-    gp__snippet_gp_world,
-    gp__shader_grid_neighbors_own2,
-    gp__snippet_gp_grid,
-    gp__shader_grid_neighbors_own3,
-    gp__snippet_gp_particles,
-    gp__shader_grid_neighbors_own4,
-    0
-};
-static const char* const gp__shader_grid_reorder_own0[] = {
+static const char* const gp__file_grid_reorder_comp[] = {
     "#version 430 core\n",
     "// grid_reorder: moves particle attributes into cell order, 16 bytes at a time, and an 8-byte one\n",
     "// alongside when u_carry is 1. Three passes cover the store with its two spares: position (u_first\n",
@@ -2599,26 +2274,15 @@ static const char* const gp__shader_grid_reorder_own0[] = {
     "// (u_first 1) computes that from grid_count's rank in order[i] and leaves it there for the others.\n",
     "// Random stores cost a CPU renderer less than random loads, which stall.\n",
     "// Gather (u_scatter 0, deterministic): slot k takes the particle order[k] (grid_ids wrote it).\n",
-    "// >>include gp_common.glsl\n",
-    0
-};
-static const char* const gp__shader_grid_reorder_own1[] = {
-    "// <<include gp_common.glsl\n",
-    "// >>include gp_world.glsl\n",
-    0
-};
-static const char* const gp__shader_grid_reorder_own2[] = {
-    "// <<include gp_world.glsl\n",
+    "#include \"gp_common.glsl\"\n",
+    "#include \"gp_world.glsl\"\n",
+    "#include \"gp_buffers.glsl\"\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
     "\n",
-    "layout(std430, binding = 0) readonly buffer source_block { uvec4 source[]; };\n",
-    "layout(std430, binding = 1) writeonly buffer destination_block { uvec4 destination[]; };\n",
-    "layout(std430, binding = 2) readonly buffer carried_source_block { uvec2 carried_source[]; };\n",
-    "layout(std430, binding = 3) writeonly buffer carried_destination_block { uvec2 carried_destination[]; };\n",
-    "layout(std430, binding = 4) readonly buffer cell_key_block { uint cell_key[]; };\n",
-    "layout(std430, binding = 5) readonly buffer cell_start_block { uint cell_start[]; };\n",
-    "layout(std430, binding = 6) writeonly buffer slot_of_id_block { uint slot_of_id[]; };\n",
-    "layout(std430, binding = 7) buffer order_block { uint order[]; };\n",
+    "layout(std430, binding = GP_BINDING_REORDER_SOURCE) readonly buffer source_block { uvec4 source[]; };\n",
+    "layout(std430, binding = GP_BINDING_REORDER_DESTINATION) writeonly buffer destination_block { uvec4 destination[]; };\n",
+    "layout(std430, binding = GP_BINDING_CARRIED_SOURCE) readonly buffer carried_source_block { uvec2 carried_source[]; };\n",
+    "layout(std430, binding = GP_BINDING_CARRIED_DESTINATION) writeonly buffer carried_destination_block { uvec2 carried_destination[]; };\n",
     "layout(location = 0) uniform uint u_first;\n",
     "layout(location = 1) uniform uint u_info;\n",
     "layout(location = 2) uniform uint u_scatter;\n",
@@ -2638,15 +2302,7 @@ static const char* const gp__shader_grid_reorder_own2[] = {
     "}\n",
     0
 };
-static const char* const* const gp__shader_grid_reorder[] = {
-    gp__shader_grid_reorder_own0,
-    gp__snippet_gp_common,
-    gp__shader_grid_reorder_own1,
-    gp__snippet_gp_world,
-    gp__shader_grid_reorder_own2,
-    0
-};
-static const char* const gp__shader_scan_block_own0[] = {
+static const char* const gp__file_scan_block_comp[] = {
     "#version 430 core\n",
     "// scan_block: last pass of the exclusive prefix sum and of stream compaction (see gp_scan.glsl).\n",
     "// Invocation c scans its chunk of u_chunk inputs starting from chunk_offsets[c], the scanned sum\n",
@@ -2657,22 +2313,14 @@ static const char* const gp__shader_scan_block_own0[] = {
     "// Compaction (u_flags 1): the inputs are flags; each flagged i is written to\n",
     "//   scan_output[its place], and the invocation holding the last element writes how many were\n",
     "//   flagged to count_words[u_count_word], where an indirect dispatch can read it.\n",
-    "// >>include gp_common.glsl\n",
-    0
-};
-static const char* const gp__shader_scan_block_own1[] = {
-    "// <<include gp_common.glsl\n",
-    "// >>include gp_scan.glsl\n",
-    0
-};
-static const char* const gp__shader_scan_block_own2[] = {
-    "// <<include gp_scan.glsl\n",
+    "#include \"gp_common.glsl\"\n",
+    "#include \"gp_scan.glsl\"\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
     "\n",
-    "layout(std430, binding = 1) writeonly buffer scan_output_block { uint scan_output[]; };\n",
-    "layout(std430, binding = 1) writeonly buffer scan_output4_block { uvec4 scan_output4[]; };\n",
-    "layout(std430, binding = 2) readonly buffer chunk_offsets_block { uint chunk_offsets[]; };\n",
-    "layout(std430, binding = 3) writeonly buffer count_block { uint count_words[]; };\n",
+    "layout(std430, binding = GP_BINDING_SCAN_OUTPUT) writeonly buffer scan_output_block { uint scan_output[]; };\n",
+    "layout(std430, binding = GP_BINDING_SCAN_OUTPUT) writeonly buffer scan_output4_block { uvec4 scan_output4[]; };\n",
+    "layout(std430, binding = GP_BINDING_CHUNK_OFFSETS) readonly buffer chunk_offsets_block { uint chunk_offsets[]; };\n",
+    "layout(std430, binding = GP_BINDING_COUNT_WORDS) writeonly buffer count_block { uint count_words[]; };\n",
     "layout(location = 2) uniform uint u_has_offsets;   // 0: a single chunk, no offsets buffer bound\n",
     "layout(location = 3) uniform uint u_count_word;\n",
     "layout(location = 4) uniform uint u_chunk;         // elements per invocation, a multiple of 4\n",
@@ -2704,31 +2352,15 @@ static const char* const gp__shader_scan_block_own2[] = {
     "}\n",
     0
 };
-static const char* const* const gp__shader_scan_block[] = {
-    gp__shader_scan_block_own0,
-    gp__snippet_gp_common,
-    gp__shader_scan_block_own1,
-    gp__snippet_gp_scan,
-    gp__shader_scan_block_own2,
-    0
-};
-static const char* const gp__shader_scan_reduce_own0[] = {
+static const char* const gp__file_scan_reduce_comp[] = {
     "#version 430 core\n",
     "// scan_reduce: first pass of the exclusive prefix sum (see gp_scan.glsl): chunk_sums[c] = the sum\n",
     "// of chunk c's GP_SCAN_CHUNK inputs (or of its non-zero flags, compacting).\n",
-    "// >>include gp_common.glsl\n",
-    0
-};
-static const char* const gp__shader_scan_reduce_own1[] = {
-    "// <<include gp_common.glsl\n",
-    "// >>include gp_scan.glsl\n",
-    0
-};
-static const char* const gp__shader_scan_reduce_own2[] = {
-    "// <<include gp_scan.glsl\n",
+    "#include \"gp_common.glsl\"\n",
+    "#include \"gp_scan.glsl\"\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
     "\n",
-    "layout(std430, binding = 2) writeonly buffer chunk_sums_block { uint chunk_sums[]; };\n",
+    "layout(std430, binding = GP_BINDING_CHUNK_SUMS) writeonly buffer chunk_sums_block { uint chunk_sums[]; };\n",
     "\n",
     "void main() {\n",
     "    uint chunk = gp_global_index();\n",
@@ -2740,35 +2372,19 @@ static const char* const gp__shader_scan_reduce_own2[] = {
     "}\n",
     0
 };
-static const char* const* const gp__shader_scan_reduce[] = {
-    gp__shader_scan_reduce_own0,
-    gp__snippet_gp_common,
-    gp__shader_scan_reduce_own1,
-    gp__snippet_gp_scan,
-    gp__shader_scan_reduce_own2,
-    0
-};
-static const char* const gp__shader_sort_global_own0[] = {
+static const char* const gp__file_sort_global_comp[] = {
     "#version 430 core\n",
     "// sort_global: one or two steps of the bitonic network (see gp_sort.glsl) whose comparators reach\n",
     "// GP_SORT_RUN or further, straight on the buffers. u_distance 0: the flip of stage u_block, one\n",
     "// comparator per invocation. Otherwise half-cleaners: with u_levels 1, distance j, one comparator\n",
     "// per invocation; with u_levels 2, distances j and j/2 together, four elements per invocation\n",
     "// (i, i + j/2, i + j, i + 3j/2), which halves the passes over the buffers.\n",
-    "// >>include gp_common.glsl\n",
-    0
-};
-static const char* const gp__shader_sort_global_own1[] = {
-    "// <<include gp_common.glsl\n",
-    "// >>include gp_sort.glsl\n",
-    0
-};
-static const char* const gp__shader_sort_global_own2[] = {
-    "// <<include gp_sort.glsl\n",
+    "#include \"gp_common.glsl\"\n",
+    "#include \"gp_sort.glsl\"\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
     "\n",
-    "layout(std430, binding = 0) buffer keys_block { uint keys[]; };\n",
-    "layout(std430, binding = 1) buffer values_block { uint values[]; };\n",
+    "layout(std430, binding = GP_BINDING_SORT_KEYS) buffer keys_block { uint keys[]; };\n",
+    "layout(std430, binding = GP_BINDING_SORT_VALUES) buffer values_block { uint values[]; };\n",
     "layout(location = 2) uniform uint u_block;      // k, the stage's block size\n",
     "layout(location = 3) uniform uint u_distance;   // j, or 0 for the stage's flip\n",
     "layout(location = 4) uniform uint u_invocations;\n",
@@ -2805,34 +2421,18 @@ static const char* const gp__shader_sort_global_own2[] = {
     "}\n",
     0
 };
-static const char* const* const gp__shader_sort_global[] = {
-    gp__shader_sort_global_own0,
-    gp__snippet_gp_common,
-    gp__shader_sort_global_own1,
-    gp__snippet_gp_sort,
-    gp__shader_sort_global_own2,
-    0
-};
-static const char* const gp__shader_sort_local_own0[] = {
+static const char* const gp__file_sort_local_comp[] = {
     "#version 430 core\n",
     "// sort_local: the steps of the bitonic network (see gp_sort.glsl) that stay inside one run of\n",
     "// GP_SORT_RUN elements, done in one invocation's registers. With u_block 0 it sorts each run from\n",
     "// scratch (every stage k = 2 ... GP_SORT_RUN); otherwise it finishes stage u_block with the\n",
     "// half-cleaners j = GP_SORT_RUN / 2 ... 1 after sort_global did the longer ones.\n",
-    "// >>include gp_common.glsl\n",
-    0
-};
-static const char* const gp__shader_sort_local_own1[] = {
-    "// <<include gp_common.glsl\n",
-    "// >>include gp_sort.glsl\n",
-    0
-};
-static const char* const gp__shader_sort_local_own2[] = {
-    "// <<include gp_sort.glsl\n",
+    "#include \"gp_common.glsl\"\n",
+    "#include \"gp_sort.glsl\"\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
     "\n",
-    "layout(std430, binding = 0) buffer keys_block { uint keys[]; };\n",
-    "layout(std430, binding = 1) buffer values_block { uint values[]; };\n",
+    "layout(std430, binding = GP_BINDING_SORT_KEYS) buffer keys_block { uint keys[]; };\n",
+    "layout(std430, binding = GP_BINDING_SORT_VALUES) buffer values_block { uint values[]; };\n",
     "layout(location = 2) uniform uint u_block;\n",
     "\n",
     "uint run_keys[GP_SORT_RUN];\n",
@@ -2874,15 +2474,7 @@ static const char* const gp__shader_sort_local_own2[] = {
     "}\n",
     0
 };
-static const char* const* const gp__shader_sort_local[] = {
-    gp__shader_sort_local_own0,
-    gp__snippet_gp_common,
-    gp__shader_sort_local_own1,
-    gp__snippet_gp_sort,
-    gp__shader_sort_local_own2,
-    0
-};
-static const char* const gp__shader_sph_continuity_own0[] = {
+static const char* const gp__file_sph_continuity_comp[] = {
     "#version 430 core\n",
     "// sph_continuity: the new density and pressure of every fluid particle of a continuity-model\n",
     "// material (sph_density does the others):\n",
@@ -2896,45 +2488,15 @@ static const char* const gp__shader_sph_continuity_own0[] = {
     "// eq. 5. A pass of its own: llvmpipe runs a loop that no invocation of a group takes, so one\n",
     "// pass for both models made the summation model's substep 50% slower. The neighbour loop is the\n",
     "// one of grid_neighbors.comp: 27 cells, 8 candidates per iteration, shortfalls counted.\n",
-    "// >>include gp_common.glsl\n",
-    0
-};
-static const char* const gp__shader_sph_continuity_own1[] = {
-    "// <<include gp_common.glsl\n",
-    "// >>include gp_world.glsl\n",
-    0
-};
-static const char* const gp__shader_sph_continuity_own2[] = {
-    "// <<include gp_world.glsl\n",
-    "// >>include gp_grid.glsl\n",
-    0
-};
-static const char* const gp__shader_sph_continuity_own3[] = {
-    "// <<include gp_grid.glsl\n",
-    "// >>include gp_particles.glsl\n",
-    0
-};
-static const char* const gp__shader_sph_continuity_own4[] = {
-    "// <<include gp_particles.glsl\n",
-    "// >>include gp_solver.glsl\n",
-    0
-};
-static const char* const gp__shader_sph_continuity_own5[] = {
-    "// <<include gp_solver.glsl\n",
-    "// >>include gp_boundary.glsl\n",
-    0
-};
-static const char* const gp__shader_sph_continuity_own6[] = {
-    "// <<include gp_boundary.glsl\n",
-    "// >>include gp_sph.glsl\n",
-    0
-};
-static const char* const gp__shader_sph_continuity_own7[] = {
-    "// <<include gp_sph.glsl\n",
+    "#include \"gp_common.glsl\"\n",
+    "#include \"gp_world.glsl\"\n",
+    "#include \"gp_grid.glsl\"\n",
+    "#include \"gp_particles.glsl\"\n",
+    "#include \"gp_solver.glsl\"\n",
+    "#include \"gp_buffers.glsl\"\n",
+    "#include \"gp_boundary.glsl\"\n",
+    "#include \"gp_sph.glsl\"\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
-    "\n",
-    "// The carried density, bound where the acceleration is in the force pass.\n",
-    "layout(std430, binding = 4) readonly buffer gp_state_block { vec2 gp_state[]; };\n",
     "\n",
     "// What particle i needs of itself in the neighbour loop.\n",
     "struct gp_flow { vec3 p; vec3 v; float rho; float re; float re2; float spiky; float hydro; uint slot; uint m; };\n",
@@ -2982,28 +2544,10 @@ static const char* const gp__shader_sph_continuity_own7[] = {
     "    s.slot = i;\n",
     "    s.m = m;\n",
     "    vec2 sum = vec2(0.0);\n",
-    "    ivec3 home = gp_grid_cell(p);\n",
-    "    uint expected = 0u, visited = 0u, cells = 0u;\n",
-    "    for (int c = 0; c < 27; ++c) {\n",
-    "        ++cells;\n",
-    "        ivec3 cell = home + ivec3(c % 3, (c / 3) % 3, c / 9) - 1;\n",
-    "        if (!gp_grid_cell_exists(cell)) continue;\n",
-    "        uint bucket = gp_grid_bucket(cell);\n",
-    "        uint begin = cell_start[bucket], end = cell_start[bucket + 1u];\n",
-    "        expected += end - begin;\n",
-    "        for (uint k = begin; k < end; k += 8u) {\n",
-    "            gp_continuity_term(k, end, s, cell, sum);\n",
-    "            gp_continuity_term(k + 1u, end, s, cell, sum);\n",
-    "            gp_continuity_term(k + 2u, end, s, cell, sum);\n",
-    "            gp_continuity_term(k + 3u, end, s, cell, sum);\n",
-    "            gp_continuity_term(k + 4u, end, s, cell, sum);\n",
-    "            gp_continuity_term(k + 5u, end, s, cell, sum);\n",
-    "            gp_continuity_term(k + 6u, end, s, cell, sum);\n",
-    "            gp_continuity_term(k + 7u, end, s, cell, sum);\n",
-    "            visited += min(8u, end - k);\n",
-    "        }\n",
-    "    }\n",
-    "    if (visited != expected || cells != 27u) atomicAdd(stat_truncated, 1u);\n",
+    "    vec3 gp_center = p;\n",
+    "#define GP_NEIGHBOR_VISIT(k, end, cell) gp_continuity_term(k, end, s, cell, sum)\n",
+    "#define GP_NEIGHBOR_BATCH 8\n",
+    "#include \"gp_neighbors.glsl\"\n",
     "    // the walls' particles, at rest: sum_w m v_i . grad W = -rho0 v_i . a (gp_wall)\n",
     "    float rate = sum.x + table.z * s.re * sqrt(shape.w) * sum.y - shape.z * dot(s.v, gp_walls(m, p).a);\n",
     "    float rho = s.rho + gp_gravity.w * rate;\n",
@@ -3014,25 +2558,7 @@ static const char* const gp__shader_sph_continuity_own7[] = {
     "}\n",
     0
 };
-static const char* const* const gp__shader_sph_continuity[] = {
-    gp__shader_sph_continuity_own0,
-    gp__snippet_gp_common,
-    gp__shader_sph_continuity_own1,
-    gp__snippet_gp_world,
-    gp__shader_sph_continuity_own2,
-    gp__snippet_gp_grid,
-    gp__shader_sph_continuity_own3,
-    gp__snippet_gp_particles,
-    gp__shader_sph_continuity_own4,
-    gp__snippet_gp_solver,
-    gp__shader_sph_continuity_own5,
-    gp__snippet_gp_boundary,
-    gp__shader_sph_continuity_own6,
-    gp__snippet_gp_sph,
-    gp__shader_sph_continuity_own7,
-    0
-};
-static const char* const gp__shader_sph_density_own0[] = {
+static const char* const gp__file_sph_density_comp[] = {
     "#version 430 core\n",
     "// sph_density: density and pressure of every fluid particle of a summation-model material (001\n",
     "// section 4.4; sph_continuity does the others):\n",
@@ -3040,41 +2566,14 @@ static const char* const gp__shader_sph_density_own0[] = {
     "// the wall weight function at the particle's distance to the boundary (eq. 13); p_i from eq. 5.\n",
     "// Other kinds get (0, 0), which tells the force pass to skip them. The neighbour loop is the one\n",
     "// of grid_neighbors.comp: 27 cells, 8 candidates per iteration, shortfalls counted.\n",
-    "// >>include gp_common.glsl\n",
-    0
-};
-static const char* const gp__shader_sph_density_own1[] = {
-    "// <<include gp_common.glsl\n",
-    "// >>include gp_world.glsl\n",
-    0
-};
-static const char* const gp__shader_sph_density_own2[] = {
-    "// <<include gp_world.glsl\n",
-    "// >>include gp_grid.glsl\n",
-    0
-};
-static const char* const gp__shader_sph_density_own3[] = {
-    "// <<include gp_grid.glsl\n",
-    "// >>include gp_particles.glsl\n",
-    0
-};
-static const char* const gp__shader_sph_density_own4[] = {
-    "// <<include gp_particles.glsl\n",
-    "// >>include gp_solver.glsl\n",
-    0
-};
-static const char* const gp__shader_sph_density_own5[] = {
-    "// <<include gp_solver.glsl\n",
-    "// >>include gp_boundary.glsl\n",
-    0
-};
-static const char* const gp__shader_sph_density_own6[] = {
-    "// <<include gp_boundary.glsl\n",
-    "// >>include gp_sph.glsl\n",
-    0
-};
-static const char* const gp__shader_sph_density_own7[] = {
-    "// <<include gp_sph.glsl\n",
+    "#include \"gp_common.glsl\"\n",
+    "#include \"gp_world.glsl\"\n",
+    "#include \"gp_grid.glsl\"\n",
+    "#include \"gp_particles.glsl\"\n",
+    "#include \"gp_solver.glsl\"\n",
+    "#include \"gp_buffers.glsl\"\n",
+    "#include \"gp_boundary.glsl\"\n",
+    "#include \"gp_sph.glsl\"\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
     "\n",
     "// m_k W(|x_k - p|) when candidate slot k (< end) is a fluid particle of the visited cell.\n",
@@ -3098,24 +2597,10 @@ static const char* const gp__shader_sph_density_own7[] = {
     "    if (gp_fluids[m].table.y != 0.0) return;   // the continuity model: sph_continuity's\n",
     "    float re2 = gp_fluids[m].kernel.w, poly6 = gp_fluids[m].kernel.x;\n",
     "    float rho = 0.0;\n",
-    "    ivec3 home = gp_grid_cell(p);\n",
-    "    uint expected = 0u, visited = 0u, cells = 0u;\n",
-    "    for (int c = 0; c < 27; ++c) {\n",
-    "        ++cells;\n",
-    "        ivec3 cell = home + ivec3(c % 3, (c / 3) % 3, c / 9) - 1;\n",
-    "        if (!gp_grid_cell_exists(cell)) continue;\n",
-    "        uint bucket = gp_grid_bucket(cell);\n",
-    "        uint begin = cell_start[bucket], end = cell_start[bucket + 1u];\n",
-    "        expected += end - begin;\n",
-    "        for (uint k = begin; k < end; k += 8u) {\n",
-    "            rho += gp_density_term(k, end, p, cell, re2, poly6) + gp_density_term(k + 1u, end, p, cell, re2, poly6)\n",
-    "                 + gp_density_term(k + 2u, end, p, cell, re2, poly6) + gp_density_term(k + 3u, end, p, cell, re2, poly6)\n",
-    "                 + gp_density_term(k + 4u, end, p, cell, re2, poly6) + gp_density_term(k + 5u, end, p, cell, re2, poly6)\n",
-    "                 + gp_density_term(k + 6u, end, p, cell, re2, poly6) + gp_density_term(k + 7u, end, p, cell, re2, poly6);\n",
-    "            visited += min(8u, end - k);\n",
-    "        }\n",
-    "    }\n",
-    "    if (visited != expected || cells != 27u) atomicAdd(stat_truncated, 1u);\n",
+    "    vec3 gp_center = p;\n",
+    "#define GP_NEIGHBOR_VISIT(k, end, cell) rho += gp_density_term(k, end, p, cell, re2, poly6)\n",
+    "#define GP_NEIGHBOR_BATCH 8\n",
+    "#include \"gp_neighbors.glsl\"\n",
     "    rho += gp_walls(m, p).share.x;\n",
     "    gp_density[i] = vec2(rho, gp_pressure(gp_fluids[m], rho));\n",
     "    atomicMin(stat_min_density, floatBitsToUint(rho));\n",
@@ -3123,25 +2608,7 @@ static const char* const gp__shader_sph_density_own7[] = {
     "}\n",
     0
 };
-static const char* const* const gp__shader_sph_density[] = {
-    gp__shader_sph_density_own0,
-    gp__snippet_gp_common,
-    gp__shader_sph_density_own1,
-    gp__snippet_gp_world,
-    gp__shader_sph_density_own2,
-    gp__snippet_gp_grid,
-    gp__shader_sph_density_own3,
-    gp__snippet_gp_particles,
-    gp__shader_sph_density_own4,
-    gp__snippet_gp_solver,
-    gp__shader_sph_density_own5,
-    gp__snippet_gp_boundary,
-    gp__shader_sph_density_own6,
-    gp__snippet_gp_sph,
-    gp__shader_sph_density_own7,
-    0
-};
-static const char* const gp__shader_sph_force_own0[] = {
+static const char* const gp__file_sph_force_comp[] = {
     "#version 430 core\n",
     "// sph_force: the acceleration of every fluid particle (001 section 4.5):\n",
     "//   pressure force  f_p = -sum_j m_j (p_i + p_j) / (2 rho_j) grad W_press(r_ij)   (eqs. 6, 8)\n",
@@ -3157,41 +2624,14 @@ static const char* const gp__shader_sph_force_own0[] = {
     "// at rest would hold twice the hydrostatic pressure: the sum here takes p_i + p_j whole. The\n",
     "// walls' push of eq. 11 is applied in sph_integrate, as the displacement it stands for: a last\n",
     "// guard, since the walls' pressure term holds particles off the wall.\n",
-    "// >>include gp_common.glsl\n",
-    0
-};
-static const char* const gp__shader_sph_force_own1[] = {
-    "// <<include gp_common.glsl\n",
-    "// >>include gp_world.glsl\n",
-    0
-};
-static const char* const gp__shader_sph_force_own2[] = {
-    "// <<include gp_world.glsl\n",
-    "// >>include gp_grid.glsl\n",
-    0
-};
-static const char* const gp__shader_sph_force_own3[] = {
-    "// <<include gp_grid.glsl\n",
-    "// >>include gp_particles.glsl\n",
-    0
-};
-static const char* const gp__shader_sph_force_own4[] = {
-    "// <<include gp_particles.glsl\n",
-    "// >>include gp_solver.glsl\n",
-    0
-};
-static const char* const gp__shader_sph_force_own5[] = {
-    "// <<include gp_solver.glsl\n",
-    "// >>include gp_boundary.glsl\n",
-    0
-};
-static const char* const gp__shader_sph_force_own6[] = {
-    "// <<include gp_boundary.glsl\n",
-    "// >>include gp_sph.glsl\n",
-    0
-};
-static const char* const gp__shader_sph_force_own7[] = {
-    "// <<include gp_sph.glsl\n",
+    "#include \"gp_common.glsl\"\n",
+    "#include \"gp_world.glsl\"\n",
+    "#include \"gp_grid.glsl\"\n",
+    "#include \"gp_particles.glsl\"\n",
+    "#include \"gp_solver.glsl\"\n",
+    "#include \"gp_buffers.glsl\"\n",
+    "#include \"gp_boundary.glsl\"\n",
+    "#include \"gp_sph.glsl\"\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
     "\n",
     "// What particle i needs of itself in the loop.\n",
@@ -3229,28 +2669,10 @@ static const char* const gp__shader_sph_force_own7[] = {
     "    s.laplacian = gp_fluids[m].kernel.z;\n",
     "    s.slot = i;\n",
     "    vec3 pressure = vec3(0.0), viscosity = vec3(0.0);\n",
-    "    ivec3 home = gp_grid_cell(s.p);\n",
-    "    uint expected = 0u, visited = 0u, cells = 0u;\n",
-    "    for (int c = 0; c < 27; ++c) {\n",
-    "        ++cells;\n",
-    "        ivec3 cell = home + ivec3(c % 3, (c / 3) % 3, c / 9) - 1;\n",
-    "        if (!gp_grid_cell_exists(cell)) continue;\n",
-    "        uint bucket = gp_grid_bucket(cell);\n",
-    "        uint begin = cell_start[bucket], end = cell_start[bucket + 1u];\n",
-    "        expected += end - begin;\n",
-    "        for (uint k = begin; k < end; k += 8u) {\n",
-    "            gp_force_term(k, end, s, cell, pressure, viscosity);\n",
-    "            gp_force_term(k + 1u, end, s, cell, pressure, viscosity);\n",
-    "            gp_force_term(k + 2u, end, s, cell, pressure, viscosity);\n",
-    "            gp_force_term(k + 3u, end, s, cell, pressure, viscosity);\n",
-    "            gp_force_term(k + 4u, end, s, cell, pressure, viscosity);\n",
-    "            gp_force_term(k + 5u, end, s, cell, pressure, viscosity);\n",
-    "            gp_force_term(k + 6u, end, s, cell, pressure, viscosity);\n",
-    "            gp_force_term(k + 7u, end, s, cell, pressure, viscosity);\n",
-    "            visited += min(8u, end - k);\n",
-    "        }\n",
-    "    }\n",
-    "    if (visited != expected || cells != 27u) atomicAdd(stat_truncated, 1u);\n",
+    "    vec3 gp_center = s.p;\n",
+    "#define GP_NEIGHBOR_VISIT(k, end, cell) gp_force_term(k, end, s, cell, pressure, viscosity)\n",
+    "#define GP_NEIGHBOR_BATCH 8\n",
+    "#include \"gp_neighbors.glsl\"\n",
     "    gp_wall walls = gp_walls(m, s.p);\n",
     "    viscosity -= walls.share.y * s.v;\n",
     "    // the walls' particles (gp_wall); their hydrostatic part fades out at the free surface\n",
@@ -3261,25 +2683,7 @@ static const char* const gp__shader_sph_force_own7[] = {
     "}\n",
     0
 };
-static const char* const* const gp__shader_sph_force[] = {
-    gp__shader_sph_force_own0,
-    gp__snippet_gp_common,
-    gp__shader_sph_force_own1,
-    gp__snippet_gp_world,
-    gp__shader_sph_force_own2,
-    gp__snippet_gp_grid,
-    gp__shader_sph_force_own3,
-    gp__snippet_gp_particles,
-    gp__shader_sph_force_own4,
-    gp__snippet_gp_solver,
-    gp__shader_sph_force_own5,
-    gp__snippet_gp_boundary,
-    gp__shader_sph_force_own6,
-    gp__snippet_gp_sph,
-    gp__shader_sph_force_own7,
-    0
-};
-static const char* const gp__shader_sph_integrate_own0[] = {
+static const char* const gp__file_sph_integrate_comp[] = {
     "#version 430 core\n",
     "// sph_integrate: moves every fluid particle by the acceleration of sph_force over one substep\n",
     "// (001 section 4.6), then keeps it off the walls:\n",
@@ -3289,61 +2693,23 @@ static const char* const gp__shader_sph_integrate_own0[] = {
     "// sph_continuity found for this substep as the one it carries. An\n",
     "// update that is not finite (a blow-up) is not applied: the particle keeps its position, stops,\n",
     "// and is counted, so that nothing is lost and nothing spreads NaN to its neighbours.\n",
-    "// >>include gp_common.glsl\n",
-    0
-};
-static const char* const gp__shader_sph_integrate_own1[] = {
-    "// <<include gp_common.glsl\n",
-    "// >>include gp_world.glsl\n",
-    0
-};
-static const char* const gp__shader_sph_integrate_own2[] = {
-    "// <<include gp_world.glsl\n",
-    "// >>include gp_grid.glsl\n",
-    0
-};
-static const char* const gp__shader_sph_integrate_own3[] = {
-    "// <<include gp_grid.glsl\n",
-    "// >>include gp_particles.glsl\n",
-    0
-};
-static const char* const gp__shader_sph_integrate_own4[] = {
-    "// <<include gp_particles.glsl\n",
-    "// >>include gp_solver.glsl\n",
-    0
-};
-static const char* const gp__shader_sph_integrate_own5[] = {
-    "// <<include gp_solver.glsl\n",
-    "// >>include gp_boundary.glsl\n",
-    0
-};
-static const char* const gp__shader_sph_integrate_own6[] = {
-    "// <<include gp_boundary.glsl\n",
-    "// >>include gp_sph.glsl\n",
-    0
-};
-static const char* const gp__shader_sph_integrate_own7[] = {
-    "// <<include gp_sph.glsl\n",
+    "#include \"gp_common.glsl\"\n",
+    "#include \"gp_world.glsl\"\n",
+    "#include \"gp_grid.glsl\"\n",
+    "#include \"gp_particles.glsl\"\n",
+    "#include \"gp_solver.glsl\"\n",
+    "#include \"gp_buffers.glsl\"\n",
+    "#include \"gp_boundary.glsl\"\n",
+    "#include \"gp_sph.glsl\"\n",
+    "#include \"gp_integrate.glsl\"\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
-    "\n",
-    "// The continuity model's carried density (sph_density), bound where the force pass has its cells.\n",
-    "layout(std430, binding = 5) writeonly buffer gp_state_block { vec2 gp_state[]; };\n",
     "\n",
     "void main() {\n",
     "    uint i = gp_global_index();\n",
     "    if (i >= gp_counts.x) return;\n",
     "    if (gp_density[i].x <= 0.0) return;   // not fluid, or its position is not finite\n",
-    "    float dt = gp_gravity.w;\n",
-    "    vec3 x = gp_position[i].xyz;\n",
-    "    vec4 v = gp_velocity[i];\n",
-    "    vec3 a = gp_acceleration[i].xyz;\n",
-    "    vec3 xn, vn;\n",
-    "    if (gp_solver_counts.z == 2u) { xn = x + v.xyz * dt; vn = v.xyz + a * dt; }\n",
-    "    else { vn = v.xyz + a * dt; xn = x + vn * dt; }\n",
-    "    if (!gp_finite3(xn) || !gp_finite3(vn)) {\n",
-    "        xn = x; vn = vec3(0.0);\n",
-    "        atomicAdd(stat_bad_updates, 1u);\n",
-    "    }\n",
+    "    vec3 x = gp_position[i].xyz, xn, vn;\n",
+    "    gp_integrate(x, gp_velocity[i].xyz, gp_acceleration[i].xyz, xn, vn);\n",
     "    // Eq. 11: F = m (d - |r_iw|) n / dt^2 moves a particle closer than the rest distance d back\n",
     "    // to it within the substep. Applied as that displacement (its velocity into the wall\n",
     "    // removed) rather than as a force whose velocity would outlast the substep and pump energy\n",
@@ -3362,29 +2728,305 @@ static const char* const gp__shader_sph_integrate_own7[] = {
     "        atomicAdd(stat_wall_pushes, 1u);\n",
     "    }\n",
     "    if (gp_fluids[gp_material_of(gp_info[i])].table.y != 0.0) gp_state[i] = vec2(gp_density[i].x, 0.0);\n",
-    "    gp_position[i].xyz = xn;\n",
-    "    gp_velocity[i] = vec4(vn, v.w);\n",
-    "    atomicMax(stat_max_speed, floatBitsToUint(length(vn)));\n",
+    "    gp_integrate_store(i, xn, vn);\n",
     "}\n",
     0
 };
-static const char* const* const gp__shader_sph_integrate[] = {
-    gp__shader_sph_integrate_own0,
-    gp__snippet_gp_common,
-    gp__shader_sph_integrate_own1,
-    gp__snippet_gp_world,
-    gp__shader_sph_integrate_own2,
-    gp__snippet_gp_grid,
-    gp__shader_sph_integrate_own3,
-    gp__snippet_gp_particles,
-    gp__shader_sph_integrate_own4,
-    gp__snippet_gp_solver,
-    gp__shader_sph_integrate_own5,
-    gp__snippet_gp_boundary,
-    gp__shader_sph_integrate_own6,
-    gp__snippet_gp_sph,
-    gp__shader_sph_integrate_own7,
-    0
+typedef enum gp__shader_file_id {
+    GP__FILE_BODY_PARTICLES_COMP,
+    GP__FILE_BODY_UPDATE_COMP,
+    GP__FILE_BOUNDARY_DISTANCE_COMP,
+    GP__FILE_COPY_COMP,
+    GP__FILE_DEM_CONTACT_COMP,
+    GP__FILE_DEM_INTEGRATE_COMP,
+    GP__FILE_DISPATCH_ARGS_COMP,
+    GP__FILE_DRAW_BODIES_FRAG,
+    GP__FILE_DRAW_BODIES_VERT,
+    GP__FILE_DRAW_PARTICLES_FRAG,
+    GP__FILE_DRAW_PARTICLES_VERT,
+    GP__FILE_GP_BOUNDARY_GLSL,
+    GP__FILE_GP_BUFFERS_GLSL,
+    GP__FILE_GP_COMMON_GLSL,
+    GP__FILE_GP_DEM_GLSL,
+    GP__FILE_GP_GRID_GLSL,
+    GP__FILE_GP_INTEGRATE_GLSL,
+    GP__FILE_GP_NEIGHBORS_GLSL,
+    GP__FILE_GP_PARTICLES_GLSL,
+    GP__FILE_GP_QUATERNION_GLSL,
+    GP__FILE_GP_SCAN_GLSL,
+    GP__FILE_GP_SOLVER_GLSL,
+    GP__FILE_GP_SORT_GLSL,
+    GP__FILE_GP_SPH_GLSL,
+    GP__FILE_GP_WORLD_GLSL,
+    GP__FILE_GRID_COUNT_COMP,
+    GP__FILE_GRID_IDS_COMP,
+    GP__FILE_GRID_NEIGHBORS_COMP,
+    GP__FILE_GRID_REORDER_COMP,
+    GP__FILE_SCAN_BLOCK_COMP,
+    GP__FILE_SCAN_REDUCE_COMP,
+    GP__FILE_SORT_GLOBAL_COMP,
+    GP__FILE_SORT_LOCAL_COMP,
+    GP__FILE_SPH_CONTINUITY_COMP,
+    GP__FILE_SPH_DENSITY_COMP,
+    GP__FILE_SPH_FORCE_COMP,
+    GP__FILE_SPH_INTEGRATE_COMP,
+    GP__FILE_COUNT
+} gp__shader_file_id;
+/* By #line source number: shaders_embedded/<name>. */
+static const gp__shader_file gp__shader_files[GP__FILE_COUNT] = {
+    { "body_particles.comp", gp__file_body_particles_comp },
+    { "body_update.comp", gp__file_body_update_comp },
+    { "boundary_distance.comp", gp__file_boundary_distance_comp },
+    { "copy.comp", gp__file_copy_comp },
+    { "dem_contact.comp", gp__file_dem_contact_comp },
+    { "dem_integrate.comp", gp__file_dem_integrate_comp },
+    { "dispatch_args.comp", gp__file_dispatch_args_comp },
+    { "draw_bodies.frag", gp__file_draw_bodies_frag },
+    { "draw_bodies.vert", gp__file_draw_bodies_vert },
+    { "draw_particles.frag", gp__file_draw_particles_frag },
+    { "draw_particles.vert", gp__file_draw_particles_vert },
+    { "gp_boundary.glsl", gp__file_gp_boundary_glsl },
+    { "gp_buffers.glsl", gp__file_gp_buffers_glsl },
+    { "gp_common.glsl", gp__file_gp_common_glsl },
+    { "gp_dem.glsl", gp__file_gp_dem_glsl },
+    { "gp_grid.glsl", gp__file_gp_grid_glsl },
+    { "gp_integrate.glsl", gp__file_gp_integrate_glsl },
+    { "gp_neighbors.glsl", gp__file_gp_neighbors_glsl },
+    { "gp_particles.glsl", gp__file_gp_particles_glsl },
+    { "gp_quaternion.glsl", gp__file_gp_quaternion_glsl },
+    { "gp_scan.glsl", gp__file_gp_scan_glsl },
+    { "gp_solver.glsl", gp__file_gp_solver_glsl },
+    { "gp_sort.glsl", gp__file_gp_sort_glsl },
+    { "gp_sph.glsl", gp__file_gp_sph_glsl },
+    { "gp_world.glsl", gp__file_gp_world_glsl },
+    { "grid_count.comp", gp__file_grid_count_comp },
+    { "grid_ids.comp", gp__file_grid_ids_comp },
+    { "grid_neighbors.comp", gp__file_grid_neighbors_comp },
+    { "grid_reorder.comp", gp__file_grid_reorder_comp },
+    { "scan_block.comp", gp__file_scan_block_comp },
+    { "scan_reduce.comp", gp__file_scan_reduce_comp },
+    { "sort_global.comp", gp__file_sort_global_comp },
+    { "sort_local.comp", gp__file_sort_local_comp },
+    { "sph_continuity.comp", gp__file_sph_continuity_comp },
+    { "sph_density.comp", gp__file_sph_density_comp },
+    { "sph_force.comp", gp__file_sph_force_comp },
+    { "sph_integrate.comp", gp__file_sph_integrate_comp },
+};
+static const gp__shader_range gp__ranges_body_particles_comp[] = {
+    { GP__FILE_BODY_PARTICLES_COMP, 0, 5 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 14 },
+    { GP__FILE_GP_WORLD_GLSL, 0, 7 },
+    { GP__FILE_GP_GRID_GLSL, 0, 67 },
+    { GP__FILE_GP_PARTICLES_GLSL, 0, 4 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 56 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 80 },
+    { GP__FILE_GP_QUATERNION_GLSL, 0, 5 },
+    { GP__FILE_GP_DEM_GLSL, 0, 66 },
+    { GP__FILE_BODY_PARTICLES_COMP, 13, 11 },
+    { GP__FILE_COUNT, 0, 0 }
+};
+static const gp__shader_range gp__ranges_body_update_comp[] = {
+    { GP__FILE_BODY_UPDATE_COMP, 0, 10 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 14 },
+    { GP__FILE_GP_WORLD_GLSL, 0, 7 },
+    { GP__FILE_GP_GRID_GLSL, 0, 67 },
+    { GP__FILE_GP_PARTICLES_GLSL, 0, 4 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 56 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 80 },
+    { GP__FILE_GP_QUATERNION_GLSL, 0, 5 },
+    { GP__FILE_GP_DEM_GLSL, 0, 66 },
+    { GP__FILE_BODY_UPDATE_COMP, 18, 33 },
+    { GP__FILE_COUNT, 0, 0 }
+};
+static const gp__shader_range gp__ranges_boundary_distance_comp[] = {
+    { GP__FILE_BOUNDARY_DISTANCE_COMP, 0, 3 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 14 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 56 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 80 },
+    { GP__FILE_GP_BOUNDARY_GLSL, 0, 81 },
+    { GP__FILE_BOUNDARY_DISTANCE_COMP, 7, 10 },
+    { GP__FILE_COUNT, 0, 0 }
+};
+static const gp__shader_range gp__ranges_copy_comp[] = {
+    { GP__FILE_COPY_COMP, 0, 4 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 14 },
+    { GP__FILE_COPY_COMP, 5, 16 },
+    { GP__FILE_COUNT, 0, 0 }
+};
+static const gp__shader_range gp__ranges_dem_contact_comp[] = {
+    { GP__FILE_DEM_CONTACT_COMP, 0, 9 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 14 },
+    { GP__FILE_GP_WORLD_GLSL, 0, 7 },
+    { GP__FILE_GP_GRID_GLSL, 0, 67 },
+    { GP__FILE_GP_PARTICLES_GLSL, 0, 4 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 56 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 80 },
+    { GP__FILE_GP_BOUNDARY_GLSL, 0, 81 },
+    { GP__FILE_GP_QUATERNION_GLSL, 0, 5 },
+    { GP__FILE_GP_DEM_GLSL, 0, 66 },
+    { GP__FILE_DEM_CONTACT_COMP, 18, 68 },
+    { GP__FILE_GP_NEIGHBORS_GLSL, 0, 46 },
+    { GP__FILE_DEM_CONTACT_COMP, 87, 6 },
+    { GP__FILE_COUNT, 0, 0 }
+};
+static const gp__shader_range gp__ranges_dem_integrate_comp[] = {
+    { GP__FILE_DEM_INTEGRATE_COMP, 0, 7 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 14 },
+    { GP__FILE_GP_WORLD_GLSL, 0, 7 },
+    { GP__FILE_GP_PARTICLES_GLSL, 0, 4 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 56 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 80 },
+    { GP__FILE_GP_INTEGRATE_GLSL, 0, 24 },
+    { GP__FILE_DEM_INTEGRATE_COMP, 13, 10 },
+    { GP__FILE_COUNT, 0, 0 }
+};
+static const gp__shader_range gp__ranges_dispatch_args_comp[] = {
+    { GP__FILE_DISPATCH_ARGS_COMP, 0, 21 },
+    { GP__FILE_COUNT, 0, 0 }
+};
+static const gp__shader_range gp__ranges_draw_bodies_frag[] = {
+    { GP__FILE_DRAW_BODIES_FRAG, 0, 16 },
+    { GP__FILE_COUNT, 0, 0 }
+};
+static const gp__shader_range gp__ranges_draw_bodies_vert[] = {
+    { GP__FILE_DRAW_BODIES_VERT, 0, 11 },
+    { GP__FILE_GP_QUATERNION_GLSL, 0, 5 },
+    { GP__FILE_DRAW_BODIES_VERT, 12, 6 },
+    { GP__FILE_COUNT, 0, 0 }
+};
+static const gp__shader_range gp__ranges_draw_particles_frag[] = {
+    { GP__FILE_DRAW_PARTICLES_FRAG, 0, 22 },
+    { GP__FILE_COUNT, 0, 0 }
+};
+static const gp__shader_range gp__ranges_draw_particles_vert[] = {
+    { GP__FILE_DRAW_PARTICLES_VERT, 0, 30 },
+    { GP__FILE_COUNT, 0, 0 }
+};
+static const gp__shader_range gp__ranges_grid_count_comp[] = {
+    { GP__FILE_GRID_COUNT_COMP, 0, 8 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 14 },
+    { GP__FILE_GP_WORLD_GLSL, 0, 7 },
+    { GP__FILE_GP_GRID_GLSL, 0, 67 },
+    { GP__FILE_GP_PARTICLES_GLSL, 0, 4 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 80 },
+    { GP__FILE_GRID_COUNT_COMP, 13, 19 },
+    { GP__FILE_COUNT, 0, 0 }
+};
+static const gp__shader_range gp__ranges_grid_ids_comp[] = {
+    { GP__FILE_GRID_IDS_COMP, 0, 4 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 14 },
+    { GP__FILE_GP_WORLD_GLSL, 0, 7 },
+    { GP__FILE_GP_PARTICLES_GLSL, 0, 4 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 80 },
+    { GP__FILE_GRID_IDS_COMP, 8, 7 },
+    { GP__FILE_COUNT, 0, 0 }
+};
+static const gp__shader_range gp__ranges_grid_neighbors_comp[] = {
+    { GP__FILE_GRID_NEIGHBORS_COMP, 0, 10 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 14 },
+    { GP__FILE_GP_WORLD_GLSL, 0, 7 },
+    { GP__FILE_GP_GRID_GLSL, 0, 67 },
+    { GP__FILE_GP_PARTICLES_GLSL, 0, 4 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 80 },
+    { GP__FILE_GRID_NEIGHBORS_COMP, 15, 24 },
+    { GP__FILE_GP_NEIGHBORS_GLSL, 0, 46 },
+    { GP__FILE_GRID_NEIGHBORS_COMP, 40, 3 },
+    { GP__FILE_COUNT, 0, 0 }
+};
+static const gp__shader_range gp__ranges_grid_reorder_comp[] = {
+    { GP__FILE_GRID_REORDER_COMP, 0, 10 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 14 },
+    { GP__FILE_GP_WORLD_GLSL, 0, 7 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 80 },
+    { GP__FILE_GRID_REORDER_COMP, 13, 23 },
+    { GP__FILE_COUNT, 0, 0 }
+};
+static const gp__shader_range gp__ranges_scan_block_comp[] = {
+    { GP__FILE_SCAN_BLOCK_COMP, 0, 10 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 14 },
+    { GP__FILE_GP_SCAN_GLSL, 0, 27 },
+    { GP__FILE_SCAN_BLOCK_COMP, 12, 35 },
+    { GP__FILE_COUNT, 0, 0 }
+};
+static const gp__shader_range gp__ranges_scan_reduce_comp[] = {
+    { GP__FILE_SCAN_REDUCE_COMP, 0, 3 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 14 },
+    { GP__FILE_GP_SCAN_GLSL, 0, 27 },
+    { GP__FILE_SCAN_REDUCE_COMP, 5, 12 },
+    { GP__FILE_COUNT, 0, 0 }
+};
+static const gp__shader_range gp__ranges_sort_global_comp[] = {
+    { GP__FILE_SORT_GLOBAL_COMP, 0, 6 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 14 },
+    { GP__FILE_GP_SORT_GLSL, 0, 24 },
+    { GP__FILE_SORT_GLOBAL_COMP, 8, 38 },
+    { GP__FILE_COUNT, 0, 0 }
+};
+static const gp__shader_range gp__ranges_sort_local_comp[] = {
+    { GP__FILE_SORT_LOCAL_COMP, 0, 5 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 14 },
+    { GP__FILE_GP_SORT_GLSL, 0, 24 },
+    { GP__FILE_SORT_LOCAL_COMP, 7, 43 },
+    { GP__FILE_COUNT, 0, 0 }
+};
+static const gp__shader_range gp__ranges_sph_continuity_comp[] = {
+    { GP__FILE_SPH_CONTINUITY_COMP, 0, 13 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 14 },
+    { GP__FILE_GP_WORLD_GLSL, 0, 7 },
+    { GP__FILE_GP_GRID_GLSL, 0, 67 },
+    { GP__FILE_GP_PARTICLES_GLSL, 0, 4 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 56 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 80 },
+    { GP__FILE_GP_BOUNDARY_GLSL, 0, 81 },
+    { GP__FILE_GP_SPH_GLSL, 0, 206 },
+    { GP__FILE_SPH_CONTINUITY_COMP, 21, 51 },
+    { GP__FILE_GP_NEIGHBORS_GLSL, 0, 46 },
+    { GP__FILE_SPH_CONTINUITY_COMP, 73, 8 },
+    { GP__FILE_COUNT, 0, 0 }
+};
+static const gp__shader_range gp__ranges_sph_density_comp[] = {
+    { GP__FILE_SPH_DENSITY_COMP, 0, 7 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 14 },
+    { GP__FILE_GP_WORLD_GLSL, 0, 7 },
+    { GP__FILE_GP_GRID_GLSL, 0, 67 },
+    { GP__FILE_GP_PARTICLES_GLSL, 0, 4 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 56 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 80 },
+    { GP__FILE_GP_BOUNDARY_GLSL, 0, 81 },
+    { GP__FILE_GP_SPH_GLSL, 0, 206 },
+    { GP__FILE_SPH_DENSITY_COMP, 15, 26 },
+    { GP__FILE_GP_NEIGHBORS_GLSL, 0, 46 },
+    { GP__FILE_SPH_DENSITY_COMP, 42, 5 },
+    { GP__FILE_COUNT, 0, 0 }
+};
+static const gp__shader_range gp__ranges_sph_force_comp[] = {
+    { GP__FILE_SPH_FORCE_COMP, 0, 15 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 14 },
+    { GP__FILE_GP_WORLD_GLSL, 0, 7 },
+    { GP__FILE_GP_GRID_GLSL, 0, 67 },
+    { GP__FILE_GP_PARTICLES_GLSL, 0, 4 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 56 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 80 },
+    { GP__FILE_GP_BOUNDARY_GLSL, 0, 81 },
+    { GP__FILE_GP_SPH_GLSL, 0, 206 },
+    { GP__FILE_SPH_FORCE_COMP, 23, 40 },
+    { GP__FILE_GP_NEIGHBORS_GLSL, 0, 46 },
+    { GP__FILE_SPH_FORCE_COMP, 64, 8 },
+    { GP__FILE_COUNT, 0, 0 }
+};
+static const gp__shader_range gp__ranges_sph_integrate_comp[] = {
+    { GP__FILE_SPH_INTEGRATE_COMP, 0, 9 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 14 },
+    { GP__FILE_GP_WORLD_GLSL, 0, 7 },
+    { GP__FILE_GP_GRID_GLSL, 0, 67 },
+    { GP__FILE_GP_PARTICLES_GLSL, 0, 4 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 56 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 80 },
+    { GP__FILE_GP_BOUNDARY_GLSL, 0, 81 },
+    { GP__FILE_GP_SPH_GLSL, 0, 206 },
+    { GP__FILE_GP_INTEGRATE_GLSL, 0, 24 },
+    { GP__FILE_SPH_INTEGRATE_COMP, 18, 28 },
+    { GP__FILE_COUNT, 0, 0 }
 };
 typedef enum gp__program_id {
     GP__PROGRAM_BODY_PARTICLES,
@@ -3406,85 +3048,589 @@ typedef enum gp__program_id {
     GP__PROGRAM_SPH_DENSITY,
     GP__PROGRAM_SPH_FORCE,
     GP__PROGRAM_SPH_INTEGRATE,
-    GP__PROGRAM_COUNT
+    GP__PROGRAM_COUNT,   /* compute programs above; the draw helper's stages below */
+    GP__SHADER_DRAW_BODIES_FRAG = GP__PROGRAM_COUNT,
+    GP__SHADER_DRAW_BODIES_VERT,
+    GP__SHADER_DRAW_PARTICLES_FRAG,
+    GP__SHADER_DRAW_PARTICLES_VERT,
+    GP__SHADER_COUNT
 } gp__program_id;
-static const gp__shader_source gp__shader_sources[GP__PROGRAM_COUNT] = {
-    { "body_particles", gp__shader_body_particles },
-    { "body_update", gp__shader_body_update },
-    { "boundary_distance", gp__shader_boundary_distance },
-    { "copy", gp__shader_copy },
-    { "dem_contact", gp__shader_dem_contact },
-    { "dem_integrate", gp__shader_dem_integrate },
-    { "dispatch_args", gp__shader_dispatch_args },
-    { "grid_count", gp__shader_grid_count },
-    { "grid_ids", gp__shader_grid_ids },
-    { "grid_neighbors", gp__shader_grid_neighbors },
-    { "grid_reorder", gp__shader_grid_reorder },
-    { "scan_block", gp__shader_scan_block },
-    { "scan_reduce", gp__shader_scan_reduce },
-    { "sort_global", gp__shader_sort_global },
-    { "sort_local", gp__shader_sort_local },
-    { "sph_continuity", gp__shader_sph_continuity },
-    { "sph_density", gp__shader_sph_density },
-    { "sph_force", gp__shader_sph_force },
-    { "sph_integrate", gp__shader_sph_integrate },
+static const gp__shader_source gp__shader_sources[GP__SHADER_COUNT] = {
+    { "body_particles.comp", GP__GL_COMPUTE_SHADER, gp__ranges_body_particles_comp },
+    { "body_update.comp", GP__GL_COMPUTE_SHADER, gp__ranges_body_update_comp },
+    { "boundary_distance.comp", GP__GL_COMPUTE_SHADER, gp__ranges_boundary_distance_comp },
+    { "copy.comp", GP__GL_COMPUTE_SHADER, gp__ranges_copy_comp },
+    { "dem_contact.comp", GP__GL_COMPUTE_SHADER, gp__ranges_dem_contact_comp },
+    { "dem_integrate.comp", GP__GL_COMPUTE_SHADER, gp__ranges_dem_integrate_comp },
+    { "dispatch_args.comp", GP__GL_COMPUTE_SHADER, gp__ranges_dispatch_args_comp },
+    { "grid_count.comp", GP__GL_COMPUTE_SHADER, gp__ranges_grid_count_comp },
+    { "grid_ids.comp", GP__GL_COMPUTE_SHADER, gp__ranges_grid_ids_comp },
+    { "grid_neighbors.comp", GP__GL_COMPUTE_SHADER, gp__ranges_grid_neighbors_comp },
+    { "grid_reorder.comp", GP__GL_COMPUTE_SHADER, gp__ranges_grid_reorder_comp },
+    { "scan_block.comp", GP__GL_COMPUTE_SHADER, gp__ranges_scan_block_comp },
+    { "scan_reduce.comp", GP__GL_COMPUTE_SHADER, gp__ranges_scan_reduce_comp },
+    { "sort_global.comp", GP__GL_COMPUTE_SHADER, gp__ranges_sort_global_comp },
+    { "sort_local.comp", GP__GL_COMPUTE_SHADER, gp__ranges_sort_local_comp },
+    { "sph_continuity.comp", GP__GL_COMPUTE_SHADER, gp__ranges_sph_continuity_comp },
+    { "sph_density.comp", GP__GL_COMPUTE_SHADER, gp__ranges_sph_density_comp },
+    { "sph_force.comp", GP__GL_COMPUTE_SHADER, gp__ranges_sph_force_comp },
+    { "sph_integrate.comp", GP__GL_COMPUTE_SHADER, gp__ranges_sph_integrate_comp },
+    { "draw_bodies.frag", GP__GL_FRAGMENT_SHADER, gp__ranges_draw_bodies_frag },
+    { "draw_bodies.vert", GP__GL_VERTEX_SHADER, gp__ranges_draw_bodies_vert },
+    { "draw_particles.frag", GP__GL_FRAGMENT_SHADER, gp__ranges_draw_particles_frag },
+    { "draw_particles.vert", GP__GL_VERTEX_SHADER, gp__ranges_draw_particles_vert },
 };
+#define GP__SHADER_MOST_LINES 645   /* the longest program, with its #line directives */
+#define GP__SHADER_MOST_RANGES 13   /* the most ranges of one program */
 /* <<shaders-generated */
 
-GP__STATIC_ASSERT(program_table_fits, GP__PROGRAM_COUNT <= 32);
+/* Lines one program may have (checked by tools/embed_shaders.sh, which refuses a longer one). */
+#define GP__SHADER_MAX_LINES 2048
+#define GP__SHADER_MAX_RANGES 32
+GP__STATIC_ASSERT(shader_lines_fit, GP__SHADER_MOST_LINES <= GP__SHADER_MAX_LINES && GP__SHADER_MOST_RANGES <= GP__SHADER_MAX_RANGES);
 
-/* Compiles and links one embedded shader. Its strings go to GL as they are; after the #version
-   line come the library's defines and the user's prelude, then "#line 2 0", so that the line
-   numbers in the driver's log are those of shaders_embedded/<name>.comp. */
-static gp_result gp__compile(gp_world* w, gp__program_id id) {
+/* THE BINDING PLAN. A role is what a storage buffer holds. Each program's row says which role sits
+   at each of its eight bindings, GL 4.3's guaranteed minimum of storage blocks per compute shader
+   (GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS): a role at most once, no binding with two meanings. The
+   shaders declare a role's block only where the row defines GP_BINDING_<ROLE>
+   (shaders_embedded/gp_buffers.glsl; a primitive's own roles in its .comp), and gp__bind binds by
+   role through the same row, so the host and the shader cannot disagree. Each role's blocks are
+   listed (a role may have two views, e.g. uint and uvec4 words) for the test that compares every
+   program's active blocks with its row. A new system that needs more than eight buffers in one
+   pass splits the pass or shares a buffer between roles of one meaning, never a binding. */
+#define GP__ROLES(X)                                                                             \
+    X(POSITION, "gp_position_block")        X(VELOCITY, "gp_velocity_block")                     \
+    X(INFO, "gp_info_block")                X(LIFE, "gp_life_block")                             \
+    X(DENSITY, "gp_density_block")          X(ACCELERATION, "gp_acceleration_block")             \
+    X(FLUID_STATE, "gp_state_block")        X(CELL_KEY, "cell_key_block")                        \
+    X(CELL_COUNT, "cell_count_block")       X(CELL_START, "cell_start_block")                    \
+    X(ORDER, "order_block")                 X(SLOT_OF_ID, "slot_of_id_block")                    \
+    X(STATS, "gp_stats_block")              X(FIELDS, "gp_field_block")                          \
+    X(OFFSETS, "gp_offsets_block")          X(BODIES, "gp_rigid_block")                          \
+    X(SCAN_INPUT, "scan_input_block scan_input4_block")                                          \
+    X(SCAN_OUTPUT, "scan_output_block scan_output4_block")                                       \
+    X(CHUNK_SUMS, "chunk_sums_block")       X(CHUNK_OFFSETS, "chunk_offsets_block")              \
+    X(COUNT_WORDS, "count_block")           X(ARGS, "args_block")                                \
+    X(COPY_SOURCE, "source_block source4_block")                                                 \
+    X(COPY_DESTINATION, "destination_block destination4_block")                                  \
+    X(SORT_KEYS, "keys_block")              X(SORT_VALUES, "values_block")                       \
+    X(REORDER_SOURCE, "source_block")       X(REORDER_DESTINATION, "destination_block")          \
+    X(CARRIED_SOURCE, "carried_source_block") X(CARRIED_DESTINATION, "carried_destination_block") \
+    X(NEIGHBOR_COUNT, "neighbor_count_block")                                                    \
+    X(POINTS, "point_block")                X(DISTANCES, "distance_block")
+typedef enum gp__role {
+    GP__ROLE_NONE = 0,
+#define GP__ROLE_ENUM(name, blocks) GP__ROLE_##name,
+    GP__ROLES(GP__ROLE_ENUM)
+#undef GP__ROLE_ENUM
+    GP__ROLE_COUNT
+} gp__role;
+static const char* const gp__role_names[GP__ROLE_COUNT] = {
+    "NONE",
+#define GP__ROLE_NAME(name, blocks) #name,
+    GP__ROLES(GP__ROLE_NAME)
+#undef GP__ROLE_NAME
+};
+static const char* const gp__role_blocks[GP__ROLE_COUNT] = {
+    "",
+#define GP__ROLE_BLOCKS(name, blocks) blocks,
+    GP__ROLES(GP__ROLE_BLOCKS)
+#undef GP__ROLE_BLOCKS
+};
+
+#define GP__MAX_BINDINGS 8
+typedef struct gp__binding_plan { gp__program_id program; uint8_t roles[GP__MAX_BINDINGS]; } gp__binding_plan;
+#define GP__R(name) GP__ROLE_##name
+static const gp__binding_plan gp__binding_plans[GP__PROGRAM_COUNT] = {
+    /* program                      binding 0             1                         2                    3                          4                  5                  6                7 */
+    { GP__PROGRAM_SCAN_REDUCE,    { GP__R(SCAN_INPUT),    0,                        GP__R(CHUNK_SUMS) } },
+    { GP__PROGRAM_SCAN_BLOCK,     { GP__R(SCAN_INPUT),    GP__R(SCAN_OUTPUT),       GP__R(CHUNK_OFFSETS), GP__R(COUNT_WORDS) } },
+    { GP__PROGRAM_DISPATCH_ARGS,  { GP__R(COUNT_WORDS),   GP__R(ARGS) } },
+    { GP__PROGRAM_COPY,           { GP__R(COPY_SOURCE),   GP__R(COPY_DESTINATION) } },
+    { GP__PROGRAM_SORT_LOCAL,     { GP__R(SORT_KEYS),     GP__R(SORT_VALUES) } },
+    { GP__PROGRAM_SORT_GLOBAL,    { GP__R(SORT_KEYS),     GP__R(SORT_VALUES) } },
+    { GP__PROGRAM_GRID_COUNT,     { GP__R(POSITION),      0,                        GP__R(INFO),         0,                         GP__R(CELL_KEY),   GP__R(CELL_COUNT), GP__R(STATS),    GP__R(ORDER) } },
+    { GP__PROGRAM_GRID_IDS,       { 0,                    0,                        GP__R(INFO),         0,                         0,                 0,                 GP__R(SLOT_OF_ID), GP__R(ORDER) } },
+    { GP__PROGRAM_GRID_REORDER,   { GP__R(REORDER_SOURCE), GP__R(REORDER_DESTINATION), GP__R(CARRIED_SOURCE), GP__R(CARRIED_DESTINATION), GP__R(CELL_KEY), GP__R(CELL_START), GP__R(SLOT_OF_ID), GP__R(ORDER) } },
+    { GP__PROGRAM_GRID_NEIGHBORS, { GP__R(POSITION),      0,                        0,                   0,                         0,                 GP__R(CELL_START), GP__R(STATS),    GP__R(NEIGHBOR_COUNT) } },
+    { GP__PROGRAM_BOUNDARY_DISTANCE, { GP__R(POINTS),     GP__R(DISTANCES),         0,                   0,                         0,                 0,                 GP__R(FIELDS) } },
+    { GP__PROGRAM_SPH_DENSITY,    { GP__R(POSITION),      GP__R(VELOCITY),          GP__R(INFO),         GP__R(DENSITY),            0,                 GP__R(CELL_START), GP__R(FIELDS),   GP__R(STATS) } },
+    { GP__PROGRAM_SPH_CONTINUITY, { GP__R(POSITION),      GP__R(VELOCITY),          GP__R(INFO),         GP__R(DENSITY),            GP__R(FLUID_STATE), GP__R(CELL_START), GP__R(FIELDS), GP__R(STATS) } },
+    { GP__PROGRAM_SPH_FORCE,      { GP__R(POSITION),      GP__R(VELOCITY),          GP__R(INFO),         GP__R(DENSITY),            GP__R(ACCELERATION), GP__R(CELL_START), GP__R(FIELDS), GP__R(STATS) } },
+    { GP__PROGRAM_SPH_INTEGRATE,  { GP__R(POSITION),      GP__R(VELOCITY),          GP__R(INFO),         GP__R(DENSITY),            GP__R(ACCELERATION), GP__R(FLUID_STATE), GP__R(FIELDS), GP__R(STATS) } },
+    { GP__PROGRAM_DEM_CONTACT,    { GP__R(POSITION),      GP__R(VELOCITY),          GP__R(INFO),         GP__R(BODIES),             GP__R(ACCELERATION), GP__R(CELL_START), GP__R(FIELDS), GP__R(STATS) } },
+    { GP__PROGRAM_DEM_INTEGRATE,  { GP__R(POSITION),      GP__R(VELOCITY),          GP__R(INFO),         0,                         GP__R(ACCELERATION), 0,               0,               GP__R(STATS) } },
+    { GP__PROGRAM_BODY_UPDATE,    { GP__R(POSITION),      GP__R(VELOCITY),          GP__R(INFO),         GP__R(BODIES),             GP__R(ACCELERATION), GP__R(SLOT_OF_ID), GP__R(OFFSETS), GP__R(STATS) } },
+    { GP__PROGRAM_BODY_PARTICLES, { GP__R(POSITION),      GP__R(VELOCITY),          GP__R(INFO),         GP__R(BODIES),             GP__R(ACCELERATION), GP__R(SLOT_OF_ID), GP__R(OFFSETS), GP__R(STATS) } },
+};
+#undef GP__R
+
+/* The most storage blocks one program of the plan binds. */
+static int gp__plan_blocks(void) {
+    int most = 0, p, b, n;
+    for (p = 0; p < GP__PROGRAM_COUNT; ++p) {
+        for (b = 0, n = 0; b < GP__MAX_BINDINGS; ++b) n += gp__binding_plans[p].roles[b] != 0;
+        if (n > most) most = n;
+    }
+    return most;
+}
+
+/* The plan's row of a program. */
+static const gp__binding_plan* gp__plan_of(gp__program_id id) {
+    uint32_t p;
+    for (p = 0; p < GP__PROGRAM_COUNT; ++p)
+        if (gp__binding_plans[p].program == id) return &gp__binding_plans[p];
+    GP_ASSERT(!"a program without a row in gp__binding_plans");
+    return &gp__binding_plans[0];
+}
+
+/* The constants C and GLSL share, from their C values: GLSL never restates one. */
+static int gp__shader_constants(char* out, size_t size) {
+    return snprintf(out, size,
+        "#define GP_GROUP_SIZE %d\n#define GP_KIND_FLUID %uu\n#define GP_KIND_GRANULAR %uu\n#define GP_KIND_RIGID %uu\n"
+        "#define GP_GRID_BOUNDED %d\n#define GP_GRID_HASHED %d\n#define GP_MAX_FLUID_MATERIALS %uu\n#define GP_MAX_FORCES %uu\n"
+        "#define GP_MAX_COLLIDERS %uu\n#define GP_MAX_GRANULAR_MATERIALS %uu\n#define GP_WALL_SAMPLES %uu\n"
+        "#define GP_SHAPE_SPHERE %d.0\n#define GP_SHAPE_BOX %d.0\n#define GP_SHAPE_CAPSULE %d.0\n#define GP_SHAPE_PLANE %d.0\n"
+        "#define GP_SHAPE_MESH %d.0\n#define GP_SCAN_CHUNK %uu\n#define GP_SORT_RUN %uu\n",
+        GP_GROUP_SIZE, (unsigned)GP_KIND_FLUID, (unsigned)GP_KIND_GRANULAR, (unsigned)GP_KIND_RIGID,
+        (int)GP_GRID_BOUNDED, (int)GP_GRID_HASHED, (unsigned)GP_MAX_FLUID_MATERIALS, (unsigned)GP_MAX_FORCES,
+        (unsigned)GP_MAX_COLLIDERS, (unsigned)GP_MAX_GRANULAR_MATERIALS, (unsigned)GP__WALL_SAMPLES,
+        (int)GP_SHAPE_SPHERE, (int)GP_SHAPE_BOX, (int)GP_SHAPE_CAPSULE, (int)GP_SHAPE_PLANE, (int)GP_SHAPE_MESH,
+        (unsigned)GP__SCAN_CHUNK, (unsigned)GP__SORT_RUN);
+}
+
+/* A program's text as GL receives it: strings[] (at most GP__SHADER_MAX_LINES + 8 of them) point
+   into the embedded lines and into defines, which receives the header's defines (4 KiB is
+   ample: the constants and eight bindings take under 1 KiB). prelude: the user's, or NULL.
+   Returns the count of strings. tests/ calls this too, to hand glslangValidator each program
+   exactly as the driver sees it. */
+#define GP__SHADER_DEFINES_BYTES 4096
+#define GP__SOURCE_PRELUDE 900   /* GLSL source numbers past the files' */
+#define GP__SOURCE_DEFINES 901
+GP__STATIC_ASSERT(source_numbers_free, GP__FILE_COUNT < GP__SOURCE_PRELUDE);
+/* Line numbers carry the file too: line L of source number F is numbered F * 10000 + L, since
+   some drivers (Mesa 22 among them) report every semantic error as source 0. gp__shader_log
+   decodes them; tools/embed_shaders.sh refuses a file of 10,000 lines. */
+#define GP__LINES_PER_SOURCE 10000u
+static const char gp__line_prelude[] = "#line 9000001 900\n";
+static const char gp__line_defines[] = "#line 9010001 901\n";
+static int gp__shader_strings(gp__program_id id, const char* prelude, char* defines, char (*directives)[24],
+                              const char** strings) {
     const gp__shader_source* source = &gp__shader_sources[id];
-    gp__gl* gl = &w->gl;
-    const gp__GLchar* strings[1024];
-    char defines[64];
-    gp__GLsizei count = 0;
-    gp__GLint ok = 0;
-    gp__GLuint shader, program;
-    const char* const* const* part;
-    const char* const* line;
-    snprintf(defines, sizeof defines, "#define GP_GROUP_SIZE %d\n", GP_GROUP_SIZE);
-    strings[count++] = source->parts[0][0];
-    strings[count++] = defines;
-    if (w->desc.shader_prelude) { strings[count++] = w->desc.shader_prelude; strings[count++] = "\n"; }
-    strings[count++] = "#line 2 0\n";
-    for (part = source->parts; *part; ++part)
-        for (line = *part == source->parts[0] ? *part + 1 : *part; *line; ++line) {
-            if (count == 1024)
-                return gp__fail(w, GP_ERROR_SHADER_COMPILE, "shader '%s' has more than 1,019 lines; raise the limit in gp__compile",
-                                source->name);
-            strings[count++] = *line;
+    const gp__shader_range* range;
+    int count = 0, used, b;
+    used = gp__shader_constants(defines, GP__SHADER_DEFINES_BYTES);
+    if (id < GP__PROGRAM_COUNT) {
+        const gp__binding_plan* plan = gp__plan_of(id);
+        for (b = 0; b < GP__MAX_BINDINGS; ++b)
+            if (plan->roles[b])
+                used += snprintf(defines + used, GP__SHADER_DEFINES_BYTES - (size_t)used, "#define GP_BINDING_%s %d\n",
+                                 gp__role_names[plan->roles[b]], b);
+    }
+    GP_ASSERT(used < GP__SHADER_DEFINES_BYTES);
+    for (range = source->ranges; range->file != GP__FILE_COUNT; ++range) {
+        const char* const* lines = gp__shader_files[range->file].lines + range->first;
+        uint32_t first = range->first, n = range->count, k;
+        if (range == source->ranges) {   /* the #version line, then the header's and the user's defines */
+            strings[count++] = lines[0];
+            strings[count++] = gp__line_defines;
+            strings[count++] = defines;
+            if (prelude) { strings[count++] = gp__line_prelude; strings[count++] = prelude; strings[count++] = "\n"; }
+            ++lines; ++first; --n;
         }
-    shader = gl->fnCreateShader(GP__GL_COMPUTE_SHADER);
-    gl->fnShaderSource(shader, count, strings, NULL);
-    gl->fnCompileShader(shader);
-    gl->fnGetShaderiv(shader, GP__GL_COMPILE_STATUS, &ok);
-    program = gl->fnCreateProgram();
-    if (ok) {
-        gl->fnAttachShader(program, shader);
-        gl->fnLinkProgram(program);
-        gl->fnGetProgramiv(program, GP__GL_LINK_STATUS, &ok);
+        snprintf(directives[range - source->ranges], 24, "#line %u %u\n", range->file * GP__LINES_PER_SOURCE + first + 1,
+                 (unsigned)range->file);
+        strings[count++] = directives[range - source->ranges];
+        for (k = 0; k < n; ++k) strings[count++] = lines[k];
     }
-    if (!ok) {
-        char info_log[6144];
-        info_log[0] = 0;
-        gl->fnGetShaderInfoLog(shader, (gp__GLsizei)sizeof info_log, NULL, info_log);
-        if (info_log[0] == 0) gl->fnGetProgramInfoLog(program, (gp__GLsizei)sizeof info_log, NULL, info_log);
-        gl->fnDeleteShader(shader);
-        gl->fnDeleteProgram(program);
-        return gp__fail(w, GP_ERROR_SHADER_COMPILE, "shader '%s' failed to compile (lines of shaders_embedded/%s.comp):\n%s",
-                        source->name, source->name, info_log[0] ? info_log : "(the driver gave no log)");
+    return count;
+}
+
+/* >>structs ================================================================================
+   The world, and the state of each system in it; the C mirrors of the shaders' blocks. */
+
+/* The world. Buffer names are GL's; sizes in bytes. */
+#define GP__TIMER_MAX_PENDING 1024
+#define GP__TIMER_MAX_STAGES 32
+
+/* The std140 uniform block of shaders_embedded/gp_world.glsl, field for field. */
+typedef struct gp__world_params {
+    float grid_origin[4];   /* xyz lowest corner, w cell size */
+    int32_t grid_dims[4];   /* xyz cells per axis, w mode */
+    uint32_t counts[4];     /* live particles, buckets, capacity, flags */
+} gp__world_params;
+GP__STATIC_ASSERT(world_params_is_std140, sizeof(gp__world_params) == 48);
+
+/* The std140 uniform block of shaders_embedded/gp_solver.glsl, field for field. */
+typedef struct gp__fluid_params {
+    float shape[4];                            /* l0, re, rho0, k */
+    float flow[4];                             /* nu, p0, mass, 1 = tension allowed */
+    float kernel[4];                           /* poly6, spiky gradient, viscosity Laplacian coefficients, re^2 */
+    float table[4];                            /* the tables' sample spacing s, continuity 1 / summation 0, diffusion, unused */
+    float wall_density[GP__WALL_SAMPLES];      /* Z_rho at d = k s */
+    float wall_viscosity[GP__WALL_SAMPLES];
+    float wall_gradient[GP__WALL_SAMPLES];     /* A, M_n, M_t of the walls' pressure term (gp_wall in gp_sph.glsl) */
+    float wall_normal[GP__WALL_SAMPLES];
+    float wall_tangent[GP__WALL_SAMPLES];
+} gp__fluid_params;
+typedef struct gp__solver_params {
+    float gravity[4];                          /* xyz, w the substep */
+    uint32_t counts[4];                        /* colliders, forces, integrator, unused */
+    gp__fluid_params fluids[GP_MAX_FLUID_MATERIALS];
+    float forces[GP_MAX_FORCES][8];
+    float colliders[GP_MAX_COLLIDERS][12];
+    float granular[GP_MAX_GRANULAR_MATERIALS][8];   /* k, eta, k_t, mu, diameter, mass, 0, 0 */
+} gp__solver_params;
+GP__STATIC_ASSERT(solver_params_is_std140, sizeof(gp__solver_params) == 32 + 704 * 8 + 32 * 8 + 48 * 32 + 32 * 8);
+
+/* A rigid body's shape (section >>dem): its particles' offsets in the principal frame, here and
+   from first_offset in w->offsets. */
+typedef struct gp__body_shape {
+    uint32_t id, phase, particles, first_offset;
+    float mass, particle_mass, particle_radius;
+    float com[3], inertia[3], principal[4];   /* shape frame; principal moments; (x, y, z, w) */
+    float* offsets;                            /* 4 floats per particle */
+    gp__GLuint draw_vertices, draw_indices;    /* gp_draw_bodies' mesh, principal frame */
+    uint32_t draw_index_count;
+} gp__body_shape;
+/* Bodies [first, first + count) share a shape: gp_draw_bodies draws each run in one call. */
+typedef struct gp__body_run { uint32_t shape, first, count; } gp__body_run;
+/* A rigid body on the GPU: shaders_embedded/gp_dem.glsl's gp_body, field for field. */
+typedef struct gp__body_gpu {
+    float x[4], q[4], p[4], l[4], inertia[4];
+    uint32_t particles[4];
+} gp__body_gpu;
+GP__STATIC_ASSERT(body_is_std430, sizeof(gp__body_gpu) == 96);
+
+/* A collider as added; a mesh keeps its distance field's samples here and in w->fields. */
+typedef struct gp__collider {
+    uint32_t id;
+    gp_collider_desc desc;                     /* the mesh pointers cleared */
+    float field_origin[3], field_voxel;
+    uint32_t field_dims[3];
+    float* field_samples;                      /* NULL for analytic shapes */
+} gp__collider;
+
+typedef struct gp__pour {
+    uint32_t id;
+    gp_pour_desc desc;                         /* direction normalised */
+    float tangent[3], bitangent[3];            /* the nozzle's plane */
+    double clock;                              /* seconds since the last layer */
+    double owed;                               /* particles due but not yet emitted (fractions) */
+    gp_pour_state state;
+} gp__pour;
+#define GP__MAX_POURS 16
+
+typedef struct gp__timer { const char* stage; gp__GLuint begin, end; } gp__timer;
+
+/* Each system's state, one struct each; the world holds one of every kind. A new system adds its
+   struct here and a member to gp_world, and reaches the others only through the store and the grid. */
+
+/* The walls (section >>colliders): every collider, every mesh's distance field. */
+typedef struct gp__collider_system {
+    gp__collider list[GP_MAX_COLLIDERS];
+    uint32_t count, next_id;
+    gp__GLuint fields;                    /* every mesh's distance field, one after another */
+    gp__GLuint points, distances;         /* gp_boundary_distance's scratch */
+    size_t points_bytes, distances_bytes;
+} gp__collider_system;
+
+/* The SPH fluid (section >>sph). */
+typedef struct gp__fluid_system {
+    gp_fluid_material materials[GP_MAX_FLUID_MATERIALS];   /* resolved */
+    uint32_t phases;                      /* bit per phase that fluid particles were added with */
+    bool valid;                           /* density, pressure, acceleration match the slots */
+    uint32_t count;                       /* slots they cover */
+    gp__GLuint state;                     /* vec2 per particle: the continuity model's density (0: not yet
+                                             set, rest density), unused; made with the first such material */
+    gp__pour pours[GP__MAX_POURS];
+    uint32_t pour_count, next_pour_id;
+} gp__fluid_system;
+
+/* Granular matter and rigid bodies (section >>dem). */
+typedef struct gp__dem_system {
+    gp_granular_material materials[GP_MAX_GRANULAR_MATERIALS];   /* resolved */
+    uint32_t phases;                      /* bit per phase that grains or rigid particles use */
+    gp__body_shape* shapes;
+    uint32_t shape_count, shape_capacity, next_shape_id;
+    gp__GLuint offsets;                   /* every shape's particle offsets, one after another */
+    size_t offsets_bytes;
+    uint32_t offset_count;
+    gp__GLuint bodies;                    /* a vec4 per slot (contact torques), then a gp__body_gpu
+                                             per body: gp_dem.glsl's gp_rigid */
+    size_t bodies_bytes;
+    uint32_t body_count;
+    gp__body_run* runs;
+    uint32_t run_count, run_capacity;
+    bool warned;                          /* warned since the substep was last short enough for the grains */
+} gp__dem_system;
+
+/* The step (section >>step): what picks the substeps, and the statistics read two steps late. */
+typedef struct gp__step_state {
+    float max_speed;                      /* of the last substep of the step before last */
+    gp__GLuint stats[2];                  /* the statistics' words 1-3 after each of the last two steps */
+    gp__GLsync fence[2];                  /* signalled when that copy is done; NULL: none pending */
+    uint32_t slot;                        /* where this step's copy goes: the older of the two */
+    float added_speed;                    /* fastest particle added from the host since the last step */
+    float added_before;                   /* the same for the step before: not yet in the statistics read */
+    uint32_t nonfinite_warned;            /* non-finite positions the step last warned about */
+    uint32_t last_substeps;
+    float last_substep, last_cfl;
+    bool cfl_warned;                      /* warned since the CFL number was last fine */
+} gp__step_state;
+
+/* The draw helpers (section >>draw), made on the first draw. */
+typedef struct gp__draw_state { gp__GLuint particles, vao, bodies; } gp__draw_state;
+
+struct gp_world {
+    gp_world_desc desc;                   /* resolved */
+    gp__gl gl;
+    gp_result last_result;
+    gp__GLint64 max_block_bytes;          /* GL_MAX_SHADER_STORAGE_BLOCK_SIZE */
+    gp__GLuint programs[GP__PROGRAM_COUNT];   /* the compute programs by gp__program_id */
+    gp__program_id current;               /* the program gp__use made current */
+    /* the particle store */
+    uint32_t capacity, count;
+    gp__GLuint position, velocity, info, life;
+    gp__GLuint spare16, spare8;           /* reorder targets, swapped with the attribute */
+    gp__GLuint slot_of_id;
+    float added_lo[3], added_hi[3];       /* the extent of every particle added from the host (lo > hi: none) */
+    /* the grid */
+    uint32_t buckets;                     /* not counting the NaN bucket */
+    gp__GLuint cell_key, order;           /* uint per particle */
+    gp__GLuint cell_count, cell_start;    /* uint per bucket, plus two */
+    gp__GLuint grid_stats;                /* outside, nonfinite, truncated, then the solvers' 5 words */
+    gp__GLuint params;                    /* the uniform block */
+    gp__world_params params_host;
+    bool grid_built;
+    uint32_t grid_particles;
+    /* the solvers' parameters: materials, forces, colliders (gp_solver.glsl) */
+    gp__GLuint solver;                    /* the uniform block */
+    gp__solver_params solver_host;
+    /* the systems */
+    gp__collider_system colliders;
+    gp__fluid_system fluid;
+    gp__dem_system dem;
+    gp__step_state step;
+    gp__draw_state draw;
+    /* scratch, grown on demand */
+    gp__GLuint scan_sums[GP__SCAN_MAX_LEVELS];
+    size_t scan_sums_bytes[GP__SCAN_MAX_LEVELS];
+    /* timer queries */
+    gp__timer pending[GP__TIMER_MAX_PENDING];
+    uint32_t pending_count;
+    gp_timing totals[GP__TIMER_MAX_STAGES];
+    uint32_t total_count;
+    /* the state saved by gp__begin */
+    gp__GLint saved_program;
+    const char* call;                     /* the public function running, for messages */
+};
+
+#define GP__LOG(w, level, ...) gp__log(&(w)->desc.logger, level, __VA_ARGS__)
+
+/* A call given no world has no logger to tell: the default one (stderr) says so. */
+static gp_result gp__no_world(const char* call) {
+    gp__log(NULL, GP_LOG_ERROR, "%s: world is NULL (GP_ERROR_INVALID_ARGUMENT)", call);
+    return GP_ERROR_INVALID_ARGUMENT;
+}
+
+/* Logs an error of the running call and returns it; the usual exit of a failing check. */
+static gp_result gp__fail(gp_world* w, gp_result result, const char* fmt, ...) {
+    char message[7168];   /* room for a shader compile log (6 KiB) */
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(message, sizeof message, fmt, args);
+    va_end(args);
+    GP__LOG(w, GP_LOG_ERROR, "%s: %s (%s)", w->call ? w->call : "gpuparticle", message, gp_result_string(result));
+    w->last_result = result;
+    return result;
+}
+
+/* >>buffers ================================================================================ */
+
+/* A new buffer of bytes (contents undefined unless data), or 0 with the reason logged. */
+static gp_result gp__buffer_new(gp_world* w, size_t bytes, const void* data, const char* what, gp__GLuint* out) {
+    gp__gl* gl = &w->gl;
+    gp__GLuint buffer = 0;
+    *out = 0;
+    if ((gp__GLint64)bytes > w->max_block_bytes)
+        return gp__fail(w, GP_ERROR_GL_LIMITS, "%s needs %zu bytes; this GL allows %lld per shader storage block",
+                        what, bytes, (long long)w->max_block_bytes);
+    while (gl->fnGetError() != GP__GL_NO_ERROR) {}
+    gl->fnGenBuffers(1, &buffer);
+    gl->fnBindBuffer(GP__GL_SHADER_STORAGE_BUFFER, buffer);
+    gl->fnBufferData(GP__GL_SHADER_STORAGE_BUFFER, (gp__GLsizeiptr)bytes, data, GP__GL_DYNAMIC_COPY);
+    gl->fnBindBuffer(GP__GL_SHADER_STORAGE_BUFFER, 0);
+    if (gl->fnGetError() != GP__GL_NO_ERROR) {
+        gl->fnDeleteBuffers(1, &buffer);
+        return gp__fail(w, GP_ERROR_GPU_OUT_OF_MEMORY, "GL could not allocate %zu bytes for %s", bytes, what);
     }
-    gl->fnDeleteShader(shader);
-    w->programs[id] = program;
+    *out = buffer;
     return GP_OK;
 }
 
+static void gp__buffer_delete(gp_world* w, gp__GLuint* buffer) {
+    if (*buffer) w->gl.fnDeleteBuffers(1, buffer);
+    *buffer = 0;
+}
+
+/* Grows a scratch buffer to at least bytes (its contents are not kept). */
+static gp_result gp__scratch(gp_world* w, gp__GLuint* buffer, size_t* size, size_t bytes, const char* what) {
+    gp_result r;
+    if (*buffer && *size >= bytes) return GP_OK;
+    gp__buffer_delete(w, buffer);
+    *size = 0;
+    r = gp__buffer_new(w, bytes ? bytes : 4, NULL, what, buffer);
+    if (r == GP_OK) *size = bytes;
+    return r;
+}
+
+/* Checks that a user's buffer exists and holds at least bytes. role names it in the message. */
+static gp_result gp__check_buffer(gp_world* w, gp__GLuint buffer, size_t bytes, const char* role) {
+    gp__gl* gl = &w->gl;
+    gp__GLint64 size = 0;
+    if (buffer == 0 || !gl->fnIsBuffer(buffer))
+        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "%s %u is not a GL buffer", role, buffer);
+    gl->fnBindBuffer(GP__GL_COPY_READ_BUFFER, buffer);
+    gl->fnGetBufferParameteri64v(GP__GL_COPY_READ_BUFFER, GP__GL_BUFFER_SIZE, &size);
+    gl->fnBindBuffer(GP__GL_COPY_READ_BUFFER, 0);
+    if ((uint64_t)size < (uint64_t)bytes)
+        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "%s %u holds %lld bytes; this call needs %zu",
+                        role, buffer, (long long)size, bytes);
+    return GP_OK;
+}
+
+static void gp__buffer_upload(gp_world* w, gp__GLuint buffer, size_t offset, size_t bytes, const void* src) {
+    if (!bytes) return;
+    w->gl.fnBindBuffer(GP__GL_COPY_WRITE_BUFFER, buffer);
+    w->gl.fnBufferSubData(GP__GL_COPY_WRITE_BUFFER, (gp__GLintptr)offset, (gp__GLsizeiptr)bytes, src);
+    w->gl.fnBindBuffer(GP__GL_COPY_WRITE_BUFFER, 0);
+}
+
+/* Uploads the solvers' uniform block whole (materials, colliders, forces: section >>structs). */
+static void gp__solver_upload(gp_world* w) {
+    gp__buffer_upload(w, w->solver, 0, sizeof w->solver_host, &w->solver_host);
+}
+
+static void gp__buffer_download(gp_world* w, gp__GLuint buffer, size_t offset, size_t bytes, void* dst) {
+    if (!bytes) return;
+    w->gl.fnBindBuffer(GP__GL_COPY_READ_BUFFER, buffer);
+    w->gl.fnGetBufferSubData(GP__GL_COPY_READ_BUFFER, (gp__GLintptr)offset, (gp__GLsizeiptr)bytes, dst);
+    w->gl.fnBindBuffer(GP__GL_COPY_READ_BUFFER, 0);
+}
+
+/* Fills bytes at offset with zeros (offset and bytes multiples of 4). */
+static void gp__buffer_zero(gp_world* w, gp__GLuint buffer, size_t offset, size_t bytes) {
+    const uint32_t zero = 0;
+    if (!bytes) return;
+    w->gl.fnBindBuffer(GP__GL_COPY_WRITE_BUFFER, buffer);
+    w->gl.fnClearBufferSubData(GP__GL_COPY_WRITE_BUFFER, GP__GL_R32UI, (gp__GLintptr)offset, (gp__GLsizeiptr)bytes,
+                               GP__GL_RED_INTEGER, GP__GL_UNSIGNED_INT, &zero);
+    w->gl.fnBindBuffer(GP__GL_COPY_WRITE_BUFFER, 0);
+}
+
 /* >>pipeline ===============================================================================
-   Every public call that touches the GPU runs between gp__begin and gp__end. Barriers: all bits
+   Compiling the embedded programs; the frame of every public call that touches the GPU
+   (gp__begin and gp__end); dispatches, barriers and timer queries. */
+
+/* Compiles one stage of an embedded program; 0 with the driver's log in log on failure. */
+static gp__GLuint gp__compile_stage(gp_world* w, gp__program_id id, char* log, size_t log_size) {
+    char directives[GP__SHADER_MAX_RANGES][24];          /* a #line string per range */
+    gp__gl* gl = &w->gl;
+    const char* strings[GP__SHADER_MAX_LINES + 8];
+    char defines[GP__SHADER_DEFINES_BYTES];
+    gp__GLint ok = 0;
+    int count = gp__shader_strings(id, w->desc.shader_prelude, defines, directives, strings);
+    gp__GLuint shader = gl->fnCreateShader(gp__shader_sources[id].stage);
+    gl->fnShaderSource(shader, count, (const gp__GLchar* const*)strings, NULL);
+    gl->fnCompileShader(shader);
+    gl->fnGetShaderiv(shader, GP__GL_COMPILE_STATUS, &ok);
+    if (ok) return shader;
+    gl->fnGetShaderInfoLog(shader, (gp__GLsizei)log_size, NULL, log);
+    gl->fnDeleteShader(shader);
+    return 0;
+}
+
+/* The name of GLSL source number n: a file, the user's prelude, or the header's defines. */
+static const char* gp__shader_source_name(unsigned long n) {
+    if (n < GP__FILE_COUNT) return gp__shader_files[n].name;
+    if (n == GP__SOURCE_PRELUDE) return "the shader_prelude of gp_world_desc";
+    if (n == GP__SOURCE_DEFINES) return "gpuparticle.h's defines";
+    return NULL;
+}
+
+/* A driver's log with each line's number turned into its file and line: "N:L(C): ..." (Mesa),
+   "N(L) : ..." (NVIDIA) and "ERROR: N:L: ..." (AMD, Intel) become "shaders_embedded/NAME:L: ...",
+   the file read from L (F * 10000 + line) whatever source number N the driver printed. */
+static void gp__shader_log(const char* log, char* out, size_t size) {
+    size_t used = 0;
+    out[0] = 0;
+    while (*log && used + 1 < size) {
+        const char* end = strchr(log, '\n');
+        const char* p = log;
+        const char* name;
+        char* after;
+        unsigned long file, line = 0;
+        int n;
+        if (!end) end = log + strlen(log);
+        if (!strncmp(p, "ERROR: ", 7) || !strncmp(p, "WARNING: ", 9)) p = strchr(p, ' ') + 1;
+        file = strtoul(p, &after, 10);
+        name = NULL;
+        if (after != p && (*after == ':' || *after == '(')) {
+            line = strtoul(after + 1, &after, 10);
+            file = line / GP__LINES_PER_SOURCE;
+            line %= GP__LINES_PER_SOURCE;
+            name = gp__shader_source_name(file);
+        }
+        if (name && (*after == ')' || *after == '(' || *after == ':')) {
+            if (*after == '(') while (*after && *after != ')' && after < end) ++after;   /* Mesa's column */
+            if (*after == ')' || *after == ':') ++after;
+            while (*after == ' ' || *after == ':') ++after;
+            n = snprintf(out + used, size - used, "%s%s:%lu: %.*s\n", file < GP__FILE_COUNT ? "shaders_embedded/" : "", name, line,
+                         (int)(end - after), after);
+        } else {
+            n = snprintf(out + used, size - used, "%.*s\n", (int)(end - log), log);
+        }
+        if (n < 0) break;
+        used += (size_t)n < size - used ? (size_t)n : size - used - 1;
+        log = *end ? end + 1 : end;
+    }
+}
+
+/* Compiles and links embedded shaders into a program: one compute stage, or a vertex and a
+   fragment stage (the draw helper's). Fails naming the files, with the driver's log. */
+static gp_result gp__link(gp_world* w, gp__program_id first, gp__program_id second, gp__GLuint* out) {
+    gp__gl* gl = &w->gl;
+    char log[6144], named[7168];
+    gp__GLint ok = 0;
+    gp__GLuint program, stages[2] = {0, 0};
+    int k, count = second == first ? 1 : 2;
+    log[0] = 0;
+    *out = 0;
+    for (k = 0; k < count; ++k)
+        if (!(stages[k] = gp__compile_stage(w, k ? second : first, log, sizeof log))) {
+            if (k) gl->fnDeleteShader(stages[0]);
+            gp__shader_log(log[0] ? log : "(the driver gave no log)", named, sizeof named);
+            return gp__fail(w, GP_ERROR_SHADER_COMPILE, "shader %s failed to compile:\n%s", gp__shader_sources[k ? second : first].name, named);
+        }
+    program = gl->fnCreateProgram();
+    for (k = 0; k < count; ++k) gl->fnAttachShader(program, stages[k]);
+    gl->fnLinkProgram(program);
+    for (k = 0; k < count; ++k) gl->fnDeleteShader(stages[k]);
+    gl->fnGetProgramiv(program, GP__GL_LINK_STATUS, &ok);
+    if (!ok) {
+        gl->fnGetProgramInfoLog(program, (gp__GLsizei)sizeof log, NULL, log);
+        gl->fnDeleteProgram(program);
+        return gp__fail(w, GP_ERROR_SHADER_COMPILE, "program %s failed to link:\n%s", gp__shader_sources[first].name,
+                        log[0] ? log : "(the driver gave no log)");
+    }
+    *out = program;
+    return GP_OK;
+}
+
+static gp_result gp__compile(gp_world* w, gp__program_id id) { return gp__link(w, id, id, &w->programs[id]); }
+
+/* Barriers: all bits
    on entry (whatever the user wrote before is visible to us) and on exit (whatever we wrote is
    ready for any use: drawing, vertex pulling, indirect commands, readback); between our own
    passes, storage, command and buffer-update bits. */
@@ -3515,10 +3661,48 @@ static gp_result gp__end(gp_world* w, gp_result result) {
     return result;
 }
 
-static void gp__use(gp_world* w, gp__program_id id) { w->gl.fnUseProgram(w->programs[id]); }
+/* The buffer that holds a world role now (names swap in the grid's reorder); 0 for a pass's own
+   roles, which it binds after gp__use. */
+static gp__GLuint gp__role_buffer(const gp_world* w, gp__role role) {
+    switch (role) {
+    case GP__ROLE_POSITION: return w->position;
+    case GP__ROLE_VELOCITY: return w->velocity;
+    case GP__ROLE_INFO: return w->info;
+    case GP__ROLE_LIFE: return w->life;
+    case GP__ROLE_DENSITY: return w->spare8;
+    case GP__ROLE_ACCELERATION: return w->spare16;
+    case GP__ROLE_FLUID_STATE: return w->fluid.state ? w->fluid.state : w->spare8;   /* unread without one */
+    case GP__ROLE_CELL_KEY: return w->cell_key;
+    case GP__ROLE_CELL_COUNT: return w->cell_count;
+    case GP__ROLE_CELL_START: return w->cell_start;
+    case GP__ROLE_ORDER: return w->order;
+    case GP__ROLE_SLOT_OF_ID: return w->slot_of_id;
+    case GP__ROLE_STATS: return w->grid_stats;
+    case GP__ROLE_FIELDS: return w->colliders.fields;
+    case GP__ROLE_OFFSETS: return w->dem.offsets;
+    case GP__ROLE_BODIES: return w->dem.bodies;   /* 0 before the first body: then no rigid particle reads it */
+    default: return 0;
+    }
+}
 
-static void gp__bind(gp_world* w, gp__GLuint binding, gp__GLuint buffer) {
-    w->gl.fnBindBufferBase(GP__GL_SHADER_STORAGE_BUFFER, binding, buffer);
+/* Makes a program current and binds every world role of its row of the binding plan. */
+static void gp__use(gp_world* w, gp__program_id id) {
+    const gp__binding_plan* plan = gp__plan_of(id);
+    int b;
+    w->gl.fnUseProgram(w->programs[id]);
+    w->current = id;
+    for (b = 0; b < GP__MAX_BINDINGS; ++b)
+        if (plan->roles[b])
+            w->gl.fnBindBufferBase(GP__GL_SHADER_STORAGE_BUFFER, (gp__GLuint)b, gp__role_buffer(w, (gp__role)plan->roles[b]));
+}
+
+/* Binds buffer where the current program's row of the binding plan puts role. */
+static void gp__bind(gp_world* w, gp__role role, gp__GLuint buffer) {
+    const gp__binding_plan* plan = gp__plan_of(w->current);
+    int b;
+    for (b = 0; b < GP__MAX_BINDINGS && plan->roles[b] != role; ++b) {}
+    GP_ASSERT(b < GP__MAX_BINDINGS);   /* the role is in the program's row */
+    w->gl.fnBindBufferBase(GP__GL_SHADER_STORAGE_BUFFER, (gp__GLuint)b, buffer);
 }
 
 /* Runs groups workgroups of the bound program, then the barrier between passes. Above 65,535 (the
@@ -3549,7 +3733,11 @@ static void gp__timers_collect(gp_world* w) {
         w->gl.fnDeleteQueries(2, queries);
         for (s = 0; s < w->total_count && w->totals[s].stage != t->stage; ++s) {}
         if (s == w->total_count) {
-            if (s == GP__TIMER_MAX_STAGES) continue;
+            if (s == GP__TIMER_MAX_STAGES) {   /* never silently: the table is sized for every stage there is */
+                GP__LOG(w, GP_LOG_WARNING, "gp_timings_read: stage '%s' dropped: more than %d distinct stages", t->stage,
+                        GP__TIMER_MAX_STAGES);
+                continue;
+            }
             w->totals[s].stage = t->stage;
             w->totals[s].milliseconds = 0.0;
             w->totals[s].runs = 0;
@@ -3588,7 +3776,6 @@ static void gp__timer_end(gp_world* w, uint32_t timer) {
    GL nor llvmpipe gives one). Inputs are read twice and outputs written once: about 1.6 times the
    traffic of a copy. Stream compaction is the same passes over the flags, scan_block writing
    indices instead of sums: no scanned array is ever stored. */
-#define GP__SCAN_CHUNK 32u
 #define GP__SCAN_SERIAL 1024u   /* a level this short is scanned by one invocation */
 
 /* One level: compact (flags in input, indices to output, the count to count_buffer's word
@@ -3607,8 +3794,8 @@ static gp_result gp__scan_level(gp_world* w, gp__GLuint input, gp__GLuint output
         gp__use(w, GP__PROGRAM_SCAN_REDUCE);
         gl->fnUniform1ui(0, count);
         gl->fnUniform1ui(1, compact);
-        gp__bind(w, 0, input);
-        gp__bind(w, 2, w->scan_sums[level]);
+        gp__bind(w, GP__ROLE_SCAN_INPUT, input);
+        gp__bind(w, GP__ROLE_CHUNK_SUMS, w->scan_sums[level]);
         gp__dispatch(w, groups);
         r = gp__scan_level(w, w->scan_sums[level], w->scan_sums[level], chunks, false, 0, 0, level + 1);
         if (r != GP_OK) return r;
@@ -3619,17 +3806,17 @@ static gp_result gp__scan_level(gp_world* w, gp__GLuint input, gp__GLuint output
     gl->fnUniform1ui(2, chunks > 1);
     gl->fnUniform1ui(3, count_word);
     gl->fnUniform1ui(4, serial ? (count + 3u) & ~3u : GP__SCAN_CHUNK);
-    gp__bind(w, 0, input);
-    gp__bind(w, 1, output);
-    gp__bind(w, 2, chunks > 1 ? w->scan_sums[level] : input);   /* bound but unread for one chunk */
-    gp__bind(w, 3, compact ? count_buffer : output);
+    gp__bind(w, GP__ROLE_SCAN_INPUT, input);
+    gp__bind(w, GP__ROLE_SCAN_OUTPUT, output);
+    gp__bind(w, GP__ROLE_CHUNK_OFFSETS, chunks > 1 ? w->scan_sums[level] : input);   /* bound but unread for one chunk */
+    gp__bind(w, GP__ROLE_COUNT_WORDS, compact ? count_buffer : output);
     gp__dispatch(w, groups);
     return GP_OK;
 }
 gp_result gp_scan_exclusive(gp_world* world, uint32_t input, uint32_t output, uint32_t count) {
     gp_result r;
     uint32_t timer;
-    if (!world) return GP_ERROR_INVALID_ARGUMENT;
+    if (!world) return gp__no_world(__func__);
     gp__begin(world, "gp_scan_exclusive");
     if (count == 0) return gp__end(world, GP_OK);
     if ((r = gp__check_buffer(world, input, (size_t)count * 4, "input buffer")) != GP_OK) return gp__end(world, r);
@@ -3643,7 +3830,7 @@ gp_result gp_scan_exclusive(gp_world* world, uint32_t input, uint32_t output, ui
 gp_result gp_compact(gp_world* world, uint32_t flags, uint32_t count, uint32_t indices, uint32_t count_buffer, size_t count_offset) {
     gp_result r;
     uint32_t timer;
-    if (!world) return GP_ERROR_INVALID_ARGUMENT;
+    if (!world) return gp__no_world(__func__);
     gp__begin(world, "gp_compact");
     if (count_offset % 4 != 0)
         return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "count_offset %zu is not a multiple of 4", count_offset));
@@ -3670,7 +3857,7 @@ gp_result gp_indirect_args(gp_world* world, uint32_t count_buffer, size_t count_
                            uint32_t args_buffer, size_t args_offset) {
     gp_result r;
     gp__gl* gl;
-    if (!world) return GP_ERROR_INVALID_ARGUMENT;
+    if (!world) return gp__no_world(__func__);
     gl = &world->gl;
     gp__begin(world, "gp_indirect_args");
     if (count_offset % 4 != 0 || args_offset % 4 != 0)
@@ -3687,8 +3874,8 @@ gp_result gp_indirect_args(gp_world* world, uint32_t count_buffer, size_t count_
     gl->fnUniform1ui(0, (uint32_t)(count_offset / 4));
     gl->fnUniform1ui(1, (uint32_t)(args_offset / 4));
     gl->fnUniform1ui(2, group_size);
-    gp__bind(world, 0, count_buffer);
-    gp__bind(world, 1, args_buffer);
+    gp__bind(world, GP__ROLE_COUNT_WORDS, count_buffer);
+    gp__bind(world, GP__ROLE_ARGS, args_buffer);
     gp__dispatch(world, 1);
     return gp__end(world, GP_OK);
 }
@@ -3696,7 +3883,7 @@ gp_result gp_indirect_args(gp_world* world, uint32_t count_buffer, size_t count_
 gp_result gp_copy(gp_world* world, uint32_t source, uint32_t destination, uint32_t count) {
     gp_result r;
     uint32_t timer;
-    if (!world) return GP_ERROR_INVALID_ARGUMENT;
+    if (!world) return gp__no_world(__func__);
     gp__begin(world, "gp_copy");
     if (count == 0) return gp__end(world, GP_OK);
     if ((r = gp__check_buffer(world, source, (size_t)count * 4, "source buffer")) != GP_OK) return gp__end(world, r);
@@ -3704,8 +3891,8 @@ gp_result gp_copy(gp_world* world, uint32_t source, uint32_t destination, uint32
     timer = gp__timer_begin(world, "copy");
     gp__use(world, GP__PROGRAM_COPY);
     world->gl.fnUniform1ui(0, count);
-    gp__bind(world, 0, source);
-    gp__bind(world, 1, destination);
+    gp__bind(world, GP__ROLE_COPY_SOURCE, source);
+    gp__bind(world, GP__ROLE_COPY_DESTINATION, destination);
     gp__dispatch(world, gp__groups(count, 16u * GP_GROUP_SIZE));
     gp__timer_end(world, timer);
     return gp__end(world, GP_OK);
@@ -3718,7 +3905,6 @@ gp_result gp_copy(gp_world* world, uint32_t source, uint32_t destination, uint32
    for each stage k = 32 ... N (N the power of two >= count), the flip runs as one global pass, the
    half-cleaners of distance >= 16 as global passes of two levels each (sort_global), and the rest
    of the stage in registers again (sort_local). O(count log^2 count) work. */
-#define GP__SORT_RUN 16u
 
 static void gp__sort_global_pass(gp_world* w, uint32_t block, uint32_t distance, uint32_t levels, uint64_t padded) {
     uint32_t invocations = (uint32_t)(padded / (distance && levels == 2 ? 4u : 2u));
@@ -3729,8 +3915,15 @@ static void gp__sort_global_pass(gp_world* w, uint32_t block, uint32_t distance,
     gp__dispatch(w, gp__groups(invocations, GP_GROUP_SIZE));
 }
 
-static void gp__sort_local_pass(gp_world* w, uint32_t count, bool descending, uint32_t block) {
-    gp__use(w, GP__PROGRAM_SORT_LOCAL);
+/* Makes a sort program current with the pairs bound. */
+static void gp__sort_use(gp_world* w, gp__program_id id, gp__GLuint keys, gp__GLuint values) {
+    gp__use(w, id);
+    gp__bind(w, GP__ROLE_SORT_KEYS, keys);
+    gp__bind(w, GP__ROLE_SORT_VALUES, values);
+}
+
+static void gp__sort_local_pass(gp_world* w, gp__GLuint keys, gp__GLuint values, uint32_t count, bool descending, uint32_t block) {
+    gp__sort_use(w, GP__PROGRAM_SORT_LOCAL, keys, values);
     w->gl.fnUniform1ui(0, count);
     w->gl.fnUniform1ui(1, descending);
     w->gl.fnUniform1ui(2, block);
@@ -3741,11 +3934,9 @@ static void gp__sort(gp_world* w, gp__GLuint keys, gp__GLuint values, uint32_t c
     uint64_t padded = GP__SORT_RUN, k, j;
     if (count < 2) return;
     while (padded < count) padded <<= 1;
-    gp__bind(w, 0, keys);
-    gp__bind(w, 1, values);
-    gp__sort_local_pass(w, count, descending, 0);
+    gp__sort_local_pass(w, keys, values, count, descending, 0);
     for (k = 2u * GP__SORT_RUN; k <= padded; k <<= 1) {
-        gp__use(w, GP__PROGRAM_SORT_GLOBAL);
+        gp__sort_use(w, GP__PROGRAM_SORT_GLOBAL, keys, values);
         w->gl.fnUniform1ui(0, count);
         w->gl.fnUniform1ui(1, descending);
         gp__sort_global_pass(w, (uint32_t)k, 0, 1, padded);
@@ -3757,14 +3948,14 @@ static void gp__sort(gp_world* w, gp__GLuint keys, gp__GLuint values, uint32_t c
                 break;
             }
         }
-        gp__sort_local_pass(w, count, descending, (uint32_t)k);
+        gp__sort_local_pass(w, keys, values, count, descending, (uint32_t)k);
     }
 }
 
 gp_result gp_sort_pairs(gp_world* world, uint32_t keys, uint32_t values, uint32_t count, gp_sort_order order) {
     gp_result r;
     uint32_t timer;
-    if (!world) return GP_ERROR_INVALID_ARGUMENT;
+    if (!world) return gp__no_world(__func__);
     gp__begin(world, "gp_sort_pairs");
     if (order != GP_SORT_DEFAULT && order != GP_SORT_ASCENDING && order != GP_SORT_DESCENDING)
         return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "order %d is not a gp_sort_order", (int)order));
@@ -3818,15 +4009,15 @@ static void gp__swap(gp__GLuint* a, gp__GLuint* b) { gp__GLuint t = *a; *a = *b;
    when there is one (through spare8 again, free by then); the info pass writes slot_of_id. */
 static void gp__reorder(gp_world* w, gp__GLuint* attribute) {
     bool first = attribute == &w->position, info = attribute == &w->info;
-    gp__GLuint* carried = first ? &w->life : attribute == &w->velocity && w->fluid_state ? &w->fluid_state : NULL;
+    gp__GLuint* carried = first ? &w->life : attribute == &w->velocity && w->fluid.state ? &w->fluid.state : NULL;
     w->gl.fnUniform1ui(0, first);
     w->gl.fnUniform1ui(1, info);
     w->gl.fnUniform1ui(2, !w->desc.deterministic);   /* order holds ranks (scatter) or sources (gather) */
     w->gl.fnUniform1ui(3, carried != NULL);
-    gp__bind(w, 0, *attribute);
-    gp__bind(w, 1, w->spare16);
-    gp__bind(w, 2, carried ? *carried : *attribute);   /* bound but unread when nothing is carried */
-    gp__bind(w, 3, carried ? w->spare8 : w->spare16);
+    gp__bind(w, GP__ROLE_REORDER_SOURCE, *attribute);
+    gp__bind(w, GP__ROLE_REORDER_DESTINATION, w->spare16);
+    gp__bind(w, GP__ROLE_CARRIED_SOURCE, carried ? *carried : *attribute);   /* bound but unread when nothing is carried */
+    gp__bind(w, GP__ROLE_CARRIED_DESTINATION, carried ? w->spare8 : w->spare16);
     gp__dispatch(w, gp__groups(w->count, GP_GROUP_SIZE));
     gp__swap(attribute, &w->spare16);
     if (carried) gp__swap(carried, &w->spare8);
@@ -3838,7 +4029,7 @@ static gp_result gp__grid_build(gp_world* world) {
     uint32_t groups, timer;
     size_t table_bytes;
     gp_result r;
-    world->fluid_valid = false;
+    world->fluid.valid = false;
     groups = gp__groups(world->count, GP_GROUP_SIZE);
     table_bytes = ((size_t)world->buckets + 2) * 4;
 
@@ -3846,12 +4037,6 @@ static gp_result gp__grid_build(gp_world* world) {
     gp__buffer_zero(world, world->cell_count, 0, table_bytes);   /* GL orders its own clears before */
     gp__buffer_zero(world, world->grid_stats, 0, 12);             /* later shader reads: no barrier */
     gp__use(world, GP__PROGRAM_GRID_COUNT);
-    gp__bind(world, 0, world->position);
-    gp__bind(world, 2, world->info);
-    gp__bind(world, 4, world->cell_key);
-    gp__bind(world, 5, world->cell_count);
-    gp__bind(world, 6, world->grid_stats);
-    gp__bind(world, 7, world->order);
     gp__dispatch(world, groups);
     gp__timer_end(world, timer);
 
@@ -3867,19 +4052,12 @@ static gp_result gp__grid_build(gp_world* world) {
         timer = gp__timer_begin(world, "grid_sort");
         gp__sort(world, world->cell_key, world->order, world->count, false);
         gp__use(world, GP__PROGRAM_GRID_IDS);
-        gp__bind(world, 2, world->info);
-        gp__bind(world, 6, world->slot_of_id);
-        gp__bind(world, 7, world->order);
         gp__dispatch(world, groups);
         gp__timer_end(world, timer);
     }
 
     timer = gp__timer_begin(world, "grid_reorder");
     gp__use(world, GP__PROGRAM_GRID_REORDER);
-    gp__bind(world, 4, world->cell_key);
-    gp__bind(world, 5, world->cell_start);
-    gp__bind(world, 6, world->slot_of_id);
-    gp__bind(world, 7, world->order);
     gp__reorder(world, &world->position);
     gp__reorder(world, &world->velocity);
     gp__reorder(world, &world->info);
@@ -3891,14 +4069,14 @@ done:
 }
 
 gp_result gp_grid_build(gp_world* world) {
-    if (!world) return GP_ERROR_INVALID_ARGUMENT;
+    if (!world) return gp__no_world(__func__);
     gp__begin(world, "gp_grid_build");
     return gp__end(world, gp__grid_build(world));
 }
 
 gp_result gp_grid_stats_read(gp_world* world, gp_grid_stats* stats) {
     uint32_t words[3];
-    if (!world) return GP_ERROR_INVALID_ARGUMENT;
+    if (!world) return gp__no_world(__func__);
     gp__begin(world, "gp_grid_stats_read");
     if (!stats) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "stats is NULL"));
     if (!world->grid_built) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_STATE, "no grid was built yet: call gp_grid_build first"));
@@ -3917,7 +4095,7 @@ gp_result gp_grid_stats_read(gp_world* world, gp_grid_stats* stats) {
 gp_result gp_grid_count_neighbors(gp_world* world, float radius, uint32_t out_buffer) {
     gp_result r;
     uint32_t timer;
-    if (!world) return GP_ERROR_INVALID_ARGUMENT;
+    if (!world) return gp__no_world(__func__);
     gp__begin(world, "gp_grid_count_neighbors");
     if (!(radius > 0.0f) || !(radius <= world->desc.grid.cell_size))
         return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "radius %g must be positive and at most the cell size %g",
@@ -3929,226 +4107,15 @@ gp_result gp_grid_count_neighbors(gp_world* world, float radius, uint32_t out_bu
     timer = gp__timer_begin(world, "neighbors");
     gp__use(world, GP__PROGRAM_GRID_NEIGHBORS);
     world->gl.fnUniform1f(0, radius);
-    gp__bind(world, 0, world->position);
-    gp__bind(world, 5, world->cell_start);
-    gp__bind(world, 6, world->grid_stats);
-    gp__bind(world, 7, out_buffer);
+    gp__bind(world, GP__ROLE_NEIGHBOR_COUNT, out_buffer);
     gp__dispatch(world, gp__groups(world->count, GP_GROUP_SIZE));
     gp__timer_end(world, timer);
     return gp__end(world, GP_OK);
 }
 
-/* >>sph ====================================================================================
-   Weakly compressible SPH (paper 001) on the shared grid. A substep (gp__fluid_substep):
-     1. gp__grid_build: the store in cell order;
-     2. sph_density: rho and p per particle of a summation material into the 8-byte spare
-        (eqs. 4, 5, 10, 13); sph_continuity, when a material carries its density (fluid_state,
-        reordered with the velocities), the same for its particles from the continuity equation;
-     3. sph_force: acceleration into the 16-byte spare (eqs. 6-9, the walls' pressure and
-        viscosity, gravity, user forces);
-     4. sph_integrate: symplectic or explicit Euler (eq. 14), then particles out of walls (eq. 11);
-        the carried densities kept.
-   The spares are free between builds (they only serve the reorder), so the fluid costs no
-   memory beyond the store: 92 bytes per particle, plus 8 per grid bucket; the continuity model
-   adds 8 per particle (fluid_state).
-   Materials live in the solver's uniform block with their wall tables (eq. 13 and the walls'
-   pressure), computed here once per material: wall particles on the lattice's continuation
-   behind a plane wall. */
+/* ---- the particle store's checked add, shared by gp_particles_add and every system's scenes ---- */
 
-#define GP__PI 3.14159265358979323846
-
-/* In >>dem: the DEM passes of a substep and the longest substep that resolves its contacts. */
-static void gp__dem_substep(gp_world* w, bool integrate);
-static float gp__dem_limit(const gp_world* w);
-/* In >>public: the store's checked add and its value checks. */
-static gp_result gp__particles_add(gp_world* world, const gp_particles_desc* desc, uint32_t* ids);
-static gp_result gp__check_values(gp_world* w, const char* what, const float* v, uint32_t n, uint32_t stride,
-                                  uint32_t components, bool last_positive);
-
-static double gp__poly6(double re, double r2) {
-    double x = re * re - r2;
-    return x > 0.0 ? 315.0 / (64.0 * GP__PI * pow(re, 9.0)) * x * x * x : 0.0;
-}
-static double gp__viscosity_laplacian(double re, double r) {
-    return r < re ? 45.0 / (GP__PI * pow(re, 6.0)) * (re - r) : 0.0;
-}
-
-/* The sum of the poly6 kernel over the cubic lattice of spacing l0 around a lattice point,
-   itself included: the density of a particle inside a block, per unit mass. */
-static double gp__lattice_weight(double l0, double re) {
-    int n = (int)ceil(re / l0), a, b, c;
-    double sum = 0.0;
-    for (a = -n; a <= n; ++a)
-        for (b = -n; b <= n; ++b)
-            for (c = -n; c <= n; ++c) sum += gp__poly6(re, (double)(a * a + b * b + c * c) * l0 * l0);
-    return sum;
-}
-
-/* How much of a unit pressure gradient the spiky kernel's sum recovers on the rest lattice:
-   sum_j V (y_j)^2 |grad W(r_j)| / r_j for a field p = y, V = m / rho0. Few neighbours (26 at
-   re = 2 l0) make it 0.95 rather than 1; the pressure force divides by it, as the mass is chosen
-   so that the lattice's density is exact, so that a column at rest holds p = rho g depth. */
-static double gp__lattice_gradient(double l0, double re, double volume) {
-    int n = (int)ceil(re / l0), a, b, c;
-    double sum = 0.0;
-    for (a = -n; a <= n; ++a)
-        for (b = -n; b <= n; ++b)
-            for (c = -n; c <= n; ++c) {
-                double r = sqrt((double)(a * a + b * b + c * c)) * l0;
-                if (r > 0.0 && r < re) sum += volume * 45.0 / (GP__PI * pow(re, 6.0)) * (re - r) * (re - r) * (b * l0) * (b * l0) / r;
-            }
-    return sum > 0.0 ? sum : 1.0;
-}
-
-gp_fluid_material gp_query_fluid_material_defaults(const gp_world* world, const gp_fluid_material* material) {
-    gp_fluid_material m;
-    float cell = world ? world->desc.grid.cell_size : 0.1f;
-    if (material) m = *material;
-    else memset(&m, 0, sizeof m);
-    if (m.spacing == 0.0f) m.spacing = 0.5f * cell;
-    if (m.smoothing_radius == 0.0f) m.smoothing_radius = 2.0f * m.spacing;
-    if (m.rest_density == 0.0f) m.rest_density = 1000.0f;
-    if (m.stiffness == 0.0f) m.stiffness = 1000.0f;
-    if (m.viscosity == 0.0f) m.viscosity = 0.02f;
-    if (m.density_model == GP_DENSITY_DEFAULT) m.density_model = GP_DENSITY_SUMMATION;
-    if (m.diffusion == 0.0f) m.diffusion = 0.1f;
-    m.mass = 0.0f;
-    if (m.spacing > 0.0f && m.smoothing_radius >= m.spacing && isfinite(m.spacing) && isfinite(m.smoothing_radius) &&
-        m.smoothing_radius < 64.0f * m.spacing)
-        m.mass = (float)((double)m.rest_density / gp__lattice_weight(m.spacing, m.smoothing_radius));
-    return m;
-}
-
-/* The wall weight tables' sample spacing: l0 / 2j for the largest whole j that lets 32 samples
-   reach re, so that l0 / 2, where the walls' push leaves a particle and where a block's outer
-   particles start, is a sample and is read without interpolation error (linear interpolation at
-   re / 31 is 0.1% off there, 200 Pa of the default material); re / 31 when re > 15.5 l0. */
-static double gp__wall_table_spacing(double l0, double re) {
-    double j = floor((GP__WALL_SAMPLES - 1) * l0 / (2.0 * re));
-    return j >= 1.0 ? l0 / (2.0 * j) : re / (GP__WALL_SAMPLES - 1);
-}
-
-/* The material's block in the solver's uniform buffer: constants, kernel coefficients and the
-   wall weight tables of eq. 13 (wall points at (a l0, b l0, -(c + 1/2) l0) behind a wall at z = 0,
-   the particle at height d over the lattice point (0, 0)). */
-static void gp__fluid_params_fill(gp__fluid_params* f, const gp_fluid_material* m) {
-    double l0 = m->spacing, re = m->smoothing_radius, spacing = gp__wall_table_spacing(l0, re);
-    int n = (int)ceil(re / l0) + 1, k, a, b, c;
-    f->shape[0] = m->spacing; f->shape[1] = m->smoothing_radius; f->shape[2] = m->rest_density; f->shape[3] = m->stiffness;
-    f->flow[0] = m->viscosity; f->flow[1] = m->rest_pressure; f->flow[2] = m->mass; f->flow[3] = m->allow_tension ? 1.0f : 0.0f;
-    f->kernel[0] = (float)(315.0 / (64.0 * GP__PI * pow(re, 9.0)));
-    f->kernel[1] = (float)(45.0 / (GP__PI * pow(re, 6.0)) / gp__lattice_gradient(l0, re, m->mass / m->rest_density));
-    f->kernel[2] = (float)(45.0 / (GP__PI * pow(re, 6.0)));
-    f->kernel[3] = (float)(re * re);
-    f->table[0] = (float)spacing;
-    f->table[1] = m->density_model == GP_DENSITY_CONTINUITY ? 1.0f : 0.0f;
-    f->table[2] = m->diffusion;
-    for (k = 0; k < GP__WALL_SAMPLES; ++k) {
-        double d = spacing * k, density = 0.0, viscosity = 0.0, gradient = 0.0, normal = 0.0, tangent = 0.0;
-        for (c = 0; c <= n; ++c)
-            for (a = -n; a <= n; ++a)
-                for (b = -n; b <= n; ++b) {
-                    double z = d + (c + 0.5) * l0, r2 = (a * a + b * b) * l0 * l0 + z * z, r = sqrt(r2);
-                    double K = r < re ? (double)f->kernel[1] * (re - r) * (re - r) / r : 0.0;   /* |grad W_press| / r */
-                    density += gp__poly6(re, r2);
-                    viscosity += gp__viscosity_laplacian(re, r);
-                    gradient += K * z;
-                    normal += K * z * z;
-                    tangent += K * (a * l0) * (a * l0);
-                }
-        f->wall_density[k] = (float)(m->mass * density);
-        f->wall_viscosity[k] = (float)(m->mass / m->rest_density * viscosity);
-        f->wall_gradient[k] = (float)(m->mass / m->rest_density * gradient);
-        f->wall_normal[k] = (float)(m->mass / m->rest_density * normal);
-        f->wall_tangent[k] = (float)(m->mass / m->rest_density * tangent);
-    }
-}
-
-static gp_result gp__fluid_material_check(gp_world* w, uint32_t phase, const gp_fluid_material* m) {
-    float cell = w->desc.grid.cell_size;
-    if (phase >= GP_MAX_FLUID_MATERIALS)
-        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "phase %u: there are %d fluid materials", phase, GP_MAX_FLUID_MATERIALS);
-    if (!(m->spacing > 0.0f) || !isfinite(m->spacing))
-        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "spacing %g must be positive and finite", (double)m->spacing);
-    if (!(m->smoothing_radius >= m->spacing) || !(m->smoothing_radius < 64.0f * m->spacing))
-        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "smoothing radius %g must be 1 to 64 spacings (%g)",
-                        (double)m->smoothing_radius, (double)m->spacing);
-    if (m->smoothing_radius > cell * 1.000001f)
-        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "smoothing radius %g exceeds the grid's cell size %g: neighbours would "
-                        "be missed; make grid.cell_size at least the smoothing radius", (double)m->smoothing_radius, (double)cell);
-    if (!(m->rest_density > 0.0f) || !isfinite(m->rest_density))
-        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "rest density %g must be positive and finite", (double)m->rest_density);
-    if (!(m->stiffness > 0.0f) || !isfinite(m->stiffness))
-        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "stiffness %g must be positive and finite", (double)m->stiffness);
-    if (!(m->viscosity >= 0.0f) || !isfinite(m->viscosity))
-        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "viscosity %g must be 0 or positive, and finite", (double)m->viscosity);
-    if (!isfinite(m->rest_pressure))
-        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "rest pressure %g is not finite", (double)m->rest_pressure);
-    if (m->density_model != GP_DENSITY_SUMMATION && m->density_model != GP_DENSITY_CONTINUITY)
-        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "density model %d is not a gp_density_model", (int)m->density_model);
-    if (!(m->diffusion > 0.0f) || !(m->diffusion <= 1.0f))
-        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "diffusion %g must be above 0 and at most 1", (double)m->diffusion);
-    if (!(m->mass > 0.0f) || !isfinite(m->mass))
-        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "the derived mass %g is not positive and finite", (double)m->mass);
-    return GP_OK;
-}
-
-static void gp__solver_upload(gp_world* w) {
-    gp__buffer_upload(w, w->solver, 0, sizeof w->solver_host, &w->solver_host);
-}
-
-gp_result gp_fluid_material_set(gp_world* world, uint32_t phase, const gp_fluid_material* material) {
-    gp_fluid_material m;
-    gp_result r;
-    if (!world) return GP_ERROR_INVALID_ARGUMENT;
-    gp__begin(world, "gp_fluid_material_set");
-    if (!material) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "material is NULL"));
-    m = gp_query_fluid_material_defaults(world, material);
-    if ((r = gp__fluid_material_check(world, phase, &m)) != GP_OK) return gp__end(world, r);
-    if (m.density_model == GP_DENSITY_CONTINUITY && !world->fluid_state) {
-        if ((r = gp__buffer_new(world, (size_t)world->capacity * 8, NULL, "the fluid's density state", &world->fluid_state)) != GP_OK)
-            return gp__end(world, r);
-        gp__buffer_zero(world, world->fluid_state, 0, (size_t)world->capacity * 8);
-    }
-    world->materials[phase] = m;
-    gp__fluid_params_fill(&world->solver_host.fluids[phase], &m);
-    gp__solver_upload(world);
-    return gp__end(world, GP_OK);
-}
-
-gp_result gp_fluid_material_get(gp_world* world, uint32_t phase, gp_fluid_material* material) {
-    if (!world) return GP_ERROR_INVALID_ARGUMENT;
-    gp__begin(world, "gp_fluid_material_get");
-    if (!material) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "material is NULL"));
-    if (phase >= GP_MAX_FLUID_MATERIALS)
-        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "phase %u: there are %d fluid materials", phase, GP_MAX_FLUID_MATERIALS));
-    *material = world->materials[phase];
-    return gp__end(world, GP_OK);
-}
-
-/* Adds n fluid particles of phase at xyz (n * 3 floats), all with velocity (may be NULL). */
-static gp_result gp__fluid_add(gp_world* w, uint32_t phase, const float* xyz, uint32_t n, const float* velocity) {
-    gp_particles_desc d;
-    float* velocities = NULL;
-    gp_result r;
-    uint32_t i;
-    if (velocity && n) {
-        velocities = (float*)gp__alloc(&w->desc.allocator, (size_t)n * 3 * sizeof(float));
-        if (!velocities) return gp__fail(w, GP_ERROR_OUT_OF_MEMORY, "no host memory to stage %u particles", n);
-        for (i = 0; i < 3 * n; ++i) velocities[i] = velocity[i % 3];
-    }
-    memset(&d, 0, sizeof d);
-    d.count = n;
-    d.positions = xyz;
-    d.velocities = velocities;
-    d.radius = 0.5f * w->materials[phase].spacing;
-    d.mass = w->materials[phase].mass;
-    d.kind = GP_KIND_FLUID;
-    d.phase = phase;
-    r = gp__particles_add(w, &d, NULL);
-    gp__free(&w->desc.allocator, velocities);
-    return r;
-}
+static bool gp__finite3(const float v[3]) { return v && isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]); }
 
 static gp_result gp__check_vector(gp_world* w, const char* what, const float* v) {
     if (!v) return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "%s is NULL", what);
@@ -4157,480 +4124,167 @@ static gp_result gp__check_vector(gp_world* w, const char* what, const float* v)
     return GP_OK;
 }
 
-/* The lattice points of a block or ball: min + (i + 1/2) l0 inside [min, max], and inside the
-   ball when radius > 0. Counts first (xyz NULL), then fills. */
-static uint64_t gp__lattice(const float min[3], const float max[3], float l0, const float* center, float radius, float* xyz) {
-    uint64_t n[3], i, j, k, count = 0;
-    int a;
-    for (a = 0; a < 3; ++a) n[a] = max[a] > min[a] ? (uint64_t)floor((double)(max[a] - min[a]) / l0 + 1e-4) : 0;
-    for (k = 0; k < n[2]; ++k)
-        for (j = 0; j < n[1]; ++j)
-            for (i = 0; i < n[0]; ++i) {
-                float p[3];
-                p[0] = min[0] + ((float)i + 0.5f) * l0;
-                p[1] = min[1] + ((float)j + 0.5f) * l0;
-                p[2] = min[2] + ((float)k + 0.5f) * l0;
-                if (center) {
-                    float dx = p[0] - center[0], dy = p[1] - center[1], dz = p[2] - center[2];
-                    if (dx * dx + dy * dy + dz * dz > radius * radius) continue;
-                }
-                if (xyz) memcpy(xyz + 3 * count, p, sizeof p);
-                ++count;
-            }
-    return count;
-}
-
-/* Shared by gp_fluid_add_block and gp_fluid_add_ball. */
-static gp_result gp__fluid_add_lattice(gp_world* w, uint32_t phase, const float min[3], const float max[3],
-                                       const float* center, float radius, const float velocity[3], uint32_t* added) {
-    float l0;
-    uint64_t n;
-    float* xyz;
-    gp_result r;
-    if (added) *added = 0;
-    if (phase >= GP_MAX_FLUID_MATERIALS)
-        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "phase %u: there are %d fluid materials", phase, GP_MAX_FLUID_MATERIALS);
-    if (velocity && (r = gp__check_vector(w, "velocity", velocity)) != GP_OK) return r;
-    l0 = w->materials[phase].spacing;
-    n = gp__lattice(min, max, l0, center, radius, NULL);
-    if (n > (uint64_t)(w->capacity - w->count))
-        return gp__fail(w, GP_ERROR_CAPACITY, "%llu particles do not fit: %u of %u slots are live; nothing was added",
-                        (unsigned long long)n, w->count, w->capacity);
-    if (n == 0) return GP_OK;
-    xyz = (float*)gp__alloc(&w->desc.allocator, (size_t)n * 3 * sizeof(float));
-    if (!xyz) return gp__fail(w, GP_ERROR_OUT_OF_MEMORY, "no host memory to stage %llu particles", (unsigned long long)n);
-    gp__lattice(min, max, l0, center, radius, xyz);
-    r = gp__fluid_add(w, phase, xyz, (uint32_t)n, velocity);
-    gp__free(&w->desc.allocator, xyz);
-    if (r == GP_OK && added) *added = (uint32_t)n;
-    return r;
-}
-
-gp_result gp_fluid_add_block(gp_world* world, uint32_t phase, const float min[3], const float max[3],
-                             const float velocity[3], uint32_t* added) {
-    gp_result r;
-    if (!world) return GP_ERROR_INVALID_ARGUMENT;
-    gp__begin(world, "gp_fluid_add_block");
-    if ((r = gp__check_vector(world, "min", min)) != GP_OK || (r = gp__check_vector(world, "max", max)) != GP_OK)
-        return gp__end(world, r);
-    return gp__end(world, gp__fluid_add_lattice(world, phase, min, max, NULL, 0.0f, velocity, added));
-}
-
-gp_result gp_fluid_add_ball(gp_world* world, uint32_t phase, const float center[3], float radius,
-                            const float velocity[3], uint32_t* added) {
-    float min[3], max[3];
-    gp_result r;
-    int a;
-    if (!world) return GP_ERROR_INVALID_ARGUMENT;
-    gp__begin(world, "gp_fluid_add_ball");
-    if ((r = gp__check_vector(world, "center", center)) != GP_OK) return gp__end(world, r);
-    if (!(radius >= 0.0f) || !isfinite(radius))
-        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "radius %g must be 0 or positive, and finite", (double)radius));
-    for (a = 0; a < 3; ++a) { min[a] = center[a] - radius; max[a] = center[a] + radius; }
-    return gp__end(world, gp__fluid_add_lattice(world, phase, min, max, center, radius, velocity, added));
-}
-
-static bool gp__finite3(const float v[3]) { return v && isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]); }
-
-uint64_t gp_lattice_block_count(float spacing, const float min[3], const float max[3]) {
-    if (!(spacing > 0.0f) || !isfinite(spacing) || !gp__finite3(min) || !gp__finite3(max)) return 0;
-    return gp__lattice(min, max, spacing, NULL, 0.0f, NULL);
-}
-
-uint64_t gp_lattice_ball_count(float spacing, const float center[3], float radius) {
-    float min[3], max[3];
-    int a;
-    if (!(spacing > 0.0f) || !isfinite(spacing) || !gp__finite3(center) || !(radius >= 0.0f) || !isfinite(radius)) return 0;
-    for (a = 0; a < 3; ++a) { min[a] = center[a] - radius; max[a] = center[a] + radius; }
-    return gp__lattice(min, max, spacing, center, radius, NULL);
-}
-
-/* ---- pours ---- */
-
-static gp__pour* gp__find_pour(gp_world* w, gp_pour pour) {
-    uint32_t i;
-    for (i = 0; i < w->pour_count; ++i)
-        if (pour.id != 0 && w->pours[i].id == pour.id) return &w->pours[i];
-    return NULL;
-}
-
-gp_result gp_pour_add(gp_world* world, const gp_pour_desc* desc, gp_pour* pour) {
-    gp__pour* p;
-    gp_pour_desc d;
-    gp_result r;
-    float len, *t, *b, *n;
-    if (!world) return GP_ERROR_INVALID_ARGUMENT;
-    gp__begin(world, "gp_pour_add");
-    if (!desc || !pour) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "%s is NULL", desc ? "pour" : "desc"));
-    pour->id = 0;
-    d = *desc;
-    if (d.direction[0] == 0.0f && d.direction[1] == 0.0f && d.direction[2] == 0.0f) d.direction[1] = -1.0f;
-    if (d.speed == 0.0f) d.speed = 1.0f;
-    if (d.phase >= GP_MAX_FLUID_MATERIALS)
-        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "phase %u: there are %d fluid materials", d.phase, GP_MAX_FLUID_MATERIALS));
-    if ((r = gp__check_vector(world, "position", d.position)) != GP_OK || (r = gp__check_vector(world, "direction", d.direction)) != GP_OK)
-        return gp__end(world, r);
-    if (!(d.rate > 0.0f) || !isfinite(d.rate) || !(d.speed > 0.0f) || !isfinite(d.speed))
-        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "rate %g (particles/s) and speed %g (m/s) must be positive and finite",
-                                       (double)d.rate, (double)d.speed));
-    if (world->pour_count == GP__MAX_POURS)
-        return gp__end(world, gp__fail(world, GP_ERROR_CAPACITY, "there are already %d pours", GP__MAX_POURS));
-    p = &world->pours[world->pour_count];
-    memset(p, 0, sizeof *p);
-    len = sqrtf(d.direction[0] * d.direction[0] + d.direction[1] * d.direction[1] + d.direction[2] * d.direction[2]);
-    d.direction[0] /= len; d.direction[1] /= len; d.direction[2] /= len;
-    n = d.direction; t = p->tangent; b = p->bitangent;
-    /* a tangent: the axis least aligned with the direction, made orthogonal */
-    if (fabsf(n[0]) < 0.6f) { t[0] = 1.0f - n[0] * n[0]; t[1] = -n[0] * n[1]; t[2] = -n[0] * n[2]; }
-    else { t[0] = -n[1] * n[0]; t[1] = 1.0f - n[1] * n[1]; t[2] = -n[1] * n[2]; }
-    len = sqrtf(t[0] * t[0] + t[1] * t[1] + t[2] * t[2]);
-    t[0] /= len; t[1] /= len; t[2] /= len;
-    b[0] = n[1] * t[2] - n[2] * t[1]; b[1] = n[2] * t[0] - n[0] * t[2]; b[2] = n[0] * t[1] - n[1] * t[0];
-    p->desc = d;
-    p->id = ++world->next_pour_id;
-    world->pour_count++;
-    pour->id = p->id;
-    return gp__end(world, GP_OK);
-}
-
-gp_result gp_pour_remove(gp_world* world, gp_pour pour) {
-    gp__pour* p;
-    if (!world) return GP_ERROR_INVALID_ARGUMENT;
-    gp__begin(world, "gp_pour_remove");
-    if (!(p = gp__find_pour(world, pour)))
-        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "pour %u does not exist (removed, or never added)", pour.id));
-    *p = world->pours[--world->pour_count];
-    return gp__end(world, GP_OK);
-}
-
-gp_result gp_pour_state_get(gp_world* world, gp_pour pour, gp_pour_state* state) {
-    gp__pour* p;
-    if (!world) return GP_ERROR_INVALID_ARGUMENT;
-    gp__begin(world, "gp_pour_state_get");
-    if (!state) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "state is NULL"));
-    if (!(p = gp__find_pour(world, pour)))
-        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "pour %u does not exist (removed, or never added)", pour.id));
-    *state = p->state;
-    return gp__end(world, GP_OK);
-}
-
-/* Runs a pour for h seconds: each time the stream has moved a spacing, a layer of the lattice
-   points of the nozzle's plane nearest its centre (as many as the rate owes), already moved
-   on by the time since it was due. */
-static gp_result gp__pour_run(gp_world* w, gp__pour* p, float h) {
-    const gp_fluid_material* m = &w->materials[p->desc.phase];
-    double interval = m->spacing / p->desc.speed;
-    gp_result r = GP_OK;
-    p->clock += h;
-    while (r == GP_OK && p->clock >= interval && !p->state.full) {
-        float xyz[3 * 1024], lead;
-        uint32_t n, k = 0, room = w->capacity - w->count;
-        int ring, a, b;
-        p->clock -= interval;
-        p->owed += p->desc.rate * interval;
-        n = p->owed > 1024.0 ? 1024u : (uint32_t)p->owed;
-        lead = (float)(p->clock * p->desc.speed);
-        /* square rings of the plane's lattice, kept when inside the disc of the layer's size */
-        for (ring = 0; k < n && ring < 64; ++ring) {
-            float disc = sqrtf((float)n / 3.14159265f) + 0.5f;
-            for (a = -ring; a <= ring && k < n; ++a)
-                for (b = -ring; b <= ring && k < n; ++b) {
-                    int c;
-                    if (a != -ring && a != ring && b != -ring && b != ring) continue;
-                    if ((float)(a * a + b * b) > disc * disc) continue;
-                    for (c = 0; c < 3; ++c)
-                        xyz[3 * k + c] = p->desc.position[c] + m->spacing * ((float)a * p->tangent[c] + (float)b * p->bitangent[c]) +
-                                         lead * p->desc.direction[c];
-                    ++k;
-                }
-        }
-        if (k > room) {
-            k = room;
-            p->state.full = true;
-            GP__LOG(w, GP_LOG_WARNING, "gp_world_step: pour %u stopped: the store is full (%u particles)", p->id, w->capacity);
-        }
-        if (k) {
-            float v[3];
-            v[0] = p->desc.direction[0] * p->desc.speed; v[1] = p->desc.direction[1] * p->desc.speed; v[2] = p->desc.direction[2] * p->desc.speed;
-            r = gp__fluid_add(w, p->desc.phase, xyz, k, v);
-            if (r == GP_OK) { p->state.emitted += k; p->owed -= k; }
-        }
-    }
-    return r;
-}
-
-/* ---- forces ---- */
-
-gp_result gp_gravity_set(gp_world* world, const float gravity[3]) {
-    gp_result r;
-    if (!world) return GP_ERROR_INVALID_ARGUMENT;
-    gp__begin(world, "gp_gravity_set");
-    if ((r = gp__check_vector(world, "gravity", gravity)) != GP_OK) return gp__end(world, r);
-    memcpy(world->solver_host.gravity, gravity, 3 * sizeof(float));
-    gp__solver_upload(world);
-    return gp__end(world, GP_OK);
-}
-
-gp_result gp_forces_set(gp_world* world, const gp_force* forces, uint32_t count) {
-    uint32_t i;
-    gp_result r;
-    if (!world) return GP_ERROR_INVALID_ARGUMENT;
-    gp__begin(world, "gp_forces_set");
-    if (count > GP_MAX_FORCES) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "%u forces: at most %d", count, GP_MAX_FORCES));
-    if (count && !forces) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "forces is NULL"));
-    for (i = 0; i < count; ++i) {
-        const gp_force* f = &forces[i];
-        if (f->type != GP_FORCE_UNIFORM && f->type != GP_FORCE_RADIAL)
-            return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "force %u: type %d is not a gp_force_type", i, (int)f->type));
-        if ((r = gp__check_vector(world, "a force's center", f->center)) != GP_OK ||
-            (r = gp__check_vector(world, "a force's vector", f->vector)) != GP_OK)
-            return gp__end(world, r);
-        if (!isfinite(f->strength) || !(f->radius >= 0.0f) || !isfinite(f->radius))
-            return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "force %u: strength %g must be finite and radius %g 0 or positive",
-                                           i, (double)f->strength, (double)f->radius));
-    }
-    for (i = 0; i < count; ++i) {
-        float* g = world->solver_host.forces[i];
-        const gp_force* f = &forces[i];
-        g[0] = f->center[0]; g[1] = f->center[1]; g[2] = f->center[2]; g[3] = f->type == GP_FORCE_UNIFORM ? 1.0f : 2.0f;
-        g[4] = f->type == GP_FORCE_UNIFORM ? f->vector[0] : f->strength;
-        g[5] = f->type == GP_FORCE_UNIFORM ? f->vector[1] : 0.0f;
-        g[6] = f->type == GP_FORCE_UNIFORM ? f->vector[2] : 0.0f;
-        g[7] = f->radius;
-    }
-    world->solver_host.counts[1] = count;
-    gp__solver_upload(world);
-    return gp__end(world, GP_OK);
-}
-
-/* ---- the substep ---- */
-
-/* The statistics words after the grid's three: max speed, min density, max density, wall pushes
-   (reset every substep), then non-finite updates (kept). */
-static void gp__fluid_stats_reset(gp_world* w) {
-    const uint32_t words[4] = {0u, 0x7f7fffffu, 0u, 0u};   /* 0, FLT_MAX, 0, 0 as bits */
-    gp__buffer_upload(w, w->grid_stats, 12, sizeof words, words);
-}
-
-/* One substep of h seconds: build, density, forces, and, with integrate, the move. */
-static gp_result gp__fluid_substep(gp_world* w, float h, bool integrate) {
-    uint32_t groups, timer;
-    gp_result r;
-    if ((r = gp__grid_build(w)) != GP_OK) return r;
-    w->solver_host.gravity[3] = h;   /* the substep and the integrator: the block's first 32 bytes */
-    gp__buffer_upload(w, w->solver, 0, sizeof w->solver_host.gravity + sizeof w->solver_host.counts, &w->solver_host);
-    gp__fluid_stats_reset(w);
-    groups = gp__groups(w->count, GP_GROUP_SIZE);
-    /* the passes share one binding layout: gp_sph.glsl */
-    gp__bind(w, 0, w->position);
-    gp__bind(w, 1, w->velocity);
-    gp__bind(w, 2, w->info);
-    gp__bind(w, 3, w->spare8);
-    gp__bind(w, 4, w->spare16);
-    gp__bind(w, 5, w->cell_start);
-    gp__bind(w, 6, w->fields);
-    gp__bind(w, 7, w->grid_stats);
-    if (w->fluid_phases || !w->granular_phases) {
-        timer = gp__timer_begin(w, "sph_density");
-        gp__use(w, GP__PROGRAM_SPH_DENSITY);
-        gp__dispatch(w, groups);
-        gp__timer_end(w, timer);
-        if (w->fluid_state) {   /* some material has carried its density: its particles' pass */
-            timer = gp__timer_begin(w, "sph_continuity");
-            gp__use(w, GP__PROGRAM_SPH_CONTINUITY);
-            gp__bind(w, 4, w->fluid_state);   /* where the force pass has the acceleration */
-            gp__dispatch(w, groups);
-            gp__bind(w, 4, w->spare16);
-            gp__timer_end(w, timer);
-        }
-        timer = gp__timer_begin(w, "sph_force");
-        gp__use(w, GP__PROGRAM_SPH_FORCE);
-        gp__dispatch(w, groups);
-        gp__timer_end(w, timer);
-        if (integrate) {
-            timer = gp__timer_begin(w, "sph_integrate");
-            gp__use(w, GP__PROGRAM_SPH_INTEGRATE);
-            gp__bind(w, 5, w->fluid_state ? w->fluid_state : w->spare8);   /* it reads no cell table */
-            gp__dispatch(w, groups);
-            gp__bind(w, 5, w->cell_start);
-            gp__timer_end(w, timer);
-        }
-    }
-    if (w->granular_phases) gp__dem_substep(w, integrate);
-    w->fluid_valid = true;
-    w->fluid_count = w->count;
-    w->last_substep = h;
-    return GP_OK;
-}
-
-/* The fastest sound and the finest spacing among the materials in use (phase 0 when none),
-   for the CFL number. */
-/* What bounds the substep over the materials in use: the fastest sound, the smallest spacing (the
-   CFL number is substep * (sound + fastest particle) / spacing) and the longest substep that
-   explicit viscosity stays stable at, GP__VISCOUS_LIMIT re^2 / nu (the viscosity Laplacian sums
-   to about 15 / re^2 over a full neighbourhood, the walls' share adds up to as much again, and an
-   explicit step of a diffusion is stable below 2 / (nu * that sum)), and that the continuity
-   model's density diffusion stays stable at (gp__lattice_spiky_sum). */
-#define GP__VISCOUS_LIMIT 0.05f
-
-/* sum_j V |grad W_press(r_j)| / r_j over the rest lattice (the spiky gradient normalised as the
-   force pass has it): the continuity model's diffusion, delta re c0 times a Laplacian whose
-   coefficients sum to 2 S, is an explicit diffusion whose fastest mode (density alternating
-   between neighbours) doubles that: stable while substep < 2 / (delta re c0 4 S). */
-static double gp__lattice_spiky_sum(const gp_fluid_material* m) {
-    double l0 = m->spacing, re = m->smoothing_radius, volume = m->mass / m->rest_density, sum = 0.0;
-    double coefficient = 45.0 / (GP__PI * pow(re, 6.0)) / gp__lattice_gradient(l0, re, volume);
-    int n = (int)ceil(re / l0), a, b, c;
-    for (a = -n; a <= n; ++a)
-        for (b = -n; b <= n; ++b)
-            for (c = -n; c <= n; ++c) {
-                double r = sqrt((double)(a * a + b * b + c * c)) * l0;
-                if (r > 0.0 && r < re) sum += volume * coefficient * (re - r) * (re - r) / r;
-            }
-    return sum;
-}
-
-static void gp__fluid_limits(const gp_world* w, float* sound, float* spacing, float* viscous) {
-    int i;
-    *sound = 0.0f;
-    *spacing = 3.4e38f;
-    *viscous = 3.4e38f;
-    for (i = 0; i < GP_MAX_FLUID_MATERIALS; ++i) {
-        const gp_fluid_material* m = &w->materials[i];
-        if (!(w->fluid_phases & (1u << i)) && !(i == 0 && w->fluid_phases == 0 && w->granular_phases == 0)) continue;
-        if (sqrtf(m->stiffness) > *sound) *sound = sqrtf(m->stiffness);
-        if (m->spacing < *spacing) *spacing = m->spacing;
-        if (m->viscosity > 0.0f && GP__VISCOUS_LIMIT * m->smoothing_radius * m->smoothing_radius / m->viscosity < *viscous)
-            *viscous = GP__VISCOUS_LIMIT * m->smoothing_radius * m->smoothing_radius / m->viscosity;
-        if (m->density_model == GP_DENSITY_CONTINUITY) {   /* the diffusion's limit, 90% of it (the default's is above the CFL's) */
-            double limit = 0.9 * 2.0 / (m->diffusion * m->smoothing_radius * sqrt(m->stiffness) * 4.0 * gp__lattice_spiky_sum(m));
-            if (limit < *viscous) *viscous = (float)limit;
-        }
-    }
-    for (i = 0; i < GP_MAX_GRANULAR_MATERIALS; ++i)   /* grains: a diameter is their spacing */
-        if ((w->granular_phases & (1u << i)) && w->granular[i].diameter < *spacing) *spacing = w->granular[i].diameter;
-}
-
 static gp_result gp__check_dt(gp_world* w, float dt) {
     if (!(dt > 0.0f) || !isfinite(dt))
         return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "dt %g must be positive and finite", (double)dt);
     return GP_OK;
 }
 
-gp_result gp_world_step(gp_world* world, const gp_step_desc* desc) {
-    gp_step_desc d;
-    float sound, spacing, viscous, h, cfl;
-    double needed;
-    uint32_t s, i, words[3];
+/* Checks n particles' values as gp_particles_add and gp_particles_write take them; names the
+   first bad one. what: "position", "velocity", "life". stride in floats. */
+static gp_result gp__check_values(gp_world* w, const char* what, const float* v, uint32_t n, uint32_t stride,
+                                  uint32_t components, bool last_positive) {
+    uint32_t i, c;
+    for (i = 0; v && i < n; ++i) {
+        for (c = 0; c < components; ++c)
+            if (!isfinite(v[(size_t)i * stride + c]))
+                return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "%s of particle %u, component %u, is %g; nothing was changed",
+                                what, i, c, (double)v[(size_t)i * stride + c]);
+        if (last_positive && !(v[(size_t)i * stride + components - 1] > 0.0f))
+            return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "%s of particle %u must be positive, not %g; nothing was changed",
+                            what, i, (double)v[(size_t)i * stride + components - 1]);
+    }
+    return GP_OK;
+}
+
+/* The add, inside a gp__begin/gp__end pair (also used by the fluid's scenes and pours). */
+static gp_result gp__particles_add(gp_world* world, const gp_particles_desc* desc, uint32_t* ids) {
+    gp_particles_desc d;
     gp_result r = GP_OK;
-    if (!world) return GP_ERROR_INVALID_ARGUMENT;
-    gp__begin(world, "gp_world_step");
-    if (!desc) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "desc is NULL"));
+    gp_particle_position* position = NULL;
+    gp_particle_velocity* velocity = NULL;
+    gp_particle_info* info = NULL;
+    gp_particle_life* life = NULL;
+    uint32_t* slots = NULL;
+    uint32_t i, first;
+    int k;
+    if (!desc) return gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "desc is NULL");
     d = *desc;
-    if ((r = gp__check_dt(world, d.dt)) != GP_OK) return gp__end(world, r);
-    if (d.max_cfl == 0.0f) d.max_cfl = 1.0f;
-    if (d.integrator == GP_INTEGRATOR_DEFAULT) d.integrator = GP_INTEGRATOR_SYMPLECTIC_EULER;
-    if (!(d.max_cfl > 0.0f) || !isfinite(d.max_cfl))
-        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "max_cfl %g must be positive and finite", (double)d.max_cfl));
-    if (d.integrator != GP_INTEGRATOR_SYMPLECTIC_EULER && d.integrator != GP_INTEGRATOR_EXPLICIT_EULER)
-        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "integrator %d is not a gp_integrator", (int)d.integrator));
-    if (d.substeps > 100000u)
-        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "%u substeps: at most 100,000", d.substeps));
-    /* The fastest particle and the speed of sound bound the substep (CFL). The fastest particle
-       is the one after the step before last: each step ends by copying its statistics into one of
-       two small buffers, behind a fence, and the next step but one reads them, so that a step
-       never waits for the GPU to finish the step just sent (a stall of a whole frame on a GPU).
-       The waits and copies are the same in every run: the substeps do not depend on timing. */
-    if (world->step_fence[world->step_slot]) {
-        gp__GLsync fence = world->step_fence[world->step_slot];
-        if (world->gl.fnClientWaitSync(fence, GP__GL_SYNC_FLUSH_COMMANDS_BIT, ~(gp__GLuint64)0) == GP__GL_WAIT_FAILED)
-            GP__LOG(world, GP_LOG_WARNING, "gp_world_step: waiting for the statistics of the step before last failed; "
-                    "reading them anyway");
-        world->gl.fnDeleteSync(fence);
-        world->step_fence[world->step_slot] = NULL;
-        gp__buffer_download(world, world->step_stats[world->step_slot], 0, sizeof words, words);   /* nonfinite, truncated, max speed */
-        memcpy(&world->max_speed, &words[2], 4);
-        if (words[0] != world->nonfinite_warned && words[0])
-            GP__LOG(world, GP_LOG_WARNING, "gp_world_step: %u particles have a position that is not finite (NaN or infinite): "
-                    "they stay in the store, in the grid's extra bucket, and are not simulated", words[0]);
-        world->nonfinite_warned = words[0];
-        if (!isfinite(world->max_speed)) world->max_speed = 0.0f;
+    if (d.count == 0) return GP_OK;
+    if (d.radius == 0.0f) d.radius = 0.5f * world->desc.grid.cell_size;
+    if (d.mass == 0.0f) d.mass = 1.0f;
+    if (d.kind == GP_KIND_DEFAULT) d.kind = GP_KIND_EFFECT;
+    if (!d.has_owner) d.owner = GP_NO_OWNER;
+    if (d.count > world->capacity - world->count)
+        return gp__fail(world, GP_ERROR_CAPACITY, "%u particles do not fit: %u of %u slots are live; nothing was added",
+                        d.count, world->count, world->capacity);
+    if (!d.positions) return gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "positions is NULL for %u particles", d.count);
+    if ((int)d.kind <= (int)GP_KIND_DEFAULT || (int)d.kind >= (int)GP_KIND_COUNT)
+        return gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "kind %d is not a gp_kind", (int)d.kind);
+    if (d.phase > 0xffffu) return gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "phase %u is above 65,535", d.phase);
+    if (d.kind == GP_KIND_FLUID && d.phase >= GP_MAX_FLUID_MATERIALS)
+        return gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "fluid phase %u: a fluid's phase picks one of %d materials",
+                        d.phase, GP_MAX_FLUID_MATERIALS);
+    if ((d.kind == GP_KIND_GRANULAR || d.kind == GP_KIND_RIGID) && d.phase >= GP_MAX_GRANULAR_MATERIALS)
+        return gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "granular phase %u: a grain's phase picks one of %d materials",
+                        d.phase, GP_MAX_GRANULAR_MATERIALS);
+    if (!(d.radius > 0.0f) || !isfinite(d.radius) || !(d.mass > 0.0f) || !isfinite(d.mass))
+        return gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "radius %g and mass %g must be positive and finite",
+                        (double)d.radius, (double)d.mass);
+    if (!(d.lifetime >= 0.0f) || !isfinite(d.lifetime))
+        return gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "lifetime %g must be 0 (forever) or positive", (double)d.lifetime);
+    if ((r = gp__check_values(world, "position", d.positions, d.count, 3, 3, false)) != GP_OK ||
+        (r = gp__check_values(world, "velocity", d.velocities, d.count, 3, 3, false)) != GP_OK ||
+        (r = gp__check_values(world, "radius", d.radii, d.count, 1, 1, true)) != GP_OK ||
+        (r = gp__check_values(world, "mass", d.masses, d.count, 1, 1, true)) != GP_OK)
+        return r;
+
+    position = (gp_particle_position*)gp__alloc(&world->desc.allocator, (size_t)d.count * sizeof *position);
+    velocity = (gp_particle_velocity*)gp__alloc(&world->desc.allocator, (size_t)d.count * sizeof *velocity);
+    info = (gp_particle_info*)gp__alloc(&world->desc.allocator, (size_t)d.count * sizeof *info);
+    life = (gp_particle_life*)gp__alloc(&world->desc.allocator, (size_t)d.count * sizeof *life);
+    slots = (uint32_t*)gp__alloc(&world->desc.allocator, (size_t)d.count * sizeof *slots);
+    if (!position || !velocity || !info || !life || !slots) {
+        r = gp__fail(world, GP_ERROR_OUT_OF_MEMORY, "no host memory to stage %u particles; nothing was added", d.count);
+    } else {
+        /* Ids are handed out in slot order: live particles hold ids [0, count), a slot each. */
+        first = world->count;
+        for (i = 0; i < d.count; ++i) {
+            const float* p = d.positions + (size_t)i * 3;
+            const float* v = d.velocities ? d.velocities + (size_t)i * 3 : NULL;
+            position[i].x = p[0]; position[i].y = p[1]; position[i].z = p[2];
+            position[i].radius = d.radii ? d.radii[i] : d.radius;
+            velocity[i].x = v ? v[0] : 0.0f; velocity[i].y = v ? v[1] : 0.0f; velocity[i].z = v ? v[2] : 0.0f;
+            velocity[i].mass = d.masses ? d.masses[i] : d.mass;
+            info[i].id = first + i;
+            info[i].kind = (uint32_t)d.kind | (d.phase << 16);
+            info[i].owner = d.owner;
+            info[i].user = d.users ? d.users[i] : d.user;
+            life[i].age = 0.0f;
+            life[i].lifetime = d.lifetime;
+            slots[i] = first + i;
+            if (ids) ids[i] = first + i;
+            for (k = 0; k < 3; ++k) {   /* the extent the default camera frames */
+                if (p[k] < world->added_lo[k]) world->added_lo[k] = p[k];
+                if (p[k] > world->added_hi[k]) world->added_hi[k] = p[k];
+            }
+            if (v && d.kind == GP_KIND_FLUID) {
+                float speed = sqrtf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+                if (speed > world->step.added_speed) world->step.added_speed = speed;
+            }
+        }
+        gp__buffer_upload(world, world->position, (size_t)first * 16, (size_t)d.count * 16, position);
+        gp__buffer_upload(world, world->velocity, (size_t)first * 16, (size_t)d.count * 16, velocity);
+        gp__buffer_upload(world, world->info, (size_t)first * 16, (size_t)d.count * 16, info);
+        gp__buffer_upload(world, world->life, (size_t)first * 8, (size_t)d.count * 8, life);
+        gp__buffer_upload(world, world->slot_of_id, (size_t)first * 4, (size_t)d.count * 4, slots);
+        if (world->fluid.state) gp__buffer_zero(world, world->fluid.state, (size_t)first * 8, (size_t)d.count * 8);
+        world->count += d.count;
+        world->grid_built = false;
+        if (d.kind == GP_KIND_FLUID) world->fluid.phases |= 1u << d.phase;
+        if (d.kind == GP_KIND_GRANULAR || d.kind == GP_KIND_RIGID) world->dem.phases |= 1u << d.phase;
+        gp__params_upload(world);
     }
-    /* particles added since the step before last (not in its statistics), and what the pours
-       will add, may be faster */
-    if (world->added_speed > world->max_speed) world->max_speed = world->added_speed;
-    if (world->added_before > world->max_speed) world->max_speed = world->added_before;
-    world->added_before = world->added_speed;
-    world->added_speed = 0.0f;
-    for (i = 0; i < world->pour_count; ++i)
-        if (world->pours[i].desc.speed > world->max_speed) world->max_speed = world->pours[i].desc.speed;
-    gp__fluid_limits(world, &sound, &spacing, &viscous);
-    needed = ceil((double)d.dt * (sound + world->max_speed) / ((double)d.max_cfl * spacing));
-    if (ceil((double)d.dt / viscous) > needed) needed = ceil((double)d.dt / viscous);
-    if (ceil((double)d.dt / gp__dem_limit(world)) > needed) needed = ceil((double)d.dt / gp__dem_limit(world));
-    if (d.substeps == 0) d.substeps = needed < 1.0 ? 1u : needed > 1000.0 ? 1000u : (uint32_t)needed;
-    h = d.dt / (float)d.substeps;
-    cfl = h * (sound + world->max_speed) / spacing;
-    if (cfl > d.max_cfl && !world->cfl_warned)
-        GP__LOG(world, GP_LOG_WARNING, "gp_world_step: the CFL number is %.3g, above %.3g (substep %g s, sound %g m/s, fastest particle "
-                "%g m/s, spacing %g m): the fluid may blow up; take more substeps (0 picks them)", (double)cfl, (double)d.max_cfl,
-                (double)h, (double)sound, (double)world->max_speed, (double)spacing);
-    world->cfl_warned = cfl > d.max_cfl;
-    if (h > gp__dem_limit(world) && !world->dem_warned)
-        GP__LOG(world, GP_LOG_WARNING, "gp_world_step: the substep %g s is longer than the grains' %g s (a twelfth of a contact's "
-                "duration, and no longer than m_eff / (damping + shear)): contacts may bounce wrong or blow up; take more substeps "
-                "(0 picks them)", (double)h, (double)gp__dem_limit(world));
-    world->dem_warned = h > gp__dem_limit(world);
-    world->last_cfl = cfl;
-    world->last_substeps = d.substeps;
-    world->solver_host.counts[2] = d.integrator == GP_INTEGRATOR_EXPLICIT_EULER ? 2u : 1u;
-    for (s = 0; s < d.substeps && r == GP_OK; ++s) {
-        for (i = 0; i < world->pour_count && r == GP_OK; ++i) r = gp__pour_run(world, &world->pours[i], h);
-        if (r == GP_OK) r = gp__fluid_substep(world, h, true);
-    }
-    if (r == GP_OK && world->grid_built) {   /* this step's statistics, for the step after next */
-        world->gl.fnMemoryBarrier(GP__GL_BUFFER_UPDATE_BARRIER_BIT);
-        world->gl.fnBindBuffer(GP__GL_COPY_READ_BUFFER, world->grid_stats);
-        world->gl.fnBindBuffer(GP__GL_COPY_WRITE_BUFFER, world->step_stats[world->step_slot]);
-        world->gl.fnCopyBufferSubData(GP__GL_COPY_READ_BUFFER, GP__GL_COPY_WRITE_BUFFER, 4, 0, 12);
-        world->gl.fnBindBuffer(GP__GL_COPY_READ_BUFFER, 0);
-        world->gl.fnBindBuffer(GP__GL_COPY_WRITE_BUFFER, 0);
-        world->step_fence[world->step_slot] = world->gl.fnFenceSync(GP__GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
-    }
-    world->step_slot ^= 1u;
-    return gp__end(world, r);
+    gp__free(&world->desc.allocator, position);
+    gp__free(&world->desc.allocator, velocity);
+    gp__free(&world->desc.allocator, info);
+    gp__free(&world->desc.allocator, life);
+    gp__free(&world->desc.allocator, slots);
+    return r;
 }
 
-gp_result gp_fluid_compute(gp_world* world, float dt) {
-    gp_result r;
-    if (!world) return GP_ERROR_INVALID_ARGUMENT;
-    gp__begin(world, "gp_fluid_compute");
-    if ((r = gp__check_dt(world, dt)) != GP_OK) return gp__end(world, r);
-    return gp__end(world, gp__fluid_substep(world, dt, false));
+/* >>mesh ===================================================================================
+   Closed triangle meshes, for every system: the check that a mesh is closed, inside and outside
+   by ray parity, and signed distance fields (colliders of GP_SHAPE_MESH, rigid bodies' shapes). */
+
+/* A closed mesh uses every edge, by its endpoints' positions (so that unwelded copies of a vertex
+   count as one), an even number of times. Returns GP_OK, or fails naming an open edge. Indices
+   must be in range (checked before). */
+typedef struct gp__edge { float a[3], b[3]; } gp__edge;
+static int gp__edge_order(const void* x, const void* y) {
+    const float* p = (const float*)x;
+    const float* q = (const float*)y;
+    int k;
+    for (k = 0; k < 6; ++k)
+        if (p[k] != q[k]) return p[k] < q[k] ? -1 : 1;
+    return 0;
+}
+static gp_result gp__mesh_check_closed(gp_world* w, const float* vertices, const uint32_t* triangles, uint32_t triangle_count) {
+    size_t n = 3 * (size_t)triangle_count, i, run;
+    gp__edge* edges = (gp__edge*)gp__alloc(&w->desc.allocator, n * sizeof *edges);
+    gp_result r = GP_OK;
+    if (!edges) return gp__fail(w, GP_ERROR_OUT_OF_MEMORY, "no host memory to check a mesh of %u triangles", triangle_count);
+    for (i = 0; i < n; ++i) {
+        const float* p = vertices + 3 * (size_t)triangles[i];
+        const float* q = vertices + 3 * (size_t)triangles[i % 3 == 2 ? i - 2 : i + 1];
+        if (p[0] < q[0] || (p[0] == q[0] && (p[1] < q[1] || (p[1] == q[1] && p[2] <= q[2])))) {   /* a before b */
+            memcpy(edges[i].a, p, 12); memcpy(edges[i].b, q, 12);
+        } else {
+            memcpy(edges[i].a, q, 12); memcpy(edges[i].b, p, 12);
+        }
+    }
+    qsort(edges, n, sizeof *edges, gp__edge_order);
+    for (i = 0; i < n && r == GP_OK; i += run) {
+        for (run = 1; i + run < n && gp__edge_order(&edges[i], &edges[i + run]) == 0; ++run) {}
+        if (run % 2)
+            r = gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "the mesh is not closed: the edge (%g, %g, %g)-(%g, %g, %g) borders %u "
+                         "triangle%s", (double)edges[i].a[0], (double)edges[i].a[1], (double)edges[i].a[2], (double)edges[i].b[0],
+                         (double)edges[i].b[1], (double)edges[i].b[2], (unsigned)run, run == 1 ? "" : "s");
+    }
+    gp__free(&w->desc.allocator, edges);
+    return r;
 }
 
-gp_result gp_fluid_stats_read(gp_world* world, gp_fluid_stats* stats) {
-    uint32_t words[8];
-    float sound, spacing, viscous;
-    if (!world) return GP_ERROR_INVALID_ARGUMENT;
-    gp__begin(world, "gp_fluid_stats_read");
-    if (!stats) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "stats is NULL"));
-    memset(stats, 0, sizeof *stats);
-    gp__buffer_download(world, world->grid_stats, 0, sizeof words, words);
-    memcpy(&stats->max_speed, &words[3], 4);
-    memcpy(&stats->min_density, &words[4], 4);
-    memcpy(&stats->max_density, &words[5], 4);
-    if (stats->min_density > stats->max_density) stats->min_density = stats->max_density = 0.0f;   /* no fluid */
-    stats->wall_pushes = words[6];
-    stats->nonfinite = words[7];
-    stats->substeps = world->last_substeps;
-    stats->substep = world->last_substep;
-    gp__fluid_limits(world, &sound, &spacing, &viscous);
-    stats->cfl = world->last_substep * (sound + stats->max_speed) / spacing;
-    return gp__end(world, GP_OK);
-}
-
-/* ---- mesh distance fields (closed triangle meshes for GP_SHAPE_MESH) ---- */
 /* mesh_sdf.c - signed distance field of a closed triangle mesh, for gpuparticle.h (>>mesh section).
 
    Two entry points:
@@ -5177,14 +4831,15 @@ static int gp__mesh_field_build(const float* vertices, uint32_t vertex_count, co
 }
 
 
-/* ---- boundaries ----
+/* >>colliders ==============================================================================
+   The walls every system meets: analytic shapes and mesh distance fields (001 section 3.3).
    Colliders sit in the solver's uniform block (three vec4 each, see gp_solver.glsl); mesh
-   distance fields one after another in w->fields, rebuilt from the host copies on each change. */
+   distance fields one after another in w->colliders.fields, rebuilt from the host copies on each change. */
 
 static gp__collider* gp__find_collider(gp_world* w, gp_collider collider) {
     uint32_t i;
-    for (i = 0; i < w->collider_count; ++i)
-        if (collider.id != 0 && w->colliders[i].id == collider.id) return &w->colliders[i];
+    for (i = 0; i < w->colliders.count; ++i)
+        if (collider.id != 0 && w->colliders.list[i].id == collider.id) return &w->colliders.list[i];
     return NULL;
 }
 
@@ -5193,14 +4848,14 @@ static gp_result gp__colliders_upload(gp_world* w) {
     size_t total = 0, offset = 0;
     uint32_t i;
     gp_result r = GP_OK;
-    for (i = 0; i < w->collider_count; ++i) {
-        const gp__collider* c = &w->colliders[i];
+    for (i = 0; i < w->colliders.count; ++i) {
+        const gp__collider* c = &w->colliders.list[i];
         if (c->field_samples) total += (size_t)c->field_dims[0] * c->field_dims[1] * c->field_dims[2];
     }
-    gp__buffer_delete(w, &w->fields);
-    if ((r = gp__buffer_new(w, total ? total * 4 : 4, NULL, "the distance fields", &w->fields)) != GP_OK) return r;
-    for (i = 0; i < w->collider_count; ++i) {
-        const gp__collider* c = &w->colliders[i];
+    gp__buffer_delete(w, &w->colliders.fields);
+    if ((r = gp__buffer_new(w, total ? total * 4 : 4, NULL, "the distance fields", &w->colliders.fields)) != GP_OK) return r;
+    for (i = 0; i < w->colliders.count; ++i) {
+        const gp__collider* c = &w->colliders.list[i];
         const gp_collider_desc* d = &c->desc;
         float* g = w->solver_host.colliders[i];
         uint32_t first = (uint32_t)offset;
@@ -5218,12 +4873,12 @@ static gp_result gp__colliders_upload(gp_world* w) {
             g[4] = (float)c->field_dims[0]; g[5] = (float)c->field_dims[1]; g[6] = (float)c->field_dims[2];
             g[7] = c->field_voxel;
             memcpy(&g[9], &first, 4);   /* the first sample's index, as float bits */
-            gp__buffer_upload(w, w->fields, offset * 4, n * 4, c->field_samples);
+            gp__buffer_upload(w, w->colliders.fields, offset * 4, n * 4, c->field_samples);
             offset += n;
         }
         }
     }
-    w->solver_host.counts[0] = w->collider_count;
+    w->solver_host.counts[0] = w->colliders.count;
     gp__solver_upload(w);
     return r;
 }
@@ -5232,7 +4887,7 @@ static gp_result gp__colliders_upload(gp_world* w) {
 static float gp__largest_smoothing_radius(const gp_world* w) {
     float re = 0.0f;
     int i;
-    for (i = 0; i < GP_MAX_FLUID_MATERIALS; ++i) if (w->materials[i].smoothing_radius > re) re = w->materials[i].smoothing_radius;
+    for (i = 0; i < GP_MAX_FLUID_MATERIALS; ++i) if (w->fluid.materials[i].smoothing_radius > re) re = w->fluid.materials[i].smoothing_radius;
     return re;
 }
 
@@ -5266,52 +4921,14 @@ static gp_result gp__collider_check(gp_world* w, gp_collider_desc* d) {
     }
 }
 
-/* A closed mesh uses every edge, by its endpoints' positions (so that unwelded copies of a vertex
-   count as one), an even number of times. Returns GP_OK, or fails naming an open edge. Indices
-   must be in range (checked before). */
-typedef struct gp__edge { float a[3], b[3]; } gp__edge;
-static int gp__edge_order(const void* x, const void* y) {
-    const float* p = (const float*)x;
-    const float* q = (const float*)y;
-    int k;
-    for (k = 0; k < 6; ++k)
-        if (p[k] != q[k]) return p[k] < q[k] ? -1 : 1;
-    return 0;
-}
-static gp_result gp__mesh_check_closed(gp_world* w, const float* vertices, const uint32_t* triangles, uint32_t triangle_count) {
-    size_t n = 3 * (size_t)triangle_count, i, run;
-    gp__edge* edges = (gp__edge*)gp__alloc(&w->desc.allocator, n * sizeof *edges);
-    gp_result r = GP_OK;
-    if (!edges) return gp__fail(w, GP_ERROR_OUT_OF_MEMORY, "no host memory to check a mesh of %u triangles", triangle_count);
-    for (i = 0; i < n; ++i) {
-        const float* p = vertices + 3 * (size_t)triangles[i];
-        const float* q = vertices + 3 * (size_t)triangles[i % 3 == 2 ? i - 2 : i + 1];
-        if (p[0] < q[0] || (p[0] == q[0] && (p[1] < q[1] || (p[1] == q[1] && p[2] <= q[2])))) {   /* a before b */
-            memcpy(edges[i].a, p, 12); memcpy(edges[i].b, q, 12);
-        } else {
-            memcpy(edges[i].a, q, 12); memcpy(edges[i].b, p, 12);
-        }
-    }
-    qsort(edges, n, sizeof *edges, gp__edge_order);
-    for (i = 0; i < n && r == GP_OK; i += run) {
-        for (run = 1; i + run < n && gp__edge_order(&edges[i], &edges[i + run]) == 0; ++run) {}
-        if (run % 2)
-            r = gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "the mesh is not closed: the edge (%g, %g, %g)-(%g, %g, %g) borders %u "
-                         "triangle%s", (double)edges[i].a[0], (double)edges[i].a[1], (double)edges[i].a[2], (double)edges[i].b[0],
-                         (double)edges[i].b[1], (double)edges[i].b[2], (unsigned)run, run == 1 ? "" : "s");
-    }
-    gp__free(&w->desc.allocator, edges);
-    return r;
-}
-
 gp_result gp_collider_add(gp_world* world, const gp_collider_desc* desc, gp_collider* collider) {
     gp__collider c;
     gp_result r;
-    if (!world) return GP_ERROR_INVALID_ARGUMENT;
+    if (!world) return gp__no_world(__func__);
     gp__begin(world, "gp_collider_add");
     if (!desc || !collider) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "%s is NULL", desc ? "collider" : "desc"));
     collider->id = 0;
-    if (world->collider_count == GP_MAX_COLLIDERS)
+    if (world->colliders.count == GP_MAX_COLLIDERS)
         return gp__end(world, gp__fail(world, GP_ERROR_CAPACITY, "there are already %d colliders", GP_MAX_COLLIDERS));
     memset(&c, 0, sizeof c);
     c.desc = *desc;
@@ -5337,11 +4954,11 @@ gp_result gp_collider_add(gp_world* world, const gp_collider_desc* desc, gp_coll
     }
     c.desc.vertices = NULL;
     c.desc.triangles = NULL;
-    c.id = ++world->next_collider_id;
-    world->colliders[world->collider_count++] = c;
+    c.id = ++world->colliders.next_id;
+    world->colliders.list[world->colliders.count++] = c;
     if ((r = gp__colliders_upload(world)) != GP_OK) {
         gp__free(&world->desc.allocator, c.field_samples);
-        world->collider_count--;
+        world->colliders.count--;
         gp__colliders_upload(world);
         return gp__end(world, r);
     }
@@ -5351,13 +4968,13 @@ gp_result gp_collider_add(gp_world* world, const gp_collider_desc* desc, gp_coll
 
 gp_result gp_collider_remove(gp_world* world, gp_collider collider) {
     gp__collider* c;
-    if (!world) return GP_ERROR_INVALID_ARGUMENT;
+    if (!world) return gp__no_world(__func__);
     gp__begin(world, "gp_collider_remove");
     if (!(c = gp__find_collider(world, collider)))
         return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "collider %u does not exist (removed, or never added)", collider.id));
     gp__free(&world->desc.allocator, c->field_samples);
-    memmove(c, c + 1, (size_t)(world->colliders + world->collider_count - (c + 1)) * sizeof *c);
-    world->collider_count--;
+    memmove(c, c + 1, (size_t)(world->colliders.list + world->colliders.count - (c + 1)) * sizeof *c);
+    world->colliders.count--;
     return gp__end(world, gp__colliders_upload(world));
 }
 
@@ -5365,13 +4982,13 @@ gp_result gp_boundary_distance(gp_world* world, const float* points, uint32_t co
     float* staged;
     uint32_t i;
     gp_result r;
-    if (!world) return GP_ERROR_INVALID_ARGUMENT;
+    if (!world) return gp__no_world(__func__);
     gp__begin(world, "gp_boundary_distance");
     if (count == 0) return gp__end(world, GP_OK);
     if (!points || !distances) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "%s is NULL", points ? "distances" : "points"));
     if ((r = gp__check_values(world, "point", points, count, 3, 3, false)) != GP_OK) return gp__end(world, r);
-    if ((r = gp__scratch(world, &world->points, &world->points_bytes, (size_t)count * 16, "the points")) != GP_OK ||
-        (r = gp__scratch(world, &world->distances, &world->distances_bytes, (size_t)count * 4, "the distances")) != GP_OK)
+    if ((r = gp__scratch(world, &world->colliders.points, &world->colliders.points_bytes, (size_t)count * 16, "the points")) != GP_OK ||
+        (r = gp__scratch(world, &world->colliders.distances, &world->colliders.distances_bytes, (size_t)count * 4, "the distances")) != GP_OK)
         return gp__end(world, r);
     staged = (float*)gp__alloc(&world->desc.allocator, (size_t)count * 16);
     if (!staged) return gp__end(world, gp__fail(world, GP_ERROR_OUT_OF_MEMORY, "no host memory for %u points", count));
@@ -5379,15 +4996,519 @@ gp_result gp_boundary_distance(gp_world* world, const float* points, uint32_t co
         memcpy(staged + 4 * i, points + 3 * i, 12);
         staged[4 * i + 3] = 0.0f;
     }
-    gp__buffer_upload(world, world->points, 0, (size_t)count * 16, staged);
+    gp__buffer_upload(world, world->colliders.points, 0, (size_t)count * 16, staged);
     gp__free(&world->desc.allocator, staged);
     gp__use(world, GP__PROGRAM_BOUNDARY_DISTANCE);
     world->gl.fnUniform1ui(0, count);
-    gp__bind(world, 0, world->points);
-    gp__bind(world, 1, world->distances);
-    gp__bind(world, 6, world->fields);
+    gp__bind(world, GP__ROLE_POINTS, world->colliders.points);
+    gp__bind(world, GP__ROLE_DISTANCES, world->colliders.distances);
     gp__dispatch(world, gp__groups(count, GP_GROUP_SIZE));
-    gp__buffer_download(world, world->distances, 0, (size_t)count * 4, distances);
+    gp__buffer_download(world, world->colliders.distances, 0, (size_t)count * 4, distances);
+    return gp__end(world, GP_OK);
+}
+
+/* >>sph ====================================================================================
+   Weakly compressible SPH (paper 001) on the shared grid. A substep (gp__fluid_substep):
+     1. gp__grid_build: the store in cell order;
+     2. sph_density: rho and p per particle of a summation material into the 8-byte spare
+        (eqs. 4, 5, 10, 13); sph_continuity, when a material carries its density (fluid_state,
+        reordered with the velocities), the same for its particles from the continuity equation;
+     3. sph_force: acceleration into the 16-byte spare (eqs. 6-9, the walls' pressure and
+        viscosity, gravity, user forces);
+     4. sph_integrate: symplectic or explicit Euler (eq. 14), then particles out of walls (eq. 11);
+        the carried densities kept.
+   The spares are free between builds (they only serve the reorder), so the fluid costs no
+   memory beyond the store: 92 bytes per particle, plus 8 per grid bucket; the continuity model
+   adds 8 per particle (fluid_state).
+   Materials live in the solver's uniform block with their wall tables (eq. 13 and the walls'
+   pressure), computed here once per material: wall particles on the lattice's continuation
+   behind a plane wall. */
+
+#define GP__PI 3.14159265358979323846
+
+static double gp__poly6(double re, double r2) {
+    double x = re * re - r2;
+    return x > 0.0 ? 315.0 / (64.0 * GP__PI * pow(re, 9.0)) * x * x * x : 0.0;
+}
+static double gp__viscosity_laplacian(double re, double r) {
+    return r < re ? 45.0 / (GP__PI * pow(re, 6.0)) * (re - r) : 0.0;
+}
+
+/* The sum of the poly6 kernel over the cubic lattice of spacing l0 around a lattice point,
+   itself included: the density of a particle inside a block, per unit mass. */
+static double gp__lattice_weight(double l0, double re) {
+    int n = (int)ceil(re / l0), a, b, c;
+    double sum = 0.0;
+    for (a = -n; a <= n; ++a)
+        for (b = -n; b <= n; ++b)
+            for (c = -n; c <= n; ++c) sum += gp__poly6(re, (double)(a * a + b * b + c * c) * l0 * l0);
+    return sum;
+}
+
+/* How much of a unit pressure gradient the spiky kernel's sum recovers on the rest lattice:
+   sum_j V (y_j)^2 |grad W(r_j)| / r_j for a field p = y, V = m / rho0. Few neighbours (26 at
+   re = 2 l0) make it 0.95 rather than 1; the pressure force divides by it, as the mass is chosen
+   so that the lattice's density is exact, so that a column at rest holds p = rho g depth. */
+static double gp__lattice_gradient(double l0, double re, double volume) {
+    int n = (int)ceil(re / l0), a, b, c;
+    double sum = 0.0;
+    for (a = -n; a <= n; ++a)
+        for (b = -n; b <= n; ++b)
+            for (c = -n; c <= n; ++c) {
+                double r = sqrt((double)(a * a + b * b + c * c)) * l0;
+                if (r > 0.0 && r < re) sum += volume * 45.0 / (GP__PI * pow(re, 6.0)) * (re - r) * (re - r) * (b * l0) * (b * l0) / r;
+            }
+    return sum > 0.0 ? sum : 1.0;
+}
+
+gp_fluid_material gp_query_fluid_material_defaults(const gp_world* world, const gp_fluid_material* material) {
+    gp_fluid_material m;
+    float cell = world ? world->desc.grid.cell_size : 0.1f;
+    if (material) m = *material;
+    else memset(&m, 0, sizeof m);
+    if (m.spacing == 0.0f) m.spacing = 0.5f * cell;
+    if (m.smoothing_radius == 0.0f) m.smoothing_radius = 2.0f * m.spacing;
+    if (m.rest_density == 0.0f) m.rest_density = 1000.0f;
+    if (m.stiffness == 0.0f) m.stiffness = 1000.0f;
+    if (m.viscosity == 0.0f) m.viscosity = 0.02f;
+    if (m.density_model == GP_DENSITY_DEFAULT) m.density_model = GP_DENSITY_SUMMATION;
+    if (m.diffusion == 0.0f) m.diffusion = 0.1f;
+    m.mass = 0.0f;
+    if (m.spacing > 0.0f && m.smoothing_radius >= m.spacing && isfinite(m.spacing) && isfinite(m.smoothing_radius) &&
+        m.smoothing_radius < 64.0f * m.spacing)
+        m.mass = (float)((double)m.rest_density / gp__lattice_weight(m.spacing, m.smoothing_radius));
+    return m;
+}
+
+/* The wall weight tables' sample spacing: l0 / 2j for the largest whole j that lets 32 samples
+   reach re, so that l0 / 2, where the walls' push leaves a particle and where a block's outer
+   particles start, is a sample and is read without interpolation error (linear interpolation at
+   re / 31 is 0.1% off there, 200 Pa of the default material); re / 31 when re > 15.5 l0. */
+static double gp__wall_table_spacing(double l0, double re) {
+    double j = floor((GP__WALL_SAMPLES - 1) * l0 / (2.0 * re));
+    return j >= 1.0 ? l0 / (2.0 * j) : re / (GP__WALL_SAMPLES - 1);
+}
+
+/* The material's block in the solver's uniform buffer: constants, kernel coefficients and the
+   wall weight tables of eq. 13 (wall points at (a l0, b l0, -(c + 1/2) l0) behind a wall at z = 0,
+   the particle at height d over the lattice point (0, 0)). */
+static void gp__fluid_params_fill(gp__fluid_params* f, const gp_fluid_material* m) {
+    double l0 = m->spacing, re = m->smoothing_radius, spacing = gp__wall_table_spacing(l0, re);
+    int n = (int)ceil(re / l0) + 1, k, a, b, c;
+    f->shape[0] = m->spacing; f->shape[1] = m->smoothing_radius; f->shape[2] = m->rest_density; f->shape[3] = m->stiffness;
+    f->flow[0] = m->viscosity; f->flow[1] = m->rest_pressure; f->flow[2] = m->mass; f->flow[3] = m->allow_tension ? 1.0f : 0.0f;
+    f->kernel[0] = (float)(315.0 / (64.0 * GP__PI * pow(re, 9.0)));
+    f->kernel[1] = (float)(45.0 / (GP__PI * pow(re, 6.0)) / gp__lattice_gradient(l0, re, m->mass / m->rest_density));
+    f->kernel[2] = (float)(45.0 / (GP__PI * pow(re, 6.0)));
+    f->kernel[3] = (float)(re * re);
+    f->table[0] = (float)spacing;
+    f->table[1] = m->density_model == GP_DENSITY_CONTINUITY ? 1.0f : 0.0f;
+    f->table[2] = m->diffusion;
+    for (k = 0; k < GP__WALL_SAMPLES; ++k) {
+        double d = spacing * k, density = 0.0, viscosity = 0.0, gradient = 0.0, normal = 0.0, tangent = 0.0;
+        for (c = 0; c <= n; ++c)
+            for (a = -n; a <= n; ++a)
+                for (b = -n; b <= n; ++b) {
+                    double z = d + (c + 0.5) * l0, r2 = (a * a + b * b) * l0 * l0 + z * z, r = sqrt(r2);
+                    double K = r < re ? (double)f->kernel[1] * (re - r) * (re - r) / r : 0.0;   /* |grad W_press| / r */
+                    density += gp__poly6(re, r2);
+                    viscosity += gp__viscosity_laplacian(re, r);
+                    gradient += K * z;
+                    normal += K * z * z;
+                    tangent += K * (a * l0) * (a * l0);
+                }
+        f->wall_density[k] = (float)(m->mass * density);
+        f->wall_viscosity[k] = (float)(m->mass / m->rest_density * viscosity);
+        f->wall_gradient[k] = (float)(m->mass / m->rest_density * gradient);
+        f->wall_normal[k] = (float)(m->mass / m->rest_density * normal);
+        f->wall_tangent[k] = (float)(m->mass / m->rest_density * tangent);
+    }
+}
+
+static gp_result gp__fluid_material_check(gp_world* w, uint32_t phase, const gp_fluid_material* m) {
+    float cell = w->desc.grid.cell_size;
+    if (phase >= GP_MAX_FLUID_MATERIALS)
+        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "phase %u: there are %d fluid materials", phase, GP_MAX_FLUID_MATERIALS);
+    if (!(m->spacing > 0.0f) || !isfinite(m->spacing))
+        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "spacing %g must be positive and finite", (double)m->spacing);
+    if (!(m->smoothing_radius >= m->spacing) || !(m->smoothing_radius < 64.0f * m->spacing))
+        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "smoothing radius %g must be 1 to 64 spacings (%g)",
+                        (double)m->smoothing_radius, (double)m->spacing);
+    if (m->smoothing_radius > cell * 1.000001f)
+        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "smoothing radius %g exceeds the grid's cell size %g: neighbours would "
+                        "be missed; make grid.cell_size at least the smoothing radius", (double)m->smoothing_radius, (double)cell);
+    if (!(m->rest_density > 0.0f) || !isfinite(m->rest_density))
+        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "rest density %g must be positive and finite", (double)m->rest_density);
+    if (!(m->stiffness > 0.0f) || !isfinite(m->stiffness))
+        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "stiffness %g must be positive and finite", (double)m->stiffness);
+    if (!(m->viscosity >= 0.0f) || !isfinite(m->viscosity))
+        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "viscosity %g must be 0 or positive, and finite", (double)m->viscosity);
+    if (!isfinite(m->rest_pressure))
+        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "rest pressure %g is not finite", (double)m->rest_pressure);
+    if (m->density_model != GP_DENSITY_SUMMATION && m->density_model != GP_DENSITY_CONTINUITY)
+        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "density model %d is not a gp_density_model", (int)m->density_model);
+    if (!(m->diffusion > 0.0f) || !(m->diffusion <= 1.0f))
+        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "diffusion %g must be above 0 and at most 1", (double)m->diffusion);
+    if (!(m->mass > 0.0f) || !isfinite(m->mass))
+        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "the derived mass %g is not positive and finite", (double)m->mass);
+    return GP_OK;
+}
+
+
+gp_result gp_fluid_material_set(gp_world* world, uint32_t phase, const gp_fluid_material* material) {
+    gp_fluid_material m;
+    gp_result r;
+    if (!world) return gp__no_world(__func__);
+    gp__begin(world, "gp_fluid_material_set");
+    if (!material) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "material is NULL"));
+    m = gp_query_fluid_material_defaults(world, material);
+    if ((r = gp__fluid_material_check(world, phase, &m)) != GP_OK) return gp__end(world, r);
+    if (m.density_model == GP_DENSITY_CONTINUITY && !world->fluid.state) {
+        if ((r = gp__buffer_new(world, (size_t)world->capacity * 8, NULL, "the fluid's density state", &world->fluid.state)) != GP_OK)
+            return gp__end(world, r);
+        gp__buffer_zero(world, world->fluid.state, 0, (size_t)world->capacity * 8);
+    }
+    world->fluid.materials[phase] = m;
+    gp__fluid_params_fill(&world->solver_host.fluids[phase], &m);
+    gp__solver_upload(world);
+    return gp__end(world, GP_OK);
+}
+
+gp_result gp_fluid_material_get(gp_world* world, uint32_t phase, gp_fluid_material* material) {
+    if (!world) return gp__no_world(__func__);
+    gp__begin(world, "gp_fluid_material_get");
+    if (!material) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "material is NULL"));
+    if (phase >= GP_MAX_FLUID_MATERIALS)
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "phase %u: there are %d fluid materials", phase, GP_MAX_FLUID_MATERIALS));
+    *material = world->fluid.materials[phase];
+    return gp__end(world, GP_OK);
+}
+
+/* Adds n fluid particles of phase at xyz (n * 3 floats), all with velocity (may be NULL). */
+static gp_result gp__fluid_add(gp_world* w, uint32_t phase, const float* xyz, uint32_t n, const float* velocity) {
+    gp_particles_desc d;
+    float* velocities = NULL;
+    gp_result r;
+    uint32_t i;
+    if (velocity && n) {
+        velocities = (float*)gp__alloc(&w->desc.allocator, (size_t)n * 3 * sizeof(float));
+        if (!velocities) return gp__fail(w, GP_ERROR_OUT_OF_MEMORY, "no host memory to stage %u particles", n);
+        for (i = 0; i < 3 * n; ++i) velocities[i] = velocity[i % 3];
+    }
+    memset(&d, 0, sizeof d);
+    d.count = n;
+    d.positions = xyz;
+    d.velocities = velocities;
+    d.radius = 0.5f * w->fluid.materials[phase].spacing;
+    d.mass = w->fluid.materials[phase].mass;
+    d.kind = GP_KIND_FLUID;
+    d.phase = phase;
+    r = gp__particles_add(w, &d, NULL);
+    gp__free(&w->desc.allocator, velocities);
+    return r;
+}
+
+
+/* The lattice points of a block or ball: min + (i + 1/2) l0 inside [min, max], and inside the
+   ball when radius > 0. Counts first (xyz NULL), then fills. */
+static uint64_t gp__lattice(const float min[3], const float max[3], float l0, const float* center, float radius, float* xyz) {
+    uint64_t n[3], i, j, k, count = 0;
+    int a;
+    for (a = 0; a < 3; ++a) n[a] = max[a] > min[a] ? (uint64_t)floor((double)(max[a] - min[a]) / l0 + 1e-4) : 0;
+    for (k = 0; k < n[2]; ++k)
+        for (j = 0; j < n[1]; ++j)
+            for (i = 0; i < n[0]; ++i) {
+                float p[3];
+                p[0] = min[0] + ((float)i + 0.5f) * l0;
+                p[1] = min[1] + ((float)j + 0.5f) * l0;
+                p[2] = min[2] + ((float)k + 0.5f) * l0;
+                if (center) {
+                    float dx = p[0] - center[0], dy = p[1] - center[1], dz = p[2] - center[2];
+                    if (dx * dx + dy * dy + dz * dz > radius * radius) continue;
+                }
+                if (xyz) memcpy(xyz + 3 * count, p, sizeof p);
+                ++count;
+            }
+    return count;
+}
+
+/* Shared by gp_fluid_add_block and gp_fluid_add_ball. */
+static gp_result gp__fluid_add_lattice(gp_world* w, uint32_t phase, const float min[3], const float max[3],
+                                       const float* center, float radius, const float velocity[3], uint32_t* added) {
+    float l0;
+    uint64_t n;
+    float* xyz;
+    gp_result r;
+    if (added) *added = 0;
+    if (phase >= GP_MAX_FLUID_MATERIALS)
+        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "phase %u: there are %d fluid materials", phase, GP_MAX_FLUID_MATERIALS);
+    if (velocity && (r = gp__check_vector(w, "velocity", velocity)) != GP_OK) return r;
+    l0 = w->fluid.materials[phase].spacing;
+    n = gp__lattice(min, max, l0, center, radius, NULL);
+    if (n > (uint64_t)(w->capacity - w->count))
+        return gp__fail(w, GP_ERROR_CAPACITY, "%llu particles do not fit: %u of %u slots are live; nothing was added",
+                        (unsigned long long)n, w->count, w->capacity);
+    if (n == 0) return GP_OK;
+    xyz = (float*)gp__alloc(&w->desc.allocator, (size_t)n * 3 * sizeof(float));
+    if (!xyz) return gp__fail(w, GP_ERROR_OUT_OF_MEMORY, "no host memory to stage %llu particles", (unsigned long long)n);
+    gp__lattice(min, max, l0, center, radius, xyz);
+    r = gp__fluid_add(w, phase, xyz, (uint32_t)n, velocity);
+    gp__free(&w->desc.allocator, xyz);
+    if (r == GP_OK && added) *added = (uint32_t)n;
+    return r;
+}
+
+gp_result gp_fluid_add_block(gp_world* world, uint32_t phase, const float min[3], const float max[3],
+                             const float velocity[3], uint32_t* added) {
+    gp_result r;
+    if (!world) return gp__no_world(__func__);
+    gp__begin(world, "gp_fluid_add_block");
+    if ((r = gp__check_vector(world, "min", min)) != GP_OK || (r = gp__check_vector(world, "max", max)) != GP_OK)
+        return gp__end(world, r);
+    return gp__end(world, gp__fluid_add_lattice(world, phase, min, max, NULL, 0.0f, velocity, added));
+}
+
+gp_result gp_fluid_add_ball(gp_world* world, uint32_t phase, const float center[3], float radius,
+                            const float velocity[3], uint32_t* added) {
+    float min[3], max[3];
+    gp_result r;
+    int a;
+    if (!world) return gp__no_world(__func__);
+    gp__begin(world, "gp_fluid_add_ball");
+    if ((r = gp__check_vector(world, "center", center)) != GP_OK) return gp__end(world, r);
+    if (!(radius >= 0.0f) || !isfinite(radius))
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "radius %g must be 0 or positive, and finite", (double)radius));
+    for (a = 0; a < 3; ++a) { min[a] = center[a] - radius; max[a] = center[a] + radius; }
+    return gp__end(world, gp__fluid_add_lattice(world, phase, min, max, center, radius, velocity, added));
+}
+
+
+uint64_t gp_lattice_block_count(float spacing, const float min[3], const float max[3]) {
+    if (!(spacing > 0.0f) || !isfinite(spacing) || !gp__finite3(min) || !gp__finite3(max)) return 0;
+    return gp__lattice(min, max, spacing, NULL, 0.0f, NULL);
+}
+
+uint64_t gp_lattice_ball_count(float spacing, const float center[3], float radius) {
+    float min[3], max[3];
+    int a;
+    if (!(spacing > 0.0f) || !isfinite(spacing) || !gp__finite3(center) || !(radius >= 0.0f) || !isfinite(radius)) return 0;
+    for (a = 0; a < 3; ++a) { min[a] = center[a] - radius; max[a] = center[a] + radius; }
+    return gp__lattice(min, max, spacing, center, radius, NULL);
+}
+
+/* ---- pours ---- */
+
+static gp__pour* gp__find_pour(gp_world* w, gp_pour pour) {
+    uint32_t i;
+    for (i = 0; i < w->fluid.pour_count; ++i)
+        if (pour.id != 0 && w->fluid.pours[i].id == pour.id) return &w->fluid.pours[i];
+    return NULL;
+}
+
+gp_result gp_pour_add(gp_world* world, const gp_pour_desc* desc, gp_pour* pour) {
+    gp__pour* p;
+    gp_pour_desc d;
+    gp_result r;
+    float len, *t, *b, *n;
+    if (!world) return gp__no_world(__func__);
+    gp__begin(world, "gp_pour_add");
+    if (!desc || !pour) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "%s is NULL", desc ? "pour" : "desc"));
+    pour->id = 0;
+    d = *desc;
+    if (d.direction[0] == 0.0f && d.direction[1] == 0.0f && d.direction[2] == 0.0f) d.direction[1] = -1.0f;
+    if (d.speed == 0.0f) d.speed = 1.0f;
+    if (d.phase >= GP_MAX_FLUID_MATERIALS)
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "phase %u: there are %d fluid materials", d.phase, GP_MAX_FLUID_MATERIALS));
+    if ((r = gp__check_vector(world, "position", d.position)) != GP_OK || (r = gp__check_vector(world, "direction", d.direction)) != GP_OK)
+        return gp__end(world, r);
+    if (!(d.rate > 0.0f) || !isfinite(d.rate) || !(d.speed > 0.0f) || !isfinite(d.speed))
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "rate %g (particles/s) and speed %g (m/s) must be positive and finite",
+                                       (double)d.rate, (double)d.speed));
+    if (world->fluid.pour_count == GP__MAX_POURS)
+        return gp__end(world, gp__fail(world, GP_ERROR_CAPACITY, "there are already %d pours", GP__MAX_POURS));
+    p = &world->fluid.pours[world->fluid.pour_count];
+    memset(p, 0, sizeof *p);
+    len = sqrtf(d.direction[0] * d.direction[0] + d.direction[1] * d.direction[1] + d.direction[2] * d.direction[2]);
+    d.direction[0] /= len; d.direction[1] /= len; d.direction[2] /= len;
+    n = d.direction; t = p->tangent; b = p->bitangent;
+    /* a tangent: the axis least aligned with the direction, made orthogonal */
+    if (fabsf(n[0]) < 0.6f) { t[0] = 1.0f - n[0] * n[0]; t[1] = -n[0] * n[1]; t[2] = -n[0] * n[2]; }
+    else { t[0] = -n[1] * n[0]; t[1] = 1.0f - n[1] * n[1]; t[2] = -n[1] * n[2]; }
+    len = sqrtf(t[0] * t[0] + t[1] * t[1] + t[2] * t[2]);
+    t[0] /= len; t[1] /= len; t[2] /= len;
+    b[0] = n[1] * t[2] - n[2] * t[1]; b[1] = n[2] * t[0] - n[0] * t[2]; b[2] = n[0] * t[1] - n[1] * t[0];
+    p->desc = d;
+    p->id = ++world->fluid.next_pour_id;
+    world->fluid.pour_count++;
+    pour->id = p->id;
+    return gp__end(world, GP_OK);
+}
+
+gp_result gp_pour_remove(gp_world* world, gp_pour pour) {
+    gp__pour* p;
+    if (!world) return gp__no_world(__func__);
+    gp__begin(world, "gp_pour_remove");
+    if (!(p = gp__find_pour(world, pour)))
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "pour %u does not exist (removed, or never added)", pour.id));
+    *p = world->fluid.pours[--world->fluid.pour_count];
+    return gp__end(world, GP_OK);
+}
+
+gp_result gp_pour_state_get(gp_world* world, gp_pour pour, gp_pour_state* state) {
+    gp__pour* p;
+    if (!world) return gp__no_world(__func__);
+    gp__begin(world, "gp_pour_state_get");
+    if (!state) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "state is NULL"));
+    if (!(p = gp__find_pour(world, pour)))
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "pour %u does not exist (removed, or never added)", pour.id));
+    *state = p->state;
+    return gp__end(world, GP_OK);
+}
+
+/* Runs a pour for h seconds: each time the stream has moved a spacing, a layer of the lattice
+   points of the nozzle's plane nearest its centre (as many as the rate owes), already moved
+   on by the time since it was due. */
+static gp_result gp__pour_run(gp_world* w, gp__pour* p, float h) {
+    const gp_fluid_material* m = &w->fluid.materials[p->desc.phase];
+    double interval = m->spacing / p->desc.speed;
+    gp_result r = GP_OK;
+    p->clock += h;
+    while (r == GP_OK && p->clock >= interval && !p->state.full) {
+        float xyz[3 * 1024], lead;
+        uint32_t n, k = 0, room = w->capacity - w->count;
+        int ring, a, b;
+        p->clock -= interval;
+        p->owed += p->desc.rate * interval;
+        n = p->owed > 1024.0 ? 1024u : (uint32_t)p->owed;
+        lead = (float)(p->clock * p->desc.speed);
+        /* square rings of the plane's lattice, kept when inside the disc of the layer's size */
+        for (ring = 0; k < n && ring < 64; ++ring) {
+            float disc = sqrtf((float)n / 3.14159265f) + 0.5f;
+            for (a = -ring; a <= ring && k < n; ++a)
+                for (b = -ring; b <= ring && k < n; ++b) {
+                    int c;
+                    if (a != -ring && a != ring && b != -ring && b != ring) continue;
+                    if ((float)(a * a + b * b) > disc * disc) continue;
+                    for (c = 0; c < 3; ++c)
+                        xyz[3 * k + c] = p->desc.position[c] + m->spacing * ((float)a * p->tangent[c] + (float)b * p->bitangent[c]) +
+                                         lead * p->desc.direction[c];
+                    ++k;
+                }
+        }
+        if (k > room) {
+            k = room;
+            p->state.full = true;
+            GP__LOG(w, GP_LOG_WARNING, "gp_world_step: pour %u stopped: the store is full (%u particles)", p->id, w->capacity);
+        }
+        if (k) {
+            float v[3];
+            v[0] = p->desc.direction[0] * p->desc.speed; v[1] = p->desc.direction[1] * p->desc.speed; v[2] = p->desc.direction[2] * p->desc.speed;
+            r = gp__fluid_add(w, p->desc.phase, xyz, k, v);
+            if (r == GP_OK) { p->state.emitted += k; p->owed -= k; }
+        }
+    }
+    return r;
+}
+
+/* ---- the substep ---- */
+
+/* The fluid's stages of a substep, after the grid build (section >>step): density (summation, or
+   the continuity model's carried density), forces, and with integrate the move. They run when
+   there is fluid, or no grains either (so that gp_fluid_compute and the statistics see zeros). */
+static void gp__fluid_substep(gp_world* w, bool integrate) {
+    uint32_t groups = gp__groups(w->count, GP_GROUP_SIZE), timer;
+    if (w->fluid.phases || !w->dem.phases) {
+        timer = gp__timer_begin(w, "sph_density");
+        gp__use(w, GP__PROGRAM_SPH_DENSITY);
+        gp__dispatch(w, groups);
+        gp__timer_end(w, timer);
+        if (w->fluid.state) {   /* some material has carried its density: its particles' pass */
+            timer = gp__timer_begin(w, "sph_continuity");
+            gp__use(w, GP__PROGRAM_SPH_CONTINUITY);
+            gp__dispatch(w, groups);
+            gp__timer_end(w, timer);
+        }
+        timer = gp__timer_begin(w, "sph_force");
+        gp__use(w, GP__PROGRAM_SPH_FORCE);
+        gp__dispatch(w, groups);
+        gp__timer_end(w, timer);
+        if (integrate) {
+            timer = gp__timer_begin(w, "sph_integrate");
+            gp__use(w, GP__PROGRAM_SPH_INTEGRATE);
+            gp__dispatch(w, groups);
+            gp__timer_end(w, timer);
+        }
+    }
+    w->fluid.valid = true;
+    w->fluid.count = w->count;
+}
+
+/* The fastest sound and the finest spacing among the materials in use (phase 0 when none),
+   for the CFL number. */
+/* What bounds the substep over the materials in use: the fastest sound, the smallest spacing (the
+   CFL number is substep * (sound + fastest particle) / spacing) and the longest substep that
+   explicit viscosity stays stable at, GP__VISCOUS_LIMIT re^2 / nu (the viscosity Laplacian sums
+   to about 15 / re^2 over a full neighbourhood, the walls' share adds up to as much again, and an
+   explicit step of a diffusion is stable below 2 / (nu * that sum)), and that the continuity
+   model's density diffusion stays stable at (gp__lattice_spiky_sum). */
+#define GP__VISCOUS_LIMIT 0.05f
+
+/* sum_j V |grad W_press(r_j)| / r_j over the rest lattice (the spiky gradient normalised as the
+   force pass has it): the continuity model's diffusion, delta re c0 times a Laplacian whose
+   coefficients sum to 2 S, is an explicit diffusion whose fastest mode (density alternating
+   between neighbours) doubles that: stable while substep < 2 / (delta re c0 4 S). */
+static double gp__lattice_spiky_sum(const gp_fluid_material* m) {
+    double l0 = m->spacing, re = m->smoothing_radius, volume = m->mass / m->rest_density, sum = 0.0;
+    double coefficient = 45.0 / (GP__PI * pow(re, 6.0)) / gp__lattice_gradient(l0, re, volume);
+    int n = (int)ceil(re / l0), a, b, c;
+    for (a = -n; a <= n; ++a)
+        for (b = -n; b <= n; ++b)
+            for (c = -n; c <= n; ++c) {
+                double r = sqrt((double)(a * a + b * b + c * c)) * l0;
+                if (r > 0.0 && r < re) sum += volume * coefficient * (re - r) * (re - r) / r;
+            }
+    return sum;
+}
+
+static void gp__fluid_limits(const gp_world* w, float* sound, float* spacing, float* viscous) {
+    int i;
+    *sound = 0.0f;
+    *spacing = 3.4e38f;
+    *viscous = 3.4e38f;
+    for (i = 0; i < GP_MAX_FLUID_MATERIALS; ++i) {
+        const gp_fluid_material* m = &w->fluid.materials[i];
+        if (!(w->fluid.phases & (1u << i)) && !(i == 0 && w->fluid.phases == 0 && w->dem.phases == 0)) continue;
+        if (sqrtf(m->stiffness) > *sound) *sound = sqrtf(m->stiffness);
+        if (m->spacing < *spacing) *spacing = m->spacing;
+        if (m->viscosity > 0.0f && GP__VISCOUS_LIMIT * m->smoothing_radius * m->smoothing_radius / m->viscosity < *viscous)
+            *viscous = GP__VISCOUS_LIMIT * m->smoothing_radius * m->smoothing_radius / m->viscosity;
+        if (m->density_model == GP_DENSITY_CONTINUITY) {   /* the diffusion's limit, 90% of it (the default's is above the CFL's) */
+            double limit = 0.9 * 2.0 / (m->diffusion * m->smoothing_radius * sqrt(m->stiffness) * 4.0 * gp__lattice_spiky_sum(m));
+            if (limit < *viscous) *viscous = (float)limit;
+        }
+    }
+    for (i = 0; i < GP_MAX_GRANULAR_MATERIALS; ++i)   /* grains: a diameter is their spacing */
+        if ((w->dem.phases & (1u << i)) && w->dem.materials[i].diameter < *spacing) *spacing = w->dem.materials[i].diameter;
+}
+
+gp_result gp_fluid_stats_read(gp_world* world, gp_fluid_stats* stats) {
+    uint32_t words[8];
+    float sound, spacing, viscous;
+    if (!world) return gp__no_world(__func__);
+    gp__begin(world, "gp_fluid_stats_read");
+    if (!stats) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "stats is NULL"));
+    memset(stats, 0, sizeof *stats);
+    gp__buffer_download(world, world->grid_stats, 0, sizeof words, words);
+    memcpy(&stats->max_speed, &words[3], 4);
+    memcpy(&stats->min_density, &words[4], 4);
+    memcpy(&stats->max_density, &words[5], 4);
+    if (stats->min_density > stats->max_density) stats->min_density = stats->max_density = 0.0f;   /* no fluid */
+    stats->wall_pushes = words[6];
+    stats->nonfinite = words[7];
+    stats->substeps = world->step.last_substeps;
+    stats->substep = world->step.last_substep;
+    gp__fluid_limits(world, &sound, &spacing, &viscous);
+    stats->cfl = world->step.last_substep * (sound + stats->max_speed) / spacing;
     return gp__end(world, GP_OK);
 }
 
@@ -5432,7 +5553,7 @@ gp_result gp_granular_material_set(gp_world* world, uint32_t phase, const gp_gra
     static const char* const names[6] = {"diameter", "density", "stiffness", "damping", "shear", "friction"};
     int k;
     gp_result r;
-    if (!world) return GP_ERROR_INVALID_ARGUMENT;
+    if (!world) return gp__no_world(__func__);
     gp__begin(world, "gp_granular_material_set");
     if ((r = gp__check_phase(world, phase)) != GP_OK) return gp__end(world, r);
     if (!material) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "material is NULL"));
@@ -5448,7 +5569,7 @@ gp_result gp_granular_material_set(gp_world* world, uint32_t phase, const gp_gra
     if (!(m.mass > 0.0f) || !isfinite(m.mass))
         return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "diameter %g and density %g give mass %g kg: not a float",
                                        (double)m.diameter, (double)m.density, (double)m.mass));
-    world->granular[phase] = m;
+    world->dem.materials[phase] = m;
     gp__granular_params_fill(world->solver_host.granular[phase], &m);
     gp__buffer_upload(world, world->solver, 0, sizeof world->solver_host, &world->solver_host);
     return gp__end(world, GP_OK);
@@ -5456,11 +5577,11 @@ gp_result gp_granular_material_set(gp_world* world, uint32_t phase, const gp_gra
 
 gp_result gp_granular_material_get(gp_world* world, uint32_t phase, gp_granular_material* material) {
     gp_result r;
-    if (!world) return GP_ERROR_INVALID_ARGUMENT;
+    if (!world) return gp__no_world(__func__);
     gp__begin(world, "gp_granular_material_get");
     if ((r = gp__check_phase(world, phase)) != GP_OK) return gp__end(world, r);
     if (!material) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "material is NULL"));
-    *material = world->granular[phase];
+    *material = world->dem.materials[phase];
     return gp__end(world, GP_OK);
 }
 
@@ -5470,25 +5591,25 @@ gp_result gp_granular_add_block(gp_world* world, uint32_t phase, const float min
     uint64_t n;
     float* xyz;
     gp_result r;
-    if (!world) return GP_ERROR_INVALID_ARGUMENT;
+    if (!world) return gp__no_world(__func__);
     gp__begin(world, "gp_granular_add_block");
     if (added) *added = 0;
     if ((r = gp__check_phase(world, phase)) != GP_OK || (r = gp__check_vector(world, "min", min)) != GP_OK ||
         (r = gp__check_vector(world, "max", max)) != GP_OK || (velocity && (r = gp__check_vector(world, "velocity", velocity)) != GP_OK))
         return gp__end(world, r);
-    n = gp__lattice(min, max, world->granular[phase].diameter, NULL, 0.0f, NULL);
+    n = gp__lattice(min, max, world->dem.materials[phase].diameter, NULL, 0.0f, NULL);
     if (n > (uint64_t)(world->capacity - world->count))
         return gp__end(world, gp__fail(world, GP_ERROR_CAPACITY, "%llu grains do not fit: %u of %u slots are live; nothing was added",
                                        (unsigned long long)n, world->count, world->capacity));
     if (n == 0) return gp__end(world, GP_OK);
     xyz = (float*)gp__alloc(&world->desc.allocator, (size_t)n * 3 * sizeof(float));
     if (!xyz) return gp__end(world, gp__fail(world, GP_ERROR_OUT_OF_MEMORY, "no host memory to stage %llu grains", (unsigned long long)n));
-    gp__lattice(min, max, world->granular[phase].diameter, NULL, 0.0f, xyz);
+    gp__lattice(min, max, world->dem.materials[phase].diameter, NULL, 0.0f, xyz);
     memset(&d, 0, sizeof d);
     d.count = (uint32_t)n;
     d.positions = xyz;
-    d.radius = 0.5f * world->granular[phase].diameter;
-    d.mass = world->granular[phase].mass;
+    d.radius = 0.5f * world->dem.materials[phase].diameter;
+    d.mass = world->dem.materials[phase].mass;
     d.kind = GP_KIND_GRANULAR;
     d.phase = phase;
     r = gp__particles_add(world, &d, NULL);
@@ -5845,12 +5966,12 @@ gp_result gp_body_shape_create(gp_world* world, const gp_shape_desc* desc, gp_bo
     unsigned char* inside = NULL;
     double* points = NULL;
     gp_result r;
-    if (!world) return GP_ERROR_INVALID_ARGUMENT;
+    if (!world) return gp__no_world(__func__);
     gp__begin(world, "gp_body_shape_create");
     if (shape) shape->id = 0;
     if (!shape) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "shape is NULL"));
     if ((r = gp__shape_check(world, desc)) != GP_OK) return gp__end(world, r);
-    voxel = world->granular[desc->phase].diameter;
+    voxel = world->dem.materials[desc->phase].diameter;
     if ((r = gp__shape_voxels(world, desc, voxel, origin, dims, &inside)) != GP_OK) return gp__end(world, r);
     for (k = 0; k < dims[2]; ++k)   /* the surface: an inside voxel with a face neighbour outside */
         for (j = 0; j < dims[1]; ++j)
@@ -5887,23 +6008,23 @@ gp_result gp_body_shape_create(gp_world* world, const gp_shape_desc* desc, gp_bo
         s.phase = desc->phase;
         s.particles = n;
         s.particle_radius = 0.5f * voxel;
-        s.particle_mass = world->granular[desc->phase].mass;
+        s.particle_mass = world->dem.materials[desc->phase].mass;
         gp__shape_inertia(&s, points, n, s.particle_mass, s.particle_radius, offsets);
-        s.first_offset = world->offset_count;
-        if (world->shape_count == world->shape_capacity) {
-            uint32_t grown = world->shape_capacity ? 2 * world->shape_capacity : 16;
+        s.first_offset = world->dem.offset_count;
+        if (world->dem.shape_count == world->dem.shape_capacity) {
+            uint32_t grown = world->dem.shape_capacity ? 2 * world->dem.shape_capacity : 16;
             gp__body_shape* more = (gp__body_shape*)gp__alloc(&world->desc.allocator, grown * sizeof *more);
             if (!more) r = gp__fail(world, GP_ERROR_OUT_OF_MEMORY, "no host memory for %u shapes", grown);
             else {
-                if (world->shape_count) memcpy(more, world->shapes, world->shape_count * sizeof *more);
-                gp__free(&world->desc.allocator, world->shapes);
-                world->shapes = more;
-                world->shape_capacity = grown;
+                if (world->dem.shape_count) memcpy(more, world->dem.shapes, world->dem.shape_count * sizeof *more);
+                gp__free(&world->desc.allocator, world->dem.shapes);
+                world->dem.shapes = more;
+                world->dem.shape_capacity = grown;
             }
         }
         if (r == GP_OK)
-            r = gp__buffer_grow(world, &world->offsets, &world->offsets_bytes, ((size_t)world->offset_count + n) * 16,
-                                (size_t)world->offset_count * 16, "the shapes' particle offsets");
+            r = gp__buffer_grow(world, &world->dem.offsets, &world->dem.offsets_bytes, ((size_t)world->dem.offset_count + n) * 16,
+                                (size_t)world->dem.offset_count * 16, "the shapes' particle offsets");
 #if !defined(GP_NO_DRAW)
         if (r == GP_OK) r = gp__shape_draw_mesh(world, desc, &s);
         if (r != GP_OK) {
@@ -5912,12 +6033,12 @@ gp_result gp_body_shape_create(gp_world* world, const gp_shape_desc* desc, gp_bo
         }
 #endif
         if (r == GP_OK) {
-            gp__buffer_upload(world, world->offsets, (size_t)world->offset_count * 16, (size_t)n * 16, offsets);
-            world->offset_count += n;
-            s.id = ++world->next_shape_id;
+            gp__buffer_upload(world, world->dem.offsets, (size_t)world->dem.offset_count * 16, (size_t)n * 16, offsets);
+            world->dem.offset_count += n;
+            s.id = ++world->dem.next_shape_id;
             s.offsets = offsets;   /* the shape keeps them, to place its bodies' particles */
             offsets = NULL;
-            world->shapes[world->shape_count++] = s;
+            world->dem.shapes[world->dem.shape_count++] = s;
             shape->id = s.id;
         }
     }
@@ -5929,14 +6050,14 @@ gp_result gp_body_shape_create(gp_world* world, const gp_shape_desc* desc, gp_bo
 
 static gp__body_shape* gp__find_shape(gp_world* w, gp_body_shape shape) {
     uint32_t i;
-    for (i = 0; i < w->shape_count; ++i)
-        if (shape.id != 0 && w->shapes[i].id == shape.id) return &w->shapes[i];
+    for (i = 0; i < w->dem.shape_count; ++i)
+        if (shape.id != 0 && w->dem.shapes[i].id == shape.id) return &w->dem.shapes[i];
     return NULL;
 }
 
 gp_result gp_body_shape_info_get(gp_world* world, gp_body_shape shape, gp_body_shape_info* info) {
     gp__body_shape* s;
-    if (!world) return GP_ERROR_INVALID_ARGUMENT;
+    if (!world) return gp__no_world(__func__);
     gp__begin(world, "gp_body_shape_info_get");
     if (!info) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "info is NULL"));
     if (!(s = gp__find_shape(world, shape)))
@@ -5951,7 +6072,7 @@ gp_result gp_body_shape_info_get(gp_world* world, gp_body_shape shape, gp_body_s
 
 /* ---- bodies ---- */
 
-/* Where the body records start in w->bodies: after a vec4 per slot. */
+/* Where the body records start in w->dem.bodies: after a vec4 per slot. */
 #define GP__BODIES_AT(w) ((size_t)(w)->capacity * 16)
 
 /* Fills a body's GPU record from its desc, and its particles' positions and velocities. */
@@ -6006,9 +6127,9 @@ gp_result gp_bodies_add(gp_world* world, const gp_body_desc* bodies, uint32_t co
     gp__body_gpu* records = NULL;
     float *xyz = NULL, *velocity = NULL;
     gp_result r = GP_OK;
-    if (!world) return GP_ERROR_INVALID_ARGUMENT;
+    if (!world) return gp__no_world(__func__);
     gp__begin(world, "gp_bodies_add");
-    if (first) *first = world->body_count;
+    if (first) *first = world->dem.body_count;
     if (count == 0) return gp__end(world, GP_OK);
     if (!bodies) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "bodies is NULL for %u bodies", count));
     for (i = 0; i < count; ++i) {
@@ -6028,21 +6149,21 @@ gp_result gp_bodies_add(gp_world* world, const gp_body_desc* bodies, uint32_t co
     if (particles > (uint64_t)(world->capacity - world->count))
         return gp__end(world, gp__fail(world, GP_ERROR_CAPACITY, "%u bodies of %llu particles do not fit: %u of %u slots are live; "
                                        "nothing was added", count, (unsigned long long)particles, world->count, world->capacity));
-    if ((uint64_t)world->body_count + count > 0x7fffffffu)
-        return gp__end(world, gp__fail(world, GP_ERROR_CAPACITY, "%u bodies are too many", world->body_count + count));
+    if ((uint64_t)world->dem.body_count + count > 0x7fffffffu)
+        return gp__end(world, gp__fail(world, GP_ERROR_CAPACITY, "%u bodies are too many", world->dem.body_count + count));
     records = (gp__body_gpu*)gp__alloc(&world->desc.allocator, (size_t)count * sizeof *records);
     xyz = (float*)gp__alloc(&world->desc.allocator, (size_t)most * 3 * sizeof(float));
     velocity = (float*)gp__alloc(&world->desc.allocator, (size_t)most * 3 * sizeof(float));
     if (!records || !xyz || !velocity)
         r = gp__fail(world, GP_ERROR_OUT_OF_MEMORY, "no host memory to stage %u bodies", count);
     if (r == GP_OK)
-        r = gp__buffer_grow(world, &world->bodies, &world->bodies_bytes, GP__BODIES_AT(world) + ((size_t)world->body_count + count) *
-                            sizeof *records, GP__BODIES_AT(world) + (size_t)world->body_count * sizeof *records, "the rigid bodies");
+        r = gp__buffer_grow(world, &world->dem.bodies, &world->dem.bodies_bytes, GP__BODIES_AT(world) + ((size_t)world->dem.body_count + count) *
+                            sizeof *records, GP__BODIES_AT(world) + (size_t)world->dem.body_count * sizeof *records, "the rigid bodies");
     for (i = 0; i < count && r == GP_OK; ++i) {
         const gp__body_shape* s = gp__find_shape(world, bodies[i].shape);
         gp_particles_desc p;
         gp__body_place(s, &bodies[i], s->offsets, world->count, &records[i], xyz, velocity);
-        records[i].particles[3] = (uint32_t)(s - world->shapes);
+        records[i].particles[3] = (uint32_t)(s - world->dem.shapes);
         memset(&p, 0, sizeof p);
         p.count = s->particles;
         p.positions = xyz;
@@ -6051,35 +6172,35 @@ gp_result gp_bodies_add(gp_world* world, const gp_body_desc* bodies, uint32_t co
         p.mass = s->particle_mass;
         p.kind = GP_KIND_RIGID;
         p.phase = s->phase;
-        p.owner = world->body_count + i;
+        p.owner = world->dem.body_count + i;
         p.has_owner = true;
         r = gp__particles_add(world, &p, NULL);
         ++at;
     }
     for (i = 0; i < count && r == GP_OK; ++i) {   /* runs of one shape, for gp_draw_bodies */
-        gp__body_run* last = world->run_count ? &world->runs[world->run_count - 1] : NULL;
-        if (last && last->shape == records[i].particles[3] && last->first + last->count == world->body_count + i) {
+        gp__body_run* last = world->dem.run_count ? &world->dem.runs[world->dem.run_count - 1] : NULL;
+        if (last && last->shape == records[i].particles[3] && last->first + last->count == world->dem.body_count + i) {
             ++last->count;
             continue;
         }
-        if (world->run_count == world->run_capacity) {
-            uint32_t grown = world->run_capacity ? 2 * world->run_capacity : 16;
+        if (world->dem.run_count == world->dem.run_capacity) {
+            uint32_t grown = world->dem.run_capacity ? 2 * world->dem.run_capacity : 16;
             gp__body_run* more = (gp__body_run*)gp__alloc(&world->desc.allocator, grown * sizeof *more);
             if (!more) { r = gp__fail(world, GP_ERROR_OUT_OF_MEMORY, "no host memory for %u runs of bodies", grown); break; }
-            if (world->run_count) memcpy(more, world->runs, world->run_count * sizeof *more);
-            gp__free(&world->desc.allocator, world->runs);
-            world->runs = more;
-            world->run_capacity = grown;
+            if (world->dem.run_count) memcpy(more, world->dem.runs, world->dem.run_count * sizeof *more);
+            gp__free(&world->desc.allocator, world->dem.runs);
+            world->dem.runs = more;
+            world->dem.run_capacity = grown;
         }
-        world->runs[world->run_count].shape = records[i].particles[3];
-        world->runs[world->run_count].first = world->body_count + i;
-        world->runs[world->run_count++].count = 1;
+        world->dem.runs[world->dem.run_count].shape = records[i].particles[3];
+        world->dem.runs[world->dem.run_count].first = world->dem.body_count + i;
+        world->dem.runs[world->dem.run_count++].count = 1;
     }
     if (r == GP_OK) {
-        gp__buffer_upload(world, world->bodies, GP__BODIES_AT(world) + (size_t)world->body_count * sizeof *records,
+        gp__buffer_upload(world, world->dem.bodies, GP__BODIES_AT(world) + (size_t)world->dem.body_count * sizeof *records,
                           (size_t)count * sizeof *records, records);
-        world->body_count += count;
-        world->solver_host.counts[3] = world->body_count;
+        world->dem.body_count += count;
+        world->solver_host.counts[3] = world->dem.body_count;
     } else if (at > 1) {
         r = gp__fail(world, r, "%u of %u bodies' particles were added before the failure; their bodies were not", at - 1, count);
     }
@@ -6089,25 +6210,25 @@ gp_result gp_bodies_add(gp_world* world, const gp_body_desc* bodies, uint32_t co
     return gp__end(world, r);
 }
 
-uint32_t gp_body_count(const gp_world* world) { return world ? world->body_count : 0; }
+uint32_t gp_body_count(const gp_world* world) { return world ? world->dem.body_count : 0; }
 
 gp_result gp_bodies_read(gp_world* world, uint32_t first, uint32_t count, gp_body_state* states) {
     gp__body_gpu* records;
     uint32_t i;
-    if (!world) return GP_ERROR_INVALID_ARGUMENT;
+    if (!world) return gp__no_world(__func__);
     gp__begin(world, "gp_bodies_read");
-    if (first > world->body_count || count > world->body_count - first)
+    if (first > world->dem.body_count || count > world->dem.body_count - first)
         return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "bodies [%u, %llu) do not all exist: there are %u", first,
-                                       (unsigned long long)first + count, world->body_count));
+                                       (unsigned long long)first + count, world->dem.body_count));
     if (count == 0) return gp__end(world, GP_OK);
     if (!states) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "states is NULL for %u bodies", count));
     records = (gp__body_gpu*)gp__alloc(&world->desc.allocator, (size_t)count * sizeof *records);
     if (!records) return gp__end(world, gp__fail(world, GP_ERROR_OUT_OF_MEMORY, "no host memory to read %u bodies", count));
-    gp__buffer_download(world, world->bodies, GP__BODIES_AT(world) + (size_t)first * sizeof *records, (size_t)count * sizeof *records,
+    gp__buffer_download(world, world->dem.bodies, GP__BODIES_AT(world) + (size_t)first * sizeof *records, (size_t)count * sizeof *records,
                         records);
     for (i = 0; i < count; ++i) {
         const gp__body_gpu* b = &records[i];
-        const gp__body_shape* s = &world->shapes[b->particles[3]];
+        const gp__body_shape* s = &world->dem.shapes[b->particles[3]];
         double q[4], qp[4], qu[4], c[3], oc[3], t[3], w[3], inverse[4];
         int a;
         gp_body_state* o = &states[i];
@@ -6144,28 +6265,21 @@ static float gp__dem_limit(const gp_world* w) {
     float limit = 3.4e38f;
     int i;
     for (i = 0; i < GP_MAX_GRANULAR_MATERIALS; ++i) {
-        const gp_granular_material* m = &w->granular[i];
+        const gp_granular_material* m = &w->dem.materials[i];
         double meff = 0.5 * m->mass, w0 = sqrt(m->stiffness / meff), g = m->damping / (2.0 * meff);
         double duration = GP__PI / (w0 > g ? sqrt(w0 * w0 - g * g) : w0), viscous = meff / ((double)m->damping + m->shear);
-        if (!(w->granular_phases & (1u << i))) continue;
+        if (!(w->dem.phases & (1u << i))) continue;
         if (duration / GP__STEPS_PER_CONTACT < limit) limit = (float)(duration / GP__STEPS_PER_CONTACT);
         if (viscous < limit) limit = (float)viscous;
     }
     return limit;
 }
 
-/* Contacts, grains' integration, bodies' update and their particles: after the grid build and
-   the fluid's passes of a substep. */
+/* The DEM's stages of a substep, after the grid build (section >>step): contacts, the grains'
+   move, the bodies' update and their particles. */
 static void gp__dem_substep(gp_world* w, bool integrate) {
     uint32_t groups = gp__groups(w->count, GP_GROUP_SIZE), timer;
-    gp__bind(w, 0, w->position);
-    gp__bind(w, 1, w->velocity);
-    gp__bind(w, 2, w->info);
-    gp__bind(w, 3, w->bodies);   /* 0 (no body yet) unbinds it: then no rigid particle reads it */
-    gp__bind(w, 4, w->spare16);
-    gp__bind(w, 5, w->cell_start);
-    gp__bind(w, 6, w->fields);
-    gp__bind(w, 7, w->grid_stats);
+    if (!w->dem.phases) return;
     timer = gp__timer_begin(w, "dem_contact");
     gp__use(w, GP__PROGRAM_DEM_CONTACT);
     gp__dispatch(w, groups);
@@ -6175,12 +6289,10 @@ static void gp__dem_substep(gp_world* w, bool integrate) {
     gp__use(w, GP__PROGRAM_DEM_INTEGRATE);
     gp__dispatch(w, groups);
     gp__timer_end(w, timer);
-    if (!w->body_count) return;
-    gp__bind(w, 5, w->slot_of_id);
-    gp__bind(w, 6, w->offsets);
+    if (!w->dem.body_count) return;
     timer = gp__timer_begin(w, "body_update");
     gp__use(w, GP__PROGRAM_BODY_UPDATE);
-    gp__dispatch(w, gp__groups(w->body_count, GP_GROUP_SIZE));
+    gp__dispatch(w, gp__groups(w->dem.body_count, GP_GROUP_SIZE));
     gp__timer_end(w, timer);
     timer = gp__timer_begin(w, "body_particles");
     gp__use(w, GP__PROGRAM_BODY_PARTICLES);
@@ -6188,168 +6300,270 @@ static void gp__dem_substep(gp_world* w, bool integrate) {
     gp__timer_end(w, timer);
 }
 
+/* >>step ===================================================================================
+   The world's step. gravity and the user's forces, which every system feels; the substep, a
+   pipeline of the systems' stages in one stated order; and gp_world_step, which picks the
+   substeps from every system's limit and runs them. */
+
+/* ---- forces ---- */
+
+gp_result gp_gravity_set(gp_world* world, const float gravity[3]) {
+    gp_result r;
+    if (!world) return gp__no_world(__func__);
+    gp__begin(world, "gp_gravity_set");
+    if ((r = gp__check_vector(world, "gravity", gravity)) != GP_OK) return gp__end(world, r);
+    memcpy(world->solver_host.gravity, gravity, 3 * sizeof(float));
+    gp__solver_upload(world);
+    return gp__end(world, GP_OK);
+}
+
+gp_result gp_forces_set(gp_world* world, const gp_force* forces, uint32_t count) {
+    uint32_t i;
+    gp_result r;
+    if (!world) return gp__no_world(__func__);
+    gp__begin(world, "gp_forces_set");
+    if (count > GP_MAX_FORCES) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "%u forces: at most %d", count, GP_MAX_FORCES));
+    if (count && !forces) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "forces is NULL"));
+    for (i = 0; i < count; ++i) {
+        const gp_force* f = &forces[i];
+        if (f->type != GP_FORCE_UNIFORM && f->type != GP_FORCE_RADIAL)
+            return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "force %u: type %d is not a gp_force_type", i, (int)f->type));
+        if ((r = gp__check_vector(world, "a force's center", f->center)) != GP_OK ||
+            (r = gp__check_vector(world, "a force's vector", f->vector)) != GP_OK)
+            return gp__end(world, r);
+        if (!isfinite(f->strength) || !(f->radius >= 0.0f) || !isfinite(f->radius))
+            return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "force %u: strength %g must be finite and radius %g 0 or positive",
+                                           i, (double)f->strength, (double)f->radius));
+    }
+    for (i = 0; i < count; ++i) {
+        float* g = world->solver_host.forces[i];
+        const gp_force* f = &forces[i];
+        g[0] = f->center[0]; g[1] = f->center[1]; g[2] = f->center[2]; g[3] = f->type == GP_FORCE_UNIFORM ? 1.0f : 2.0f;
+        g[4] = f->type == GP_FORCE_UNIFORM ? f->vector[0] : f->strength;
+        g[5] = f->type == GP_FORCE_UNIFORM ? f->vector[1] : 0.0f;
+        g[6] = f->type == GP_FORCE_UNIFORM ? f->vector[2] : 0.0f;
+        g[7] = f->radius;
+    }
+    world->solver_host.counts[1] = count;
+    gp__solver_upload(world);
+    return gp__end(world, GP_OK);
+}
+
+/* ---- the step ---- */
+
+/* The statistics words after the grid's three: max speed, min density, max density, wall pushes
+   (reset every substep), then non-finite updates (kept). */
+static void gp__stats_reset(gp_world* w) {
+    const uint32_t words[4] = {0u, 0x7f7fffffu, 0u, 0u};   /* 0, FLT_MAX, 0, 0 as bits */
+    gp__buffer_upload(w, w->grid_stats, 12, sizeof words, words);
+}
+
+/* THE SUBSTEP of h seconds: every system's stages in one stated order, the whole pipeline on one
+   screen (STYLE 23). A system adds its stages here, in its place, and meets the others only
+   through the store, the grid and the documented per-particle fields; no system calls another.
+   The order: emitters, the grid, coupling, fluid, grains and bodies, cloth, effects (each system
+   integrates its own kinds at the end of its stages). integrate false computes without moving
+   (gp_fluid_compute): no emitter runs and nothing moves. */
+static gp_result gp__world_substep(gp_world* w, float h, bool integrate) {
+    gp_result r = GP_OK;
+    uint32_t i;
+    for (i = 0; integrate && i < w->fluid.pour_count && r == GP_OK; ++i)   /* emitters: the pours (>>sph) */
+        r = gp__pour_run(w, &w->fluid.pours[i], h);
+    if (r == GP_OK) r = gp__grid_build(w);                           /* the one grid, every kind (>>grid) */
+    if (r != GP_OK) return r;
+    w->solver_host.gravity[3] = h;   /* the substep and the integrator: the solvers' block's first 32 bytes */
+    gp__buffer_upload(w, w->solver, 0, sizeof w->solver_host.gravity + sizeof w->solver_host.counts, &w->solver_host);
+    gp__stats_reset(w);
+    gp__fluid_substep(w, integrate);                                 /* SPH fluid (>>sph) */
+    gp__dem_substep(w, integrate);                                   /* grains and rigid bodies (>>dem) */
+    w->step.last_substep = h;
+    return GP_OK;
+}
+
+gp_result gp_world_step(gp_world* world, const gp_step_desc* desc) {
+    gp_step_desc d;
+    float sound, spacing, viscous, h, cfl;
+    double needed;
+    uint32_t s, i, words[3];
+    gp_result r = GP_OK;
+    if (!world) return gp__no_world(__func__);
+    gp__begin(world, "gp_world_step");
+    if (!desc) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "desc is NULL"));
+    d = *desc;
+    if ((r = gp__check_dt(world, d.dt)) != GP_OK) return gp__end(world, r);
+    if (d.max_cfl == 0.0f) d.max_cfl = 1.0f;
+    if (d.integrator == GP_INTEGRATOR_DEFAULT) d.integrator = GP_INTEGRATOR_SYMPLECTIC_EULER;
+    if (!(d.max_cfl > 0.0f) || !isfinite(d.max_cfl))
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "max_cfl %g must be positive and finite", (double)d.max_cfl));
+    if (d.integrator != GP_INTEGRATOR_SYMPLECTIC_EULER && d.integrator != GP_INTEGRATOR_EXPLICIT_EULER)
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "integrator %d is not a gp_integrator", (int)d.integrator));
+    if (d.substeps > 100000u)
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "%u substeps: at most 100,000", d.substeps));
+    /* The fastest particle and the speed of sound bound the substep (CFL). The fastest particle
+       is the one after the step before last: each step ends by copying its statistics into one of
+       two small buffers, behind a fence, and the next step but one reads them, so that a step
+       never waits for the GPU to finish the step just sent (a stall of a whole frame on a GPU).
+       The waits and copies are the same in every run: the substeps do not depend on timing. */
+    if (world->step.fence[world->step.slot]) {
+        gp__GLsync fence = world->step.fence[world->step.slot];
+        if (world->gl.fnClientWaitSync(fence, GP__GL_SYNC_FLUSH_COMMANDS_BIT, ~(gp__GLuint64)0) == GP__GL_WAIT_FAILED)
+            GP__LOG(world, GP_LOG_WARNING, "gp_world_step: waiting for the statistics of the step before last failed; "
+                    "reading them anyway");
+        world->gl.fnDeleteSync(fence);
+        world->step.fence[world->step.slot] = NULL;
+        gp__buffer_download(world, world->step.stats[world->step.slot], 0, sizeof words, words);   /* nonfinite, truncated, max speed */
+        memcpy(&world->step.max_speed, &words[2], 4);
+        if (words[0] != world->step.nonfinite_warned && words[0])
+            GP__LOG(world, GP_LOG_WARNING, "gp_world_step: %u particles have a position that is not finite (NaN or infinite): "
+                    "they stay in the store, in the grid's extra bucket, and are not simulated", words[0]);
+        world->step.nonfinite_warned = words[0];
+        if (!isfinite(world->step.max_speed)) world->step.max_speed = 0.0f;
+    }
+    /* particles added since the step before last (not in its statistics), and what the pours
+       will add, may be faster */
+    if (world->step.added_speed > world->step.max_speed) world->step.max_speed = world->step.added_speed;
+    if (world->step.added_before > world->step.max_speed) world->step.max_speed = world->step.added_before;
+    world->step.added_before = world->step.added_speed;
+    world->step.added_speed = 0.0f;
+    for (i = 0; i < world->fluid.pour_count; ++i)
+        if (world->fluid.pours[i].desc.speed > world->step.max_speed) world->step.max_speed = world->fluid.pours[i].desc.speed;
+    gp__fluid_limits(world, &sound, &spacing, &viscous);
+    needed = ceil((double)d.dt * (sound + world->step.max_speed) / ((double)d.max_cfl * spacing));
+    if (ceil((double)d.dt / viscous) > needed) needed = ceil((double)d.dt / viscous);
+    if (ceil((double)d.dt / gp__dem_limit(world)) > needed) needed = ceil((double)d.dt / gp__dem_limit(world));
+    if (d.substeps == 0) d.substeps = needed < 1.0 ? 1u : needed > 1000.0 ? 1000u : (uint32_t)needed;
+    h = d.dt / (float)d.substeps;
+    cfl = h * (sound + world->step.max_speed) / spacing;
+    if (cfl > d.max_cfl && !world->step.cfl_warned)
+        GP__LOG(world, GP_LOG_WARNING, "gp_world_step: the CFL number is %.3g, above %.3g (substep %g s, sound %g m/s, fastest particle "
+                "%g m/s, spacing %g m): the fluid may blow up; take more substeps (0 picks them)", (double)cfl, (double)d.max_cfl,
+                (double)h, (double)sound, (double)world->step.max_speed, (double)spacing);
+    world->step.cfl_warned = cfl > d.max_cfl;
+    if (h > gp__dem_limit(world) && !world->dem.warned)
+        GP__LOG(world, GP_LOG_WARNING, "gp_world_step: the substep %g s is longer than the grains' %g s (a twelfth of a contact's "
+                "duration, and no longer than m_eff / (damping + shear)): contacts may bounce wrong or blow up; take more substeps "
+                "(0 picks them)", (double)h, (double)gp__dem_limit(world));
+    world->dem.warned = h > gp__dem_limit(world);
+    world->step.last_cfl = cfl;
+    world->step.last_substeps = d.substeps;
+    world->solver_host.counts[2] = d.integrator == GP_INTEGRATOR_EXPLICIT_EULER ? 2u : 1u;
+    for (s = 0; s < d.substeps && r == GP_OK; ++s) r = gp__world_substep(world, h, true);
+    if (r == GP_OK && world->grid_built) {   /* this step's statistics, for the step after next */
+        world->gl.fnMemoryBarrier(GP__GL_BUFFER_UPDATE_BARRIER_BIT);
+        world->gl.fnBindBuffer(GP__GL_COPY_READ_BUFFER, world->grid_stats);
+        world->gl.fnBindBuffer(GP__GL_COPY_WRITE_BUFFER, world->step.stats[world->step.slot]);
+        world->gl.fnCopyBufferSubData(GP__GL_COPY_READ_BUFFER, GP__GL_COPY_WRITE_BUFFER, 4, 0, 12);
+        world->gl.fnBindBuffer(GP__GL_COPY_READ_BUFFER, 0);
+        world->gl.fnBindBuffer(GP__GL_COPY_WRITE_BUFFER, 0);
+        world->step.fence[world->step.slot] = world->gl.fnFenceSync(GP__GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+    }
+    world->step.slot ^= 1u;
+    return gp__end(world, r);
+}
+
+gp_result gp_fluid_compute(gp_world* world, float dt) {
+    gp_result r;
+    if (!world) return gp__no_world(__func__);
+    gp__begin(world, "gp_fluid_compute");
+    if ((r = gp__check_dt(world, dt)) != GP_OK) return gp__end(world, r);
+    return gp__end(world, gp__world_substep(world, dt, false));
+}
+
+
 /* >>draw ===================================================================================
    Lit sphere impostors straight from the store: the attribute buffers are the vertex arrays
    (position, the fluid's (density, pressure), velocity, info), one point per live slot, sized
    to the particle's projected diameter; the fragment shader shades a sphere and writes its
    depth. Compiled out by GP_NO_DRAW, with its GL entry points. */
 #if !defined(GP_NO_DRAW)
-static const char* const gp__draw_vertex_shader =
-    "#version 430 core\n"
-    "layout(location = 0) in vec4 a_position;\n"   /* xyz, radius */
-    "layout(location = 1) in vec2 a_density;\n"    /* density, pressure */
-    "layout(location = 2) in vec4 a_velocity;\n"
-    "layout(location = 3) in uvec4 a_info;\n"
-    "layout(location = 0) uniform mat4 u_view;\n"
-    "layout(location = 1) uniform mat4 u_projection;\n"
-    "layout(location = 2) uniform vec4 u_color;\n"
-    "layout(location = 3) uniform vec4 u_mode;\n"  /* colour mode, range low, range high, radius scale */
-    "layout(location = 4) uniform vec4 u_light;\n" /* towards the light (view space), viewport height */
-    "out vec3 v_color;\n"
-    "out vec3 v_center;\n"
-    "out float v_radius;\n"
-    "const vec3 kinds[7] = vec3[7](vec3(0.8), vec3(0.2, 0.45, 0.95), vec3(0.85, 0.7, 0.4), vec3(0.8, 0.3, 0.25),\n"
-    "                              vec3(0.6, 0.4, 0.8), vec3(1.0, 0.6, 0.2), vec3(0.5));\n"
-    "void main() {\n"
-    "    vec4 view = u_view * vec4(a_position.xyz, 1.0);\n"
-    "    v_center = view.xyz;\n"
-    "    v_radius = a_position.w * u_mode.w;\n"
-    "    gl_Position = u_projection * view;\n"
-    "    gl_PointSize = clamp(u_projection[1][1] * v_radius * u_light.w / max(gl_Position.w, 1e-6), 1.0, 256.0);\n"
-    "    float value = u_mode.x == 1.0 ? a_density.x : length(a_velocity.xyz);\n"
-    "    float t = clamp((value - u_mode.y) / max(u_mode.z - u_mode.y, 1e-20), 0.0, 1.0);\n"
-    "    v_color = mix(vec3(0.95, 0.97, 1.0), vec3(0.1, 0.3, 0.95), t);\n"   /* white low, blue high (001 figs. 4-5) */
-    "    if (u_mode.x == 3.0) v_color = kinds[min(a_info.y & 255u, 6u)];\n"
-    "    if (u_mode.x == 4.0) v_color = u_color.rgb;\n"
-    "}\n";
-static const char* const gp__draw_fragment_shader =
-    "#version 430 core\n"
-    "in vec3 v_color;\n"
-    "in vec3 v_center;\n"
-    "in float v_radius;\n"
-    "layout(location = 1) uniform mat4 u_projection;\n"
-    "layout(location = 2) uniform vec4 u_color;\n"
-    "layout(location = 4) uniform vec4 u_light;\n"
-    "out vec4 o_color;\n"
-    "void main() {\n"
-    "    vec2 c = gl_PointCoord * 2.0 - 1.0;\n"
-    "    c.y = -c.y;\n"
-    "    float r2 = dot(c, c);\n"
-    "    if (r2 > 1.0) discard;\n"
-    "    vec3 n = vec3(c, sqrt(1.0 - r2));\n"
-    "    vec4 clip = u_projection * vec4(v_center + n * v_radius, 1.0);\n"
-    "    gl_FragDepth = clip.z / clip.w * 0.5 + 0.5;\n"
-    "    vec3 l = normalize(u_light.xyz);\n"
-    "    float diffuse = max(dot(n, l), 0.0);\n"
-    "    float specular = pow(max(dot(n, normalize(l + vec3(0.0, 0.0, 1.0))), 0.0), 40.0);\n"
-    "    o_color = vec4(v_color * (0.35 + 0.65 * diffuse) + 0.25 * specular, u_color.a);\n"
-    "}\n";
-
-static gp__GLuint gp__draw_stage(gp_world* w, gp__GLenum type, const char* source, char* log, size_t log_size) {
-    gp__gl* gl = &w->gl;
-    gp__GLint ok = 0;
-    gp__GLuint shader = gl->fnCreateShader(type);
-    gl->fnShaderSource(shader, 1, &source, NULL);
-    gl->fnCompileShader(shader);
-    gl->fnGetShaderiv(shader, GP__GL_COMPILE_STATUS, &ok);
-    if (!ok) {
-        gl->fnGetShaderInfoLog(shader, (gp__GLsizei)log_size, NULL, log);
-        gl->fnDeleteShader(shader);
-        return 0;
-    }
-    return shader;
-}
-
-/* Links a vertex and fragment program, or fails naming `what` with the driver's log. */
-static gp_result gp__draw_program(gp_world* w, const char* vertex, const char* fragment, const char* what, gp__GLuint* out);
-
 /* The impostor program and the vertex array, made on the first draw. */
 static gp_result gp__draw_init(gp_world* w) {
     gp_result r;
-    if (w->draw_program) return GP_OK;
-    if ((r = gp__draw_program(w, gp__draw_vertex_shader, gp__draw_fragment_shader, "impostor", &w->draw_program)) != GP_OK) return r;
-    w->gl.fnGenVertexArrays(1, &w->draw_vao);
+    if (w->draw.particles) return GP_OK;
+    if ((r = gp__link(w, GP__SHADER_DRAW_PARTICLES_VERT, GP__SHADER_DRAW_PARTICLES_FRAG, &w->draw.particles)) != GP_OK) return r;
+    w->gl.fnGenVertexArrays(1, &w->draw.vao);
     return GP_OK;
 }
 
-/* ---- rigid bodies: each body's mesh, instanced (000 eq. 21) ---- */
-static const char* const gp__body_vertex_shader =
-    "#version 430 core\n"
-    "layout(location = 0) in vec3 a_vertex;\n"     /* principal frame, from the centre of mass */
-    "layout(location = 1) in vec3 a_normal;\n"
-    "layout(location = 2) in vec4 a_center;\n"     /* per body: X, 1 / M */
-    "layout(location = 3) in vec4 a_rotation;\n"   /* per body: q (x, y, z, w) */
-    "layout(location = 0) uniform mat4 u_view;\n"
-    "layout(location = 1) uniform mat4 u_projection;\n"
-    "layout(location = 5) uniform uint u_first;\n" /* the run's first body, for its colour */
-    "out vec3 v_normal;\n"
-    "flat out uint v_body;\n"
-    "vec3 rotate(vec4 q, vec3 v) { return v + 2.0 * cross(q.xyz, cross(q.xyz, v) + q.w * v); }\n"
-    "void main() {\n"
-    "    vec3 world = a_center.xyz + rotate(a_rotation, a_vertex);\n"   /* eq. 21 */
-    "    v_normal = mat3(u_view) * rotate(a_rotation, a_normal);\n"
-    "    v_body = u_first + uint(gl_InstanceID);\n"
-    "    gl_Position = u_projection * u_view * vec4(world, 1.0);\n"
-    "}\n";
-static const char* const gp__body_fragment_shader =
-    "#version 430 core\n"
-    "layout(location = 2) uniform vec4 u_color;\n"
-    "layout(location = 3) uniform vec4 u_mode;\n"  /* x 1: one colour, else a palette by body */
-    "layout(location = 4) uniform vec4 u_light;\n"
-    "in vec3 v_normal;\n"
-    "flat in uint v_body;\n"
-    "out vec4 o_color;\n"
-    "void main() {\n"
-    "    const vec3 palette[6] = vec3[6](vec3(0.85, 0.55, 0.3), vec3(0.35, 0.6, 0.85), vec3(0.8, 0.8, 0.75),\n"
-    "                                    vec3(0.55, 0.75, 0.4), vec3(0.8, 0.4, 0.45), vec3(0.6, 0.5, 0.8));\n"
-    "    vec3 base = u_mode.x == 1.0 ? u_color.rgb : palette[(v_body * 2654435761u >> 16u) % 6u];\n"
-    "    vec3 n = normalize(v_normal);\n"
-    "    float lambert = max(dot(n, normalize(u_light.xyz)), 0.0);\n"
-    "    o_color = vec4(base * (0.3 + 0.7 * lambert), u_color.a);\n"
-    "}\n";
-
-static gp_result gp__draw_program(gp_world* w, const char* vertex, const char* fragment, const char* what, gp__GLuint* out) {
-    gp__gl* gl = &w->gl;
-    char log[4096];
-    gp__GLuint vs, fs, program;
-    gp__GLint ok = 0;
-    log[0] = 0;
-    vs = gp__draw_stage(w, GP__GL_VERTEX_SHADER, vertex, log, sizeof log);
-    fs = vs ? gp__draw_stage(w, GP__GL_FRAGMENT_SHADER, fragment, log, sizeof log) : 0;
-    if (!vs || !fs) {
-        if (vs) gl->fnDeleteShader(vs);
-        return gp__fail(w, GP_ERROR_SHADER_COMPILE, "the %s shaders failed to compile:\n%s", what, log);
+/* The box the default camera frames: every collider but planes, and every particle added from
+   the host (the store's extent as last known; particles move, the frame does not follow). */
+static void gp__scene_box(const gp_world* w, float lo[3], float hi[3]) {
+    uint32_t i;
+    int a;
+    for (a = 0; a < 3; ++a) { lo[a] = w->added_lo[a]; hi[a] = w->added_hi[a]; }
+    for (i = 0; i < w->colliders.count; ++i) {
+        const gp_collider_desc* c = &w->colliders.list[i].desc;
+        float e[3] = {0.0f, 0.0f, 0.0f}, o[3];
+        if (c->shape == GP_SHAPE_PLANE) continue;
+        for (a = 0; a < 3; ++a) {
+            o[a] = c->shape == GP_SHAPE_MESH ? w->colliders.list[i].field_origin[a] : c->center[a];
+            e[a] = c->shape == GP_SHAPE_BOX ? c->half_extents[a] : c->shape == GP_SHAPE_MESH ? 0.0f : c->radius;
+        }
+        for (a = 0; a < 3; ++a) {
+            float top = c->shape == GP_SHAPE_MESH ? o[a] + w->colliders.list[i].field_voxel * (float)(w->colliders.list[i].field_dims[a] - 1)
+                                                 : c->shape == GP_SHAPE_CAPSULE ? (c->end[a] > o[a] ? c->end[a] : o[a]) + e[a] : o[a] + e[a];
+            float bottom = c->shape == GP_SHAPE_CAPSULE ? (c->end[a] < o[a] ? c->end[a] : o[a]) - e[a] : o[a] - e[a];
+            if (bottom < lo[a]) lo[a] = bottom;
+            if (top > hi[a]) hi[a] = top;
+        }
     }
-    program = gl->fnCreateProgram();
-    gl->fnAttachShader(program, vs);
-    gl->fnAttachShader(program, fs);
-    gl->fnLinkProgram(program);
-    gl->fnDeleteShader(vs);
-    gl->fnDeleteShader(fs);
-    gl->fnGetProgramiv(program, GP__GL_LINK_STATUS, &ok);
-    if (!ok) {
-        gl->fnGetProgramInfoLog(program, (gp__GLsizei)sizeof log, NULL, log);
-        gl->fnDeleteProgram(program);
-        return gp__fail(w, GP_ERROR_SHADER_COMPILE, "the %s program failed to link:\n%s", what, log);
-    }
-    *out = program;
-    return GP_OK;
+    for (a = 0; a < 3; ++a)
+        if (!(lo[a] <= hi[a])) { lo[a] = -0.5f; hi[a] = 0.5f; }   /* nothing known: a metre around the origin */
 }
 
-/* What both draw helpers refuse: no desc, or a view or projection with a value not finite. */
-static gp_result gp__draw_check(gp_world* world, const gp_draw_desc* desc) {
-    int k;
+/* A view and projection (column-major) that frame the scene box from above and in front, 45
+   degrees vertical field of view, for a viewport of aspect width / height. */
+static void gp__frame_scene(const gp_world* w, float aspect, float view[16], float projection[16]) {
+    float lo[3], hi[3], c[3], eye[3], f[3], s[3], u[3], radius = 0.0f, distance, near_z, far_z, t = 1.0f / tanf(0.3927f);
+    const float towards[3] = {0.35f, 0.45f, 0.82f};   /* unit: from the centre to the eye */
+    int a;
+    gp__scene_box(w, lo, hi);
+    for (a = 0; a < 3; ++a) { c[a] = 0.5f * (lo[a] + hi[a]); radius += 0.25f * (hi[a] - lo[a]) * (hi[a] - lo[a]); }
+    radius = radius > 0.0f ? sqrtf(radius) : 0.5f;
+    distance = radius * t * (aspect < 1.0f ? 1.0f / aspect : 1.0f) * 1.1f;
+    for (a = 0; a < 3; ++a) { eye[a] = c[a] + distance * towards[a]; f[a] = -towards[a]; }
+    s[0] = f[1] * 0.0f - f[2] * 1.0f; s[1] = f[2] * 0.0f - f[0] * 0.0f; s[2] = f[0] * 1.0f - f[1] * 0.0f;   /* f x up */
+    { float l = sqrtf(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]); for (a = 0; a < 3; ++a) s[a] /= l; }
+    u[0] = s[1] * f[2] - s[2] * f[1]; u[1] = s[2] * f[0] - s[0] * f[2]; u[2] = s[0] * f[1] - s[1] * f[0];
+    memset(view, 0, 16 * sizeof *view);
+    memset(projection, 0, 16 * sizeof *projection);
+    for (a = 0; a < 3; ++a) { view[4 * a] = s[a]; view[4 * a + 1] = u[a]; view[4 * a + 2] = -f[a]; }
+    view[12] = -(s[0] * eye[0] + s[1] * eye[1] + s[2] * eye[2]);
+    view[13] = -(u[0] * eye[0] + u[1] * eye[1] + u[2] * eye[2]);
+    view[14] = f[0] * eye[0] + f[1] * eye[1] + f[2] * eye[2];
+    view[15] = 1.0f;
+    near_z = distance - 2.0f * radius > 0.01f * radius ? distance - 2.0f * radius : 0.01f * radius;
+    far_z = distance + 2.0f * radius;
+    projection[0] = t / aspect;
+    projection[5] = t;
+    projection[10] = (far_z + near_z) / (near_z - far_z);
+    projection[11] = -1.0f;
+    projection[14] = 2.0f * far_z * near_z / (near_z - far_z);
+}
+
+/* What both draw helpers refuse (no desc, a view or projection with a value not finite), and
+   their shared default: a view and projection left all zero frame the scene (gp__frame_scene). */
+static gp_result gp__draw_resolve(gp_world* world, const gp_draw_desc* desc, gp_draw_desc* d) {
+    gp__GLint viewport[4] = {0, 0, 0, 0};
+    int k, zero = 1;
     if (!desc) return gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "desc is NULL");
-    for (k = 0; k < 16; ++k)
+    for (k = 0; k < 16; ++k) {
         if (!isfinite(desc->view[k]) || !isfinite(desc->projection[k]))
             return gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "view or projection has a value that is not finite");
+        zero &= desc->view[k] == 0.0f && desc->projection[k] == 0.0f;
+    }
+    *d = *desc;
+    if (zero) {
+        world->gl.fnGetIntegerv(GP__GL_VIEWPORT, viewport);
+        gp__frame_scene(world, viewport[2] > 0 && viewport[3] > 0 ? (float)viewport[2] / (float)viewport[3] : 1.0f, d->view, d->projection);
+    }
     return GP_OK;
 }
 #endif
 
 gp_result gp_draw_bodies(gp_world* world, const gp_draw_desc* desc) {
 #if defined(GP_NO_DRAW)
-    if (!world) return GP_ERROR_INVALID_ARGUMENT;
+    if (!world) return gp__no_world(__func__);
     (void)desc;
     gp__begin(world, "gp_draw_bodies");
     return gp__end(world, gp__fail(world, GP_ERROR_INVALID_STATE, "the draw helper was compiled out (GP_NO_DRAW)"));
@@ -6360,38 +6574,37 @@ gp_result gp_draw_bodies(gp_world* world, const gp_draw_desc* desc) {
     gp_result r;
     uint32_t i;
     int k;
-    if (!world) return GP_ERROR_INVALID_ARGUMENT;
+    if (!world) return gp__no_world(__func__);
     gl = &world->gl;
     gp__begin(world, "gp_draw_bodies");
-    if ((r = gp__draw_check(world, desc)) != GP_OK) return gp__end(world, r);
-    d = *desc;
+    if ((r = gp__draw_resolve(world, desc, &d)) != GP_OK) return gp__end(world, r);
     if (d.color[0] == 0.0f && d.color[1] == 0.0f && d.color[2] == 0.0f && d.color[3] == 0.0f) {
         d.color[0] = 0.3f; d.color[1] = 0.5f; d.color[2] = 0.9f; d.color[3] = 1.0f;
     }
     if (d.light[0] == 0.0f && d.light[1] == 0.0f && d.light[2] == 0.0f) { d.light[0] = 0.4f; d.light[1] = 0.7f; d.light[2] = 0.6f; }
-    if (!world->body_program &&
-        (r = gp__draw_program(world, gp__body_vertex_shader, gp__body_fragment_shader, "body mesh", &world->body_program)) != GP_OK)
+    if (!world->draw.bodies &&
+        (r = gp__link(world, GP__SHADER_DRAW_BODIES_VERT, GP__SHADER_DRAW_BODIES_FRAG, &world->draw.bodies)) != GP_OK)
         return gp__end(world, r);
     if ((r = gp__draw_init(world)) != GP_OK) return gp__end(world, r);
-    if (world->body_count == 0) return gp__end(world, GP_OK);
+    if (world->dem.body_count == 0) return gp__end(world, GP_OK);
     gl->fnGetIntegerv(GP__GL_VERTEX_ARRAY_BINDING, &vao);
     gl->fnGetIntegerv(GP__GL_ARRAY_BUFFER_BINDING, &array_buffer);
-    gl->fnUseProgram(world->body_program);
+    gl->fnUseProgram(world->draw.bodies);
     gl->fnUniformMatrix4fv(0, 1, 0, d.view);
     gl->fnUniformMatrix4fv(1, 1, 0, d.projection);
     gl->fnUniform4f(2, d.color[0], d.color[1], d.color[2], d.color[3]);
     gl->fnUniform4f(3, d.color_by == GP_COLOR_UNIFORM ? 1.0f : 0.0f, 0.0f, 0.0f, 0.0f);
     gl->fnUniform4f(4, d.light[0], d.light[1], d.light[2], 0.0f);
-    gl->fnBindVertexArray(world->draw_vao);
+    gl->fnBindVertexArray(world->draw.vao);
     for (k = 0; k < 4; ++k) gl->fnEnableVertexAttribArray((gp__GLuint)k);
-    gl->fnBindBuffer(GP__GL_ARRAY_BUFFER, world->bodies);
+    gl->fnBindBuffer(GP__GL_ARRAY_BUFFER, world->dem.bodies);
     gl->fnVertexAttribPointer(2, 4, GP__GL_FLOAT, 0, (gp__GLsizei)sizeof(gp__body_gpu), (const void*)GP__BODIES_AT(world));
     gl->fnVertexAttribPointer(3, 4, GP__GL_FLOAT, 0, (gp__GLsizei)sizeof(gp__body_gpu), (const void*)(GP__BODIES_AT(world) + 16));
     gl->fnVertexAttribDivisor(2, 1);
     gl->fnVertexAttribDivisor(3, 1);
-    for (i = 0; i < world->run_count; ++i) {
-        const gp__body_run* run = &world->runs[i];
-        const gp__body_shape* s = &world->shapes[run->shape];
+    for (i = 0; i < world->dem.run_count; ++i) {
+        const gp__body_run* run = &world->dem.runs[i];
+        const gp__body_shape* s = &world->dem.shapes[run->shape];
         gl->fnBindBuffer(GP__GL_ARRAY_BUFFER, s->draw_vertices);
         gl->fnVertexAttribPointer(0, 3, GP__GL_FLOAT, 0, 24, NULL);
         gl->fnVertexAttribPointer(1, 3, GP__GL_FLOAT, 0, 24, (const void*)12);
@@ -6411,7 +6624,7 @@ gp_result gp_draw_bodies(gp_world* world, const gp_draw_desc* desc) {
 
 gp_result gp_draw_particles(gp_world* world, const gp_draw_desc* desc) {
 #if defined(GP_NO_DRAW)
-    if (!world) return GP_ERROR_INVALID_ARGUMENT;
+    if (!world) return gp__no_world(__func__);
     (void)desc;
     gp__begin(world, "gp_draw_particles");
     return gp__end(world, gp__fail(world, GP_ERROR_INVALID_STATE, "the draw helper was compiled out (GP_NO_DRAW)"));
@@ -6422,17 +6635,16 @@ gp_result gp_draw_particles(gp_world* world, const gp_draw_desc* desc) {
     gp_result r;
     float mode;
     int i;
-    if (!world) return GP_ERROR_INVALID_ARGUMENT;
+    if (!world) return gp__no_world(__func__);
     gl = &world->gl;
     gp__begin(world, "gp_draw_particles");
-    if ((r = gp__draw_check(world, desc)) != GP_OK) return gp__end(world, r);
-    d = *desc;
+    if ((r = gp__draw_resolve(world, desc, &d)) != GP_OK) return gp__end(world, r);
     if (d.color_by == GP_COLOR_DEFAULT) d.color_by = GP_COLOR_DENSITY;
     if ((int)d.color_by < (int)GP_COLOR_DENSITY || (int)d.color_by > (int)GP_COLOR_UNIFORM)
         return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "color_by %d is not a gp_color_by", (int)d.color_by));
     if (d.range[0] == 0.0f && d.range[1] == 0.0f) {
-        d.range[0] = d.color_by == GP_COLOR_DENSITY ? 0.7f * world->materials[0].rest_density : 0.0f;
-        d.range[1] = d.color_by == GP_COLOR_DENSITY ? 1.0f * world->materials[0].rest_density : 3.0f;
+        d.range[0] = d.color_by == GP_COLOR_DENSITY ? 0.7f * world->fluid.materials[0].rest_density : 0.0f;
+        d.range[1] = d.color_by == GP_COLOR_DENSITY ? 1.0f * world->fluid.materials[0].rest_density : 3.0f;
     }
     if (d.color[0] == 0.0f && d.color[1] == 0.0f && d.color[2] == 0.0f && d.color[3] == 0.0f) {
         d.color[0] = 0.3f; d.color[1] = 0.5f; d.color[2] = 0.9f; d.color[3] = 1.0f;
@@ -6443,17 +6655,17 @@ gp_result gp_draw_particles(gp_world* world, const gp_draw_desc* desc) {
     if (world->count == 0) return gp__end(world, GP_OK);
     /* before any step there is no density to colour by */
     mode = (float)d.color_by;
-    if (d.color_by == GP_COLOR_DENSITY && !world->fluid_valid) mode = (float)GP_COLOR_UNIFORM;
+    if (d.color_by == GP_COLOR_DENSITY && !world->fluid.valid) mode = (float)GP_COLOR_UNIFORM;
     gl->fnGetIntegerv(GP__GL_VERTEX_ARRAY_BINDING, &vao);
     gl->fnGetIntegerv(GP__GL_ARRAY_BUFFER_BINDING, &array_buffer);
     gl->fnGetIntegerv(GP__GL_VIEWPORT, viewport);
-    gl->fnUseProgram(world->draw_program);
+    gl->fnUseProgram(world->draw.particles);
     gl->fnUniformMatrix4fv(0, 1, 0, d.view);
     gl->fnUniformMatrix4fv(1, 1, 0, d.projection);
     gl->fnUniform4f(2, d.color[0], d.color[1], d.color[2], d.color[3]);
     gl->fnUniform4f(3, mode, d.range[0], d.range[1], d.radius_scale);
     gl->fnUniform4f(4, d.light[0], d.light[1], d.light[2], (float)viewport[3]);
-    gl->fnBindVertexArray(world->draw_vao);
+    gl->fnBindVertexArray(world->draw.vao);
     gl->fnBindBuffer(GP__GL_ARRAY_BUFFER, world->position);
     gl->fnVertexAttribPointer(0, 4, GP__GL_FLOAT, 0, 16, NULL);
     gl->fnBindBuffer(GP__GL_ARRAY_BUFFER, world->spare8);
@@ -6472,25 +6684,6 @@ gp_result gp_draw_particles(gp_world* world, const gp_draw_desc* desc) {
 }
 
 /* >>public ================================================================================= */
-
-const char* gp_result_string(gp_result result) {
-    switch (result) {
-    case GP_OK: return "GP_OK";
-    case GP_ERROR_INVALID_ARGUMENT: return "GP_ERROR_INVALID_ARGUMENT";
-    case GP_ERROR_INVALID_STATE: return "GP_ERROR_INVALID_STATE";
-    case GP_ERROR_OUT_OF_MEMORY: return "GP_ERROR_OUT_OF_MEMORY";
-    case GP_ERROR_GPU_OUT_OF_MEMORY: return "GP_ERROR_GPU_OUT_OF_MEMORY";
-    case GP_ERROR_CAPACITY: return "GP_ERROR_CAPACITY";
-    case GP_ERROR_NO_CONTEXT: return "GP_ERROR_NO_CONTEXT";
-    case GP_ERROR_GL_VERSION: return "GP_ERROR_GL_VERSION";
-    case GP_ERROR_GL_MISSING_FUNCTION: return "GP_ERROR_GL_MISSING_FUNCTION";
-    case GP_ERROR_GL_LIMITS: return "GP_ERROR_GL_LIMITS";
-    case GP_ERROR_SHADER_COMPILE: return "GP_ERROR_SHADER_COMPILE";
-    case GP_ERROR_GL: return "GP_ERROR_GL";
-    case GP_RESULT_COUNT: break;
-    }
-    return "GP_RESULT_UNKNOWN";
-}
 
 static uint32_t gp__next_power_of_two(uint32_t v) {
     uint32_t p = 1;
@@ -6590,15 +6783,19 @@ static gp_result gp__load_gl(gp_world* w) {
     gl->fnGetIntegeri_v(GP__GL_MAX_COMPUTE_WORK_GROUP_SIZE, 0, &value);
     if (value < GP_GROUP_SIZE)
         return gp__fail(w, GP_ERROR_GL_LIMITS, "GL_MAX_COMPUTE_WORK_GROUP_SIZE x is %d, below GP_GROUP_SIZE %d", value, GP_GROUP_SIZE);
-    gl->fnGetIntegerv(GP__GL_MAX_COMPUTE_SHARED_MEMORY_SIZE, &value);
-    if (value < 16 * GP_GROUP_SIZE)
-        return gp__fail(w, GP_ERROR_GL_LIMITS, "GL_MAX_COMPUTE_SHARED_MEMORY_SIZE is %d bytes; the sort needs %d", value, 16 * GP_GROUP_SIZE);
+    /* the binding plan's needs (section >>shaders): GL 4.3's minimums, which a driver may not meet */
     gl->fnGetIntegerv(GP__GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS, &value);
-    if (value < 8)
-        return gp__fail(w, GP_ERROR_GL_LIMITS, "GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS is %d, below 8", value);
+    if (value < gp__plan_blocks())
+        return gp__fail(w, GP_ERROR_GL_LIMITS, "GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS is %d; the binding plan needs %d", value, gp__plan_blocks());
     gl->fnGetIntegerv(GP__GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS, &value);
-    if (value < 8)
-        return gp__fail(w, GP_ERROR_GL_LIMITS, "GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS is %d, below 8", value);
+    if (value < GP__MAX_BINDINGS)
+        return gp__fail(w, GP_ERROR_GL_LIMITS, "GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS is %d; the binding plan needs %d", value, GP__MAX_BINDINGS);
+    gl->fnGetIntegerv(GP__GL_MAX_COMPUTE_UNIFORM_BLOCKS, &value);
+    if (value < 2)
+        return gp__fail(w, GP_ERROR_GL_LIMITS, "GL_MAX_COMPUTE_UNIFORM_BLOCKS is %d; the world and solver blocks need 2", value);
+    gl->fnGetIntegerv(GP__GL_MAX_UNIFORM_BLOCK_SIZE, &value);
+    if ((size_t)value < sizeof(gp__solver_params))
+        return gp__fail(w, GP_ERROR_GL_LIMITS, "GL_MAX_UNIFORM_BLOCK_SIZE is %d bytes; the solver block needs %zu", value, sizeof(gp__solver_params));
     gl->fnGetInteger64v(GP__GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &w->max_block_bytes);
     GP__LOG(w, GP_LOG_INFO, "OpenGL %d.%d, %s", major, minor, (const char*)gl->fnGetString(GP__GL_RENDERER));
     return GP_OK;
@@ -6621,16 +6818,57 @@ static gp_result gp__create_buffers(gp_world* w) {
     if (r == GP_OK) r = gp__buffer_new(w, table, NULL, "the cell count table", &w->cell_count);
     if (r == GP_OK) r = gp__buffer_new(w, table, NULL, "the cell start table", &w->cell_start);
     if (r == GP_OK) r = gp__buffer_new(w, sizeof stats, stats, "the grid statistics", &w->grid_stats);
-    if (r == GP_OK) r = gp__buffer_new(w, 16, NULL, "the step statistics", &w->step_stats[0]);
-    if (r == GP_OK) r = gp__buffer_new(w, 16, NULL, "the step statistics", &w->step_stats[1]);
+    if (r == GP_OK) r = gp__buffer_new(w, 16, NULL, "the step statistics", &w->step.stats[0]);
+    if (r == GP_OK) r = gp__buffer_new(w, 16, NULL, "the step statistics", &w->step.stats[1]);
     if (r == GP_OK) r = gp__buffer_new(w, sizeof w->params_host, NULL, "the world parameters", &w->params);
     if (r == GP_OK) r = gp__buffer_new(w, sizeof w->solver_host, &w->solver_host, "the solver parameters", &w->solver);
-    if (r == GP_OK) r = gp__buffer_new(w, 4, NULL, "the distance fields", &w->fields);
+    if (r == GP_OK) r = gp__buffer_new(w, 4, NULL, "the distance fields", &w->colliders.fields);
     if (r == GP_OK) {
         gp__buffer_zero(w, w->cell_start, 0, table);
         gp__params_upload(w);
     }
     return r;
+}
+
+void gp_world_destroy(gp_world* world) {
+    gp_allocator allocator;
+    size_t i;
+    if (!world) return;
+    if (world->gl.fnDeleteBuffers) {
+        gp__GLuint* buffers[19];
+        buffers[0] = &world->position; buffers[1] = &world->velocity; buffers[2] = &world->info;
+        buffers[3] = &world->life; buffers[4] = &world->spare16; buffers[5] = &world->spare8;
+        buffers[6] = &world->slot_of_id; buffers[7] = &world->cell_key; buffers[8] = &world->order;
+        buffers[9] = &world->cell_count; buffers[10] = &world->cell_start; buffers[11] = &world->grid_stats;
+        buffers[12] = &world->params; buffers[13] = &world->solver; buffers[14] = &world->colliders.fields;
+        buffers[15] = &world->colliders.points; buffers[16] = &world->colliders.distances; buffers[17] = &world->dem.offsets;
+        buffers[18] = &world->dem.bodies;
+        gp__buffer_delete(world, &world->fluid.state);
+        if (world->desc.gpu_timings) gp__timers_collect(world);
+        for (i = 0; i < 2; ++i) {
+            if (world->step.fence[i]) world->gl.fnDeleteSync(world->step.fence[i]);
+            gp__buffer_delete(world, &world->step.stats[i]);
+        }
+        for (i = 0; i < sizeof buffers / sizeof buffers[0]; ++i) gp__buffer_delete(world, buffers[i]);
+        for (i = 0; i < GP__SCAN_MAX_LEVELS; ++i) gp__buffer_delete(world, &world->scan_sums[i]);
+        for (i = 0; i < GP__PROGRAM_COUNT; ++i)
+            if (world->programs[i]) world->gl.fnDeleteProgram(world->programs[i]);
+#if !defined(GP_NO_DRAW)
+        if (world->draw.bodies) world->gl.fnDeleteProgram(world->draw.bodies);
+        for (i = 0; i < world->dem.shape_count; ++i) {
+            gp__buffer_delete(world, &world->dem.shapes[i].draw_vertices);
+            gp__buffer_delete(world, &world->dem.shapes[i].draw_indices);
+        }
+        if (world->draw.particles) world->gl.fnDeleteProgram(world->draw.particles);
+        if (world->draw.vao) world->gl.fnDeleteVertexArrays(1, &world->draw.vao);
+#endif
+    }
+    for (i = 0; i < world->colliders.count; ++i) gp__free(&world->desc.allocator, world->colliders.list[i].field_samples);
+    for (i = 0; i < world->dem.shape_count; ++i) gp__free(&world->desc.allocator, world->dem.shapes[i].offsets);
+    gp__free(&world->desc.allocator, world->dem.shapes);
+    gp__free(&world->desc.allocator, world->dem.runs);
+    allocator = world->desc.allocator;
+    gp__free(&allocator, world);
 }
 
 gp_result gp_world_create(const gp_world_desc* desc, gp_world** world) {
@@ -6658,6 +6896,8 @@ gp_result gp_world_create(const gp_world_desc* desc, gp_world** world) {
     w->desc = resolved;
     w->call = "gp_world_create";
     w->capacity = resolved.max_particles;
+    w->added_lo[0] = w->added_lo[1] = w->added_lo[2] = 3.4e38f;   /* none added yet */
+    w->added_hi[0] = w->added_hi[1] = w->added_hi[2] = -3.4e38f;
     if (resolved.grid.mode == GP_GRID_BOUNDED)
         w->buckets = resolved.grid.dims[0] * resolved.grid.dims[1] * resolved.grid.dims[2];
     else
@@ -6686,12 +6926,12 @@ gp_result gp_world_create(const gp_world_desc* desc, gp_world** world) {
         w->params_host.counts[2] = w->capacity;
         w->params_host.counts[3] = resolved.deterministic ? 1u : 0u;
         for (p = 0; p < GP_MAX_FLUID_MATERIALS; ++p) {
-            w->materials[p] = gp_query_fluid_material_defaults(w, NULL);
-            gp__fluid_params_fill(&w->solver_host.fluids[p], &w->materials[p]);
+            w->fluid.materials[p] = gp_query_fluid_material_defaults(w, NULL);
+            gp__fluid_params_fill(&w->solver_host.fluids[p], &w->fluid.materials[p]);
         }
         for (p = 0; p < GP_MAX_GRANULAR_MATERIALS; ++p) {
-            w->granular[p] = gp_query_granular_material_defaults(w, NULL);
-            gp__granular_params_fill(w->solver_host.granular[p], &w->granular[p]);
+            w->dem.materials[p] = gp_query_granular_material_defaults(w, NULL);
+            gp__granular_params_fill(w->solver_host.granular[p], &w->dem.materials[p]);
         }
         w->solver_host.gravity[1] = -9.81f;
         w->solver_host.counts[2] = 1u;
@@ -6707,47 +6947,6 @@ gp_result gp_world_create(const gp_world_desc* desc, gp_world** world) {
     w->call = NULL;
     *world = w;
     return GP_OK;
-}
-
-void gp_world_destroy(gp_world* world) {
-    gp_allocator allocator;
-    size_t i;
-    if (!world) return;
-    if (world->gl.fnDeleteBuffers) {
-        gp__GLuint* buffers[19];
-        buffers[0] = &world->position; buffers[1] = &world->velocity; buffers[2] = &world->info;
-        buffers[3] = &world->life; buffers[4] = &world->spare16; buffers[5] = &world->spare8;
-        buffers[6] = &world->slot_of_id; buffers[7] = &world->cell_key; buffers[8] = &world->order;
-        buffers[9] = &world->cell_count; buffers[10] = &world->cell_start; buffers[11] = &world->grid_stats;
-        buffers[12] = &world->params; buffers[13] = &world->solver; buffers[14] = &world->fields;
-        buffers[15] = &world->points; buffers[16] = &world->distances; buffers[17] = &world->offsets;
-        buffers[18] = &world->bodies;
-        gp__buffer_delete(world, &world->fluid_state);
-        if (world->desc.gpu_timings) gp__timers_collect(world);
-        for (i = 0; i < 2; ++i) {
-            if (world->step_fence[i]) world->gl.fnDeleteSync(world->step_fence[i]);
-            gp__buffer_delete(world, &world->step_stats[i]);
-        }
-        for (i = 0; i < sizeof buffers / sizeof buffers[0]; ++i) gp__buffer_delete(world, buffers[i]);
-        for (i = 0; i < GP__SCAN_MAX_LEVELS; ++i) gp__buffer_delete(world, &world->scan_sums[i]);
-        for (i = 0; i < GP__PROGRAM_COUNT; ++i)
-            if (world->programs[i]) world->gl.fnDeleteProgram(world->programs[i]);
-#if !defined(GP_NO_DRAW)
-        if (world->body_program) world->gl.fnDeleteProgram(world->body_program);
-        for (i = 0; i < world->shape_count; ++i) {
-            gp__buffer_delete(world, &world->shapes[i].draw_vertices);
-            gp__buffer_delete(world, &world->shapes[i].draw_indices);
-        }
-        if (world->draw_program) world->gl.fnDeleteProgram(world->draw_program);
-        if (world->draw_vao) world->gl.fnDeleteVertexArrays(1, &world->draw_vao);
-#endif
-    }
-    for (i = 0; i < world->collider_count; ++i) gp__free(&world->desc.allocator, world->colliders[i].field_samples);
-    for (i = 0; i < world->shape_count; ++i) gp__free(&world->desc.allocator, world->shapes[i].offsets);
-    gp__free(&world->desc.allocator, world->shapes);
-    gp__free(&world->desc.allocator, world->runs);
-    allocator = world->desc.allocator;
-    gp__free(&allocator, world);
 }
 
 gp_result gp_world_last_result(const gp_world* world) { return world ? world->last_result : GP_ERROR_INVALID_ARGUMENT; }
@@ -6796,116 +6995,8 @@ static gp__GLuint gp__attribute_buffer(const gp_world* w, gp_attribute attribute
     return 0;
 }
 
-/* Checks n particles' values as gp_particles_add and gp_particles_write take them; names the
-   first bad one. what: "position", "velocity", "life". stride in floats. */
-static gp_result gp__check_values(gp_world* w, const char* what, const float* v, uint32_t n, uint32_t stride,
-                                  uint32_t components, bool last_positive) {
-    uint32_t i, c;
-    for (i = 0; v && i < n; ++i) {
-        for (c = 0; c < components; ++c)
-            if (!isfinite(v[(size_t)i * stride + c]))
-                return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "%s of particle %u, component %u, is %g; nothing was changed",
-                                what, i, c, (double)v[(size_t)i * stride + c]);
-        if (last_positive && !(v[(size_t)i * stride + components - 1] > 0.0f))
-            return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "%s of particle %u must be positive, not %g; nothing was changed",
-                            what, i, (double)v[(size_t)i * stride + components - 1]);
-    }
-    return GP_OK;
-}
-
-/* The add, inside a gp__begin/gp__end pair (also used by the fluid's scenes and pours). */
-static gp_result gp__particles_add(gp_world* world, const gp_particles_desc* desc, uint32_t* ids) {
-    gp_particles_desc d;
-    gp_result r = GP_OK;
-    gp_particle_position* position = NULL;
-    gp_particle_velocity* velocity = NULL;
-    gp_particle_info* info = NULL;
-    gp_particle_life* life = NULL;
-    uint32_t* slots = NULL;
-    uint32_t i, first;
-    if (!desc) return gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "desc is NULL");
-    d = *desc;
-    if (d.count == 0) return GP_OK;
-    if (d.radius == 0.0f) d.radius = 0.5f * world->desc.grid.cell_size;
-    if (d.mass == 0.0f) d.mass = 1.0f;
-    if (d.kind == GP_KIND_DEFAULT) d.kind = GP_KIND_EFFECT;
-    if (!d.has_owner) d.owner = GP_NO_OWNER;
-    if (d.count > world->capacity - world->count)
-        return gp__fail(world, GP_ERROR_CAPACITY, "%u particles do not fit: %u of %u slots are live; nothing was added",
-                        d.count, world->count, world->capacity);
-    if (!d.positions) return gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "positions is NULL for %u particles", d.count);
-    if ((int)d.kind <= (int)GP_KIND_DEFAULT || (int)d.kind >= (int)GP_KIND_COUNT)
-        return gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "kind %d is not a gp_kind", (int)d.kind);
-    if (d.phase > 0xffffu) return gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "phase %u is above 65,535", d.phase);
-    if (d.kind == GP_KIND_FLUID && d.phase >= GP_MAX_FLUID_MATERIALS)
-        return gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "fluid phase %u: a fluid's phase picks one of %d materials",
-                        d.phase, GP_MAX_FLUID_MATERIALS);
-    if ((d.kind == GP_KIND_GRANULAR || d.kind == GP_KIND_RIGID) && d.phase >= GP_MAX_GRANULAR_MATERIALS)
-        return gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "granular phase %u: a grain's phase picks one of %d materials",
-                        d.phase, GP_MAX_GRANULAR_MATERIALS);
-    if (!(d.radius > 0.0f) || !isfinite(d.radius) || !(d.mass > 0.0f) || !isfinite(d.mass))
-        return gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "radius %g and mass %g must be positive and finite",
-                        (double)d.radius, (double)d.mass);
-    if (!(d.lifetime >= 0.0f) || !isfinite(d.lifetime))
-        return gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "lifetime %g must be 0 (forever) or positive", (double)d.lifetime);
-    if ((r = gp__check_values(world, "position", d.positions, d.count, 3, 3, false)) != GP_OK ||
-        (r = gp__check_values(world, "velocity", d.velocities, d.count, 3, 3, false)) != GP_OK ||
-        (r = gp__check_values(world, "radius", d.radii, d.count, 1, 1, true)) != GP_OK ||
-        (r = gp__check_values(world, "mass", d.masses, d.count, 1, 1, true)) != GP_OK)
-        return r;
-
-    position = (gp_particle_position*)gp__alloc(&world->desc.allocator, (size_t)d.count * sizeof *position);
-    velocity = (gp_particle_velocity*)gp__alloc(&world->desc.allocator, (size_t)d.count * sizeof *velocity);
-    info = (gp_particle_info*)gp__alloc(&world->desc.allocator, (size_t)d.count * sizeof *info);
-    life = (gp_particle_life*)gp__alloc(&world->desc.allocator, (size_t)d.count * sizeof *life);
-    slots = (uint32_t*)gp__alloc(&world->desc.allocator, (size_t)d.count * sizeof *slots);
-    if (!position || !velocity || !info || !life || !slots) {
-        r = gp__fail(world, GP_ERROR_OUT_OF_MEMORY, "no host memory to stage %u particles; nothing was added", d.count);
-    } else {
-        /* Ids are handed out in slot order: live particles hold ids [0, count), a slot each. */
-        first = world->count;
-        for (i = 0; i < d.count; ++i) {
-            const float* p = d.positions + (size_t)i * 3;
-            const float* v = d.velocities ? d.velocities + (size_t)i * 3 : NULL;
-            position[i].x = p[0]; position[i].y = p[1]; position[i].z = p[2];
-            position[i].radius = d.radii ? d.radii[i] : d.radius;
-            velocity[i].x = v ? v[0] : 0.0f; velocity[i].y = v ? v[1] : 0.0f; velocity[i].z = v ? v[2] : 0.0f;
-            velocity[i].mass = d.masses ? d.masses[i] : d.mass;
-            info[i].id = first + i;
-            info[i].kind = (uint32_t)d.kind | (d.phase << 16);
-            info[i].owner = d.owner;
-            info[i].user = d.users ? d.users[i] : d.user;
-            life[i].age = 0.0f;
-            life[i].lifetime = d.lifetime;
-            slots[i] = first + i;
-            if (ids) ids[i] = first + i;
-            if (v && d.kind == GP_KIND_FLUID) {
-                float speed = sqrtf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-                if (speed > world->added_speed) world->added_speed = speed;
-            }
-        }
-        gp__buffer_upload(world, world->position, (size_t)first * 16, (size_t)d.count * 16, position);
-        gp__buffer_upload(world, world->velocity, (size_t)first * 16, (size_t)d.count * 16, velocity);
-        gp__buffer_upload(world, world->info, (size_t)first * 16, (size_t)d.count * 16, info);
-        gp__buffer_upload(world, world->life, (size_t)first * 8, (size_t)d.count * 8, life);
-        gp__buffer_upload(world, world->slot_of_id, (size_t)first * 4, (size_t)d.count * 4, slots);
-        if (world->fluid_state) gp__buffer_zero(world, world->fluid_state, (size_t)first * 8, (size_t)d.count * 8);
-        world->count += d.count;
-        world->grid_built = false;
-        if (d.kind == GP_KIND_FLUID) world->fluid_phases |= 1u << d.phase;
-        if (d.kind == GP_KIND_GRANULAR || d.kind == GP_KIND_RIGID) world->granular_phases |= 1u << d.phase;
-        gp__params_upload(world);
-    }
-    gp__free(&world->desc.allocator, position);
-    gp__free(&world->desc.allocator, velocity);
-    gp__free(&world->desc.allocator, info);
-    gp__free(&world->desc.allocator, life);
-    gp__free(&world->desc.allocator, slots);
-    return r;
-}
-
 gp_result gp_particles_add(gp_world* world, const gp_particles_desc* desc, uint32_t* ids) {
-    if (!world) return GP_ERROR_INVALID_ARGUMENT;
+    if (!world) return gp__no_world(__func__);
     gp__begin(world, "gp_particles_add");
     if (desc && desc->kind == GP_KIND_RIGID && desc->count)
         return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "rigid particles come with their bodies: gp_bodies_add"));
@@ -6926,11 +7017,11 @@ static gp_result gp__check_range(gp_world* w, gp_attribute attribute, uint32_t f
 gp_result gp_particles_read(gp_world* world, gp_attribute attribute, uint32_t first, uint32_t count, void* dst) {
     gp_result r;
     size_t size = gp_attribute_size(attribute);
-    if (!world) return GP_ERROR_INVALID_ARGUMENT;
+    if (!world) return gp__no_world(__func__);
     gp__begin(world, "gp_particles_read");
     if ((r = gp__check_range(world, attribute, first, count, dst)) != GP_OK) return gp__end(world, r);
     if (attribute == GP_ATTRIBUTE_DENSITY || attribute == GP_ATTRIBUTE_PRESSURE || attribute == GP_ATTRIBUTE_ACCELERATION) {
-        if (!world->fluid_valid || first + count > world->fluid_count)
+        if (!world->fluid.valid || first + count > world->fluid.count)
             return gp__end(world, gp__fail(world, GP_ERROR_INVALID_STATE, "densities, pressures and accelerations come from "
                                            "gp_world_step or gp_fluid_compute; a grid build or new particles since have left "
                                            "slots [%u, %u) without them", first, first + count));
@@ -6952,7 +7043,7 @@ gp_result gp_particles_read(gp_world* world, gp_attribute attribute, uint32_t fi
 gp_result gp_particles_write(gp_world* world, gp_attribute attribute, uint32_t first, uint32_t count, const void* src) {
     gp_result r;
     size_t size = gp_attribute_size(attribute);
-    if (!world) return GP_ERROR_INVALID_ARGUMENT;
+    if (!world) return gp__no_world(__func__);
     gp__begin(world, "gp_particles_write");
     if ((r = gp__check_range(world, attribute, first, count, src)) != GP_OK) return gp__end(world, r);
     if (attribute == GP_ATTRIBUTE_INFO)
@@ -6977,7 +7068,7 @@ gp_result gp_particles_write(gp_world* world, gp_attribute attribute, uint32_t f
 
 gp_result gp_buffer_create(gp_world* world, size_t bytes, const void* data, uint32_t* buffer) {
     gp_result r;
-    if (!world) return GP_ERROR_INVALID_ARGUMENT;
+    if (!world) return gp__no_world(__func__);
     gp__begin(world, "gp_buffer_create");
     if (!buffer) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "buffer is NULL"));
     r = gp__buffer_new(world, bytes, data, "the requested buffer", buffer);
@@ -6990,7 +7081,7 @@ void gp_buffer_destroy(gp_world* world, uint32_t buffer) {
 
 gp_result gp_buffer_write(gp_world* world, uint32_t buffer, size_t offset, size_t bytes, const void* src) {
     gp_result r;
-    if (!world) return GP_ERROR_INVALID_ARGUMENT;
+    if (!world) return gp__no_world(__func__);
     gp__begin(world, "gp_buffer_write");
     if (bytes && !src) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "src is NULL"));
     if (bytes > (size_t)-1 - offset) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "offset + bytes overflows"));
@@ -7001,7 +7092,7 @@ gp_result gp_buffer_write(gp_world* world, uint32_t buffer, size_t offset, size_
 
 gp_result gp_buffer_read(gp_world* world, uint32_t buffer, size_t offset, size_t bytes, void* dst) {
     gp_result r;
-    if (!world) return GP_ERROR_INVALID_ARGUMENT;
+    if (!world) return gp__no_world(__func__);
     gp__begin(world, "gp_buffer_read");
     if (bytes && !dst) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "dst is NULL"));
     if (bytes > (size_t)-1 - offset) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "offset + bytes overflows"));
@@ -7020,6 +7111,56 @@ uint32_t gp_timings_read(gp_world* world, gp_timing* timings, uint32_t max) {
     world->total_count = 0;
     return n;
 }
+
+/* >>references =============================================================================
+   REFERENCES
+   The comments cite the papers by number; a bare "eq. N" in a section means the paper of that
+   section (>>sph: 001; >>dem: 000).
+   000  T. Harada, "Real-Time Rigid Body Simulation on GPUs", GPU Gems 3, chapter 29 (2007).
+        Cited: eqs. 1-8 (momenta, angular velocity, quaternion update), 9 (voxel index), 10-13
+        (contact spring, dashpot, shear), 14-15 (a body's force and torque), 18-21 (its particles
+        and its drawing); sections 29.1.3, 29.1.5, 29.2, 29.3 (granular matter, coupling).
+   001  T. Harada, S. Koshizuka, Y. Kawaguchi, "Smoothed Particle Hydrodynamics on GPUs",
+        Computer Graphics International (2007). Cited: eqs. 4-5 (density, pressure), 6-7 (pressure
+        and viscosity forces), 8-10 (kernels), 11 (the walls' push), 13 (the wall weight
+        function); sections 3.3, 4.4-4.6; figures 4-9; Tables 1-2 (the benchmark).
+   002  P. Kipfer, M. Segal, R. Westermann, "UberFlow: A GPU-Based Particle Engine", Graphics
+        Hardware (2004). Cited: the bitonic sort by view depth; drawing from GPU memory.
+   003  T. Harada, S. Koshizuka, Y. Kawaguchi, "Real-time Fluid Simulation Coupled with Cloth",
+        IPSJ (2007). Planned: cloth.
+   004  A multi-GPU particle simulation (domain split, ghost and migrating particles). Cited: the
+        Courant condition that bounds a substep. Planned: several GPUs.
+   Beyond the five: M. Müller, D. Charypar, M. Gross, "Particle-Based Fluid Simulation for
+   Interactive Applications", SCA (2003), the kernels; S. Adami, X. Hu, N. Adams, "A generalized
+   wall boundary condition for smoothed particle hydrodynamics", J. Comput. Phys. 231 (2012), the
+   walls' hydrostatic pressure; M. Antuono, A. Colagrossi, S. Marrone, "Numerical diffusive terms
+   in weakly-compressible SPH schemes", Comput. Phys. Commun. 183 (2012), the delta-SPH
+   diffusion; A. Appleby, MurmurHash3's finaliser, the grid's hash.
+*/
+
+/* >>licence ================================================================================
+   MIT License
+
+   Copyright (c) 2026 The gpuparticle.h authors
+
+   Permission is hereby granted, free of charge, to any person obtaining a copy
+   of this software and associated documentation files (the "Software"), to deal
+   in the Software without restriction, including without limitation the rights
+   to use, copy, modify, merge, publish, distribute, sublicense, and/or sell
+   copies of the Software, and to permit persons to whom the Software is
+   furnished to do so, subject to the following conditions:
+
+   The above copyright notice and this permission notice shall be included in all
+   copies or substantial portions of the Software.
+
+   THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
+   IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
+   FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
+   AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
+   LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM,
+   OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE
+   SOFTWARE.
+*/
 
 #endif /* GP__IMPLEMENTATION_INCLUDED */
 #endif /* GPUPARTICLE_IMPLEMENTATION */

@@ -4,8 +4,8 @@
 // 65,535 (the shader then takes gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x).
 layout(local_size_x = 1) in;
 
-layout(std430, binding = 0) readonly buffer count_block { uint count_words[]; };
-layout(std430, binding = 1) writeonly buffer args_block { uint args[]; };
+layout(std430, binding = GP_BINDING_COUNT_WORDS) readonly buffer count_block { uint count_words[]; };
+layout(std430, binding = GP_BINDING_ARGS) writeonly buffer args_block { uint args[]; };
 layout(location = 0) uniform uint u_count_word;
 layout(location = 1) uniform uint u_args_word;
 layout(location = 2) uniform uint u_group_size;

@@ -1,9 +1,7 @@
 // gp_boundary.glsl: the boundary's signed distance function (001 section 3.3): the union of every
-// collider's wall. Needs gp_common.glsl and gp_solver.glsl first; reads mesh fields at binding 6.
+// collider's wall. Needs gp_common.glsl, gp_solver.glsl and gp_buffers.glsl (the FIELDS role) first.
 // Each function returns vec4(unit normal towards the free side, distance), the distance positive
 // where particles may be and negative inside a wall.
-layout(std430, binding = 6) readonly buffer gp_field_block { float gp_field[]; };
-
 // Shapes as usual signed distance functions, positive outside the shape, with their gradients.
 vec4 gp_sphere_sdf(vec3 p, vec3 c, float r) {
     vec3 d = p - c;

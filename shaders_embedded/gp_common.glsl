@@ -1,9 +1,9 @@
 // gp_common.glsl: included first by every gpuparticle.h compute shader.
-// Workgroup size and the flat index of a workgroup in a dispatch that the host split into x * y
-// groups (GL guarantees only 65,535 groups per axis, and 16M elements need 65,536 groups of 256).
-#ifndef GP_GROUP_SIZE
-#define GP_GROUP_SIZE 256
-#endif
+// The constants that C and GLSL share (GP_GROUP_SIZE, the kinds, the tables' sizes, the shapes,
+// the chunk and run lengths of the scan and the sort) are not written here: the header defines
+// them from its own C values after the #version line (section >>shaders, gp__shader_constants).
+// The flat index of a workgroup in a dispatch that the host split into x * y groups (GL
+// guarantees only 65,535 groups per axis, and 16M elements need 65,536 groups of 256).
 
 uint gp_group_index() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x; }
 uint gp_global_index() { return gp_group_index() * uint(GP_GROUP_SIZE) + gl_LocalInvocationID.x; }

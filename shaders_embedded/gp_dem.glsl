@@ -1,23 +1,10 @@
-// gp_dem.glsl: what the DEM passes share (000): the contact model, the rigid bodies' records and
-// quaternions. Needs gp_common.glsl, gp_particles.glsl, gp_solver.glsl and gp_boundary.glsl first.
-//
-// A pass's force output is the 16-byte spare (binding 4), as for the fluid: after the contact pass
-// it holds, per slot, a grain's acceleration (contact force / mass + gravity + your forces) and a
+// gp_dem.glsl: what the DEM passes share (000): the contact model and the rigid bodies' records.
+// Needs gp_common.glsl, gp_particles.glsl, gp_solver.glsl, gp_buffers.glsl (the BODIES role) and
+// gp_quaternion.glsl first. A pass's force output is the ACCELERATION role: after the contact pass it
+// holds, per slot, a grain's acceleration (contact force / mass + gravity + your forces) and a
 // rigid particle's contact force / mass (its body adds gravity once).
-layout(std430, binding = 4) buffer gp_acceleration_block { vec4 gp_acceleration[]; };
-// The words of the world's statistics buffer (as gp_sph.glsl names them).
-layout(std430, binding = 7) buffer gp_stats_block {
-    uint stat_outside; uint stat_nonfinite; uint stat_truncated;
-    uint stat_max_speed; uint stat_min_density; uint stat_max_density; uint stat_wall_pushes;
-    uint stat_bad_updates;
-};
 
-// The rigid bodies' buffer (binding 3): first a vec4 per slot, the contact torque about the
-// particle's centre that dem_contact leaves for a rigid particle (N m), then from vec4 gp_counts.z
-// (the store's capacity) on, six vec4s per body.
-layout(std430, binding = 3) buffer gp_rigid_block { vec4 gp_rigid[]; };
-
-// A rigid body (mirrored by gp__body_gpu in gpuparticle.h, section >>dem):
+// A rigid body (mirrored by gp__body_gpu in gpuparticle.h, section >>structs):
 //   x = (centre of mass X, 1 / M); q = orientation (x, y, z, s); p = (linear momentum P, particle
 //   mass); l = (angular momentum L, 0); inertia = (1 / principal moments, 0);
 //   particles = (first id, count, first offset, shape). Particle k has id first + k and offset
@@ -46,9 +33,6 @@ void gp_body_store(uint b, gp_body body) {   // what moves
 uint gp_grain_material(uvec4 info) { return min(gp_phase_of(info), GP_MAX_GRANULAR_MATERIALS - 1u); }
 bool gp_is_dem(uint kind) { return kind == GP_KIND_GRANULAR || kind == GP_KIND_RIGID; }
 
-// Quaternions (x, y, z, s): v rotated by q (eq. 18), and the product a * b (000's appendix).
-vec3 gp_rotate(vec4 q, vec3 v) { return v + 2.0 * cross(q.xyz, cross(q.xyz, v) + q.w * v); }
-vec4 gp_quat_mul(vec4 a, vec4 b) { return vec4(a.w * b.xyz + b.w * a.xyz + cross(a.xyz, b.xyz), a.w * b.w - dot(a.xyz, b.xyz)); }
 // The world angular velocity W = I(t)^-1 L = R diag(1 / lambda) R^T L (eqs. 5-6).
 vec3 gp_body_omega(gp_body b) {
     vec4 inverse = vec4(-b.q.xyz, b.q.w);
@@ -79,24 +63,4 @@ void gp_touch(vec3 n, float overlap, vec3 v, vec3 w, float r, vec3 partner, vec4
     vec3 force = gp_contact(n, overlap, partner - (v + cross(w, lever)), c);
     f += force;
     torque += cross(lever, force);
-}
-
-// Contact with the walls: every collider within r pushes, and a container box's six faces each
-// push as a plane wall (a grain in a corner touches three). Walls are still.
-void gp_wall_contact(vec3 p, vec3 v, vec3 w, float r, vec4 c, inout vec3 f, inout vec3 torque) {
-    for (uint k = 0u; k < gp_solver_counts.x; ++k) {
-        gp_collider_shape s = gp_colliders[k];
-        if (s.a.w == GP_SHAPE_BOX && s.c.x < 0.0) {
-            vec3 low = s.b.xyz + (p - s.a.xyz), high = s.b.xyz - (p - s.a.xyz);   // to each face
-            for (int a = 0; a < 3; ++a) {
-                vec3 e = vec3(0.0);
-                e[a] = 1.0;
-                if (low[a] < r) gp_touch(-e, r - low[a], v, w, r, vec3(0.0), c, f, torque);
-                if (high[a] < r) gp_touch(e, r - high[a], v, w, r, vec3(0.0), c, f, torque);
-            }
-        } else {
-            vec4 d = gp_collider_distance(k, p);
-            if (d.w < r) gp_touch(-d.xyz, r - d.w, v, w, r, vec3(0.0), c, f, torque);
-        }
-    }
 }

@@ -8,7 +8,6 @@
 // block scans five times slower than a copy there; without barriers the scan reads its input
 // twice and writes once, at the full streaming speed of each device, and no invocation ever waits
 // for another.
-#define GP_SCAN_CHUNK 32u
 
 layout(location = 0) uniform uint u_count;   // elements in this level
 layout(location = 1) uniform uint u_flags;   // 1: the values are flags, counted as (value != 0)
@@ -16,8 +15,8 @@ layout(location = 1) uniform uint u_flags;   // 1: the values are flags, counted
 // The input, read 16 bytes at a time where four whole elements remain (twice the speed of single
 // words on llvmpipe, and the natural width of GPU loads), one word at a time in the ragged tail:
 // the buffer need not be a multiple of 16 bytes long.
-layout(std430, binding = 0) readonly buffer scan_input_block { uint scan_input[]; };
-layout(std430, binding = 0) readonly buffer scan_input4_block { uvec4 scan_input4[]; };
+layout(std430, binding = GP_BINDING_SCAN_INPUT) readonly buffer scan_input_block { uint scan_input[]; };
+layout(std430, binding = GP_BINDING_SCAN_INPUT) readonly buffer scan_input4_block { uvec4 scan_input4[]; };
 
 uvec4 gp_scan_load4(uint e) {   // elements e ... e + 3 (e a multiple of 4); 0 past u_count
     uvec4 v;

@@ -1,10 +1,5 @@
 // gp_solver.glsl: the solvers' parameters, one std140 uniform block at binding 1.
-// Mirrored by gp__solver_params in gpuparticle.h (section >>sph); keep both in step.
-#define GP_MAX_FLUID_MATERIALS 8u
-#define GP_MAX_FORCES 8u
-#define GP_MAX_COLLIDERS 32u
-#define GP_WALL_SAMPLES 32u
-#define GP_MAX_GRANULAR_MATERIALS 8u
+// Mirrored by gp__solver_params in gpuparticle.h (section >>structs), checked field by field by a test.
 
 // One fluid material (001): its constants, kernel coefficients and wall weight tables.
 struct gp_fluid {
@@ -43,12 +38,6 @@ layout(std140, binding = 1) uniform gp_solver_block {
     gp_collider_shape gp_colliders[GP_MAX_COLLIDERS];
     gp_granular gp_granulars[GP_MAX_GRANULAR_MATERIALS];
 };
-
-#define GP_SHAPE_SPHERE 1.0
-#define GP_SHAPE_BOX 2.0
-#define GP_SHAPE_CAPSULE 3.0
-#define GP_SHAPE_PLANE 4.0
-#define GP_SHAPE_MESH 5.0
 
 // The user's forces at p (gp_forces_set).
 vec3 gp_user_forces(vec3 p) {

@@ -12,7 +12,6 @@
 // No shared memory and no barrier (a barrier costs llvmpipe a fixed ~8 microseconds per
 // workgroup): steps shorter than GP_SORT_RUN run in one invocation's registers (sort_local),
 // longer ones as passes over the buffers, two half-cleaner levels per pass (sort_global).
-#define GP_SORT_RUN 16u
 
 layout(location = 0) uniform uint u_count;
 layout(location = 1) uniform uint u_descending;

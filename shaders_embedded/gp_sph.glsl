@@ -1,23 +1,6 @@
-// gp_sph.glsl: what the SPH passes share (001): their buffers beyond the particle store, the
-// kernels and the wall weight tables. Needs gp_common.glsl, gp_world.glsl, gp_grid.glsl,
-// gp_particles.glsl and gp_solver.glsl first.
-//
-// Between two grid builds the store's spare buffers are free: the density pass writes (density,
-// pressure) into the 8-byte spare (bound at 3, where gp_life would be; the SPH passes do not touch
-// life) and the force pass writes accelerations into the 16-byte spare (at 4). Both stay readable
-// until the next build, which reuses them.
-layout(std430, binding = 3) buffer gp_density_block { vec2 gp_density[]; };           // kg/m^3, Pa
-layout(std430, binding = 4) buffer gp_acceleration_block { vec4 gp_acceleration[]; }; // m/s^2, 0
-layout(std430, binding = 5) readonly buffer cell_start_block { uint cell_start[]; };
-// The words of the world's statistics buffer: the grid's three, then the fluid's.
-layout(std430, binding = 7) buffer gp_stats_block {
-    uint stat_outside; uint stat_nonfinite; uint stat_truncated;
-    uint stat_max_speed;      // float bits of the largest speed (non-negative floats order as uints)
-    uint stat_min_density;    // float bits
-    uint stat_max_density;    // float bits
-    uint stat_wall_pushes;    // particles put back out of a wall in the last substep
-    uint stat_bad_updates;    // non-finite updates since the world was made
-};
+// gp_sph.glsl: what the SPH passes share (001): the kernels and the wall weight tables. Needs
+// gp_common.glsl, gp_world.glsl, gp_grid.glsl, gp_particles.glsl, gp_solver.glsl and
+// gp_buffers.glsl first.
 
 // The material of a particle; phases beyond the table were refused when the particle was added.
 uint gp_material_of(uvec4 info) { return min(gp_phase_of(info), GP_MAX_FLUID_MATERIALS - 1u); }

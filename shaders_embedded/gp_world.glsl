@@ -1,10 +1,7 @@
 // gp_world.glsl: the world's parameters, one std140 uniform block at binding 0.
-// Mirrored by gp__world_params in gpuparticle.h (section >>grid); keep both in step.
+// Mirrored by gp__world_params in gpuparticle.h (section >>structs), checked field by field by a test.
 layout(std140, binding = 0) uniform gp_world_block {
     vec4  gp_grid_origin;   // xyz lowest corner of a bounded grid (metres), w cell size (metres)
     ivec4 gp_grid_dims;     // xyz cells per axis of a bounded grid, w mode (1 bounded, 2 hashed)
     uvec4 gp_counts;        // x live particles, y buckets, z capacity, w flags (1 deterministic)
 };
-
-#define GP_GRID_BOUNDED 1
-#define GP_GRID_HASHED 2

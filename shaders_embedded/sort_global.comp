@@ -4,53 +4,12 @@
 // comparator per invocation. Otherwise half-cleaners: with u_levels 1, distance j, one comparator
 // per invocation; with u_levels 2, distances j and j/2 together, four elements per invocation
 // (i, i + j/2, i + j, i + 3j/2), which halves the passes over the buffers.
-// >>include gp_common.glsl
-// gp_common.glsl: included first by every gpuparticle.h compute shader.
-// Workgroup size and the flat index of a workgroup in a dispatch that the host split into x * y
-// groups (GL guarantees only 65,535 groups per axis, and 16M elements need 65,536 groups of 256).
-#ifndef GP_GROUP_SIZE
-#define GP_GROUP_SIZE 256
-#endif
-
-uint gp_group_index() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x; }
-uint gp_global_index() { return gp_group_index() * uint(GP_GROUP_SIZE) + gl_LocalInvocationID.x; }
-
-// True when no component is NaN or infinite. Tested on the bits so that no compiler may assume
-// finite math and fold it away.
-bool gp_finite(float x) { return (floatBitsToUint(x) & 0x7f800000u) != 0x7f800000u; }
-bool gp_finite3(vec3 v) { return gp_finite(v.x) && gp_finite(v.y) && gp_finite(v.z); }
-// <<include gp_common.glsl
-// >>include gp_sort.glsl
-// gp_sort.glsl: the compare-exchange of the bitonic sort of (key, value) pairs, shared by
-// sort_global and sort_local. Needs gp_common.glsl first.
-//
-// The network is the bitonic sorter drawn with every comparator facing the same way: each stage
-// of block size k starts with a "flip" (element o of a block against element k - 1 - o) and goes
-// on with half-cleaners (i against i + j, j = k/4 ... 1). Because no comparator ever faces the
-// other way, any length n works without padding: the missing elements past n count as +infinity
-// (ascending) or -infinity (descending), already in their place, so a comparator whose upper
-// element is past n is skipped. Pairs are ordered by key, then by value, so the sorted order is
-// unique and two runs agree bit for bit.
-//
-// No shared memory and no barrier (a barrier costs llvmpipe a fixed ~8 microseconds per
-// workgroup): steps shorter than GP_SORT_RUN run in one invocation's registers (sort_local),
-// longer ones as passes over the buffers, two half-cleaner levels per pass (sort_global).
-#define GP_SORT_RUN 16u
-
-layout(location = 0) uniform uint u_count;
-layout(location = 1) uniform uint u_descending;
-
-// True when pair a must come after pair b.
-bool gp_sort_out_of_order(uint a_key, uint a_value, uint b_key, uint b_value) {
-    bool greater = a_key > b_key || (a_key == b_key && a_value > b_value);
-    bool less = a_key < b_key || (a_key == b_key && a_value < b_value);
-    return u_descending != 0u ? less : greater;
-}
-// <<include gp_sort.glsl
+#include "gp_common.glsl"
+#include "gp_sort.glsl"
 layout(local_size_x = GP_GROUP_SIZE) in;
 
-layout(std430, binding = 0) buffer keys_block { uint keys[]; };
-layout(std430, binding = 1) buffer values_block { uint values[]; };
+layout(std430, binding = GP_BINDING_SORT_KEYS) buffer keys_block { uint keys[]; };
+layout(std430, binding = GP_BINDING_SORT_VALUES) buffer values_block { uint values[]; };
 layout(location = 2) uniform uint u_block;      // k, the stage's block size
 layout(location = 3) uniform uint u_distance;   // j, or 0 for the stage's flip
 layout(location = 4) uniform uint u_invocations;

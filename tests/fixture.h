@@ -55,4 +55,6 @@ extern const gp_test_case world_tests[];
 extern const int world_test_count;
 extern const gp_test_case layout_tests[];
 extern const int layout_test_count;
+extern const gp_test_case plan_tests[];
+extern const int plan_test_count;
 #endif

@@ -155,18 +155,37 @@ static void test_world_rejects_bad_desc(void) {
     CHECK(gp_particle_count(NULL) == 0 && gp_world_last_result(NULL) == GP_ERROR_INVALID_ARGUMENT);
 }
 
-/* A shader that fails to compile reaches the logger with its name, its sources and the driver's log. */
+/* A shader that fails to compile reaches the logger with its name and the driver's log, each line's
+   GLSL source number turned into the file it came from: the user's prelude, or the embedded file and
+   its line (the header hands GL a #line per included range). */
+static int line_of(const char* path, const char* text) {   /* 1-based line of text in path; 0: none */
+    char line[4096];
+    int n = 0;
+    FILE* f = fopen(path, "r");
+    if (!f) return 0;
+    while (fgets(line, sizeof line, f)) { ++n; if (strstr(line, text)) { fclose(f); return n; } }
+    fclose(f);
+    return 0;
+}
 static void test_world_reports_shader_compile_errors(void) {
     gp_world_desc d;
     gp_world* w = NULL;
+    char where[128];
+    int line = line_of("shaders_embedded/gp_common.glsl", "bool gp_finite(float x)");
     memset(&d, 0, sizeof d);
     d.get_proc_address = (gp_get_proc_address_fn)eglGetProcAddress;
     d.logger.func = fixture_logger;
     d.shader_prelude = "this is not GLSL;";
     CHECK(gp_world_create(&d, &w) == GP_ERROR_SHADER_COMPILE && w == NULL);
-    /* the first shader compiled names itself and its file, and the driver's log follows */
-    CHECKF(fixture_logged("shader 'body_particles' failed to compile") && fixture_logged("shaders_embedded/body_particles.comp") &&
-           fixture_logged("error") && fixture_logged("GP_ERROR_SHADER_COMPILE"), "log: %s", fixture_log);
+    /* the first shader compiled names itself, and the driver's log names the prelude's line 1 */
+    CHECKF(fixture_logged("shader body_particles.comp failed to compile") && fixture_logged("the shader_prelude of gp_world_desc:1: ") &&
+           fixture_logged("GP_ERROR_SHADER_COMPILE"), "log: %s", fixture_log);
+    /* an error inside a snippet is reported at that snippet's own line */
+    d.shader_prelude = "#define floatBitsToUint gp_no_such_function";
+    CHECK(line > 0);
+    snprintf(where, sizeof where, "shaders_embedded/gp_common.glsl:%d: ", line);
+    CHECK(gp_world_create(&d, &w) == GP_ERROR_SHADER_COMPILE && w == NULL);
+    CHECKF(fixture_logged(where), "expected %s in log: %s", where, fixture_log);
     d.shader_prelude = "#define GP_TEST_PRELUDE 1";   /* a harmless prelude compiles */
     CHECK(gp_world_create(&d, &w) == GP_OK);
     gp_world_destroy(w);

@@ -1,8 +1,9 @@
 #!/bin/sh
 # check.sh shaders | compile: the static checks of `make test`, one "ok NAME" or "FAIL NAME"
 # line per check (read by tools/run_tests.sh).
-#   shaders: every .comp holds the current text of the snippets it includes, gpuparticle.h's
-#            generated region holds every .comp, and glslangValidator accepts each .comp.
+#   shaders: gpuparticle.h's generated region holds every file of shaders_embedded/, no shader
+#            file restates a constant or a binding, and glslangValidator accepts every program
+#            exactly as the header hands it to GL.
 #   compile: the header compiles cleanly as C99 and C++, links once from several files,
 #            sits after glad's gl.h and GL/gl.h, and its #error checks fire.
 set -u
@@ -17,26 +18,34 @@ report() {   # report NAME STATUS [LOG]
 }
 
 shaders() {
-    drift=0
-    : > "$B/embed.log"
-    for f in shaders_embedded/*.comp; do
-        sh tools/embed_shaders.sh comp shaders_embedded "$f" > "$B/$(basename "$f")" 2>> "$B/embed.log"
-        cmp -s "$f" "$B/$(basename "$f")" || { drift=1; echo "$f: its include regions differ from the snippets" >> "$B/embed.log"; }
-    done
-    report "shaders: every .comp in step with the .glsl snippets it includes" $drift "$B/embed.log"
     sh tools/embed_shaders.sh header shaders_embedded gpuparticle.h > "$B/gpuparticle.h.generated" 2> "$B/embed.log"
-    if cmp -s "$B/gpuparticle.h.generated" gpuparticle.h; then s=0; else
+    if [ ! -s "$B/gpuparticle.h.generated" ]; then s=1
+    elif cmp -s "$B/gpuparticle.h.generated" gpuparticle.h; then s=0; else
         diff gpuparticle.h "$B/gpuparticle.h.generated" > "$B/embed.log" 2>&1
         echo "gpuparticle.h has drifted from shaders_embedded/: run 'make shaders'" >> "$B/embed.log"; s=1; fi
-    report "shaders: header in step with shaders_embedded/" $s "$B/embed.log"
+    report "shaders: header in step with shaders_embedded/ (each file once, every limit met)" $s "$B/embed.log"
     # The header hands GL one string per line, and Mesa's preprocessor then rejects a backslash
     # line continuation that glslang accepts: none may appear.
-    grep -n '\\$' shaders_embedded/*.comp shaders_embedded/*.glsl > "$B/log"
+    grep -n '\\$' shaders_embedded/* > "$B/log"
     [ -s "$B/log" ]; report "shaders: no backslash line continuations (Mesa rejects them here)" $((1 - $?)) "$B/log"
-    for f in shaders_embedded/*.comp; do
-        glslangValidator -S comp "$f" > "$B/glslang.log" 2>&1
-        report "shaders: glslangValidator accepts $(basename "$f")" $? "$B/glslang.log"
-    done
+    # One source for each fact: the constants C and GLSL share come from the header, the storage
+    # blocks' bindings from its binding plan; no shader file writes either as a number.
+    grep -nE '^[[:space:]]*#[[:space:]]*define[[:space:]]+GP_(GROUP_SIZE|KIND_|GRID_BOUNDED|GRID_HASHED|MAX_|WALL_SAMPLES|SHAPE_|SCAN_CHUNK|SORT_RUN|BINDING_)' \
+        shaders_embedded/* > "$B/log"
+    grep -nE 'std430, binding = [0-9]' shaders_embedded/* >> "$B/log"
+    [ -s "$B/log" ]; report "shaders: no shared constant or storage binding written in a shader file" $((1 - $?)) "$B/log"
+    # Every program as the driver receives it (defines, binding plan, #line directives), dumped by
+    # the header's own gp__shader_strings, through glslangValidator.
+    rm -rf "$B/programs"; mkdir -p "$B/programs"
+    if $CC -std=c99 -I. tests/dump_shaders.c -o "$B/dump_shaders" -lm -ldl > "$B/log" 2>&1 && "$B/dump_shaders" "$B/programs" >> "$B/log" 2>&1; then
+        for f in "$B"/programs/*; do
+            stage=${f##*.}
+            glslangValidator -S "$stage" "$f" > "$B/glslang.log" 2>&1
+            report "shaders: glslangValidator accepts $(basename "$f") as the driver sees it" $? "$B/glslang.log"
+        done
+    else
+        report "shaders: the programs could be dumped for glslangValidator" 1 "$B/log"
+    fi
 }
 
 compile() {
@@ -77,6 +86,8 @@ compile() {
         grep -q "X([^,]*, $f," gpuparticle.h || echo "gl$f is called but not in GP__GL_FUNCTIONS" >> "$B/log"
     done
     [ -s "$B/log" ]; report "compile: the GL table holds exactly the entry points the library calls" $((1 - $?)) "$B/log"
+    python3 tools/check_calls.py gpuparticle.h > "$B/log" 2>&1
+    report "compile: sections read top down (no function called above its definition)" $? "$B/log"
     grep -nE '^[[:space:]]*#[[:space:]]*define[[:space:]]+(gl[A-Z]|GL_)' gpuparticle.h > "$B/log"
     [ -s "$B/log" ]; report "compile: the header defines no gl* or GL_* macro" $((1 - $?)) "$B/log"
 }

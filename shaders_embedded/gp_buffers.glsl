@@ -1,0 +1,80 @@
+// gp_buffers.glsl: the world's shader storage buffers, each declared once, by role. Which roles a
+// program binds, and where, is its row of the binding plan (gpuparticle.h, section >>shaders,
+// gp__binding_plans): the header defines GP_BINDING_<ROLE> for each role of the row and for no
+// other, so that a pass which reads a buffer its row does not give it fails to compile, and no
+// binding ever means two buffers inside one program.
+//
+// The particle store, struct of arrays (gp_particle_position ... gp_particle_life in the header,
+// section >>docs). Slots [0, gp_counts.x) are live; after a grid build they are in cell order.
+#ifdef GP_BINDING_POSITION
+layout(std430, binding = GP_BINDING_POSITION) buffer gp_position_block { vec4 gp_position[]; };  // xyz metres, w radius
+#endif
+#ifdef GP_BINDING_VELOCITY
+layout(std430, binding = GP_BINDING_VELOCITY) buffer gp_velocity_block { vec4 gp_velocity[]; };  // xyz m/s, w mass kg
+#endif
+#ifdef GP_BINDING_INFO
+layout(std430, binding = GP_BINDING_INFO) buffer gp_info_block { uvec4 gp_info[]; };  // id, kind|flags<<8|phase<<16, owner, user
+#endif
+#ifdef GP_BINDING_LIFE
+layout(std430, binding = GP_BINDING_LIFE) buffer gp_life_block { vec2 gp_life[]; };  // age s, lifetime s (0 forever)
+#endif
+// Between two grid builds the store's spare buffers are free for the solvers: the fluid's
+// (density kg/m^3, pressure Pa) in the 8-byte spare, every solver's acceleration (m/s^2) in the
+// 16-byte spare. Both stay readable until the next build, which reuses them.
+#ifdef GP_BINDING_DENSITY
+layout(std430, binding = GP_BINDING_DENSITY) buffer gp_density_block { vec2 gp_density[]; };
+#endif
+#ifdef GP_BINDING_ACCELERATION
+layout(std430, binding = GP_BINDING_ACCELERATION) buffer gp_acceleration_block { vec4 gp_acceleration[]; };
+#endif
+// The continuity model's carried density per slot (kg/m^3; 0: not yet set, the rest density), unused.
+#ifdef GP_BINDING_FLUID_STATE
+layout(std430, binding = GP_BINDING_FLUID_STATE) buffer gp_state_block { vec2 gp_state[]; };
+#endif
+
+// The grid (section >>grid): a cell key and an order entry per particle, a count and a start per
+// bucket (plus two), the slot of each id.
+#ifdef GP_BINDING_CELL_KEY
+layout(std430, binding = GP_BINDING_CELL_KEY) buffer cell_key_block { uint cell_key[]; };
+#endif
+#ifdef GP_BINDING_CELL_COUNT
+layout(std430, binding = GP_BINDING_CELL_COUNT) buffer cell_count_block { uint cell_count[]; };
+#endif
+#ifdef GP_BINDING_CELL_START
+layout(std430, binding = GP_BINDING_CELL_START) readonly buffer cell_start_block { uint cell_start[]; };
+#endif
+#ifdef GP_BINDING_ORDER
+layout(std430, binding = GP_BINDING_ORDER) buffer order_block { uint order[]; };
+#endif
+#ifdef GP_BINDING_SLOT_OF_ID
+layout(std430, binding = GP_BINDING_SLOT_OF_ID) buffer slot_of_id_block { uint slot_of_id[]; };
+#endif
+
+// The world's statistics: the grid's three words, then the solvers'.
+#ifdef GP_BINDING_STATS
+layout(std430, binding = GP_BINDING_STATS) buffer gp_stats_block {
+    uint stat_outside;        // particles outside a bounded grid or the hash's range
+    uint stat_nonfinite;      // particles with a NaN or infinite coordinate
+    uint stat_truncated;      // neighbour loops that visited fewer candidates than the buckets held
+    uint stat_max_speed;      // float bits of the largest speed (non-negative floats order as uints)
+    uint stat_min_density;    // float bits
+    uint stat_max_density;    // float bits
+    uint stat_wall_pushes;    // particles put back out of a wall in the last substep
+    uint stat_bad_updates;    // non-finite updates since the world was made
+};
+#endif
+
+// The colliders' mesh distance fields, one after another (section >>colliders).
+#ifdef GP_BINDING_FIELDS
+layout(std430, binding = GP_BINDING_FIELDS) readonly buffer gp_field_block { float gp_field[]; };
+#endif
+// The rigid bodies' shapes: every shape's particle offsets in its principal frame (section >>dem).
+#ifdef GP_BINDING_OFFSETS
+layout(std430, binding = GP_BINDING_OFFSETS) readonly buffer gp_offsets_block { vec4 gp_offsets[]; };
+#endif
+// The rigid bodies' buffer: first a vec4 per slot, the contact torque about the particle's centre
+// that dem_contact leaves for a rigid particle (N m), then from vec4 gp_counts.z (the store's
+// capacity) on, six vec4s per body (gp_dem.glsl's gp_body).
+#ifdef GP_BINDING_BODIES
+layout(std430, binding = GP_BINDING_BODIES) buffer gp_rigid_block { vec4 gp_rigid[]; };
+#endif
