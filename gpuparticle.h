@@ -45,7 +45,9 @@
        >>mesh       closed triangle meshes: closedness, inside and outside, signed distance fields
        >>colliders  the walls every system meets: analytic shapes and mesh fields
        >>sph        SPH fluid (001): materials, scenes, pours, the fluid's stages of a substep
-       >>dem        granular matter and rigid bodies (000): materials, shapes, bodies, their stages
+       >>dem        granular matter (000): materials, grains, the contacts of grains and rigid
+                    particles, their stages
+       >>rigid      rigid bodies made of particles (000): shapes, bodies, the bodies' stages
        >>step       gravity and forces, the world's substep as a pipeline of every system's
                     stages, gp_world_step
        >>draw       sphere impostors and body meshes straight from the GPU buffers
@@ -102,7 +104,8 @@
    in memory, and a neighbour loop skips candidates whose own cell is not the cell it visits, so
    distant cells that share a bucket never meet. Either way a particle with a NaN or infinite coordinate goes to the
    extra bucket past the last, is counted, and meets no one. No cap on particles per cell.
-   shaders_embedded/grid_neighbors.comp is the neighbour loop every solver follows.
+   shaders_embedded/gp_neighbors.glsl is the neighbour loop, written once: every pass that visits
+   neighbours includes it with its own term as a hook.
 
    GL STATE. A gp_ call may change: the buffers bound to GL_SHADER_STORAGE_BUFFER (and its
    indexed bindings 0-7), GL_UNIFORM_BUFFER (and its bindings 0 and 1), GL_COPY_READ_BUFFER and
@@ -112,8 +115,9 @@
 
    ERRORS come in three layers: every function that can fail returns a gp_result
    (gp_result_string names it); the logger in the desc receives a message that names the
-   function and the problem, with the driver's log when a shader fails to compile; and
-   gp_world_last_result keeps the last result. A call given a NULL world has no logger: it
+   function and the problem, with the driver's log when a shader fails to compile, and beside
+   it a gp_log_item, a stable id of the problem to match instead of the wording (GP_LOG_ITEMS
+   lists them); and gp_world_last_result keeps the last result. A call given a NULL world has no logger: it
    returns GP_ERROR_INVALID_ARGUMENT and says so on stderr (the default logger). Nothing fails
    silently; nothing is half done: a call that fails has changed nothing, unless its message
    says otherwise.
@@ -185,10 +189,63 @@ typedef enum gp_log_level {
     GP_LOG_INFO
 } gp_log_level;
 
+/* What a message is about: a stable id beside its text (as sokol's log items), for programs and
+   tests to match instead of wording. The item names the problem; the text names the function,
+   the argument and its value. New items are added at the end. */
+#define GP_LOG_ITEMS(X)                                                                                     \
+    X(NONE, "information, no problem")                                                                     \
+    X(CONTEXT, "the GL context a world was created in (information)")                                      \
+    X(WORLD_NULL, "a call was given a NULL world")                                                         \
+    X(ARGUMENT_NULL, "a pointer the call needs is NULL")                                                   \
+    X(ARGUMENT_NOT_FINITE, "a value is NaN or infinite")                                                   \
+    X(ARGUMENT_OUT_OF_RANGE, "a value is outside its allowed range")                                       \
+    X(NOT_AN_ENUM_VALUE, "a value is not one of its enum's")                                               \
+    X(ALLOCATOR_INVALID, "the desc's allocator has one of alloc and free")                                 \
+    X(BUFFER_INVALID, "a GL buffer given is not one, is too small, misaligned or overlaps another")        \
+    X(HANDLE_INVALID, "a handle is not one of this world's live objects")                                  \
+    X(PHASE_INVALID, "a phase is beyond the material tables")                                              \
+    X(CELL_TOO_SMALL, "a material's reach exceeds the grid's cell size")                                   \
+    X(STORE_FULL, "particles do not fit in the store; nothing was added")                                  \
+    X(TABLE_FULL, "a fixed table (colliders, pours, bodies) is full")                                      \
+    X(SLOTS_NOT_LIVE, "slots or bodies asked for do not all exist")                                        \
+    X(ATTRIBUTE_READ_ONLY, "the library's own values cannot be written or added that way")                 \
+    X(GRID_STALE, "the grid is older than the particles: build it first")                                  \
+    X(FLUID_VALUES_STALE, "densities and accelerations are older than the slots")                          \
+    X(MESH_INVALID, "a mesh has no vertices or triangles, or an index out of range")                       \
+    X(MESH_NOT_CLOSED, "a mesh is not closed")                                                             \
+    X(SHAPE_VOXELS, "a body shape is too small or too large for its material's diameter")                  \
+    X(SHAPE_IN_USE, "a body shape still has bodies")                                                       \
+    X(BODIES_PARTIALLY_ADDED, "some bodies' particles were added before a failure")                        \
+    X(HOST_OUT_OF_MEMORY, "the allocator returned NULL")                                                   \
+    X(GPU_OUT_OF_MEMORY, "GL could not allocate a buffer")                                                 \
+    X(GL_NO_CONTEXT, "no GL context is current")                                                           \
+    X(GL_VERSION, "the context is older than OpenGL 4.3")                                                  \
+    X(GL_MISSING_FUNCTION, "an entry point could not be loaded")                                           \
+    X(GL_LIMIT, "a limit of this GL is below what the library needs")                                      \
+    X(GL_ERROR, "GL reported an error during the call")                                                    \
+    X(GL_ERROR_PENDING, "a GL error was pending before the call (not the library's)")                      \
+    X(SHADER_COMPILE, "an embedded shader failed to compile (the driver's log follows)")                   \
+    X(SHADER_LINK, "an embedded program failed to link (the driver's log follows)")                        \
+    X(DRAW_COMPILED_OUT, "the draw helpers were compiled out (GP_NO_DRAW)")                                \
+    X(CFL_EXCEEDED, "the CFL number is above the step's limit: take more substeps")                        \
+    X(SUBSTEP_TOO_LONG_FOR_GRAINS, "the substep is longer than the grains' contacts allow")                \
+    X(PARTICLES_NOT_FINITE, "particles have a NaN or infinite position (kept, not simulated)")             \
+    X(POUR_STOPPED, "a pour stopped: the store is full")                                                   \
+    X(NEIGHBOR_LOOP_TRUNCATED, "the driver cut a neighbour loop short")                                    \
+    X(STATS_WAIT_FAILED, "waiting for the step's statistics failed")
+typedef enum gp_log_item {
+#define GP__LOG_ITEM_ENUM(name, text) GP_LOG_ITEM_##name,
+    GP_LOG_ITEMS(GP__LOG_ITEM_ENUM)
+#undef GP__LOG_ITEM_ENUM
+    GP_LOG_ITEM_COUNT
+} gp_log_item;
+/* "GP_LOG_ITEM_WORLD_NULL" for GP_LOG_ITEM_WORLD_NULL; "GP_LOG_ITEM_UNKNOWN" past the list. */
+GP_API_DECL const char* gp_log_item_string(gp_log_item item);
+
 /* Receives every message. message is one line, or several for a shader's compile log, and is
    valid during the call only. Default: warnings and errors to stderr. */
 typedef struct gp_logger {
-    void (*func)(gp_log_level level, const char* message, void* user_data);
+    void (*func)(gp_log_level level, gp_log_item item, const char* message, void* user_data);
     void* user_data;
 } gp_logger;
 
@@ -251,7 +308,8 @@ GP_API_DECL gp_result gp_world_last_result(const gp_world* world);
 /* ---- the particle store ---------------------------------------------------------------- */
 
 /* What a particle is. The grid files every kind together; each solver acts on its own kinds.
-   Fluid has its solver (>>sph), grains and rigid particles theirs (>>dem); the other kinds are
+   Fluid has its solver (>>sph), grains theirs (>>dem), rigid particles their bodies' (>>rigid,
+   with >>dem's contacts); the other kinds are
    stored and sorted, and their solvers arrive with their sections (see the README). */
 typedef enum gp_kind {
     GP_KIND_DEFAULT = 0,   /* resolves to GP_KIND_EFFECT */
@@ -544,18 +602,20 @@ typedef enum gp_shape {
     GP_SHAPE_NONE = 0,
     GP_SHAPE_SPHERE,           /* center, radius */
     GP_SHAPE_BOX,              /* center, half_extents (axis-aligned); the domain box is one */
-    GP_SHAPE_CAPSULE,          /* segment center..end, radius */
+    GP_SHAPE_CAPSULE,          /* the segment center +- half_height along the axis, radius around it */
     GP_SHAPE_PLANE,            /* a point `center`, `normal` pointing to the free side */
     GP_SHAPE_MESH              /* a closed triangle mesh, made into a distance field */
 } gp_shape;
 
 typedef struct gp_collider_desc {
     gp_shape shape;
-    float center[3];
-    float half_extents[3];
-    float end[3];
-    float radius;
-    float normal[3];
+    float center[3];           /* metres; a plane: a point on it */
+    float half_extents[3];     /* box, metres */
+    float radius;              /* sphere, capsule, metres */
+    float half_height;         /* capsule: its segment runs from center - half_height axis to
+                                  center + half_height axis (as a body shape's, along y), metres */
+    float axis[3];             /* capsule: the segment's direction; default (0, 1, 0); normalised */
+    float normal[3];           /* plane: towards the free side; normalised */
     bool inside;               /* true: particles are kept inside the shape (a tank);
                                   false (default): outside it (an obstacle). Planes ignore it */
     /* GP_SHAPE_MESH: vertices (3 floats each) and triangles (3 indices each, counter-clockwise
@@ -643,6 +703,9 @@ typedef struct gp_body_shape_info {
 } gp_body_shape_info;
 GP_API_DECL gp_result gp_body_shape_create(gp_world* world, const gp_shape_desc* desc, gp_body_shape* shape);
 GP_API_DECL gp_result gp_body_shape_info_get(gp_world* world, gp_body_shape shape, gp_body_shape_info* info);
+/* Destroys a shape; refused (GP_ERROR_INVALID_STATE) while a body uses it. Its handle is not valid
+   afterwards, and its GPU offsets stay until the world is destroyed (a few bytes a particle). */
+GP_API_DECL gp_result gp_body_shape_destroy(gp_world* world, gp_body_shape shape);
 
 /* A body: a shape placed in the world. Orientations are unit quaternions (x, y, z, w) that turn
    the shape's frame into the world's; position is where the shape's origin goes. */
@@ -653,11 +716,16 @@ typedef struct gp_body_desc {
     float velocity[3];         /* m/s, of the centre of mass */
     float angular_velocity[3]; /* rad/s, world frame */
 } gp_body_desc;
-/* Adds count bodies, all or nothing (their particles must fit in the store). Bodies are numbered
-   in the order added; first (may be NULL) receives the first one's number. Each body's particles
-   take consecutive ids and have the body's number as owner. */
-GP_API_DECL gp_result gp_bodies_add(gp_world* world, const gp_body_desc* bodies, uint32_t count, uint32_t* first);
+/* A body: a typed handle with a generation, like gp_collider and gp_pour. 0 is never valid; a
+   handle of another world, or of a body since removed, is refused. Its particles' owner field is
+   the body's number, gp_body_number(body): bodies are numbered 0, 1, ... in the order added. */
+typedef struct gp_body { uint32_t id; } gp_body;
+/* Adds count bodies, all or nothing (their particles must fit in the store); bodies (may be NULL)
+   receives count handles. Each body's particles take consecutive ids. */
+GP_API_DECL gp_result gp_bodies_add(gp_world* world, const gp_body_desc* descs, uint32_t count, gp_body* bodies);
 GP_API_DECL uint32_t gp_body_count(const gp_world* world);
+/* The body's number (its particles' owner), or GP_NO_OWNER for a handle that is not valid. */
+GP_API_DECL uint32_t gp_body_number(const gp_world* world, gp_body body);
 typedef struct gp_body_state {
     float position[3];         /* the shape's origin in the world, m */
     float orientation[4];      /* (x, y, z, w) */
@@ -666,8 +734,9 @@ typedef struct gp_body_state {
     float angular_velocity[3]; /* rad/s */
     float angular_momentum[3]; /* kg m^2 / s, about the centre of mass */
 } gp_body_state;
-/* Reads bodies [first, first + count) (waits for the GPU). */
-GP_API_DECL gp_result gp_bodies_read(gp_world* world, uint32_t first, uint32_t count, gp_body_state* states);
+/* Reads count bodies' states (waits for the GPU): those of the handles in bodies, or with bodies
+   NULL the first count bodies in the order added. */
+GP_API_DECL gp_result gp_bodies_read(gp_world* world, const gp_body* bodies, uint32_t count, gp_body_state* states);
 
 /* ---- drawing (compiled out by GP_NO_DRAW) ---------------------------------------------------
    Draws the live particles as lit sphere impostors straight from the store's buffers (no copy),
@@ -972,22 +1041,23 @@ static gp_get_proc_address_fn gp__fallback_get_proc_address(void) {
 #endif
 
 /* >>logging ================================================================================ */
-static void gp__default_log(gp_log_level level, const char* message, void* user_data) {
+static void gp__default_log(gp_log_level level, gp_log_item item, const char* message, void* user_data) {
     (void)user_data;
+    (void)item;
     if (level <= GP_LOG_WARNING) fprintf(stderr, "%s\n", message);
 }
 
 /* Formats "gpuparticle: <fmt>" and hands it to the logger. Long messages (a shader's compile log)
    are cut at 8 KiB; the logger sees the start, which has the first errors. */
-static void gp__log(const gp_logger* logger, gp_log_level level, const char* fmt, ...) {
+static void gp__log(const gp_logger* logger, gp_log_level level, gp_log_item item, const char* fmt, ...) {
     char message[8192];
     va_list args;
     int used = snprintf(message, sizeof message, "gpuparticle: ");
     va_start(args, fmt);
     vsnprintf(message + used, sizeof message - (size_t)used, fmt, args);
     va_end(args);
-    if (logger && logger->func) logger->func(level, message, logger->user_data);
-    else gp__default_log(level, message, NULL);
+    if (logger && logger->func) logger->func(level, item, message, logger->user_data);
+    else gp__default_log(level, item, message, NULL);
 }
 
 const char* gp_result_string(gp_result result) {
@@ -1009,6 +1079,15 @@ const char* gp_result_string(gp_result result) {
     return "GP_RESULT_UNKNOWN";
 }
 
+const char* gp_log_item_string(gp_log_item item) {
+    static const char* const names[GP_LOG_ITEM_COUNT] = {
+#define GP__LOG_ITEM_NAME(name, text) "GP_LOG_ITEM_" #name,
+        GP_LOG_ITEMS(GP__LOG_ITEM_NAME)
+#undef GP__LOG_ITEM_NAME
+    };
+    return (int)item >= 0 && item < GP_LOG_ITEM_COUNT ? names[item] : "GP_LOG_ITEM_UNKNOWN";
+}
+
 /* >>memory ================================================================================= */
 static void* gp__default_alloc(size_t size, void* user_data) { (void)user_data; return malloc(size); }
 static void gp__default_free(void* ptr, void* user_data) { (void)user_data; free(ptr); }
@@ -1018,6 +1097,22 @@ static void* gp__alloc(const gp_allocator* allocator, size_t size) {
 }
 static void gp__free(const gp_allocator* allocator, void* ptr) {
     if (ptr) allocator->free(ptr, allocator->user_data);
+}
+
+/* Grows a host array to hold at least needed elements of element bytes, doubling (16 at first);
+   its contents are kept. Fails with GP_ERROR_OUT_OF_MEMORY, the array unchanged. */
+static gp_result gp__grow(const gp_allocator* allocator, void** array, uint32_t* capacity, uint32_t count, uint32_t needed,
+                          size_t element) {
+    uint32_t grown = *capacity ? *capacity : 16;
+    void* more;
+    if (needed <= *capacity) return GP_OK;
+    while (grown < needed) grown = grown > 0x7fffffffu ? needed : 2 * grown;
+    if (!(more = gp__alloc(allocator, (size_t)grown * element))) return GP_ERROR_OUT_OF_MEMORY;
+    if (count) memcpy(more, *array, (size_t)count * element);
+    gp__free(allocator, *array);
+    *array = more;
+    *capacity = grown;
+    return GP_OK;
 }
 
 /* >>shaders ================================================================================
@@ -1570,7 +1665,7 @@ static const char* const gp__file_gp_buffers_glsl[] = {
     "#ifdef GP_BINDING_FIELDS\n",
     "layout(std430, binding = GP_BINDING_FIELDS) readonly buffer gp_field_block { float gp_field[]; };\n",
     "#endif\n",
-    "// The rigid bodies' shapes: every shape's particle offsets in its principal frame (section >>dem).\n",
+    "// The rigid bodies' shapes: every shape's particle offsets in its principal frame (section >>rigid).\n",
     "#ifdef GP_BINDING_OFFSETS\n",
     "layout(std430, binding = GP_BINDING_OFFSETS) readonly buffer gp_offsets_block { vec4 gp_offsets[]; };\n",
     "#endif\n",
@@ -1778,8 +1873,13 @@ static const char* const gp__file_gp_neighbors_glsl[] = {
     "//                                            cells share hashed buckets) and the distance\n",
     "//   #define GP_NEIGHBOR_BATCH 8 or 1         candidates per iteration: 8 where the terms are\n",
     "//                                            cheap (fluid), 1 where they are not (contacts)\n",
-    "// A loop that visits fewer candidates than its buckets held (a driver's loop limit) is counted in\n",
-    "// stat_truncated, never silent. Needs gp_grid.glsl and the CELL_START and STATS roles.\n",
+    "// Why it is written so: with hashing, a bucket also holds particles of distant cells, which\n",
+    "// gp_grid_same_cell drops; candidates go 8 per iteration where terms are cheap, because some\n",
+    "// drivers (Mesa's llvmpipe) end an invocation's loops after 65,535 iterations in all, silently,\n",
+    "// and 8 at a time lets one particle meet about 500,000 candidates there (no cap elsewhere); the\n",
+    "// loop counts what it visited, and a shortfall (a loop the driver cut) is counted in\n",
+    "// stat_truncated, which gp_grid_stats_read reports, instead of passing for a right answer.\n",
+    "// Needs gp_grid.glsl and the CELL_START and STATS roles.\n",
     "{\n",
     "    ivec3 gp_home = gp_grid_cell(gp_center);\n",
     "    uint gp_expected = 0u, gp_visited = 0u, gp_cells = 0u;\n",
@@ -1884,7 +1984,7 @@ static const char* const gp__file_gp_solver_glsl[] = {
     "// A user force: a = (center xyz, type 1 uniform / 2 radial), b = (vector xyz or strength in x, radius).\n",
     "struct gp_force_field { vec4 a; vec4 b; };\n",
     "\n",
-    "// A collider (section >>sph of gpuparticle.h fills these):\n",
+    "// A collider (section >>colliders of gpuparticle.h fills these):\n",
     "//   a = (centre xyz, or mesh field origin xyz; shape type)\n",
     "//   b = sphere (0, 0, 0, radius); box (half extents, 0); capsule (end xyz, radius); plane (unit\n",
     "//       normal, 0); mesh (samples along x, y, z as floats, voxel size)\n",
@@ -2220,14 +2320,8 @@ static const char* const gp__file_grid_ids_comp[] = {
 static const char* const gp__file_grid_neighbors_comp[] = {
     "#version 430 core\n",
     "// grid_neighbors: for every particle, how many other particles lie closer than u_radius\n",
-    "// (u_radius <= cell size), found through the grid: the 27 cells around its own. This loop is the\n",
-    "// pattern every solver's neighbour sum follows:\n",
-    "// - with hashing, a bucket also holds particles of distant cells; gp_grid_same_cell drops them;\n",
-    "// - candidates are visited 8 per loop iteration, because some drivers (Mesa's llvmpipe) end an\n",
-    "//   invocation's loops after 65,535 iterations in all, silently; 8 at a time lets one particle\n",
-    "//   meet about 500,000 candidates there, and no cap applies on other drivers;\n",
-    "// - the loop counts what it visited, and a shortfall (a loop the driver cut) is counted in\n",
-    "//   stat_truncated, which gp_grid_stats_read reports, instead of passing for a right answer.\n",
+    "// (u_radius <= cell size), found through the grid with the neighbour loop every solver shares\n",
+    "// (gp_neighbors.glsl), its hook counting the candidates within the radius.\n",
     "#include \"gp_common.glsl\"\n",
     "#include \"gp_world.glsl\"\n",
     "#include \"gp_grid.glsl\"\n",
@@ -2486,8 +2580,8 @@ static const char* const gp__file_sph_continuity_comp[] = {
     "// gradient; -rho0 v_i . a is the walls' particles' term (gp_wall in gp_sph.glsl), with the same\n",
     "// normalised spiky gradient. sph_integrate stores rho_i' as the new carried density; p_i from\n",
     "// eq. 5. A pass of its own: llvmpipe runs a loop that no invocation of a group takes, so one\n",
-    "// pass for both models made the summation model's substep 50% slower. The neighbour loop is the\n",
-    "// one of grid_neighbors.comp: 27 cells, 8 candidates per iteration, shortfalls counted.\n",
+    "// pass for both models made the summation model's substep 50% slower. The neighbour loop is\n",
+    "// gp_neighbors.glsl's: 27 cells, 8 candidates per iteration, shortfalls counted.\n",
     "#include \"gp_common.glsl\"\n",
     "#include \"gp_world.glsl\"\n",
     "#include \"gp_grid.glsl\"\n",
@@ -2564,8 +2658,8 @@ static const char* const gp__file_sph_density_comp[] = {
     "// section 4.4; sph_continuity does the others):\n",
     "// rho_i = sum_j m_j W(r_ij) over fluid neighbours within re, itself included (eqs. 4, 10), plus\n",
     "// the wall weight function at the particle's distance to the boundary (eq. 13); p_i from eq. 5.\n",
-    "// Other kinds get (0, 0), which tells the force pass to skip them. The neighbour loop is the one\n",
-    "// of grid_neighbors.comp: 27 cells, 8 candidates per iteration, shortfalls counted.\n",
+    "// Other kinds get (0, 0), which tells the force pass to skip them. The neighbour loop is\n",
+    "// gp_neighbors.glsl's: 27 cells, 8 candidates per iteration, shortfalls counted.\n",
     "#include \"gp_common.glsl\"\n",
     "#include \"gp_world.glsl\"\n",
     "#include \"gp_grid.glsl\"\n",
@@ -2865,7 +2959,7 @@ static const gp__shader_range gp__ranges_dem_contact_comp[] = {
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5 },
     { GP__FILE_GP_DEM_GLSL, 0, 66 },
     { GP__FILE_DEM_CONTACT_COMP, 18, 68 },
-    { GP__FILE_GP_NEIGHBORS_GLSL, 0, 46 },
+    { GP__FILE_GP_NEIGHBORS_GLSL, 0, 51 },
     { GP__FILE_DEM_CONTACT_COMP, 87, 6 },
     { GP__FILE_COUNT, 0, 0 }
 };
@@ -2922,15 +3016,15 @@ static const gp__shader_range gp__ranges_grid_ids_comp[] = {
     { GP__FILE_COUNT, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_neighbors_comp[] = {
-    { GP__FILE_GRID_NEIGHBORS_COMP, 0, 10 },
+    { GP__FILE_GRID_NEIGHBORS_COMP, 0, 4 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7 },
     { GP__FILE_GP_GRID_GLSL, 0, 67 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 4 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 80 },
-    { GP__FILE_GRID_NEIGHBORS_COMP, 15, 24 },
-    { GP__FILE_GP_NEIGHBORS_GLSL, 0, 46 },
-    { GP__FILE_GRID_NEIGHBORS_COMP, 40, 3 },
+    { GP__FILE_GRID_NEIGHBORS_COMP, 9, 24 },
+    { GP__FILE_GP_NEIGHBORS_GLSL, 0, 51 },
+    { GP__FILE_GRID_NEIGHBORS_COMP, 34, 3 },
     { GP__FILE_COUNT, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_reorder_comp[] = {
@@ -2980,7 +3074,7 @@ static const gp__shader_range gp__ranges_sph_continuity_comp[] = {
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 81 },
     { GP__FILE_GP_SPH_GLSL, 0, 206 },
     { GP__FILE_SPH_CONTINUITY_COMP, 21, 51 },
-    { GP__FILE_GP_NEIGHBORS_GLSL, 0, 46 },
+    { GP__FILE_GP_NEIGHBORS_GLSL, 0, 51 },
     { GP__FILE_SPH_CONTINUITY_COMP, 73, 8 },
     { GP__FILE_COUNT, 0, 0 }
 };
@@ -2995,7 +3089,7 @@ static const gp__shader_range gp__ranges_sph_density_comp[] = {
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 81 },
     { GP__FILE_GP_SPH_GLSL, 0, 206 },
     { GP__FILE_SPH_DENSITY_COMP, 15, 26 },
-    { GP__FILE_GP_NEIGHBORS_GLSL, 0, 46 },
+    { GP__FILE_GP_NEIGHBORS_GLSL, 0, 51 },
     { GP__FILE_SPH_DENSITY_COMP, 42, 5 },
     { GP__FILE_COUNT, 0, 0 }
 };
@@ -3010,7 +3104,7 @@ static const gp__shader_range gp__ranges_sph_force_comp[] = {
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 81 },
     { GP__FILE_GP_SPH_GLSL, 0, 206 },
     { GP__FILE_SPH_FORCE_COMP, 23, 40 },
-    { GP__FILE_GP_NEIGHBORS_GLSL, 0, 46 },
+    { GP__FILE_GP_NEIGHBORS_GLSL, 0, 51 },
     { GP__FILE_SPH_FORCE_COMP, 64, 8 },
     { GP__FILE_COUNT, 0, 0 }
 };
@@ -3080,7 +3174,7 @@ static const gp__shader_source gp__shader_sources[GP__SHADER_COUNT] = {
     { "draw_particles.frag", GP__GL_FRAGMENT_SHADER, gp__ranges_draw_particles_frag },
     { "draw_particles.vert", GP__GL_VERTEX_SHADER, gp__ranges_draw_particles_vert },
 };
-#define GP__SHADER_MOST_LINES 645   /* the longest program, with its #line directives */
+#define GP__SHADER_MOST_LINES 650   /* the longest program, with its #line directives */
 #define GP__SHADER_MOST_RANGES 13   /* the most ranges of one program */
 /* <<shaders-generated */
 
@@ -3142,26 +3236,39 @@ static const char* const gp__role_blocks[GP__ROLE_COUNT] = {
 typedef struct gp__binding_plan { gp__program_id program; uint8_t roles[GP__MAX_BINDINGS]; } gp__binding_plan;
 #define GP__R(name) GP__ROLE_##name
 static const gp__binding_plan gp__binding_plans[GP__PROGRAM_COUNT] = {
-    /* program                      binding 0             1                         2                    3                          4                  5                  6                7 */
-    { GP__PROGRAM_SCAN_REDUCE,    { GP__R(SCAN_INPUT),    0,                        GP__R(CHUNK_SUMS) } },
-    { GP__PROGRAM_SCAN_BLOCK,     { GP__R(SCAN_INPUT),    GP__R(SCAN_OUTPUT),       GP__R(CHUNK_OFFSETS), GP__R(COUNT_WORDS) } },
-    { GP__PROGRAM_DISPATCH_ARGS,  { GP__R(COUNT_WORDS),   GP__R(ARGS) } },
-    { GP__PROGRAM_COPY,           { GP__R(COPY_SOURCE),   GP__R(COPY_DESTINATION) } },
-    { GP__PROGRAM_SORT_LOCAL,     { GP__R(SORT_KEYS),     GP__R(SORT_VALUES) } },
-    { GP__PROGRAM_SORT_GLOBAL,    { GP__R(SORT_KEYS),     GP__R(SORT_VALUES) } },
-    { GP__PROGRAM_GRID_COUNT,     { GP__R(POSITION),      0,                        GP__R(INFO),         0,                         GP__R(CELL_KEY),   GP__R(CELL_COUNT), GP__R(STATS),    GP__R(ORDER) } },
-    { GP__PROGRAM_GRID_IDS,       { 0,                    0,                        GP__R(INFO),         0,                         0,                 0,                 GP__R(SLOT_OF_ID), GP__R(ORDER) } },
-    { GP__PROGRAM_GRID_REORDER,   { GP__R(REORDER_SOURCE), GP__R(REORDER_DESTINATION), GP__R(CARRIED_SOURCE), GP__R(CARRIED_DESTINATION), GP__R(CELL_KEY), GP__R(CELL_START), GP__R(SLOT_OF_ID), GP__R(ORDER) } },
-    { GP__PROGRAM_GRID_NEIGHBORS, { GP__R(POSITION),      0,                        0,                   0,                         0,                 GP__R(CELL_START), GP__R(STATS),    GP__R(NEIGHBOR_COUNT) } },
-    { GP__PROGRAM_BOUNDARY_DISTANCE, { GP__R(POINTS),     GP__R(DISTANCES),         0,                   0,                         0,                 0,                 GP__R(FIELDS) } },
-    { GP__PROGRAM_SPH_DENSITY,    { GP__R(POSITION),      GP__R(VELOCITY),          GP__R(INFO),         GP__R(DENSITY),            0,                 GP__R(CELL_START), GP__R(FIELDS),   GP__R(STATS) } },
-    { GP__PROGRAM_SPH_CONTINUITY, { GP__R(POSITION),      GP__R(VELOCITY),          GP__R(INFO),         GP__R(DENSITY),            GP__R(FLUID_STATE), GP__R(CELL_START), GP__R(FIELDS), GP__R(STATS) } },
-    { GP__PROGRAM_SPH_FORCE,      { GP__R(POSITION),      GP__R(VELOCITY),          GP__R(INFO),         GP__R(DENSITY),            GP__R(ACCELERATION), GP__R(CELL_START), GP__R(FIELDS), GP__R(STATS) } },
-    { GP__PROGRAM_SPH_INTEGRATE,  { GP__R(POSITION),      GP__R(VELOCITY),          GP__R(INFO),         GP__R(DENSITY),            GP__R(ACCELERATION), GP__R(FLUID_STATE), GP__R(FIELDS), GP__R(STATS) } },
-    { GP__PROGRAM_DEM_CONTACT,    { GP__R(POSITION),      GP__R(VELOCITY),          GP__R(INFO),         GP__R(BODIES),             GP__R(ACCELERATION), GP__R(CELL_START), GP__R(FIELDS), GP__R(STATS) } },
-    { GP__PROGRAM_DEM_INTEGRATE,  { GP__R(POSITION),      GP__R(VELOCITY),          GP__R(INFO),         0,                         GP__R(ACCELERATION), 0,               0,               GP__R(STATS) } },
-    { GP__PROGRAM_BODY_UPDATE,    { GP__R(POSITION),      GP__R(VELOCITY),          GP__R(INFO),         GP__R(BODIES),             GP__R(ACCELERATION), GP__R(SLOT_OF_ID), GP__R(OFFSETS), GP__R(STATS) } },
-    { GP__PROGRAM_BODY_PARTICLES, { GP__R(POSITION),      GP__R(VELOCITY),          GP__R(INFO),         GP__R(BODIES),             GP__R(ACCELERATION), GP__R(SLOT_OF_ID), GP__R(OFFSETS), GP__R(STATS) } },
+    /* program                         the roles at bindings 0-3, then 4-7 (0: none; trailing ones left out) */
+    { GP__PROGRAM_SCAN_REDUCE,       { GP__R(SCAN_INPUT), 0, GP__R(CHUNK_SUMS) } },
+    { GP__PROGRAM_SCAN_BLOCK,        { GP__R(SCAN_INPUT), GP__R(SCAN_OUTPUT), GP__R(CHUNK_OFFSETS), GP__R(COUNT_WORDS) } },
+    { GP__PROGRAM_DISPATCH_ARGS,     { GP__R(COUNT_WORDS), GP__R(ARGS) } },
+    { GP__PROGRAM_COPY,              { GP__R(COPY_SOURCE), GP__R(COPY_DESTINATION) } },
+    { GP__PROGRAM_SORT_LOCAL,        { GP__R(SORT_KEYS), GP__R(SORT_VALUES) } },
+    { GP__PROGRAM_SORT_GLOBAL,       { GP__R(SORT_KEYS), GP__R(SORT_VALUES) } },
+    { GP__PROGRAM_GRID_COUNT,        { GP__R(POSITION), 0, GP__R(INFO), 0,
+                                       GP__R(CELL_KEY), GP__R(CELL_COUNT), GP__R(STATS), GP__R(ORDER) } },
+    { GP__PROGRAM_GRID_IDS,          { 0, 0, GP__R(INFO), 0,
+                                       0, 0, GP__R(SLOT_OF_ID), GP__R(ORDER) } },
+    { GP__PROGRAM_GRID_REORDER,      { GP__R(REORDER_SOURCE), GP__R(REORDER_DESTINATION), GP__R(CARRIED_SOURCE), GP__R(CARRIED_DESTINATION),
+                                       GP__R(CELL_KEY), GP__R(CELL_START), GP__R(SLOT_OF_ID), GP__R(ORDER) } },
+    { GP__PROGRAM_GRID_NEIGHBORS,    { GP__R(POSITION), 0, 0, 0,
+                                       0, GP__R(CELL_START), GP__R(STATS), GP__R(NEIGHBOR_COUNT) } },
+    { GP__PROGRAM_BOUNDARY_DISTANCE, { GP__R(POINTS), GP__R(DISTANCES), 0, 0,
+                                       0, 0, GP__R(FIELDS) } },
+    { GP__PROGRAM_SPH_DENSITY,       { GP__R(POSITION), GP__R(VELOCITY), GP__R(INFO), GP__R(DENSITY),
+                                       0, GP__R(CELL_START), GP__R(FIELDS), GP__R(STATS) } },
+    { GP__PROGRAM_SPH_CONTINUITY,    { GP__R(POSITION), GP__R(VELOCITY), GP__R(INFO), GP__R(DENSITY),
+                                       GP__R(FLUID_STATE), GP__R(CELL_START), GP__R(FIELDS), GP__R(STATS) } },
+    { GP__PROGRAM_SPH_FORCE,         { GP__R(POSITION), GP__R(VELOCITY), GP__R(INFO), GP__R(DENSITY),
+                                       GP__R(ACCELERATION), GP__R(CELL_START), GP__R(FIELDS), GP__R(STATS) } },
+    { GP__PROGRAM_SPH_INTEGRATE,     { GP__R(POSITION), GP__R(VELOCITY), GP__R(INFO), GP__R(DENSITY),
+                                       GP__R(ACCELERATION), GP__R(FLUID_STATE), GP__R(FIELDS), GP__R(STATS) } },
+    { GP__PROGRAM_DEM_CONTACT,       { GP__R(POSITION), GP__R(VELOCITY), GP__R(INFO), GP__R(BODIES),
+                                       GP__R(ACCELERATION), GP__R(CELL_START), GP__R(FIELDS), GP__R(STATS) } },
+    { GP__PROGRAM_DEM_INTEGRATE,     { GP__R(POSITION), GP__R(VELOCITY), GP__R(INFO), 0,
+                                       GP__R(ACCELERATION), 0, 0, GP__R(STATS) } },
+    { GP__PROGRAM_BODY_UPDATE,       { GP__R(POSITION), GP__R(VELOCITY), GP__R(INFO), GP__R(BODIES),
+                                       GP__R(ACCELERATION), GP__R(SLOT_OF_ID), GP__R(OFFSETS), GP__R(STATS) } },
+    { GP__PROGRAM_BODY_PARTICLES,    { GP__R(POSITION), GP__R(VELOCITY), GP__R(INFO), GP__R(BODIES),
+                                       GP__R(ACCELERATION), GP__R(SLOT_OF_ID), GP__R(OFFSETS), GP__R(STATS) } },
 };
 #undef GP__R
 
@@ -3251,7 +3358,21 @@ static int gp__shader_strings(gp__program_id id, const char* prelude, char* defi
 
 /* The world. Buffer names are GL's; sizes in bytes. */
 #define GP__TIMER_MAX_PENDING 1024
-#define GP__TIMER_MAX_STAGES 32
+/* The stages gp_timings_read reports, in the order it lists them: the totals' table is sized by
+   this list, so no stage can fall off it. */
+#define GP__STAGES(X)                                                                                   \
+    X(SCAN, "scan") X(COMPACT, "compact") X(SORT, "sort") X(COPY, "copy")                              \
+    X(GRID_COUNT, "grid_count") X(GRID_SCAN, "grid_scan") X(GRID_SORT, "grid_sort")                    \
+    X(GRID_REORDER, "grid_reorder") X(NEIGHBORS, "neighbors")                                          \
+    X(SPH_DENSITY, "sph_density") X(SPH_CONTINUITY, "sph_continuity") X(SPH_FORCE, "sph_force")        \
+    X(SPH_INTEGRATE, "sph_integrate") X(DEM_CONTACT, "dem_contact") X(DEM_INTEGRATE, "dem_integrate")  \
+    X(BODY_UPDATE, "body_update") X(BODY_PARTICLES, "body_particles")
+typedef enum gp__stage {
+#define GP__STAGE_ENUM(name, text) GP__STAGE_##name,
+    GP__STAGES(GP__STAGE_ENUM)
+#undef GP__STAGE_ENUM
+    GP__STAGE_COUNT
+} gp__stage;
 
 /* The std140 uniform block of shaders_embedded/gp_world.glsl, field for field. */
 typedef struct gp__world_params {
@@ -3283,7 +3404,7 @@ typedef struct gp__solver_params {
 } gp__solver_params;
 GP__STATIC_ASSERT(solver_params_is_std140, sizeof(gp__solver_params) == 32 + 704 * 8 + 32 * 8 + 48 * 32 + 32 * 8);
 
-/* A rigid body's shape (section >>dem): its particles' offsets in the principal frame, here and
+/* A rigid body's shape (section >>rigid): its particles' offsets in the principal frame, here and
    from first_offset in w->offsets. */
 typedef struct gp__body_shape {
     uint32_t id, phase, particles, first_offset;
@@ -3321,7 +3442,7 @@ typedef struct gp__pour {
 } gp__pour;
 #define GP__MAX_POURS 16
 
-typedef struct gp__timer { const char* stage; gp__GLuint begin, end; } gp__timer;
+typedef struct gp__timer { gp__stage stage; gp__GLuint begin, end; } gp__timer;
 
 /* Each system's state, one struct each; the world holds one of every kind. A new system adds its
    struct here and a member to gp_world, and reaches the others only through the store and the grid. */
@@ -3347,10 +3468,15 @@ typedef struct gp__fluid_system {
     uint32_t pour_count, next_pour_id;
 } gp__fluid_system;
 
-/* Granular matter and rigid bodies (section >>dem). */
+/* Granular matter (section >>dem): the contact model of grains and rigid particles. */
 typedef struct gp__dem_system {
     gp_granular_material materials[GP_MAX_GRANULAR_MATERIALS];   /* resolved */
     uint32_t phases;                      /* bit per phase that grains or rigid particles use */
+    bool warned;                          /* warned since the substep was last short enough for the grains */
+} gp__dem_system;
+
+/* Rigid bodies (section >>rigid). */
+typedef struct gp__rigid_system {
     gp__body_shape* shapes;
     uint32_t shape_count, shape_capacity, next_shape_id;
     gp__GLuint offsets;                   /* every shape's particle offsets, one after another */
@@ -3360,10 +3486,11 @@ typedef struct gp__dem_system {
                                              per body: gp_dem.glsl's gp_rigid */
     size_t bodies_bytes;
     uint32_t body_count;
+    uint8_t* generations;                 /* per body number: the generation in its handles (1 and up) */
+    uint32_t generation_capacity;
     gp__body_run* runs;
     uint32_t run_count, run_capacity;
-    bool warned;                          /* warned since the substep was last short enough for the grains */
-} gp__dem_system;
+} gp__rigid_system;
 
 /* The step (section >>step): what picks the substeps, and the statistics read two steps late. */
 typedef struct gp__step_state {
@@ -3411,6 +3538,7 @@ struct gp_world {
     gp__collider_system colliders;
     gp__fluid_system fluid;
     gp__dem_system dem;
+    gp__rigid_system rigid;
     gp__step_state step;
     gp__draw_state draw;
     /* scratch, grown on demand */
@@ -3419,8 +3547,7 @@ struct gp_world {
     /* timer queries */
     gp__timer pending[GP__TIMER_MAX_PENDING];
     uint32_t pending_count;
-    gp_timing totals[GP__TIMER_MAX_STAGES];
-    uint32_t total_count;
+    gp_timing totals[GP__STAGE_COUNT];    /* runs 0: not timed since the last read */
     /* the state saved by gp__begin */
     gp__GLint saved_program;
     const char* call;                     /* the public function running, for messages */
@@ -3430,18 +3557,18 @@ struct gp_world {
 
 /* A call given no world has no logger to tell: the default one (stderr) says so. */
 static gp_result gp__no_world(const char* call) {
-    gp__log(NULL, GP_LOG_ERROR, "%s: world is NULL (GP_ERROR_INVALID_ARGUMENT)", call);
+    gp__log(NULL, GP_LOG_ERROR, GP_LOG_ITEM_WORLD_NULL, "%s: world is NULL (GP_ERROR_INVALID_ARGUMENT)", call);
     return GP_ERROR_INVALID_ARGUMENT;
 }
 
 /* Logs an error of the running call and returns it; the usual exit of a failing check. */
-static gp_result gp__fail(gp_world* w, gp_result result, const char* fmt, ...) {
+static gp_result gp__fail(gp_world* w, gp_result result, gp_log_item item, const char* fmt, ...) {
     char message[7168];   /* room for a shader compile log (6 KiB) */
     va_list args;
     va_start(args, fmt);
     vsnprintf(message, sizeof message, fmt, args);
     va_end(args);
-    GP__LOG(w, GP_LOG_ERROR, "%s: %s (%s)", w->call ? w->call : "gpuparticle", message, gp_result_string(result));
+    GP__LOG(w, GP_LOG_ERROR, item, "%s: %s (%s)", w->call ? w->call : "gpuparticle", message, gp_result_string(result));
     w->last_result = result;
     return result;
 }
@@ -3454,7 +3581,8 @@ static gp_result gp__buffer_new(gp_world* w, size_t bytes, const void* data, con
     gp__GLuint buffer = 0;
     *out = 0;
     if ((gp__GLint64)bytes > w->max_block_bytes)
-        return gp__fail(w, GP_ERROR_GL_LIMITS, "%s needs %zu bytes; this GL allows %lld per shader storage block",
+        return gp__fail(w, GP_ERROR_GL_LIMITS, GP_LOG_ITEM_GL_LIMIT,
+                        "%s needs %zu bytes; this GL allows %lld per shader storage block",
                         what, bytes, (long long)w->max_block_bytes);
     while (gl->fnGetError() != GP__GL_NO_ERROR) {}
     gl->fnGenBuffers(1, &buffer);
@@ -3463,7 +3591,8 @@ static gp_result gp__buffer_new(gp_world* w, size_t bytes, const void* data, con
     gl->fnBindBuffer(GP__GL_SHADER_STORAGE_BUFFER, 0);
     if (gl->fnGetError() != GP__GL_NO_ERROR) {
         gl->fnDeleteBuffers(1, &buffer);
-        return gp__fail(w, GP_ERROR_GPU_OUT_OF_MEMORY, "GL could not allocate %zu bytes for %s", bytes, what);
+        return gp__fail(w, GP_ERROR_GPU_OUT_OF_MEMORY, GP_LOG_ITEM_GPU_OUT_OF_MEMORY,
+                        "GL could not allocate %zu bytes for %s", bytes, what);
     }
     *out = buffer;
     return GP_OK;
@@ -3474,15 +3603,27 @@ static void gp__buffer_delete(gp_world* w, gp__GLuint* buffer) {
     *buffer = 0;
 }
 
-/* Grows a scratch buffer to at least bytes (its contents are not kept). */
-static gp_result gp__scratch(gp_world* w, gp__GLuint* buffer, size_t* size, size_t bytes, const char* what) {
+/* Grows a GPU buffer to hold at least bytes, keeping its first keep bytes: one that keeps its
+   contents (an array appended to) doubles, so that appends cost amortised O(1); a scratch
+   buffer (keep 0, contents not kept) takes exactly bytes. size: its bytes now. */
+static gp_result gp__buffer_grow(gp_world* w, gp__GLuint* buffer, size_t* size, size_t bytes, size_t keep, const char* what) {
+    gp__GLuint grown = 0;
+    size_t target = keep ? (*size ? *size : 1024) : bytes ? bytes : 4;
     gp_result r;
     if (*buffer && *size >= bytes) return GP_OK;
+    while (target < bytes) target *= 2;
+    if ((r = gp__buffer_new(w, target, NULL, what, &grown)) != GP_OK) return r;
+    if (*buffer && keep) {
+        w->gl.fnBindBuffer(GP__GL_COPY_READ_BUFFER, *buffer);
+        w->gl.fnBindBuffer(GP__GL_COPY_WRITE_BUFFER, grown);
+        w->gl.fnCopyBufferSubData(GP__GL_COPY_READ_BUFFER, GP__GL_COPY_WRITE_BUFFER, 0, 0, (gp__GLsizeiptr)keep);
+        w->gl.fnBindBuffer(GP__GL_COPY_READ_BUFFER, 0);
+        w->gl.fnBindBuffer(GP__GL_COPY_WRITE_BUFFER, 0);
+    }
     gp__buffer_delete(w, buffer);
-    *size = 0;
-    r = gp__buffer_new(w, bytes ? bytes : 4, NULL, what, buffer);
-    if (r == GP_OK) *size = bytes;
-    return r;
+    *buffer = grown;
+    *size = target;
+    return GP_OK;
 }
 
 /* Checks that a user's buffer exists and holds at least bytes. role names it in the message. */
@@ -3490,12 +3631,12 @@ static gp_result gp__check_buffer(gp_world* w, gp__GLuint buffer, size_t bytes, 
     gp__gl* gl = &w->gl;
     gp__GLint64 size = 0;
     if (buffer == 0 || !gl->fnIsBuffer(buffer))
-        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "%s %u is not a GL buffer", role, buffer);
+        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_BUFFER_INVALID, "%s %u is not a GL buffer", role, buffer);
     gl->fnBindBuffer(GP__GL_COPY_READ_BUFFER, buffer);
     gl->fnGetBufferParameteri64v(GP__GL_COPY_READ_BUFFER, GP__GL_BUFFER_SIZE, &size);
     gl->fnBindBuffer(GP__GL_COPY_READ_BUFFER, 0);
     if ((uint64_t)size < (uint64_t)bytes)
-        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "%s %u holds %lld bytes; this call needs %zu",
+        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_BUFFER_INVALID, "%s %u holds %lld bytes; this call needs %zu",
                         role, buffer, (long long)size, bytes);
     return GP_OK;
 }
@@ -3611,7 +3752,8 @@ static gp_result gp__link(gp_world* w, gp__program_id first, gp__program_id seco
         if (!(stages[k] = gp__compile_stage(w, k ? second : first, log, sizeof log))) {
             if (k) gl->fnDeleteShader(stages[0]);
             gp__shader_log(log[0] ? log : "(the driver gave no log)", named, sizeof named);
-            return gp__fail(w, GP_ERROR_SHADER_COMPILE, "shader %s failed to compile:\n%s", gp__shader_sources[k ? second : first].name, named);
+            return gp__fail(w, GP_ERROR_SHADER_COMPILE, GP_LOG_ITEM_SHADER_COMPILE,
+                            "shader %s failed to compile:\n%s", gp__shader_sources[k ? second : first].name, named);
         }
     program = gl->fnCreateProgram();
     for (k = 0; k < count; ++k) gl->fnAttachShader(program, stages[k]);
@@ -3621,7 +3763,8 @@ static gp_result gp__link(gp_world* w, gp__program_id first, gp__program_id seco
     if (!ok) {
         gl->fnGetProgramInfoLog(program, (gp__GLsizei)sizeof log, NULL, log);
         gl->fnDeleteProgram(program);
-        return gp__fail(w, GP_ERROR_SHADER_COMPILE, "program %s failed to link:\n%s", gp__shader_sources[first].name,
+        return gp__fail(w, GP_ERROR_SHADER_COMPILE, GP_LOG_ITEM_SHADER_LINK,
+                        "program %s failed to link:\n%s", gp__shader_sources[first].name,
                         log[0] ? log : "(the driver gave no log)");
     }
     *out = program;
@@ -3642,7 +3785,8 @@ static void gp__begin(gp_world* w, const char* call) {
     gp__GLenum error;
     w->call = call;
     while ((error = gl->fnGetError()) != GP__GL_NO_ERROR)
-        GP__LOG(w, GP_LOG_WARNING, "%s: GL error 0x%04x was pending before this call (not the library's)", call, error);
+        GP__LOG(w, GP_LOG_WARNING, GP_LOG_ITEM_GL_ERROR_PENDING,
+                "%s: GL error 0x%04x was pending before this call (not the library's)", call, error);
     gl->fnGetIntegerv(GP__GL_CURRENT_PROGRAM, &w->saved_program);
     gl->fnMemoryBarrier(GP__GL_ALL_BARRIER_BITS);
     gl->fnBindBufferBase(GP__GL_UNIFORM_BUFFER, 0, w->params);
@@ -3655,7 +3799,7 @@ static gp_result gp__end(gp_world* w, gp_result result) {
     gl->fnMemoryBarrier(GP__GL_ALL_BARRIER_BITS);
     gl->fnUseProgram((gp__GLuint)w->saved_program);
     while ((error = gl->fnGetError()) != GP__GL_NO_ERROR)
-        if (result == GP_OK) result = gp__fail(w, GP_ERROR_GL, "GL error 0x%04x", error);
+        if (result == GP_OK) result = gp__fail(w, GP_ERROR_GL, GP_LOG_ITEM_GL_ERROR, "GL error 0x%04x", error);
     w->last_result = result;
     w->call = NULL;
     return result;
@@ -3679,8 +3823,8 @@ static gp__GLuint gp__role_buffer(const gp_world* w, gp__role role) {
     case GP__ROLE_SLOT_OF_ID: return w->slot_of_id;
     case GP__ROLE_STATS: return w->grid_stats;
     case GP__ROLE_FIELDS: return w->colliders.fields;
-    case GP__ROLE_OFFSETS: return w->dem.offsets;
-    case GP__ROLE_BODIES: return w->dem.bodies;   /* 0 before the first body: then no rigid particle reads it */
+    case GP__ROLE_OFFSETS: return w->rigid.offsets;
+    case GP__ROLE_BODIES: return w->rigid.bodies;   /* 0 before the first body: then no rigid particle reads it */
     default: return 0;
     }
 }
@@ -3722,7 +3866,7 @@ static uint32_t gp__groups(uint32_t items, uint32_t per_group) {
 
 /* Adds the pending timer pairs' times to the per-stage totals (waits for the GPU). */
 static void gp__timers_collect(gp_world* w) {
-    uint32_t i, s;
+    uint32_t i;
     for (i = 0; i < w->pending_count; ++i) {
         gp__timer* t = &w->pending[i];
         gp__GLuint64 begin = 0, end = 0;
@@ -3731,26 +3875,14 @@ static void gp__timers_collect(gp_world* w) {
         w->gl.fnGetQueryObjectui64v(t->end, GP__GL_QUERY_RESULT, &end);
         queries[0] = t->begin; queries[1] = t->end;
         w->gl.fnDeleteQueries(2, queries);
-        for (s = 0; s < w->total_count && w->totals[s].stage != t->stage; ++s) {}
-        if (s == w->total_count) {
-            if (s == GP__TIMER_MAX_STAGES) {   /* never silently: the table is sized for every stage there is */
-                GP__LOG(w, GP_LOG_WARNING, "gp_timings_read: stage '%s' dropped: more than %d distinct stages", t->stage,
-                        GP__TIMER_MAX_STAGES);
-                continue;
-            }
-            w->totals[s].stage = t->stage;
-            w->totals[s].milliseconds = 0.0;
-            w->totals[s].runs = 0;
-            ++w->total_count;
-        }
-        w->totals[s].milliseconds += (double)(end - begin) * 1e-6;
-        w->totals[s].runs += 1;
+        w->totals[t->stage].milliseconds += (double)(end - begin) * 1e-6;
+        w->totals[t->stage].runs += 1;
     }
     w->pending_count = 0;
 }
 
-/* Timestamps around a stage, with desc.gpu_timings. stage must be a string literal. */
-static uint32_t gp__timer_begin(gp_world* w, const char* stage) {
+/* Timestamps around a stage, with desc.gpu_timings. */
+static uint32_t gp__timer_begin(gp_world* w, gp__stage stage) {
     gp__timer* t;
     if (!w->desc.gpu_timings) return 0;
     if (w->pending_count == GP__TIMER_MAX_PENDING) gp__timers_collect(w);
@@ -3769,7 +3901,7 @@ static void gp__timer_end(gp_world* w, uint32_t timer) {
 
 /* >>scan ===================================================================================
    Exclusive prefix sum by reduce-then-scan (shaders_embedded/gp_scan.glsl, scan_reduce.comp,
-   scan_block.comp). A level of n elements is cut into chunks of 16, one per invocation;
+   scan_block.comp). A level of n elements is cut into chunks of 32, one per invocation;
    scan_reduce writes each chunk's sum, the sums are scanned by the same method one level down (in
    place, 32 times shorter), and scan_block scans each chunk from its offset. No shared memory, no
    barrier, no invocation waiting on another, so no forward-progress guarantee is needed (neither
@@ -3789,7 +3921,7 @@ static gp_result gp__scan_level(gp_world* w, gp__GLuint input, gp__GLuint output
     if (count == 0) return GP_OK;
     if (!serial) {
         GP_ASSERT(level < GP__SCAN_MAX_LEVELS);
-        r = gp__scratch(w, &w->scan_sums[level], &w->scan_sums_bytes[level], (size_t)chunks * 4, "the scan's chunk sums");
+        r = gp__buffer_grow(w, &w->scan_sums[level], &w->scan_sums_bytes[level], (size_t)chunks * 4, 0, "the scan's chunk sums");
         if (r != GP_OK) return r;
         gp__use(w, GP__PROGRAM_SCAN_REDUCE);
         gl->fnUniform1ui(0, count);
@@ -3821,7 +3953,7 @@ gp_result gp_scan_exclusive(gp_world* world, uint32_t input, uint32_t output, ui
     if (count == 0) return gp__end(world, GP_OK);
     if ((r = gp__check_buffer(world, input, (size_t)count * 4, "input buffer")) != GP_OK) return gp__end(world, r);
     if ((r = gp__check_buffer(world, output, (size_t)count * 4, "output buffer")) != GP_OK) return gp__end(world, r);
-    timer = gp__timer_begin(world, "scan");
+    timer = gp__timer_begin(world, GP__STAGE_SCAN);
     r = gp__scan_level(world, input, output, count, false, 0, 0, 0);
     gp__timer_end(world, timer);
     return gp__end(world, r);
@@ -3833,13 +3965,17 @@ gp_result gp_compact(gp_world* world, uint32_t flags, uint32_t count, uint32_t i
     if (!world) return gp__no_world(__func__);
     gp__begin(world, "gp_compact");
     if (count_offset % 4 != 0)
-        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "count_offset %zu is not a multiple of 4", count_offset));
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_BUFFER_INVALID,
+                                       "count_offset %zu is not a multiple of 4", count_offset));
     if (count_offset / 4 >= 0xffffffffu)   /* the shader addresses 32-bit words with a uint */
-        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "count_offset %zu is too large", count_offset));
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_BUFFER_INVALID,
+                                       "count_offset %zu is too large", count_offset));
     if (indices == flags || count_buffer == flags)
-        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "the flags buffer cannot also be the indices or count buffer"));
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_BUFFER_INVALID,
+                                       "the flags buffer cannot also be the indices or count buffer"));
     if (count_buffer == indices && count_offset < (size_t)count * 4)
-        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "the count word at %zu overlaps the %u indices", count_offset, count));
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_BUFFER_INVALID,
+                                       "the count word at %zu overlaps the %u indices", count_offset, count));
     if ((r = gp__check_buffer(world, count_buffer, count_offset + 4, "count buffer")) != GP_OK) return gp__end(world, r);
     if (count == 0) {
         gp__buffer_zero(world, count_buffer, count_offset, 4);
@@ -3847,7 +3983,7 @@ gp_result gp_compact(gp_world* world, uint32_t flags, uint32_t count, uint32_t i
     }
     if ((r = gp__check_buffer(world, flags, (size_t)count * 4, "flags buffer")) != GP_OK) return gp__end(world, r);
     if ((r = gp__check_buffer(world, indices, (size_t)count * 4, "indices buffer")) != GP_OK) return gp__end(world, r);
-    timer = gp__timer_begin(world, "compact");
+    timer = gp__timer_begin(world, GP__STAGE_COMPACT);
     r = gp__scan_level(world, flags, indices, count, true, count_buffer, (uint32_t)(count_offset / 4), 0);
     gp__timer_end(world, timer);
     return gp__end(world, r);
@@ -3861,13 +3997,16 @@ gp_result gp_indirect_args(gp_world* world, uint32_t count_buffer, size_t count_
     gl = &world->gl;
     gp__begin(world, "gp_indirect_args");
     if (count_offset % 4 != 0 || args_offset % 4 != 0)
-        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "offsets %zu and %zu must be multiples of 4", count_offset, args_offset));
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_BUFFER_INVALID,
+                                       "offsets %zu and %zu must be multiples of 4", count_offset, args_offset));
     if (group_size == 0)
-        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "group_size is 0"));
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE, "group_size is 0"));
     if (count_offset / 4 >= 0xffffffffu || args_offset / 4 >= 0xfffffffdu)   /* uint word indices */
-        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "offsets %zu and %zu are too large", count_offset, args_offset));
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_BUFFER_INVALID,
+                                       "offsets %zu and %zu are too large", count_offset, args_offset));
     if (count_buffer == args_buffer && count_offset + 4 > args_offset && args_offset + 12 > count_offset)
-        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "the count word overlaps the arguments"));
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_BUFFER_INVALID,
+                                       "the count word overlaps the arguments"));
     if ((r = gp__check_buffer(world, count_buffer, count_offset + 4, "count buffer")) != GP_OK) return gp__end(world, r);
     if ((r = gp__check_buffer(world, args_buffer, args_offset + 12, "args buffer")) != GP_OK) return gp__end(world, r);
     gp__use(world, GP__PROGRAM_DISPATCH_ARGS);
@@ -3888,7 +4027,7 @@ gp_result gp_copy(gp_world* world, uint32_t source, uint32_t destination, uint32
     if (count == 0) return gp__end(world, GP_OK);
     if ((r = gp__check_buffer(world, source, (size_t)count * 4, "source buffer")) != GP_OK) return gp__end(world, r);
     if ((r = gp__check_buffer(world, destination, (size_t)count * 4, "destination buffer")) != GP_OK) return gp__end(world, r);
-    timer = gp__timer_begin(world, "copy");
+    timer = gp__timer_begin(world, GP__STAGE_COPY);
     gp__use(world, GP__PROGRAM_COPY);
     world->gl.fnUniform1ui(0, count);
     gp__bind(world, GP__ROLE_COPY_SOURCE, source);
@@ -3958,15 +4097,18 @@ gp_result gp_sort_pairs(gp_world* world, uint32_t keys, uint32_t values, uint32_
     if (!world) return gp__no_world(__func__);
     gp__begin(world, "gp_sort_pairs");
     if (order != GP_SORT_DEFAULT && order != GP_SORT_ASCENDING && order != GP_SORT_DESCENDING)
-        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "order %d is not a gp_sort_order", (int)order));
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_NOT_AN_ENUM_VALUE,
+                                       "order %d is not a gp_sort_order", (int)order));
     if (count > 0x80000000u)
-        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "count %u is above 2^31", count));
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE,
+                                       "count %u is above 2^31", count));
     if (count == 0) return gp__end(world, GP_OK);
     if (keys == values)
-        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "keys and values are the same buffer %u", keys));
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_BUFFER_INVALID,
+                                       "keys and values are the same buffer %u", keys));
     if ((r = gp__check_buffer(world, keys, (size_t)count * 4, "keys buffer")) != GP_OK) return gp__end(world, r);
     if ((r = gp__check_buffer(world, values, (size_t)count * 4, "values buffer")) != GP_OK) return gp__end(world, r);
-    timer = gp__timer_begin(world, "sort");
+    timer = gp__timer_begin(world, GP__STAGE_SORT);
     gp__sort(world, keys, values, count, order == GP_SORT_DESCENDING);
     gp__timer_end(world, timer);
     return gp__end(world, GP_OK);
@@ -4033,14 +4175,14 @@ static gp_result gp__grid_build(gp_world* world) {
     groups = gp__groups(world->count, GP_GROUP_SIZE);
     table_bytes = ((size_t)world->buckets + 2) * 4;
 
-    timer = gp__timer_begin(world, "grid_count");
+    timer = gp__timer_begin(world, GP__STAGE_GRID_COUNT);
     gp__buffer_zero(world, world->cell_count, 0, table_bytes);   /* GL orders its own clears before */
     gp__buffer_zero(world, world->grid_stats, 0, 12);             /* later shader reads: no barrier */
     gp__use(world, GP__PROGRAM_GRID_COUNT);
     gp__dispatch(world, groups);
     gp__timer_end(world, timer);
 
-    timer = gp__timer_begin(world, "grid_scan");
+    timer = gp__timer_begin(world, GP__STAGE_GRID_SCAN);
     r = gp__scan_level(world, world->cell_count, world->cell_start, world->buckets + 2, false, 0, 0, 0);
     gp__timer_end(world, timer);
     if (r != GP_OK) return r;
@@ -4049,14 +4191,14 @@ static gp_result gp__grid_build(gp_world* world) {
     if (world->desc.deterministic) {
         /* grid_count wrote (bucket, id) pairs; sorting them orders each cell by id whatever the
            timing, and grid_ids turns the ids into slots. */
-        timer = gp__timer_begin(world, "grid_sort");
+        timer = gp__timer_begin(world, GP__STAGE_GRID_SORT);
         gp__sort(world, world->cell_key, world->order, world->count, false);
         gp__use(world, GP__PROGRAM_GRID_IDS);
         gp__dispatch(world, groups);
         gp__timer_end(world, timer);
     }
 
-    timer = gp__timer_begin(world, "grid_reorder");
+    timer = gp__timer_begin(world, GP__STAGE_GRID_REORDER);
     gp__use(world, GP__PROGRAM_GRID_REORDER);
     gp__reorder(world, &world->position);
     gp__reorder(world, &world->velocity);
@@ -4078,8 +4220,9 @@ gp_result gp_grid_stats_read(gp_world* world, gp_grid_stats* stats) {
     uint32_t words[3];
     if (!world) return gp__no_world(__func__);
     gp__begin(world, "gp_grid_stats_read");
-    if (!stats) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "stats is NULL"));
-    if (!world->grid_built) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_STATE, "no grid was built yet: call gp_grid_build first"));
+    if (!stats) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_NULL, "stats is NULL"));
+    if (!world->grid_built) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_STATE, GP_LOG_ITEM_GRID_STALE,
+                                                           "no grid was built yet: call gp_grid_build first"));
     gp__buffer_download(world, world->grid_stats, 0, sizeof words, words);
     stats->particles = world->grid_particles;
     stats->outside = words[0];
@@ -4087,7 +4230,8 @@ gp_result gp_grid_stats_read(gp_world* world, gp_grid_stats* stats) {
     stats->truncated = words[2];
     stats->buckets = world->buckets;
     if (words[2])
-        GP__LOG(world, GP_LOG_WARNING, "gp_grid_stats_read: the driver cut the neighbour loop of %u particles short "
+        GP__LOG(world, GP_LOG_WARNING, GP_LOG_ITEM_NEIGHBOR_LOOP_TRUNCATED,
+                "gp_grid_stats_read: the driver cut the neighbour loop of %u particles short "
                 "(llvmpipe allows 65,535 loop iterations per invocation): their sums are incomplete", words[2]);
     return gp__end(world, GP_OK);
 }
@@ -4098,13 +4242,15 @@ gp_result gp_grid_count_neighbors(gp_world* world, float radius, uint32_t out_bu
     if (!world) return gp__no_world(__func__);
     gp__begin(world, "gp_grid_count_neighbors");
     if (!(radius > 0.0f) || !(radius <= world->desc.grid.cell_size))
-        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "radius %g must be positive and at most the cell size %g",
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE,
+                                       "radius %g must be positive and at most the cell size %g",
                                        (double)radius, (double)world->desc.grid.cell_size));
     if (!world->grid_built || world->grid_particles != world->count)
-        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_STATE, "the grid is older than the particles: call gp_grid_build first"));
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_STATE, GP_LOG_ITEM_GRID_STALE,
+                                       "the grid is older than the particles: call gp_grid_build first"));
     if (world->count == 0) return gp__end(world, GP_OK);
     if ((r = gp__check_buffer(world, out_buffer, (size_t)world->count * 4, "out buffer")) != GP_OK) return gp__end(world, r);
-    timer = gp__timer_begin(world, "neighbors");
+    timer = gp__timer_begin(world, GP__STAGE_NEIGHBORS);
     gp__use(world, GP__PROGRAM_GRID_NEIGHBORS);
     world->gl.fnUniform1f(0, radius);
     gp__bind(world, GP__ROLE_NEIGHBOR_COUNT, out_buffer);
@@ -4118,15 +4264,39 @@ gp_result gp_grid_count_neighbors(gp_world* world, float radius, uint32_t out_bu
 static bool gp__finite3(const float v[3]) { return v && isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]); }
 
 static gp_result gp__check_vector(gp_world* w, const char* what, const float* v) {
-    if (!v) return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "%s is NULL", what);
+    if (!v) return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_NULL, "%s is NULL", what);
     if (!isfinite(v[0]) || !isfinite(v[1]) || !isfinite(v[2]))
-        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "%s (%g, %g, %g) is not finite", what, (double)v[0], (double)v[1], (double)v[2]);
+        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_NOT_FINITE,
+                        "%s (%g, %g, %g) is not finite", what, (double)v[0], (double)v[1], (double)v[2]);
     return GP_OK;
 }
 
 static gp_result gp__check_dt(gp_world* w, float dt) {
     if (!(dt > 0.0f) || !isfinite(dt))
-        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "dt %g must be positive and finite", (double)dt);
+        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE,
+                        "dt %g must be positive and finite", (double)dt);
+    return GP_OK;
+}
+
+/* The size of an analytic shape, as colliders and body shapes both take it: a sphere's or a
+   capsule's radius positive, a capsule's half_height 0 or positive, a box's half_extents positive;
+   all finite. */
+static gp_result gp__check_size(gp_world* w, gp_shape shape, float radius, const float half_extents[3], float half_height) {
+    gp_result r;
+    if (shape == GP_SHAPE_BOX) {
+        if ((r = gp__check_vector(w, "half_extents", half_extents)) != GP_OK) return r;
+        if (!(half_extents[0] > 0.0f && half_extents[1] > 0.0f && half_extents[2] > 0.0f))
+            return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE,
+                            "half_extents (%g, %g, %g) must be positive", (double)half_extents[0],
+                            (double)half_extents[1], (double)half_extents[2]);
+        return GP_OK;
+    }
+    if (!(radius > 0.0f) || !isfinite(radius))
+        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE,
+                        "radius %g must be positive and finite", (double)radius);
+    if (shape == GP_SHAPE_CAPSULE && (!(half_height >= 0.0f) || !isfinite(half_height)))
+        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE,
+                        "half_height %g must be 0 or positive, and finite", (double)half_height);
     return GP_OK;
 }
 
@@ -4138,10 +4308,12 @@ static gp_result gp__check_values(gp_world* w, const char* what, const float* v,
     for (i = 0; v && i < n; ++i) {
         for (c = 0; c < components; ++c)
             if (!isfinite(v[(size_t)i * stride + c]))
-                return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "%s of particle %u, component %u, is %g; nothing was changed",
+                return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_NOT_FINITE,
+                                "%s of particle %u, component %u, is %g; nothing was changed",
                                 what, i, c, (double)v[(size_t)i * stride + c]);
         if (last_positive && !(v[(size_t)i * stride + components - 1] > 0.0f))
-            return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "%s of particle %u must be positive, not %g; nothing was changed",
+            return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE,
+                            "%s of particle %u must be positive, not %g; nothing was changed",
                             what, i, (double)v[(size_t)i * stride + components - 1]);
     }
     return GP_OK;
@@ -4158,7 +4330,7 @@ static gp_result gp__particles_add(gp_world* world, const gp_particles_desc* des
     uint32_t* slots = NULL;
     uint32_t i, first;
     int k;
-    if (!desc) return gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "desc is NULL");
+    if (!desc) return gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_NULL, "desc is NULL");
     d = *desc;
     if (d.count == 0) return GP_OK;
     if (d.radius == 0.0f) d.radius = 0.5f * world->desc.grid.cell_size;
@@ -4166,23 +4338,30 @@ static gp_result gp__particles_add(gp_world* world, const gp_particles_desc* des
     if (d.kind == GP_KIND_DEFAULT) d.kind = GP_KIND_EFFECT;
     if (!d.has_owner) d.owner = GP_NO_OWNER;
     if (d.count > world->capacity - world->count)
-        return gp__fail(world, GP_ERROR_CAPACITY, "%u particles do not fit: %u of %u slots are live; nothing was added",
+        return gp__fail(world, GP_ERROR_CAPACITY, GP_LOG_ITEM_STORE_FULL,
+                        "%u particles do not fit: %u of %u slots are live; nothing was added",
                         d.count, world->count, world->capacity);
-    if (!d.positions) return gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "positions is NULL for %u particles", d.count);
+    if (!d.positions) return gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_NULL,
+                                      "positions is NULL for %u particles", d.count);
     if ((int)d.kind <= (int)GP_KIND_DEFAULT || (int)d.kind >= (int)GP_KIND_COUNT)
-        return gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "kind %d is not a gp_kind", (int)d.kind);
-    if (d.phase > 0xffffu) return gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "phase %u is above 65,535", d.phase);
+        return gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_NOT_AN_ENUM_VALUE, "kind %d is not a gp_kind", (int)d.kind);
+    if (d.phase > 0xffffu) return gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_PHASE_INVALID,
+                                           "phase %u is above 65,535", d.phase);
     if (d.kind == GP_KIND_FLUID && d.phase >= GP_MAX_FLUID_MATERIALS)
-        return gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "fluid phase %u: a fluid's phase picks one of %d materials",
+        return gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_PHASE_INVALID,
+                        "fluid phase %u: a fluid's phase picks one of %d materials",
                         d.phase, GP_MAX_FLUID_MATERIALS);
     if ((d.kind == GP_KIND_GRANULAR || d.kind == GP_KIND_RIGID) && d.phase >= GP_MAX_GRANULAR_MATERIALS)
-        return gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "granular phase %u: a grain's phase picks one of %d materials",
+        return gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_PHASE_INVALID,
+                        "granular phase %u: a grain's phase picks one of %d materials",
                         d.phase, GP_MAX_GRANULAR_MATERIALS);
     if (!(d.radius > 0.0f) || !isfinite(d.radius) || !(d.mass > 0.0f) || !isfinite(d.mass))
-        return gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "radius %g and mass %g must be positive and finite",
+        return gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE,
+                        "radius %g and mass %g must be positive and finite",
                         (double)d.radius, (double)d.mass);
     if (!(d.lifetime >= 0.0f) || !isfinite(d.lifetime))
-        return gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "lifetime %g must be 0 (forever) or positive", (double)d.lifetime);
+        return gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE,
+                        "lifetime %g must be 0 (forever) or positive", (double)d.lifetime);
     if ((r = gp__check_values(world, "position", d.positions, d.count, 3, 3, false)) != GP_OK ||
         (r = gp__check_values(world, "velocity", d.velocities, d.count, 3, 3, false)) != GP_OK ||
         (r = gp__check_values(world, "radius", d.radii, d.count, 1, 1, true)) != GP_OK ||
@@ -4195,7 +4374,8 @@ static gp_result gp__particles_add(gp_world* world, const gp_particles_desc* des
     life = (gp_particle_life*)gp__alloc(&world->desc.allocator, (size_t)d.count * sizeof *life);
     slots = (uint32_t*)gp__alloc(&world->desc.allocator, (size_t)d.count * sizeof *slots);
     if (!position || !velocity || !info || !life || !slots) {
-        r = gp__fail(world, GP_ERROR_OUT_OF_MEMORY, "no host memory to stage %u particles; nothing was added", d.count);
+        r = gp__fail(world, GP_ERROR_OUT_OF_MEMORY, GP_LOG_ITEM_HOST_OUT_OF_MEMORY,
+                     "no host memory to stage %u particles; nothing was added", d.count);
     } else {
         /* Ids are handed out in slot order: live particles hold ids [0, count), a slot each. */
         first = world->count;
@@ -4263,7 +4443,8 @@ static gp_result gp__mesh_check_closed(gp_world* w, const float* vertices, const
     size_t n = 3 * (size_t)triangle_count, i, run;
     gp__edge* edges = (gp__edge*)gp__alloc(&w->desc.allocator, n * sizeof *edges);
     gp_result r = GP_OK;
-    if (!edges) return gp__fail(w, GP_ERROR_OUT_OF_MEMORY, "no host memory to check a mesh of %u triangles", triangle_count);
+    if (!edges) return gp__fail(w, GP_ERROR_OUT_OF_MEMORY, GP_LOG_ITEM_HOST_OUT_OF_MEMORY,
+                                "no host memory to check a mesh of %u triangles", triangle_count);
     for (i = 0; i < n; ++i) {
         const float* p = vertices + 3 * (size_t)triangles[i];
         const float* q = vertices + 3 * (size_t)triangles[i % 3 == 2 ? i - 2 : i + 1];
@@ -4277,7 +4458,8 @@ static gp_result gp__mesh_check_closed(gp_world* w, const float* vertices, const
     for (i = 0; i < n && r == GP_OK; i += run) {
         for (run = 1; i + run < n && gp__edge_order(&edges[i], &edges[i + run]) == 0; ++run) {}
         if (run % 2)
-            r = gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "the mesh is not closed: the edge (%g, %g, %g)-(%g, %g, %g) borders %u "
+            r = gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_MESH_NOT_CLOSED,
+                         "the mesh is not closed: the edge (%g, %g, %g)-(%g, %g, %g) borders %u "
                          "triangle%s", (double)edges[i].a[0], (double)edges[i].a[1], (double)edges[i].a[2], (double)edges[i].b[0],
                          (double)edges[i].b[1], (double)edges[i].b[2], (unsigned)run, run == 1 ? "" : "s");
     }
@@ -4847,6 +5029,7 @@ static gp__collider* gp__find_collider(gp_world* w, gp_collider collider) {
 static gp_result gp__colliders_upload(gp_world* w) {
     size_t total = 0, offset = 0;
     uint32_t i;
+    int k;
     gp_result r = GP_OK;
     for (i = 0; i < w->colliders.count; ++i) {
         const gp__collider* c = &w->colliders.list[i];
@@ -4865,7 +5048,13 @@ static gp_result gp__colliders_upload(gp_world* w) {
         switch (d->shape) {
         case GP_SHAPE_SPHERE: memcpy(g, d->center, 12); g[7] = d->radius; break;
         case GP_SHAPE_BOX: memcpy(g, d->center, 12); memcpy(g + 4, d->half_extents, 12); break;
-        case GP_SHAPE_CAPSULE: memcpy(g, d->center, 12); memcpy(g + 4, d->end, 12); g[7] = d->radius; break;
+        case GP_SHAPE_CAPSULE:   /* the segment's two ends */
+            for (k = 0; k < 3; ++k) {
+                g[k] = d->center[k] - d->half_height * d->axis[k];
+                g[4 + k] = d->center[k] + d->half_height * d->axis[k];
+            }
+            g[7] = d->radius;
+            break;
         case GP_SHAPE_PLANE: memcpy(g, d->center, 12); memcpy(g + 4, d->normal, 12); break;
         default: {
             size_t n = (size_t)c->field_dims[0] * c->field_dims[1] * c->field_dims[2];
@@ -4891,33 +5080,35 @@ static float gp__largest_smoothing_radius(const gp_world* w) {
     return re;
 }
 
-static gp_result gp__collider_check(gp_world* w, gp_collider_desc* d) {
+/* Normalises v in place; a zero v fails naming it, unless fallback (then v becomes it). */
+static gp_result gp__check_direction(gp_world* w, const char* what, float v[3], const float* fallback) {
     gp_result r;
     float len;
+    if ((r = gp__check_vector(w, what, v)) != GP_OK) return r;
+    len = sqrtf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    if (!(len > 0.0f) && fallback) { memcpy(v, fallback, 3 * sizeof *v); return GP_OK; }
+    if (!(len > 0.0f) || !isfinite(len)) return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE,
+                                                         "%s is zero", what);
+    v[0] /= len; v[1] /= len; v[2] /= len;
+    return GP_OK;
+}
+
+static gp_result gp__collider_check(gp_world* w, gp_collider_desc* d) {
+    static const float up[3] = {0.0f, 1.0f, 0.0f};
+    gp_result r;
     if ((r = gp__check_vector(w, "center", d->center)) != GP_OK) return r;
     switch (d->shape) {
     case GP_SHAPE_SPHERE:
     case GP_SHAPE_CAPSULE:
-        if (!(d->radius > 0.0f) || !isfinite(d->radius))
-            return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "radius %g must be positive and finite", (double)d->radius);
-        if (d->shape == GP_SHAPE_CAPSULE) return gp__check_vector(w, "end", d->end);
-        return GP_OK;
     case GP_SHAPE_BOX:
-        if ((r = gp__check_vector(w, "half_extents", d->half_extents)) != GP_OK) return r;
-        if (!(d->half_extents[0] > 0.0f && d->half_extents[1] > 0.0f && d->half_extents[2] > 0.0f))
-            return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "half_extents (%g, %g, %g) must be positive", (double)d->half_extents[0],
-                            (double)d->half_extents[1], (double)d->half_extents[2]);
-        return GP_OK;
+        if ((r = gp__check_size(w, d->shape, d->radius, d->half_extents, d->half_height)) != GP_OK) return r;
+        return d->shape == GP_SHAPE_CAPSULE ? gp__check_direction(w, "axis", d->axis, up) : GP_OK;
     case GP_SHAPE_PLANE:
-        if ((r = gp__check_vector(w, "normal", d->normal)) != GP_OK) return r;
-        len = sqrtf(d->normal[0] * d->normal[0] + d->normal[1] * d->normal[1] + d->normal[2] * d->normal[2]);
-        if (!(len > 0.0f)) return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "normal is zero");
-        d->normal[0] /= len; d->normal[1] /= len; d->normal[2] /= len;
-        return GP_OK;
+        return gp__check_direction(w, "normal", d->normal, NULL);
     case GP_SHAPE_MESH:
         return GP_OK;   /* checked while its field is built */
     default:
-        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "shape %d is not a gp_shape", (int)d->shape);
+        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_NOT_AN_ENUM_VALUE, "shape %d is not a gp_shape", (int)d->shape);
     }
 }
 
@@ -4926,10 +5117,12 @@ gp_result gp_collider_add(gp_world* world, const gp_collider_desc* desc, gp_coll
     gp_result r;
     if (!world) return gp__no_world(__func__);
     gp__begin(world, "gp_collider_add");
-    if (!desc || !collider) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "%s is NULL", desc ? "collider" : "desc"));
+    if (!desc || !collider) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_NULL,
+                                                           "%s is NULL", desc ? "collider" : "desc"));
     collider->id = 0;
     if (world->colliders.count == GP_MAX_COLLIDERS)
-        return gp__end(world, gp__fail(world, GP_ERROR_CAPACITY, "there are already %d colliders", GP_MAX_COLLIDERS));
+        return gp__end(world, gp__fail(world, GP_ERROR_CAPACITY, GP_LOG_ITEM_TABLE_FULL,
+                                       "there are already %d colliders", GP_MAX_COLLIDERS));
     memset(&c, 0, sizeof c);
     c.desc = *desc;
     if ((r = gp__collider_check(world, &c.desc)) != GP_OK) return gp__end(world, r);
@@ -4938,11 +5131,12 @@ gp_result gp_collider_add(gp_world* world, const gp_collider_desc* desc, gp_coll
         char why[256];
         float voxel = c.desc.voxel == 0.0f ? 0.5f * world->desc.grid.cell_size : c.desc.voxel;
         if (!(voxel > 0.0f) || !isfinite(voxel))
-            return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "voxel %g must be positive and finite", (double)voxel));
+            return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE,
+                                           "voxel %g must be positive and finite", (double)voxel));
         if (gp__mesh_field_build(c.desc.vertices, c.desc.vertex_count, c.desc.triangles, c.desc.triangle_count, voxel,
                                  gp__largest_smoothing_radius(world) + 2.0f * voxel, 1u << 24, world->desc.allocator.alloc,
                                  world->desc.allocator.free, world->desc.allocator.user_data, &field, why) != 0)
-            return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "%s", why));
+            return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_MESH_INVALID, "%s", why));
         if ((r = gp__mesh_check_closed(world, c.desc.vertices, c.desc.triangles, c.desc.triangle_count)) != GP_OK) {
             gp__free(&world->desc.allocator, field.samples);
             return gp__end(world, r);
@@ -4971,7 +5165,8 @@ gp_result gp_collider_remove(gp_world* world, gp_collider collider) {
     if (!world) return gp__no_world(__func__);
     gp__begin(world, "gp_collider_remove");
     if (!(c = gp__find_collider(world, collider)))
-        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "collider %u does not exist (removed, or never added)", collider.id));
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_HANDLE_INVALID,
+                                       "collider %u does not exist (removed, or never added)", collider.id));
     gp__free(&world->desc.allocator, c->field_samples);
     memmove(c, c + 1, (size_t)(world->colliders.list + world->colliders.count - (c + 1)) * sizeof *c);
     world->colliders.count--;
@@ -4985,13 +5180,15 @@ gp_result gp_boundary_distance(gp_world* world, const float* points, uint32_t co
     if (!world) return gp__no_world(__func__);
     gp__begin(world, "gp_boundary_distance");
     if (count == 0) return gp__end(world, GP_OK);
-    if (!points || !distances) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "%s is NULL", points ? "distances" : "points"));
+    if (!points || !distances) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_NULL,
+                                                              "%s is NULL", points ? "distances" : "points"));
     if ((r = gp__check_values(world, "point", points, count, 3, 3, false)) != GP_OK) return gp__end(world, r);
-    if ((r = gp__scratch(world, &world->colliders.points, &world->colliders.points_bytes, (size_t)count * 16, "the points")) != GP_OK ||
-        (r = gp__scratch(world, &world->colliders.distances, &world->colliders.distances_bytes, (size_t)count * 4, "the distances")) != GP_OK)
+    if ((r = gp__buffer_grow(world, &world->colliders.points, &world->colliders.points_bytes, (size_t)count * 16, 0, "the points")) != GP_OK ||
+        (r = gp__buffer_grow(world, &world->colliders.distances, &world->colliders.distances_bytes, (size_t)count * 4, 0, "the distances")) != GP_OK)
         return gp__end(world, r);
     staged = (float*)gp__alloc(&world->desc.allocator, (size_t)count * 16);
-    if (!staged) return gp__end(world, gp__fail(world, GP_ERROR_OUT_OF_MEMORY, "no host memory for %u points", count));
+    if (!staged) return gp__end(world, gp__fail(world, GP_ERROR_OUT_OF_MEMORY, GP_LOG_ITEM_HOST_OUT_OF_MEMORY,
+                                                "no host memory for %u points", count));
     for (i = 0; i < count; ++i) {
         memcpy(staged + 4 * i, points + 3 * i, 12);
         staged[4 * i + 3] = 0.0f;
@@ -5128,29 +5325,40 @@ static void gp__fluid_params_fill(gp__fluid_params* f, const gp_fluid_material* 
 static gp_result gp__fluid_material_check(gp_world* w, uint32_t phase, const gp_fluid_material* m) {
     float cell = w->desc.grid.cell_size;
     if (phase >= GP_MAX_FLUID_MATERIALS)
-        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "phase %u: there are %d fluid materials", phase, GP_MAX_FLUID_MATERIALS);
+        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_PHASE_INVALID,
+                        "phase %u: there are %d fluid materials", phase, GP_MAX_FLUID_MATERIALS);
     if (!(m->spacing > 0.0f) || !isfinite(m->spacing))
-        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "spacing %g must be positive and finite", (double)m->spacing);
+        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE,
+                        "spacing %g must be positive and finite", (double)m->spacing);
     if (!(m->smoothing_radius >= m->spacing) || !(m->smoothing_radius < 64.0f * m->spacing))
-        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "smoothing radius %g must be 1 to 64 spacings (%g)",
+        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE,
+                        "smoothing radius %g must be 1 to 64 spacings (%g)",
                         (double)m->smoothing_radius, (double)m->spacing);
     if (m->smoothing_radius > cell * 1.000001f)
-        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "smoothing radius %g exceeds the grid's cell size %g: neighbours would "
+        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_CELL_TOO_SMALL,
+                        "smoothing radius %g exceeds the grid's cell size %g: neighbours would "
                         "be missed; make grid.cell_size at least the smoothing radius", (double)m->smoothing_radius, (double)cell);
     if (!(m->rest_density > 0.0f) || !isfinite(m->rest_density))
-        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "rest density %g must be positive and finite", (double)m->rest_density);
+        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE,
+                        "rest density %g must be positive and finite", (double)m->rest_density);
     if (!(m->stiffness > 0.0f) || !isfinite(m->stiffness))
-        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "stiffness %g must be positive and finite", (double)m->stiffness);
+        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE,
+                        "stiffness %g must be positive and finite", (double)m->stiffness);
     if (!(m->viscosity >= 0.0f) || !isfinite(m->viscosity))
-        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "viscosity %g must be 0 or positive, and finite", (double)m->viscosity);
+        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE,
+                        "viscosity %g must be 0 or positive, and finite", (double)m->viscosity);
     if (!isfinite(m->rest_pressure))
-        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "rest pressure %g is not finite", (double)m->rest_pressure);
+        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_NOT_FINITE,
+                        "rest pressure %g is not finite", (double)m->rest_pressure);
     if (m->density_model != GP_DENSITY_SUMMATION && m->density_model != GP_DENSITY_CONTINUITY)
-        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "density model %d is not a gp_density_model", (int)m->density_model);
+        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_NOT_AN_ENUM_VALUE,
+                        "density model %d is not a gp_density_model", (int)m->density_model);
     if (!(m->diffusion > 0.0f) || !(m->diffusion <= 1.0f))
-        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "diffusion %g must be above 0 and at most 1", (double)m->diffusion);
+        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE,
+                        "diffusion %g must be above 0 and at most 1", (double)m->diffusion);
     if (!(m->mass > 0.0f) || !isfinite(m->mass))
-        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "the derived mass %g is not positive and finite", (double)m->mass);
+        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE,
+                        "the derived mass %g is not positive and finite", (double)m->mass);
     return GP_OK;
 }
 
@@ -5160,7 +5368,8 @@ gp_result gp_fluid_material_set(gp_world* world, uint32_t phase, const gp_fluid_
     gp_result r;
     if (!world) return gp__no_world(__func__);
     gp__begin(world, "gp_fluid_material_set");
-    if (!material) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "material is NULL"));
+    if (!material) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_NULL,
+                                                  "material is NULL"));
     m = gp_query_fluid_material_defaults(world, material);
     if ((r = gp__fluid_material_check(world, phase, &m)) != GP_OK) return gp__end(world, r);
     if (m.density_model == GP_DENSITY_CONTINUITY && !world->fluid.state) {
@@ -5177,9 +5386,11 @@ gp_result gp_fluid_material_set(gp_world* world, uint32_t phase, const gp_fluid_
 gp_result gp_fluid_material_get(gp_world* world, uint32_t phase, gp_fluid_material* material) {
     if (!world) return gp__no_world(__func__);
     gp__begin(world, "gp_fluid_material_get");
-    if (!material) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "material is NULL"));
+    if (!material) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_NULL,
+                                                  "material is NULL"));
     if (phase >= GP_MAX_FLUID_MATERIALS)
-        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "phase %u: there are %d fluid materials", phase, GP_MAX_FLUID_MATERIALS));
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_PHASE_INVALID,
+                                       "phase %u: there are %d fluid materials", phase, GP_MAX_FLUID_MATERIALS));
     *material = world->fluid.materials[phase];
     return gp__end(world, GP_OK);
 }
@@ -5192,7 +5403,8 @@ static gp_result gp__fluid_add(gp_world* w, uint32_t phase, const float* xyz, ui
     uint32_t i;
     if (velocity && n) {
         velocities = (float*)gp__alloc(&w->desc.allocator, (size_t)n * 3 * sizeof(float));
-        if (!velocities) return gp__fail(w, GP_ERROR_OUT_OF_MEMORY, "no host memory to stage %u particles", n);
+        if (!velocities) return gp__fail(w, GP_ERROR_OUT_OF_MEMORY, GP_LOG_ITEM_HOST_OUT_OF_MEMORY,
+                                         "no host memory to stage %u particles", n);
         for (i = 0; i < 3 * n; ++i) velocities[i] = velocity[i % 3];
     }
     memset(&d, 0, sizeof d);
@@ -5241,16 +5453,19 @@ static gp_result gp__fluid_add_lattice(gp_world* w, uint32_t phase, const float 
     gp_result r;
     if (added) *added = 0;
     if (phase >= GP_MAX_FLUID_MATERIALS)
-        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "phase %u: there are %d fluid materials", phase, GP_MAX_FLUID_MATERIALS);
+        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_PHASE_INVALID,
+                        "phase %u: there are %d fluid materials", phase, GP_MAX_FLUID_MATERIALS);
     if (velocity && (r = gp__check_vector(w, "velocity", velocity)) != GP_OK) return r;
     l0 = w->fluid.materials[phase].spacing;
     n = gp__lattice(min, max, l0, center, radius, NULL);
     if (n > (uint64_t)(w->capacity - w->count))
-        return gp__fail(w, GP_ERROR_CAPACITY, "%llu particles do not fit: %u of %u slots are live; nothing was added",
+        return gp__fail(w, GP_ERROR_CAPACITY, GP_LOG_ITEM_STORE_FULL,
+                        "%llu particles do not fit: %u of %u slots are live; nothing was added",
                         (unsigned long long)n, w->count, w->capacity);
     if (n == 0) return GP_OK;
     xyz = (float*)gp__alloc(&w->desc.allocator, (size_t)n * 3 * sizeof(float));
-    if (!xyz) return gp__fail(w, GP_ERROR_OUT_OF_MEMORY, "no host memory to stage %llu particles", (unsigned long long)n);
+    if (!xyz) return gp__fail(w, GP_ERROR_OUT_OF_MEMORY, GP_LOG_ITEM_HOST_OUT_OF_MEMORY,
+                              "no host memory to stage %llu particles", (unsigned long long)n);
     gp__lattice(min, max, l0, center, radius, xyz);
     r = gp__fluid_add(w, phase, xyz, (uint32_t)n, velocity);
     gp__free(&w->desc.allocator, xyz);
@@ -5277,7 +5492,8 @@ gp_result gp_fluid_add_ball(gp_world* world, uint32_t phase, const float center[
     gp__begin(world, "gp_fluid_add_ball");
     if ((r = gp__check_vector(world, "center", center)) != GP_OK) return gp__end(world, r);
     if (!(radius >= 0.0f) || !isfinite(radius))
-        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "radius %g must be 0 or positive, and finite", (double)radius));
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE,
+                                       "radius %g must be 0 or positive, and finite", (double)radius));
     for (a = 0; a < 3; ++a) { min[a] = center[a] - radius; max[a] = center[a] + radius; }
     return gp__end(world, gp__fluid_add_lattice(world, phase, min, max, center, radius, velocity, added));
 }
@@ -5312,20 +5528,24 @@ gp_result gp_pour_add(gp_world* world, const gp_pour_desc* desc, gp_pour* pour) 
     float len, *t, *b, *n;
     if (!world) return gp__no_world(__func__);
     gp__begin(world, "gp_pour_add");
-    if (!desc || !pour) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "%s is NULL", desc ? "pour" : "desc"));
+    if (!desc || !pour) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_NULL,
+                                                       "%s is NULL", desc ? "pour" : "desc"));
     pour->id = 0;
     d = *desc;
     if (d.direction[0] == 0.0f && d.direction[1] == 0.0f && d.direction[2] == 0.0f) d.direction[1] = -1.0f;
     if (d.speed == 0.0f) d.speed = 1.0f;
     if (d.phase >= GP_MAX_FLUID_MATERIALS)
-        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "phase %u: there are %d fluid materials", d.phase, GP_MAX_FLUID_MATERIALS));
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_PHASE_INVALID,
+                                       "phase %u: there are %d fluid materials", d.phase, GP_MAX_FLUID_MATERIALS));
     if ((r = gp__check_vector(world, "position", d.position)) != GP_OK || (r = gp__check_vector(world, "direction", d.direction)) != GP_OK)
         return gp__end(world, r);
     if (!(d.rate > 0.0f) || !isfinite(d.rate) || !(d.speed > 0.0f) || !isfinite(d.speed))
-        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "rate %g (particles/s) and speed %g (m/s) must be positive and finite",
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE,
+                                       "rate %g (particles/s) and speed %g (m/s) must be positive and finite",
                                        (double)d.rate, (double)d.speed));
     if (world->fluid.pour_count == GP__MAX_POURS)
-        return gp__end(world, gp__fail(world, GP_ERROR_CAPACITY, "there are already %d pours", GP__MAX_POURS));
+        return gp__end(world, gp__fail(world, GP_ERROR_CAPACITY, GP_LOG_ITEM_TABLE_FULL,
+                                       "there are already %d pours", GP__MAX_POURS));
     p = &world->fluid.pours[world->fluid.pour_count];
     memset(p, 0, sizeof *p);
     len = sqrtf(d.direction[0] * d.direction[0] + d.direction[1] * d.direction[1] + d.direction[2] * d.direction[2]);
@@ -5349,7 +5569,8 @@ gp_result gp_pour_remove(gp_world* world, gp_pour pour) {
     if (!world) return gp__no_world(__func__);
     gp__begin(world, "gp_pour_remove");
     if (!(p = gp__find_pour(world, pour)))
-        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "pour %u does not exist (removed, or never added)", pour.id));
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_HANDLE_INVALID,
+                                       "pour %u does not exist (removed, or never added)", pour.id));
     *p = world->fluid.pours[--world->fluid.pour_count];
     return gp__end(world, GP_OK);
 }
@@ -5358,9 +5579,10 @@ gp_result gp_pour_state_get(gp_world* world, gp_pour pour, gp_pour_state* state)
     gp__pour* p;
     if (!world) return gp__no_world(__func__);
     gp__begin(world, "gp_pour_state_get");
-    if (!state) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "state is NULL"));
+    if (!state) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_NULL, "state is NULL"));
     if (!(p = gp__find_pour(world, pour)))
-        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "pour %u does not exist (removed, or never added)", pour.id));
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_HANDLE_INVALID,
+                                       "pour %u does not exist (removed, or never added)", pour.id));
     *state = p->state;
     return gp__end(world, GP_OK);
 }
@@ -5398,7 +5620,8 @@ static gp_result gp__pour_run(gp_world* w, gp__pour* p, float h) {
         if (k > room) {
             k = room;
             p->state.full = true;
-            GP__LOG(w, GP_LOG_WARNING, "gp_world_step: pour %u stopped: the store is full (%u particles)", p->id, w->capacity);
+            GP__LOG(w, GP_LOG_WARNING, GP_LOG_ITEM_POUR_STOPPED,
+                    "gp_world_step: pour %u stopped: the store is full (%u particles)", p->id, w->capacity);
         }
         if (k) {
             float v[3];
@@ -5410,6 +5633,14 @@ static gp_result gp__pour_run(gp_world* w, gp__pour* p, float h) {
     return r;
 }
 
+/* The fluid's emitters, the first stage of a substep (section >>step): every pour's layers due. */
+static gp_result gp__pours_run(gp_world* w, float h) {
+    gp_result r = GP_OK;
+    uint32_t i;
+    for (i = 0; i < w->fluid.pour_count && r == GP_OK; ++i) r = gp__pour_run(w, &w->fluid.pours[i], h);
+    return r;
+}
+
 /* ---- the substep ---- */
 
 /* The fluid's stages of a substep, after the grid build (section >>step): density (summation, or
@@ -5418,22 +5649,22 @@ static gp_result gp__pour_run(gp_world* w, gp__pour* p, float h) {
 static void gp__fluid_substep(gp_world* w, bool integrate) {
     uint32_t groups = gp__groups(w->count, GP_GROUP_SIZE), timer;
     if (w->fluid.phases || !w->dem.phases) {
-        timer = gp__timer_begin(w, "sph_density");
+        timer = gp__timer_begin(w, GP__STAGE_SPH_DENSITY);
         gp__use(w, GP__PROGRAM_SPH_DENSITY);
         gp__dispatch(w, groups);
         gp__timer_end(w, timer);
         if (w->fluid.state) {   /* some material has carried its density: its particles' pass */
-            timer = gp__timer_begin(w, "sph_continuity");
+            timer = gp__timer_begin(w, GP__STAGE_SPH_CONTINUITY);
             gp__use(w, GP__PROGRAM_SPH_CONTINUITY);
             gp__dispatch(w, groups);
             gp__timer_end(w, timer);
         }
-        timer = gp__timer_begin(w, "sph_force");
+        timer = gp__timer_begin(w, GP__STAGE_SPH_FORCE);
         gp__use(w, GP__PROGRAM_SPH_FORCE);
         gp__dispatch(w, groups);
         gp__timer_end(w, timer);
         if (integrate) {
-            timer = gp__timer_begin(w, "sph_integrate");
+            timer = gp__timer_begin(w, GP__STAGE_SPH_INTEGRATE);
             gp__use(w, GP__PROGRAM_SPH_INTEGRATE);
             gp__dispatch(w, groups);
             gp__timer_end(w, timer);
@@ -5496,7 +5727,7 @@ gp_result gp_fluid_stats_read(gp_world* world, gp_fluid_stats* stats) {
     float sound, spacing, viscous;
     if (!world) return gp__no_world(__func__);
     gp__begin(world, "gp_fluid_stats_read");
-    if (!stats) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "stats is NULL"));
+    if (!stats) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_NULL, "stats is NULL"));
     memset(stats, 0, sizeof *stats);
     gp__buffer_download(world, world->grid_stats, 0, sizeof words, words);
     memcpy(&stats->max_speed, &words[3], 4);
@@ -5515,8 +5746,7 @@ gp_result gp_fluid_stats_read(gp_world* world, gp_fluid_stats* stats) {
 /* >>dem ====================================================================================
    Granular matter and rigid bodies made of particles (000): materials, grains, shapes from
    voxelized meshes and primitives, bodies, and the DEM part of each substep (gp__dem_substep,
-   called by gp_world_step). The shaders: dem_contact, dem_integrate, body_update,
-   body_particles (shaders_embedded/). */
+   called by gp_world_step). The shaders: dem_contact, dem_integrate (shaders_embedded/). */
 
 gp_granular_material gp_query_granular_material_defaults(const gp_world* world, const gp_granular_material* material) {
     gp_granular_material m;
@@ -5543,7 +5773,8 @@ static void gp__granular_params_fill(float* g, const gp_granular_material* m) {
 
 static gp_result gp__check_phase(gp_world* w, uint32_t phase) {
     if (phase >= GP_MAX_GRANULAR_MATERIALS)
-        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "phase %u: there are %d granular materials", phase, GP_MAX_GRANULAR_MATERIALS);
+        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_PHASE_INVALID,
+                        "phase %u: there are %d granular materials", phase, GP_MAX_GRANULAR_MATERIALS);
     return GP_OK;
 }
 
@@ -5556,18 +5787,22 @@ gp_result gp_granular_material_set(gp_world* world, uint32_t phase, const gp_gra
     if (!world) return gp__no_world(__func__);
     gp__begin(world, "gp_granular_material_set");
     if ((r = gp__check_phase(world, phase)) != GP_OK) return gp__end(world, r);
-    if (!material) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "material is NULL"));
+    if (!material) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_NULL,
+                                                  "material is NULL"));
     m = gp_query_granular_material_defaults(world, material);
     f = &m.diameter;
     for (k = 0; k < 6; ++k)
         if (!(f[k] > 0.0f) || !isfinite(f[k]))
-            return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "%s %g must be positive and finite (0 picks the default)",
+            return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE,
+                                           "%s %g must be positive and finite (0 picks the default)",
                                            names[k], (double)f[k]));
     if (m.diameter > world->desc.grid.cell_size)
-        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "diameter %g m exceeds the grid's cell size %g m: contacts "
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_CELL_TOO_SMALL,
+                                       "diameter %g m exceeds the grid's cell size %g m: contacts "
                                        "would be missed", (double)m.diameter, (double)world->desc.grid.cell_size));
     if (!(m.mass > 0.0f) || !isfinite(m.mass))
-        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "diameter %g and density %g give mass %g kg: not a float",
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE,
+                                       "diameter %g and density %g give mass %g kg: not a float",
                                        (double)m.diameter, (double)m.density, (double)m.mass));
     world->dem.materials[phase] = m;
     gp__granular_params_fill(world->solver_host.granular[phase], &m);
@@ -5580,7 +5815,8 @@ gp_result gp_granular_material_get(gp_world* world, uint32_t phase, gp_granular_
     if (!world) return gp__no_world(__func__);
     gp__begin(world, "gp_granular_material_get");
     if ((r = gp__check_phase(world, phase)) != GP_OK) return gp__end(world, r);
-    if (!material) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "material is NULL"));
+    if (!material) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_NULL,
+                                                  "material is NULL"));
     *material = world->dem.materials[phase];
     return gp__end(world, GP_OK);
 }
@@ -5599,11 +5835,13 @@ gp_result gp_granular_add_block(gp_world* world, uint32_t phase, const float min
         return gp__end(world, r);
     n = gp__lattice(min, max, world->dem.materials[phase].diameter, NULL, 0.0f, NULL);
     if (n > (uint64_t)(world->capacity - world->count))
-        return gp__end(world, gp__fail(world, GP_ERROR_CAPACITY, "%llu grains do not fit: %u of %u slots are live; nothing was added",
+        return gp__end(world, gp__fail(world, GP_ERROR_CAPACITY, GP_LOG_ITEM_STORE_FULL,
+                                       "%llu grains do not fit: %u of %u slots are live; nothing was added",
                                        (unsigned long long)n, world->count, world->capacity));
     if (n == 0) return gp__end(world, GP_OK);
     xyz = (float*)gp__alloc(&world->desc.allocator, (size_t)n * 3 * sizeof(float));
-    if (!xyz) return gp__end(world, gp__fail(world, GP_ERROR_OUT_OF_MEMORY, "no host memory to stage %llu grains", (unsigned long long)n));
+    if (!xyz) return gp__end(world, gp__fail(world, GP_ERROR_OUT_OF_MEMORY, GP_LOG_ITEM_HOST_OUT_OF_MEMORY,
+                                             "no host memory to stage %llu grains", (unsigned long long)n));
     gp__lattice(min, max, world->dem.materials[phase].diameter, NULL, 0.0f, xyz);
     memset(&d, 0, sizeof d);
     d.count = (uint32_t)n;
@@ -5617,7 +5855,8 @@ gp_result gp_granular_add_block(gp_world* world, uint32_t phase, const float min
         gp_particle_velocity* v = (gp_particle_velocity*)gp__alloc(&world->desc.allocator, (size_t)n * sizeof *v);
         uint64_t i;
         if (!v) {
-            r = gp__fail(world, GP_ERROR_OUT_OF_MEMORY, "no host memory for %llu velocities; the grains were added at rest",
+            r = gp__fail(world, GP_ERROR_OUT_OF_MEMORY, GP_LOG_ITEM_HOST_OUT_OF_MEMORY,
+                         "no host memory for %llu velocities; the grains were added at rest",
                          (unsigned long long)n);
         } else {
             for (i = 0; i < n; ++i) { v[i].x = velocity[0]; v[i].y = velocity[1]; v[i].z = velocity[2]; v[i].mass = d.mass; }
@@ -5629,6 +5868,51 @@ gp_result gp_granular_add_block(gp_world* world, uint32_t phase, const float min
     if (r == GP_OK && added) *added = (uint32_t)n;
     return gp__end(world, r);
 }
+
+/* ---- the substep's DEM passes ---- */
+
+/* The longest substep that resolves every contact: a twelfth of the contact duration of two
+   equal particles of each granular material in use (with rigid bodies, their shapes' phases), and
+   no longer than m_eff / (damping + shear), half of what keeps the explicit dashpot and shear
+   stable (a large shear would otherwise flip the sliding velocity's sign each substep). */
+#define GP__STEPS_PER_CONTACT 12.0
+static float gp__dem_limit(const gp_world* w) {
+    float limit = 3.4e38f;
+    int i;
+    for (i = 0; i < GP_MAX_GRANULAR_MATERIALS; ++i) {
+        const gp_granular_material* m = &w->dem.materials[i];
+        double meff = 0.5 * m->mass, w0 = sqrt(m->stiffness / meff), g = m->damping / (2.0 * meff);
+        double duration = GP__PI / (w0 > g ? sqrt(w0 * w0 - g * g) : w0), viscous = meff / ((double)m->damping + m->shear);
+        if (!(w->dem.phases & (1u << i))) continue;
+        if (duration / GP__STEPS_PER_CONTACT < limit) limit = (float)(duration / GP__STEPS_PER_CONTACT);
+        if (viscous < limit) limit = (float)viscous;
+    }
+    return limit;
+}
+
+/* The DEM's stages of a substep, after the grid build (section >>step): the contact forces of
+   every grain and rigid particle (a rigid particle's left in the store's acceleration and the
+   bodies' torque slots for the bodies' stage, >>rigid), then the grains' move. */
+static void gp__dem_substep(gp_world* w, bool integrate) {
+    uint32_t groups = gp__groups(w->count, GP_GROUP_SIZE), timer;
+    if (!w->dem.phases) return;
+    timer = gp__timer_begin(w, GP__STAGE_DEM_CONTACT);
+    gp__use(w, GP__PROGRAM_DEM_CONTACT);
+    gp__dispatch(w, groups);
+    gp__timer_end(w, timer);
+    if (!integrate) return;
+    timer = gp__timer_begin(w, GP__STAGE_DEM_INTEGRATE);
+    gp__use(w, GP__PROGRAM_DEM_INTEGRATE);
+    gp__dispatch(w, groups);
+    gp__timer_end(w, timer);
+}
+
+/* >>rigid ==================================================================================
+   Rigid bodies made of particles (000 section 29.2): shapes voxelized from closed meshes and
+   primitives (mass, centre of mass, principal inertia), bodies as typed handles, and the bodies'
+   stages of a substep (gp__rigid_substep): each body sums its particles' contact forces and
+   torques (left by the DEM's contact stage), moves, and places its particles. The shaders:
+   body_update, body_particles (shaders_embedded/). */
 
 /* ---- shapes ---- */
 
@@ -5751,13 +6035,15 @@ static gp_result gp__shape_voxels(gp_world* w, const gp_shape_desc* d, float vox
         if (n < 1.0) n = 1.0;
         total *= n;
         if (!(total <= (double)GP__MAX_SHAPE_VOXELS))
-            return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "the shape spans more than %u voxels of the material's diameter %g m: "
+            return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_SHAPE_VOXELS,
+                            "the shape spans more than %u voxels of the material's diameter %g m: "
                             "make it smaller or the diameter larger", GP__MAX_SHAPE_VOXELS, (double)voxel);
         dims[a] = (uint32_t)n;
         origin[a] = (float)(0.5 * (lo[a] + hi[a]) - 0.5 * (n - 1.0) * voxel);
     }
     *inside = (unsigned char*)gp__alloc(&w->desc.allocator, (size_t)total);
-    if (!*inside) return gp__fail(w, GP_ERROR_OUT_OF_MEMORY, "no host memory for %.0f voxels", total);
+    if (!*inside) return gp__fail(w, GP_ERROR_OUT_OF_MEMORY, GP_LOG_ITEM_HOST_OUT_OF_MEMORY,
+                                  "no host memory for %.0f voxels", total);
     if (d->shape == GP_SHAPE_MESH) {
         gp__mesh_inside(d->vertices, d->triangles, d->triangle_count, origin, voxel, dims, *inside);
         return GP_OK;
@@ -5783,35 +6069,29 @@ static gp_result gp__shape_voxels(gp_world* w, const gp_shape_desc* d, float vox
 static gp_result gp__shape_check(gp_world* w, const gp_shape_desc* d) {
     uint32_t i;
     gp_result r;
-    if (!d) return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "desc is NULL");
+    if (!d) return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_NULL, "desc is NULL");
     if ((r = gp__check_phase(w, d->phase)) != GP_OK) return r;
     switch (d->shape) {
     case GP_SHAPE_SPHERE:
     case GP_SHAPE_CAPSULE:
-        if (!(d->radius > 0.0f) || !isfinite(d->radius))
-            return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "radius %g must be positive and finite", (double)d->radius);
-        if (d->shape == GP_SHAPE_CAPSULE && (!(d->half_height >= 0.0f) || !isfinite(d->half_height)))
-            return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "half_height %g must be 0 or positive, and finite", (double)d->half_height);
-        return GP_OK;
     case GP_SHAPE_BOX:
-        if ((r = gp__check_vector(w, "half_extents", d->half_extents)) != GP_OK) return r;
-        if (!(d->half_extents[0] > 0.0f && d->half_extents[1] > 0.0f && d->half_extents[2] > 0.0f))
-            return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "half_extents (%g, %g, %g) must be positive", (double)d->half_extents[0],
-                            (double)d->half_extents[1], (double)d->half_extents[2]);
-        return GP_OK;
+        return gp__check_size(w, d->shape, d->radius, d->half_extents, d->half_height);
     case GP_SHAPE_MESH:
         if (!d->vertices || !d->triangles || d->vertex_count == 0 || d->triangle_count == 0)
-            return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "a mesh needs vertices and triangles (%u vertices, %u triangles, %s, %s)",
+            return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_MESH_INVALID,
+                            "a mesh needs vertices and triangles (%u vertices, %u triangles, %s, %s)",
                             d->vertex_count, d->triangle_count, d->vertices ? "vertices given" : "vertices NULL",
                             d->triangles ? "triangles given" : "triangles NULL");
         for (i = 0; i < 3 * d->triangle_count; ++i)
             if (d->triangles[i] >= d->vertex_count)
-                return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "triangle %u: index %u is out of range (%u vertices)", i / 3,
+                return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_MESH_INVALID,
+                                "triangle %u: index %u is out of range (%u vertices)", i / 3,
                                 d->triangles[i], d->vertex_count);
         if ((r = gp__check_values(w, "vertex", d->vertices, d->vertex_count, 3, 3, false)) != GP_OK) return r;
         return gp__mesh_check_closed(w, d->vertices, d->triangles, d->triangle_count);
     default:
-        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "shape %d: a body's shape is a sphere, box, capsule or mesh", (int)d->shape);
+        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_NOT_AN_ENUM_VALUE,
+                        "shape %d: a body's shape is a sphere, box, capsule or mesh", (int)d->shape);
     }
 }
 
@@ -5847,26 +6127,6 @@ static void gp__shape_inertia(gp__body_shape* s, const double* points, uint32_t 
     for (a = 0; a < 4; ++a) s->principal[a] = (float)q[a];
 }
 
-/* Grows a GPU buffer to hold at least `bytes`, keeping its first `keep` bytes. */
-static gp_result gp__buffer_grow(gp_world* w, gp__GLuint* buffer, size_t* size, size_t bytes, size_t keep, const char* what) {
-    gp__GLuint grown = 0;
-    size_t target = *size ? *size : 1024;
-    gp_result r;
-    if (*buffer && *size >= bytes) return GP_OK;
-    while (target < bytes) target *= 2;
-    if ((r = gp__buffer_new(w, target, NULL, what, &grown)) != GP_OK) return r;
-    if (*buffer && keep) {
-        w->gl.fnBindBuffer(GP__GL_COPY_READ_BUFFER, *buffer);
-        w->gl.fnBindBuffer(GP__GL_COPY_WRITE_BUFFER, grown);
-        w->gl.fnCopyBufferSubData(GP__GL_COPY_READ_BUFFER, GP__GL_COPY_WRITE_BUFFER, 0, 0, (gp__GLsizeiptr)keep);
-        w->gl.fnBindBuffer(GP__GL_COPY_READ_BUFFER, 0);
-        w->gl.fnBindBuffer(GP__GL_COPY_WRITE_BUFFER, 0);
-    }
-    gp__buffer_delete(w, buffer);
-    *buffer = grown;
-    *size = target;
-    return GP_OK;
-}
 
 
 #if !defined(GP_NO_DRAW)
@@ -5888,7 +6148,8 @@ static gp_result gp__shape_draw_mesh(gp_world* w, const gp_shape_desc* d, gp__bo
     if (!v || !t) {
         gp__free(&w->desc.allocator, v);
         gp__free(&w->desc.allocator, t);
-        return gp__fail(w, GP_ERROR_OUT_OF_MEMORY, "no host memory for the shape's mesh of %u vertices", nv);
+        return gp__fail(w, GP_ERROR_OUT_OF_MEMORY, GP_LOG_ITEM_HOST_OUT_OF_MEMORY,
+                        "no host memory for the shape's mesh of %u vertices", nv);
     }
     memset(v, 0, (size_t)nv * 6 * sizeof(float));
     if (d->shape == GP_SHAPE_MESH) {
@@ -5969,7 +6230,7 @@ gp_result gp_body_shape_create(gp_world* world, const gp_shape_desc* desc, gp_bo
     if (!world) return gp__no_world(__func__);
     gp__begin(world, "gp_body_shape_create");
     if (shape) shape->id = 0;
-    if (!shape) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "shape is NULL"));
+    if (!shape) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_NULL, "shape is NULL"));
     if ((r = gp__shape_check(world, desc)) != GP_OK) return gp__end(world, r);
     voxel = world->dem.materials[desc->phase].diameter;
     if ((r = gp__shape_voxels(world, desc, voxel, origin, dims, &inside)) != GP_OK) return gp__end(world, r);
@@ -5986,13 +6247,15 @@ gp_result gp_body_shape_create(gp_world* world, const gp_shape_desc* desc, gp_bo
             }
     if (n == 0) {
         gp__free(&world->desc.allocator, inside);
-        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "the shape holds no voxel centre of side %g m (phase %u's "
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_SHAPE_VOXELS,
+                                       "the shape holds no voxel centre of side %g m (phase %u's "
                                        "diameter): make it larger or the diameter smaller", (double)voxel, desc->phase));
     }
     points = (double*)gp__alloc(&world->desc.allocator, (size_t)n * 3 * sizeof(double));
     offsets = (float*)gp__alloc(&world->desc.allocator, (size_t)n * 4 * sizeof(float));
     if (!points || !offsets) {
-        r = gp__fail(world, GP_ERROR_OUT_OF_MEMORY, "no host memory for a shape of %u particles", n);
+        r = gp__fail(world, GP_ERROR_OUT_OF_MEMORY, GP_LOG_ITEM_HOST_OUT_OF_MEMORY,
+                     "no host memory for a shape of %u particles", n);
     } else {
         uint32_t at = 0;
         for (k = 0; k < dims[2]; ++k)
@@ -6010,21 +6273,14 @@ gp_result gp_body_shape_create(gp_world* world, const gp_shape_desc* desc, gp_bo
         s.particle_radius = 0.5f * voxel;
         s.particle_mass = world->dem.materials[desc->phase].mass;
         gp__shape_inertia(&s, points, n, s.particle_mass, s.particle_radius, offsets);
-        s.first_offset = world->dem.offset_count;
-        if (world->dem.shape_count == world->dem.shape_capacity) {
-            uint32_t grown = world->dem.shape_capacity ? 2 * world->dem.shape_capacity : 16;
-            gp__body_shape* more = (gp__body_shape*)gp__alloc(&world->desc.allocator, grown * sizeof *more);
-            if (!more) r = gp__fail(world, GP_ERROR_OUT_OF_MEMORY, "no host memory for %u shapes", grown);
-            else {
-                if (world->dem.shape_count) memcpy(more, world->dem.shapes, world->dem.shape_count * sizeof *more);
-                gp__free(&world->desc.allocator, world->dem.shapes);
-                world->dem.shapes = more;
-                world->dem.shape_capacity = grown;
-            }
-        }
+        s.first_offset = world->rigid.offset_count;
+        if (gp__grow(&world->desc.allocator, (void**)&world->rigid.shapes, &world->rigid.shape_capacity, world->rigid.shape_count,
+                     world->rigid.shape_count + 1, sizeof *world->rigid.shapes) != GP_OK)
+            r = gp__fail(world, GP_ERROR_OUT_OF_MEMORY, GP_LOG_ITEM_HOST_OUT_OF_MEMORY,
+                         "no host memory for %u shapes", world->rigid.shape_count + 1);
         if (r == GP_OK)
-            r = gp__buffer_grow(world, &world->dem.offsets, &world->dem.offsets_bytes, ((size_t)world->dem.offset_count + n) * 16,
-                                (size_t)world->dem.offset_count * 16, "the shapes' particle offsets");
+            r = gp__buffer_grow(world, &world->rigid.offsets, &world->rigid.offsets_bytes, ((size_t)world->rigid.offset_count + n) * 16,
+                                (size_t)world->rigid.offset_count * 16, "the shapes' particle offsets");
 #if !defined(GP_NO_DRAW)
         if (r == GP_OK) r = gp__shape_draw_mesh(world, desc, &s);
         if (r != GP_OK) {
@@ -6033,12 +6289,12 @@ gp_result gp_body_shape_create(gp_world* world, const gp_shape_desc* desc, gp_bo
         }
 #endif
         if (r == GP_OK) {
-            gp__buffer_upload(world, world->dem.offsets, (size_t)world->dem.offset_count * 16, (size_t)n * 16, offsets);
-            world->dem.offset_count += n;
-            s.id = ++world->dem.next_shape_id;
+            gp__buffer_upload(world, world->rigid.offsets, (size_t)world->rigid.offset_count * 16, (size_t)n * 16, offsets);
+            world->rigid.offset_count += n;
+            s.id = ++world->rigid.next_shape_id;
             s.offsets = offsets;   /* the shape keeps them, to place its bodies' particles */
             offsets = NULL;
-            world->dem.shapes[world->dem.shape_count++] = s;
+            world->rigid.shapes[world->rigid.shape_count++] = s;
             shape->id = s.id;
         }
     }
@@ -6050,8 +6306,8 @@ gp_result gp_body_shape_create(gp_world* world, const gp_shape_desc* desc, gp_bo
 
 static gp__body_shape* gp__find_shape(gp_world* w, gp_body_shape shape) {
     uint32_t i;
-    for (i = 0; i < w->dem.shape_count; ++i)
-        if (shape.id != 0 && w->dem.shapes[i].id == shape.id) return &w->dem.shapes[i];
+    for (i = 0; i < w->rigid.shape_count; ++i)
+        if (shape.id != 0 && w->rigid.shapes[i].id == shape.id) return &w->rigid.shapes[i];
     return NULL;
 }
 
@@ -6059,9 +6315,10 @@ gp_result gp_body_shape_info_get(gp_world* world, gp_body_shape shape, gp_body_s
     gp__body_shape* s;
     if (!world) return gp__no_world(__func__);
     gp__begin(world, "gp_body_shape_info_get");
-    if (!info) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "info is NULL"));
+    if (!info) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_NULL, "info is NULL"));
     if (!(s = gp__find_shape(world, shape)))
-        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "shape %u is not a shape of this world", shape.id));
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_HANDLE_INVALID,
+                                       "shape %u is not a shape of this world", shape.id));
     info->particles = s->particles;
     info->mass = s->mass;
     memcpy(info->center_of_mass, s->com, sizeof s->com);
@@ -6070,9 +6327,31 @@ gp_result gp_body_shape_info_get(gp_world* world, gp_body_shape shape, gp_body_s
     return gp__end(world, GP_OK);
 }
 
+gp_result gp_body_shape_destroy(gp_world* world, gp_body_shape shape) {
+    gp__body_shape* s;
+    uint32_t i;
+    if (!world) return gp__no_world(__func__);
+    gp__begin(world, "gp_body_shape_destroy");
+    if (!(s = gp__find_shape(world, shape)))
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_HANDLE_INVALID,
+                                       "shape %u is not a shape of this world", shape.id));
+    for (i = 0; i < world->rigid.run_count; ++i)   /* the runs cover every body */
+        if (world->rigid.runs[i].shape == (uint32_t)(s - world->rigid.shapes))
+            return gp__end(world, gp__fail(world, GP_ERROR_INVALID_STATE, GP_LOG_ITEM_SHAPE_IN_USE,
+                                           "shape %u is used by %u bodies from body %u on; it stays",
+                                           shape.id, world->rigid.runs[i].count, world->rigid.runs[i].first));
+    /* Bodies name shapes by their place in the array: the place stays, dead (id 0). */
+    gp__free(&world->desc.allocator, s->offsets);
+    s->offsets = NULL;
+    gp__buffer_delete(world, &s->draw_vertices);
+    gp__buffer_delete(world, &s->draw_indices);
+    s->id = 0;
+    return gp__end(world, GP_OK);
+}
+
 /* ---- bodies ---- */
 
-/* Where the body records start in w->dem.bodies: after a vec4 per slot. */
+/* Where the body records start in w->rigid.bodies: after a vec4 per slot. */
 #define GP__BODIES_AT(w) ((size_t)(w)->capacity * 16)
 
 /* Fills a body's GPU record from its desc, and its particles' positions and velocities. */
@@ -6121,7 +6400,23 @@ static void gp__body_place(const gp__body_shape* s, const gp_body_desc* d, const
     }
 }
 
-gp_result gp_bodies_add(gp_world* world, const gp_body_desc* bodies, uint32_t count, uint32_t* first) {
+/* A body handle: the body's number plus one in the low 24 bits, its generation in the high 8. */
+#define GP__BODY_NUMBER_BITS 24u
+#define GP__MAX_BODIES ((1u << GP__BODY_NUMBER_BITS) - 1u)
+static gp_body gp__body_handle(const gp_world* w, uint32_t number) {
+    gp_body b;
+    b.id = (uint32_t)w->rigid.generations[number] << GP__BODY_NUMBER_BITS | (number + 1u);
+    return b;
+}
+uint32_t gp_body_number(const gp_world* world, gp_body body) {
+    uint32_t number = (body.id & GP__MAX_BODIES) - 1u;
+    if (!world || (body.id & GP__MAX_BODIES) == 0 || number >= world->rigid.body_count ||
+        body.id >> GP__BODY_NUMBER_BITS != world->rigid.generations[number])
+        return GP_NO_OWNER;
+    return number;
+}
+
+gp_result gp_bodies_add(gp_world* world, const gp_body_desc* descs, uint32_t count, gp_body* bodies) {
     uint64_t particles = 0;
     uint32_t i, most = 0, at = 0;
     gp__body_gpu* records = NULL;
@@ -6129,41 +6424,49 @@ gp_result gp_bodies_add(gp_world* world, const gp_body_desc* bodies, uint32_t co
     gp_result r = GP_OK;
     if (!world) return gp__no_world(__func__);
     gp__begin(world, "gp_bodies_add");
-    if (first) *first = world->dem.body_count;
     if (count == 0) return gp__end(world, GP_OK);
-    if (!bodies) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "bodies is NULL for %u bodies", count));
+    if (!descs) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_NULL,
+                                               "descs is NULL for %u bodies", count));
     for (i = 0; i < count; ++i) {
-        const gp_body_desc* d = &bodies[i];
+        const gp_body_desc* d = &descs[i];
         const gp__body_shape* s = gp__find_shape(world, d->shape);
         double norm = 0.0;
         int a;
-        if (!s) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "body %u: shape %u is not a shape of this world; "
+        if (!s) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_HANDLE_INVALID,
+                                               "body %u: shape %u is not a shape of this world; "
                                                "nothing was added", i, d->shape.id));
         for (a = 0; a < 4; ++a) norm += (double)d->orientation[a] * d->orientation[a];
         if (!gp__finite3(d->position) || !gp__finite3(d->velocity) || !gp__finite3(d->angular_velocity) || !isfinite(norm))
-            return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "body %u: a position, velocity, angular velocity or "
+            return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_NOT_FINITE,
+                                           "body %u: a position, velocity, angular velocity or "
                                            "orientation is not finite; nothing was added", i));
         particles += s->particles;
         most = s->particles > most ? s->particles : most;
     }
     if (particles > (uint64_t)(world->capacity - world->count))
-        return gp__end(world, gp__fail(world, GP_ERROR_CAPACITY, "%u bodies of %llu particles do not fit: %u of %u slots are live; "
+        return gp__end(world, gp__fail(world, GP_ERROR_CAPACITY, GP_LOG_ITEM_STORE_FULL,
+                                       "%u bodies of %llu particles do not fit: %u of %u slots are live; "
                                        "nothing was added", count, (unsigned long long)particles, world->count, world->capacity));
-    if ((uint64_t)world->dem.body_count + count > 0x7fffffffu)
-        return gp__end(world, gp__fail(world, GP_ERROR_CAPACITY, "%u bodies are too many", world->dem.body_count + count));
+    if ((uint64_t)world->rigid.body_count + count > GP__MAX_BODIES)
+        return gp__end(world, gp__fail(world, GP_ERROR_CAPACITY, GP_LOG_ITEM_TABLE_FULL, "%llu bodies are too many: at most %u",
+                                       (unsigned long long)world->rigid.body_count + count, GP__MAX_BODIES));
+    if (gp__grow(&world->desc.allocator, (void**)&world->rigid.generations, &world->rigid.generation_capacity, world->rigid.body_count,
+                 world->rigid.body_count + count, 1) != GP_OK)
+        return gp__end(world, gp__fail(world, GP_ERROR_OUT_OF_MEMORY, GP_LOG_ITEM_HOST_OUT_OF_MEMORY,
+                                       "no host memory for %u bodies", world->rigid.body_count + count));
     records = (gp__body_gpu*)gp__alloc(&world->desc.allocator, (size_t)count * sizeof *records);
     xyz = (float*)gp__alloc(&world->desc.allocator, (size_t)most * 3 * sizeof(float));
     velocity = (float*)gp__alloc(&world->desc.allocator, (size_t)most * 3 * sizeof(float));
     if (!records || !xyz || !velocity)
-        r = gp__fail(world, GP_ERROR_OUT_OF_MEMORY, "no host memory to stage %u bodies", count);
+        r = gp__fail(world, GP_ERROR_OUT_OF_MEMORY, GP_LOG_ITEM_HOST_OUT_OF_MEMORY, "no host memory to stage %u bodies", count);
     if (r == GP_OK)
-        r = gp__buffer_grow(world, &world->dem.bodies, &world->dem.bodies_bytes, GP__BODIES_AT(world) + ((size_t)world->dem.body_count + count) *
-                            sizeof *records, GP__BODIES_AT(world) + (size_t)world->dem.body_count * sizeof *records, "the rigid bodies");
+        r = gp__buffer_grow(world, &world->rigid.bodies, &world->rigid.bodies_bytes, GP__BODIES_AT(world) + ((size_t)world->rigid.body_count + count) *
+                            sizeof *records, GP__BODIES_AT(world) + (size_t)world->rigid.body_count * sizeof *records, "the rigid bodies");
     for (i = 0; i < count && r == GP_OK; ++i) {
-        const gp__body_shape* s = gp__find_shape(world, bodies[i].shape);
+        const gp__body_shape* s = gp__find_shape(world, descs[i].shape);
         gp_particles_desc p;
-        gp__body_place(s, &bodies[i], s->offsets, world->count, &records[i], xyz, velocity);
-        records[i].particles[3] = (uint32_t)(s - world->dem.shapes);
+        gp__body_place(s, &descs[i], s->offsets, world->count, &records[i], xyz, velocity);
+        records[i].particles[3] = (uint32_t)(s - world->rigid.shapes);
         memset(&p, 0, sizeof p);
         p.count = s->particles;
         p.positions = xyz;
@@ -6172,37 +6475,39 @@ gp_result gp_bodies_add(gp_world* world, const gp_body_desc* bodies, uint32_t co
         p.mass = s->particle_mass;
         p.kind = GP_KIND_RIGID;
         p.phase = s->phase;
-        p.owner = world->dem.body_count + i;
+        p.owner = world->rigid.body_count + i;
         p.has_owner = true;
         r = gp__particles_add(world, &p, NULL);
         ++at;
     }
     for (i = 0; i < count && r == GP_OK; ++i) {   /* runs of one shape, for gp_draw_bodies */
-        gp__body_run* last = world->dem.run_count ? &world->dem.runs[world->dem.run_count - 1] : NULL;
-        if (last && last->shape == records[i].particles[3] && last->first + last->count == world->dem.body_count + i) {
+        gp__body_run* last = world->rigid.run_count ? &world->rigid.runs[world->rigid.run_count - 1] : NULL;
+        if (last && last->shape == records[i].particles[3] && last->first + last->count == world->rigid.body_count + i) {
             ++last->count;
             continue;
         }
-        if (world->dem.run_count == world->dem.run_capacity) {
-            uint32_t grown = world->dem.run_capacity ? 2 * world->dem.run_capacity : 16;
-            gp__body_run* more = (gp__body_run*)gp__alloc(&world->desc.allocator, grown * sizeof *more);
-            if (!more) { r = gp__fail(world, GP_ERROR_OUT_OF_MEMORY, "no host memory for %u runs of bodies", grown); break; }
-            if (world->dem.run_count) memcpy(more, world->dem.runs, world->dem.run_count * sizeof *more);
-            gp__free(&world->desc.allocator, world->dem.runs);
-            world->dem.runs = more;
-            world->dem.run_capacity = grown;
+        if (gp__grow(&world->desc.allocator, (void**)&world->rigid.runs, &world->rigid.run_capacity, world->rigid.run_count,
+                     world->rigid.run_count + 1, sizeof *world->rigid.runs) != GP_OK) {
+            r = gp__fail(world, GP_ERROR_OUT_OF_MEMORY, GP_LOG_ITEM_HOST_OUT_OF_MEMORY,
+                         "no host memory for %u runs of bodies", world->rigid.run_count + 1);
+            break;
         }
-        world->dem.runs[world->dem.run_count].shape = records[i].particles[3];
-        world->dem.runs[world->dem.run_count].first = world->dem.body_count + i;
-        world->dem.runs[world->dem.run_count++].count = 1;
+        world->rigid.runs[world->rigid.run_count].shape = records[i].particles[3];
+        world->rigid.runs[world->rigid.run_count].first = world->rigid.body_count + i;
+        world->rigid.runs[world->rigid.run_count++].count = 1;
     }
     if (r == GP_OK) {
-        gp__buffer_upload(world, world->dem.bodies, GP__BODIES_AT(world) + (size_t)world->dem.body_count * sizeof *records,
+        gp__buffer_upload(world, world->rigid.bodies, GP__BODIES_AT(world) + (size_t)world->rigid.body_count * sizeof *records,
                           (size_t)count * sizeof *records, records);
-        world->dem.body_count += count;
-        world->solver_host.counts[3] = world->dem.body_count;
+        for (i = 0; i < count; ++i) {
+            world->rigid.generations[world->rigid.body_count + i] = 1;
+            if (bodies) bodies[i] = gp__body_handle(world, world->rigid.body_count + i);
+        }
+        world->rigid.body_count += count;
+        world->solver_host.counts[3] = world->rigid.body_count;
     } else if (at > 1) {
-        r = gp__fail(world, r, "%u of %u bodies' particles were added before the failure; their bodies were not", at - 1, count);
+        r = gp__fail(world, r, GP_LOG_ITEM_BODIES_PARTIALLY_ADDED,
+                     "%u of %u bodies' particles were added before the failure; their bodies were not", at - 1, count);
     }
     gp__free(&world->desc.allocator, records);
     gp__free(&world->desc.allocator, xyz);
@@ -6210,25 +6515,36 @@ gp_result gp_bodies_add(gp_world* world, const gp_body_desc* bodies, uint32_t co
     return gp__end(world, r);
 }
 
-uint32_t gp_body_count(const gp_world* world) { return world ? world->dem.body_count : 0; }
+uint32_t gp_body_count(const gp_world* world) { return world ? world->rigid.body_count : 0; }
 
-gp_result gp_bodies_read(gp_world* world, uint32_t first, uint32_t count, gp_body_state* states) {
+gp_result gp_bodies_read(gp_world* world, const gp_body* bodies, uint32_t count, gp_body_state* states) {
     gp__body_gpu* records;
-    uint32_t i;
+    uint32_t i, low = 0, high = count;   /* the body numbers read, [low, high) */
     if (!world) return gp__no_world(__func__);
     gp__begin(world, "gp_bodies_read");
-    if (first > world->dem.body_count || count > world->dem.body_count - first)
-        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "bodies [%u, %llu) do not all exist: there are %u", first,
-                                       (unsigned long long)first + count, world->dem.body_count));
+    if (!bodies && count > world->rigid.body_count)
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_SLOTS_NOT_LIVE,
+                                       "%u bodies asked for: there are %u", count, world->rigid.body_count));
+    for (i = 0; bodies && i < count; ++i) {
+        uint32_t n = gp_body_number(world, bodies[i]);
+        if (n == GP_NO_OWNER)
+            return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_HANDLE_INVALID,
+                                           "bodies[%u] (handle %u) is not a body of this world", i,
+                                           bodies[i].id));
+        if (i == 0 || n < low) low = n;
+        if (i == 0 || n + 1 > high) high = n + 1;
+    }
     if (count == 0) return gp__end(world, GP_OK);
-    if (!states) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "states is NULL for %u bodies", count));
-    records = (gp__body_gpu*)gp__alloc(&world->desc.allocator, (size_t)count * sizeof *records);
-    if (!records) return gp__end(world, gp__fail(world, GP_ERROR_OUT_OF_MEMORY, "no host memory to read %u bodies", count));
-    gp__buffer_download(world, world->dem.bodies, GP__BODIES_AT(world) + (size_t)first * sizeof *records, (size_t)count * sizeof *records,
-                        records);
+    if (!states) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_NULL,
+                                                "states is NULL for %u bodies", count));
+    records = (gp__body_gpu*)gp__alloc(&world->desc.allocator, (size_t)(high - low) * sizeof *records);
+    if (!records) return gp__end(world, gp__fail(world, GP_ERROR_OUT_OF_MEMORY, GP_LOG_ITEM_HOST_OUT_OF_MEMORY,
+                                                 "no host memory to read %u bodies", high - low));
+    gp__buffer_download(world, world->rigid.bodies, GP__BODIES_AT(world) + (size_t)low * sizeof *records,
+                        (size_t)(high - low) * sizeof *records, records);
     for (i = 0; i < count; ++i) {
-        const gp__body_gpu* b = &records[i];
-        const gp__body_shape* s = &world->dem.shapes[b->particles[3]];
+        const gp__body_gpu* b = &records[(bodies ? gp_body_number(world, bodies[i]) : i) - low];
+        const gp__body_shape* s = &world->rigid.shapes[b->particles[3]];
         double q[4], qp[4], qu[4], c[3], oc[3], t[3], w[3], inverse[4];
         int a;
         gp_body_state* o = &states[i];
@@ -6254,49 +6570,20 @@ gp_result gp_bodies_read(gp_world* world, uint32_t first, uint32_t count, gp_bod
     return gp__end(world, GP_OK);
 }
 
-/* ---- the substep's DEM passes ---- */
+/* ---- the substep's stages ---- */
 
-/* The longest substep that resolves every contact: a twelfth of the contact duration of two
-   equal particles of each granular material in use (with rigid bodies, their shapes' phases), and
-   no longer than m_eff / (damping + shear), half of what keeps the explicit dashpot and shear
-   stable (a large shear would otherwise flip the sliding velocity's sign each substep). */
-#define GP__STEPS_PER_CONTACT 12.0
-static float gp__dem_limit(const gp_world* w) {
-    float limit = 3.4e38f;
-    int i;
-    for (i = 0; i < GP_MAX_GRANULAR_MATERIALS; ++i) {
-        const gp_granular_material* m = &w->dem.materials[i];
-        double meff = 0.5 * m->mass, w0 = sqrt(m->stiffness / meff), g = m->damping / (2.0 * meff);
-        double duration = GP__PI / (w0 > g ? sqrt(w0 * w0 - g * g) : w0), viscous = meff / ((double)m->damping + m->shear);
-        if (!(w->dem.phases & (1u << i))) continue;
-        if (duration / GP__STEPS_PER_CONTACT < limit) limit = (float)(duration / GP__STEPS_PER_CONTACT);
-        if (viscous < limit) limit = (float)viscous;
-    }
-    return limit;
-}
-
-/* The DEM's stages of a substep, after the grid build (section >>step): contacts, the grains'
-   move, the bodies' update and their particles. */
-static void gp__dem_substep(gp_world* w, bool integrate) {
-    uint32_t groups = gp__groups(w->count, GP_GROUP_SIZE), timer;
-    if (!w->dem.phases) return;
-    timer = gp__timer_begin(w, "dem_contact");
-    gp__use(w, GP__PROGRAM_DEM_CONTACT);
-    gp__dispatch(w, groups);
-    gp__timer_end(w, timer);
-    if (!integrate) return;
-    timer = gp__timer_begin(w, "dem_integrate");
-    gp__use(w, GP__PROGRAM_DEM_INTEGRATE);
-    gp__dispatch(w, groups);
-    gp__timer_end(w, timer);
-    if (!w->dem.body_count) return;
-    timer = gp__timer_begin(w, "body_update");
+/* The bodies' stages of a substep, after the DEM's contacts (section >>step): each body's force,
+   torque and move (eqs. 1-8, 14-15), then its particles placed (eqs. 18-20). */
+static void gp__rigid_substep(gp_world* w, bool integrate) {
+    uint32_t timer;
+    if (!integrate || !w->rigid.body_count) return;
+    timer = gp__timer_begin(w, GP__STAGE_BODY_UPDATE);
     gp__use(w, GP__PROGRAM_BODY_UPDATE);
-    gp__dispatch(w, gp__groups(w->dem.body_count, GP_GROUP_SIZE));
+    gp__dispatch(w, gp__groups(w->rigid.body_count, GP_GROUP_SIZE));
     gp__timer_end(w, timer);
-    timer = gp__timer_begin(w, "body_particles");
+    timer = gp__timer_begin(w, GP__STAGE_BODY_PARTICLES);
     gp__use(w, GP__PROGRAM_BODY_PARTICLES);
-    gp__dispatch(w, groups);
+    gp__dispatch(w, gp__groups(w->count, GP_GROUP_SIZE));
     gp__timer_end(w, timer);
 }
 
@@ -6305,7 +6592,7 @@ static void gp__dem_substep(gp_world* w, bool integrate) {
    pipeline of the systems' stages in one stated order; and gp_world_step, which picks the
    substeps from every system's limit and runs them. */
 
-/* ---- forces ---- */
+/* ---- gravity and forces ---- */
 
 gp_result gp_gravity_set(gp_world* world, const float gravity[3]) {
     gp_result r;
@@ -6322,17 +6609,21 @@ gp_result gp_forces_set(gp_world* world, const gp_force* forces, uint32_t count)
     gp_result r;
     if (!world) return gp__no_world(__func__);
     gp__begin(world, "gp_forces_set");
-    if (count > GP_MAX_FORCES) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "%u forces: at most %d", count, GP_MAX_FORCES));
-    if (count && !forces) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "forces is NULL"));
+    if (count > GP_MAX_FORCES) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE,
+                                                              "%u forces: at most %d", count, GP_MAX_FORCES));
+    if (count && !forces) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_NULL,
+                                                         "forces is NULL"));
     for (i = 0; i < count; ++i) {
         const gp_force* f = &forces[i];
         if (f->type != GP_FORCE_UNIFORM && f->type != GP_FORCE_RADIAL)
-            return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "force %u: type %d is not a gp_force_type", i, (int)f->type));
+            return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_NOT_AN_ENUM_VALUE,
+                                           "force %u: type %d is not a gp_force_type", i, (int)f->type));
         if ((r = gp__check_vector(world, "a force's center", f->center)) != GP_OK ||
             (r = gp__check_vector(world, "a force's vector", f->vector)) != GP_OK)
             return gp__end(world, r);
         if (!isfinite(f->strength) || !(f->radius >= 0.0f) || !isfinite(f->radius))
-            return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "force %u: strength %g must be finite and radius %g 0 or positive",
+            return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE,
+                                           "force %u: strength %g must be finite and radius %g 0 or positive",
                                            i, (double)f->strength, (double)f->radius));
     }
     for (i = 0; i < count; ++i) {
@@ -6366,16 +6657,15 @@ static void gp__stats_reset(gp_world* w) {
    (gp_fluid_compute): no emitter runs and nothing moves. */
 static gp_result gp__world_substep(gp_world* w, float h, bool integrate) {
     gp_result r = GP_OK;
-    uint32_t i;
-    for (i = 0; integrate && i < w->fluid.pour_count && r == GP_OK; ++i)   /* emitters: the pours (>>sph) */
-        r = gp__pour_run(w, &w->fluid.pours[i], h);
-    if (r == GP_OK) r = gp__grid_build(w);                           /* the one grid, every kind (>>grid) */
+    if (integrate) r = gp__pours_run(w, h);          /* emitters: the pours (>>sph) */
+    if (r == GP_OK) r = gp__grid_build(w);           /* the one grid over every kind (>>grid) */
     if (r != GP_OK) return r;
-    w->solver_host.gravity[3] = h;   /* the substep and the integrator: the solvers' block's first 32 bytes */
+    w->solver_host.gravity[3] = h;                   /* the substep and the integrator: the solvers' block's first 32 bytes */
     gp__buffer_upload(w, w->solver, 0, sizeof w->solver_host.gravity + sizeof w->solver_host.counts, &w->solver_host);
     gp__stats_reset(w);
-    gp__fluid_substep(w, integrate);                                 /* SPH fluid (>>sph) */
-    gp__dem_substep(w, integrate);                                   /* grains and rigid bodies (>>dem) */
+    gp__fluid_substep(w, integrate);                 /* SPH fluid (>>sph) */
+    gp__dem_substep(w, integrate);                   /* DEM contacts of grains and rigid particles, the grains' move (>>dem) */
+    gp__rigid_substep(w, integrate);                 /* the bodies' update and their particles (>>rigid) */
     w->step.last_substep = h;
     return GP_OK;
 }
@@ -6388,17 +6678,20 @@ gp_result gp_world_step(gp_world* world, const gp_step_desc* desc) {
     gp_result r = GP_OK;
     if (!world) return gp__no_world(__func__);
     gp__begin(world, "gp_world_step");
-    if (!desc) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "desc is NULL"));
+    if (!desc) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_NULL, "desc is NULL"));
     d = *desc;
     if ((r = gp__check_dt(world, d.dt)) != GP_OK) return gp__end(world, r);
     if (d.max_cfl == 0.0f) d.max_cfl = 1.0f;
     if (d.integrator == GP_INTEGRATOR_DEFAULT) d.integrator = GP_INTEGRATOR_SYMPLECTIC_EULER;
     if (!(d.max_cfl > 0.0f) || !isfinite(d.max_cfl))
-        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "max_cfl %g must be positive and finite", (double)d.max_cfl));
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE,
+                                       "max_cfl %g must be positive and finite", (double)d.max_cfl));
     if (d.integrator != GP_INTEGRATOR_SYMPLECTIC_EULER && d.integrator != GP_INTEGRATOR_EXPLICIT_EULER)
-        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "integrator %d is not a gp_integrator", (int)d.integrator));
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_NOT_AN_ENUM_VALUE,
+                                       "integrator %d is not a gp_integrator", (int)d.integrator));
     if (d.substeps > 100000u)
-        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "%u substeps: at most 100,000", d.substeps));
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE,
+                                       "%u substeps: at most 100,000", d.substeps));
     /* The fastest particle and the speed of sound bound the substep (CFL). The fastest particle
        is the one after the step before last: each step ends by copying its statistics into one of
        two small buffers, behind a fence, and the next step but one reads them, so that a step
@@ -6407,14 +6700,16 @@ gp_result gp_world_step(gp_world* world, const gp_step_desc* desc) {
     if (world->step.fence[world->step.slot]) {
         gp__GLsync fence = world->step.fence[world->step.slot];
         if (world->gl.fnClientWaitSync(fence, GP__GL_SYNC_FLUSH_COMMANDS_BIT, ~(gp__GLuint64)0) == GP__GL_WAIT_FAILED)
-            GP__LOG(world, GP_LOG_WARNING, "gp_world_step: waiting for the statistics of the step before last failed; "
+            GP__LOG(world, GP_LOG_WARNING, GP_LOG_ITEM_STATS_WAIT_FAILED,
+                    "gp_world_step: waiting for the statistics of the step before last failed; "
                     "reading them anyway");
         world->gl.fnDeleteSync(fence);
         world->step.fence[world->step.slot] = NULL;
         gp__buffer_download(world, world->step.stats[world->step.slot], 0, sizeof words, words);   /* nonfinite, truncated, max speed */
         memcpy(&world->step.max_speed, &words[2], 4);
         if (words[0] != world->step.nonfinite_warned && words[0])
-            GP__LOG(world, GP_LOG_WARNING, "gp_world_step: %u particles have a position that is not finite (NaN or infinite): "
+            GP__LOG(world, GP_LOG_WARNING, GP_LOG_ITEM_PARTICLES_NOT_FINITE,
+                    "gp_world_step: %u particles have a position that is not finite (NaN or infinite): "
                     "they stay in the store, in the grid's extra bucket, and are not simulated", words[0]);
         world->step.nonfinite_warned = words[0];
         if (!isfinite(world->step.max_speed)) world->step.max_speed = 0.0f;
@@ -6435,12 +6730,14 @@ gp_result gp_world_step(gp_world* world, const gp_step_desc* desc) {
     h = d.dt / (float)d.substeps;
     cfl = h * (sound + world->step.max_speed) / spacing;
     if (cfl > d.max_cfl && !world->step.cfl_warned)
-        GP__LOG(world, GP_LOG_WARNING, "gp_world_step: the CFL number is %.3g, above %.3g (substep %g s, sound %g m/s, fastest particle "
+        GP__LOG(world, GP_LOG_WARNING, GP_LOG_ITEM_CFL_EXCEEDED,
+                "gp_world_step: the CFL number is %.3g, above %.3g (substep %g s, sound %g m/s, fastest particle "
                 "%g m/s, spacing %g m): the fluid may blow up; take more substeps (0 picks them)", (double)cfl, (double)d.max_cfl,
                 (double)h, (double)sound, (double)world->step.max_speed, (double)spacing);
     world->step.cfl_warned = cfl > d.max_cfl;
     if (h > gp__dem_limit(world) && !world->dem.warned)
-        GP__LOG(world, GP_LOG_WARNING, "gp_world_step: the substep %g s is longer than the grains' %g s (a twelfth of a contact's "
+        GP__LOG(world, GP_LOG_WARNING, GP_LOG_ITEM_SUBSTEP_TOO_LONG_FOR_GRAINS,
+                "gp_world_step: the substep %g s is longer than the grains' %g s (a twelfth of a contact's "
                 "duration, and no longer than m_eff / (damping + shear)): contacts may bounce wrong or blow up; take more substeps "
                 "(0 picks them)", (double)h, (double)gp__dem_limit(world));
     world->dem.warned = h > gp__dem_limit(world);
@@ -6497,12 +6794,13 @@ static void gp__scene_box(const gp_world* w, float lo[3], float hi[3]) {
         if (c->shape == GP_SHAPE_PLANE) continue;
         for (a = 0; a < 3; ++a) {
             o[a] = c->shape == GP_SHAPE_MESH ? w->colliders.list[i].field_origin[a] : c->center[a];
-            e[a] = c->shape == GP_SHAPE_BOX ? c->half_extents[a] : c->shape == GP_SHAPE_MESH ? 0.0f : c->radius;
+            e[a] = c->shape == GP_SHAPE_BOX ? c->half_extents[a] : c->shape == GP_SHAPE_MESH ? 0.0f
+                 : c->radius + (c->shape == GP_SHAPE_CAPSULE ? c->half_height * fabsf(c->axis[a]) : 0.0f);
         }
         for (a = 0; a < 3; ++a) {
-            float top = c->shape == GP_SHAPE_MESH ? o[a] + w->colliders.list[i].field_voxel * (float)(w->colliders.list[i].field_dims[a] - 1)
-                                                 : c->shape == GP_SHAPE_CAPSULE ? (c->end[a] > o[a] ? c->end[a] : o[a]) + e[a] : o[a] + e[a];
-            float bottom = c->shape == GP_SHAPE_CAPSULE ? (c->end[a] < o[a] ? c->end[a] : o[a]) - e[a] : o[a] - e[a];
+            const gp__collider* f = &w->colliders.list[i];
+            float top = c->shape == GP_SHAPE_MESH ? o[a] + f->field_voxel * (float)(f->field_dims[a] - 1) : o[a] + e[a];
+            float bottom = o[a] - e[a];
             if (bottom < lo[a]) lo[a] = bottom;
             if (top > hi[a]) hi[a] = top;
         }
@@ -6546,10 +6844,11 @@ static void gp__frame_scene(const gp_world* w, float aspect, float view[16], flo
 static gp_result gp__draw_resolve(gp_world* world, const gp_draw_desc* desc, gp_draw_desc* d) {
     gp__GLint viewport[4] = {0, 0, 0, 0};
     int k, zero = 1;
-    if (!desc) return gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "desc is NULL");
+    if (!desc) return gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_NULL, "desc is NULL");
     for (k = 0; k < 16; ++k) {
         if (!isfinite(desc->view[k]) || !isfinite(desc->projection[k]))
-            return gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "view or projection has a value that is not finite");
+            return gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_NOT_FINITE,
+                            "view or projection has a value that is not finite");
         zero &= desc->view[k] == 0.0f && desc->projection[k] == 0.0f;
     }
     *d = *desc;
@@ -6566,7 +6865,8 @@ gp_result gp_draw_bodies(gp_world* world, const gp_draw_desc* desc) {
     if (!world) return gp__no_world(__func__);
     (void)desc;
     gp__begin(world, "gp_draw_bodies");
-    return gp__end(world, gp__fail(world, GP_ERROR_INVALID_STATE, "the draw helper was compiled out (GP_NO_DRAW)"));
+    return gp__end(world, gp__fail(world, GP_ERROR_INVALID_STATE, GP_LOG_ITEM_DRAW_COMPILED_OUT,
+                                   "the draw helper was compiled out (GP_NO_DRAW)"));
 #else
     gp__gl* gl;
     gp_draw_desc d;
@@ -6586,7 +6886,7 @@ gp_result gp_draw_bodies(gp_world* world, const gp_draw_desc* desc) {
         (r = gp__link(world, GP__SHADER_DRAW_BODIES_VERT, GP__SHADER_DRAW_BODIES_FRAG, &world->draw.bodies)) != GP_OK)
         return gp__end(world, r);
     if ((r = gp__draw_init(world)) != GP_OK) return gp__end(world, r);
-    if (world->dem.body_count == 0) return gp__end(world, GP_OK);
+    if (world->rigid.body_count == 0) return gp__end(world, GP_OK);
     gl->fnGetIntegerv(GP__GL_VERTEX_ARRAY_BINDING, &vao);
     gl->fnGetIntegerv(GP__GL_ARRAY_BUFFER_BINDING, &array_buffer);
     gl->fnUseProgram(world->draw.bodies);
@@ -6597,14 +6897,14 @@ gp_result gp_draw_bodies(gp_world* world, const gp_draw_desc* desc) {
     gl->fnUniform4f(4, d.light[0], d.light[1], d.light[2], 0.0f);
     gl->fnBindVertexArray(world->draw.vao);
     for (k = 0; k < 4; ++k) gl->fnEnableVertexAttribArray((gp__GLuint)k);
-    gl->fnBindBuffer(GP__GL_ARRAY_BUFFER, world->dem.bodies);
+    gl->fnBindBuffer(GP__GL_ARRAY_BUFFER, world->rigid.bodies);
     gl->fnVertexAttribPointer(2, 4, GP__GL_FLOAT, 0, (gp__GLsizei)sizeof(gp__body_gpu), (const void*)GP__BODIES_AT(world));
     gl->fnVertexAttribPointer(3, 4, GP__GL_FLOAT, 0, (gp__GLsizei)sizeof(gp__body_gpu), (const void*)(GP__BODIES_AT(world) + 16));
     gl->fnVertexAttribDivisor(2, 1);
     gl->fnVertexAttribDivisor(3, 1);
-    for (i = 0; i < world->dem.run_count; ++i) {
-        const gp__body_run* run = &world->dem.runs[i];
-        const gp__body_shape* s = &world->dem.shapes[run->shape];
+    for (i = 0; i < world->rigid.run_count; ++i) {
+        const gp__body_run* run = &world->rigid.runs[i];
+        const gp__body_shape* s = &world->rigid.shapes[run->shape];
         gl->fnBindBuffer(GP__GL_ARRAY_BUFFER, s->draw_vertices);
         gl->fnVertexAttribPointer(0, 3, GP__GL_FLOAT, 0, 24, NULL);
         gl->fnVertexAttribPointer(1, 3, GP__GL_FLOAT, 0, 24, (const void*)12);
@@ -6627,7 +6927,8 @@ gp_result gp_draw_particles(gp_world* world, const gp_draw_desc* desc) {
     if (!world) return gp__no_world(__func__);
     (void)desc;
     gp__begin(world, "gp_draw_particles");
-    return gp__end(world, gp__fail(world, GP_ERROR_INVALID_STATE, "the draw helper was compiled out (GP_NO_DRAW)"));
+    return gp__end(world, gp__fail(world, GP_ERROR_INVALID_STATE, GP_LOG_ITEM_DRAW_COMPILED_OUT,
+                                   "the draw helper was compiled out (GP_NO_DRAW)"));
 #else
     gp__gl* gl;
     gp_draw_desc d;
@@ -6641,7 +6942,8 @@ gp_result gp_draw_particles(gp_world* world, const gp_draw_desc* desc) {
     if ((r = gp__draw_resolve(world, desc, &d)) != GP_OK) return gp__end(world, r);
     if (d.color_by == GP_COLOR_DEFAULT) d.color_by = GP_COLOR_DENSITY;
     if ((int)d.color_by < (int)GP_COLOR_DENSITY || (int)d.color_by > (int)GP_COLOR_UNIFORM)
-        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "color_by %d is not a gp_color_by", (int)d.color_by));
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_NOT_AN_ENUM_VALUE,
+                                       "color_by %d is not a gp_color_by", (int)d.color_by));
     if (d.range[0] == 0.0f && d.range[1] == 0.0f) {
         d.range[0] = d.color_by == GP_COLOR_DENSITY ? 0.7f * world->fluid.materials[0].rest_density : 0.0f;
         d.range[1] = d.color_by == GP_COLOR_DENSITY ? 1.0f * world->fluid.materials[0].rest_density : 3.0f;
@@ -6722,30 +7024,39 @@ static gp_result gp__check_desc(gp_world* w) {
     const gp_grid_desc* g = &d->grid;
     int a;
     if (!d->allocator.alloc || !d->allocator.free)
-        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "allocator: give both alloc and free, or neither");
+        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ALLOCATOR_INVALID,
+                        "allocator: give both alloc and free, or neither");
     if (d->max_particles > 0x40000000u)
-        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "max_particles %u is above 2^30", d->max_particles);
+        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE,
+                        "max_particles %u is above 2^30", d->max_particles);
     if (!(g->cell_size > 0.0f) || !isfinite(g->cell_size))
-        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "grid.cell_size %g must be positive and finite", (double)g->cell_size);
+        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE,
+                        "grid.cell_size %g must be positive and finite", (double)g->cell_size);
     if (g->mode != GP_GRID_BOUNDED && g->mode != GP_GRID_HASHED)
-        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "grid.mode %d is not a gp_grid_mode", (int)g->mode);
+        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_NOT_AN_ENUM_VALUE,
+                        "grid.mode %d is not a gp_grid_mode", (int)g->mode);
     if (g->mode == GP_GRID_BOUNDED) {
         uint64_t cells = 1;
         for (a = 0; a < 3; ++a) {
             if (!isfinite(g->origin[a]))
-                return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "grid.origin[%d] is not finite", a);
+                return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_NOT_FINITE,
+                                "grid.origin[%d] is not finite", a);
             if (g->dims[a] == 0 || g->dims[a] > 0x100000u)
-                return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "grid.dims[%d] = %u: a bounded grid needs 1 to 2^20 cells per axis", a, g->dims[a]);
+                return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE,
+                                "grid.dims[%d] = %u: a bounded grid needs 1 to 2^20 cells per axis", a, g->dims[a]);
             cells *= g->dims[a];
         }
         if (cells > 0x40000000u)
-            return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "grid.dims %u x %u x %u = %llu cells, above 2^30",
+            return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE,
+                            "grid.dims %u x %u x %u = %llu cells, above 2^30",
                             g->dims[0], g->dims[1], g->dims[2], (unsigned long long)cells);
     } else if (g->buckets == 0 || g->buckets > 0x40000000u) {
-        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "grid.buckets %u must be 1 to 2^30", g->buckets);
+        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE,
+                        "grid.buckets %u must be 1 to 2^30", g->buckets);
     }
     if (!d->get_proc_address)
-        return gp__fail(w, GP_ERROR_GL_MISSING_FUNCTION, "no get_proc_address given, and none found in the process "
+        return gp__fail(w, GP_ERROR_GL_MISSING_FUNCTION, GP_LOG_ITEM_GL_MISSING_FUNCTION,
+                        "no get_proc_address given, and none found in the process "
                         "(pass glfwGetProcAddress, eglGetProcAddress or your loader's)");
     return GP_OK;
 }
@@ -6760,17 +7071,19 @@ static gp_result gp__load_gl(gp_world* w) {
 #define GP__GL_LOAD(ret, fname, args)                                                             \
     name = "gl" #fname;                                                                            \
     proc = w->desc.get_proc_address(name);                                                         \
-    if (!proc) return gp__fail(w, GP_ERROR_GL_MISSING_FUNCTION, "%s not found: the context is older than "        \
+    if (!proc) return gp__fail(w, GP_ERROR_GL_MISSING_FUNCTION, GP_LOG_ITEM_GL_MISSING_FUNCTION,      \
+                               "%s not found: the context is older than "                          \
                                "OpenGL 4.3 or get_proc_address is not the context's", name);       \
     memcpy(&gl->fn##fname, &proc, sizeof proc);
     GP__GL_LOAD(const gp__GLubyte*, GetString, (gp__GLenum))
     version = gl->fnGetString(GP__GL_VERSION);
-    if (!version) return gp__fail(w, GP_ERROR_NO_CONTEXT, "no GL context is current on this thread");
+    if (!version) return gp__fail(w, GP_ERROR_NO_CONTEXT, GP_LOG_ITEM_GL_NO_CONTEXT, "no GL context is current on this thread");
     GP__GL_LOAD(void, GetIntegerv, (gp__GLenum, gp__GLint*))
     gl->fnGetIntegerv(GP__GL_MAJOR_VERSION, &major);
     gl->fnGetIntegerv(GP__GL_MINOR_VERSION, &minor);
     if (major < 4 || (major == 4 && minor < 3))
-        return gp__fail(w, GP_ERROR_GL_VERSION, "needs OpenGL 4.3 or newer; the context is %d.%d (\"%s\")",
+        return gp__fail(w, GP_ERROR_GL_VERSION, GP_LOG_ITEM_GL_VERSION,
+                        "needs OpenGL 4.3 or newer; the context is %d.%d (\"%s\")",
                         major, minor, (const char*)version);
     GP__GL_FUNCTIONS(GP__GL_LOAD)
 #if !defined(GP_NO_DRAW)
@@ -6779,25 +7092,31 @@ static gp_result gp__load_gl(gp_world* w) {
 #undef GP__GL_LOAD
     gl->fnGetIntegerv(GP__GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS, &value);
     if (value < GP_GROUP_SIZE)
-        return gp__fail(w, GP_ERROR_GL_LIMITS, "GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS is %d, below GP_GROUP_SIZE %d", value, GP_GROUP_SIZE);
+        return gp__fail(w, GP_ERROR_GL_LIMITS, GP_LOG_ITEM_GL_LIMIT,
+                        "GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS is %d, below GP_GROUP_SIZE %d", value, GP_GROUP_SIZE);
     gl->fnGetIntegeri_v(GP__GL_MAX_COMPUTE_WORK_GROUP_SIZE, 0, &value);
     if (value < GP_GROUP_SIZE)
-        return gp__fail(w, GP_ERROR_GL_LIMITS, "GL_MAX_COMPUTE_WORK_GROUP_SIZE x is %d, below GP_GROUP_SIZE %d", value, GP_GROUP_SIZE);
+        return gp__fail(w, GP_ERROR_GL_LIMITS, GP_LOG_ITEM_GL_LIMIT,
+                        "GL_MAX_COMPUTE_WORK_GROUP_SIZE x is %d, below GP_GROUP_SIZE %d", value, GP_GROUP_SIZE);
     /* the binding plan's needs (section >>shaders): GL 4.3's minimums, which a driver may not meet */
     gl->fnGetIntegerv(GP__GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS, &value);
     if (value < gp__plan_blocks())
-        return gp__fail(w, GP_ERROR_GL_LIMITS, "GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS is %d; the binding plan needs %d", value, gp__plan_blocks());
+        return gp__fail(w, GP_ERROR_GL_LIMITS, GP_LOG_ITEM_GL_LIMIT,
+                        "GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS is %d; the binding plan needs %d", value, gp__plan_blocks());
     gl->fnGetIntegerv(GP__GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS, &value);
     if (value < GP__MAX_BINDINGS)
-        return gp__fail(w, GP_ERROR_GL_LIMITS, "GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS is %d; the binding plan needs %d", value, GP__MAX_BINDINGS);
+        return gp__fail(w, GP_ERROR_GL_LIMITS, GP_LOG_ITEM_GL_LIMIT,
+                        "GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS is %d; the binding plan needs %d", value, GP__MAX_BINDINGS);
     gl->fnGetIntegerv(GP__GL_MAX_COMPUTE_UNIFORM_BLOCKS, &value);
     if (value < 2)
-        return gp__fail(w, GP_ERROR_GL_LIMITS, "GL_MAX_COMPUTE_UNIFORM_BLOCKS is %d; the world and solver blocks need 2", value);
+        return gp__fail(w, GP_ERROR_GL_LIMITS, GP_LOG_ITEM_GL_LIMIT,
+                        "GL_MAX_COMPUTE_UNIFORM_BLOCKS is %d; the world and solver blocks need 2", value);
     gl->fnGetIntegerv(GP__GL_MAX_UNIFORM_BLOCK_SIZE, &value);
     if ((size_t)value < sizeof(gp__solver_params))
-        return gp__fail(w, GP_ERROR_GL_LIMITS, "GL_MAX_UNIFORM_BLOCK_SIZE is %d bytes; the solver block needs %zu", value, sizeof(gp__solver_params));
+        return gp__fail(w, GP_ERROR_GL_LIMITS, GP_LOG_ITEM_GL_LIMIT,
+                        "GL_MAX_UNIFORM_BLOCK_SIZE is %d bytes; the solver block needs %zu", value, sizeof(gp__solver_params));
     gl->fnGetInteger64v(GP__GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &w->max_block_bytes);
-    GP__LOG(w, GP_LOG_INFO, "OpenGL %d.%d, %s", major, minor, (const char*)gl->fnGetString(GP__GL_RENDERER));
+    GP__LOG(w, GP_LOG_INFO, GP_LOG_ITEM_CONTEXT, "OpenGL %d.%d, %s", major, minor, (const char*)gl->fnGetString(GP__GL_RENDERER));
     return GP_OK;
 }
 
@@ -6841,8 +7160,8 @@ void gp_world_destroy(gp_world* world) {
         buffers[6] = &world->slot_of_id; buffers[7] = &world->cell_key; buffers[8] = &world->order;
         buffers[9] = &world->cell_count; buffers[10] = &world->cell_start; buffers[11] = &world->grid_stats;
         buffers[12] = &world->params; buffers[13] = &world->solver; buffers[14] = &world->colliders.fields;
-        buffers[15] = &world->colliders.points; buffers[16] = &world->colliders.distances; buffers[17] = &world->dem.offsets;
-        buffers[18] = &world->dem.bodies;
+        buffers[15] = &world->colliders.points; buffers[16] = &world->colliders.distances; buffers[17] = &world->rigid.offsets;
+        buffers[18] = &world->rigid.bodies;
         gp__buffer_delete(world, &world->fluid.state);
         if (world->desc.gpu_timings) gp__timers_collect(world);
         for (i = 0; i < 2; ++i) {
@@ -6855,18 +7174,19 @@ void gp_world_destroy(gp_world* world) {
             if (world->programs[i]) world->gl.fnDeleteProgram(world->programs[i]);
 #if !defined(GP_NO_DRAW)
         if (world->draw.bodies) world->gl.fnDeleteProgram(world->draw.bodies);
-        for (i = 0; i < world->dem.shape_count; ++i) {
-            gp__buffer_delete(world, &world->dem.shapes[i].draw_vertices);
-            gp__buffer_delete(world, &world->dem.shapes[i].draw_indices);
+        for (i = 0; i < world->rigid.shape_count; ++i) {
+            gp__buffer_delete(world, &world->rigid.shapes[i].draw_vertices);
+            gp__buffer_delete(world, &world->rigid.shapes[i].draw_indices);
         }
         if (world->draw.particles) world->gl.fnDeleteProgram(world->draw.particles);
         if (world->draw.vao) world->gl.fnDeleteVertexArrays(1, &world->draw.vao);
 #endif
     }
     for (i = 0; i < world->colliders.count; ++i) gp__free(&world->desc.allocator, world->colliders.list[i].field_samples);
-    for (i = 0; i < world->dem.shape_count; ++i) gp__free(&world->desc.allocator, world->dem.shapes[i].offsets);
-    gp__free(&world->desc.allocator, world->dem.shapes);
-    gp__free(&world->desc.allocator, world->dem.runs);
+    for (i = 0; i < world->rigid.shape_count; ++i) gp__free(&world->desc.allocator, world->rigid.shapes[i].offsets);
+    gp__free(&world->desc.allocator, world->rigid.shapes);
+    gp__free(&world->desc.allocator, world->rigid.runs);
+    gp__free(&world->desc.allocator, world->rigid.generations);
     allocator = world->desc.allocator;
     gp__free(&allocator, world);
 }
@@ -6877,19 +7197,21 @@ gp_result gp_world_create(const gp_world_desc* desc, gp_world** world) {
     gp_result r;
     int p;
     if (!world || !desc) {
-        gp__log(desc ? &desc->logger : NULL, GP_LOG_ERROR, "gp_world_create: %s is NULL (GP_ERROR_INVALID_ARGUMENT)",
+        gp__log(desc ? &desc->logger : NULL, GP_LOG_ERROR, GP_LOG_ITEM_ARGUMENT_NULL, "gp_world_create: %s is NULL (GP_ERROR_INVALID_ARGUMENT)",
                 world ? "desc" : "world");
         return GP_ERROR_INVALID_ARGUMENT;
     }
     *world = NULL;
     resolved = gp_query_world_defaults(desc);
     if (!resolved.allocator.alloc || !resolved.allocator.free) {
-        gp__log(&resolved.logger, GP_LOG_ERROR, "gp_world_create: allocator: give both alloc and free, or neither (GP_ERROR_INVALID_ARGUMENT)");
+        gp__log(&resolved.logger, GP_LOG_ERROR, GP_LOG_ITEM_ALLOCATOR_INVALID,
+                "gp_world_create: allocator: give both alloc and free, or neither (GP_ERROR_INVALID_ARGUMENT)");
         return GP_ERROR_INVALID_ARGUMENT;
     }
     w = (gp_world*)gp__alloc(&resolved.allocator, sizeof *w);
     if (!w) {
-        gp__log(&resolved.logger, GP_LOG_ERROR, "gp_world_create: the allocator returned NULL for %zu bytes (GP_ERROR_OUT_OF_MEMORY)", sizeof *w);
+        gp__log(&resolved.logger, GP_LOG_ERROR, GP_LOG_ITEM_HOST_OUT_OF_MEMORY,
+                "gp_world_create: the allocator returned NULL for %zu bytes (GP_ERROR_OUT_OF_MEMORY)", sizeof *w);
         return GP_ERROR_OUT_OF_MEMORY;
     }
     memset(w, 0, sizeof *w);
@@ -6908,7 +7230,8 @@ gp_result gp_world_create(const gp_world_desc* desc, gp_world** world) {
         gp__GLint64 largest = (gp__GLint64)w->capacity * 16;
         if ((gp__GLint64)(w->buckets + 2) * 4 > largest) largest = (gp__GLint64)(w->buckets + 2) * 4;
         if (largest > w->max_block_bytes)
-            r = gp__fail(w, GP_ERROR_GL_LIMITS, "max_particles %u and %u buckets need %lld-byte buffers; this GL allows %lld "
+            r = gp__fail(w, GP_ERROR_GL_LIMITS, GP_LOG_ITEM_GL_LIMIT,
+                         "max_particles %u and %u buckets need %lld-byte buffers; this GL allows %lld "
                          "(GL_MAX_SHADER_STORAGE_BLOCK_SIZE)", w->capacity, w->buckets, (long long)largest, (long long)w->max_block_bytes);
     }
     for (p = 0; r == GP_OK && p < GP__PROGRAM_COUNT; ++p) r = gp__compile(w, (gp__program_id)p);
@@ -6938,7 +7261,7 @@ gp_result gp_world_create(const gp_world_desc* desc, gp_world** world) {
         r = gp__create_buffers(w);
     }
     if (r == GP_OK && w->gl.fnGetError() != GP__GL_NO_ERROR)
-        r = gp__fail(w, GP_ERROR_GL, "GL reported an error while the world was created");
+        r = gp__fail(w, GP_ERROR_GL, GP_LOG_ITEM_GL_ERROR, "GL reported an error while the world was created");
     if (r != GP_OK) {
         if (w->gl.fnGetError) gp_world_destroy(w);
         else gp__free(&resolved.allocator, w);
@@ -6999,18 +7322,22 @@ gp_result gp_particles_add(gp_world* world, const gp_particles_desc* desc, uint3
     if (!world) return gp__no_world(__func__);
     gp__begin(world, "gp_particles_add");
     if (desc && desc->kind == GP_KIND_RIGID && desc->count)
-        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "rigid particles come with their bodies: gp_bodies_add"));
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ATTRIBUTE_READ_ONLY,
+                                       "rigid particles come with their bodies: gp_bodies_add"));
     return gp__end(world, gp__particles_add(world, desc, ids));
 }
 
 /* Checks an attribute and a slot range of the live particles. */
 static gp_result gp__check_range(gp_world* w, gp_attribute attribute, uint32_t first, uint32_t count, const void* data) {
     if (gp_attribute_size(attribute) == 0)
-        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "attribute %d is not a gp_attribute", (int)attribute);
+        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_NOT_AN_ENUM_VALUE,
+                        "attribute %d is not a gp_attribute", (int)attribute);
     if (first > w->count || count > w->count - first)
-        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "slots [%u, %llu) are not all live: %u particles are", first,
+        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_SLOTS_NOT_LIVE,
+                        "slots [%u, %llu) are not all live: %u particles are", first,
                         (unsigned long long)first + count, w->count);
-    if (count > 0 && !data) return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, "the data pointer is NULL for %u particles", count);
+    if (count > 0 && !data) return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_NULL,
+                                            "the data pointer is NULL for %u particles", count);
     return GP_OK;
 }
 
@@ -7022,14 +7349,16 @@ gp_result gp_particles_read(gp_world* world, gp_attribute attribute, uint32_t fi
     if ((r = gp__check_range(world, attribute, first, count, dst)) != GP_OK) return gp__end(world, r);
     if (attribute == GP_ATTRIBUTE_DENSITY || attribute == GP_ATTRIBUTE_PRESSURE || attribute == GP_ATTRIBUTE_ACCELERATION) {
         if (!world->fluid.valid || first + count > world->fluid.count)
-            return gp__end(world, gp__fail(world, GP_ERROR_INVALID_STATE, "densities, pressures and accelerations come from "
+            return gp__end(world, gp__fail(world, GP_ERROR_INVALID_STATE, GP_LOG_ITEM_FLUID_VALUES_STALE,
+                                           "densities, pressures and accelerations come from "
                                            "gp_world_step or gp_fluid_compute; a grid build or new particles since have left "
                                            "slots [%u, %u) without them", first, first + count));
         if (attribute != GP_ATTRIBUTE_ACCELERATION) {
             /* the spare holds (density, pressure) pairs: fetch them, keep one of each */
             float* pairs = (float*)gp__alloc(&world->desc.allocator, (size_t)count * 8);
             uint32_t i;
-            if (!pairs) return gp__end(world, gp__fail(world, GP_ERROR_OUT_OF_MEMORY, "no host memory for %u values", count));
+            if (!pairs) return gp__end(world, gp__fail(world, GP_ERROR_OUT_OF_MEMORY, GP_LOG_ITEM_HOST_OUT_OF_MEMORY,
+                                                       "no host memory for %u values", count));
             gp__buffer_download(world, world->spare8, (size_t)first * 8, (size_t)count * 8, pairs);
             for (i = 0; i < count; ++i) ((float*)dst)[i] = pairs[2 * i + (attribute == GP_ATTRIBUTE_PRESSURE)];
             gp__free(&world->desc.allocator, pairs);
@@ -7047,9 +7376,11 @@ gp_result gp_particles_write(gp_world* world, gp_attribute attribute, uint32_t f
     gp__begin(world, "gp_particles_write");
     if ((r = gp__check_range(world, attribute, first, count, src)) != GP_OK) return gp__end(world, r);
     if (attribute == GP_ATTRIBUTE_INFO)
-        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "info holds the library's ids and cannot be written"));
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ATTRIBUTE_READ_ONLY,
+                                       "info holds the library's ids and cannot be written"));
     if (attribute == GP_ATTRIBUTE_DENSITY || attribute == GP_ATTRIBUTE_PRESSURE || attribute == GP_ATTRIBUTE_ACCELERATION)
-        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "density, pressure and acceleration are the solver's results: read only"));
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ATTRIBUTE_READ_ONLY,
+                                       "density, pressure and acceleration are the solver's results: read only"));
     if (attribute == GP_ATTRIBUTE_POSITION) r = gp__check_values(world, "position (x, y, z, radius)", (const float*)src, count, 4, 4, true);
     if (attribute == GP_ATTRIBUTE_VELOCITY) r = gp__check_values(world, "velocity (x, y, z, mass)", (const float*)src, count, 4, 4, true);
     if (attribute == GP_ATTRIBUTE_LIFE) {
@@ -7058,7 +7389,8 @@ gp_result gp_particles_write(gp_world* world, gp_attribute attribute, uint32_t f
         r = gp__check_values(world, "life (age, lifetime)", v, count, 2, 2, false);
         for (i = 0; r == GP_OK && i < count; ++i)
             if (v[2 * i] < 0.0f || v[2 * i + 1] < 0.0f)
-                r = gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "life of particle %u has a negative age or lifetime", i);
+                r = gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE,
+                             "life of particle %u has a negative age or lifetime", i);
     }
     if (r != GP_OK) return gp__end(world, r);
     gp__buffer_upload(world, gp__attribute_buffer(world, attribute), (size_t)first * size, (size_t)count * size, src);
@@ -7070,7 +7402,7 @@ gp_result gp_buffer_create(gp_world* world, size_t bytes, const void* data, uint
     gp_result r;
     if (!world) return gp__no_world(__func__);
     gp__begin(world, "gp_buffer_create");
-    if (!buffer) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "buffer is NULL"));
+    if (!buffer) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_NULL, "buffer is NULL"));
     r = gp__buffer_new(world, bytes, data, "the requested buffer", buffer);
     return gp__end(world, r);
 }
@@ -7083,8 +7415,10 @@ gp_result gp_buffer_write(gp_world* world, uint32_t buffer, size_t offset, size_
     gp_result r;
     if (!world) return gp__no_world(__func__);
     gp__begin(world, "gp_buffer_write");
-    if (bytes && !src) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "src is NULL"));
-    if (bytes > (size_t)-1 - offset) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "offset + bytes overflows"));
+    if (bytes && !src) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_NULL,
+                                                      "src is NULL"));
+    if (bytes > (size_t)-1 - offset) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_BUFFER_INVALID,
+                                                                    "offset + bytes overflows"));
     if ((r = gp__check_buffer(world, buffer, offset + bytes, "buffer")) != GP_OK) return gp__end(world, r);
     gp__buffer_upload(world, buffer, offset, bytes, src);
     return gp__end(world, GP_OK);
@@ -7094,28 +7428,40 @@ gp_result gp_buffer_read(gp_world* world, uint32_t buffer, size_t offset, size_t
     gp_result r;
     if (!world) return gp__no_world(__func__);
     gp__begin(world, "gp_buffer_read");
-    if (bytes && !dst) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "dst is NULL"));
-    if (bytes > (size_t)-1 - offset) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, "offset + bytes overflows"));
+    if (bytes && !dst) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_NULL,
+                                                      "dst is NULL"));
+    if (bytes > (size_t)-1 - offset) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_BUFFER_INVALID,
+                                                                    "offset + bytes overflows"));
     if ((r = gp__check_buffer(world, buffer, offset + bytes, "buffer")) != GP_OK) return gp__end(world, r);
     gp__buffer_download(world, buffer, offset, bytes, dst);
     return gp__end(world, GP_OK);
 }
 
 uint32_t gp_timings_read(gp_world* world, gp_timing* timings, uint32_t max) {
-    uint32_t n, i;
+    static const char* const names[GP__STAGE_COUNT] = {
+#define GP__STAGE_NAME(name, text) text,
+        GP__STAGES(GP__STAGE_NAME)
+#undef GP__STAGE_NAME
+    };
+    uint32_t n = 0, s;
     if (!world || !world->desc.gpu_timings) return 0;
     gp__timers_collect(world);
-    n = world->total_count;
-    if (!timings) return n;
-    for (i = 0; i < n && i < max; ++i) timings[i] = world->totals[i];
-    world->total_count = 0;
+    for (s = 0; s < GP__STAGE_COUNT; ++s) {
+        if (!world->totals[s].runs) continue;
+        if (timings && n < max) {
+            timings[n] = world->totals[s];
+            timings[n].stage = names[s];
+        }
+        ++n;
+    }
+    if (timings) memset(world->totals, 0, sizeof world->totals);
     return n;
 }
 
 /* >>references =============================================================================
    REFERENCES
    The comments cite the papers by number; a bare "eq. N" in a section means the paper of that
-   section (>>sph: 001; >>dem: 000).
+   section (>>sph: 001; >>dem and >>rigid: 000).
    000  T. Harada, "Real-Time Rigid Body Simulation on GPUs", GPU Gems 3, chapter 29 (2007).
         Cited: eqs. 1-8 (momenta, angular velocity, quaternion update), 9 (voxel index), 10-13
         (contact spring, dashpot, shear), 14-15 (a body's force and torque), 18-21 (its particles

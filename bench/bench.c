@@ -1173,7 +1173,7 @@ static void dem_scene(gp_world* world, const cpu_dem_material* material, const g
     check_result(gp_particles_read(world, GP_ATTRIBUTE_POSITION, 0, n, position), "gp_particles_read", n);
     check_result(gp_particles_read(world, GP_ATTRIBUTE_VELOCITY, 0, n, velocity), "gp_particles_read", n);
     check_result(gp_particles_read(world, GP_ATTRIBUTE_INFO, 0, n, info), "gp_particles_read", n);
-    if (body_count) check_result(gp_bodies_read(world, 0, body_count, states), "gp_bodies_read", n);
+    if (body_count) check_result(gp_bodies_read(world, NULL, body_count, states), "gp_bodies_read", n);
     if (!cpu_dem_scene_alloc(scene, n)) {
         fprintf(stderr, "bench: out of host memory for the DEM reference's scene\n");
         exit(1);

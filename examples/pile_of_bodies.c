@@ -144,7 +144,7 @@ int main(int argc, char** argv) {
             dropped += n;
         }
         if (gp_world_step(tank.world, &step) != GP_OK || gp_fluid_stats_read(tank.world, &stats) != GP_OK ||
-            gp_bodies_read(tank.world, 0, dropped, states) != GP_OK)
+            gp_bodies_read(tank.world, NULL, dropped, states) != GP_OK)
             return 1;
         now = example_seconds();
         for (highest = top = 0.0f, i = 0; i < dropped; ++i) {

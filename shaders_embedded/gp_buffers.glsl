@@ -68,7 +68,7 @@ layout(std430, binding = GP_BINDING_STATS) buffer gp_stats_block {
 #ifdef GP_BINDING_FIELDS
 layout(std430, binding = GP_BINDING_FIELDS) readonly buffer gp_field_block { float gp_field[]; };
 #endif
-// The rigid bodies' shapes: every shape's particle offsets in its principal frame (section >>dem).
+// The rigid bodies' shapes: every shape's particle offsets in its principal frame (section >>rigid).
 #ifdef GP_BINDING_OFFSETS
 layout(std430, binding = GP_BINDING_OFFSETS) readonly buffer gp_offsets_block { vec4 gp_offsets[]; };
 #endif

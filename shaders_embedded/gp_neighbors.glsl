@@ -10,8 +10,13 @@
 //                                            cells share hashed buckets) and the distance
 //   #define GP_NEIGHBOR_BATCH 8 or 1         candidates per iteration: 8 where the terms are
 //                                            cheap (fluid), 1 where they are not (contacts)
-// A loop that visits fewer candidates than its buckets held (a driver's loop limit) is counted in
-// stat_truncated, never silent. Needs gp_grid.glsl and the CELL_START and STATS roles.
+// Why it is written so: with hashing, a bucket also holds particles of distant cells, which
+// gp_grid_same_cell drops; candidates go 8 per iteration where terms are cheap, because some
+// drivers (Mesa's llvmpipe) end an invocation's loops after 65,535 iterations in all, silently,
+// and 8 at a time lets one particle meet about 500,000 candidates there (no cap elsewhere); the
+// loop counts what it visited, and a shortfall (a loop the driver cut) is counted in
+// stat_truncated, which gp_grid_stats_read reports, instead of passing for a right answer.
+// Needs gp_grid.glsl and the CELL_START and STATS roles.
 {
     ivec3 gp_home = gp_grid_cell(gp_center);
     uint gp_expected = 0u, gp_visited = 0u, gp_cells = 0u;

@@ -22,7 +22,7 @@ struct gp_granular { vec4 contact; vec4 grain; };
 // A user force: a = (center xyz, type 1 uniform / 2 radial), b = (vector xyz or strength in x, radius).
 struct gp_force_field { vec4 a; vec4 b; };
 
-// A collider (section >>sph of gpuparticle.h fills these):
+// A collider (section >>colliders of gpuparticle.h fills these):
 //   a = (centre xyz, or mesh field origin xyz; shape type)
 //   b = sphere (0, 0, 0, radius); box (half extents, 0); capsule (end xyz, radius); plane (unit
 //       normal, 0); mesh (samples along x, y, z as floats, voxel size)

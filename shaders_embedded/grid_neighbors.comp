@@ -1,13 +1,7 @@
 #version 430 core
 // grid_neighbors: for every particle, how many other particles lie closer than u_radius
-// (u_radius <= cell size), found through the grid: the 27 cells around its own. This loop is the
-// pattern every solver's neighbour sum follows:
-// - with hashing, a bucket also holds particles of distant cells; gp_grid_same_cell drops them;
-// - candidates are visited 8 per loop iteration, because some drivers (Mesa's llvmpipe) end an
-//   invocation's loops after 65,535 iterations in all, silently; 8 at a time lets one particle
-//   meet about 500,000 candidates there, and no cap applies on other drivers;
-// - the loop counts what it visited, and a shortfall (a loop the driver cut) is counted in
-//   stat_truncated, which gp_grid_stats_read reports, instead of passing for a right answer.
+// (u_radius <= cell size), found through the grid with the neighbour loop every solver shares
+// (gp_neighbors.glsl), its hook counting the candidates within the radius.
 #include "gp_common.glsl"
 #include "gp_world.glsl"
 #include "gp_grid.glsl"

@@ -9,8 +9,8 @@
 // gradient; -rho0 v_i . a is the walls' particles' term (gp_wall in gp_sph.glsl), with the same
 // normalised spiky gradient. sph_integrate stores rho_i' as the new carried density; p_i from
 // eq. 5. A pass of its own: llvmpipe runs a loop that no invocation of a group takes, so one
-// pass for both models made the summation model's substep 50% slower. The neighbour loop is the
-// one of grid_neighbors.comp: 27 cells, 8 candidates per iteration, shortfalls counted.
+// pass for both models made the summation model's substep 50% slower. The neighbour loop is
+// gp_neighbors.glsl's: 27 cells, 8 candidates per iteration, shortfalls counted.
 #include "gp_common.glsl"
 #include "gp_world.glsl"
 #include "gp_grid.glsl"

@@ -3,8 +3,8 @@
 // section 4.4; sph_continuity does the others):
 // rho_i = sum_j m_j W(r_ij) over fluid neighbours within re, itself included (eqs. 4, 10), plus
 // the wall weight function at the particle's distance to the boundary (eq. 13); p_i from eq. 5.
-// Other kinds get (0, 0), which tells the force pass to skip them. The neighbour loop is the one
-// of grid_neighbors.comp: 27 cells, 8 candidates per iteration, shortfalls counted.
+// Other kinds get (0, 0), which tells the force pass to skip them. The neighbour loop is
+// gp_neighbors.glsl's: 27 cells, 8 candidates per iteration, shortfalls counted.
 #include "gp_common.glsl"
 #include "gp_world.glsl"
 #include "gp_grid.glsl"

@@ -39,8 +39,14 @@ double cpu_collider_distance(const gp_collider_desc* c, const double x[3], doubl
         break;
     }
     case GP_SHAPE_CAPSULE: {
-        double ab[3], t, ab2;
-        for (a = 0; a < 3; ++a) ab[a] = (double)c->end[a] - c->center[a];
+        /* from end A = center - half_height u to end B = center + half_height u, u the unit axis
+           ((0, 1, 0) when zero), as the library documents it */
+        double ab[3], t, ab2, u[3] = {c->axis[0], c->axis[1], c->axis[2]}, ul = collider_length(u);
+        if (ul > 0.0) { u[0] /= ul; u[1] /= ul; u[2] /= ul; } else { u[0] = 0.0; u[1] = 1.0; u[2] = 0.0; }
+        for (a = 0; a < 3; ++a) {
+            ab[a] = 2.0 * (double)c->half_height * u[a];
+            d[a] += (double)c->half_height * u[a];   /* d from end A */
+        }
         ab2 = collider_dot(ab, ab);
         t = ab2 > 0.0 ? collider_dot(d, ab) / ab2 : 0.0;
         t = t < 0.0 ? 0.0 : t > 1.0 ? 1.0 : t;

@@ -174,9 +174,7 @@ double cpu_dem_wall_force(const gp_collider_desc* colliders, uint32_t collider_c
             size += dem_length(h);
         }
         if (c->shape == GP_SHAPE_CAPSULE) {
-            double ab[3];
-            for (a = 0; a < 3; ++a) ab[a] = (double)c->end[a] - c->center[a];
-            size += dem_length(ab);
+            size += 2.0 * c->half_height;
         }
         if (isfinite(phi)) sum += dem_wall(phi, n, size, v, w, r, m, f, torque);
     }

@@ -20,7 +20,8 @@ static const char* const fixture_pattern_names[PATTERN_COUNT] = {"random", "sort
 extern char fixture_log[8192];
 extern int fixture_log_count;
 extern gp_log_level fixture_log_level;
-void fixture_logger(gp_log_level level, const char* message, void* user_data);
+extern gp_log_item fixture_log_item;
+void fixture_logger(gp_log_level level, gp_log_item item, const char* message, void* user_data);
 
 /* A world in the test context: desc (may be NULL) plus the loader and the log catcher. */
 gp_world* fixture_world(const gp_world_desc* desc);
@@ -34,8 +35,10 @@ uint32_t* fixture_words(fixture_pattern pattern, uint32_t count, uint32_t range,
 /* A buffer holding count words (NULL data: zeros). */
 uint32_t fixture_buffer(gp_world* w, const uint32_t* data, uint32_t count);
 uint32_t* fixture_read(gp_world* w, uint32_t buffer, uint32_t count);
-/* Whether the last log message contains text. */
+/* Whether the last log message contains text (for what an id cannot say: a driver's log, a line). */
 int fixture_logged(const char* text);
+/* Whether the last log message carries item: how the tests match what the library said. */
+int fixture_logged_item(gp_log_item item);
 
 extern const gp_test_case primitive_tests[];
 extern const int primitive_test_count;

@@ -12,13 +12,15 @@
 char fixture_log[8192];
 int fixture_log_count;
 gp_log_level fixture_log_level;
+gp_log_item fixture_log_item;
 gp_egl fixture_egl;
 
-void fixture_logger(gp_log_level level, const char* message, void* user_data) {
+void fixture_logger(gp_log_level level, gp_log_item item, const char* message, void* user_data) {
     (void)user_data;
     if (level == GP_LOG_INFO) return;
     snprintf(fixture_log, sizeof fixture_log, "%s", message);
     fixture_log_level = level;
+    fixture_log_item = item;
     ++fixture_log_count;
     if (getenv("GP_TEST_VERBOSE")) fprintf(stderr, "    [log] %s\n", message);
 }
@@ -84,7 +86,14 @@ uint32_t* fixture_read(gp_world* w, uint32_t buffer, uint32_t count) {
     return words;
 }
 
-int fixture_logged(const char* text) { return strstr(fixture_log, text) != NULL; }
+int fixture_logged(const char* text) {
+    if (getenv("GP_TEST_ITEM_MAP")) {   /* maintenance: which item each substring check saw */
+        FILE* f = fopen(getenv("GP_TEST_ITEM_MAP"), "a");
+        if (f) { fprintf(f, "%s\t%s\t%d\n", text, gp_log_item_string(fixture_log_item), strstr(fixture_log, text) != NULL); fclose(f); }
+    }
+    return strstr(fixture_log, text) != NULL;
+}
+int fixture_logged_item(gp_log_item item) { return fixture_log_item == item; }
 
 int main(int argc, char** argv) {
     int passed = 0, failed = 0;

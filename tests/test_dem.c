@@ -92,11 +92,11 @@ static void test_dem_head_on_collision(void) {
     gp_world_destroy(w);
 }
 
-/* A body's state after gp_bodies_read, and its kinetic energy 1/2 (M V^2 + W . L). */
-static gp_body_state dem_body(gp_world* w, uint32_t body) {
+/* The first body's state after gp_bodies_read, and its kinetic energy 1/2 (M V^2 + W . L). */
+static gp_body_state dem_body(gp_world* w) {
     gp_body_state st;
     memset(&st, 0, sizeof st);
-    CHECK(gp_bodies_read(w, body, 1, &st) == GP_OK);
+    CHECK(gp_bodies_read(w, NULL, 1, &st) == GP_OK);
     return st;
 }
 static double dem_energy(const gp_body_state* st, double mass) {
@@ -133,10 +133,10 @@ static void test_dem_free_spin(void) {
     body.velocity[0] = 0.2f;
     body.angular_velocity[0] = (float)(3.0 / axis); body.angular_velocity[1] = (float)(6.0 / axis); body.angular_velocity[2] = (float)(9.0 / axis);
     CHECK(gp_bodies_add(w, &body, 1, NULL) == GP_OK && gp_particle_count(w) == 48);
-    start = dem_body(w, 0);
+    start = dem_body(w);
     e0 = dem_energy(&start, info.mass);
     for (s = 0; s < 2000; ++s) dem_substep(w, 0.001f);
-    end = dem_body(w, 0);
+    end = dem_body(w);
     e1 = dem_energy(&end, info.mass);
     for (a = 0; a < 3; ++a) {
         dl += fabs((double)end.angular_momentum[a] - start.angular_momentum[a]);
@@ -205,9 +205,9 @@ static void test_dem_ball_rolls_down_incline(void) {
     memset(&step, 0, sizeof step);
     step.dt = 0.01f;
     for (i = 0; i < 20; ++i) CHECK(gp_world_step(w, &step) == GP_OK);
-    a = dem_body(w, 0);
+    a = dem_body(w);
     for (i = 0; i < 40; ++i) CHECK(gp_world_step(w, &step) == GP_OK);
-    b = dem_body(w, 0);
+    b = dem_body(w);
     for (k = 0; k < 3; ++k) { va += a.velocity[k] * down[k]; vb += b.velocity[k] * down[k]; }
     acceleration = (vb - va) / 0.4;
     spin = fabs(b.angular_velocity[2]) * r / vb;
@@ -240,14 +240,14 @@ static void test_dem_body_rests_on_floor(void) {
     memset(&step, 0, sizeof step);
     step.dt = 0.01f;
     for (k = 0; k < 50; ++k) CHECK(gp_world_step(w, &step) == GP_OK);
-    a = dem_body(w, 0);
+    a = dem_body(w);
     while (substeps < 10000) {
         gp_fluid_stats stats;
         CHECK(gp_world_step(w, &step) == GP_OK && gp_fluid_stats_read(w, &stats) == GP_OK);
         if (stats.substeps == 0) break;
         substeps += stats.substeps;
     }
-    b = dem_body(w, 0);
+    b = dem_body(w);
     for (k = 0; k < 3; ++k) {
         moved += pow(b.center_of_mass[k] - a.center_of_mass[k], 2);
         speed += pow(b.velocity[k], 2);
@@ -274,9 +274,11 @@ static void test_dem_rejects_bad_input(void) {
     gp_world* w = fixture_grid_world(64, 0.05f, 0);
     gp_granular_material m, before;
     gp_shape_desc shape;
-    gp_body_shape handle, good;
+    gp_body_shape handle, good, unused;
+    gp_body_shape_info info;
     gp_body_desc body;
     gp_body_state state;
+    gp_body first, second, stale;
     gp_particles_desc d;
     gp_fluid_stats stats;
     const float lo[3] = {0.0f, 0.0f, 0.0f}, hi[3] = {0.5f, 0.5f, 0.5f}, small_hi[3] = {0.1f, 0.1f, 0.05f}, nan3[3] = {NAN, 0.0f, 0.0f};
@@ -286,60 +288,79 @@ static void test_dem_rejects_bad_input(void) {
     gp_collider wall;
     float xyz[9] = {1.0f, 0.5f, 0.0f, 1.001f, 0.5f, 0.0f, 0.0f, 0.3f, 0.0f}, vel[9] = {0, 0, 0, 0, 0, 0, 0.0f, 1e30f, 0.0f};
     gp_particle_position after[7];
-    uint32_t added = 7, first = 7, count;
+    uint32_t added = 7, count, runaways;
     int i;
     if (!w) return;
     CHECK(gp_granular_material_get(w, 0, &before) == GP_OK);
     m = before; m.stiffness = -1.0f;
-    CHECK(gp_granular_material_set(w, 0, &m) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("stiffness -1"));
+    CHECK(gp_granular_material_set(w, 0, &m) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE));
     m = before; m.friction = NAN;
-    CHECK(gp_granular_material_set(w, 0, &m) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("friction"));
+    CHECK(gp_granular_material_set(w, 0, &m) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE));
     m = before; m.diameter = 0.06f;
-    CHECK(gp_granular_material_set(w, 0, &m) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("exceeds the grid's cell size"));
-    CHECK(gp_granular_material_set(w, 8, &before) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("phase 8"));
+    CHECK(gp_granular_material_set(w, 0, &m) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_CELL_TOO_SMALL));
+    CHECK(gp_granular_material_set(w, 8, &before) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_PHASE_INVALID));
     CHECK(gp_granular_material_get(w, 0, &m) == GP_OK && memcmp(&m, &before, sizeof m) == 0);
-    CHECK(gp_granular_add_block(w, 0, lo, hi, NULL, &added) == GP_ERROR_CAPACITY && added == 0 && fixture_logged("do not fit"));
-    CHECK(gp_granular_add_block(w, 0, nan3, hi, NULL, &added) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("not finite"));
-    CHECK(gp_granular_add_block(w, 9, lo, hi, NULL, &added) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("phase 9"));
+    CHECK(gp_granular_add_block(w, 0, lo, hi, NULL, &added) == GP_ERROR_CAPACITY && added == 0 && fixture_logged_item(GP_LOG_ITEM_STORE_FULL));
+    CHECK(gp_granular_add_block(w, 0, nan3, hi, NULL, &added) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_ARGUMENT_NOT_FINITE));
+    CHECK(gp_granular_add_block(w, 9, lo, hi, NULL, &added) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_PHASE_INVALID));
     CHECK(gp_particle_count(w) == 0);
     memset(&shape, 0, sizeof shape);
     CHECK(gp_body_shape_create(w, NULL, &handle) == GP_ERROR_INVALID_ARGUMENT && handle.id == 0);
-    CHECK(gp_body_shape_create(w, &shape, &handle) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("a body's shape is"));
+    CHECK(gp_body_shape_create(w, &shape, &handle) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_NOT_AN_ENUM_VALUE));
     shape.shape = GP_SHAPE_SPHERE;
-    CHECK(gp_body_shape_create(w, &shape, &handle) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("radius 0"));
+    CHECK(gp_body_shape_create(w, &shape, &handle) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE));
     shape.radius = 0.001f; shape.half_height = 0.0f;
     shape.shape = GP_SHAPE_BOX; shape.half_extents[0] = shape.half_extents[1] = shape.half_extents[2] = 0.001f;
     CHECK(gp_body_shape_create(w, &shape, &handle) == GP_OK);   /* a box smaller than a voxel: its one centre is inside */
     shape.shape = GP_SHAPE_SPHERE; shape.radius = 0.03f;   /* 2 x 2 x 2 voxels, their centres 0.043 m out */
-    CHECK(gp_body_shape_create(w, &shape, &handle) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("holds no voxel centre") && handle.id == 0);
+    CHECK(gp_body_shape_create(w, &shape, &handle) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_SHAPE_VOXELS) && handle.id == 0);
     shape.shape = GP_SHAPE_MESH;
     shape.vertices = tri_vertices; shape.vertex_count = 3; shape.triangles = bad_triangles; shape.triangle_count = 1;
-    CHECK(gp_body_shape_create(w, &shape, &handle) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("index 7 is out of range"));
+    CHECK(gp_body_shape_create(w, &shape, &handle) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_MESH_INVALID));
     shape.triangles = good_triangle;   /* one triangle: open */
-    CHECK(gp_body_shape_create(w, &shape, &handle) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("the mesh is not closed"));
+    CHECK(gp_body_shape_create(w, &shape, &handle) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_MESH_NOT_CLOSED));
     memset(&collider, 0, sizeof collider);
     collider.shape = GP_SHAPE_MESH;
     collider.vertices = tri_vertices; collider.vertex_count = 3; collider.triangles = good_triangle; collider.triangle_count = 1;
-    CHECK(gp_collider_add(w, &collider, &wall) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("the mesh is not closed") && wall.id == 0);
+    CHECK(gp_collider_add(w, &collider, &wall) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_MESH_NOT_CLOSED) && wall.id == 0);
     shape.vertices = NULL;
-    CHECK(gp_body_shape_create(w, &shape, &handle) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("vertices NULL"));
+    CHECK(gp_body_shape_create(w, &shape, &handle) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_MESH_INVALID));
     memset(&shape, 0, sizeof shape);
     shape.shape = GP_SHAPE_BOX; shape.half_extents[0] = 0.1f; shape.half_extents[1] = 0.1f; shape.half_extents[2] = 0.1f;
     CHECK(gp_body_shape_create(w, &shape, &good) == GP_OK && good.id != 0);   /* 4 x 4 x 4 = 64 particles */
     memset(&body, 0, sizeof body);
     body.shape = good;
-    CHECK(gp_bodies_add(w, NULL, 2, &first) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("bodies is NULL"));
+    CHECK(gp_bodies_add(w, NULL, 2, &first) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_ARGUMENT_NULL));
     body.shape.id = 12345;
-    CHECK(gp_bodies_add(w, &body, 1, &first) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("shape 12345"));
+    CHECK(gp_bodies_add(w, &body, 1, &first) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_HANDLE_INVALID));
     body.shape = good; body.position[1] = NAN;
-    CHECK(gp_bodies_add(w, &body, 1, &first) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("not finite"));
+    CHECK(gp_bodies_add(w, &body, 1, &first) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_ARGUMENT_NOT_FINITE));
     body.position[1] = 0.0f; body.orientation[0] = INFINITY;
-    CHECK(gp_bodies_add(w, &body, 1, &first) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("not finite"));
+    CHECK(gp_bodies_add(w, &body, 1, &first) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_ARGUMENT_NOT_FINITE));
     body.orientation[0] = 0.0f;
-    CHECK(gp_bodies_add(w, &body, 1, &first) == GP_OK && first == 0 && gp_particle_count(w) == 64);
-    CHECK(gp_bodies_add(w, &body, 1, &first) == GP_ERROR_CAPACITY && fixture_logged("do not fit") && gp_body_count(w) == 1);
-    CHECK(gp_bodies_read(w, 1, 1, &state) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("do not all exist"));
-    CHECK(gp_bodies_read(w, 0, 1, NULL) == GP_ERROR_INVALID_ARGUMENT);
+    CHECK(gp_bodies_add(w, &body, 1, &first) == GP_OK && first.id != 0 && gp_body_number(w, first) == 0 && gp_particle_count(w) == 64);
+    CHECK(gp_bodies_add(w, &body, 1, &second) == GP_ERROR_CAPACITY && fixture_logged_item(GP_LOG_ITEM_STORE_FULL) && gp_body_count(w) == 1);
+    /* handles: the one made reads; 0, another generation, a number past the last are refused */
+    CHECK(gp_bodies_read(w, &first, 1, &state) == GP_OK);
+    stale.id = first.id ^ (1u << 24);
+    CHECK(gp_body_number(w, stale) == GP_NO_OWNER);
+    CHECK(gp_bodies_read(w, &stale, 1, &state) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_HANDLE_INVALID));
+    stale.id = 0;
+    CHECK(gp_bodies_read(w, &stale, 1, &state) == GP_ERROR_INVALID_ARGUMENT && gp_body_number(w, stale) == GP_NO_OWNER);
+    stale.id = first.id + 1;
+    CHECK(gp_bodies_read(w, &stale, 1, &state) == GP_ERROR_INVALID_ARGUMENT);
+    CHECK(gp_bodies_read(w, NULL, 2, &state) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_SLOTS_NOT_LIVE));
+    CHECK(gp_bodies_read(w, &first, 1, NULL) == GP_ERROR_INVALID_ARGUMENT);
+    /* a shape in use stays; an unused one goes, and its handle is refused after */
+    CHECK(gp_body_shape_destroy(w, good) == GP_ERROR_INVALID_STATE && fixture_logged_item(GP_LOG_ITEM_SHAPE_IN_USE));
+    CHECK(gp_body_shape_info_get(w, good, &info) == GP_OK);
+    shape.half_extents[0] = 0.05f;
+    CHECK(gp_body_shape_create(w, &shape, &unused) == GP_OK);
+    CHECK(gp_body_shape_destroy(w, unused) == GP_OK);
+    CHECK(gp_body_shape_info_get(w, unused, &info) == GP_ERROR_INVALID_ARGUMENT);
+    CHECK(gp_body_shape_destroy(w, unused) == GP_ERROR_INVALID_ARGUMENT);
+    body.shape = unused;
+    CHECK(gp_bodies_add(w, &body, 1, &second) == GP_ERROR_INVALID_ARGUMENT && gp_body_count(w) == 1);
     gp_world_destroy(w);
 
     /* an overflowing pair and a runaway among grains on a floor */
@@ -367,16 +388,16 @@ static void test_dem_rejects_bad_input(void) {
     count = gp_particle_count(w);
     added = 0;
     CHECKF(count == 7, "%u grains (7 added)", count);
-    first = 0;
+    runaways = 0;
     CHECK(gp_particles_read(w, GP_ATTRIBUTE_POSITION, 0, 7, after) == GP_OK);
     for (i = 0; i < 7; ++i) {
         CHECKF(isfinite(after[i].x) && isfinite(after[i].y) && isfinite(after[i].z), "grain in slot %d at (%g, %g, %g)", i,
                after[i].x, after[i].y, after[i].z);
         if (fabs(after[i].x) > 1e20f) ++added;   /* the pair, flung */
-        if (after[i].y > 1e25f) ++first;         /* the runaway */
+        if (after[i].y > 1e25f) ++runaways;      /* the runaway */
     }
-    CHECKF(first == 1 && (added == 2 || stats.nonfinite >= 2), "runaway found %u times; the pair flung %u times, %u updates refused",
-           first, added, stats.nonfinite);
+    CHECKF(runaways == 1 && (added == 2 || stats.nonfinite >= 2), "runaway found %u times; the pair flung %u times, %u updates refused",
+           runaways, added, stats.nonfinite);
     gp_world_destroy(w);
 }
 
@@ -486,7 +507,7 @@ static void test_dem_shapes_from_meshes(void) {
         memset(&step, 0, sizeof step);
         step.dt = 0.1f;
         step.substeps = 1;
-        CHECK(gp_world_step(w, &step) == GP_OK && fixture_logged("longer than the grains'"));
+        CHECK(gp_world_step(w, &step) == GP_OK && fixture_logged_item(GP_LOG_ITEM_SUBSTEP_TOO_LONG_FOR_GRAINS));
     }
     shape_mesh_free(&box);
     shape_mesh_free(&torus);

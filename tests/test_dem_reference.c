@@ -259,7 +259,7 @@ static void ref_read(ref_world* r, ref_state* s, int with_acceleration) {
         CHECK(gp_particles_read(r->w, GP_ATTRIBUTE_INFO, 0, n, s->info) == GP_OK);
         if (with_acceleration) CHECK(gp_particles_read(r->w, GP_ATTRIBUTE_ACCELERATION, 0, n, s->acceleration) == GP_OK);
     }
-    if (r->body_count) CHECK(gp_bodies_read(r->w, 0, r->body_count, s->states) == GP_OK);
+    if (r->body_count) CHECK(gp_bodies_read(r->w, NULL, r->body_count, s->states) == GP_OK);
     CHECK(cpu_dem_scene_alloc(&s->scene, n));
     cpu_dem_scene_load(&s->scene, s->position, s->velocity, s->info);
     s->scene.materials = r->materials;
@@ -771,7 +771,7 @@ static void ref_collide(ref_world* r, double box, int grains, ref_collision* out
         ref_momentum(r, box, pass ? P1 : P0, pass ? J1 : J0, &out->p_scale, &out->j_scale, &out->gap);
         CHECK(gp_particles_read(r->w, GP_ATTRIBUTE_VELOCITY, 0, n, v) == GP_OK);
         CHECK(gp_particles_read(r->w, GP_ATTRIBUTE_INFO, 0, n, in) == GP_OK);
-        CHECK(gp_bodies_read(r->w, 0, r->body_count, st) == GP_OK);
+        CHECK(gp_bodies_read(r->w, NULL, r->body_count, st) == GP_OK);
         *x_momentum = 0.0;
         if (grains) {
             for (i = 0; i < n; ++i)

@@ -451,7 +451,7 @@ static void test_grid_empty_and_misuse(void) {
     gp_particles_desc d;
     if (!w) return;
     out = fixture_buffer(w, NULL, 100);
-    CHECK(gp_grid_stats_read(w, &stats) == GP_ERROR_INVALID_STATE && fixture_logged("gp_grid_build first"));
+    CHECK(gp_grid_stats_read(w, &stats) == GP_ERROR_INVALID_STATE && fixture_logged_item(GP_LOG_ITEM_GRID_STALE));
     CHECK(gp_grid_build(w) == GP_OK);
     CHECK(gp_grid_stats_read(w, &stats) == GP_OK && stats.particles == 0 && stats.outside == 0 && stats.nonfinite == 0);
     start = fixture_read(w, gp_world_buffers(w).cell_start, g.buckets + 2);
@@ -463,9 +463,9 @@ static void test_grid_empty_and_misuse(void) {
     d.count = 1;
     d.positions = p;
     CHECK(gp_particles_add(w, &d, NULL) == GP_OK);
-    CHECK(gp_grid_count_neighbors(w, CELL, out) == GP_ERROR_INVALID_STATE && fixture_logged("gp_grid_build first"));
+    CHECK(gp_grid_count_neighbors(w, CELL, out) == GP_ERROR_INVALID_STATE && fixture_logged_item(GP_LOG_ITEM_GRID_STALE));
     CHECK(gp_grid_build(w) == GP_OK);
-    CHECK(gp_grid_count_neighbors(w, 2.0f * CELL, out) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("cell size"));
+    CHECK(gp_grid_count_neighbors(w, 2.0f * CELL, out) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE));
     CHECK(gp_grid_count_neighbors(w, NAN, out) == GP_ERROR_INVALID_ARGUMENT);
     CHECK(gp_grid_count_neighbors(w, CELL, 0) == GP_ERROR_INVALID_ARGUMENT);
     CHECK(gp_grid_count_neighbors(w, CELL, out) == GP_OK);

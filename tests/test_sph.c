@@ -455,9 +455,10 @@ static gp_world* sph_random_world(int config, uint32_t n, uint64_t seed, sph_set
         s->colliders[0] = sph_box((float)(0.5 * side), (float)(0.5 * side), (float)(0.5 * side), (float)(0.5 * side),
                                   (float)(0.5 * side), (float)(0.5 * side), 1);
         s->colliders[1].shape = GP_SHAPE_CAPSULE;
-        s->colliders[1].center[0] = (float)(0.2 * side); s->colliders[1].center[1] = (float)(0.6 * side);
-        s->colliders[1].end[0] = (float)(0.8 * side); s->colliders[1].end[1] = (float)(0.5 * side);
-        s->colliders[1].end[2] = (float)(0.7 * side);
+        s->colliders[1].center[0] = (float)(0.5 * side); s->colliders[1].center[1] = (float)(0.55 * side);   /* ends (0.2, 0.6, 0) */
+        s->colliders[1].center[2] = (float)(0.35 * side);                                                   /* and (0.8, 0.5, 0.7) */
+        s->colliders[1].axis[0] = 0.6f; s->colliders[1].axis[1] = -0.1f; s->colliders[1].axis[2] = 0.7f;   /* normalised by the add */
+        s->colliders[1].half_height = (float)(0.5 * side * sqrt(0.36 + 0.01 + 0.49));
         s->colliders[1].radius = (float)(0.1 * side);
         s->colliders[2].shape = GP_SHAPE_PLANE;
         s->colliders[2].center[1] = (float)(0.1 * side);
@@ -701,44 +702,44 @@ static void test_sph_rejects_bad_input(void) {
     for (a = 0; a < 3; ++a) {
         memcpy(bad, lo, sizeof bad);
         bad[a] = a == 1 ? INFINITY : NAN;
-        CHECKF(gp_fluid_add_block(w, 0, bad, hi, rest, &added) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("min"),
+        CHECKF(gp_fluid_add_block(w, 0, bad, hi, rest, &added) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_ARGUMENT_NOT_FINITE),
                "NaN min: %s", fixture_log);
-        CHECKF(gp_fluid_add_block(w, 0, lo, bad, rest, &added) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("max"),
+        CHECKF(gp_fluid_add_block(w, 0, lo, bad, rest, &added) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_ARGUMENT_NOT_FINITE),
                "NaN max: %s", fixture_log);
-        CHECKF(gp_fluid_add_block(w, 0, lo, hi, bad, &added) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("velocity"),
+        CHECKF(gp_fluid_add_block(w, 0, lo, hi, bad, &added) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_ARGUMENT_NOT_FINITE),
                "NaN velocity: %s", fixture_log);
     }
     CHECK(gp_particle_count(w) == 0);
-    CHECK(gp_fluid_add_block(w, GP_MAX_FLUID_MATERIALS, lo, hi, rest, &added) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("phase"));
+    CHECK(gp_fluid_add_block(w, GP_MAX_FLUID_MATERIALS, lo, hi, rest, &added) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_PHASE_INVALID));
     /* materials: zero spacing is the default; negative, NaN, re above the cell size are refused */
     memset(&m, 0, sizeof m);
     CHECK(gp_fluid_material_set(w, 2, &m) == GP_OK && gp_fluid_material_get(w, 2, &got) == GP_OK);
     CHECKF(got.spacing == 0.5f * SPH_CELL && got.smoothing_radius == SPH_CELL && got.mass > 0.0f,
            "defaults: spacing %g, re %g, mass %g", got.spacing, got.smoothing_radius, got.mass);
     m.spacing = -0.01f;
-    CHECKF(gp_fluid_material_set(w, 2, &m) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("spacing"), "log: %s", fixture_log);
+    CHECKF(gp_fluid_material_set(w, 2, &m) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE), "log: %s", fixture_log);
     m.spacing = NAN;
-    CHECKF(gp_fluid_material_set(w, 2, &m) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("spacing"), "log: %s", fixture_log);
+    CHECKF(gp_fluid_material_set(w, 2, &m) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE), "log: %s", fixture_log);
     m.spacing = 0.05f;
     m.smoothing_radius = 1.5f * SPH_CELL;
-    CHECKF(gp_fluid_material_set(w, 2, &m) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("cell size"), "log: %s", fixture_log);
+    CHECKF(gp_fluid_material_set(w, 2, &m) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_CELL_TOO_SMALL), "log: %s", fixture_log);
     m.smoothing_radius = 0.0f;
     m.spacing = 0.08f;   /* the default re, 2 * spacing, would exceed the cell */
     CHECKF(gp_fluid_material_set(w, 2, &m) != GP_OK || (gp_fluid_material_get(w, 2, &got) == GP_OK && got.smoothing_radius <= SPH_CELL),
            "spacing 0.08 accepted with re %g above the cell size", got.smoothing_radius);
     m.spacing = 0.05f;
     m.stiffness = -1.0f;
-    CHECKF(gp_fluid_material_set(w, 2, &m) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("stiffness"), "log: %s", fixture_log);
+    CHECKF(gp_fluid_material_set(w, 2, &m) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE), "log: %s", fixture_log);
     m.stiffness = 0.0f;   /* the density model: a value out of the enum, a diffusion out of (0, 1] or NaN */
     m.density_model = (gp_density_model)7;
-    CHECKF(gp_fluid_material_set(w, 2, &m) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("density model"), "log: %s", fixture_log);
+    CHECKF(gp_fluid_material_set(w, 2, &m) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_NOT_AN_ENUM_VALUE), "log: %s", fixture_log);
     m.density_model = GP_DENSITY_CONTINUITY;
     m.diffusion = 1.5f;
-    CHECKF(gp_fluid_material_set(w, 2, &m) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("diffusion"), "log: %s", fixture_log);
+    CHECKF(gp_fluid_material_set(w, 2, &m) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE), "log: %s", fixture_log);
     m.diffusion = NAN;
-    CHECKF(gp_fluid_material_set(w, 2, &m) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("diffusion"), "log: %s", fixture_log);
+    CHECKF(gp_fluid_material_set(w, 2, &m) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE), "log: %s", fixture_log);
     m.diffusion = -0.1f;
-    CHECKF(gp_fluid_material_set(w, 2, &m) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("diffusion"), "log: %s", fixture_log);
+    CHECKF(gp_fluid_material_set(w, 2, &m) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE), "log: %s", fixture_log);
     m.diffusion = 0.0f;   /* the default, 0.1 */
     CHECK(gp_fluid_material_set(w, 2, &m) == GP_OK && gp_fluid_material_get(w, 2, &got) == GP_OK && got.diffusion == 0.1f &&
           got.density_model == GP_DENSITY_CONTINUITY);
@@ -746,7 +747,7 @@ static void test_sph_rejects_bad_input(void) {
     CHECK(gp_fluid_material_set(w, 2, &m) == GP_OK && gp_fluid_material_get(w, 2, &got) == GP_OK &&
           got.density_model == GP_DENSITY_SUMMATION);
     m.stiffness = 0.0f;
-    CHECK(gp_fluid_material_set(w, GP_MAX_FLUID_MATERIALS, &m) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("phase"));
+    CHECK(gp_fluid_material_set(w, GP_MAX_FLUID_MATERIALS, &m) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_PHASE_INVALID));
     CHECK(gp_fluid_material_get(w, 2, &got) == GP_OK && got.spacing == 0.5f * SPH_CELL);   /* unchanged by the refusals */
     /* time steps */
     CHECK(gp_fluid_add_block(w, 0, lo, hi, rest, &added) == GP_OK && added == 64 && gp_particle_count(w) == 64);
@@ -754,7 +755,7 @@ static void test_sph_rejects_bad_input(void) {
     for (a = 0; a < 4; ++a) {
         const float dts[4] = {0.0f, -0.01f, NAN, INFINITY};
         step.dt = dts[a];
-        CHECKF(gp_world_step(w, &step) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("dt"), "dt %g: %s", dts[a], fixture_log);
+        CHECKF(gp_world_step(w, &step) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE), "dt %g: %s", dts[a], fixture_log);
     }
     CHECK(gp_world_step(w, NULL) == GP_ERROR_INVALID_ARGUMENT);
     /* one substep of 10 ms: CFL = 31.6 m/s * 0.01 s / 0.05 m = 6.3, above the default 1: a warning, then done */
@@ -762,7 +763,7 @@ static void test_sph_rejects_bad_input(void) {
     step.substeps = 1;
     logged = fixture_log_count;
     CHECKF(gp_world_step(w, &step) == GP_OK && fixture_log_count > logged && fixture_log_level == GP_LOG_WARNING &&
-           fixture_logged("CFL"), "oversized step: %s", fixture_log);
+           fixture_logged_item(GP_LOG_ITEM_CFL_EXCEEDED), "oversized step: %s", fixture_log);
     {
         gp_fluid_stats stats;
         CHECK(gp_fluid_stats_read(w, &stats) == GP_OK);
@@ -785,7 +786,7 @@ static void test_sph_full_store(void) {
     uint32_t added = 0, k, count_after;
     int warnings = 0, logged;
     if (!w) return;
-    CHECKF(gp_fluid_add_block(w, 0, lo, hi, NULL, &added) == GP_ERROR_CAPACITY && fixture_logged("125"),
+    CHECKF(gp_fluid_add_block(w, 0, lo, hi, NULL, &added) == GP_ERROR_CAPACITY && fixture_logged_item(GP_LOG_ITEM_STORE_FULL),
            "a block of 125 into 100 slots: %s", fixture_log);
     CHECK(gp_particle_count(w) == 0);
     CHECK(gp_fluid_add_block(w, 0, lo, small, NULL, &added) == GP_OK && added == 27 && gp_particle_count(w) == 27);
@@ -799,7 +800,7 @@ static void test_sph_full_store(void) {
     for (k = 0; k < 40; ++k) {
         logged = fixture_log_count;
         CHECK(gp_world_step(w, &step) == GP_OK);
-        warnings += fixture_log_count > logged && fixture_logged("full");
+        warnings += fixture_log_count > logged && fixture_logged_item(GP_LOG_ITEM_POUR_STOPPED);
     }
     CHECK(gp_pour_state_get(w, pour, &ps) == GP_OK);
     CHECKF(ps.full && gp_particle_count(w) == 100 && ps.emitted == 73, "pour: full %d, emitted %llu, count %u", ps.full,
@@ -810,7 +811,7 @@ static void test_sph_full_store(void) {
     CHECK(gp_pour_remove(w, pour) == GP_OK);
     CHECK(gp_pour_state_get(w, pour, &ps) == GP_ERROR_INVALID_ARGUMENT);   /* a stale handle */
     pd.rate = 0.0f;
-    CHECK(gp_pour_add(w, &pd, &pour) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("rate"));
+    CHECK(gp_pour_add(w, &pd, &pour) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE));
     gp_world_destroy(w);
 }
 
@@ -976,7 +977,7 @@ static void test_sph_nan_particle_is_kept(void) {
     CHECK(gp_particles_add(twin, &d, NULL) == GP_OK);
     bad = st.position[victim];
     bad.y = NAN;
-    CHECKF(gp_particles_write(w, GP_ATTRIBUTE_POSITION, victim, 1, &bad) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("particle 0"),
+    CHECKF(gp_particles_write(w, GP_ATTRIBUTE_POSITION, victim, 1, &bad) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_ARGUMENT_NOT_FINITE),
            "NaN through gp_particles_write: %s", fixture_log);
     CHECK(gp_buffer_write(w, gp_world_buffers(w).position, (size_t)victim * 16, 16, &bad) == GP_OK);
     memset(&step, 0, sizeof step);
@@ -985,7 +986,7 @@ static void test_sph_nan_particle_is_kept(void) {
     for (i = 0; i < 5; ++i) {
         logged = fixture_log_count;
         CHECK(gp_world_step(w, &step) == GP_OK && gp_world_step(twin, &step) == GP_OK);
-        said += fixture_log_count > logged && fixture_logged("finite");
+        said += fixture_log_count > logged && fixture_logged_item(GP_LOG_ITEM_PARTICLES_NOT_FINITE);
     }
     CHECKF(said >= 1, "stepping with a NaN particle logged no message about it (last: %s)", fixture_log);
     CHECK(gp_fluid_stats_read(w, &stats) == GP_OK);

@@ -583,8 +583,7 @@ static void test_sph_mesh_obstacle_in_tank(void) {
 /* Expects gp_collider_add to refuse c with GP_ERROR_INVALID_ARGUMENT, a zero handle, an error
    logged whose text contains each of the words, no host memory kept, and the boundary still
    empty. */
-static void mesh_expect_refused(gp_world* w, mesh_heap* heap, const gp_collider_desc* c, const char* what, const char* word1,
-                                const char* word2) {
+static void mesh_expect_refused(gp_world* w, mesh_heap* heap, const gp_collider_desc* c, const char* what, gp_log_item item) {
     gp_collider handle;
     long live = heap->live;
     int logged = fixture_log_count;
@@ -596,8 +595,8 @@ static void mesh_expect_refused(gp_world* w, mesh_heap* heap, const gp_collider_
     r = gp_collider_add(w, c, &handle);
     CHECKF(r == GP_ERROR_INVALID_ARGUMENT && handle.id == 0 && gp_world_last_result(w) == GP_ERROR_INVALID_ARGUMENT,
            "%s: %s, handle %u", what, gp_result_string(r), handle.id);
-    CHECKF(fixture_log_count > logged && fixture_log_level == GP_LOG_ERROR && fixture_logged(word1) && fixture_logged(word2),
-           "%s: the message \"%s\" should name \"%s\" and \"%s\"", what, fixture_log, word1, word2);
+    CHECKF(fixture_log_count > logged && fixture_log_level == GP_LOG_ERROR && fixture_logged_item(item),
+           "%s: the message \"%s\" should be %s", what, fixture_log, gp_log_item_string(item));
     CHECKF(heap->live == live, "%s: %ld host blocks kept", what, heap->live - live);
     CHECK(gp_boundary_distance(w, point, 1, &distance) == GP_OK);
     CHECKF(distance > 1e38f, "%s: the boundary is at %g m after the refusal (none expected)", what, distance);
@@ -626,41 +625,41 @@ static void test_sph_mesh_rejects_bad_input(void) {
     CHECK(cube.nv == 8 && cube.nt == 12);
     c = mesh_desc(&cube, 0);
     c.vertices = NULL;
-    mesh_expect_refused(w, &heap, &c, "NULL vertices", "mesh", "NULL");
+    mesh_expect_refused(w, &heap, &c, "NULL vertices", GP_LOG_ITEM_MESH_INVALID);
     c = mesh_desc(&cube, 0);
     c.triangles = NULL;
-    mesh_expect_refused(w, &heap, &c, "NULL triangles", "mesh", "NULL");
+    mesh_expect_refused(w, &heap, &c, "NULL triangles", GP_LOG_ITEM_MESH_INVALID);
     c = mesh_desc(&cube, 0);
     c.vertex_count = 0;
-    mesh_expect_refused(w, &heap, &c, "zero vertices", "mesh", "no vertices");
+    mesh_expect_refused(w, &heap, &c, "zero vertices", GP_LOG_ITEM_MESH_INVALID);
     c = mesh_desc(&cube, 1);
     c.triangle_count = 0;
-    mesh_expect_refused(w, &heap, &c, "zero triangles", "mesh", "no triangles");
+    mesh_expect_refused(w, &heap, &c, "zero triangles", GP_LOG_ITEM_MESH_INVALID);
     memcpy(bad.v, cube.v, 24 * sizeof(float));
     memcpy(bad.t, cube.t, 36 * sizeof(uint32_t));
     bad.t[3 * 7 + 1] = 8;
     c = mesh_desc(&bad, 0);
     c.vertex_count = 8;
-    mesh_expect_refused(w, &heap, &c, "index 8 of 8 vertices", "triangle 7", "vertex 8");
+    mesh_expect_refused(w, &heap, &c, "index 8 of 8 vertices", GP_LOG_ITEM_MESH_INVALID);
     bad.t[3 * 7 + 1] = UINT32_MAX;
-    mesh_expect_refused(w, &heap, &c, "index 2^32 - 1", "triangle 7", "4294967295");
+    mesh_expect_refused(w, &heap, &c, "index 2^32 - 1", GP_LOG_ITEM_MESH_INVALID);
     memcpy(bad.t, cube.t, 36 * sizeof(uint32_t));
     bad.v[3 * 5 + 1] = NAN;
-    mesh_expect_refused(w, &heap, &c, "NaN vertex", "vertex 5", "finite");
+    mesh_expect_refused(w, &heap, &c, "NaN vertex", GP_LOG_ITEM_MESH_INVALID);
     bad.v[3 * 5 + 1] = -INFINITY;
-    mesh_expect_refused(w, &heap, &c, "infinite vertex", "vertex 5", "finite");
+    mesh_expect_refused(w, &heap, &c, "infinite vertex", GP_LOG_ITEM_MESH_INVALID);
     bad.v[3 * 5 + 1] = cube.v[3 * 5 + 1];
     bad.v[3 * 8] = NAN;   /* vertex 8: no triangle uses it */
     c.vertex_count = 9;
-    mesh_expect_refused(w, &heap, &c, "NaN unused vertex", "vertex 8", "finite");
+    mesh_expect_refused(w, &heap, &c, "NaN unused vertex", GP_LOG_ITEM_MESH_INVALID);
     c = mesh_desc(&cube, 0);
     c.voxel = -0.01f;
-    mesh_expect_refused(w, &heap, &c, "negative voxel", "voxel", "positive");
+    mesh_expect_refused(w, &heap, &c, "negative voxel", GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE);
     c.voxel = NAN;
-    mesh_expect_refused(w, &heap, &c, "NaN voxel", "voxel", "finite");
+    mesh_expect_refused(w, &heap, &c, "NaN voxel", GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE);
     c.voxel = 1e-3f;   /* (0.2 + 2 (0.05 + 0.002)) / 0.001 = 305 samples a side: 2.8e7 > 2^24 */
-    mesh_expect_refused(w, &heap, &c, "too fine a voxel", "samples", "max_samples");
-    CHECKF(gp_collider_add(w, NULL, &handle) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("desc"), "NULL desc: %s", fixture_log);
+    mesh_expect_refused(w, &heap, &c, "too fine a voxel", GP_LOG_ITEM_MESH_INVALID);
+    CHECKF(gp_collider_add(w, NULL, &handle) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_ARGUMENT_NULL), "NULL desc: %s", fixture_log);
     /* the good cube, after all that */
     live = heap.live;
     c = mesh_desc(&cube, 0);

@@ -41,6 +41,14 @@ static void test_result_strings_are_distinct(void) {
     }
     CHECK(strcmp(gp_result_string((gp_result)999), "GP_RESULT_UNKNOWN") == 0);
     CHECK(strcmp(gp_result_string(GP_ERROR_CAPACITY), "GP_ERROR_CAPACITY") == 0);
+    /* log items likewise, each named after itself */
+    for (a = 0; a < GP_LOG_ITEM_COUNT; ++a) {
+        CHECK(strncmp(gp_log_item_string((gp_log_item)a), "GP_LOG_ITEM_", 12) == 0);
+        CHECK(strcmp(gp_log_item_string((gp_log_item)a), "GP_LOG_ITEM_UNKNOWN") != 0);
+        for (b = 0; b < a; ++b) CHECK(strcmp(gp_log_item_string((gp_log_item)a), gp_log_item_string((gp_log_item)b)) != 0);
+    }
+    CHECK(strcmp(gp_log_item_string((gp_log_item)GP_LOG_ITEM_COUNT), "GP_LOG_ITEM_UNKNOWN") == 0);
+    CHECK(strcmp(gp_log_item_string(GP_LOG_ITEM_WORLD_NULL), "GP_LOG_ITEM_WORLD_NULL") == 0);
 }
 
 /* A context that reports OpenGL 3.3 is refused with GP_ERROR_GL_VERSION and a message naming
@@ -69,7 +77,7 @@ static void test_world_refuses_old_context(void) {
     d.logger.func = fixture_logger;
     CHECK(gp_world_create(&d, &w) == GP_ERROR_GL_VERSION);
     CHECK(w == NULL);
-    CHECKF(fixture_logged("needs OpenGL 4.3") && fixture_logged("the context is 3.3"), "log: %s", fixture_log);
+    CHECKF(fixture_logged_item(GP_LOG_ITEM_GL_VERSION) && fixture_logged_item(GP_LOG_ITEM_GL_VERSION), "log: %s", fixture_log);
     if (w) gp_world_destroy(w);
 }
 
@@ -81,7 +89,7 @@ static void test_world_needs_a_current_context(void) {
     d.logger.func = fixture_logger;
     eglMakeCurrent(fixture_egl.display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
     CHECK(gp_world_create(&d, &w) == GP_ERROR_NO_CONTEXT && w == NULL);
-    CHECKF(fixture_logged("no GL context"), "log: %s", fixture_log);
+    CHECKF(fixture_logged_item(GP_LOG_ITEM_GL_NO_CONTEXT), "log: %s", fixture_log);
     eglMakeCurrent(fixture_egl.display, EGL_NO_SURFACE, EGL_NO_SURFACE, fixture_egl.context);
 }
 
@@ -98,7 +106,7 @@ static void test_world_reports_missing_entry_point(void) {
     d.get_proc_address = loader_without_clear;
     d.logger.func = fixture_logger;
     CHECK(gp_world_create(&d, &w) == GP_ERROR_GL_MISSING_FUNCTION && w == NULL);
-    CHECKF(fixture_logged("glClearBufferSubData not found"), "log: %s", fixture_log);
+    CHECKF(fixture_logged_item(GP_LOG_ITEM_GL_MISSING_FUNCTION), "log: %s", fixture_log);
 }
 
 /* Without get_proc_address the library finds eglGetProcAddress in the process itself. */
@@ -125,29 +133,29 @@ static void test_world_rejects_bad_desc(void) {
     d.get_proc_address = (gp_get_proc_address_fn)eglGetProcAddress;
     d.logger.func = fixture_logger;
     d.grid.cell_size = -1.0f;
-    CHECK(gp_world_create(&d, &w) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("cell_size"));
+    CHECK(gp_world_create(&d, &w) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE));
     d.grid.cell_size = NAN;
-    CHECK(gp_world_create(&d, &w) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("cell_size"));
+    CHECK(gp_world_create(&d, &w) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE));
     d.grid.cell_size = 0.0f;
     d.grid.mode = GP_GRID_BOUNDED;
-    CHECK(gp_world_create(&d, &w) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("dims"));
+    CHECK(gp_world_create(&d, &w) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE));
     d.grid.dims[0] = d.grid.dims[1] = d.grid.dims[2] = 2000;
-    CHECK(gp_world_create(&d, &w) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("cells"));
+    CHECK(gp_world_create(&d, &w) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE));
     d.grid.dims[0] = d.grid.dims[1] = d.grid.dims[2] = 4;
     d.grid.origin[1] = INFINITY;
-    CHECK(gp_world_create(&d, &w) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("origin"));
+    CHECK(gp_world_create(&d, &w) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_ARGUMENT_NOT_FINITE));
     d.grid.origin[1] = 0.0f;
     d.grid.mode = (gp_grid_mode)7;
-    CHECK(gp_world_create(&d, &w) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("grid.mode"));
+    CHECK(gp_world_create(&d, &w) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_NOT_AN_ENUM_VALUE));
     d.grid.mode = GP_GRID_DEFAULT;
     d.allocator.free = NULL;
     d.allocator.alloc = NULL;
     d.allocator.user_data = &d;
     d.max_particles = 0x40000001u;
-    CHECK(gp_world_create(&d, &w) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("max_particles"));
+    CHECK(gp_world_create(&d, &w) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE));
     /* larger than this GL's shader storage blocks (2^30 particles of 16 bytes) */
     d.max_particles = 0x40000000u;
-    CHECK(gp_world_create(&d, &w) == GP_ERROR_GL_LIMITS && fixture_logged("GL_MAX_SHADER_STORAGE_BLOCK_SIZE"));
+    CHECK(gp_world_create(&d, &w) == GP_ERROR_GL_LIMITS && fixture_logged_item(GP_LOG_ITEM_GL_LIMIT));
     CHECK(w == NULL);
     CHECK(gp_world_create(&d, NULL) == GP_ERROR_INVALID_ARGUMENT);
     CHECK(gp_world_create(NULL, &w) == GP_ERROR_INVALID_ARGUMENT);
@@ -179,13 +187,13 @@ static void test_world_reports_shader_compile_errors(void) {
     CHECK(gp_world_create(&d, &w) == GP_ERROR_SHADER_COMPILE && w == NULL);
     /* the first shader compiled names itself, and the driver's log names the prelude's line 1 */
     CHECKF(fixture_logged("shader body_particles.comp failed to compile") && fixture_logged("the shader_prelude of gp_world_desc:1: ") &&
-           fixture_logged("GP_ERROR_SHADER_COMPILE"), "log: %s", fixture_log);
+           fixture_logged_item(GP_LOG_ITEM_SHADER_COMPILE), "log: %s", fixture_log);
     /* an error inside a snippet is reported at that snippet's own line */
     d.shader_prelude = "#define floatBitsToUint gp_no_such_function";
     CHECK(line > 0);
     snprintf(where, sizeof where, "shaders_embedded/gp_common.glsl:%d: ", line);
     CHECK(gp_world_create(&d, &w) == GP_ERROR_SHADER_COMPILE && w == NULL);
-    CHECKF(fixture_logged(where), "expected %s in log: %s", where, fixture_log);
+    CHECKF(fixture_logged(where) && fixture_logged_item(GP_LOG_ITEM_SHADER_COMPILE), "expected %s in log: %s", where, fixture_log);
     d.shader_prelude = "#define GP_TEST_PRELUDE 1";   /* a harmless prelude compiles */
     CHECK(gp_world_create(&d, &w) == GP_OK);
     gp_world_destroy(w);
@@ -233,7 +241,7 @@ static void test_world_uses_the_allocator(void) {
     gp_world_destroy(w);
     CHECK(a.allocations == a.frees);
     d.allocator.free = NULL;
-    CHECK(gp_world_create(&d, &w) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("allocator"));
+    CHECK(gp_world_create(&d, &w) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_ALLOCATOR_INVALID));
 }
 
 /* Adds round-trip exactly; bad batches are refused whole with a message naming the particle;
@@ -263,11 +271,11 @@ static void test_particles_add_read_write(void) {
     pd.has_owner = true;
     pd.lifetime = 2.5f;
     pd.kind = GP_KIND_FLUID;   /* a fluid's phase is one of GP_MAX_FLUID_MATERIALS materials */
-    CHECK(gp_particles_add(w, &pd, ids) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("fluid phase 65535"));
+    CHECK(gp_particles_add(w, &pd, ids) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_PHASE_INVALID));
     pd.kind = GP_KIND_GRANULAR;   /* a grain's one of GP_MAX_GRANULAR_MATERIALS */
-    CHECK(gp_particles_add(w, &pd, ids) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("granular phase 65535"));
+    CHECK(gp_particles_add(w, &pd, ids) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_PHASE_INVALID));
     pd.kind = GP_KIND_RIGID;      /* rigid particles come with bodies */
-    CHECK(gp_particles_add(w, &pd, ids) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("gp_bodies_add"));
+    CHECK(gp_particles_add(w, &pd, ids) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_ATTRIBUTE_READ_ONLY));
     pd.kind = GP_KIND_EFFECT;
     CHECK(gp_particles_add(w, &pd, ids) == GP_OK);
     CHECK(gp_particle_count(w) == 10 && gp_particle_capacity(w) == 16);
@@ -283,30 +291,30 @@ static void test_particles_add_read_write(void) {
         CHECK(life[i].age == 0.0f && life[i].lifetime == 2.5f);
     }
     /* full: 10 of 16 live, 10 more refused, nothing added */
-    CHECK(gp_particles_add(w, &pd, NULL) == GP_ERROR_CAPACITY && fixture_logged("10 of 16 slots are live"));
+    CHECK(gp_particles_add(w, &pd, NULL) == GP_ERROR_CAPACITY && fixture_logged_item(GP_LOG_ITEM_STORE_FULL));
     CHECK(gp_particle_count(w) == 10);
     /* bad values: refused whole, naming the particle */
     pd.count = 3;
     xyz[4] = NAN;
-    CHECK(gp_particles_add(w, &pd, NULL) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("position of particle 1"));
+    CHECK(gp_particles_add(w, &pd, NULL) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_ARGUMENT_NOT_FINITE));
     xyz[4] = 0.0f;
     vel[8] = INFINITY;
-    CHECK(gp_particles_add(w, &pd, NULL) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("velocity of particle 2"));
+    CHECK(gp_particles_add(w, &pd, NULL) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_ARGUMENT_NOT_FINITE));
     vel[8] = 0.0f;
     pd.radius = -1.0f;
-    CHECK(gp_particles_add(w, &pd, NULL) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("radius"));
+    CHECK(gp_particles_add(w, &pd, NULL) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE));
     pd.radius = 0.0f;
     pd.kind = (gp_kind)42;
-    CHECK(gp_particles_add(w, &pd, NULL) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("gp_kind"));
+    CHECK(gp_particles_add(w, &pd, NULL) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_NOT_AN_ENUM_VALUE));
     pd.kind = GP_KIND_DEFAULT;
     pd.phase = 70000;
-    CHECK(gp_particles_add(w, &pd, NULL) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("phase"));
+    CHECK(gp_particles_add(w, &pd, NULL) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_PHASE_INVALID));
     pd.phase = 0;
     pd.lifetime = -1.0f;
-    CHECK(gp_particles_add(w, &pd, NULL) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("lifetime"));
+    CHECK(gp_particles_add(w, &pd, NULL) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE));
     pd.lifetime = 0.0f;
     pd.positions = NULL;
-    CHECK(gp_particles_add(w, &pd, NULL) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("positions is NULL"));
+    CHECK(gp_particles_add(w, &pd, NULL) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_ARGUMENT_NULL));
     CHECK(gp_particles_add(w, NULL, NULL) == GP_ERROR_INVALID_ARGUMENT);
     CHECK(gp_particle_count(w) == 10);
     /* exactly full is fine, with default kind and owner */
@@ -319,17 +327,17 @@ static void test_particles_add_read_write(void) {
     pd.count = 1;
     CHECK(gp_particles_add(w, &pd, NULL) == GP_ERROR_CAPACITY);
     /* read and write ranges and attributes */
-    CHECK(gp_particles_read(w, GP_ATTRIBUTE_POSITION, 10, 7, pos) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("not all live"));
+    CHECK(gp_particles_read(w, GP_ATTRIBUTE_POSITION, 10, 7, pos) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_SLOTS_NOT_LIVE));
     CHECK(gp_particles_read(w, (gp_attribute)0, 0, 1, pos) == GP_ERROR_INVALID_ARGUMENT);
     CHECK(gp_particles_read(w, GP_ATTRIBUTE_POSITION, 0, 1, NULL) == GP_ERROR_INVALID_ARGUMENT);
-    CHECK(gp_particles_write(w, GP_ATTRIBUTE_INFO, 0, 1, info) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("ids"));
+    CHECK(gp_particles_write(w, GP_ATTRIBUTE_INFO, 0, 1, info) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_ATTRIBUTE_READ_ONLY));
     pos[0].x = 7.0f; pos[0].radius = 0.2f;
     pos[1].y = NAN;
-    CHECK(gp_particles_write(w, GP_ATTRIBUTE_POSITION, 3, 2, pos) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("particle 1"));
+    CHECK(gp_particles_write(w, GP_ATTRIBUTE_POSITION, 3, 2, pos) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_ARGUMENT_NOT_FINITE));
     CHECK(gp_particles_write(w, GP_ATTRIBUTE_POSITION, 3, 1, pos) == GP_OK);
     CHECK(gp_particles_read(w, GP_ATTRIBUTE_POSITION, 3, 1, pos + 5) == GP_OK && pos[5].x == 7.0f && pos[5].radius == 0.2f);
     v[0].mass = 0.0f;
-    CHECK(gp_particles_write(w, GP_ATTRIBUTE_VELOCITY, 0, 1, v) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("positive"));
+    CHECK(gp_particles_write(w, GP_ATTRIBUTE_VELOCITY, 0, 1, v) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE));
     life[0].age = -1.0f;
     CHECK(gp_particles_write(w, GP_ATTRIBUTE_LIFE, 0, 1, life) == GP_ERROR_INVALID_ARGUMENT);
     CHECK(gp_attribute_size(GP_ATTRIBUTE_LIFE) == 8 && gp_attribute_size((gp_attribute)9) == 0);
@@ -375,7 +383,7 @@ static void test_timings_record_stages(void) {
 
 const gp_test_case world_tests[] = {
     {"world_defaults", test_world_defaults},
-    {"result_strings_are_distinct", test_result_strings_are_distinct},
+    {"result_and_log_item_strings_are_distinct", test_result_strings_are_distinct},
     {"world_refuses_old_context", test_world_refuses_old_context},
     {"world_needs_a_current_context", test_world_needs_a_current_context},
     {"world_reports_missing_entry_point", test_world_reports_missing_entry_point},

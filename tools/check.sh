@@ -86,6 +86,12 @@ compile() {
         grep -q "X([^,]*, $f," gpuparticle.h || echo "gl$f is called but not in GP__GL_FUNCTIONS" >> "$B/log"
     done
     [ -s "$B/log" ]; report "compile: the GL table holds exactly the entry points the library calls" $((1 - $?)) "$B/log"
+    : > "$B/log"
+    for item in $(sed -n '/^#define GP_LOG_ITEMS(X)/,/^typedef enum gp_log_item/p' gpuparticle.h | grep -o 'X([A-Z_]*,' | sed 's/X(//; s/,//'); do
+        [ "$item" = NONE ] && continue
+        [ "$(grep -c "GP_LOG_ITEM_$item\b" gpuparticle.h)" -ge 1 ] || echo "GP_LOG_ITEM_$item is listed but no message carries it" >> "$B/log"
+    done
+    [ -s "$B/log" ]; report "compile: every log item is carried by some message" $((1 - $?)) "$B/log"
     python3 tools/check_calls.py gpuparticle.h > "$B/log" 2>&1
     report "compile: sections read top down (no function called above its definition)" $? "$B/log"
     grep -nE '^[[:space:]]*#[[:space:]]*define[[:space:]]+(gl[A-Z]|GL_)' gpuparticle.h > "$B/log"
