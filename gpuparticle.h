@@ -1127,6 +1127,7 @@ static gp_result gp__grow(const gp_allocator* allocator, void** array, uint32_t*
 #define GP__SCAN_MAX_LEVELS 8   /* 2^32 elements, chunks of 32 */
 #define GP__SORT_RUN 16u        /* a sort step this short runs in registers (GLSL: GP_SORT_RUN) */
 #define GP__WALL_SAMPLES 32
+#define GP__FLAG_DETERMINISTIC 1u   /* a bit of the world's flags, gp__world_params.counts[3] (GLSL: GP_FLAG_DETERMINISTIC) */
 
 typedef struct gp__shader_file {
     const char* name;                /* shaders_embedded/<name> */
@@ -2260,7 +2261,7 @@ static const char* const gp__file_gp_world_glsl[] = {
     "layout(std140, binding = 0) uniform gp_world_block {\n",
     "    vec4  gp_grid_origin;   // xyz lowest corner of a bounded grid (metres), w cell size (metres)\n",
     "    ivec4 gp_grid_dims;     // xyz cells per axis of a bounded grid, w mode (1 bounded, 2 hashed)\n",
-    "    uvec4 gp_counts;        // x live particles, y buckets, z capacity, w flags (1 deterministic)\n",
+    "    uvec4 gp_counts;        // x live particles, y buckets, z capacity, w flags (GP_FLAG_DETERMINISTIC)\n",
     "};\n",
     0
 };
@@ -2295,7 +2296,7 @@ static const char* const gp__file_grid_count_comp[] = {
     "    }\n",
     "    cell_key[i] = key;\n",
     "    uint rank = atomicAdd(cell_count[key], 1u);\n",
-    "    order[i] = (gp_counts.w & 1u) != 0u ? gp_info[i].x : rank;\n",
+    "    order[i] = (gp_counts.w & GP_FLAG_DETERMINISTIC) != 0u ? gp_info[i].x : rank;\n",
     "}\n",
     0
 };
@@ -3296,12 +3297,12 @@ static int gp__shader_constants(char* out, size_t size) {
     return snprintf(out, size,
         "#define GP_GROUP_SIZE %d\n#define GP_KIND_FLUID %uu\n#define GP_KIND_GRANULAR %uu\n#define GP_KIND_RIGID %uu\n"
         "#define GP_GRID_BOUNDED %d\n#define GP_GRID_HASHED %d\n#define GP_MAX_FLUID_MATERIALS %uu\n#define GP_MAX_FORCES %uu\n"
-        "#define GP_MAX_COLLIDERS %uu\n#define GP_MAX_GRANULAR_MATERIALS %uu\n#define GP_WALL_SAMPLES %uu\n"
+        "#define GP_MAX_COLLIDERS %uu\n#define GP_MAX_GRANULAR_MATERIALS %uu\n#define GP_WALL_SAMPLES %uu\n#define GP_FLAG_DETERMINISTIC %uu\n"
         "#define GP_SHAPE_SPHERE %d.0\n#define GP_SHAPE_BOX %d.0\n#define GP_SHAPE_CAPSULE %d.0\n#define GP_SHAPE_PLANE %d.0\n"
         "#define GP_SHAPE_MESH %d.0\n#define GP_SCAN_CHUNK %uu\n#define GP_SORT_RUN %uu\n",
         GP_GROUP_SIZE, (unsigned)GP_KIND_FLUID, (unsigned)GP_KIND_GRANULAR, (unsigned)GP_KIND_RIGID,
         (int)GP_GRID_BOUNDED, (int)GP_GRID_HASHED, (unsigned)GP_MAX_FLUID_MATERIALS, (unsigned)GP_MAX_FORCES,
-        (unsigned)GP_MAX_COLLIDERS, (unsigned)GP_MAX_GRANULAR_MATERIALS, (unsigned)GP__WALL_SAMPLES,
+        (unsigned)GP_MAX_COLLIDERS, (unsigned)GP_MAX_GRANULAR_MATERIALS, (unsigned)GP__WALL_SAMPLES, GP__FLAG_DETERMINISTIC,
         (int)GP_SHAPE_SPHERE, (int)GP_SHAPE_BOX, (int)GP_SHAPE_CAPSULE, (int)GP_SHAPE_PLANE, (int)GP_SHAPE_MESH,
         (unsigned)GP__SCAN_CHUNK, (unsigned)GP__SORT_RUN);
 }
@@ -3381,6 +3382,21 @@ typedef struct gp__world_params {
     uint32_t counts[4];     /* live particles, buckets, capacity, flags */
 } gp__world_params;
 GP__STATIC_ASSERT(world_params_is_std140, sizeof(gp__world_params) == 48);
+
+/* The world's statistics, the STATS role (shaders_embedded/gp_buffers.glsl's gp_stats_block), word
+   for word: the grid's three, reset by every build; the solvers' four, reset every substep; the
+   non-finite updates, kept. Floats as their bits (non-negative floats order as uints). */
+typedef struct gp__stats {
+    uint32_t outside, nonfinite, truncated;
+    uint32_t max_speed, min_density, max_density, wall_pushes;
+    uint32_t bad_updates;
+} gp__stats;
+GP__STATIC_ASSERT(stats_is_std430, sizeof(gp__stats) == 32);
+#define GP__STATS_GRID_BYTES 12u                                      /* outside, nonfinite, truncated */
+#define GP__STATS_SUBSTEP_AT offsetof(gp__stats, max_speed)           /* 16 bytes reset every substep */
+/* What each step copies for the step after next: nonfinite, truncated, max_speed. */
+#define GP__STATS_STEP_AT offsetof(gp__stats, nonfinite)
+#define GP__STATS_STEP_BYTES 12u
 
 /* The std140 uniform block of shaders_embedded/gp_solver.glsl, field for field. */
 typedef struct gp__fluid_params {
@@ -4177,7 +4193,7 @@ static gp_result gp__grid_build(gp_world* world) {
 
     timer = gp__timer_begin(world, GP__STAGE_GRID_COUNT);
     gp__buffer_zero(world, world->cell_count, 0, table_bytes);   /* GL orders its own clears before */
-    gp__buffer_zero(world, world->grid_stats, 0, 12);             /* later shader reads: no barrier */
+    gp__buffer_zero(world, world->grid_stats, 0, GP__STATS_GRID_BYTES);   /* later shader reads: no barrier */
     gp__use(world, GP__PROGRAM_GRID_COUNT);
     gp__dispatch(world, groups);
     gp__timer_end(world, timer);
@@ -4217,22 +4233,22 @@ gp_result gp_grid_build(gp_world* world) {
 }
 
 gp_result gp_grid_stats_read(gp_world* world, gp_grid_stats* stats) {
-    uint32_t words[3];
+    gp__stats words;
     if (!world) return gp__no_world(__func__);
     gp__begin(world, "gp_grid_stats_read");
     if (!stats) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_NULL, "stats is NULL"));
     if (!world->grid_built) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_STATE, GP_LOG_ITEM_GRID_STALE,
                                                            "no grid was built yet: call gp_grid_build first"));
-    gp__buffer_download(world, world->grid_stats, 0, sizeof words, words);
+    gp__buffer_download(world, world->grid_stats, 0, GP__STATS_GRID_BYTES, &words);
     stats->particles = world->grid_particles;
-    stats->outside = words[0];
-    stats->nonfinite = words[1];
-    stats->truncated = words[2];
+    stats->outside = words.outside;
+    stats->nonfinite = words.nonfinite;
+    stats->truncated = words.truncated;
     stats->buckets = world->buckets;
-    if (words[2])
+    if (words.truncated)
         GP__LOG(world, GP_LOG_WARNING, GP_LOG_ITEM_NEIGHBOR_LOOP_TRUNCATED,
                 "gp_grid_stats_read: the driver cut the neighbour loop of %u particles short "
-                "(llvmpipe allows 65,535 loop iterations per invocation): their sums are incomplete", words[2]);
+                "(llvmpipe allows 65,535 loop iterations per invocation): their sums are incomplete", words.truncated);
     return gp__end(world, GP_OK);
 }
 
@@ -5723,19 +5739,19 @@ static void gp__fluid_limits(const gp_world* w, float* sound, float* spacing, fl
 }
 
 gp_result gp_fluid_stats_read(gp_world* world, gp_fluid_stats* stats) {
-    uint32_t words[8];
+    gp__stats words;
     float sound, spacing, viscous;
     if (!world) return gp__no_world(__func__);
     gp__begin(world, "gp_fluid_stats_read");
     if (!stats) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_NULL, "stats is NULL"));
     memset(stats, 0, sizeof *stats);
-    gp__buffer_download(world, world->grid_stats, 0, sizeof words, words);
-    memcpy(&stats->max_speed, &words[3], 4);
-    memcpy(&stats->min_density, &words[4], 4);
-    memcpy(&stats->max_density, &words[5], 4);
+    gp__buffer_download(world, world->grid_stats, 0, sizeof words, &words);
+    memcpy(&stats->max_speed, &words.max_speed, 4);
+    memcpy(&stats->min_density, &words.min_density, 4);
+    memcpy(&stats->max_density, &words.max_density, 4);
     if (stats->min_density > stats->max_density) stats->min_density = stats->max_density = 0.0f;   /* no fluid */
-    stats->wall_pushes = words[6];
-    stats->nonfinite = words[7];
+    stats->wall_pushes = words.wall_pushes;
+    stats->nonfinite = words.bad_updates;
     stats->substeps = world->step.last_substeps;
     stats->substep = world->step.last_substep;
     gp__fluid_limits(world, &sound, &spacing, &viscous);
@@ -6642,11 +6658,11 @@ gp_result gp_forces_set(gp_world* world, const gp_force* forces, uint32_t count)
 
 /* ---- the step ---- */
 
-/* The statistics words after the grid's three: max speed, min density, max density, wall pushes
-   (reset every substep), then non-finite updates (kept). */
+/* The solvers' statistics of a substep (gp__stats): max speed 0, min density FLT_MAX, max
+   density 0, wall pushes 0; the non-finite updates are kept. */
 static void gp__stats_reset(gp_world* w) {
     const uint32_t words[4] = {0u, 0x7f7fffffu, 0u, 0u};   /* 0, FLT_MAX, 0, 0 as bits */
-    gp__buffer_upload(w, w->grid_stats, 12, sizeof words, words);
+    gp__buffer_upload(w, w->grid_stats, GP__STATS_SUBSTEP_AT, sizeof words, words);
 }
 
 /* THE SUBSTEP of h seconds: every system's stages in one stated order, the whole pipeline on one
@@ -6705,7 +6721,7 @@ gp_result gp_world_step(gp_world* world, const gp_step_desc* desc) {
                     "reading them anyway");
         world->gl.fnDeleteSync(fence);
         world->step.fence[world->step.slot] = NULL;
-        gp__buffer_download(world, world->step.stats[world->step.slot], 0, sizeof words, words);   /* nonfinite, truncated, max speed */
+        gp__buffer_download(world, world->step.stats[world->step.slot], 0, GP__STATS_STEP_BYTES, words);   /* nonfinite, truncated, max speed */
         memcpy(&world->step.max_speed, &words[2], 4);
         if (words[0] != world->step.nonfinite_warned && words[0])
             GP__LOG(world, GP_LOG_WARNING, GP_LOG_ITEM_PARTICLES_NOT_FINITE,
@@ -6749,7 +6765,7 @@ gp_result gp_world_step(gp_world* world, const gp_step_desc* desc) {
         world->gl.fnMemoryBarrier(GP__GL_BUFFER_UPDATE_BARRIER_BIT);
         world->gl.fnBindBuffer(GP__GL_COPY_READ_BUFFER, world->grid_stats);
         world->gl.fnBindBuffer(GP__GL_COPY_WRITE_BUFFER, world->step.stats[world->step.slot]);
-        world->gl.fnCopyBufferSubData(GP__GL_COPY_READ_BUFFER, GP__GL_COPY_WRITE_BUFFER, 4, 0, 12);
+        world->gl.fnCopyBufferSubData(GP__GL_COPY_READ_BUFFER, GP__GL_COPY_WRITE_BUFFER, GP__STATS_STEP_AT, 0, GP__STATS_STEP_BYTES);
         world->gl.fnBindBuffer(GP__GL_COPY_READ_BUFFER, 0);
         world->gl.fnBindBuffer(GP__GL_COPY_WRITE_BUFFER, 0);
         world->step.fence[world->step.slot] = world->gl.fnFenceSync(GP__GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
@@ -7124,7 +7140,7 @@ static gp_result gp__load_gl(gp_world* w) {
 static gp_result gp__create_buffers(gp_world* w) {
     size_t n = w->capacity, table = ((size_t)w->buckets + 2) * 4;
     gp_result r = GP_OK;
-    uint32_t stats[8] = {0, 0, 0, 0, 0x7f7fffffu, 0, 0, 0};
+    gp__stats stats = {0, 0, 0, 0, 0x7f7fffffu, 0, 0, 0};   /* min density FLT_MAX, as gp__stats_reset leaves it */
     if (r == GP_OK) r = gp__buffer_new(w, n * 16, NULL, "the position buffer", &w->position);
     if (r == GP_OK) r = gp__buffer_new(w, n * 16, NULL, "the velocity buffer", &w->velocity);
     if (r == GP_OK) r = gp__buffer_new(w, n * 16, NULL, "the info buffer", &w->info);
@@ -7136,7 +7152,7 @@ static gp_result gp__create_buffers(gp_world* w) {
     if (r == GP_OK) r = gp__buffer_new(w, n * 4, NULL, "the order buffer", &w->order);
     if (r == GP_OK) r = gp__buffer_new(w, table, NULL, "the cell count table", &w->cell_count);
     if (r == GP_OK) r = gp__buffer_new(w, table, NULL, "the cell start table", &w->cell_start);
-    if (r == GP_OK) r = gp__buffer_new(w, sizeof stats, stats, "the grid statistics", &w->grid_stats);
+    if (r == GP_OK) r = gp__buffer_new(w, sizeof stats, &stats, "the world's statistics", &w->grid_stats);
     if (r == GP_OK) r = gp__buffer_new(w, 16, NULL, "the step statistics", &w->step.stats[0]);
     if (r == GP_OK) r = gp__buffer_new(w, 16, NULL, "the step statistics", &w->step.stats[1]);
     if (r == GP_OK) r = gp__buffer_new(w, sizeof w->params_host, NULL, "the world parameters", &w->params);
@@ -7247,7 +7263,7 @@ gp_result gp_world_create(const gp_world_desc* desc, gp_world** world) {
         w->params_host.grid_dims[3] = g->mode == GP_GRID_BOUNDED ? 1 : 2;
         w->params_host.counts[1] = w->buckets;
         w->params_host.counts[2] = w->capacity;
-        w->params_host.counts[3] = resolved.deterministic ? 1u : 0u;
+        w->params_host.counts[3] = resolved.deterministic ? GP__FLAG_DETERMINISTIC : 0u;
         for (p = 0; p < GP_MAX_FLUID_MATERIALS; ++p) {
             w->fluid.materials[p] = gp_query_fluid_material_defaults(w, NULL);
             gp__fluid_params_fill(&w->solver_host.fluids[p], &w->fluid.materials[p]);

@@ -3,5 +3,5 @@
 layout(std140, binding = 0) uniform gp_world_block {
     vec4  gp_grid_origin;   // xyz lowest corner of a bounded grid (metres), w cell size (metres)
     ivec4 gp_grid_dims;     // xyz cells per axis of a bounded grid, w mode (1 bounded, 2 hashed)
-    uvec4 gp_counts;        // x live particles, y buckets, z capacity, w flags (1 deterministic)
+    uvec4 gp_counts;        // x live particles, y buckets, z capacity, w flags (GP_FLAG_DETERMINISTIC)
 };

@@ -28,5 +28,5 @@ void main() {
     }
     cell_key[i] = key;
     uint rank = atomicAdd(cell_count[key], 1u);
-    order[i] = (gp_counts.w & 1u) != 0u ? gp_info[i].x : rank;
+    order[i] = (gp_counts.w & GP_FLAG_DETERMINISTIC) != 0u ? gp_info[i].x : rank;
 }

@@ -1,8 +1,9 @@
 /* test_layout.c: the C structs that mirror GLSL blocks, field by field, against the offsets the
    driver reports (STYLE 17): gp__world_params against uniform block gp_world_block,
    gp__solver_params and gp__fluid_params against gp_solver_block (std140), gp__body_gpu against
-   struct gp_body (std430). Each block's members are all checked, every element of an array of
-   structs included, and the block's size; a member GL reports that no row here names fails.
+   struct gp_body (std430), gp__stats against gp_stats_block (std430). Each block's members are
+   all checked, every element of an array of structs included, and the block's size; a member GL
+   reports that no row here names fails.
 
    The mirrors are private, so this file holds its own static copy of the implementation
    (GP_STATIC), and compiles one library program as the library does, its main renamed, followed
@@ -72,6 +73,15 @@ static const layout_field layout_body[] = {
     LAYOUT_FIELD("gp_layout_bodies[0].particles", 'u', gp__body_gpu, particles, sizeof(uint32_t[4])),
 };
 
+/* The world's statistics (std430, the STATS role), word for word. */
+#define LAYOUT_STAT(glsl, member) LAYOUT_FIELD(glsl, 'u', gp__stats, member, sizeof(uint32_t))
+static const layout_field layout_stats[] = {
+    LAYOUT_STAT("stat_outside", outside), LAYOUT_STAT("stat_nonfinite", nonfinite), LAYOUT_STAT("stat_truncated", truncated),
+    LAYOUT_STAT("stat_max_speed", max_speed), LAYOUT_STAT("stat_min_density", min_density),
+    LAYOUT_STAT("stat_max_density", max_density), LAYOUT_STAT("stat_wall_pushes", wall_pushes),
+    LAYOUT_STAT("stat_bad_updates", bad_updates),
+};
+
 /* A GL type's component type ('f', 'i', 'u'; 0 for any other) and its size in bytes. */
 static char layout_type(GLint type, size_t* bytes) {
     static const struct { GLint type; char c; size_t bytes; } types[] = {
@@ -93,23 +103,9 @@ static GLuint layout_program(const char* extra) {
     char log[4096];
     GLint ok = 0;
     GLuint shader, program;
-#ifdef GP__SHADER_DEFINES_BYTES   /* the header composes a program's strings: gp__shader_strings */
     static const char* strings[GP__SHADER_MAX_LINES + 16];
     static char defines[GP__SHADER_DEFINES_BYTES], directives[GP__SHADER_MAX_RANGES][24];
     GLsizei count = gp__shader_strings(GP__PROGRAM_BODY_UPDATE, "#define main gp_layout_library_main", defines, directives, strings);
-#else   /* #version, GP_GROUP_SIZE, every line of the program's parts */
-    static const char* strings[1100];
-    static char defines[128];
-    const char* const* const* parts = gp__shader_sources[GP__PROGRAM_BODY_UPDATE].parts;
-    const char* const* part_line;
-    const char* const* const* part;
-    GLsizei count = 0;
-    snprintf(defines, sizeof defines, "#define GP_GROUP_SIZE %d\n#define main gp_layout_library_main\n", GP_GROUP_SIZE);
-    strings[count++] = parts[0][0];
-    strings[count++] = defines;
-    for (part = parts; *part; ++part)
-        for (part_line = *part == parts[0] ? *part + 1 : *part; *part_line && count < 1096; ++part_line) strings[count++] = *part_line;
-#endif
     strings[count++] = "\n#undef main\n";
     strings[count++] = extra;
     shader = glCreateShader(GL_COMPUTE_SHADER);
@@ -205,9 +201,16 @@ static void test_layout_body_gpu(void) {
                 LAYOUT_COUNT(layout_body), sizeof(gp__body_gpu));
 }
 
+/* The host reads and resets the statistics through gp__stats' offsets. */
+static void test_layout_stats(void) {
+    layout_test(GL_SHADER_STORAGE_BLOCK, GL_BUFFER_VARIABLE, "gp_stats_block", sizeof(gp__stats), layout_stats,
+                LAYOUT_COUNT(layout_stats), 0);
+}
+
 const gp_test_case layout_tests[] = {
     {"layout_world_params", test_layout_world_params},
     {"layout_solver_params", test_layout_solver_params},
     {"layout_body_gpu", test_layout_body_gpu},
+    {"layout_stats", test_layout_stats},
 };
 const int layout_test_count = (int)(sizeof layout_tests / sizeof layout_tests[0]);
