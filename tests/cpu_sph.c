@@ -337,6 +337,60 @@ static sph_kernel sph_kernel_of(const cpu_sph_material* m) {
     return k;
 }
 
+/* The neighbour loop both passes share (the CPU side of gp_neighbors.glsl): sph_visit_begin
+   stands on particle i (its material, kernel constants, walls and output); each
+   sph_visit_next moves to the next particle j within re of it, i itself included, in the
+   candidates' order, with d = x_i - x_j and r2 = |d|^2, and returns 0 after the last. */
+typedef struct sph_visit {
+    uint32_t i;
+    const cpu_sph_material* m;
+    sph_kernel K;
+    const double *xi, *vi;
+    sph_wall walls;
+    cpu_sph_particle* out;
+    uint32_t j;                        /* the neighbour, its position, velocity and offset */
+    const double *xj, *vj;
+    double d[3], r2;
+    const sph_work* w;                 /* where the visit stands in i's candidates */
+    sph_ranges* ranges;
+    uint32_t range, next;
+} sph_visit;
+
+static void sph_visit_begin(const sph_work* w, uint32_t i, sph_ranges* ranges, cpu_sph_particle* out, sph_visit* v) {
+    v->i = i;
+    v->m = w->material[i];
+    v->K = sph_kernel_of(v->m);
+    v->xi = w->x + 3 * (size_t)i;
+    v->vi = w->v + 3 * (size_t)i;
+    v->walls = sph_walls(w->scene, v->m, v->xi);
+    v->out = out + w->slot[i];
+    v->w = w;
+    v->ranges = ranges;
+    sph_candidates(w, i, ranges);
+    v->range = 0;
+    v->next = ranges->count ? ranges->begin[0] : 0;
+}
+
+static int sph_visit_next(sph_visit* v) {
+    const sph_ranges* r = v->ranges;
+    while (v->range < r->count) {
+        uint32_t j = v->next;
+        if (j >= r->end[v->range]) {
+            if (++v->range < r->count) v->next = r->begin[v->range];
+            continue;
+        }
+        ++v->next;
+        v->xj = v->w->x + 3 * (size_t)j;
+        v->vj = v->w->v + 3 * (size_t)j;
+        v->d[0] = v->xi[0] - v->xj[0]; v->d[1] = v->xi[1] - v->xj[1]; v->d[2] = v->xi[2] - v->xj[2];
+        v->r2 = sph_dot(v->d, v->d);
+        if (!(v->r2 < v->K.re2)) continue;
+        v->j = j;
+        return 1;
+    }
+    return 0;
+}
+
 /* Summation: rho_i = sum_j m_j W(|x_i - x_j|) over fluid j within re (j = i included) + the walls'
    share (001 eqs. 4, 10, 13). Continuity: rho_i' = rho_i + dt (sum_j m_j (v_i - v_j) . grad W_ij
    - rho0 v_i . a + delta re c0 sum_j 2 V_j (rho_i - rho_j - rho0 g . x_ij / c0^2) (x_ij . grad W_ij)
@@ -345,58 +399,51 @@ static sph_kernel sph_kernel_of(const cpu_sph_material* m) {
 static void sph_density_pass(sph_work* w, cpu_sph_particle* out) {
     const cpu_sph_scene* s = w->scene;
     sph_ranges r;
-    uint32_t i, k, j, c;
+    sph_visit v;
+    uint32_t i, c;
     r.valid = 0;
     for (i = 0; i < w->n; ++i) {
-        const cpu_sph_material* m = w->material[i];
-        sph_kernel K = sph_kernel_of(m);
-        const double* xi = w->x + 3 * (size_t)i;
-        const double* vi = w->v + 3 * (size_t)i;
         double rho = 0.0, magnitude, rate = 0.0, rate_abs = 0.0, diffusion = 0.0, diffusion_abs = 0.0;
         uint32_t neighbors = 0;
-        cpu_sph_particle* o = out + w->slot[i];
-        sph_wall walls = sph_walls(s, m, xi);
-        sph_candidates(w, i, &r);
-        for (k = 0; k < r.count; ++k)
-            for (j = r.begin[k]; j < r.end[k]; ++j) {
-                const double *xj = w->x + 3 * (size_t)j, *vj = w->v + 3 * (size_t)j;
-                double d[3] = {xi[0] - xj[0], xi[1] - xj[1], xi[2] - xj[2]}, r2 = sph_dot(d, d), q, K2, grad[3], dv[3], t;
-                if (!(r2 < K.re2)) continue;
-                q = K.re2 - r2;
-                rho += w->m[j] * K.poly6 * q * q * q;
-                ++neighbors;
-                /* as on the GPU, a particle on top of another adds no rate */
-                if (j == i || r2 == 0.0 || m->density_model != GP_DENSITY_CONTINUITY) continue;
-                K2 = sph_spiky_over_r(m, sqrt(r2));   /* grad_i W = -K2 d: towards j */
-                for (c = 0; c < 3; ++c) { grad[c] = -K2 * d[c]; dv[c] = vi[c] - vj[c]; }
-                rate += w->m[j] * sph_dot(dv, grad);
-                rate_abs += w->m[j] * sph_length(dv) * K2 * sqrt(r2);
-                if (w->material[j] != m) continue;
-                t = 2.0 * w->m[j] / w->carried[j] * sph_dot(d, grad) / r2;
-                diffusion += t * (w->carried[i] - w->carried[j] - m->rest_density / m->stiffness * sph_dot(s->gravity, d));
-                diffusion_abs += fabs(t) * (w->carried[i] + w->carried[j] + m->rest_density / m->stiffness * sph_length(s->gravity) * sqrt(r2));
-            }
-        w->wall[i] = cpu_sph_boundary(s->colliders, s->collider_count, xi, w->normal + 3 * (size_t)i);
-        rho += walls.share[0];
+        sph_visit_begin(w, i, &r, out, &v);
+        while (sph_visit_next(&v)) {
+            uint32_t j = v.j;
+            const double *d = v.d, *vj = v.vj;
+            double r2 = v.r2, q = v.K.re2 - r2, K2, grad[3], dv[3], t;
+            rho += w->m[j] * v.K.poly6 * q * q * q;
+            ++neighbors;
+            /* as on the GPU, a particle on top of another adds no rate */
+            if (j == i || r2 == 0.0 || v.m->density_model != GP_DENSITY_CONTINUITY) continue;
+            K2 = sph_spiky_over_r(v.m, sqrt(r2));   /* grad_i W = -K2 d: towards j */
+            for (c = 0; c < 3; ++c) { grad[c] = -K2 * d[c]; dv[c] = v.vi[c] - vj[c]; }
+            rate += w->m[j] * sph_dot(dv, grad);
+            rate_abs += w->m[j] * sph_length(dv) * K2 * sqrt(r2);
+            if (w->material[j] != v.m) continue;
+            t = 2.0 * w->m[j] / w->carried[j] * sph_dot(d, grad) / r2;
+            diffusion += t * (w->carried[i] - w->carried[j] - v.m->rest_density / v.m->stiffness * sph_dot(s->gravity, d));
+            diffusion_abs += fabs(t) * (w->carried[i] + w->carried[j] + v.m->rest_density / v.m->stiffness * sph_length(s->gravity) * sqrt(r2));
+        }
+        w->wall[i] = cpu_sph_boundary(s->colliders, s->collider_count, v.xi, w->normal + 3 * (size_t)i);
+        rho += v.walls.share[0];
         magnitude = rho;
-        if (m->density_model == GP_DENSITY_CONTINUITY) {   /* the continuity equation, delta-SPH, the walls' particles */
-            double c0 = sqrt(m->stiffness), scale = m->diffusion * m->smoothing_radius * c0;
-            rate += scale * diffusion - m->rest_density * sph_dot(vi, walls.a);
-            rate_abs += scale * diffusion_abs + m->rest_density * sph_length(vi) * walls.a_abs;
+        if (v.m->density_model == GP_DENSITY_CONTINUITY) {   /* the continuity equation, delta-SPH, the walls' particles */
+            double c0 = sqrt(v.m->stiffness), scale = v.m->diffusion * v.m->smoothing_radius * c0;
+            rate += scale * diffusion - v.m->rest_density * sph_dot(v.vi, v.walls.a);
+            rate_abs += scale * diffusion_abs + v.m->rest_density * sph_length(v.vi) * v.walls.a_abs;
             rho = w->carried[i] + s->dt * rate;
-            rho = isfinite(rho) ? fmax(rho, 0.01 * m->rest_density) : w->carried[i];
+            rho = isfinite(rho) ? fmax(rho, 0.01 * v.m->rest_density) : w->carried[i];
             magnitude = w->carried[i] + s->dt * rate_abs;
         }
         w->rho[i] = rho;
-        w->p[i] = m->rest_pressure + m->stiffness * (rho - m->rest_density);
-        if (!m->allow_tension && w->p[i] < 0.0) w->p[i] = 0.0;
-        w->pabs[i] = fabs(m->rest_pressure) + m->stiffness * (magnitude + m->rest_density);
-        o->density = rho;
-        o->density_abs = magnitude;
-        o->pressure = w->p[i];
-        o->pressure_abs = w->pabs[i];
-        o->boundary = w->wall[i];
-        o->neighbors = neighbors;
+        w->p[i] = v.m->rest_pressure + v.m->stiffness * (rho - v.m->rest_density);
+        if (!v.m->allow_tension && w->p[i] < 0.0) w->p[i] = 0.0;
+        w->pabs[i] = fabs(v.m->rest_pressure) + v.m->stiffness * (magnitude + v.m->rest_density);
+        v.out->density = rho;
+        v.out->density_abs = magnitude;
+        v.out->pressure = w->p[i];
+        v.out->pressure_abs = w->pabs[i];
+        v.out->boundary = w->wall[i];
+        v.out->neighbors = neighbors;
     }
 }
 
@@ -433,50 +480,45 @@ static double sph_external(const cpu_sph_scene* s, const double x[3], double a[3
 static void sph_force_pass(sph_work* w, cpu_sph_particle* out) {
     const cpu_sph_scene* s = w->scene;
     sph_ranges r;
-    uint32_t i, k, j, c;
+    sph_visit v;
+    uint32_t i, c;
     r.valid = 0;
     for (i = 0; i < w->n; ++i) {
-        const cpu_sph_material* m = w->material[i];
-        sph_kernel K = sph_kernel_of(m);
-        const double *xi = w->x + 3 * (size_t)i, *vi = w->v + 3 * (size_t)i;
-        double mu = m->viscosity * m->rest_density, pi = w->p[i], Pi = w->pabs[i];
         double fp[3] = {0.0, 0.0, 0.0}, fv[3] = {0.0, 0.0, 0.0}, fp_abs = 0.0, fv_abs = 0.0, external;
-        sph_wall walls = sph_walls(s, m, xi);
+        double mu, pi = w->p[i], Pi = w->pabs[i], full, fade;
+        sph_visit_begin(w, i, &r, out, &v);
+        mu = v.m->viscosity * v.m->rest_density;
         /* the walls' hydrostatic part fades out at the free surface: all of it from the pressure
            of a quarter spacing of fluid at rest, none at zero pressure (gp_surface_fade) */
-        double full = 0.25 * m->rest_density * sph_length(s->gravity) * m->spacing;
-        double fade = full > 0.0 ? fmin(fmax(pi / full, 0.0), 1.0) : 1.0;
-        cpu_sph_particle* o = out + w->slot[i];
-        sph_candidates(w, i, &r);
-        for (k = 0; k < r.count; ++k)
-            for (j = r.begin[k]; j < r.end[k]; ++j) {
-                const double *xj = w->x + 3 * (size_t)j, *vj = w->v + 3 * (size_t)j;
-                double d[3], r2, len, grad, lap, pc, vc, dv[3];
-                d[0] = xi[0] - xj[0]; d[1] = xi[1] - xj[1]; d[2] = xi[2] - xj[2];
-                r2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
-                if (j == i || !(r2 < K.re2)) continue;
-                len = sqrt(r2);
-                grad = K.spiky * (K.re - len) * (K.re - len);   /* |gradW| */
-                lap = K.visc * (K.re - len);
-                pc = w->m[j] / w->rho[j] * grad;
-                if (len > 0.0)
-                    for (c = 0; c < 3; ++c) fp[c] += pc * (pi + w->p[j]) * d[c] / len;   /* -(...)(-grad d/len) */
-                fp_abs += pc * (Pi + w->pabs[j]);
-                vc = mu * w->m[j] / w->rho[j] * lap;
-                for (c = 0; c < 3; ++c) { dv[c] = vj[c] - vi[c]; fv[c] += vc * dv[c]; }
-                fv_abs += vc * sph_length(dv);
-            }
-        for (c = 0; c < 3; ++c) {
-            fv[c] -= mu * vi[c] * walls.share[1];
-            fp[c] += 2.0 * pi * walls.a[c] - fade * m->rest_density * walls.mg[c];
+        full = 0.25 * v.m->rest_density * sph_length(s->gravity) * v.m->spacing;
+        fade = full > 0.0 ? fmin(fmax(pi / full, 0.0), 1.0) : 1.0;
+        while (sph_visit_next(&v)) {
+            uint32_t j = v.j;
+            const double *d = v.d, *vj = v.vj;
+            double len, grad, lap, pc, vc, dv[3];
+            if (j == i) continue;
+            len = sqrt(v.r2);
+            grad = v.K.spiky * (v.K.re - len) * (v.K.re - len);   /* |gradW| */
+            lap = v.K.visc * (v.K.re - len);
+            pc = w->m[j] / w->rho[j] * grad;
+            if (len > 0.0)
+                for (c = 0; c < 3; ++c) fp[c] += pc * (pi + w->p[j]) * d[c] / len;   /* -(...)(-grad d/len) */
+            fp_abs += pc * (Pi + w->pabs[j]);
+            vc = mu * w->m[j] / w->rho[j] * lap;
+            for (c = 0; c < 3; ++c) { dv[c] = vj[c] - v.vi[c]; fv[c] += vc * dv[c]; }
+            fv_abs += vc * sph_length(dv);
         }
-        fv_abs += mu * sph_length(vi) * walls.share[1];
-        fp_abs += 2.0 * Pi * walls.a_abs + m->rest_density * walls.mg_abs;
-        for (c = 0; c < 3; ++c) o->acceleration[c] = (fp[c] + fv[c]) / w->rho[i];
-        external = sph_external(s, xi, o->acceleration);
-        o->pressure_force_abs = fp_abs;
-        o->viscosity_force_abs = fv_abs;
-        o->acceleration_abs = (fp_abs + fv_abs) / w->rho[i] + external;
+        for (c = 0; c < 3; ++c) {
+            fv[c] -= mu * v.vi[c] * v.walls.share[1];
+            fp[c] += 2.0 * pi * v.walls.a[c] - fade * v.m->rest_density * v.walls.mg[c];
+        }
+        fv_abs += mu * sph_length(v.vi) * v.walls.share[1];
+        fp_abs += 2.0 * Pi * v.walls.a_abs + v.m->rest_density * v.walls.mg_abs;
+        for (c = 0; c < 3; ++c) v.out->acceleration[c] = (fp[c] + fv[c]) / w->rho[i];
+        external = sph_external(s, v.xi, v.out->acceleration);
+        v.out->pressure_force_abs = fp_abs;
+        v.out->viscosity_force_abs = fv_abs;
+        v.out->acceleration_abs = (fp_abs + fv_abs) / w->rho[i] + external;
     }
 }
 
