@@ -296,6 +296,24 @@ static void shapes_check_parity(const shape_mesh* m, double (*distance)(const do
            inside, checked);
 }
 
+/* Ray parity of a mesh revolved from outline (count points, segments around it): against the
+   tessellated solid to float precision, and, where distance is not NULL, against that analytic
+   solid (user) wherever it is more than margin from its surface. name: "torus parity 3 x 3"... */
+static void shapes_check_revolved_parity(const shape_mesh* m, const float* outline, uint32_t count, uint32_t segments,
+                                         double (*distance)(const double p[3], const void* user), const void* user,
+                                         double margin, const char* name) {
+    shapes_solid solid;
+    char what[96];
+    solid.outline = outline;
+    solid.count = count;
+    solid.segments = segments;
+    snprintf(what, sizeof what, "%s, tessellated", name);
+    shapes_check_parity(m, shapes_solid_distance, &solid, 1e-6, 16, what);
+    if (!distance) return;
+    snprintf(what, sizeof what, "%s, analytic", name);
+    shapes_check_parity(m, distance, user, margin, 16, what);
+}
+
 /* ---- torus ------------------------------------------------------------------------------------ */
 
 typedef struct shapes_torus_size { double major, minor; } shapes_torus_size;
@@ -364,21 +382,16 @@ static void test_shape_torus_parity(void) {
     uint32_t c, j;
     for (c = 0; c < 3; ++c) {
         shape_mesh m;
-        char what[64];
-        shapes_solid solid;
+        char name[64];
         double sagitta = size.major * (1.0 - cos(SHAPES_PI / counts[c][0])) + size.minor * (1.0 - cos(SHAPES_PI / counts[c][1]));
         for (j = 0; j < counts[c][1]; ++j) {
             tube[2 * j] = (float)(size.major + size.minor * cos(2.0 * SHAPES_PI * j / counts[c][1]));
             tube[2 * j + 1] = (float)(size.minor * sin(2.0 * SHAPES_PI * j / counts[c][1]));
         }
-        solid.outline = tube;
-        solid.count = counts[c][1];
-        solid.segments = counts[c][0];
         CHECK(shape_torus((float)size.major, (float)size.minor, counts[c][0], counts[c][1], &m) == SHAPE_OK);
-        snprintf(what, sizeof what, "torus parity %u x %u, tessellated", counts[c][0], counts[c][1]);
-        shapes_check_parity(&m, shapes_solid_distance, &solid, 1e-6, 16, what);
-        snprintf(what, sizeof what, "torus parity %u x %u, analytic", counts[c][0], counts[c][1]);
-        if (c == 2) shapes_check_parity(&m, shapes_torus_distance, &size, sagitta + 1e-6, 16, what);
+        snprintf(name, sizeof name, "torus parity %u x %u", counts[c][0], counts[c][1]);
+        shapes_check_revolved_parity(&m, tube, counts[c][1], counts[c][0], c == 2 ? shapes_torus_distance : NULL, &size,
+                                     sagitta + 1e-6, name);
         shape_mesh_free(&m);
     }
 }
@@ -447,21 +460,16 @@ static void test_shape_sphere_parity(void) {
     uint32_t c, k;
     for (c = 0; c < 3; ++c) {
         shape_mesh m;
-        char what[64];
-        shapes_solid solid;
+        char name[64];
         double margin = r * (1.0 - cos(SHAPES_PI / (2 * counts[c][0])) * cos(SHAPES_PI / counts[c][1])) + 1e-6;
         for (k = 0; k <= counts[c][0]; ++k) {
             half_polygon[2 * k] = (float)(r * sin(SHAPES_PI * k / counts[c][0]));
             half_polygon[2 * k + 1] = (float)(-r * cos(SHAPES_PI * k / counts[c][0]));
         }
-        solid.outline = half_polygon;
-        solid.count = counts[c][0] + 1;
-        solid.segments = counts[c][1];
         CHECK(shape_uv_sphere((float)r, counts[c][0], counts[c][1], &m) == SHAPE_OK);
-        snprintf(what, sizeof what, "sphere parity %u x %u, tessellated", counts[c][0], counts[c][1]);
-        shapes_check_parity(&m, shapes_solid_distance, &solid, 1e-6, 16, what);
-        snprintf(what, sizeof what, "sphere parity %u x %u, analytic", counts[c][0], counts[c][1]);
-        if (c == 2) shapes_check_parity(&m, shapes_sphere_distance, &r, margin, 16, what);
+        snprintf(name, sizeof name, "sphere parity %u x %u", counts[c][0], counts[c][1]);
+        shapes_check_revolved_parity(&m, half_polygon, counts[c][0] + 1, counts[c][1], c == 2 ? shapes_sphere_distance : NULL, &r,
+                                     margin, name);
         shape_mesh_free(&m);
     }
 }
