@@ -23,7 +23,10 @@ extern gp_log_level fixture_log_level;
 extern gp_log_item fixture_log_item;
 void fixture_logger(gp_log_level level, gp_log_item item, const char* message, void* user_data);
 
-/* A world in the test context: desc (may be NULL) plus the loader and the log catcher. */
+/* desc (may be NULL: all defaults) with the test context's loader where it names none, and the
+   log catcher. */
+gp_world_desc fixture_desc(const gp_world_desc* desc);
+/* A world in the test context: gp_world_create of fixture_desc(desc), which must succeed. */
 gp_world* fixture_world(const gp_world_desc* desc);
 /* fixture_world with room for capacity particles, a hashed grid of cells `cell` metres wide, and
    deterministic order when asked. */

@@ -34,15 +34,19 @@ gp_world* fixture_grid_world(uint32_t capacity, float cell, int deterministic) {
     return fixture_world(&d);
 }
 
-gp_world* fixture_world(const gp_world_desc* desc) {
+gp_world_desc fixture_desc(const gp_world_desc* desc) {
     gp_world_desc d;
-    gp_world* w = NULL;
-    gp_result r;
     if (desc) d = *desc;
     else memset(&d, 0, sizeof d);
     if (!d.get_proc_address) d.get_proc_address = (gp_get_proc_address_fn)eglGetProcAddress;
     d.logger.func = fixture_logger;
-    r = gp_world_create(&d, &w);
+    return d;
+}
+
+gp_world* fixture_world(const gp_world_desc* desc) {
+    gp_world_desc d = fixture_desc(desc);
+    gp_world* w = NULL;
+    gp_result r = gp_world_create(&d, &w);
     CHECKF(r == GP_OK, "gp_world_create: %s: %s", gp_result_string(r), fixture_log);
     return w;
 }

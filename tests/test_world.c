@@ -72,9 +72,8 @@ static gp_proc loader_reporting_3_3(const char* name) {
 static void test_world_refuses_old_context(void) {
     gp_world_desc d;
     gp_world* w = (gp_world*)&d;
-    memset(&d, 0, sizeof d);
+    d = fixture_desc(NULL);
     d.get_proc_address = loader_reporting_3_3;
-    d.logger.func = fixture_logger;
     CHECK(gp_world_create(&d, &w) == GP_ERROR_GL_VERSION);
     CHECK(w == NULL);
     CHECKF(fixture_logged_item(GP_LOG_ITEM_GL_VERSION) && fixture_logged_item(GP_LOG_ITEM_GL_VERSION), "log: %s", fixture_log);
@@ -84,9 +83,7 @@ static void test_world_refuses_old_context(void) {
 static void test_world_needs_a_current_context(void) {
     gp_world_desc d;
     gp_world* w = NULL;
-    memset(&d, 0, sizeof d);
-    d.get_proc_address = (gp_get_proc_address_fn)eglGetProcAddress;
-    d.logger.func = fixture_logger;
+    d = fixture_desc(NULL);
     eglMakeCurrent(fixture_egl.display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
     CHECK(gp_world_create(&d, &w) == GP_ERROR_NO_CONTEXT && w == NULL);
     CHECKF(fixture_logged_item(GP_LOG_ITEM_GL_NO_CONTEXT), "log: %s", fixture_log);
@@ -102,9 +99,8 @@ static gp_proc loader_without_clear(const char* name) {
 static void test_world_reports_missing_entry_point(void) {
     gp_world_desc d;
     gp_world* w = NULL;
-    memset(&d, 0, sizeof d);
+    d = fixture_desc(NULL);
     d.get_proc_address = loader_without_clear;
-    d.logger.func = fixture_logger;
     CHECK(gp_world_create(&d, &w) == GP_ERROR_GL_MISSING_FUNCTION && w == NULL);
     CHECKF(fixture_logged_item(GP_LOG_ITEM_GL_MISSING_FUNCTION), "log: %s", fixture_log);
 }
@@ -114,8 +110,8 @@ static void test_world_loader_fallback(void) {
     gp_world_desc d;
     gp_world* w = NULL;
     uint32_t a, b, words[3] = {1, 2, 3};
-    memset(&d, 0, sizeof d);
-    d.logger.func = fixture_logger;
+    d = fixture_desc(NULL);
+    d.get_proc_address = NULL;   /* the fallback's to find */
     CHECK(gp_world_create(&d, &w) == GP_OK && w != NULL);
     if (!w) return;
     CHECK(gp_buffer_create(w, 12, words, &a) == GP_OK && gp_buffer_create(w, 12, NULL, &b) == GP_OK);
@@ -129,9 +125,7 @@ static void test_world_loader_fallback(void) {
 static void test_world_rejects_bad_desc(void) {
     gp_world_desc d;
     gp_world* w = NULL;
-    memset(&d, 0, sizeof d);
-    d.get_proc_address = (gp_get_proc_address_fn)eglGetProcAddress;
-    d.logger.func = fixture_logger;
+    d = fixture_desc(NULL);
     d.grid.cell_size = -1.0f;
     CHECK(gp_world_create(&d, &w) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE));
     d.grid.cell_size = NAN;
@@ -180,9 +174,7 @@ static void test_world_reports_shader_compile_errors(void) {
     gp_world* w = NULL;
     char where[128];
     int line = line_of("shaders_embedded/gp_common.glsl", "bool gp_finite(float x)");
-    memset(&d, 0, sizeof d);
-    d.get_proc_address = (gp_get_proc_address_fn)eglGetProcAddress;
-    d.logger.func = fixture_logger;
+    d = fixture_desc(NULL);
     d.shader_prelude = "this is not GLSL;";
     CHECK(gp_world_create(&d, &w) == GP_ERROR_SHADER_COMPILE && w == NULL);
     /* the first shader compiled names itself, and the driver's log names the prelude's line 1 */
@@ -219,9 +211,7 @@ static void test_world_uses_the_allocator(void) {
     gp_world* w = NULL;
     gp_particles_desc pd;
     float xyz[6] = {0, 0, 0, 1, 1, 1};
-    memset(&d, 0, sizeof d);
-    d.get_proc_address = (gp_get_proc_address_fn)eglGetProcAddress;
-    d.logger.func = fixture_logger;
+    d = fixture_desc(NULL);
     d.allocator.alloc = counting_alloc;
     d.allocator.free = counting_free;
     d.allocator.user_data = &a;
