@@ -178,6 +178,14 @@ static uint32_t* read_words(bench_size* s, uint32_t buffer, size_t count) {
     return words;
 }
 
+/* Reads count words of a buffer and checks the first `compared` against the CPU's. */
+static void check_buffer(bench_size* s, const char* primitive, const char* what, uint32_t buffer, uint32_t count,
+                         const uint32_t* cpu, uint32_t compared) {
+    uint32_t* gpu = read_words(s, buffer, count);
+    check_words(primitive, s->n, what, gpu, cpu, compared);
+    free(gpu);
+}
+
 /* "1,048,576" */
 static const char* grouped(uint32_t n, char* text) {
     char digits[16];
@@ -486,7 +494,6 @@ static void bench_grid(bench_size* s, gp_grid_mode mode, bench_row* rows) {
 /* Fills rows[primitive] for one size. */
 static void bench_one_size(uint32_t n, bench_row rows[BENCH_PRIMITIVES]) {
     bench_size s;
-    uint32_t* gpu;
     int p;
     memset(&s, 0, sizeof s);
     s.n = n;
@@ -508,31 +515,21 @@ static void bench_one_size(uint32_t n, bench_row rows[BENCH_PRIMITIVES]) {
     progress(&s, ROW_SCAN);
     rows[ROW_SCAN].cpu_ms = cpu_median_ms(&s, NULL, ref_scan, s.runs);
     gpu_warm_up(&s, NULL, gpu_scan, "gp_scan_exclusive");
-    gpu = read_words(&s, s.out_buffer, n);
-    check_words(row_names[ROW_SCAN], n, "output", gpu, s.cpu_out, n);
-    free(gpu);
+    check_buffer(&s, row_names[ROW_SCAN], "output", s.out_buffer, n, s.cpu_out, n);
     gpu_time_row(&s, NULL, gpu_scan, "gp_scan_exclusive", row_copy_words[ROW_SCAN], &rows[ROW_SCAN]);
 
     progress(&s, ROW_COMPACT);
     rows[ROW_COMPACT].cpu_ms = cpu_median_ms(&s, NULL, ref_compact, s.runs);
     gpu_warm_up(&s, NULL, gpu_compact, "gp_compact");
-    gpu = read_words(&s, s.count_buffer, 1);
-    check_words(row_names[ROW_COMPACT], n, "count", gpu, &s.cpu_count, 1);
-    free(gpu);
-    gpu = read_words(&s, s.out_buffer, n);
-    check_words(row_names[ROW_COMPACT], n, "indices", gpu, s.cpu_out, s.cpu_count);
-    free(gpu);
+    check_buffer(&s, row_names[ROW_COMPACT], "count", s.count_buffer, 1, &s.cpu_count, 1);
+    check_buffer(&s, row_names[ROW_COMPACT], "indices", s.out_buffer, n, s.cpu_out, s.cpu_count);
     gpu_time_row(&s, NULL, gpu_compact, "gp_compact", row_copy_words[ROW_COMPACT], &rows[ROW_COMPACT]);
 
     progress(&s, ROW_SORT);
     rows[ROW_SORT].cpu_ms = cpu_median_ms(&s, ref_sort_prepare, ref_sort, s.runs);
     gpu_warm_up(&s, gpu_sort_prepare, gpu_sort, "gp_sort_pairs");
-    gpu = read_words(&s, s.keys_buffer, n);
-    check_words(row_names[ROW_SORT], n, "keys", gpu, s.cpu_keys, n);
-    free(gpu);
-    gpu = read_words(&s, s.values_buffer, n);
-    check_words(row_names[ROW_SORT], n, "values", gpu, s.cpu_values, n);
-    free(gpu);
+    check_buffer(&s, row_names[ROW_SORT], "keys", s.keys_buffer, n, s.cpu_keys, n);
+    check_buffer(&s, row_names[ROW_SORT], "values", s.values_buffer, n, s.cpu_values, n);
     gpu_time_row(&s, gpu_sort_prepare, gpu_sort, "gp_sort_pairs", row_copy_words[ROW_SORT], &rows[ROW_SORT]);
 
     progress(&s, ROW_GRID_BOUNDED);
