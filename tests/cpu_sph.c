@@ -338,9 +338,10 @@ static sph_kernel sph_kernel_of(const cpu_sph_material* m) {
 }
 
 /* The neighbour loop both passes share (the CPU side of gp_neighbors.glsl): sph_visit_begin
-   stands on particle i (its material, kernel constants, walls and output); each
-   sph_visit_next moves to the next particle j within re of it, i itself included, in the
-   candidates' order, with d = x_i - x_j and r2 = |d|^2, and returns 0 after the last. */
+   stands on particle i (its material, kernel constants, walls and output); each sph_visit_next
+   moves to the next particle j within re of it, i itself included, in the candidates' order,
+   with d = x_i - x_j and r2 = |d|^2, and returns 0 after the last. sph_pass runs a pass's
+   function so for every particle. */
 typedef struct sph_visit {
     uint32_t i;
     const cpu_sph_material* m;
@@ -396,55 +397,50 @@ static int sph_visit_next(sph_visit* v) {
    - rho0 v_i . a + delta re c0 sum_j 2 V_j (rho_i - rho_j - rho0 g . x_ij / c0^2) (x_ij . grad W_ij)
    / r_ij^2), the last sum over j of i's material, rho the carried densities (sph_continuity.comp).
    p_i = p0 + k (rho_i - rho0), clamped at 0 without tension (eq. 5). */
-static void sph_density_pass(sph_work* w, cpu_sph_particle* out) {
+static void sph_density(sph_work* w, sph_visit* v) {
     const cpu_sph_scene* s = w->scene;
-    sph_ranges r;
-    sph_visit v;
-    uint32_t i, c;
-    r.valid = 0;
-    for (i = 0; i < w->n; ++i) {
-        double rho = 0.0, magnitude, rate = 0.0, rate_abs = 0.0, diffusion = 0.0, diffusion_abs = 0.0;
-        uint32_t neighbors = 0;
-        sph_visit_begin(w, i, &r, out, &v);
-        while (sph_visit_next(&v)) {
-            uint32_t j = v.j;
-            const double *d = v.d, *vj = v.vj;
-            double r2 = v.r2, q = v.K.re2 - r2, K2, grad[3], dv[3], t;
-            rho += w->m[j] * v.K.poly6 * q * q * q;
-            ++neighbors;
-            /* as on the GPU, a particle on top of another adds no rate */
-            if (j == i || r2 == 0.0 || v.m->density_model != GP_DENSITY_CONTINUITY) continue;
-            K2 = sph_spiky_over_r(v.m, sqrt(r2));   /* grad_i W = -K2 d: towards j */
-            for (c = 0; c < 3; ++c) { grad[c] = -K2 * d[c]; dv[c] = v.vi[c] - vj[c]; }
-            rate += w->m[j] * sph_dot(dv, grad);
-            rate_abs += w->m[j] * sph_length(dv) * K2 * sqrt(r2);
-            if (w->material[j] != v.m) continue;
-            t = 2.0 * w->m[j] / w->carried[j] * sph_dot(d, grad) / r2;
-            diffusion += t * (w->carried[i] - w->carried[j] - v.m->rest_density / v.m->stiffness * sph_dot(s->gravity, d));
-            diffusion_abs += fabs(t) * (w->carried[i] + w->carried[j] + v.m->rest_density / v.m->stiffness * sph_length(s->gravity) * sqrt(r2));
-        }
-        w->wall[i] = cpu_sph_boundary(s->colliders, s->collider_count, v.xi, w->normal + 3 * (size_t)i);
-        rho += v.walls.share[0];
-        magnitude = rho;
-        if (v.m->density_model == GP_DENSITY_CONTINUITY) {   /* the continuity equation, delta-SPH, the walls' particles */
-            double c0 = sqrt(v.m->stiffness), scale = v.m->diffusion * v.m->smoothing_radius * c0;
-            rate += scale * diffusion - v.m->rest_density * sph_dot(v.vi, v.walls.a);
-            rate_abs += scale * diffusion_abs + v.m->rest_density * sph_length(v.vi) * v.walls.a_abs;
-            rho = w->carried[i] + s->dt * rate;
-            rho = isfinite(rho) ? fmax(rho, 0.01 * v.m->rest_density) : w->carried[i];
-            magnitude = w->carried[i] + s->dt * rate_abs;
-        }
-        w->rho[i] = rho;
-        w->p[i] = v.m->rest_pressure + v.m->stiffness * (rho - v.m->rest_density);
-        if (!v.m->allow_tension && w->p[i] < 0.0) w->p[i] = 0.0;
-        w->pabs[i] = fabs(v.m->rest_pressure) + v.m->stiffness * (magnitude + v.m->rest_density);
-        v.out->density = rho;
-        v.out->density_abs = magnitude;
-        v.out->pressure = w->p[i];
-        v.out->pressure_abs = w->pabs[i];
-        v.out->boundary = w->wall[i];
-        v.out->neighbors = neighbors;
+    const cpu_sph_material* m = v->m;
+    uint32_t i = v->i, c;
+    double rho = 0.0, magnitude, rate = 0.0, rate_abs = 0.0, diffusion = 0.0, diffusion_abs = 0.0;
+    uint32_t neighbors = 0;
+    while (sph_visit_next(v)) {
+        uint32_t j = v->j;
+        const double *d = v->d, *vj = v->vj;
+        double r2 = v->r2, q = v->K.re2 - r2, K2, grad[3], dv[3], t;
+        rho += w->m[j] * v->K.poly6 * q * q * q;
+        ++neighbors;
+        /* as on the GPU, a particle on top of another adds no rate */
+        if (j == i || r2 == 0.0 || m->density_model != GP_DENSITY_CONTINUITY) continue;
+        K2 = sph_spiky_over_r(m, sqrt(r2));   /* grad_i W = -K2 d: towards j */
+        for (c = 0; c < 3; ++c) { grad[c] = -K2 * d[c]; dv[c] = v->vi[c] - vj[c]; }
+        rate += w->m[j] * sph_dot(dv, grad);
+        rate_abs += w->m[j] * sph_length(dv) * K2 * sqrt(r2);
+        if (w->material[j] != m) continue;
+        t = 2.0 * w->m[j] / w->carried[j] * sph_dot(d, grad) / r2;
+        diffusion += t * (w->carried[i] - w->carried[j] - m->rest_density / m->stiffness * sph_dot(s->gravity, d));
+        diffusion_abs += fabs(t) * (w->carried[i] + w->carried[j] + m->rest_density / m->stiffness * sph_length(s->gravity) * sqrt(r2));
     }
+    w->wall[i] = cpu_sph_boundary(s->colliders, s->collider_count, v->xi, w->normal + 3 * (size_t)i);
+    rho += v->walls.share[0];
+    magnitude = rho;
+    if (m->density_model == GP_DENSITY_CONTINUITY) {   /* the continuity equation, delta-SPH, the walls' particles */
+        double c0 = sqrt(m->stiffness), scale = m->diffusion * m->smoothing_radius * c0;
+        rate += scale * diffusion - m->rest_density * sph_dot(v->vi, v->walls.a);
+        rate_abs += scale * diffusion_abs + m->rest_density * sph_length(v->vi) * v->walls.a_abs;
+        rho = w->carried[i] + s->dt * rate;
+        rho = isfinite(rho) ? fmax(rho, 0.01 * m->rest_density) : w->carried[i];
+        magnitude = w->carried[i] + s->dt * rate_abs;
+    }
+    w->rho[i] = rho;
+    w->p[i] = m->rest_pressure + m->stiffness * (rho - m->rest_density);
+    if (!m->allow_tension && w->p[i] < 0.0) w->p[i] = 0.0;
+    w->pabs[i] = fabs(m->rest_pressure) + m->stiffness * (magnitude + m->rest_density);
+    v->out->density = rho;
+    v->out->density_abs = magnitude;
+    v->out->pressure = w->p[i];
+    v->out->pressure_abs = w->pabs[i];
+    v->out->boundary = w->wall[i];
+    v->out->neighbors = neighbors;
 }
 
 /* Gravity and the user's forces at x: adds to a, returns the sum of their magnitudes. */
@@ -477,48 +473,55 @@ static double sph_external(const cpu_sph_scene* s, const double x[3], double a[3
      pressure; G (cpu_sph_gradient_norm) makes the rest lattice's estimate exact
    f_vis = mu sum_{j != i} m_j (v_j - v_i) / rho_j lapW + mu (0 - v_i) Zvis(D)        (eqs. 7, 9)
    a = (f_press + f_vis) / rho + g + forces */
-static void sph_force_pass(sph_work* w, cpu_sph_particle* out) {
+static void sph_force(sph_work* w, sph_visit* v) {
     const cpu_sph_scene* s = w->scene;
+    const cpu_sph_material* m = v->m;
+    uint32_t i = v->i, c;
+    double fp[3] = {0.0, 0.0, 0.0}, fv[3] = {0.0, 0.0, 0.0}, fp_abs = 0.0, fv_abs = 0.0, external;
+    double mu = m->viscosity * m->rest_density, pi = w->p[i], Pi = w->pabs[i];
+    /* the walls' hydrostatic part fades out at the free surface: all of it from the pressure
+       of a quarter spacing of fluid at rest, none at zero pressure (gp_surface_fade) */
+    double full = 0.25 * m->rest_density * sph_length(s->gravity) * m->spacing;
+    double fade = full > 0.0 ? fmin(fmax(pi / full, 0.0), 1.0) : 1.0;
+    while (sph_visit_next(v)) {
+        uint32_t j = v->j;
+        const double *d = v->d, *vj = v->vj;
+        double len, grad, lap, pc, vc, dv[3];
+        if (j == i) continue;
+        len = sqrt(v->r2);
+        grad = v->K.spiky * (v->K.re - len) * (v->K.re - len);   /* |gradW| */
+        lap = v->K.visc * (v->K.re - len);
+        pc = w->m[j] / w->rho[j] * grad;
+        if (len > 0.0)
+            for (c = 0; c < 3; ++c) fp[c] += pc * (pi + w->p[j]) * d[c] / len;   /* -(...)(-grad d/len) */
+        fp_abs += pc * (Pi + w->pabs[j]);
+        vc = mu * w->m[j] / w->rho[j] * lap;
+        for (c = 0; c < 3; ++c) { dv[c] = vj[c] - v->vi[c]; fv[c] += vc * dv[c]; }
+        fv_abs += vc * sph_length(dv);
+    }
+    for (c = 0; c < 3; ++c) {
+        fv[c] -= mu * v->vi[c] * v->walls.share[1];
+        fp[c] += 2.0 * pi * v->walls.a[c] - fade * m->rest_density * v->walls.mg[c];
+    }
+    fv_abs += mu * sph_length(v->vi) * v->walls.share[1];
+    fp_abs += 2.0 * Pi * v->walls.a_abs + m->rest_density * v->walls.mg_abs;
+    for (c = 0; c < 3; ++c) v->out->acceleration[c] = (fp[c] + fv[c]) / w->rho[i];
+    external = sph_external(s, v->xi, v->out->acceleration);
+    v->out->pressure_force_abs = fp_abs;
+    v->out->viscosity_force_abs = fv_abs;
+    v->out->acceleration_abs = (fp_abs + fv_abs) / w->rho[i] + external;
+}
+
+/* One pass over every particle, as a dispatch runs one invocation a particle: the pass's
+   function, standing on each in turn, visits its neighbours through the visit it is given. */
+static void sph_pass(sph_work* w, cpu_sph_particle* out, void (*particle)(sph_work* w, sph_visit* v)) {
     sph_ranges r;
     sph_visit v;
-    uint32_t i, c;
+    uint32_t i;
     r.valid = 0;
     for (i = 0; i < w->n; ++i) {
-        double fp[3] = {0.0, 0.0, 0.0}, fv[3] = {0.0, 0.0, 0.0}, fp_abs = 0.0, fv_abs = 0.0, external;
-        double mu, pi = w->p[i], Pi = w->pabs[i], full, fade;
         sph_visit_begin(w, i, &r, out, &v);
-        mu = v.m->viscosity * v.m->rest_density;
-        /* the walls' hydrostatic part fades out at the free surface: all of it from the pressure
-           of a quarter spacing of fluid at rest, none at zero pressure (gp_surface_fade) */
-        full = 0.25 * v.m->rest_density * sph_length(s->gravity) * v.m->spacing;
-        fade = full > 0.0 ? fmin(fmax(pi / full, 0.0), 1.0) : 1.0;
-        while (sph_visit_next(&v)) {
-            uint32_t j = v.j;
-            const double *d = v.d, *vj = v.vj;
-            double len, grad, lap, pc, vc, dv[3];
-            if (j == i) continue;
-            len = sqrt(v.r2);
-            grad = v.K.spiky * (v.K.re - len) * (v.K.re - len);   /* |gradW| */
-            lap = v.K.visc * (v.K.re - len);
-            pc = w->m[j] / w->rho[j] * grad;
-            if (len > 0.0)
-                for (c = 0; c < 3; ++c) fp[c] += pc * (pi + w->p[j]) * d[c] / len;   /* -(...)(-grad d/len) */
-            fp_abs += pc * (Pi + w->pabs[j]);
-            vc = mu * w->m[j] / w->rho[j] * lap;
-            for (c = 0; c < 3; ++c) { dv[c] = vj[c] - v.vi[c]; fv[c] += vc * dv[c]; }
-            fv_abs += vc * sph_length(dv);
-        }
-        for (c = 0; c < 3; ++c) {
-            fv[c] -= mu * v.vi[c] * v.walls.share[1];
-            fp[c] += 2.0 * pi * v.walls.a[c] - fade * v.m->rest_density * v.walls.mg[c];
-        }
-        fv_abs += mu * sph_length(v.vi) * v.walls.share[1];
-        fp_abs += 2.0 * Pi * v.walls.a_abs + v.m->rest_density * v.walls.mg_abs;
-        for (c = 0; c < 3; ++c) v.out->acceleration[c] = (fp[c] + fv[c]) / w->rho[i];
-        external = sph_external(s, v.xi, v.out->acceleration);
-        v.out->pressure_force_abs = fp_abs;
-        v.out->viscosity_force_abs = fv_abs;
-        v.out->acceleration_abs = (fp_abs + fv_abs) / w->rho[i] + external;
+        particle(w, &v);
     }
 }
 
@@ -584,8 +587,8 @@ static void sph_compute(const cpu_sph_scene* s, cpu_sph_particle* out, int use_g
         w.carried[k] = s->carried && s->carried[from] > 0.0f ? (double)s->carried[from] : w.material[k]->rest_density;
         if (use_grid) cpu_grid_cell(&grid, &P->x, w.cell + 3 * (size_t)k);
     }
-    sph_density_pass(&w, out);
-    sph_force_pass(&w, out);
+    sph_pass(&w, out, sph_density);
+    sph_pass(&w, out, sph_force);
     free(fluid); free(order); free(w.slot); free(w.cell_start); free(w.x); free(w.v); free(w.m); free((void*)w.material);
     free(w.rho); free(w.p); free(w.pabs); free(w.wall); free(w.normal); free(w.cell); free(w.carried);
 }
