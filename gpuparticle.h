@@ -125,8 +125,9 @@
    CONVENTIONS. `_read` functions copy GPU state into your memory and wait for the GPU to finish
    what it was sent (a stall: call them when you need the values, not every frame); `_get`
    functions copy host state and never touch the GPU; `_set` stores host state that the next
-   step uploads; `_add` / `_remove` make and unmake sub-objects, which are typed handles with a
-   generation (a handle of a removed object is refused, never reused). Counts go in and out as
+   step uploads; `_add` / `_remove` make and unmake sub-objects, which are typed handles (0 never
+   valid; a removed object's handle is refused: colliders, pours and shapes never reuse an id,
+   bodies carry a generation). Handles are per world: another world's may name one of yours. Counts go in and out as
    uint32_t; "pass NULL to get the count" where a function fills an array.
 */
 
@@ -716,9 +717,12 @@ typedef struct gp_body_desc {
     float velocity[3];         /* m/s, of the centre of mass */
     float angular_velocity[3]; /* rad/s, world frame */
 } gp_body_desc;
-/* A body: a typed handle with a generation, like gp_collider and gp_pour. 0 is never valid; a
-   handle of another world, or of a body since removed, is refused. Its particles' owner field is
-   the body's number, gp_body_number(body): bodies are numbered 0, 1, ... in the order added. */
+/* A body: a typed handle, like gp_collider and gp_pour. 0 is never valid, nor is a handle that
+   names no body of this world; the high 8 bits are the generation of the body's slot, so that a
+   handle outlives no removal (bodies cannot be removed yet: every generation is 1). A handle is
+   not tied to its world: one world's handle may name a body of another. Its particles' owner
+   field is the body's number, gp_body_number(body): bodies are numbered 0, 1, ... in the order
+   added. */
 typedef struct gp_body { uint32_t id; } gp_body;
 /* Adds count bodies, all or nothing (their particles must fit in the store); bodies (may be NULL)
    receives count handles. Each body's particles take consecutive ids. */
@@ -1874,6 +1878,11 @@ static const char* const gp__file_gp_neighbors_glsl[] = {
     "//                                            cells share hashed buckets) and the distance\n",
     "//   #define GP_NEIGHBOR_BATCH 8 or 1         candidates per iteration: 8 where the terms are\n",
     "//                                            cheap (fluid), 1 where they are not (contacts)\n",
+    "// or, where the terms are summed, instead of GP_NEIGHBOR_VISIT\n",
+    "//   #define GP_NEIGHBOR_TERM(k, end, cell)   candidate k's term (0 when it is no neighbour)\n",
+    "//   #define GP_NEIGHBOR_SUM                  the sum a batch's terms are added to, as one\n",
+    "//                                            expression (t0 + ... + t7): the order the\n",
+    "//                                            floating-point sum had before it was shared\n",
     "// Why it is written so: with hashing, a bucket also holds particles of distant cells, which\n",
     "// gp_grid_same_cell drops; candidates go 8 per iteration where terms are cheap, because some\n",
     "// drivers (Mesa's llvmpipe) end an invocation's loops after 65,535 iterations in all, silently,\n",
@@ -1892,7 +1901,14 @@ static const char* const gp__file_gp_neighbors_glsl[] = {
     "        uint gp_begin = cell_start[gp_bucket], gp_end = cell_start[gp_bucket + 1u];\n",
     "        gp_expected += gp_end - gp_begin;\n",
     "        for (uint gp_k = gp_begin; gp_k < gp_end; gp_k += uint(GP_NEIGHBOR_BATCH)) {\n",
-    "#if GP_NEIGHBOR_BATCH == 8\n",
+    "#if defined(GP_NEIGHBOR_TERM) && GP_NEIGHBOR_BATCH == 8\n",
+    "            GP_NEIGHBOR_SUM += GP_NEIGHBOR_TERM(gp_k, gp_end, gp_cell) + GP_NEIGHBOR_TERM(gp_k + 1u, gp_end, gp_cell)\n",
+    "                             + GP_NEIGHBOR_TERM(gp_k + 2u, gp_end, gp_cell) + GP_NEIGHBOR_TERM(gp_k + 3u, gp_end, gp_cell)\n",
+    "                             + GP_NEIGHBOR_TERM(gp_k + 4u, gp_end, gp_cell) + GP_NEIGHBOR_TERM(gp_k + 5u, gp_end, gp_cell)\n",
+    "                             + GP_NEIGHBOR_TERM(gp_k + 6u, gp_end, gp_cell) + GP_NEIGHBOR_TERM(gp_k + 7u, gp_end, gp_cell);\n",
+    "#elif defined(GP_NEIGHBOR_TERM)\n",
+    "            GP_NEIGHBOR_SUM += GP_NEIGHBOR_TERM(gp_k, gp_end, gp_cell);\n",
+    "#elif GP_NEIGHBOR_BATCH == 8\n",
     "            GP_NEIGHBOR_VISIT(gp_k, gp_end, gp_cell);\n",
     "            GP_NEIGHBOR_VISIT(gp_k + 1u, gp_end, gp_cell);\n",
     "            GP_NEIGHBOR_VISIT(gp_k + 2u, gp_end, gp_cell);\n",
@@ -1913,6 +1929,10 @@ static const char* const gp__file_gp_neighbors_glsl[] = {
     "}\n",
     "#undef GP_NEIGHBOR_VISIT\n",
     "#undef GP_NEIGHBOR_BATCH\n",
+    "#ifdef GP_NEIGHBOR_TERM\n",
+    "#undef GP_NEIGHBOR_TERM\n",
+    "#undef GP_NEIGHBOR_SUM\n",
+    "#endif\n",
     0
 };
 static const char* const gp__file_gp_particles_glsl[] = {
@@ -1986,9 +2006,11 @@ static const char* const gp__file_gp_solver_glsl[] = {
     "struct gp_force_field { vec4 a; vec4 b; };\n",
     "\n",
     "// A collider (section >>colliders of gpuparticle.h fills these):\n",
-    "//   a = (centre xyz, or mesh field origin xyz; shape type)\n",
-    "//   b = sphere (0, 0, 0, radius); box (half extents, 0); capsule (end xyz, radius); plane (unit\n",
-    "//       normal, 0); mesh (samples along x, y, z as floats, voxel size)\n",
+    "//   a = (centre xyz, a capsule's first end xyz, a plane's point xyz, or a mesh field's origin xyz;\n",
+    "//       shape type)\n",
+    "//   b = sphere (0, 0, 0, radius); box (half extents, 0); capsule (its second end xyz, radius: the\n",
+    "//       ends are centre -+ half_height axis); plane (unit normal, 0); mesh (samples along x, y, z\n",
+    "//       as floats, voxel size)\n",
     "//   c = (side: -1 keeps particles inside the shape, +1 outside; mesh: first sample's index as\n",
     "//       float bits; unused, unused)\n",
     "struct gp_collider_shape { vec4 a; vec4 b; vec4 c; };\n",
@@ -2350,7 +2372,8 @@ static const char* const gp__file_grid_neighbors_comp[] = {
     "    if (gp_finite3(p)) {\n",
     "        float radius2 = u_radius * u_radius;\n",
     "        vec3 gp_center = p;\n",
-    "#define GP_NEIGHBOR_VISIT(k, end, cell) found += gp_near(k, end, i, p, cell, radius2)\n",
+    "#define GP_NEIGHBOR_TERM(k, end, cell) gp_near(k, end, i, p, cell, radius2)\n",
+    "#define GP_NEIGHBOR_SUM found\n",
     "#define GP_NEIGHBOR_BATCH 8\n",
     "#include \"gp_neighbors.glsl\"\n",
     "    }\n",
@@ -2693,7 +2716,8 @@ static const char* const gp__file_sph_density_comp[] = {
     "    float re2 = gp_fluids[m].kernel.w, poly6 = gp_fluids[m].kernel.x;\n",
     "    float rho = 0.0;\n",
     "    vec3 gp_center = p;\n",
-    "#define GP_NEIGHBOR_VISIT(k, end, cell) rho += gp_density_term(k, end, p, cell, re2, poly6)\n",
+    "#define GP_NEIGHBOR_TERM(k, end, cell) gp_density_term(k, end, p, cell, re2, poly6)\n",
+    "#define GP_NEIGHBOR_SUM rho\n",
     "#define GP_NEIGHBOR_BATCH 8\n",
     "#include \"gp_neighbors.glsl\"\n",
     "    rho += gp_walls(m, p).share.x;\n",
@@ -2913,7 +2937,7 @@ static const gp__shader_range gp__ranges_body_particles_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7 },
     { GP__FILE_GP_GRID_GLSL, 0, 67 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 4 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 56 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 58 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 80 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5 },
     { GP__FILE_GP_DEM_GLSL, 0, 66 },
@@ -2926,7 +2950,7 @@ static const gp__shader_range gp__ranges_body_update_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7 },
     { GP__FILE_GP_GRID_GLSL, 0, 67 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 4 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 56 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 58 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 80 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5 },
     { GP__FILE_GP_DEM_GLSL, 0, 66 },
@@ -2936,7 +2960,7 @@ static const gp__shader_range gp__ranges_body_update_comp[] = {
 static const gp__shader_range gp__ranges_boundary_distance_comp[] = {
     { GP__FILE_BOUNDARY_DISTANCE_COMP, 0, 3 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 56 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 58 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 80 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 81 },
     { GP__FILE_BOUNDARY_DISTANCE_COMP, 7, 10 },
@@ -2954,13 +2978,13 @@ static const gp__shader_range gp__ranges_dem_contact_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7 },
     { GP__FILE_GP_GRID_GLSL, 0, 67 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 4 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 56 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 58 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 80 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 81 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5 },
     { GP__FILE_GP_DEM_GLSL, 0, 66 },
     { GP__FILE_DEM_CONTACT_COMP, 18, 68 },
-    { GP__FILE_GP_NEIGHBORS_GLSL, 0, 51 },
+    { GP__FILE_GP_NEIGHBORS_GLSL, 0, 67 },
     { GP__FILE_DEM_CONTACT_COMP, 87, 6 },
     { GP__FILE_COUNT, 0, 0 }
 };
@@ -2969,7 +2993,7 @@ static const gp__shader_range gp__ranges_dem_integrate_comp[] = {
     { GP__FILE_GP_COMMON_GLSL, 0, 14 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 4 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 56 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 58 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 80 },
     { GP__FILE_GP_INTEGRATE_GLSL, 0, 24 },
     { GP__FILE_DEM_INTEGRATE_COMP, 13, 10 },
@@ -3023,9 +3047,9 @@ static const gp__shader_range gp__ranges_grid_neighbors_comp[] = {
     { GP__FILE_GP_GRID_GLSL, 0, 67 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 4 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 80 },
-    { GP__FILE_GRID_NEIGHBORS_COMP, 9, 24 },
-    { GP__FILE_GP_NEIGHBORS_GLSL, 0, 51 },
-    { GP__FILE_GRID_NEIGHBORS_COMP, 34, 3 },
+    { GP__FILE_GRID_NEIGHBORS_COMP, 9, 25 },
+    { GP__FILE_GP_NEIGHBORS_GLSL, 0, 67 },
+    { GP__FILE_GRID_NEIGHBORS_COMP, 35, 3 },
     { GP__FILE_COUNT, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_reorder_comp[] = {
@@ -3070,12 +3094,12 @@ static const gp__shader_range gp__ranges_sph_continuity_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7 },
     { GP__FILE_GP_GRID_GLSL, 0, 67 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 4 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 56 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 58 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 80 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 81 },
     { GP__FILE_GP_SPH_GLSL, 0, 206 },
     { GP__FILE_SPH_CONTINUITY_COMP, 21, 51 },
-    { GP__FILE_GP_NEIGHBORS_GLSL, 0, 51 },
+    { GP__FILE_GP_NEIGHBORS_GLSL, 0, 67 },
     { GP__FILE_SPH_CONTINUITY_COMP, 73, 8 },
     { GP__FILE_COUNT, 0, 0 }
 };
@@ -3085,13 +3109,13 @@ static const gp__shader_range gp__ranges_sph_density_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7 },
     { GP__FILE_GP_GRID_GLSL, 0, 67 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 4 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 56 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 58 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 80 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 81 },
     { GP__FILE_GP_SPH_GLSL, 0, 206 },
-    { GP__FILE_SPH_DENSITY_COMP, 15, 26 },
-    { GP__FILE_GP_NEIGHBORS_GLSL, 0, 51 },
-    { GP__FILE_SPH_DENSITY_COMP, 42, 5 },
+    { GP__FILE_SPH_DENSITY_COMP, 15, 27 },
+    { GP__FILE_GP_NEIGHBORS_GLSL, 0, 67 },
+    { GP__FILE_SPH_DENSITY_COMP, 43, 5 },
     { GP__FILE_COUNT, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_force_comp[] = {
@@ -3100,12 +3124,12 @@ static const gp__shader_range gp__ranges_sph_force_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7 },
     { GP__FILE_GP_GRID_GLSL, 0, 67 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 4 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 56 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 58 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 80 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 81 },
     { GP__FILE_GP_SPH_GLSL, 0, 206 },
     { GP__FILE_SPH_FORCE_COMP, 23, 40 },
-    { GP__FILE_GP_NEIGHBORS_GLSL, 0, 51 },
+    { GP__FILE_GP_NEIGHBORS_GLSL, 0, 67 },
     { GP__FILE_SPH_FORCE_COMP, 64, 8 },
     { GP__FILE_COUNT, 0, 0 }
 };
@@ -3115,7 +3139,7 @@ static const gp__shader_range gp__ranges_sph_integrate_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7 },
     { GP__FILE_GP_GRID_GLSL, 0, 67 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 4 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 56 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 58 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 80 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 81 },
     { GP__FILE_GP_SPH_GLSL, 0, 206 },
@@ -3175,7 +3199,7 @@ static const gp__shader_source gp__shader_sources[GP__SHADER_COUNT] = {
     { "draw_particles.frag", GP__GL_FRAGMENT_SHADER, gp__ranges_draw_particles_frag },
     { "draw_particles.vert", GP__GL_VERTEX_SHADER, gp__ranges_draw_particles_vert },
 };
-#define GP__SHADER_MOST_LINES 650   /* the longest program, with its #line directives */
+#define GP__SHADER_MOST_LINES 668   /* the longest program, with its #line directives */
 #define GP__SHADER_MOST_RANGES 13   /* the most ranges of one program */
 /* <<shaders-generated */
 
@@ -3316,12 +3340,13 @@ static int gp__shader_constants(char* out, size_t size) {
 #define GP__SOURCE_PRELUDE 900   /* GLSL source numbers past the files' */
 #define GP__SOURCE_DEFINES 901
 GP__STATIC_ASSERT(source_numbers_free, GP__FILE_COUNT < GP__SOURCE_PRELUDE);
-/* Line numbers carry the file too: line L of source number F is numbered F * 10000 + L, since
-   some drivers (Mesa 22 among them) report every semantic error as source 0. gp__shader_log
-   decodes them; tools/embed_shaders.sh refuses a file of 10,000 lines. */
+/* Line numbers carry the file too: line L of source number F is numbered (F + 1) * 10000 + L,
+   since some drivers (Mesa 22 among them) report every semantic error as source 0; a line below
+   10,000 is the stage file's #version line, the only one before a #line. gp__shader_log decodes
+   them; tools/embed_shaders.sh refuses a file of 10,000 lines. */
 #define GP__LINES_PER_SOURCE 10000u
-static const char gp__line_prelude[] = "#line 9000001 900\n";
-static const char gp__line_defines[] = "#line 9010001 901\n";
+static const char gp__line_prelude[] = "#line 9010001 900\n";
+static const char gp__line_defines[] = "#line 9020001 901\n";
 static int gp__shader_strings(gp__program_id id, const char* prelude, char* defines, char (*directives)[24],
                               const char** strings) {
     const gp__shader_source* source = &gp__shader_sources[id];
@@ -3346,7 +3371,7 @@ static int gp__shader_strings(gp__program_id id, const char* prelude, char* defi
             if (prelude) { strings[count++] = gp__line_prelude; strings[count++] = prelude; strings[count++] = "\n"; }
             ++lines; ++first; --n;
         }
-        snprintf(directives[range - source->ranges], 24, "#line %u %u\n", range->file * GP__LINES_PER_SOURCE + first + 1,
+        snprintf(directives[range - source->ranges], 24, "#line %u %u\n", (range->file + 1u) * GP__LINES_PER_SOURCE + first + 1,
                  (unsigned)range->file);
         strings[count++] = directives[range - source->ranges];
         for (k = 0; k < n; ++k) strings[count++] = lines[k];
@@ -3718,8 +3743,9 @@ static const char* gp__shader_source_name(unsigned long n) {
 
 /* A driver's log with each line's number turned into its file and line: "N:L(C): ..." (Mesa),
    "N(L) : ..." (NVIDIA) and "ERROR: N:L: ..." (AMD, Intel) become "shaders_embedded/NAME:L: ...",
-   the file read from L (F * 10000 + line) whatever source number N the driver printed. */
-static void gp__shader_log(const char* log, char* out, size_t size) {
+   the file read from L ((F + 1) * 10000 + line) whatever source number N the driver printed; the
+   severity word (ERROR, WARNING) kept in front. */
+static void gp__shader_log(const char* log, gp__program_id id, char* out, size_t size) {
     size_t used = 0;
     out[0] = 0;
     while (*log && used + 1 < size) {
@@ -3728,23 +3754,23 @@ static void gp__shader_log(const char* log, char* out, size_t size) {
         const char* name;
         char* after;
         unsigned long file, line = 0;
-        int n;
+        int n, severity = 0;
         if (!end) end = log + strlen(log);
-        if (!strncmp(p, "ERROR: ", 7) || !strncmp(p, "WARNING: ", 9)) p = strchr(p, ' ') + 1;
+        if (!strncmp(p, "ERROR: ", 7) || !strncmp(p, "WARNING: ", 9)) { p = strchr(p, ' ') + 1; severity = (int)(p - log); }
         file = strtoul(p, &after, 10);
         name = NULL;
         if (after != p && (*after == ':' || *after == '(')) {
             line = strtoul(after + 1, &after, 10);
-            file = line / GP__LINES_PER_SOURCE;
-            line %= GP__LINES_PER_SOURCE;
+            file = line < GP__LINES_PER_SOURCE ? gp__shader_sources[id].ranges[0].file : line / GP__LINES_PER_SOURCE - 1u;
+            line = line < GP__LINES_PER_SOURCE ? 1u : line % GP__LINES_PER_SOURCE;
             name = gp__shader_source_name(file);
         }
         if (name && (*after == ')' || *after == '(' || *after == ':')) {
             if (*after == '(') while (*after && *after != ')' && after < end) ++after;   /* Mesa's column */
             if (*after == ')' || *after == ':') ++after;
             while (*after == ' ' || *after == ':') ++after;
-            n = snprintf(out + used, size - used, "%s%s:%lu: %.*s\n", file < GP__FILE_COUNT ? "shaders_embedded/" : "", name, line,
-                         (int)(end - after), after);
+            n = snprintf(out + used, size - used, "%.*s%s%s:%lu: %.*s\n", severity, log, file < GP__FILE_COUNT ? "shaders_embedded/" : "",
+                         name, line, (int)(end - after), after);
         } else {
             n = snprintf(out + used, size - used, "%.*s\n", (int)(end - log), log);
         }
@@ -3767,7 +3793,7 @@ static gp_result gp__link(gp_world* w, gp__program_id first, gp__program_id seco
     for (k = 0; k < count; ++k)
         if (!(stages[k] = gp__compile_stage(w, k ? second : first, log, sizeof log))) {
             if (k) gl->fnDeleteShader(stages[0]);
-            gp__shader_log(log[0] ? log : "(the driver gave no log)", named, sizeof named);
+            gp__shader_log(log[0] ? log : "(the driver gave no log)", k ? second : first, named, sizeof named);
             return gp__fail(w, GP_ERROR_SHADER_COMPILE, GP_LOG_ITEM_SHADER_COMPILE,
                             "shader %s failed to compile:\n%s", gp__shader_sources[k ? second : first].name, named);
         }
@@ -6466,8 +6492,11 @@ gp_result gp_bodies_add(gp_world* world, const gp_body_desc* descs, uint32_t cou
     if ((uint64_t)world->rigid.body_count + count > GP__MAX_BODIES)
         return gp__end(world, gp__fail(world, GP_ERROR_CAPACITY, GP_LOG_ITEM_TABLE_FULL, "%llu bodies are too many: at most %u",
                                        (unsigned long long)world->rigid.body_count + count, GP__MAX_BODIES));
+    /* host room first, every run these bodies could start included, so that nothing fails halfway */
     if (gp__grow(&world->desc.allocator, (void**)&world->rigid.generations, &world->rigid.generation_capacity, world->rigid.body_count,
-                 world->rigid.body_count + count, 1) != GP_OK)
+                 world->rigid.body_count + count, 1) != GP_OK ||
+        gp__grow(&world->desc.allocator, (void**)&world->rigid.runs, &world->rigid.run_capacity, world->rigid.run_count,
+                 world->rigid.run_count + count, sizeof *world->rigid.runs) != GP_OK)
         return gp__end(world, gp__fail(world, GP_ERROR_OUT_OF_MEMORY, GP_LOG_ITEM_HOST_OUT_OF_MEMORY,
                                        "no host memory for %u bodies", world->rigid.body_count + count));
     records = (gp__body_gpu*)gp__alloc(&world->desc.allocator, (size_t)count * sizeof *records);
@@ -6496,17 +6525,11 @@ gp_result gp_bodies_add(gp_world* world, const gp_body_desc* descs, uint32_t cou
         r = gp__particles_add(world, &p, NULL);
         ++at;
     }
-    for (i = 0; i < count && r == GP_OK; ++i) {   /* runs of one shape, for gp_draw_bodies */
+    for (i = 0; i < count && r == GP_OK; ++i) {   /* runs of one shape, for gp_draw_bodies (room made above) */
         gp__body_run* last = world->rigid.run_count ? &world->rigid.runs[world->rigid.run_count - 1] : NULL;
         if (last && last->shape == records[i].particles[3] && last->first + last->count == world->rigid.body_count + i) {
             ++last->count;
             continue;
-        }
-        if (gp__grow(&world->desc.allocator, (void**)&world->rigid.runs, &world->rigid.run_capacity, world->rigid.run_count,
-                     world->rigid.run_count + 1, sizeof *world->rigid.runs) != GP_OK) {
-            r = gp__fail(world, GP_ERROR_OUT_OF_MEMORY, GP_LOG_ITEM_HOST_OUT_OF_MEMORY,
-                         "no host memory for %u runs of bodies", world->rigid.run_count + 1);
-            break;
         }
         world->rigid.runs[world->rigid.run_count].shape = records[i].particles[3];
         world->rigid.runs[world->rigid.run_count].first = world->rigid.body_count + i;
@@ -6831,9 +6854,19 @@ static void gp__frame_scene(const gp_world* w, float aspect, float view[16], flo
     float lo[3], hi[3], c[3], eye[3], f[3], s[3], u[3], radius = 0.0f, distance, near_z, far_z, t = 1.0f / tanf(0.3927f);
     const float towards[3] = {0.35f, 0.45f, 0.82f};   /* unit: from the centre to the eye */
     int a;
+    if (!(aspect > 0.0f) || !isfinite(aspect)) aspect = 1.0f;
     gp__scene_box(w, lo, hi);
-    for (a = 0; a < 3; ++a) { c[a] = 0.5f * (lo[a] + hi[a]); radius += 0.25f * (hi[a] - lo[a]) * (hi[a] - lo[a]); }
-    radius = radius > 0.0f ? sqrtf(radius) : 0.5f;
+    {   /* in double: a particle far out (1e20 m) must not overflow the box's diagonal to inf; a box
+           over 1e15 m (whose near * far would overflow a float) gives way to a metre around the origin */
+        double r2 = 0.0, half;
+        for (a = 0; a < 3; ++a) {
+            half = 0.5 * ((double)hi[a] - lo[a]);
+            c[a] = (float)(0.5 * ((double)lo[a] + hi[a]));
+            r2 += half * half;
+        }
+        radius = r2 > 0.0 && r2 < 1e30 ? (float)sqrt(r2) : 0.5f;
+        if (!(r2 < 1e30)) c[0] = c[1] = c[2] = 0.0f;
+    }
     distance = radius * t * (aspect < 1.0f ? 1.0f / aspect : 1.0f) * 1.1f;
     for (a = 0; a < 3; ++a) { eye[a] = c[a] + distance * towards[a]; f[a] = -towards[a]; }
     s[0] = f[1] * 0.0f - f[2] * 1.0f; s[1] = f[2] * 0.0f - f[0] * 0.0f; s[2] = f[0] * 1.0f - f[1] * 0.0f;   /* f x up */

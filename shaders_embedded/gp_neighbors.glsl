@@ -10,6 +10,11 @@
 //                                            cells share hashed buckets) and the distance
 //   #define GP_NEIGHBOR_BATCH 8 or 1         candidates per iteration: 8 where the terms are
 //                                            cheap (fluid), 1 where they are not (contacts)
+// or, where the terms are summed, instead of GP_NEIGHBOR_VISIT
+//   #define GP_NEIGHBOR_TERM(k, end, cell)   candidate k's term (0 when it is no neighbour)
+//   #define GP_NEIGHBOR_SUM                  the sum a batch's terms are added to, as one
+//                                            expression (t0 + ... + t7): the order the
+//                                            floating-point sum had before it was shared
 // Why it is written so: with hashing, a bucket also holds particles of distant cells, which
 // gp_grid_same_cell drops; candidates go 8 per iteration where terms are cheap, because some
 // drivers (Mesa's llvmpipe) end an invocation's loops after 65,535 iterations in all, silently,
@@ -28,7 +33,14 @@
         uint gp_begin = cell_start[gp_bucket], gp_end = cell_start[gp_bucket + 1u];
         gp_expected += gp_end - gp_begin;
         for (uint gp_k = gp_begin; gp_k < gp_end; gp_k += uint(GP_NEIGHBOR_BATCH)) {
-#if GP_NEIGHBOR_BATCH == 8
+#if defined(GP_NEIGHBOR_TERM) && GP_NEIGHBOR_BATCH == 8
+            GP_NEIGHBOR_SUM += GP_NEIGHBOR_TERM(gp_k, gp_end, gp_cell) + GP_NEIGHBOR_TERM(gp_k + 1u, gp_end, gp_cell)
+                             + GP_NEIGHBOR_TERM(gp_k + 2u, gp_end, gp_cell) + GP_NEIGHBOR_TERM(gp_k + 3u, gp_end, gp_cell)
+                             + GP_NEIGHBOR_TERM(gp_k + 4u, gp_end, gp_cell) + GP_NEIGHBOR_TERM(gp_k + 5u, gp_end, gp_cell)
+                             + GP_NEIGHBOR_TERM(gp_k + 6u, gp_end, gp_cell) + GP_NEIGHBOR_TERM(gp_k + 7u, gp_end, gp_cell);
+#elif defined(GP_NEIGHBOR_TERM)
+            GP_NEIGHBOR_SUM += GP_NEIGHBOR_TERM(gp_k, gp_end, gp_cell);
+#elif GP_NEIGHBOR_BATCH == 8
             GP_NEIGHBOR_VISIT(gp_k, gp_end, gp_cell);
             GP_NEIGHBOR_VISIT(gp_k + 1u, gp_end, gp_cell);
             GP_NEIGHBOR_VISIT(gp_k + 2u, gp_end, gp_cell);
@@ -49,3 +61,7 @@
 }
 #undef GP_NEIGHBOR_VISIT
 #undef GP_NEIGHBOR_BATCH
+#ifdef GP_NEIGHBOR_TERM
+#undef GP_NEIGHBOR_TERM
+#undef GP_NEIGHBOR_SUM
+#endif

@@ -29,7 +29,8 @@ void main() {
     if (gp_finite3(p)) {
         float radius2 = u_radius * u_radius;
         vec3 gp_center = p;
-#define GP_NEIGHBOR_VISIT(k, end, cell) found += gp_near(k, end, i, p, cell, radius2)
+#define GP_NEIGHBOR_TERM(k, end, cell) gp_near(k, end, i, p, cell, radius2)
+#define GP_NEIGHBOR_SUM found
 #define GP_NEIGHBOR_BATCH 8
 #include "gp_neighbors.glsl"
     }

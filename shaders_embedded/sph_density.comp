@@ -37,7 +37,8 @@ void main() {
     float re2 = gp_fluids[m].kernel.w, poly6 = gp_fluids[m].kernel.x;
     float rho = 0.0;
     vec3 gp_center = p;
-#define GP_NEIGHBOR_VISIT(k, end, cell) rho += gp_density_term(k, end, p, cell, re2, poly6)
+#define GP_NEIGHBOR_TERM(k, end, cell) gp_density_term(k, end, p, cell, re2, poly6)
+#define GP_NEIGHBOR_SUM rho
 #define GP_NEIGHBOR_BATCH 8
 #include "gp_neighbors.glsl"
     rho += gp_walls(m, p).share.x;

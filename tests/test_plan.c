@@ -12,6 +12,7 @@
 #include "gpuparticle.h"
 #include "fixture.h"
 #include <stdio.h>
+#include <math.h>
 #include <string.h>
 
 /* True when the space-separated list holds name. */
@@ -75,7 +76,72 @@ static void test_plan_matches_every_program(void) {
     gp_world_destroy(w);
 }
 
+/* A driver's compile log, as Mesa, NVIDIA and AMD/Intel write it, comes out naming the embedded
+   file and its own line: line L of source F is numbered (F + 1) * 10000 + L, and a line below
+   10,000 (the #version line) is the stage file's. The severity word is kept; other lines pass. */
+static void test_plan_shader_log_names_files(void) {
+    char out[2048], expect[256];
+    const unsigned common = GP__FILE_GP_COMMON_GLSL;
+    char log[512];
+    snprintf(log, sizeof log, "0:%u(5): error: Mesa's\n%u(%u) : error C0000: NVIDIA's\nERROR: 0:%u: 'x' : AMD's\n"
+             "WARNING: 0:%u: a warning\n0:1(10): error: the version line\nno number here\n0:%u(1): error: the prelude",
+             (common + 1) * 10000 + 13, common, (common + 1) * 10000 + 7, (common + 1) * 10000 + 2, (common + 1) * 10000 + 3,
+             (GP__SOURCE_PRELUDE + 1) * 10000 + 1);
+    gp__shader_log(log, GP__PROGRAM_SPH_FORCE, out, sizeof out);
+    snprintf(expect, sizeof expect, "shaders_embedded/gp_common.glsl:13: error: Mesa's\n");
+    CHECKF(strstr(out, expect) != NULL, "no %s in:\n%s", expect, out);
+    CHECKF(strstr(out, "shaders_embedded/gp_common.glsl:7: error C0000: NVIDIA's\n") != NULL, "NVIDIA's line in:\n%s", out);
+    CHECKF(strstr(out, "ERROR: shaders_embedded/gp_common.glsl:2: 'x' : AMD's\n") != NULL, "AMD's line in:\n%s", out);
+    CHECKF(strstr(out, "WARNING: shaders_embedded/gp_common.glsl:3: a warning\n") != NULL, "the warning in:\n%s", out);
+    CHECKF(strstr(out, "shaders_embedded/sph_force.comp:1: error: the version line\n") != NULL, "the version line in:\n%s", out);
+    CHECKF(strstr(out, "no number here\n") != NULL, "the plain line in:\n%s", out);
+    CHECKF(strstr(out, "the shader_prelude of gp_world_desc:1: error: the prelude") != NULL, "the prelude in:\n%s", out);
+    gp__shader_log(log, GP__PROGRAM_SPH_FORCE, out, 40);   /* a short buffer: cut, terminated */
+    CHECK(strlen(out) < 40);
+}
+
+/* The draw helpers' default camera (a zero view and projection) is finite and frames the scene:
+   an empty world, a far particle (1e20 m, whose box's diagonal overflows a float), a plane alone,
+   a viewport of aspect 0 (none bound). The scene box's centre lands at the middle of the screen. */
+static void plan_camera_finite(gp_world* w, float aspect, const char* what) {
+    float view[16], projection[16], clip[4] = {0, 0, 0, 0}, lo[3], hi[3], c[4];
+    int k, r;
+    gp__frame_scene(w, aspect, view, projection);
+    for (k = 0; k < 16; ++k) CHECKF(isfinite(view[k]) && isfinite(projection[k]), "%s: matrix entry %d not finite", what, k);
+    gp__scene_box(w, lo, hi);
+    for (k = 0; k < 3; ++k) c[k] = 0.5f * (lo[k] + hi[k]);
+    c[3] = 1.0f;
+    if (!(fabsf(c[0]) + fabsf(c[1]) + fabsf(c[2]) < 1e6f)) return;   /* far out: a float view cannot resolve it; finite is all */
+    for (r = 0; r < 4; ++r) {
+        float v = view[r] * c[0] + view[4 + r] * c[1] + view[8 + r] * c[2] + view[12 + r];
+        for (k = 0; k < 4; ++k) clip[k] += projection[4 * r + k] * v;
+    }
+    CHECKF(clip[3] > 0.0f && fabsf(clip[0] / clip[3]) < 1e-3f && fabsf(clip[1] / clip[3]) < 1e-3f && fabsf(clip[2] / clip[3]) < 1.0f,
+           "%s: the scene's centre at clip (%g, %g, %g, %g)", what, clip[0], clip[1], clip[2], clip[3]);
+}
+static void test_plan_default_camera(void) {
+    gp_world* w = fixture_world(NULL);
+    gp_particles_desc d;
+    gp_collider_desc plane;
+    gp_collider handle;
+    const float far_away[3] = {1e20f, 0.0f, 0.0f};
+    if (!w) return;
+    plan_camera_finite(w, 1.6f, "empty world");
+    plan_camera_finite(w, 0.0f, "aspect 0");
+    memset(&plane, 0, sizeof plane);
+    plane.shape = GP_SHAPE_PLANE; plane.normal[1] = 1.0f;
+    CHECK(gp_collider_add(w, &plane, &handle) == GP_OK);
+    plan_camera_finite(w, 1.0f, "a plane alone");
+    memset(&d, 0, sizeof d);
+    d.count = 1; d.positions = far_away; d.radius = 0.01f; d.mass = 0.001f; d.kind = GP_KIND_GRANULAR;
+    CHECK(gp_particles_add(w, &d, NULL) == GP_OK);
+    plan_camera_finite(w, 1.0f, "one particle and 1e20 m");
+    gp_world_destroy(w);
+}
+
 const gp_test_case plan_tests[] = {
     {"plan_matches_every_program", test_plan_matches_every_program},
+    {"plan_shader_log_names_files", test_plan_shader_log_names_files},
+    {"plan_default_camera", test_plan_default_camera},
 };
 const int plan_test_count = (int)(sizeof plan_tests / sizeof plan_tests[0]);

@@ -36,7 +36,7 @@ region() {
         FNR == 1 { name = base(FILENAME); order[++nfiles] = name; index_of[name] = nfiles - 1 }
         {
             if (length($0) > 4000) fail(name ":" FNR ": a line of more than 4,000 characters")
-            if (FNR >= 10000) fail(name ": 10,000 lines or more (the header numbers line L of file F as F * 10000 + L)")
+            if (FNR >= 10000) fail(name ": 10,000 lines or more (the header numbers line L of file F as (F + 1) * 10000 + L)")
             text[name, FNR] = $0; count[name] = FNR
         }
         END {
