@@ -464,6 +464,12 @@ typedef struct gp_fluid_material {
                                          starts from its particles' densities carried before, the
                                          rest density if they never carried one */
     float diffusion;         /* delta of the continuity model's density diffusion, 0 to 1; default 0.1 */
+    float artificial_viscosity;   /* alpha of Monaghan's artificial viscosity (1992), 0 to 1; default 0
+                                     (none). A pair closing at v_ij . r_ij < 0 adds the pseudo-pressure
+                                     Pi_ij = alpha c h mu_ij / rho_ij, mu_ij = h v_ij . r_ij / (r^2 +
+                                     0.01 h^2), h = re / 2, c = sqrt(stiffness): a shock-capturing
+                                     dissipation, an effective kinematic viscosity of about
+                                     alpha h c / 10 in 3D; the walls do not take part */
     float mass;              /* derived, ignored on input: kg per particle, chosen so that a particle
                                 inside a block on the spacing's cubic lattice has rest_density
                                 (the pressure gradient is likewise scaled to be exact there) */
@@ -1131,7 +1137,9 @@ static gp_result gp__grow(const gp_allocator* allocator, void** array, uint32_t*
 #define GP__SCAN_MAX_LEVELS 8   /* 2^32 elements, chunks of 32 */
 #define GP__SORT_RUN 16u        /* a sort step this short runs in registers (GLSL: GP_SORT_RUN) */
 #define GP__WALL_SAMPLES 32
-#define GP__FLAG_DETERMINISTIC 1u   /* a bit of the world's flags, gp__world_params.counts[3] (GLSL: GP_FLAG_DETERMINISTIC) */
+#define GP__FLAG_DETERMINISTIC 1u
+#define GP__INTEGRATOR_MASK 3u                 /* gp__solver_params.counts[2]: 1 symplectic, 2 explicit Euler, */
+#define GP__FLAG_ARTIFICIAL_VISCOSITY 256u     /* and this bit when a material has artificial viscosity */   /* a bit of the world's flags, gp__world_params.counts[3] (GLSL: GP_FLAG_DETERMINISTIC) */
 
 typedef struct gp__shader_file {
     const char* name;                /* shaders_embedded/<name> */
@@ -1848,7 +1856,7 @@ static const char* const gp__file_gp_integrate_glsl[] = {
     "// where it was, at rest, and is counted in stat_bad_updates: one bad particle never spreads NaN.\n",
     "void gp_integrate(vec3 x, vec3 v, vec3 a, out vec3 xn, out vec3 vn) {\n",
     "    float dt = gp_gravity.w;\n",
-    "    if (gp_solver_counts.z == 2u) { xn = x + v * dt; vn = v + a * dt; }\n",
+    "    if ((gp_solver_counts.z & GP_INTEGRATOR_MASK) == 2u) { xn = x + v * dt; vn = v + a * dt; }\n",
     "    else { vn = v + a * dt; xn = x + vn * dt; }\n",
     "    if (!gp_finite3(xn) || !gp_finite3(vn)) {\n",
     "        xn = x; vn = vec3(0.0);\n",
@@ -2017,7 +2025,8 @@ static const char* const gp__file_gp_solver_glsl[] = {
     "\n",
     "layout(std140, binding = 1) uniform gp_solver_block {\n",
     "    vec4 gp_gravity;          // xyz m/s^2, w the substep (s)\n",
-    "    uvec4 gp_solver_counts;   // x colliders, y forces, z integrator (1 symplectic, 2 explicit Euler), w bodies\n",
+    "    uvec4 gp_solver_counts;   // x colliders, y forces, z integrator (1 symplectic, 2 explicit\n",
+    "                              // Euler; GP_INTEGRATOR_MASK) | GP_FLAG_ARTIFICIAL_VISCOSITY, w bodies\n",
     "    gp_fluid gp_fluids[GP_MAX_FLUID_MATERIALS];\n",
     "    gp_force_field gp_forces[GP_MAX_FORCES];\n",
     "    gp_collider_shape gp_colliders[GP_MAX_COLLIDERS];\n",
@@ -2735,6 +2744,8 @@ static const char* const gp__file_sph_force_comp[] = {
     "//                     rest continued behind the wall (gp_wall in gp_sph.glsl)\n",
     "//   viscosity force f_v = mu sum_j m_j (v_j - v_i) / rho_j lap W_vis(r_ij)         (eqs. 7, 9)\n",
     "//                         + mu (0 - v_i) Z_vis(d), the walls' share (static walls)\n",
+    "//   artificial viscosity (Monaghan 1992, per material, default off): p_i + p_j gains\n",
+    "//                   rho_i rho_j Pi_ij for a closing pair, Pi_ij = alpha c h mu_ij / rho_ij\n",
     "//   a = (f_p + f_v) / rho_i + gravity + the user's forces\n",
     "// with mu = nu rho0 and j over the fluid neighbours within re (density > 0, set by sph_density).\n",
     "// The pressure gradient is Müller's spiky (re - r)^2 (the paper prints the power as 3), the\n",
@@ -2754,7 +2765,8 @@ static const char* const gp__file_sph_force_comp[] = {
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
     "\n",
     "// What particle i needs of itself in the loop.\n",
-    "struct gp_self { vec3 p; vec3 v; float pressure; float re; float re2; float spiky; float laplacian; uint slot; };\n",
+    "struct gp_self { vec3 p; vec3 v; float pressure; float rho; float re; float re2; float spiky; float laplacian; float av; float h;\n",
+    "                 bool any_av; uint slot; };\n",
     "\n",
     "// Adds candidate slot k's pressure and viscosity terms (without the coefficients mu and 1/rho_i).\n",
     "void gp_force_term(uint k, uint end, gp_self s, ivec3 cell, inout vec3 pressure, inout vec3 viscosity) {\n",
@@ -2768,7 +2780,16 @@ static const char* const gp__file_sph_force_comp[] = {
     "    vec4 v = gp_velocity[k];\n",
     "    float r = sqrt(r2), x = s.re - r;\n",
     "    float mass_over_rho = v.w / rho_p.x;\n",
-    "    pressure += (mass_over_rho * (s.pressure + rho_p.y) * s.spiky * x * x / r) * d;\n",
+    "    // Monaghan's artificial viscosity: a closing pair's pseudo-pressure rho_i rho_j Pi_ij, with the\n",
+    "    // pair's mean alpha c and h, so that the pair's forces stay equal and opposite across materials\n",
+    "    float closing = dot(s.v - v.xyz, d), pseudo = 0.0;\n",
+    "    if (s.any_av && closing < 0.0) {\n",
+    "        uint mk = gp_material_of(gp_info[k]);\n",
+    "        float hk = 0.5 * gp_fluids[mk].shape.y, h = 0.5 * (s.h + hk);\n",
+    "        float av = 0.5 * (s.av + gp_fluids[mk].table.w * sqrt(gp_fluids[mk].shape.w) * hk);\n",
+    "        pseudo = -av * (h * closing / (r2 + 0.01 * h * h)) * s.rho * rho_p.x / (0.5 * (s.rho + rho_p.x));\n",
+    "    }\n",
+    "    pressure += (mass_over_rho * (s.pressure + rho_p.y + pseudo) * s.spiky * x * x / r) * d;\n",
     "    viscosity += (mass_over_rho * s.laplacian * x) * (v.xyz - s.v);\n",
     "}\n",
     "\n",
@@ -2786,6 +2807,10 @@ static const char* const gp__file_sph_force_comp[] = {
     "    s.re2 = gp_fluids[m].kernel.w;\n",
     "    s.spiky = gp_fluids[m].kernel.y;\n",
     "    s.laplacian = gp_fluids[m].kernel.z;\n",
+    "    s.rho = own.x;\n",
+    "    s.h = 0.5 * s.re;\n",
+    "    s.av = gp_fluids[m].table.w * sqrt(gp_fluids[m].shape.w) * s.h;   // alpha c h\n",
+    "    s.any_av = (gp_solver_counts.z & GP_FLAG_ARTIFICIAL_VISCOSITY) != 0u;\n",
     "    s.slot = i;\n",
     "    vec3 pressure = vec3(0.0), viscosity = vec3(0.0);\n",
     "    vec3 gp_center = s.p;\n",
@@ -2937,7 +2962,7 @@ static const gp__shader_range gp__ranges_body_particles_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7 },
     { GP__FILE_GP_GRID_GLSL, 0, 67 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 4 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 58 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 59 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 80 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5 },
     { GP__FILE_GP_DEM_GLSL, 0, 66 },
@@ -2950,7 +2975,7 @@ static const gp__shader_range gp__ranges_body_update_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7 },
     { GP__FILE_GP_GRID_GLSL, 0, 67 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 4 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 58 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 59 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 80 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5 },
     { GP__FILE_GP_DEM_GLSL, 0, 66 },
@@ -2960,7 +2985,7 @@ static const gp__shader_range gp__ranges_body_update_comp[] = {
 static const gp__shader_range gp__ranges_boundary_distance_comp[] = {
     { GP__FILE_BOUNDARY_DISTANCE_COMP, 0, 3 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 58 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 59 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 80 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 81 },
     { GP__FILE_BOUNDARY_DISTANCE_COMP, 7, 10 },
@@ -2978,7 +3003,7 @@ static const gp__shader_range gp__ranges_dem_contact_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7 },
     { GP__FILE_GP_GRID_GLSL, 0, 67 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 4 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 58 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 59 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 80 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 81 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5 },
@@ -2993,7 +3018,7 @@ static const gp__shader_range gp__ranges_dem_integrate_comp[] = {
     { GP__FILE_GP_COMMON_GLSL, 0, 14 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 4 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 58 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 59 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 80 },
     { GP__FILE_GP_INTEGRATE_GLSL, 0, 24 },
     { GP__FILE_DEM_INTEGRATE_COMP, 13, 10 },
@@ -3094,7 +3119,7 @@ static const gp__shader_range gp__ranges_sph_continuity_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7 },
     { GP__FILE_GP_GRID_GLSL, 0, 67 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 4 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 58 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 59 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 80 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 81 },
     { GP__FILE_GP_SPH_GLSL, 0, 206 },
@@ -3109,7 +3134,7 @@ static const gp__shader_range gp__ranges_sph_density_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7 },
     { GP__FILE_GP_GRID_GLSL, 0, 67 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 4 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 58 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 59 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 80 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 81 },
     { GP__FILE_GP_SPH_GLSL, 0, 206 },
@@ -3119,18 +3144,18 @@ static const gp__shader_range gp__ranges_sph_density_comp[] = {
     { GP__FILE_COUNT, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_force_comp[] = {
-    { GP__FILE_SPH_FORCE_COMP, 0, 15 },
+    { GP__FILE_SPH_FORCE_COMP, 0, 17 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7 },
     { GP__FILE_GP_GRID_GLSL, 0, 67 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 4 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 58 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 59 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 80 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 81 },
     { GP__FILE_GP_SPH_GLSL, 0, 206 },
-    { GP__FILE_SPH_FORCE_COMP, 23, 40 },
+    { GP__FILE_SPH_FORCE_COMP, 25, 54 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 67 },
-    { GP__FILE_SPH_FORCE_COMP, 64, 8 },
+    { GP__FILE_SPH_FORCE_COMP, 80, 8 },
     { GP__FILE_COUNT, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_integrate_comp[] = {
@@ -3139,7 +3164,7 @@ static const gp__shader_range gp__ranges_sph_integrate_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7 },
     { GP__FILE_GP_GRID_GLSL, 0, 67 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 4 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 58 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 59 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 80 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 81 },
     { GP__FILE_GP_SPH_GLSL, 0, 206 },
@@ -3199,7 +3224,7 @@ static const gp__shader_source gp__shader_sources[GP__SHADER_COUNT] = {
     { "draw_particles.frag", GP__GL_FRAGMENT_SHADER, gp__ranges_draw_particles_frag },
     { "draw_particles.vert", GP__GL_VERTEX_SHADER, gp__ranges_draw_particles_vert },
 };
-#define GP__SHADER_MOST_LINES 668   /* the longest program, with its #line directives */
+#define GP__SHADER_MOST_LINES 676   /* the longest program, with its #line directives */
 #define GP__SHADER_MOST_RANGES 13   /* the most ranges of one program */
 /* <<shaders-generated */
 
@@ -3322,11 +3347,13 @@ static int gp__shader_constants(char* out, size_t size) {
         "#define GP_GROUP_SIZE %d\n#define GP_KIND_FLUID %uu\n#define GP_KIND_GRANULAR %uu\n#define GP_KIND_RIGID %uu\n"
         "#define GP_GRID_BOUNDED %d\n#define GP_GRID_HASHED %d\n#define GP_MAX_FLUID_MATERIALS %uu\n#define GP_MAX_FORCES %uu\n"
         "#define GP_MAX_COLLIDERS %uu\n#define GP_MAX_GRANULAR_MATERIALS %uu\n#define GP_WALL_SAMPLES %uu\n#define GP_FLAG_DETERMINISTIC %uu\n"
+        "#define GP_INTEGRATOR_MASK %uu\n#define GP_FLAG_ARTIFICIAL_VISCOSITY %uu\n"
         "#define GP_SHAPE_SPHERE %d.0\n#define GP_SHAPE_BOX %d.0\n#define GP_SHAPE_CAPSULE %d.0\n#define GP_SHAPE_PLANE %d.0\n"
         "#define GP_SHAPE_MESH %d.0\n#define GP_SCAN_CHUNK %uu\n#define GP_SORT_RUN %uu\n",
         GP_GROUP_SIZE, (unsigned)GP_KIND_FLUID, (unsigned)GP_KIND_GRANULAR, (unsigned)GP_KIND_RIGID,
         (int)GP_GRID_BOUNDED, (int)GP_GRID_HASHED, (unsigned)GP_MAX_FLUID_MATERIALS, (unsigned)GP_MAX_FORCES,
         (unsigned)GP_MAX_COLLIDERS, (unsigned)GP_MAX_GRANULAR_MATERIALS, (unsigned)GP__WALL_SAMPLES, GP__FLAG_DETERMINISTIC,
+        GP__INTEGRATOR_MASK, GP__FLAG_ARTIFICIAL_VISCOSITY,
         (int)GP_SHAPE_SPHERE, (int)GP_SHAPE_BOX, (int)GP_SHAPE_CAPSULE, (int)GP_SHAPE_PLANE, (int)GP_SHAPE_MESH,
         (unsigned)GP__SCAN_CHUNK, (unsigned)GP__SORT_RUN);
 }
@@ -3428,7 +3455,8 @@ typedef struct gp__fluid_params {
     float shape[4];                            /* l0, re, rho0, k */
     float flow[4];                             /* nu, p0, mass, 1 = tension allowed */
     float kernel[4];                           /* poly6, spiky gradient, viscosity Laplacian coefficients, re^2 */
-    float table[4];                            /* the tables' sample spacing s, continuity 1 / summation 0, diffusion, unused */
+    float table[4];                            /* the tables' sample spacing s, continuity 1 / summation 0, diffusion,
+                                                  artificial viscosity alpha */
     float wall_density[GP__WALL_SAMPLES];      /* Z_rho at d = k s */
     float wall_viscosity[GP__WALL_SAMPLES];
     float wall_gradient[GP__WALL_SAMPLES];     /* A, M_n, M_t of the walls' pressure term (gp_wall in gp_sph.glsl) */
@@ -5343,6 +5371,7 @@ static void gp__fluid_params_fill(gp__fluid_params* f, const gp_fluid_material* 
     f->table[0] = (float)spacing;
     f->table[1] = m->density_model == GP_DENSITY_CONTINUITY ? 1.0f : 0.0f;
     f->table[2] = m->diffusion;
+    f->table[3] = m->artificial_viscosity;
     for (k = 0; k < GP__WALL_SAMPLES; ++k) {
         double d = spacing * k, density = 0.0, viscosity = 0.0, gradient = 0.0, normal = 0.0, tangent = 0.0;
         for (c = 0; c <= n; ++c)
@@ -5395,6 +5424,9 @@ static gp_result gp__fluid_material_check(gp_world* w, uint32_t phase, const gp_
     if (m->density_model != GP_DENSITY_SUMMATION && m->density_model != GP_DENSITY_CONTINUITY)
         return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_NOT_AN_ENUM_VALUE,
                         "density model %d is not a gp_density_model", (int)m->density_model);
+    if (!(m->artificial_viscosity >= 0.0f) || !(m->artificial_viscosity <= 1.0f))
+        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE,
+                        "artificial viscosity %g must be 0 to 1", (double)m->artificial_viscosity);
     if (!(m->diffusion > 0.0f) || !(m->diffusion <= 1.0f))
         return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE,
                         "diffusion %g must be above 0 and at most 1", (double)m->diffusion);
@@ -5421,6 +5453,11 @@ gp_result gp_fluid_material_set(gp_world* world, uint32_t phase, const gp_fluid_
     }
     world->fluid.materials[phase] = m;
     gp__fluid_params_fill(&world->solver_host.fluids[phase], &m);
+    {   /* the force pass visits a neighbour's material only when some material has artificial viscosity */
+        uint32_t k, any = 0;
+        for (k = 0; k < GP_MAX_FLUID_MATERIALS; ++k) any |= world->fluid.materials[k].artificial_viscosity > 0.0f;
+        world->solver_host.counts[2] = (world->solver_host.counts[2] & GP__INTEGRATOR_MASK) | (any ? GP__FLAG_ARTIFICIAL_VISCOSITY : 0u);
+    }
     gp__solver_upload(world);
     return gp__end(world, GP_OK);
 }
@@ -6782,7 +6819,7 @@ gp_result gp_world_step(gp_world* world, const gp_step_desc* desc) {
     world->dem.warned = h > gp__dem_limit(world);
     world->step.last_cfl = cfl;
     world->step.last_substeps = d.substeps;
-    world->solver_host.counts[2] = d.integrator == GP_INTEGRATOR_EXPLICIT_EULER ? 2u : 1u;
+    world->solver_host.counts[2] = (world->solver_host.counts[2] & ~GP__INTEGRATOR_MASK) | (d.integrator == GP_INTEGRATOR_EXPLICIT_EULER ? 2u : 1u);
     for (s = 0; s < d.substeps && r == GP_OK; ++s) r = gp__world_substep(world, h, true);
     if (r == GP_OK && world->grid_built) {   /* this step's statistics, for the step after next */
         world->gl.fnMemoryBarrier(GP__GL_BUFFER_UPDATE_BARRIER_BIT);

@@ -7,7 +7,7 @@
 // where it was, at rest, and is counted in stat_bad_updates: one bad particle never spreads NaN.
 void gp_integrate(vec3 x, vec3 v, vec3 a, out vec3 xn, out vec3 vn) {
     float dt = gp_gravity.w;
-    if (gp_solver_counts.z == 2u) { xn = x + v * dt; vn = v + a * dt; }
+    if ((gp_solver_counts.z & GP_INTEGRATOR_MASK) == 2u) { xn = x + v * dt; vn = v + a * dt; }
     else { vn = v + a * dt; xn = x + vn * dt; }
     if (!gp_finite3(xn) || !gp_finite3(vn)) {
         xn = x; vn = vec3(0.0);

@@ -34,7 +34,8 @@ struct gp_collider_shape { vec4 a; vec4 b; vec4 c; };
 
 layout(std140, binding = 1) uniform gp_solver_block {
     vec4 gp_gravity;          // xyz m/s^2, w the substep (s)
-    uvec4 gp_solver_counts;   // x colliders, y forces, z integrator (1 symplectic, 2 explicit Euler), w bodies
+    uvec4 gp_solver_counts;   // x colliders, y forces, z integrator (1 symplectic, 2 explicit
+                              // Euler; GP_INTEGRATOR_MASK) | GP_FLAG_ARTIFICIAL_VISCOSITY, w bodies
     gp_fluid gp_fluids[GP_MAX_FLUID_MATERIALS];
     gp_force_field gp_forces[GP_MAX_FORCES];
     gp_collider_shape gp_colliders[GP_MAX_COLLIDERS];

@@ -5,6 +5,8 @@
 //                     rest continued behind the wall (gp_wall in gp_sph.glsl)
 //   viscosity force f_v = mu sum_j m_j (v_j - v_i) / rho_j lap W_vis(r_ij)         (eqs. 7, 9)
 //                         + mu (0 - v_i) Z_vis(d), the walls' share (static walls)
+//   artificial viscosity (Monaghan 1992, per material, default off): p_i + p_j gains
+//                   rho_i rho_j Pi_ij for a closing pair, Pi_ij = alpha c h mu_ij / rho_ij
 //   a = (f_p + f_v) / rho_i + gravity + the user's forces
 // with mu = nu rho0 and j over the fluid neighbours within re (density > 0, set by sph_density).
 // The pressure gradient is Müller's spiky (re - r)^2 (the paper prints the power as 3), the
@@ -24,7 +26,8 @@
 layout(local_size_x = GP_GROUP_SIZE) in;
 
 // What particle i needs of itself in the loop.
-struct gp_self { vec3 p; vec3 v; float pressure; float re; float re2; float spiky; float laplacian; uint slot; };
+struct gp_self { vec3 p; vec3 v; float pressure; float rho; float re; float re2; float spiky; float laplacian; float av; float h;
+                 bool any_av; uint slot; };
 
 // Adds candidate slot k's pressure and viscosity terms (without the coefficients mu and 1/rho_i).
 void gp_force_term(uint k, uint end, gp_self s, ivec3 cell, inout vec3 pressure, inout vec3 viscosity) {
@@ -38,7 +41,16 @@ void gp_force_term(uint k, uint end, gp_self s, ivec3 cell, inout vec3 pressure,
     vec4 v = gp_velocity[k];
     float r = sqrt(r2), x = s.re - r;
     float mass_over_rho = v.w / rho_p.x;
-    pressure += (mass_over_rho * (s.pressure + rho_p.y) * s.spiky * x * x / r) * d;
+    // Monaghan's artificial viscosity: a closing pair's pseudo-pressure rho_i rho_j Pi_ij, with the
+    // pair's mean alpha c and h, so that the pair's forces stay equal and opposite across materials
+    float closing = dot(s.v - v.xyz, d), pseudo = 0.0;
+    if (s.any_av && closing < 0.0) {
+        uint mk = gp_material_of(gp_info[k]);
+        float hk = 0.5 * gp_fluids[mk].shape.y, h = 0.5 * (s.h + hk);
+        float av = 0.5 * (s.av + gp_fluids[mk].table.w * sqrt(gp_fluids[mk].shape.w) * hk);
+        pseudo = -av * (h * closing / (r2 + 0.01 * h * h)) * s.rho * rho_p.x / (0.5 * (s.rho + rho_p.x));
+    }
+    pressure += (mass_over_rho * (s.pressure + rho_p.y + pseudo) * s.spiky * x * x / r) * d;
     viscosity += (mass_over_rho * s.laplacian * x) * (v.xyz - s.v);
 }
 
@@ -56,6 +68,10 @@ void main() {
     s.re2 = gp_fluids[m].kernel.w;
     s.spiky = gp_fluids[m].kernel.y;
     s.laplacian = gp_fluids[m].kernel.z;
+    s.rho = own.x;
+    s.h = 0.5 * s.re;
+    s.av = gp_fluids[m].table.w * sqrt(gp_fluids[m].shape.w) * s.h;   // alpha c h
+    s.any_av = (gp_solver_counts.z & GP_FLAG_ARTIFICIAL_VISCOSITY) != 0u;
     s.slot = i;
     vec3 pressure = vec3(0.0), viscosity = vec3(0.0);
     vec3 gp_center = s.p;

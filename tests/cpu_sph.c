@@ -131,6 +131,7 @@ cpu_sph_material cpu_sph_material_make(const gp_fluid_material* resolved) {
     m.table_spacing = j >= 1.0 ? m.spacing / (2.0 * j) : m.smoothing_radius / (CPU_SPH_WALL_SAMPLES - 1);
     m.density_model = resolved->density_model;
     m.diffusion = resolved->diffusion;
+    m.artificial_viscosity = resolved->artificial_viscosity;
     for (k = 0; k < CPU_SPH_WALL_SAMPLES; ++k) {
         double d = (double)k * m.table_spacing, volume = m.mass / m.rest_density;
         m.wall_density[k] = cpu_sph_wall_density_exact(&m, d);
@@ -486,15 +487,26 @@ static void sph_force(sph_work* w, sph_visit* v) {
     while (sph_visit_next(v)) {
         uint32_t j = v->j;
         const double *d = v->d, *vj = v->vj;
-        double len, grad, lap, pc, vc, dv[3];
+        double len, grad, lap, pc, vc, dv[3], closing, pseudo, h = 0.5 * v->K.re;
         if (j == i) continue;
         len = sqrt(v->r2);
         grad = v->K.spiky * (v->K.re - len) * (v->K.re - len);   /* |gradW| */
         lap = v->K.visc * (v->K.re - len);
         pc = w->m[j] / w->rho[j] * grad;
+        /* Monaghan's artificial viscosity: a closing pair adds rho_i rho_j Pi_ij to p_i + p_j,
+           Pi_ij = -alpha c h mu_ij / rho_ij, mu_ij = h v_ij . r_ij / (r^2 + 0.01 h^2), h = re / 2 */
+        closing = 0.0;
+        for (c = 0; c < 3; ++c) closing += (v->vi[c] - vj[c]) * d[c];
+        pseudo = 0.0;
+        if (closing < 0.0) {   /* the pair's mean alpha c h and h: equal and opposite across materials */
+            const cpu_sph_material* mj = w->material[j];
+            double hj = 0.5 * mj->smoothing_radius, hij = 0.5 * (h + hj);
+            double av = 0.5 * (m->artificial_viscosity * sqrt(m->stiffness) * h + mj->artificial_viscosity * sqrt(mj->stiffness) * hj);
+            pseudo = -av * (hij * closing / (v->r2 + 0.01 * hij * hij)) * w->rho[i] * w->rho[j] / (0.5 * (w->rho[i] + w->rho[j]));
+        }
         if (len > 0.0)
-            for (c = 0; c < 3; ++c) fp[c] += pc * (pi + w->p[j]) * d[c] / len;   /* -(...)(-grad d/len) */
-        fp_abs += pc * (Pi + w->pabs[j]);
+            for (c = 0; c < 3; ++c) fp[c] += pc * (pi + w->p[j] + pseudo) * d[c] / len;   /* -(...)(-grad d/len) */
+        fp_abs += pc * (Pi + w->pabs[j] + pseudo);
         vc = mu * w->m[j] / w->rho[j] * lap;
         for (c = 0; c < 3; ++c) { dv[c] = vj[c] - v->vi[c]; fv[c] += vc * dv[c]; }
         fv_abs += vc * sph_length(dv);

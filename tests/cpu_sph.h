@@ -36,6 +36,7 @@ typedef struct cpu_sph_material {
     double wall_tangent[CPU_SPH_WALL_SAMPLES];
     gp_density_model density_model;                /* summation or continuity */
     double diffusion;                              /* delta of the continuity model */
+    double artificial_viscosity;                   /* Monaghan's alpha; 0: none */
 } cpu_sph_material;
 
 /* The kernels (poly6, spiky's gradient, viscosity's Laplacian) at distance r (vector r for the

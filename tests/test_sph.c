@@ -468,11 +468,13 @@ static gp_world* sph_random_world(int config, uint32_t n, uint64_t seed, sph_set
     case SPH_BOUNDED_OUTSIDE:
         for (a = 0; a < 3; ++a) { lo[a] = (float)(-0.5 * side); hi[a] = (float)(0.8 * side); }
         break;
-    case SPH_CONTINUITY:   /* both materials carry their density, with different diffusions */
+    case SPH_CONTINUITY:   /* both materials carry their density, with different diffusions and
+                              artificial viscosities */
         m.density_model = GP_DENSITY_CONTINUITY;
         m.diffusion = 0.3f;
+        m.artificial_viscosity = 0.1f;
         CHECK(gp_fluid_material_set(w, 0, &m) == GP_OK);
-        m.rest_density = 700.0f; m.stiffness = 3000.0f; m.diffusion = 0.2f;
+        m.rest_density = 700.0f; m.stiffness = 3000.0f; m.diffusion = 0.2f; m.artificial_viscosity = 0.5f;
         CHECK(gp_fluid_material_set(w, 1, &m) == GP_OK);
         s->colliders[0] = sph_box((float)(0.5 * side), (float)(0.5 * side), (float)(0.5 * side), (float)(0.5 * side),
                                   (float)(0.5 * side), (float)(0.5 * side), 1);
@@ -557,6 +559,107 @@ static sph_error sph_compute_case(int config, uint32_t n, uint64_t seed) {
     sph_state_free(&after);
     gp_world_destroy(w);
     return e;
+}
+
+/* Monaghan's artificial viscosity, where it dominates: a block on the lattice (pressure 0, tension
+   clamped) with random velocities of 1 m/s, two materials of different alpha and sound, no
+   gravity, no walls. The GPU's accelerations match the double reference; the pair terms are
+   equal and opposite across materials (total momentum change 0 to float rounding); the term is
+   there (the accelerations are those of alpha 0 plus a large part); alpha outside [0, 1] refused. */
+static void sph_av_run(float alpha0, float alpha1, sph_state* out, cpu_sph_particle** ref) {
+    gp_world_desc d;
+    gp_world* w;
+    sph_setup s;
+    gp_fluid_material m = sph_default_material();
+    gp_particles_desc pd;
+    const double corner[3] = {0.0, 0.0, 0.0};
+    gp_particle_position* lattice = sph_lattice(8, 8, 8, 0.5 * SPH_CELL, corner);
+    float xyz[3 * 512], vel[3 * 512];
+    uint64_t state = 5;
+    cpu_sph_scene scene;
+    uint32_t k, batch;
+    memset(&d, 0, sizeof d);
+    memset(&s, 0, sizeof s);
+    memset(out, 0, sizeof *out);
+    *ref = NULL;
+    d.max_particles = 512;
+    d.grid.cell_size = SPH_CELL;
+    if (!(w = fixture_world(&d))) { free(lattice); return; }
+    s.gravity[1] = 1e-30f;   /* none, to float rounding (a zero gravity means the default) */
+    m.viscosity = 1e-6f;     /* water's: the artificial viscosity is most of the dissipation */
+    m.artificial_viscosity = alpha0;
+    CHECK(gp_fluid_material_set(w, 0, &m) == GP_OK);
+    m.stiffness = 3000.0f; m.artificial_viscosity = alpha1;   /* re and mu shared: the solver's pairs are symmetric */
+    CHECK(gp_fluid_material_set(w, 1, &m) == GP_OK);
+    sph_apply(w, &s);
+    for (batch = 0; batch < 2; ++batch) {
+        uint32_t n = 0;
+        for (k = 0; k < 512; ++k) {
+            if ((k % 2) != batch) continue;
+            xyz[3 * n] = lattice[k].x; xyz[3 * n + 1] = lattice[k].y; xyz[3 * n + 2] = lattice[k].z;
+            vel[3 * n] = (float)(2.0 * sph_unit(&state) - 1.0); vel[3 * n + 1] = (float)(2.0 * sph_unit(&state) - 1.0);
+            vel[3 * n + 2] = (float)(2.0 * sph_unit(&state) - 1.0);
+            ++n;
+        }
+        memset(&pd, 0, sizeof pd);
+        pd.count = n; pd.positions = xyz; pd.velocities = vel; pd.kind = GP_KIND_FLUID; pd.phase = batch;
+        pd.radius = 0.01f;
+        CHECK(gp_fluid_material_get(w, batch, &m) == GP_OK);
+        pd.mass = m.mass;
+        CHECK(gp_particles_add(w, &pd, NULL) == GP_OK);
+    }
+    CHECK(gp_fluid_compute(w, SPH_COMPUTE_DT) == GP_OK);
+    *out = sph_read(w, 1);
+    *ref = (cpu_sph_particle*)sph_alloc((size_t)out->n * sizeof **ref);
+    scene = sph_scene(out, &s, (double)SPH_COMPUTE_DT);
+    cpu_sph_compute(&scene, *ref);
+    m.artificial_viscosity = 1.5f;
+    CHECK(gp_fluid_material_set(w, 2, &m) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE));
+    m.artificial_viscosity = NAN;
+    CHECK(gp_fluid_material_set(w, 2, &m) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE));
+    gp_world_destroy(w);
+    free(lattice);
+}
+static void test_sph_artificial_viscosity(void) {
+    sph_state on, off;
+    cpu_sph_particle *ref_on, *ref_off;
+    double momentum[3] = {0, 0, 0}, scale = 0.0, change = 0.0, size = 0.0, largest = 0.0, worst = 0.0;
+    uint32_t k;
+    int c;
+    sph_av_run(0.5f, 0.1f, &on, &ref_on);
+    sph_av_run(0.0f, 0.0f, &off, &ref_off);
+    if (!ref_on || !ref_off) { free(ref_on); free(ref_off); sph_state_free(&on); sph_state_free(&off); return; }
+    sph_compare(&on, ref_on, "artificial viscosity 0.5 and 0.1");
+    sph_compare(&off, ref_off, "no artificial viscosity");
+    for (k = 0; k < on.n; ++k) {
+        double a[3] = {on.acceleration[k].x, on.acceleration[k].y, on.acceleration[k].z};
+        double b[3] = {off.acceleration[k].x, off.acceleration[k].y, off.acceleration[k].z};
+        for (c = 0; c < 3; ++c) {
+            momentum[c] += on.velocity[k].mass * a[c];
+            scale += fabs(on.velocity[k].mass * a[c]);
+            change += fabs(a[c] - b[c]);
+            size += fabs(a[c]);
+        }
+    }
+    /* the term alone, GPU against reference: the difference each makes, on less off (the shared
+       comparison's scale is the pressure's, a thousand times this term's) */
+    for (k = 0; k < on.n; ++k) {
+        double g[3] = {on.acceleration[k].x - off.acceleration[k].x, on.acceleration[k].y - off.acceleration[k].y,
+                       on.acceleration[k].z - off.acceleration[k].z};
+        for (c = 0; c < 3; ++c) {
+            double r = ref_on[k].acceleration[c] - ref_off[k].acceleration[c];
+            largest = fmax(largest, fabs(r));
+            worst = fmax(worst, fabs(g[c] - r));
+        }
+    }
+    CHECKF(largest > 0.0 && worst <= 1e-4 * largest, "the artificial viscosity's term differs from the reference by %.3g m/s^2 "
+           "(largest term %.3g)", worst, largest);
+    CHECKF(fabs(momentum[0]) + fabs(momentum[1]) + fabs(momentum[2]) < 1e-5 * scale,
+           "the artificial viscosity's forces sum to (%.3g, %.3g, %.3g) N, against %.3g N of terms", momentum[0], momentum[1],
+           momentum[2], scale);
+    CHECKF(change > 0.5 * size, "the artificial viscosity changed the accelerations by %.3g of %.3g: hardly there", change, size);
+    free(ref_on); free(ref_off);
+    sph_state_free(&on); sph_state_free(&off);
 }
 
 /* Random blocks of 1, 7, 333 and 2,000 particles in each configuration; 600 in one cell. */
@@ -1449,6 +1552,7 @@ const gp_test_case sph_tests[] = {
     {"sph_reference_self_check", test_sph_reference_self_check},
     {"sph_compute_matches_reference", test_sph_compute_matches_reference},
     {"sph_empty_world", test_sph_empty_world},
+    {"sph_artificial_viscosity", test_sph_artificial_viscosity},
     {"sph_step_matches_reference", test_sph_step_matches_reference},
     {"sph_boundary_distance_matches_reference", test_sph_boundary_distance_matches_reference},
     {"sph_rejects_bad_input", test_sph_rejects_bad_input},

@@ -30,7 +30,7 @@ shaders() {
     [ -s "$B/log" ]; report "shaders: no backslash line continuations (Mesa rejects them here)" $((1 - $?)) "$B/log"
     # One source for each fact: the constants C and GLSL share come from the header, the storage
     # blocks' bindings from its binding plan; no shader file writes either as a number.
-    grep -nE '^[[:space:]]*#[[:space:]]*define[[:space:]]+GP_(GROUP_SIZE|KIND_|GRID_BOUNDED|GRID_HASHED|MAX_|WALL_SAMPLES|SHAPE_|SCAN_CHUNK|SORT_RUN|FLAG_|BINDING_)' \
+    grep -nE '^[[:space:]]*#[[:space:]]*define[[:space:]]+GP_(GROUP_SIZE|KIND_|GRID_BOUNDED|GRID_HASHED|MAX_|WALL_SAMPLES|SHAPE_|SCAN_CHUNK|SORT_RUN|FLAG_|INTEGRATOR_MASK|BINDING_)' \
         shaders_embedded/* > "$B/log"
     grep -nE 'std430, binding = [0-9]' shaders_embedded/* >> "$B/log"
     [ -s "$B/log" ]; report "shaders: no shared constant or storage binding written in a shader file" $((1 - $?)) "$B/log"
