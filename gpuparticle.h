@@ -73,7 +73,7 @@
        tank.center[1] = 0.5f; tank.half_extents[0] = tank.half_extents[1] = tank.half_extents[2] = 0.5f;
        gp_collider wall; gp_collider_add(world, &tank, &wall);
        float lo[3] = {-0.5f, 0, -0.5f}, hi[3] = {0, 0.6f, 0};
-       gp_fluid_add_block(world, 0, lo, hi, NULL, NULL); // phase 0: water-like defaults
+       gp_fluid_add_block(world, 0, lo, hi, NULL, NULL); // phase 0: the default fluid material
 
        gp_step_desc step = {0};
        step.dt = 1.0f / 60;                             // substeps picked from the CFL number
