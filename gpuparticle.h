@@ -1935,7 +1935,9 @@ static const char* const gp__file_gp_neighbors_glsl[] = {
     "    }\n",
     "    if (gp_visited != gp_expected || gp_cells != 27u) atomicAdd(stat_truncated, 1u);\n",
     "}\n",
+    "#ifdef GP_NEIGHBOR_VISIT\n",
     "#undef GP_NEIGHBOR_VISIT\n",
+    "#endif\n",
     "#undef GP_NEIGHBOR_BATCH\n",
     "#ifdef GP_NEIGHBOR_TERM\n",
     "#undef GP_NEIGHBOR_TERM\n",
@@ -3009,7 +3011,7 @@ static const gp__shader_range gp__ranges_dem_contact_comp[] = {
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5 },
     { GP__FILE_GP_DEM_GLSL, 0, 66 },
     { GP__FILE_DEM_CONTACT_COMP, 18, 68 },
-    { GP__FILE_GP_NEIGHBORS_GLSL, 0, 67 },
+    { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69 },
     { GP__FILE_DEM_CONTACT_COMP, 87, 6 },
     { GP__FILE_COUNT, 0, 0 }
 };
@@ -3073,7 +3075,7 @@ static const gp__shader_range gp__ranges_grid_neighbors_comp[] = {
     { GP__FILE_GP_PARTICLES_GLSL, 0, 4 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 80 },
     { GP__FILE_GRID_NEIGHBORS_COMP, 9, 25 },
-    { GP__FILE_GP_NEIGHBORS_GLSL, 0, 67 },
+    { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69 },
     { GP__FILE_GRID_NEIGHBORS_COMP, 35, 3 },
     { GP__FILE_COUNT, 0, 0 }
 };
@@ -3124,7 +3126,7 @@ static const gp__shader_range gp__ranges_sph_continuity_comp[] = {
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 81 },
     { GP__FILE_GP_SPH_GLSL, 0, 206 },
     { GP__FILE_SPH_CONTINUITY_COMP, 21, 51 },
-    { GP__FILE_GP_NEIGHBORS_GLSL, 0, 67 },
+    { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69 },
     { GP__FILE_SPH_CONTINUITY_COMP, 73, 8 },
     { GP__FILE_COUNT, 0, 0 }
 };
@@ -3139,7 +3141,7 @@ static const gp__shader_range gp__ranges_sph_density_comp[] = {
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 81 },
     { GP__FILE_GP_SPH_GLSL, 0, 206 },
     { GP__FILE_SPH_DENSITY_COMP, 15, 27 },
-    { GP__FILE_GP_NEIGHBORS_GLSL, 0, 67 },
+    { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69 },
     { GP__FILE_SPH_DENSITY_COMP, 43, 5 },
     { GP__FILE_COUNT, 0, 0 }
 };
@@ -3154,7 +3156,7 @@ static const gp__shader_range gp__ranges_sph_force_comp[] = {
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 81 },
     { GP__FILE_GP_SPH_GLSL, 0, 206 },
     { GP__FILE_SPH_FORCE_COMP, 25, 54 },
-    { GP__FILE_GP_NEIGHBORS_GLSL, 0, 67 },
+    { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69 },
     { GP__FILE_SPH_FORCE_COMP, 80, 8 },
     { GP__FILE_COUNT, 0, 0 }
 };
@@ -3224,7 +3226,7 @@ static const gp__shader_source gp__shader_sources[GP__SHADER_COUNT] = {
     { "draw_particles.frag", GP__GL_FRAGMENT_SHADER, gp__ranges_draw_particles_frag },
     { "draw_particles.vert", GP__GL_VERTEX_SHADER, gp__ranges_draw_particles_vert },
 };
-#define GP__SHADER_MOST_LINES 676   /* the longest program, with its #line directives */
+#define GP__SHADER_MOST_LINES 678   /* the longest program, with its #line directives */
 #define GP__SHADER_MOST_RANGES 13   /* the most ranges of one program */
 /* <<shaders-generated */
 

@@ -59,7 +59,9 @@
     }
     if (gp_visited != gp_expected || gp_cells != 27u) atomicAdd(stat_truncated, 1u);
 }
+#ifdef GP_NEIGHBOR_VISIT
 #undef GP_NEIGHBOR_VISIT
+#endif
 #undef GP_NEIGHBOR_BATCH
 #ifdef GP_NEIGHBOR_TERM
 #undef GP_NEIGHBOR_TERM
