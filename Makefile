@@ -1,7 +1,8 @@
 # gpuparticle.h: build, tests, benchmark and shader embedding. Everything generated goes to build/.
 #   make test      install what is missing, check shaders and compilation, run every test
 #   make bench     the primitives' and the SPH fluid's benchmark (tables on stdout, CSV in build/)
-#   make shaders   write every file of shaders_embedded/ into gpuparticle.h (each once)
+#   make shaders   write every file of shaders_embedded/ into gpuparticle.h (each once), then fill the
+#                  stage files' generated regions (snippets, defines)
 #   make check     the quick checks only: shaders in step and valid, the header compiles cleanly,
 #                  its version, contents, licence and references agree
 #   make demo      the dam break in a window, or headless (PNG frames) when there is no display
@@ -52,9 +53,14 @@ $(BUILD)/bench: $(BENCH_SOURCES) tests/cpu_reference.h tests/cpu_sph.h tests/cpu
 	@mkdir -p $(BUILD)
 	$(CC) -std=c99 -O2 -g $(CWARN) -I. -Itests $(BENCH_SOURCES) -o $@ $(LIBS)
 
+# The header first (each file once, the stage files without their regions' bodies), then the
+# stage files' generated regions: the snippets, and each program's defines as the header writes them.
 shaders: | $(BUILD)
 	sh tools/embed_shaders.sh header shaders_embedded gpuparticle.h > $(BUILD)/gpuparticle.h.new
 	mv $(BUILD)/gpuparticle.h.new gpuparticle.h
+	$(CC) -std=c99 -I. tests/dump_shaders.c -o $(BUILD)/dump_shaders -lm -ldl
+	rm -rf $(BUILD)/defines && mkdir -p $(BUILD)/defines && $(BUILD)/dump_shaders --defines $(BUILD)/defines
+	sh tools/embed_shaders.sh sync shaders_embedded $(BUILD)/defines
 
 check-shaders: | $(BUILD)
 	sh tools/check.sh shaders

@@ -1132,12 +1132,15 @@ static gp_result gp__grow(const gp_allocator* allocator, void** array, uint32_t*
 }
 
 /* >>shaders ================================================================================
-   The shaders live in shaders_embedded/, each file once: snippets (*.glsl) and one file per
-   program stage (*.comp, and the draw helper's *.vert and *.frag), whose `#include "x.glsl"`
-   lines tools/embed_shaders.sh resolves into ranges of lines (the generated region below). A
-   program reaches GL as its stage file's #version line, the header's defines (the constants C and
-   GLSL share, then the program's row of the binding plan, then the user's prelude), and each range
-   after a `#line LINE FILE`, FILE the index in gp__shader_files: a driver's log names the file. */
+   The shaders live in shaders_embedded/: snippets (*.glsl) and one file per program stage
+   (*.comp, and the draw helpers' *.vert and *.frag). A stage file names the snippets it needs
+   with `// >>include x.glsl` regions, which `make shaders` fills (with the defines region, so that
+   each stage file is a complete program for glslangValidator and editors); the header embeds each
+   file once, a stage file without its regions' bodies, and tools/embed_shaders.sh resolves each
+   program into ranges of lines (the generated region below). A program reaches GL as its stage
+   file's #version line, the header's defines (the constants C and GLSL share, then the program's
+   row of the binding plan, then the user's prelude), and each range after a `#line LINE FILE`, so
+   that a driver's log names the file and its line in shaders_embedded/. */
 /* Constants C and GLSL share (injected into every shader by gp__shader_constants). */
 #define GP__SCAN_CHUNK 32u      /* elements a scan invocation owns (GLSL: GP_SCAN_CHUNK) */
 #define GP__SCAN_MAX_LEVELS 8   /* 2^32 elements, chunks of 32 */
@@ -1151,7 +1154,9 @@ typedef struct gp__shader_file {
     const char* name;                /* shaders_embedded/<name> */
     const char* const* lines;        /* NULL-terminated, one string a line */
 } gp__shader_file;
-typedef struct gp__shader_range { uint16_t file, first, count; } gp__shader_range;   /* 0-based lines */
+/* Lines [first, first + count) of a file as embedded (0-based; a stage file without its generated
+   regions), the first of them line `line` of the file in shaders_embedded/ (1-based). */
+typedef struct gp__shader_range { uint16_t file, first, count, line; } gp__shader_range;
 typedef struct gp__shader_source {
     const char* name;                /* the stage file */
     gp__GLenum stage;                /* GP__GL_COMPUTE_SHADER, _VERTEX_ or _FRAGMENT_ */
@@ -1166,14 +1171,6 @@ static const char* const gp__file_body_particles_comp[] = {
     "//   r_k = q r0_k q*, x_k = X + r_k, v_k = V + W x r_k\n",
     "// for every rigid particle in the store, whose owner is its body and whose id is the body's first\n",
     "// id plus k.\n",
-    "#include \"gp_common.glsl\"\n",
-    "#include \"gp_world.glsl\"\n",
-    "#include \"gp_grid.glsl\"\n",
-    "#include \"gp_particles.glsl\"\n",
-    "#include \"gp_solver.glsl\"\n",
-    "#include \"gp_buffers.glsl\"\n",
-    "#include \"gp_quaternion.glsl\"\n",
-    "#include \"gp_dem.glsl\"\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
     "void main() {\n",
     "    uint i = gp_global_index();\n",
@@ -1198,14 +1195,6 @@ static const char* const gp__file_body_update_comp[] = {
     "// contact torque about its own centre (its forces act at contact points, not at its centre). The sums run in k order, so a\n",
     "// run repeats bit for bit. An update that is not finite is not applied: the body keeps its place,\n",
     "// stops, and is counted.\n",
-    "#include \"gp_common.glsl\"\n",
-    "#include \"gp_world.glsl\"\n",
-    "#include \"gp_grid.glsl\"\n",
-    "#include \"gp_particles.glsl\"\n",
-    "#include \"gp_solver.glsl\"\n",
-    "#include \"gp_buffers.glsl\"\n",
-    "#include \"gp_quaternion.glsl\"\n",
-    "#include \"gp_dem.glsl\"\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
     "void main() {\n",
     "    uint b = gp_global_index();\n",
@@ -1245,10 +1234,6 @@ static const char* const gp__file_boundary_distance_comp[] = {
     "#version 430 core\n",
     "// boundary_distance: the boundary's signed distance at u_count points (gp_boundary_distance),\n",
     "// exactly as the SPH passes see it.\n",
-    "#include \"gp_common.glsl\"\n",
-    "#include \"gp_solver.glsl\"\n",
-    "#include \"gp_buffers.glsl\"\n",
-    "#include \"gp_boundary.glsl\"\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
     "\n",
     "layout(std430, binding = GP_BINDING_POINTS) readonly buffer point_block { vec4 points[]; };\n",
@@ -1266,7 +1251,6 @@ static const char* const gp__file_copy_comp[] = {
     "// copy: a plain streaming pass, destination[i] = source[i]. The yardstick that `make bench` holds\n",
     "// every primitive against: the same bytes moved as fast as this library knows how, with no work in\n",
     "// between: 16 elements per invocation, 16 bytes per access, single words only in a ragged tail.\n",
-    "#include \"gp_common.glsl\"\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
     "\n",
     "layout(std430, binding = GP_BINDING_COPY_SOURCE) readonly buffer source_block { uint source[]; };\n",
@@ -1295,15 +1279,6 @@ static const char* const gp__file_dem_contact_comp[] = {
     "// acceleration (force / mass plus gravity and your forces); a rigid particle's is its contact\n",
     "// force / mass, and its contact torque about its centre, which body_update sums.\n",
     "// The grid's cells must be at least as wide as the largest contact distance (checked on the host).\n",
-    "#include \"gp_common.glsl\"\n",
-    "#include \"gp_world.glsl\"\n",
-    "#include \"gp_grid.glsl\"\n",
-    "#include \"gp_particles.glsl\"\n",
-    "#include \"gp_solver.glsl\"\n",
-    "#include \"gp_buffers.glsl\"\n",
-    "#include \"gp_boundary.glsl\"\n",
-    "#include \"gp_quaternion.glsl\"\n",
-    "#include \"gp_dem.glsl\"\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
     "\n",
     "// Contact with the walls: every collider within r pushes, and a container box's six faces each\n",
@@ -1372,7 +1347,6 @@ static const char* const gp__file_dem_contact_comp[] = {
     "    vec3 gp_center = s.p;\n",
     "#define GP_NEIGHBOR_VISIT(k, end, cell) gp_contact_term(k, end, s, cell, f, torque)\n",
     "#define GP_NEIGHBOR_BATCH 1\n",
-    "#include \"gp_neighbors.glsl\"\n",
     "    gp_wall_contact(s.p, s.v, s.w, s.r, s.c, f, torque);\n",
     "    vec3 a = f / v.w;\n",
     "    if (!s.rigid) a += gp_gravity.xyz + gp_user_forces(s.p);\n",
@@ -1389,12 +1363,6 @@ static const char* const gp__file_dem_integrate_comp[] = {
     "//   explicit Euler:             x' = x + v dt, v' = v + a dt\n",
     "// An update that is not finite is not applied: the grain keeps its position, stops, and is\n",
     "// counted, so that nothing is lost and nothing spreads NaN to its neighbours.\n",
-    "#include \"gp_common.glsl\"\n",
-    "#include \"gp_world.glsl\"\n",
-    "#include \"gp_particles.glsl\"\n",
-    "#include \"gp_solver.glsl\"\n",
-    "#include \"gp_buffers.glsl\"\n",
-    "#include \"gp_integrate.glsl\"\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
     "void main() {\n",
     "    uint i = gp_global_index();\n",
@@ -1462,7 +1430,6 @@ static const char* const gp__file_draw_bodies_vert[] = {
     "layout(location = 5) uniform uint u_first;   // the run's first body, for its colour\n",
     "out vec3 v_normal;\n",
     "flat out uint v_body;\n",
-    "#include \"gp_quaternion.glsl\"\n",
     "void main() {\n",
     "    vec3 world = a_center.xyz + gp_rotate(a_rotation, a_vertex);   // eq. 21\n",
     "    v_normal = mat3(u_view) * gp_rotate(a_rotation, a_normal);\n",
@@ -2313,11 +2280,6 @@ static const char* const gp__file_grid_count_comp[] = {
     "// particles with a NaN or infinite coordinate go to the extra bucket past the last and are\n",
     "// counted. None is dropped. In deterministic mode order[i] is the particle's id instead, the value\n",
     "// of the (bucket, id) sort that follows (the rank depends on timing).\n",
-    "#include \"gp_common.glsl\"\n",
-    "#include \"gp_world.glsl\"\n",
-    "#include \"gp_grid.glsl\"\n",
-    "#include \"gp_particles.glsl\"\n",
-    "#include \"gp_buffers.glsl\"\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
     "\n",
     "void main() {\n",
@@ -2344,10 +2306,6 @@ static const char* const gp__file_grid_ids_comp[] = {
     "// grid_ids: deterministic mode, after the sort of (bucket, id) pairs: order[k] holds an id; the\n",
     "// slot of that particle replaces it, which turns the sorted ids into the gather order of the\n",
     "// reorder (grid_count wrote the ids).\n",
-    "#include \"gp_common.glsl\"\n",
-    "#include \"gp_world.glsl\"\n",
-    "#include \"gp_particles.glsl\"\n",
-    "#include \"gp_buffers.glsl\"\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
     "\n",
     "void main() {\n",
@@ -2362,11 +2320,6 @@ static const char* const gp__file_grid_neighbors_comp[] = {
     "// grid_neighbors: for every particle, how many other particles lie closer than u_radius\n",
     "// (u_radius <= cell size), found through the grid with the neighbour loop every solver shares\n",
     "// (gp_neighbors.glsl), its hook counting the candidates within the radius.\n",
-    "#include \"gp_common.glsl\"\n",
-    "#include \"gp_world.glsl\"\n",
-    "#include \"gp_grid.glsl\"\n",
-    "#include \"gp_particles.glsl\"\n",
-    "#include \"gp_buffers.glsl\"\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
     "\n",
     "layout(std430, binding = GP_BINDING_NEIGHBOR_COUNT) writeonly buffer neighbor_count_block { uint neighbor_count[]; };\n",
@@ -2392,7 +2345,6 @@ static const char* const gp__file_grid_neighbors_comp[] = {
     "#define GP_NEIGHBOR_TERM(k, end, cell) gp_near(k, end, i, p, cell, radius2)\n",
     "#define GP_NEIGHBOR_SUM found\n",
     "#define GP_NEIGHBOR_BATCH 8\n",
-    "#include \"gp_neighbors.glsl\"\n",
     "    }\n",
     "    neighbor_count[i] = found;\n",
     "}\n",
@@ -2409,9 +2361,6 @@ static const char* const gp__file_grid_reorder_comp[] = {
     "// (u_first 1) computes that from grid_count's rank in order[i] and leaves it there for the others.\n",
     "// Random stores cost a CPU renderer less than random loads, which stall.\n",
     "// Gather (u_scatter 0, deterministic): slot k takes the particle order[k] (grid_ids wrote it).\n",
-    "#include \"gp_common.glsl\"\n",
-    "#include \"gp_world.glsl\"\n",
-    "#include \"gp_buffers.glsl\"\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
     "\n",
     "layout(std430, binding = GP_BINDING_REORDER_SOURCE) readonly buffer source_block { uvec4 source[]; };\n",
@@ -2448,8 +2397,6 @@ static const char* const gp__file_scan_block_comp[] = {
     "// Compaction (u_flags 1): the inputs are flags; each flagged i is written to\n",
     "//   scan_output[its place], and the invocation holding the last element writes how many were\n",
     "//   flagged to count_words[u_count_word], where an indirect dispatch can read it.\n",
-    "#include \"gp_common.glsl\"\n",
-    "#include \"gp_scan.glsl\"\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
     "\n",
     "layout(std430, binding = GP_BINDING_SCAN_OUTPUT) writeonly buffer scan_output_block { uint scan_output[]; };\n",
@@ -2491,8 +2438,6 @@ static const char* const gp__file_scan_reduce_comp[] = {
     "#version 430 core\n",
     "// scan_reduce: first pass of the exclusive prefix sum (see gp_scan.glsl): chunk_sums[c] = the sum\n",
     "// of chunk c's GP_SCAN_CHUNK inputs (or of its non-zero flags, compacting).\n",
-    "#include \"gp_common.glsl\"\n",
-    "#include \"gp_scan.glsl\"\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
     "\n",
     "layout(std430, binding = GP_BINDING_CHUNK_SUMS) writeonly buffer chunk_sums_block { uint chunk_sums[]; };\n",
@@ -2514,8 +2459,6 @@ static const char* const gp__file_sort_global_comp[] = {
     "// comparator per invocation. Otherwise half-cleaners: with u_levels 1, distance j, one comparator\n",
     "// per invocation; with u_levels 2, distances j and j/2 together, four elements per invocation\n",
     "// (i, i + j/2, i + j, i + 3j/2), which halves the passes over the buffers.\n",
-    "#include \"gp_common.glsl\"\n",
-    "#include \"gp_sort.glsl\"\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
     "\n",
     "layout(std430, binding = GP_BINDING_SORT_KEYS) buffer keys_block { uint keys[]; };\n",
@@ -2562,8 +2505,6 @@ static const char* const gp__file_sort_local_comp[] = {
     "// GP_SORT_RUN elements, done in one invocation's registers. With u_block 0 it sorts each run from\n",
     "// scratch (every stage k = 2 ... GP_SORT_RUN); otherwise it finishes stage u_block with the\n",
     "// half-cleaners j = GP_SORT_RUN / 2 ... 1 after sort_global did the longer ones.\n",
-    "#include \"gp_common.glsl\"\n",
-    "#include \"gp_sort.glsl\"\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
     "\n",
     "layout(std430, binding = GP_BINDING_SORT_KEYS) buffer keys_block { uint keys[]; };\n",
@@ -2623,14 +2564,6 @@ static const char* const gp__file_sph_continuity_comp[] = {
     "// eq. 5. A pass of its own: llvmpipe runs a loop that no invocation of a group takes, so one\n",
     "// pass for both models made the summation model's substep 50% slower. The neighbour loop is\n",
     "// gp_neighbors.glsl's: 27 cells, 8 candidates per iteration, shortfalls counted.\n",
-    "#include \"gp_common.glsl\"\n",
-    "#include \"gp_world.glsl\"\n",
-    "#include \"gp_grid.glsl\"\n",
-    "#include \"gp_particles.glsl\"\n",
-    "#include \"gp_solver.glsl\"\n",
-    "#include \"gp_buffers.glsl\"\n",
-    "#include \"gp_boundary.glsl\"\n",
-    "#include \"gp_sph.glsl\"\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
     "\n",
     "// What particle i needs of itself in the neighbour loop.\n",
@@ -2682,7 +2615,6 @@ static const char* const gp__file_sph_continuity_comp[] = {
     "    vec3 gp_center = p;\n",
     "#define GP_NEIGHBOR_VISIT(k, end, cell) gp_continuity_term(k, end, s, cell, sum)\n",
     "#define GP_NEIGHBOR_BATCH 8\n",
-    "#include \"gp_neighbors.glsl\"\n",
     "    // the walls' particles, at rest: sum_w m v_i . grad W = -rho0 v_i . a (gp_wall)\n",
     "    float rate = sum.x + table.z * s.re * sqrt(shape.w) * sum.y - shape.z * dot(s.v, gp_walls(m, p).a);\n",
     "    float rho = s.rho + gp_gravity.w * rate;\n",
@@ -2701,14 +2633,6 @@ static const char* const gp__file_sph_density_comp[] = {
     "// the wall weight function at the particle's distance to the boundary (eq. 13); p_i from eq. 5.\n",
     "// Other kinds get (0, 0), which tells the force pass to skip them. The neighbour loop is\n",
     "// gp_neighbors.glsl's: 27 cells, 8 candidates per iteration, shortfalls counted.\n",
-    "#include \"gp_common.glsl\"\n",
-    "#include \"gp_world.glsl\"\n",
-    "#include \"gp_grid.glsl\"\n",
-    "#include \"gp_particles.glsl\"\n",
-    "#include \"gp_solver.glsl\"\n",
-    "#include \"gp_buffers.glsl\"\n",
-    "#include \"gp_boundary.glsl\"\n",
-    "#include \"gp_sph.glsl\"\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
     "\n",
     "// m_k W(|x_k - p|) when candidate slot k (< end) is a fluid particle of the visited cell.\n",
@@ -2736,7 +2660,6 @@ static const char* const gp__file_sph_density_comp[] = {
     "#define GP_NEIGHBOR_TERM(k, end, cell) gp_density_term(k, end, p, cell, re2, poly6)\n",
     "#define GP_NEIGHBOR_SUM rho\n",
     "#define GP_NEIGHBOR_BATCH 8\n",
-    "#include \"gp_neighbors.glsl\"\n",
     "    rho += gp_walls(m, p).share.x;\n",
     "    gp_density[i] = vec2(rho, gp_pressure(gp_fluids[m], rho));\n",
     "    atomicMin(stat_min_density, floatBitsToUint(rho));\n",
@@ -2762,14 +2685,6 @@ static const char* const gp__file_sph_force_comp[] = {
     "// at rest would hold twice the hydrostatic pressure: the sum here takes p_i + p_j whole. The\n",
     "// walls' push of eq. 11 is applied in sph_integrate, as the displacement it stands for: a last\n",
     "// guard, since the walls' pressure term holds particles off the wall.\n",
-    "#include \"gp_common.glsl\"\n",
-    "#include \"gp_world.glsl\"\n",
-    "#include \"gp_grid.glsl\"\n",
-    "#include \"gp_particles.glsl\"\n",
-    "#include \"gp_solver.glsl\"\n",
-    "#include \"gp_buffers.glsl\"\n",
-    "#include \"gp_boundary.glsl\"\n",
-    "#include \"gp_sph.glsl\"\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
     "\n",
     "// What particle i needs of itself in the loop.\n",
@@ -2824,7 +2739,6 @@ static const char* const gp__file_sph_force_comp[] = {
     "    vec3 gp_center = s.p;\n",
     "#define GP_NEIGHBOR_VISIT(k, end, cell) gp_force_term(k, end, s, cell, pressure, viscosity)\n",
     "#define GP_NEIGHBOR_BATCH 8\n",
-    "#include \"gp_neighbors.glsl\"\n",
     "    gp_wall walls = gp_walls(m, s.p);\n",
     "    viscosity -= walls.share.y * s.v;\n",
     "    // the walls' particles (gp_wall); their hydrostatic part fades out at the free surface\n",
@@ -2845,15 +2759,6 @@ static const char* const gp__file_sph_integrate_comp[] = {
     "// sph_continuity found for this substep as the one it carries. An\n",
     "// update that is not finite (a blow-up) is not applied: the particle keeps its position, stops,\n",
     "// and is counted, so that nothing is lost and nothing spreads NaN to its neighbours.\n",
-    "#include \"gp_common.glsl\"\n",
-    "#include \"gp_world.glsl\"\n",
-    "#include \"gp_grid.glsl\"\n",
-    "#include \"gp_particles.glsl\"\n",
-    "#include \"gp_solver.glsl\"\n",
-    "#include \"gp_buffers.glsl\"\n",
-    "#include \"gp_boundary.glsl\"\n",
-    "#include \"gp_sph.glsl\"\n",
-    "#include \"gp_integrate.glsl\"\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
     "\n",
     "void main() {\n",
@@ -2965,220 +2870,239 @@ static const gp__shader_file gp__shader_files[GP__FILE_COUNT] = {
     { "sph_integrate.comp", gp__file_sph_integrate_comp },
 };
 static const gp__shader_range gp__ranges_body_particles_comp[] = {
-    { GP__FILE_BODY_PARTICLES_COMP, 0, 5 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 14 },
-    { GP__FILE_GP_WORLD_GLSL, 0, 7 },
-    { GP__FILE_GP_GRID_GLSL, 0, 67 },
-    { GP__FILE_GP_PARTICLES_GLSL, 0, 4 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 59 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 80 },
-    { GP__FILE_GP_QUATERNION_GLSL, 0, 5 },
-    { GP__FILE_GP_DEM_GLSL, 0, 66 },
-    { GP__FILE_BODY_PARTICLES_COMP, 13, 11 },
-    { GP__FILE_COUNT, 0, 0 }
+    { GP__FILE_BODY_PARTICLES_COMP, 0, 1, 1 },
+    { GP__FILE_BODY_PARTICLES_COMP, 1, 4, 33 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
+    { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
+    { GP__FILE_GP_GRID_GLSL, 0, 67, 1 },
+    { GP__FILE_GP_PARTICLES_GLSL, 0, 4, 1 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 59, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 80, 1 },
+    { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
+    { GP__FILE_GP_DEM_GLSL, 0, 66, 1 },
+    { GP__FILE_BODY_PARTICLES_COMP, 5, 11, 355 },
+    { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_body_update_comp[] = {
-    { GP__FILE_BODY_UPDATE_COMP, 0, 10 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 14 },
-    { GP__FILE_GP_WORLD_GLSL, 0, 7 },
-    { GP__FILE_GP_GRID_GLSL, 0, 67 },
-    { GP__FILE_GP_PARTICLES_GLSL, 0, 4 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 59 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 80 },
-    { GP__FILE_GP_QUATERNION_GLSL, 0, 5 },
-    { GP__FILE_GP_DEM_GLSL, 0, 66 },
-    { GP__FILE_BODY_UPDATE_COMP, 18, 33 },
-    { GP__FILE_COUNT, 0, 0 }
+    { GP__FILE_BODY_UPDATE_COMP, 0, 1, 1 },
+    { GP__FILE_BODY_UPDATE_COMP, 1, 9, 33 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
+    { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
+    { GP__FILE_GP_GRID_GLSL, 0, 67, 1 },
+    { GP__FILE_GP_PARTICLES_GLSL, 0, 4, 1 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 59, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 80, 1 },
+    { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
+    { GP__FILE_GP_DEM_GLSL, 0, 66, 1 },
+    { GP__FILE_BODY_UPDATE_COMP, 10, 33, 360 },
+    { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_boundary_distance_comp[] = {
-    { GP__FILE_BOUNDARY_DISTANCE_COMP, 0, 3 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 14 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 59 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 80 },
-    { GP__FILE_GP_BOUNDARY_GLSL, 0, 81 },
-    { GP__FILE_BOUNDARY_DISTANCE_COMP, 7, 10 },
-    { GP__FILE_COUNT, 0, 0 }
+    { GP__FILE_BOUNDARY_DISTANCE_COMP, 0, 1, 1 },
+    { GP__FILE_BOUNDARY_DISTANCE_COMP, 1, 2, 28 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 59, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 80, 1 },
+    { GP__FILE_GP_BOUNDARY_GLSL, 0, 81, 1 },
+    { GP__FILE_BOUNDARY_DISTANCE_COMP, 3, 10, 272 },
+    { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_copy_comp[] = {
-    { GP__FILE_COPY_COMP, 0, 4 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 14 },
-    { GP__FILE_COPY_COMP, 5, 16 },
-    { GP__FILE_COUNT, 0, 0 }
+    { GP__FILE_COPY_COMP, 0, 1, 1 },
+    { GP__FILE_COPY_COMP, 1, 3, 27 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
+    { GP__FILE_COPY_COMP, 4, 16, 46 },
+    { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_dem_contact_comp[] = {
-    { GP__FILE_DEM_CONTACT_COMP, 0, 9 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 14 },
-    { GP__FILE_GP_WORLD_GLSL, 0, 7 },
-    { GP__FILE_GP_GRID_GLSL, 0, 67 },
-    { GP__FILE_GP_PARTICLES_GLSL, 0, 4 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 59 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 80 },
-    { GP__FILE_GP_BOUNDARY_GLSL, 0, 81 },
-    { GP__FILE_GP_QUATERNION_GLSL, 0, 5 },
-    { GP__FILE_GP_DEM_GLSL, 0, 66 },
-    { GP__FILE_DEM_CONTACT_COMP, 18, 68 },
-    { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69 },
-    { GP__FILE_DEM_CONTACT_COMP, 87, 6 },
-    { GP__FILE_COUNT, 0, 0 }
+    { GP__FILE_DEM_CONTACT_COMP, 0, 1, 1 },
+    { GP__FILE_DEM_CONTACT_COMP, 1, 8, 33 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
+    { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
+    { GP__FILE_GP_GRID_GLSL, 0, 67, 1 },
+    { GP__FILE_GP_PARTICLES_GLSL, 0, 4, 1 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 59, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 80, 1 },
+    { GP__FILE_GP_BOUNDARY_GLSL, 0, 81, 1 },
+    { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
+    { GP__FILE_GP_DEM_GLSL, 0, 66, 1 },
+    { GP__FILE_DEM_CONTACT_COMP, 9, 68, 442 },
+    { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
+    { GP__FILE_DEM_CONTACT_COMP, 77, 6, 581 },
+    { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_dem_integrate_comp[] = {
-    { GP__FILE_DEM_INTEGRATE_COMP, 0, 7 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 14 },
-    { GP__FILE_GP_WORLD_GLSL, 0, 7 },
-    { GP__FILE_GP_PARTICLES_GLSL, 0, 4 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 59 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 80 },
-    { GP__FILE_GP_INTEGRATE_GLSL, 0, 24 },
-    { GP__FILE_DEM_INTEGRATE_COMP, 13, 10 },
-    { GP__FILE_COUNT, 0, 0 }
+    { GP__FILE_DEM_INTEGRATE_COMP, 0, 1, 1 },
+    { GP__FILE_DEM_INTEGRATE_COMP, 1, 6, 30 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
+    { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
+    { GP__FILE_GP_PARTICLES_GLSL, 0, 4, 1 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 59, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 80, 1 },
+    { GP__FILE_GP_INTEGRATE_GLSL, 0, 24, 1 },
+    { GP__FILE_DEM_INTEGRATE_COMP, 7, 10, 236 },
+    { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_dispatch_args_comp[] = {
-    { GP__FILE_DISPATCH_ARGS_COMP, 0, 21 },
-    { GP__FILE_COUNT, 0, 0 }
+    { GP__FILE_DISPATCH_ARGS_COMP, 0, 1, 1 },
+    { GP__FILE_DISPATCH_ARGS_COMP, 1, 20, 27 },
+    { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_draw_bodies_frag[] = {
-    { GP__FILE_DRAW_BODIES_FRAG, 0, 16 },
-    { GP__FILE_COUNT, 0, 0 }
+    { GP__FILE_DRAW_BODIES_FRAG, 0, 16, 1 },
+    { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_draw_bodies_vert[] = {
-    { GP__FILE_DRAW_BODIES_VERT, 0, 11 },
-    { GP__FILE_GP_QUATERNION_GLSL, 0, 5 },
-    { GP__FILE_DRAW_BODIES_VERT, 12, 6 },
-    { GP__FILE_COUNT, 0, 0 }
+    { GP__FILE_DRAW_BODIES_VERT, 0, 11, 1 },
+    { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
+    { GP__FILE_DRAW_BODIES_VERT, 11, 6, 19 },
+    { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_draw_particles_frag[] = {
-    { GP__FILE_DRAW_PARTICLES_FRAG, 0, 22 },
-    { GP__FILE_COUNT, 0, 0 }
+    { GP__FILE_DRAW_PARTICLES_FRAG, 0, 22, 1 },
+    { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_draw_particles_vert[] = {
-    { GP__FILE_DRAW_PARTICLES_VERT, 0, 30 },
-    { GP__FILE_COUNT, 0, 0 }
+    { GP__FILE_DRAW_PARTICLES_VERT, 0, 30, 1 },
+    { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_count_comp[] = {
-    { GP__FILE_GRID_COUNT_COMP, 0, 8 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 14 },
-    { GP__FILE_GP_WORLD_GLSL, 0, 7 },
-    { GP__FILE_GP_GRID_GLSL, 0, 67 },
-    { GP__FILE_GP_PARTICLES_GLSL, 0, 4 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 80 },
-    { GP__FILE_GRID_COUNT_COMP, 13, 19 },
-    { GP__FILE_COUNT, 0, 0 }
+    { GP__FILE_GRID_COUNT_COMP, 0, 1, 1 },
+    { GP__FILE_GRID_COUNT_COMP, 1, 7, 31 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
+    { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
+    { GP__FILE_GP_GRID_GLSL, 0, 67, 1 },
+    { GP__FILE_GP_PARTICLES_GLSL, 0, 4, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 80, 1 },
+    { GP__FILE_GRID_COUNT_COMP, 8, 19, 220 },
+    { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_ids_comp[] = {
-    { GP__FILE_GRID_IDS_COMP, 0, 4 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 14 },
-    { GP__FILE_GP_WORLD_GLSL, 0, 7 },
-    { GP__FILE_GP_PARTICLES_GLSL, 0, 4 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 80 },
-    { GP__FILE_GRID_IDS_COMP, 8, 7 },
-    { GP__FILE_COUNT, 0, 0 }
+    { GP__FILE_GRID_IDS_COMP, 0, 1, 1 },
+    { GP__FILE_GRID_IDS_COMP, 1, 3, 28 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
+    { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
+    { GP__FILE_GP_PARTICLES_GLSL, 0, 4, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 80, 1 },
+    { GP__FILE_GRID_IDS_COMP, 4, 7, 144 },
+    { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_neighbors_comp[] = {
-    { GP__FILE_GRID_NEIGHBORS_COMP, 0, 4 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 14 },
-    { GP__FILE_GP_WORLD_GLSL, 0, 7 },
-    { GP__FILE_GP_GRID_GLSL, 0, 67 },
-    { GP__FILE_GP_PARTICLES_GLSL, 0, 4 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 80 },
-    { GP__FILE_GRID_NEIGHBORS_COMP, 9, 25 },
-    { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69 },
-    { GP__FILE_GRID_NEIGHBORS_COMP, 35, 3 },
-    { GP__FILE_COUNT, 0, 0 }
+    { GP__FILE_GRID_NEIGHBORS_COMP, 0, 1, 1 },
+    { GP__FILE_GRID_NEIGHBORS_COMP, 1, 3, 29 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
+    { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
+    { GP__FILE_GP_GRID_GLSL, 0, 67, 1 },
+    { GP__FILE_GP_PARTICLES_GLSL, 0, 4, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 80, 1 },
+    { GP__FILE_GRID_NEIGHBORS_COMP, 4, 25, 214 },
+    { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
+    { GP__FILE_GRID_NEIGHBORS_COMP, 29, 3, 310 },
+    { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_reorder_comp[] = {
-    { GP__FILE_GRID_REORDER_COMP, 0, 10 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 14 },
-    { GP__FILE_GP_WORLD_GLSL, 0, 7 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 80 },
-    { GP__FILE_GRID_REORDER_COMP, 13, 23 },
-    { GP__FILE_COUNT, 0, 0 }
+    { GP__FILE_GRID_REORDER_COMP, 0, 1, 1 },
+    { GP__FILE_GRID_REORDER_COMP, 1, 9, 33 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
+    { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 80, 1 },
+    { GP__FILE_GRID_REORDER_COMP, 10, 23, 149 },
+    { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_scan_block_comp[] = {
-    { GP__FILE_SCAN_BLOCK_COMP, 0, 10 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 14 },
-    { GP__FILE_GP_SCAN_GLSL, 0, 27 },
-    { GP__FILE_SCAN_BLOCK_COMP, 12, 35 },
-    { GP__FILE_COUNT, 0, 0 }
+    { GP__FILE_SCAN_BLOCK_COMP, 0, 1, 1 },
+    { GP__FILE_SCAN_BLOCK_COMP, 1, 9, 29 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
+    { GP__FILE_GP_SCAN_GLSL, 0, 27, 1 },
+    { GP__FILE_SCAN_BLOCK_COMP, 10, 35, 83 },
+    { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_scan_reduce_comp[] = {
-    { GP__FILE_SCAN_REDUCE_COMP, 0, 3 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 14 },
-    { GP__FILE_GP_SCAN_GLSL, 0, 27 },
-    { GP__FILE_SCAN_REDUCE_COMP, 5, 12 },
-    { GP__FILE_COUNT, 0, 0 }
+    { GP__FILE_SCAN_REDUCE_COMP, 0, 1, 1 },
+    { GP__FILE_SCAN_REDUCE_COMP, 1, 2, 27 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
+    { GP__FILE_GP_SCAN_GLSL, 0, 27, 1 },
+    { GP__FILE_SCAN_REDUCE_COMP, 3, 12, 74 },
+    { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sort_global_comp[] = {
-    { GP__FILE_SORT_GLOBAL_COMP, 0, 6 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 14 },
-    { GP__FILE_GP_SORT_GLSL, 0, 24 },
-    { GP__FILE_SORT_GLOBAL_COMP, 8, 38 },
-    { GP__FILE_COUNT, 0, 0 }
+    { GP__FILE_SORT_GLOBAL_COMP, 0, 1, 1 },
+    { GP__FILE_SORT_GLOBAL_COMP, 1, 5, 27 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
+    { GP__FILE_GP_SORT_GLSL, 0, 24, 1 },
+    { GP__FILE_SORT_GLOBAL_COMP, 6, 38, 74 },
+    { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sort_local_comp[] = {
-    { GP__FILE_SORT_LOCAL_COMP, 0, 5 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 14 },
-    { GP__FILE_GP_SORT_GLSL, 0, 24 },
-    { GP__FILE_SORT_LOCAL_COMP, 7, 43 },
-    { GP__FILE_COUNT, 0, 0 }
+    { GP__FILE_SORT_LOCAL_COMP, 0, 1, 1 },
+    { GP__FILE_SORT_LOCAL_COMP, 1, 4, 27 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
+    { GP__FILE_GP_SORT_GLSL, 0, 24, 1 },
+    { GP__FILE_SORT_LOCAL_COMP, 5, 43, 73 },
+    { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_continuity_comp[] = {
-    { GP__FILE_SPH_CONTINUITY_COMP, 0, 13 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 14 },
-    { GP__FILE_GP_WORLD_GLSL, 0, 7 },
-    { GP__FILE_GP_GRID_GLSL, 0, 67 },
-    { GP__FILE_GP_PARTICLES_GLSL, 0, 4 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 59 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 80 },
-    { GP__FILE_GP_BOUNDARY_GLSL, 0, 81 },
-    { GP__FILE_GP_SPH_GLSL, 0, 206 },
-    { GP__FILE_SPH_CONTINUITY_COMP, 21, 51 },
-    { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69 },
-    { GP__FILE_SPH_CONTINUITY_COMP, 73, 8 },
-    { GP__FILE_COUNT, 0, 0 }
+    { GP__FILE_SPH_CONTINUITY_COMP, 0, 1, 1 },
+    { GP__FILE_SPH_CONTINUITY_COMP, 1, 12, 33 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
+    { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
+    { GP__FILE_GP_GRID_GLSL, 0, 67, 1 },
+    { GP__FILE_GP_PARTICLES_GLSL, 0, 4, 1 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 59, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 80, 1 },
+    { GP__FILE_GP_BOUNDARY_GLSL, 0, 81, 1 },
+    { GP__FILE_GP_SPH_GLSL, 0, 206, 1 },
+    { GP__FILE_SPH_CONTINUITY_COMP, 13, 51, 579 },
+    { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
+    { GP__FILE_SPH_CONTINUITY_COMP, 64, 8, 701 },
+    { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_density_comp[] = {
-    { GP__FILE_SPH_DENSITY_COMP, 0, 7 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 14 },
-    { GP__FILE_GP_WORLD_GLSL, 0, 7 },
-    { GP__FILE_GP_GRID_GLSL, 0, 67 },
-    { GP__FILE_GP_PARTICLES_GLSL, 0, 4 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 59 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 80 },
-    { GP__FILE_GP_BOUNDARY_GLSL, 0, 81 },
-    { GP__FILE_GP_SPH_GLSL, 0, 206 },
-    { GP__FILE_SPH_DENSITY_COMP, 15, 27 },
-    { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69 },
-    { GP__FILE_SPH_DENSITY_COMP, 43, 5 },
-    { GP__FILE_COUNT, 0, 0 }
+    { GP__FILE_SPH_DENSITY_COMP, 0, 1, 1 },
+    { GP__FILE_SPH_DENSITY_COMP, 1, 6, 32 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
+    { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
+    { GP__FILE_GP_GRID_GLSL, 0, 67, 1 },
+    { GP__FILE_GP_PARTICLES_GLSL, 0, 4, 1 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 59, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 80, 1 },
+    { GP__FILE_GP_BOUNDARY_GLSL, 0, 81, 1 },
+    { GP__FILE_GP_SPH_GLSL, 0, 206, 1 },
+    { GP__FILE_SPH_DENSITY_COMP, 7, 27, 572 },
+    { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
+    { GP__FILE_SPH_DENSITY_COMP, 34, 5, 670 },
+    { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_force_comp[] = {
-    { GP__FILE_SPH_FORCE_COMP, 0, 17 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 14 },
-    { GP__FILE_GP_WORLD_GLSL, 0, 7 },
-    { GP__FILE_GP_GRID_GLSL, 0, 67 },
-    { GP__FILE_GP_PARTICLES_GLSL, 0, 4 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 59 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 80 },
-    { GP__FILE_GP_BOUNDARY_GLSL, 0, 81 },
-    { GP__FILE_GP_SPH_GLSL, 0, 206 },
-    { GP__FILE_SPH_FORCE_COMP, 25, 54 },
-    { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69 },
-    { GP__FILE_SPH_FORCE_COMP, 80, 8 },
-    { GP__FILE_COUNT, 0, 0 }
+    { GP__FILE_SPH_FORCE_COMP, 0, 1, 1 },
+    { GP__FILE_SPH_FORCE_COMP, 1, 16, 33 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
+    { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
+    { GP__FILE_GP_GRID_GLSL, 0, 67, 1 },
+    { GP__FILE_GP_PARTICLES_GLSL, 0, 4, 1 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 59, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 80, 1 },
+    { GP__FILE_GP_BOUNDARY_GLSL, 0, 81, 1 },
+    { GP__FILE_GP_SPH_GLSL, 0, 206, 1 },
+    { GP__FILE_SPH_FORCE_COMP, 17, 54, 583 },
+    { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
+    { GP__FILE_SPH_FORCE_COMP, 71, 8, 708 },
+    { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_integrate_comp[] = {
-    { GP__FILE_SPH_INTEGRATE_COMP, 0, 9 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 14 },
-    { GP__FILE_GP_WORLD_GLSL, 0, 7 },
-    { GP__FILE_GP_GRID_GLSL, 0, 67 },
-    { GP__FILE_GP_PARTICLES_GLSL, 0, 4 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 59 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 80 },
-    { GP__FILE_GP_BOUNDARY_GLSL, 0, 81 },
-    { GP__FILE_GP_SPH_GLSL, 0, 206 },
-    { GP__FILE_GP_INTEGRATE_GLSL, 0, 24 },
-    { GP__FILE_SPH_INTEGRATE_COMP, 18, 28 },
-    { GP__FILE_COUNT, 0, 0 }
+    { GP__FILE_SPH_INTEGRATE_COMP, 0, 1, 1 },
+    { GP__FILE_SPH_INTEGRATE_COMP, 1, 8, 33 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
+    { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
+    { GP__FILE_GP_GRID_GLSL, 0, 67, 1 },
+    { GP__FILE_GP_PARTICLES_GLSL, 0, 4, 1 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 59, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 80, 1 },
+    { GP__FILE_GP_BOUNDARY_GLSL, 0, 81, 1 },
+    { GP__FILE_GP_SPH_GLSL, 0, 206, 1 },
+    { GP__FILE_GP_INTEGRATE_GLSL, 0, 24, 1 },
+    { GP__FILE_SPH_INTEGRATE_COMP, 9, 28, 601 },
+    { GP__FILE_COUNT, 0, 0, 0 }
 };
 typedef enum gp__program_id {
     GP__PROGRAM_BODY_PARTICLES,
@@ -3232,8 +3156,8 @@ static const gp__shader_source gp__shader_sources[GP__SHADER_COUNT] = {
     { "draw_particles.frag", GP__GL_FRAGMENT_SHADER, gp__ranges_draw_particles_frag },
     { "draw_particles.vert", GP__GL_VERTEX_SHADER, gp__ranges_draw_particles_vert },
 };
-#define GP__SHADER_MOST_LINES 678   /* the longest program, with its #line directives */
-#define GP__SHADER_MOST_RANGES 13   /* the most ranges of one program */
+#define GP__SHADER_MOST_LINES 679   /* the longest program, with its #line directives */
+#define GP__SHADER_MOST_RANGES 14   /* the most ranges of one program */
 /* <<shaders-generated */
 
 /* Lines one program may have (checked by tools/embed_shaders.sh, which refuses a longer one). */
@@ -3398,15 +3322,15 @@ static int gp__shader_strings(gp__program_id id, const char* prelude, char* defi
     GP_ASSERT(used < GP__SHADER_DEFINES_BYTES);
     for (range = source->ranges; range->file != GP__FILE_COUNT; ++range) {
         const char* const* lines = gp__shader_files[range->file].lines + range->first;
-        uint32_t first = range->first, n = range->count, k;
+        uint32_t line = range->line, n = range->count, k;
         if (range == source->ranges) {   /* the #version line, then the header's and the user's defines */
             strings[count++] = lines[0];
             strings[count++] = gp__line_defines;
             strings[count++] = defines;
             if (prelude) { strings[count++] = gp__line_prelude; strings[count++] = prelude; strings[count++] = "\n"; }
-            ++lines; ++first; --n;
+            ++lines; ++line; --n;
         }
-        snprintf(directives[range - source->ranges], 24, "#line %u %u\n", (range->file + 1u) * GP__LINES_PER_SOURCE + first + 1,
+        snprintf(directives[range - source->ranges], 24, "#line %u %u\n", (range->file + 1u) * GP__LINES_PER_SOURCE + line,
                  (unsigned)range->file);
         strings[count++] = directives[range - source->ranges];
         for (k = 0; k < n; ++k) strings[count++] = lines[k];

@@ -1,16 +1,238 @@
 #version 430 core
+// >>defines
+#define GP_GROUP_SIZE 256
+#define GP_KIND_FLUID 1u
+#define GP_KIND_GRANULAR 2u
+#define GP_KIND_RIGID 3u
+#define GP_GRID_BOUNDED 1
+#define GP_GRID_HASHED 2
+#define GP_MAX_FLUID_MATERIALS 8u
+#define GP_MAX_FORCES 8u
+#define GP_MAX_COLLIDERS 32u
+#define GP_MAX_GRANULAR_MATERIALS 8u
+#define GP_WALL_SAMPLES 32u
+#define GP_FLAG_DETERMINISTIC 1u
+#define GP_INTEGRATOR_MASK 3u
+#define GP_FLAG_ARTIFICIAL_VISCOSITY 256u
+#define GP_SHAPE_SPHERE 1.0
+#define GP_SHAPE_BOX 2.0
+#define GP_SHAPE_CAPSULE 3.0
+#define GP_SHAPE_PLANE 4.0
+#define GP_SHAPE_MESH 5.0
+#define GP_SCAN_CHUNK 32u
+#define GP_SORT_RUN 16u
+#define GP_BINDING_POSITION 0
+#define GP_BINDING_VELOCITY 1
+#define GP_BINDING_INFO 2
+#define GP_BINDING_ACCELERATION 4
+#define GP_BINDING_STATS 7
+// <<defines
 // dem_integrate: moves every grain by the acceleration of dem_contact over one substep (000
 // section 29.3.1: contact forces update the grains' velocities directly):
 //   symplectic Euler (default): v' = v + a dt, x' = x + v' dt
 //   explicit Euler:             x' = x + v dt, v' = v + a dt
 // An update that is not finite is not applied: the grain keeps its position, stops, and is
 // counted, so that nothing is lost and nothing spreads NaN to its neighbours.
-#include "gp_common.glsl"
-#include "gp_world.glsl"
-#include "gp_particles.glsl"
-#include "gp_solver.glsl"
-#include "gp_buffers.glsl"
-#include "gp_integrate.glsl"
+// >>include gp_common.glsl
+// gp_common.glsl: included first by every gpuparticle.h compute shader.
+// The constants that C and GLSL share (GP_GROUP_SIZE, the kinds, the tables' sizes, the shapes,
+// the chunk and run lengths of the scan and the sort) are not written here: the header defines
+// them from its own C values after the #version line (section >>shaders, gp__shader_constants).
+// The flat index of a workgroup in a dispatch that the host split into x * y groups (GL
+// guarantees only 65,535 groups per axis, and 16M elements need 65,536 groups of 256).
+
+uint gp_group_index() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x; }
+uint gp_global_index() { return gp_group_index() * uint(GP_GROUP_SIZE) + gl_LocalInvocationID.x; }
+
+// True when no component is NaN or infinite. Tested on the bits so that no compiler may assume
+// finite math and fold it away.
+bool gp_finite(float x) { return (floatBitsToUint(x) & 0x7f800000u) != 0x7f800000u; }
+bool gp_finite3(vec3 v) { return gp_finite(v.x) && gp_finite(v.y) && gp_finite(v.z); }
+// <<include gp_common.glsl
+// >>include gp_world.glsl
+// gp_world.glsl: the world's parameters, one std140 uniform block at binding 0.
+// Mirrored by gp__world_params in gpuparticle.h (section >>structs), checked field by field by a test.
+layout(std140, binding = 0) uniform gp_world_block {
+    vec4  gp_grid_origin;   // xyz lowest corner of a bounded grid (metres), w cell size (metres)
+    ivec4 gp_grid_dims;     // xyz cells per axis of a bounded grid, w mode (1 bounded, 2 hashed)
+    uvec4 gp_counts;        // x live particles, y buckets, z capacity, w flags (GP_FLAG_DETERMINISTIC)
+};
+// <<include gp_world.glsl
+// >>include gp_particles.glsl
+// gp_particles.glsl: a particle's info word (gp_particle_info in gpuparticle.h): info.y holds the
+// kind (bits 0-7, GP_KIND_*) and the phase (bits 16-31). The store's buffers are in gp_buffers.glsl.
+uint gp_kind_of(uvec4 info) { return info.y & 0xffu; }
+uint gp_phase_of(uvec4 info) { return info.y >> 16u; }
+// <<include gp_particles.glsl
+// >>include gp_solver.glsl
+// gp_solver.glsl: the solvers' parameters, one std140 uniform block at binding 1.
+// Mirrored by gp__solver_params in gpuparticle.h (section >>structs), checked field by field by a test.
+
+// One fluid material (001): its constants, kernel coefficients and wall weight tables.
+struct gp_fluid {
+    vec4 shape;               // x spacing l0 (m), y smoothing radius re (m), z rest density (kg/m^3), w stiffness k
+    vec4 flow;                // x kinematic viscosity nu (m^2/s), y rest pressure p0 (Pa), z mass (kg), w 1 = allow tension
+    vec4 kernel;              // x poly6 315/(64 pi re^9), y spiky gradient 45/(pi re^6), z viscosity Laplacian 45/(pi re^6), w re^2
+    vec4 table;               // x the tables' sample spacing s (m): l0 / 2j with j whole, so that l0 / 2 is a sample
+    vec4 wall_density[8];     // Z_rho (eq. 13) at d = k s, k = 0..31, four per vec4 (kg/m^3)
+    vec4 wall_viscosity[8];   // the wall's share of the viscosity sum at the same distances (1/m^2)
+    vec4 wall_gradient[8];    // A, M_n and M_t of the walls' pressure term (gp_sph.glsl, gp_wall)
+    vec4 wall_normal[8];
+    vec4 wall_tangent[8];
+};
+
+// One granular material (000): the contact parameters of its grains and of rigid particles of its
+// phase. contact = (stiffness k N/m, damping eta N s/m, shear k_t N s/m, friction mu),
+// grain = (diameter m, mass kg, 0, 0).
+struct gp_granular { vec4 contact; vec4 grain; };
+
+// A user force: a = (center xyz, type 1 uniform / 2 radial), b = (vector xyz or strength in x, radius).
+struct gp_force_field { vec4 a; vec4 b; };
+
+// A collider (section >>colliders of gpuparticle.h fills these):
+//   a = (centre xyz, a capsule's first end xyz, a plane's point xyz, or a mesh field's origin xyz;
+//       shape type)
+//   b = sphere (0, 0, 0, radius); box (half extents, 0); capsule (its second end xyz, radius: the
+//       ends are centre -+ half_height axis); plane (unit normal, 0); mesh (samples along x, y, z
+//       as floats, voxel size)
+//   c = (side: -1 keeps particles inside the shape, +1 outside; mesh: first sample's index as
+//       float bits; unused, unused)
+struct gp_collider_shape { vec4 a; vec4 b; vec4 c; };
+
+layout(std140, binding = 1) uniform gp_solver_block {
+    vec4 gp_gravity;          // xyz m/s^2, w the substep (s)
+    uvec4 gp_solver_counts;   // x colliders, y forces, z integrator (1 symplectic, 2 explicit
+                              // Euler; GP_INTEGRATOR_MASK) | GP_FLAG_ARTIFICIAL_VISCOSITY, w bodies
+    gp_fluid gp_fluids[GP_MAX_FLUID_MATERIALS];
+    gp_force_field gp_forces[GP_MAX_FORCES];
+    gp_collider_shape gp_colliders[GP_MAX_COLLIDERS];
+    gp_granular gp_granulars[GP_MAX_GRANULAR_MATERIALS];
+};
+
+// The user's forces at p (gp_forces_set).
+vec3 gp_user_forces(vec3 p) {
+    vec3 a = vec3(0.0);
+    for (uint f = 0u; f < gp_solver_counts.y; ++f) {
+        vec4 fa = gp_forces[f].a, fb = gp_forces[f].b;
+        vec3 d = fa.xyz - p;
+        float l = length(d);
+        if (fa.w == 1.0) {
+            if (fb.w <= 0.0 || l < fb.w) a += fb.xyz;
+        } else if (l > 0.0 && (fb.w <= 0.0 || l < fb.w)) {
+            a += (fb.x * (fb.w > 0.0 ? 1.0 - l / fb.w : 1.0) / l) * d;
+        }
+    }
+    return a;
+}
+// <<include gp_solver.glsl
+// >>include gp_buffers.glsl
+// gp_buffers.glsl: the world's shader storage buffers, each declared once, by role. Which roles a
+// program binds, and where, is its row of the binding plan (gpuparticle.h, section >>shaders,
+// gp__binding_plans): the header defines GP_BINDING_<ROLE> for each role of the row and for no
+// other, so that a pass which reads a buffer its row does not give it fails to compile, and no
+// binding ever means two buffers inside one program.
+//
+// The particle store, struct of arrays (gp_particle_position ... gp_particle_life in the header,
+// section >>docs). Slots [0, gp_counts.x) are live; after a grid build they are in cell order.
+#ifdef GP_BINDING_POSITION
+layout(std430, binding = GP_BINDING_POSITION) buffer gp_position_block { vec4 gp_position[]; };  // xyz metres, w radius
+#endif
+#ifdef GP_BINDING_VELOCITY
+layout(std430, binding = GP_BINDING_VELOCITY) buffer gp_velocity_block { vec4 gp_velocity[]; };  // xyz m/s, w mass kg
+#endif
+#ifdef GP_BINDING_INFO
+layout(std430, binding = GP_BINDING_INFO) buffer gp_info_block { uvec4 gp_info[]; };  // id, kind|flags<<8|phase<<16, owner, user
+#endif
+#ifdef GP_BINDING_LIFE
+layout(std430, binding = GP_BINDING_LIFE) buffer gp_life_block { vec2 gp_life[]; };  // age s, lifetime s (0 forever)
+#endif
+// Between two grid builds the store's spare buffers are free for the solvers: the fluid's
+// (density kg/m^3, pressure Pa) in the 8-byte spare, every solver's acceleration (m/s^2) in the
+// 16-byte spare. Both stay readable until the next build, which reuses them.
+#ifdef GP_BINDING_DENSITY
+layout(std430, binding = GP_BINDING_DENSITY) buffer gp_density_block { vec2 gp_density[]; };
+#endif
+#ifdef GP_BINDING_ACCELERATION
+layout(std430, binding = GP_BINDING_ACCELERATION) buffer gp_acceleration_block { vec4 gp_acceleration[]; };
+#endif
+// The continuity model's carried density per slot (kg/m^3; 0: not yet set, the rest density), unused.
+#ifdef GP_BINDING_FLUID_STATE
+layout(std430, binding = GP_BINDING_FLUID_STATE) buffer gp_state_block { vec2 gp_state[]; };
+#endif
+
+// The grid (section >>grid): a cell key and an order entry per particle, a count and a start per
+// bucket (plus two), the slot of each id.
+#ifdef GP_BINDING_CELL_KEY
+layout(std430, binding = GP_BINDING_CELL_KEY) buffer cell_key_block { uint cell_key[]; };
+#endif
+#ifdef GP_BINDING_CELL_COUNT
+layout(std430, binding = GP_BINDING_CELL_COUNT) buffer cell_count_block { uint cell_count[]; };
+#endif
+#ifdef GP_BINDING_CELL_START
+layout(std430, binding = GP_BINDING_CELL_START) readonly buffer cell_start_block { uint cell_start[]; };
+#endif
+#ifdef GP_BINDING_ORDER
+layout(std430, binding = GP_BINDING_ORDER) buffer order_block { uint order[]; };
+#endif
+#ifdef GP_BINDING_SLOT_OF_ID
+layout(std430, binding = GP_BINDING_SLOT_OF_ID) buffer slot_of_id_block { uint slot_of_id[]; };
+#endif
+
+// The world's statistics: the grid's three words, then the solvers'.
+#ifdef GP_BINDING_STATS
+layout(std430, binding = GP_BINDING_STATS) buffer gp_stats_block {
+    uint stat_outside;        // particles outside a bounded grid or the hash's range
+    uint stat_nonfinite;      // particles with a NaN or infinite coordinate
+    uint stat_truncated;      // neighbour loops that visited fewer candidates than the buckets held
+    uint stat_max_speed;      // float bits of the largest speed (non-negative floats order as uints)
+    uint stat_min_density;    // float bits
+    uint stat_max_density;    // float bits
+    uint stat_wall_pushes;    // particles put back out of a wall in the last substep
+    uint stat_bad_updates;    // non-finite updates since the world was made
+};
+#endif
+
+// The colliders' mesh distance fields, one after another (section >>colliders).
+#ifdef GP_BINDING_FIELDS
+layout(std430, binding = GP_BINDING_FIELDS) readonly buffer gp_field_block { float gp_field[]; };
+#endif
+// The rigid bodies' shapes: every shape's particle offsets in its principal frame (section >>rigid).
+#ifdef GP_BINDING_OFFSETS
+layout(std430, binding = GP_BINDING_OFFSETS) readonly buffer gp_offsets_block { vec4 gp_offsets[]; };
+#endif
+// The rigid bodies' buffer: first a vec4 per slot, the contact torque about the particle's centre
+// that dem_contact leaves for a rigid particle (N m), then from vec4 gp_counts.z (the store's
+// capacity) on, six vec4s per body (gp_dem.glsl's gp_body).
+#ifdef GP_BINDING_BODIES
+layout(std430, binding = GP_BINDING_BODIES) buffer gp_rigid_block { vec4 gp_rigid[]; };
+#endif
+// <<include gp_buffers.glsl
+// >>include gp_integrate.glsl
+// gp_integrate.glsl: one particle's time step, shared by the solvers' integration passes
+// (sph_integrate, dem_integrate; the bodies integrate whole in body_update). Needs
+// gp_common.glsl, gp_solver.glsl and gp_buffers.glsl (POSITION, VELOCITY and STATS) first.
+
+// x, v advanced by the acceleration a over the substep gp_gravity.w: symplectic Euler (velocity
+// first), or explicit Euler when the integrator is 2. A non-finite result keeps the particle
+// where it was, at rest, and is counted in stat_bad_updates: one bad particle never spreads NaN.
+void gp_integrate(vec3 x, vec3 v, vec3 a, out vec3 xn, out vec3 vn) {
+    float dt = gp_gravity.w;
+    if ((gp_solver_counts.z & GP_INTEGRATOR_MASK) == 2u) { xn = x + v * dt; vn = v + a * dt; }
+    else { vn = v + a * dt; xn = x + vn * dt; }
+    if (!gp_finite3(xn) || !gp_finite3(vn)) {
+        xn = x; vn = vec3(0.0);
+        atomicAdd(stat_bad_updates, 1u);
+    }
+}
+
+// Writes slot i's new position and velocity (its radius and mass kept) and its speed into the
+// statistics, from which the host picks the next step's substeps.
+void gp_integrate_store(uint i, vec3 xn, vec3 vn) {
+    gp_position[i].xyz = xn;
+    gp_velocity[i].xyz = vn;
+    atomicMax(stat_max_speed, floatBitsToUint(length(vn)));
+}
+// <<include gp_integrate.glsl
 layout(local_size_x = GP_GROUP_SIZE) in;
 void main() {
     uint i = gp_global_index();

@@ -1,4 +1,29 @@
 #version 430 core
+// >>defines
+#define GP_GROUP_SIZE 256
+#define GP_KIND_FLUID 1u
+#define GP_KIND_GRANULAR 2u
+#define GP_KIND_RIGID 3u
+#define GP_GRID_BOUNDED 1
+#define GP_GRID_HASHED 2
+#define GP_MAX_FLUID_MATERIALS 8u
+#define GP_MAX_FORCES 8u
+#define GP_MAX_COLLIDERS 32u
+#define GP_MAX_GRANULAR_MATERIALS 8u
+#define GP_WALL_SAMPLES 32u
+#define GP_FLAG_DETERMINISTIC 1u
+#define GP_INTEGRATOR_MASK 3u
+#define GP_FLAG_ARTIFICIAL_VISCOSITY 256u
+#define GP_SHAPE_SPHERE 1.0
+#define GP_SHAPE_BOX 2.0
+#define GP_SHAPE_CAPSULE 3.0
+#define GP_SHAPE_PLANE 4.0
+#define GP_SHAPE_MESH 5.0
+#define GP_SCAN_CHUNK 32u
+#define GP_SORT_RUN 16u
+#define GP_BINDING_COUNT_WORDS 0
+#define GP_BINDING_ARGS 1
+// <<defines
 // dispatch_args: turns an element count that lives on the GPU into the three words of
 // glDispatchComputeIndirect: ceil(count / group size) workgroups, split as x * y when they exceed
 // 65,535 (the shader then takes gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x).

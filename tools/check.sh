@@ -1,9 +1,10 @@
 #!/bin/sh
 # check.sh shaders | compile: the static checks of `make test`, one "ok NAME" or "FAIL NAME"
 # line per check (read by tools/run_tests.sh).
-#   shaders: gpuparticle.h's generated region holds every file of shaders_embedded/, no shader
-#            file restates a constant or a binding, and glslangValidator accepts every program
-#            exactly as the header hands it to GL.
+#   shaders: gpuparticle.h's generated region holds every file of shaders_embedded/, the stage
+#            files' generated regions are in step, no shader file restates a constant or a binding
+#            outside them, and glslangValidator accepts every stage file as it stands and every
+#            program exactly as the header hands it to GL.
 #   compile: the header compiles cleanly as C99 and C++, links once from several files,
 #            sits after glad's gl.h and GL/gl.h, and its #error checks fire.
 set -u
@@ -29,18 +30,33 @@ shaders() {
     grep -n '\\$' shaders_embedded/* > "$B/log"
     [ -s "$B/log" ]; report "shaders: no backslash line continuations (Mesa rejects them here)" $((1 - $?)) "$B/log"
     # One source for each fact: the constants C and GLSL share come from the header, the storage
-    # blocks' bindings from its binding plan; no shader file writes either as a number.
-    grep -nE '^[[:space:]]*#[[:space:]]*define[[:space:]]+GP_(GROUP_SIZE|KIND_|GRID_BOUNDED|GRID_HASHED|MAX_|WALL_SAMPLES|SHAPE_|SCAN_CHUNK|SORT_RUN|FLAG_|INTEGRATOR_MASK|BINDING_)' \
-        shaders_embedded/* > "$B/log"
-    grep -nE 'std430, binding = [0-9]' shaders_embedded/* >> "$B/log"
+    # blocks' bindings from its binding plan; no shader file writes either as a number outside the
+    # regions `make shaders` generates (the snippets' text, each program's defines).
+    for f in shaders_embedded/*; do
+        awk -v f="$f" '/^[ \t]*\/\/ >>(include |defines)/ { skip = 1; next } skip && /^[ \t]*\/\/ <</ { skip = 0; next }
+            !skip { print f ":" FNR ": " $0 }' "$f"
+    done > "$B/own"
+    grep -E ': *#[[:space:]]*define[[:space:]]+GP_(GROUP_SIZE|KIND_|GRID_BOUNDED|GRID_HASHED|MAX_|WALL_SAMPLES|SHAPE_|SCAN_CHUNK|SORT_RUN|FLAG_|INTEGRATOR_MASK|BINDING_)|std430, binding = [0-9]' \
+        "$B/own" > "$B/log"
     [ -s "$B/log" ]; report "shaders: no shared constant or storage binding written in a shader file" $((1 - $?)) "$B/log"
-    # Every program as the driver receives it (defines, binding plan, #line directives), dumped by
-    # the header's own gp__shader_strings, through glslangValidator.
-    rm -rf "$B/programs"; mkdir -p "$B/programs"
-    if $CC -std=c99 -I. tests/dump_shaders.c -o "$B/dump_shaders" -lm -ldl > "$B/log" 2>&1 && "$B/dump_shaders" "$B/programs" >> "$B/log" 2>&1; then
+    rm -rf "$B/programs" "$B/defines" "$B/stages"; mkdir -p "$B/programs" "$B/defines" "$B/stages"
+    if $CC -std=c99 -I. tests/dump_shaders.c -o "$B/dump_shaders" -lm -ldl > "$B/log" 2>&1 &&
+       "$B/dump_shaders" "$B/programs" >> "$B/log" 2>&1 && "$B/dump_shaders" --defines "$B/defines" >> "$B/log" 2>&1; then
+        # The stage files' generated regions hold the snippets' text and the defines the header gives.
+        s=0; : > "$B/log"
+        sh tools/embed_shaders.sh sync shaders_embedded "$B/defines" "$B/stages" 2>> "$B/log" || s=1
+        for f in "$B"/stages/*; do
+            cmp -s "$f" "shaders_embedded/$(basename "$f")" || { s=1; echo "shaders_embedded/$(basename "$f"): its generated regions differ: run 'make shaders'" >> "$B/log"; }
+        done
+        report "shaders: every stage file's generated regions in step with the snippets and the header's defines" $s "$B/log"
+        # Every stage file as it stands (a complete program), and every program exactly as the
+        # driver receives it (the header's gp__shader_strings: defines, #line directives).
+        for f in shaders_embedded/*.comp shaders_embedded/*.vert shaders_embedded/*.frag; do
+            glslangValidator -S "${f##*.}" "$f" > "$B/glslang.log" 2>&1
+            report "shaders: glslangValidator accepts $f" $? "$B/glslang.log"
+        done
         for f in "$B"/programs/*; do
-            stage=${f##*.}
-            glslangValidator -S "$stage" "$f" > "$B/glslang.log" 2>&1
+            glslangValidator -S "${f##*.}" "$f" > "$B/glslang.log" 2>&1
             report "shaders: glslangValidator accepts $(basename "$f") as the driver sees it" $? "$B/glslang.log"
         done
     else
