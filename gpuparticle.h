@@ -6680,7 +6680,7 @@ static gp_result gp__world_substep(gp_world* w, float h, bool integrate) {
 
 gp_result gp_world_step(gp_world* world, const gp_step_desc* desc) {
     gp_step_desc d;
-    float sound, spacing, viscous, h, cfl;
+    float sound, spacing, viscous, h, cfl, dem_limit;
     double needed;
     uint32_t s, i, words[3];
     gp_result r = GP_OK;
@@ -6733,7 +6733,8 @@ gp_result gp_world_step(gp_world* world, const gp_step_desc* desc) {
     gp__fluid_limits(world, &sound, &spacing, &viscous);
     needed = ceil((double)d.dt * (sound + world->step.max_speed) / ((double)d.max_cfl * spacing));
     if (ceil((double)d.dt / viscous) > needed) needed = ceil((double)d.dt / viscous);
-    if (ceil((double)d.dt / gp__dem_limit(world)) > needed) needed = ceil((double)d.dt / gp__dem_limit(world));
+    dem_limit = gp__dem_limit(world);
+    if (ceil((double)d.dt / dem_limit) > needed) needed = ceil((double)d.dt / dem_limit);
     if (d.substeps == 0) d.substeps = needed < 1.0 ? 1u : needed > 1000.0 ? 1000u : (uint32_t)needed;
     h = d.dt / (float)d.substeps;
     cfl = h * (sound + world->step.max_speed) / spacing;
@@ -6743,12 +6744,12 @@ gp_result gp_world_step(gp_world* world, const gp_step_desc* desc) {
                 "%g m/s, spacing %g m): the fluid may blow up; take more substeps (0 picks them)", (double)cfl, (double)d.max_cfl,
                 (double)h, (double)sound, (double)world->step.max_speed, (double)spacing);
     world->step.cfl_warned = cfl > d.max_cfl;
-    if (h > gp__dem_limit(world) && !world->dem.warned)
+    if (h > dem_limit && !world->dem.warned)
         GP__LOG(world, GP_LOG_WARNING, GP_LOG_ITEM_SUBSTEP_TOO_LONG_FOR_GRAINS,
                 "gp_world_step: the substep %g s is longer than the grains' %g s (a twelfth of a contact's "
                 "duration, and no longer than m_eff / (damping + shear)): contacts may bounce wrong or blow up; take more substeps "
-                "(0 picks them)", (double)h, (double)gp__dem_limit(world));
-    world->dem.warned = h > gp__dem_limit(world);
+                "(0 picks them)", (double)h, (double)dem_limit);
+    world->dem.warned = h > dem_limit;
     world->step.last_cfl = cfl;
     world->step.last_substeps = d.substeps;
     world->solver_host.counts[2] = (world->solver_host.counts[2] & ~GP__INTEGRATOR_MASK) | (d.integrator == GP_INTEGRATOR_EXPLICIT_EULER ? 2u : 1u);

@@ -14,9 +14,7 @@ B=build/check
 mkdir -p "$B"
 WARN="-Wall -Wextra -Wpedantic -Werror -Wshadow"
 
-report() {   # report NAME STATUS [LOG]
-    if [ "$2" -eq 0 ]; then echo "ok   $1"; else echo "FAIL $1"; [ -n "${3:-}" ] && sed 's/^/    /' "$3" | head -20; fi
-}
+. tools/report.sh   # report NAME STATUS [LOG]
 
 shaders() {
     sh tools/embed_shaders.sh header shaders_embedded gpuparticle.h > "$B/gpuparticle.h.generated" 2> "$B/embed.log"
