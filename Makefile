@@ -54,13 +54,16 @@ $(BUILD)/bench: $(BENCH_SOURCES) tests/cpu_reference.h tests/cpu_sph.h tests/cpu
 	$(CC) -std=c99 -O2 -g $(CWARN) -I. -Itests $(BENCH_SOURCES) -o $@ $(LIBS)
 
 # The header first (each file once, the stage files without their regions' bodies), then the
-# stage files' generated regions: the snippets, and each program's defines as the header writes them.
+# stage files' generated regions: the snippets, and each program's defines as the header writes them;
+# then the header again, whose ranges carry the stage files' line numbers, which the regions moved.
 shaders: | $(BUILD)
 	sh tools/embed_shaders.sh header shaders_embedded gpuparticle.h > $(BUILD)/gpuparticle.h.new
 	mv $(BUILD)/gpuparticle.h.new gpuparticle.h
 	$(CC) -std=c99 -I. tests/dump_shaders.c -o $(BUILD)/dump_shaders -lm -ldl
 	rm -rf $(BUILD)/defines && mkdir -p $(BUILD)/defines && $(BUILD)/dump_shaders --defines $(BUILD)/defines
 	sh tools/embed_shaders.sh sync shaders_embedded $(BUILD)/defines
+	sh tools/embed_shaders.sh header shaders_embedded gpuparticle.h > $(BUILD)/gpuparticle.h.new
+	mv $(BUILD)/gpuparticle.h.new gpuparticle.h
 
 check-shaders: | $(BUILD)
 	sh tools/check.sh shaders

@@ -1761,7 +1761,15 @@ static const char* const gp__file_gp_grid_glsl[] = {
     "#define GP_HASH_CELL_LIMIT 1073741823.0\n",
     "\n",
     "// The unclamped cell coordinates of a finite position, as floats (no integer overflow).\n",
-    "vec3 gp_grid_cell_float(vec3 p) { return floor((p - gp_grid_origin.xyz) / gp_grid_origin.w); }\n",
+    "// A product with the host's reciprocal, not a division: GLSL allows a division 2.5 ULP (NVIDIA's\n",
+    "// is not correctly rounded), and a particle on a cell's edge must fall in the same cell on every\n",
+    "// device and in the CPU references (tests/cpu_reference.c), as a product rounded once does.\n",
+    "// precise: no compiler may fuse the difference and the product into p * w - origin * w.\n",
+    "vec3 gp_grid_cell_float(vec3 p) {\n",
+    "    precise vec3 offset = p - gp_grid_origin.xyz;\n",
+    "    precise vec3 cells = offset * gp_grid_origin.w;\n",
+    "    return floor(cells);\n",
+    "}\n",
     "\n",
     "// The cell of unclamped coordinates c. Bounded: clamped into the border cells, so a particle\n",
     "// outside the box still has a cell and is found by its neighbours (clamping never moves two cells\n",
@@ -2265,7 +2273,7 @@ static const char* const gp__file_gp_world_glsl[] = {
     "// gp_world.glsl: the world's parameters, one std140 uniform block at binding 0.\n",
     "// Mirrored by gp__world_params in gpuparticle.h (section >>structs), checked field by field by a test.\n",
     "layout(std140, binding = 0) uniform gp_world_block {\n",
-    "    vec4  gp_grid_origin;   // xyz lowest corner of a bounded grid (metres), w cell size (metres)\n",
+    "    vec4  gp_grid_origin;   // xyz lowest corner of a bounded grid (metres), w cells per metre (1 / cell size)\n",
     "    ivec4 gp_grid_dims;     // xyz cells per axis of a bounded grid, w mode (1 bounded, 2 hashed)\n",
     "    uvec4 gp_counts;        // x live particles, y buckets, z capacity, w flags (GP_FLAG_DETERMINISTIC)\n",
     "};\n",
@@ -2874,13 +2882,13 @@ static const gp__shader_range gp__ranges_body_particles_comp[] = {
     { GP__FILE_BODY_PARTICLES_COMP, 1, 4, 33 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
-    { GP__FILE_GP_GRID_GLSL, 0, 67, 1 },
+    { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 4, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 59, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 80, 1 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
     { GP__FILE_GP_DEM_GLSL, 0, 66, 1 },
-    { GP__FILE_BODY_PARTICLES_COMP, 5, 11, 355 },
+    { GP__FILE_BODY_PARTICLES_COMP, 5, 11, 363 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_body_update_comp[] = {
@@ -2888,13 +2896,13 @@ static const gp__shader_range gp__ranges_body_update_comp[] = {
     { GP__FILE_BODY_UPDATE_COMP, 1, 9, 33 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
-    { GP__FILE_GP_GRID_GLSL, 0, 67, 1 },
+    { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 4, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 59, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 80, 1 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
     { GP__FILE_GP_DEM_GLSL, 0, 66, 1 },
-    { GP__FILE_BODY_UPDATE_COMP, 10, 33, 360 },
+    { GP__FILE_BODY_UPDATE_COMP, 10, 33, 368 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_boundary_distance_comp[] = {
@@ -2919,16 +2927,16 @@ static const gp__shader_range gp__ranges_dem_contact_comp[] = {
     { GP__FILE_DEM_CONTACT_COMP, 1, 8, 33 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
-    { GP__FILE_GP_GRID_GLSL, 0, 67, 1 },
+    { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 4, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 59, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 80, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 81, 1 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
     { GP__FILE_GP_DEM_GLSL, 0, 66, 1 },
-    { GP__FILE_DEM_CONTACT_COMP, 9, 68, 442 },
+    { GP__FILE_DEM_CONTACT_COMP, 9, 68, 450 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_DEM_CONTACT_COMP, 77, 6, 581 },
+    { GP__FILE_DEM_CONTACT_COMP, 77, 6, 589 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_dem_integrate_comp[] = {
@@ -2971,10 +2979,10 @@ static const gp__shader_range gp__ranges_grid_count_comp[] = {
     { GP__FILE_GRID_COUNT_COMP, 1, 7, 31 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
-    { GP__FILE_GP_GRID_GLSL, 0, 67, 1 },
+    { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 4, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 80, 1 },
-    { GP__FILE_GRID_COUNT_COMP, 8, 19, 220 },
+    { GP__FILE_GRID_COUNT_COMP, 8, 19, 228 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_ids_comp[] = {
@@ -2992,12 +3000,12 @@ static const gp__shader_range gp__ranges_grid_neighbors_comp[] = {
     { GP__FILE_GRID_NEIGHBORS_COMP, 1, 3, 29 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
-    { GP__FILE_GP_GRID_GLSL, 0, 67, 1 },
+    { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 4, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 80, 1 },
-    { GP__FILE_GRID_NEIGHBORS_COMP, 4, 25, 214 },
+    { GP__FILE_GRID_NEIGHBORS_COMP, 4, 25, 222 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_GRID_NEIGHBORS_COMP, 29, 3, 310 },
+    { GP__FILE_GRID_NEIGHBORS_COMP, 29, 3, 318 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_reorder_comp[] = {
@@ -3046,15 +3054,15 @@ static const gp__shader_range gp__ranges_sph_continuity_comp[] = {
     { GP__FILE_SPH_CONTINUITY_COMP, 1, 12, 33 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
-    { GP__FILE_GP_GRID_GLSL, 0, 67, 1 },
+    { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 4, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 59, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 80, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 81, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 206, 1 },
-    { GP__FILE_SPH_CONTINUITY_COMP, 13, 51, 579 },
+    { GP__FILE_SPH_CONTINUITY_COMP, 13, 51, 587 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_CONTINUITY_COMP, 64, 8, 701 },
+    { GP__FILE_SPH_CONTINUITY_COMP, 64, 8, 709 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_density_comp[] = {
@@ -3062,15 +3070,15 @@ static const gp__shader_range gp__ranges_sph_density_comp[] = {
     { GP__FILE_SPH_DENSITY_COMP, 1, 6, 32 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
-    { GP__FILE_GP_GRID_GLSL, 0, 67, 1 },
+    { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 4, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 59, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 80, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 81, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 206, 1 },
-    { GP__FILE_SPH_DENSITY_COMP, 7, 27, 572 },
+    { GP__FILE_SPH_DENSITY_COMP, 7, 27, 580 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_DENSITY_COMP, 34, 5, 670 },
+    { GP__FILE_SPH_DENSITY_COMP, 34, 5, 678 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_force_comp[] = {
@@ -3078,15 +3086,15 @@ static const gp__shader_range gp__ranges_sph_force_comp[] = {
     { GP__FILE_SPH_FORCE_COMP, 1, 16, 33 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
-    { GP__FILE_GP_GRID_GLSL, 0, 67, 1 },
+    { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 4, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 59, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 80, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 81, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 206, 1 },
-    { GP__FILE_SPH_FORCE_COMP, 17, 54, 583 },
+    { GP__FILE_SPH_FORCE_COMP, 17, 54, 591 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_FORCE_COMP, 71, 8, 708 },
+    { GP__FILE_SPH_FORCE_COMP, 71, 8, 716 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_integrate_comp[] = {
@@ -3094,14 +3102,14 @@ static const gp__shader_range gp__ranges_sph_integrate_comp[] = {
     { GP__FILE_SPH_INTEGRATE_COMP, 1, 8, 33 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
-    { GP__FILE_GP_GRID_GLSL, 0, 67, 1 },
+    { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 4, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 59, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 80, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 81, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 206, 1 },
     { GP__FILE_GP_INTEGRATE_GLSL, 0, 24, 1 },
-    { GP__FILE_SPH_INTEGRATE_COMP, 9, 28, 601 },
+    { GP__FILE_SPH_INTEGRATE_COMP, 9, 28, 609 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 typedef enum gp__program_id {
@@ -3156,7 +3164,7 @@ static const gp__shader_source gp__shader_sources[GP__SHADER_COUNT] = {
     { "draw_particles.frag", GP__GL_FRAGMENT_SHADER, gp__ranges_draw_particles_frag },
     { "draw_particles.vert", GP__GL_VERTEX_SHADER, gp__ranges_draw_particles_vert },
 };
-#define GP__SHADER_MOST_LINES 679   /* the longest program, with its #line directives */
+#define GP__SHADER_MOST_LINES 687   /* the longest program, with its #line directives */
 #define GP__SHADER_MOST_RANGES 14   /* the most ranges of one program */
 /* <<shaders-generated */
 
@@ -3361,7 +3369,7 @@ typedef enum gp__stage {
 
 /* The std140 uniform block of shaders_embedded/gp_world.glsl, field for field. */
 typedef struct gp__world_params {
-    float grid_origin[4];   /* xyz lowest corner, w cell size */
+    float grid_origin[4];   /* xyz lowest corner, w cells per metre (1 / cell size, see gp_grid.glsl) */
     int32_t grid_dims[4];   /* xyz cells per axis, w mode */
     uint32_t counts[4];     /* live particles, buckets, capacity, flags */
 } gp__world_params;
@@ -7259,7 +7267,7 @@ gp_result gp_world_create(const gp_world_desc* desc, gp_world** world) {
         w->params_host.grid_origin[0] = g->mode == GP_GRID_BOUNDED ? g->origin[0] : 0.0f;
         w->params_host.grid_origin[1] = g->mode == GP_GRID_BOUNDED ? g->origin[1] : 0.0f;
         w->params_host.grid_origin[2] = g->mode == GP_GRID_BOUNDED ? g->origin[2] : 0.0f;
-        w->params_host.grid_origin[3] = g->cell_size;
+        w->params_host.grid_origin[3] = 1.0f / g->cell_size;
         w->params_host.grid_dims[0] = (int32_t)g->dims[0];
         w->params_host.grid_dims[1] = (int32_t)g->dims[1];
         w->params_host.grid_dims[2] = (int32_t)g->dims[2];

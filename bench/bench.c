@@ -166,10 +166,16 @@ static void fail(const char* primitive, uint32_t n, const char* what, uint32_t i
     exit(1);
 }
 
+/* A wrong answer names its first wrong element and how many are wrong (a few near cell
+   boundaries, or all of them, tell different stories). */
 static void check_words(const char* primitive, uint32_t n, const char* what, const uint32_t* gpu, const uint32_t* cpu, uint32_t count) {
-    uint32_t i;
+    uint32_t i, wrong = 0, first = 0, last = 0;
     for (i = 0; i < count; ++i)
-        if (gpu[i] != cpu[i]) fail(primitive, n, what, i, gpu[i], cpu[i]);
+        if (gpu[i] != cpu[i]) { if (!wrong++) first = i; last = i; }
+    if (!wrong) return;
+    printf("%s at n = %u: %u of %u words of %s differ, the first at [%u], the last at [%u] (%u on the GPU, %u on the CPU)\n",
+           primitive, n, wrong, count, what, first, last, gpu[last], cpu[last]);
+    fail(primitive, n, what, first, gpu[first], cpu[first]);
 }
 
 static uint32_t* read_words(bench_size* s, uint32_t buffer, size_t count) {

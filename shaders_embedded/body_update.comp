@@ -59,7 +59,7 @@ bool gp_finite3(vec3 v) { return gp_finite(v.x) && gp_finite(v.y) && gp_finite(v
 // gp_world.glsl: the world's parameters, one std140 uniform block at binding 0.
 // Mirrored by gp__world_params in gpuparticle.h (section >>structs), checked field by field by a test.
 layout(std140, binding = 0) uniform gp_world_block {
-    vec4  gp_grid_origin;   // xyz lowest corner of a bounded grid (metres), w cell size (metres)
+    vec4  gp_grid_origin;   // xyz lowest corner of a bounded grid (metres), w cells per metre (1 / cell size)
     ivec4 gp_grid_dims;     // xyz cells per axis of a bounded grid, w mode (1 bounded, 2 hashed)
     uvec4 gp_counts;        // x live particles, y buckets, z capacity, w flags (GP_FLAG_DETERMINISTIC)
 };
@@ -76,7 +76,15 @@ layout(std140, binding = 0) uniform gp_world_block {
 #define GP_HASH_CELL_LIMIT 1073741823.0
 
 // The unclamped cell coordinates of a finite position, as floats (no integer overflow).
-vec3 gp_grid_cell_float(vec3 p) { return floor((p - gp_grid_origin.xyz) / gp_grid_origin.w); }
+// A product with the host's reciprocal, not a division: GLSL allows a division 2.5 ULP (NVIDIA's
+// is not correctly rounded), and a particle on a cell's edge must fall in the same cell on every
+// device and in the CPU references (tests/cpu_reference.c), as a product rounded once does.
+// precise: no compiler may fuse the difference and the product into p * w - origin * w.
+vec3 gp_grid_cell_float(vec3 p) {
+    precise vec3 offset = p - gp_grid_origin.xyz;
+    precise vec3 cells = offset * gp_grid_origin.w;
+    return floor(cells);
+}
 
 // The cell of unclamped coordinates c. Bounded: clamped into the border cells, so a particle
 // outside the box still has a cell and is found by its neighbours (clamping never moves two cells

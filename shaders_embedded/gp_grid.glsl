@@ -9,7 +9,15 @@
 #define GP_HASH_CELL_LIMIT 1073741823.0
 
 // The unclamped cell coordinates of a finite position, as floats (no integer overflow).
-vec3 gp_grid_cell_float(vec3 p) { return floor((p - gp_grid_origin.xyz) / gp_grid_origin.w); }
+// A product with the host's reciprocal, not a division: GLSL allows a division 2.5 ULP (NVIDIA's
+// is not correctly rounded), and a particle on a cell's edge must fall in the same cell on every
+// device and in the CPU references (tests/cpu_reference.c), as a product rounded once does.
+// precise: no compiler may fuse the difference and the product into p * w - origin * w.
+vec3 gp_grid_cell_float(vec3 p) {
+    precise vec3 offset = p - gp_grid_origin.xyz;
+    precise vec3 cells = offset * gp_grid_origin.w;
+    return floor(cells);
+}
 
 // The cell of unclamped coordinates c. Bounded: clamped into the border cells, so a particle
 // outside the box still has a cell and is found by its neighbours (clamping never moves two cells

@@ -43,10 +43,16 @@ int cpu_finite3(const float* p) { return isfinite(p[0]) && isfinite(p[1]) && isf
 
 #define CPU_HASH_CELL_LIMIT 1073741823.0f
 
+/* The unclamped cell coordinate along axis a, as gp_grid.glsl computes it: a product with the
+   reciprocal rounded once, so that the GPU and the CPU agree on a particle at a cell's edge. */
+static float cpu_cell_coordinate(const cpu_grid* g, const float* p, int a) {
+    return floorf((p[a] - g->origin[a]) * (1.0f / g->cell_size));
+}
+
 void cpu_grid_cell(const cpu_grid* g, const float* p, int32_t cell[3]) {
     int a;
     for (a = 0; a < 3; ++a) {
-        float c = floorf((p[a] - g->origin[a]) / g->cell_size);
+        float c = cpu_cell_coordinate(g, p, a);
         if (g->bounded) {
             c = c < -1.0f ? -1.0f : c > (float)g->dims[a] ? (float)g->dims[a] : c;
             cell[a] = (int32_t)c;
@@ -61,7 +67,7 @@ void cpu_grid_cell(const cpu_grid* g, const float* p, int32_t cell[3]) {
 int cpu_grid_inside(const cpu_grid* g, const float* p) {
     int a;
     for (a = 0; a < 3; ++a) {
-        float c = floorf((p[a] - g->origin[a]) / g->cell_size);
+        float c = cpu_cell_coordinate(g, p, a);
         if (g->bounded ? (c < 0.0f || c >= (float)g->dims[a]) : fabsf(c) > CPU_HASH_CELL_LIMIT) return 0;
     }
     return 1;

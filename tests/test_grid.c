@@ -17,8 +17,8 @@ typedef struct particles {
 
 static void particles_free(particles* p) { free(p->position); free(p->velocity); free(p->user); }
 
-/* A position inside cell c, never within 10% of a cell of its faces, so that the GPU's and the
-   CPU's float division agree on the cell. */
+/* A position inside cell c, never within 10% of a cell of its faces (the faces themselves are
+   test_grid_cell_faces_match_cpu's). */
 static void place(float* out, const float origin[3], const int32_t c[3], uint64_t* state) {
     int a;
     for (a = 0; a < 3; ++a) {
@@ -440,6 +440,42 @@ static void test_grid_deterministic_runs_are_bit_identical(void) {
     }
 }
 
+/* Particles on the cells' faces, and one float either side of them, with a cell size and origin
+   that no float holds exactly: every device must put each in the cell the CPU reference does.
+   (NVIDIA's GLSL division is not correctly rounded; a division here put 26,330 of 531,443 cells'
+   starts one particle off at 4M random particles on an H100. The grid multiplies by the host's
+   reciprocal, as the reference does.) Bounded and hashed. No face lies at 0: GLSL lets a device
+   flush subnormal numbers to zero (NVIDIA's does), so the floats beside 0 may fall either side. */
+static void test_grid_cell_faces_match_cpu(void) {
+    const int32_t dims[3] = {23, 17, 19};
+    const float origin[3] = {-0.3f, 0.7f, 0.05f}, cell = 0.1f;
+    uint32_t mode, n = 3 * 23 * 17 * 19, i;
+    for (mode = 0; mode < 2; ++mode) {
+        cpu_grid g = bounded_grid(dims, origin);
+        particles ps = make_particles(n, PATTERN_RANDOM, (const int32_t[3]){0, 0, 0}, dims, 41);
+        gp_world* w;
+        float* slots;
+        g.cell_size = cell;
+        if (mode == 1) { g.bounded = 0; g.buckets = 1u << 12; memset(g.origin, 0, sizeof g.origin); }
+        for (i = 0; i < n; ++i) {
+            uint32_t c = i / 3, a;
+            int32_t cell_index[3] = {(int32_t)(c % 23) + 1, (int32_t)(c / 23 % 17) + 1, (int32_t)(c / (23 * 17)) + 1};
+            for (a = 0; a < 3; ++a) {
+                float face = g.origin[a] + (float)cell_index[a] * cell;
+                ps.position[4 * (size_t)i + a] = i % 3 == 0 ? face : i % 3 == 1 ? nextafterf(face, -1e9f) : nextafterf(face, 1e9f);
+            }
+        }
+        w = world_for(&g, n, 0);
+        if (!w) return;
+        add_particles(w, &ps);
+        CHECK(gp_grid_build(w) == GP_OK);
+        slots = check_grid(w, &g, &ps, 0, mode ? "hashed cell faces" : "bounded cell faces");
+        free(slots);
+        particles_free(&ps);
+        gp_world_destroy(w);
+    }
+}
+
 static void test_grid_empty_and_misuse(void) {
     const int32_t dims[3] = {4, 4, 4};
     const float origin[3] = {0.0f, 0.0f, 0.0f};
@@ -475,6 +511,7 @@ static void test_grid_empty_and_misuse(void) {
 
 const gp_test_case grid_tests[] = {
     {"grid_bounded_against_cpu", test_grid_bounded_against_cpu},
+    {"grid_cell_faces_match_cpu", test_grid_cell_faces_match_cpu},
     {"grid_hashed_against_cpu", test_grid_hashed_against_cpu},
     {"grid_deterministic_against_cpu", test_grid_deterministic_against_cpu},
     {"grid_hash_collisions_are_not_neighbors", test_grid_hash_collisions_are_not_neighbors},

@@ -642,18 +642,22 @@ static void test_sph_artificial_viscosity(void) {
         }
     }
     /* the term alone, GPU against reference: the difference each makes, on less off (the shared
-       comparison's scale is the pressure's, a thousand times this term's) */
+       comparison's scale is the pressure's, a thousand times this term's). The GPU's difference
+       also carries the float rounding of the pressure terms it shares a sum with, which a driver
+       may round differently in the two runs (NVIDIA's contracts the sum into fused multiply-adds:
+       3.4e-3 m/s^2 of a 10 m/s^2 term on an H100): allowed at 1e-7 (a float epsilon) of the particle's term
+       magnitudes on top of 1e-4 of the largest term. */
     for (k = 0; k < on.n; ++k) {
         double g[3] = {on.acceleration[k].x - off.acceleration[k].x, on.acceleration[k].y - off.acceleration[k].y,
                        on.acceleration[k].z - off.acceleration[k].z};
         for (c = 0; c < 3; ++c) {
             double r = ref_on[k].acceleration[c] - ref_off[k].acceleration[c];
             largest = fmax(largest, fabs(r));
-            worst = fmax(worst, fabs(g[c] - r));
+            worst = fmax(worst, fabs(g[c] - r) - 1e-7 * (ref_on[k].acceleration_abs + ref_off[k].acceleration_abs));
         }
     }
     CHECKF(largest > 0.0 && worst <= 1e-4 * largest, "the artificial viscosity's term differs from the reference by %.3g m/s^2 "
-           "(largest term %.3g)", worst, largest);
+           "beyond the pressure's rounding (largest term %.3g)", worst, largest);
     CHECKF(fabs(momentum[0]) + fabs(momentum[1]) + fabs(momentum[2]) < 1e-5 * scale,
            "the artificial viscosity's forces sum to (%.3g, %.3g, %.3g) N, against %.3g N of terms", momentum[0], momentum[1],
            momentum[2], scale);
