@@ -451,7 +451,9 @@ typedef enum gp_density_model {
                                   equation, d rho_i / dt = sum_j m_j (v_i - v_j) . grad W, plus a
                                   diffusion (delta-SPH, less its hydrostatic part) that smooths
                                   pressure noise: smooth, accurate pressures (a column at rest holds
-                                  p = rho g depth); 8 more bytes per particle of GPU memory */
+                                  p = rho g depth); 8 more bytes per particle of GPU memory. Without
+                                  tension the carried density never falls below the density of zero
+                                  pressure (rho0 - p0 / k), so spray presses back when squeezed */
 } gp_density_model;
 
 /* A fluid. Zero fields take their defaults, resolved by gp_query_fluid_material_defaults. */
@@ -2626,7 +2628,14 @@ static const char* const gp__file_sph_continuity_comp[] = {
     "    // the walls' particles, at rest: sum_w m v_i . grad W = -rho0 v_i . a (gp_wall)\n",
     "    float rate = sum.x + table.z * s.re * sqrt(shape.w) * sum.y - shape.z * dot(s.v, gp_walls(m, p).a);\n",
     "    float rho = s.rho + gp_gravity.w * rate;\n",
-    "    rho = gp_finite(rho) ? max(rho, 0.01 * shape.z) : s.rho;   // a blow-up keeps the old density; at least rho0 / 100\n",
+    "    // Without tension the carried density never falls below that of zero pressure, rho0 - p0 / k:\n",
+    "    // where the flow spreads (a free surface, spray) a particle keeps the density at which it\n",
+    "    // presses back as soon as it is squeezed again. Unclamped, spray fell to rho0 / 100 and had\n",
+    "    // to be compressed 100 times before it pushed back: a dam break blew up where it met the far\n",
+    "    // wall (issue 10). The clamp of incompressible SPH's densities (Ihmsen et al. 2014, Bender and\n",
+    "    // Koschier 2015). With tension, rho0 / 100. A blow-up keeps the old density.\n",
+    "    float least = gp_fluids[m].flow.w != 0.0 ? 0.01 * shape.z : max(shape.z - gp_fluids[m].flow.y / shape.w, 0.01 * shape.z);\n",
+    "    rho = gp_finite(rho) ? max(rho, least) : s.rho;\n",
     "    gp_density[i] = vec2(rho, gp_pressure(gp_fluids[m], rho));\n",
     "    atomicMin(stat_min_density, floatBitsToUint(rho));\n",
     "    atomicMax(stat_max_density, floatBitsToUint(rho));\n",
@@ -3062,7 +3071,7 @@ static const gp__shader_range gp__ranges_sph_continuity_comp[] = {
     { GP__FILE_GP_SPH_GLSL, 0, 206, 1 },
     { GP__FILE_SPH_CONTINUITY_COMP, 13, 51, 587 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_CONTINUITY_COMP, 64, 8, 709 },
+    { GP__FILE_SPH_CONTINUITY_COMP, 64, 15, 709 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_density_comp[] = {

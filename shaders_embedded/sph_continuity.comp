@@ -709,7 +709,14 @@ void main() {
     // the walls' particles, at rest: sum_w m v_i . grad W = -rho0 v_i . a (gp_wall)
     float rate = sum.x + table.z * s.re * sqrt(shape.w) * sum.y - shape.z * dot(s.v, gp_walls(m, p).a);
     float rho = s.rho + gp_gravity.w * rate;
-    rho = gp_finite(rho) ? max(rho, 0.01 * shape.z) : s.rho;   // a blow-up keeps the old density; at least rho0 / 100
+    // Without tension the carried density never falls below that of zero pressure, rho0 - p0 / k:
+    // where the flow spreads (a free surface, spray) a particle keeps the density at which it
+    // presses back as soon as it is squeezed again. Unclamped, spray fell to rho0 / 100 and had
+    // to be compressed 100 times before it pushed back: a dam break blew up where it met the far
+    // wall (issue 10). The clamp of incompressible SPH's densities (Ihmsen et al. 2014, Bender and
+    // Koschier 2015). With tension, rho0 / 100. A blow-up keeps the old density.
+    float least = gp_fluids[m].flow.w != 0.0 ? 0.01 * shape.z : max(shape.z - gp_fluids[m].flow.y / shape.w, 0.01 * shape.z);
+    rho = gp_finite(rho) ? max(rho, least) : s.rho;
     gp_density[i] = vec2(rho, gp_pressure(gp_fluids[m], rho));
     atomicMin(stat_min_density, floatBitsToUint(rho));
     atomicMax(stat_max_density, floatBitsToUint(rho));

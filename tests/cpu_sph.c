@@ -429,7 +429,11 @@ static void sph_density(sph_work* w, sph_visit* v) {
         rate += scale * diffusion - m->rest_density * sph_dot(v->vi, v->walls.a);
         rate_abs += scale * diffusion_abs + m->rest_density * sph_length(v->vi) * v->walls.a_abs;
         rho = w->carried[i] + s->dt * rate;
-        rho = isfinite(rho) ? fmax(rho, 0.01 * m->rest_density) : w->carried[i];
+        {   /* no tension: never below the density of zero pressure (sph_continuity.comp) */
+            double least = m->allow_tension ? 0.01 * m->rest_density
+                                            : fmax(m->rest_density - m->rest_pressure / m->stiffness, 0.01 * m->rest_density);
+            rho = isfinite(rho) ? fmax(rho, least) : w->carried[i];
+        }
         magnitude = w->carried[i] + s->dt * rate_abs;
     }
     w->rho[i] = rho;

@@ -674,7 +674,14 @@ static void test_sph_artificial_viscosity(void) {
    lost either (the column does collapse). The continuity model's density rate and its pressure
    force take the same spiky gradient, an energy-consistent pair; the paper's summation density
    (poly6) with the spiky force is not one, and gains energy here: 1.94 J to 3.04 J by 0.2 s,
-   measured, which README and the header state. */
+   measured, which README and the header state.
+   Then the surge meets the far wall (0.25 s) and runs back, to 0.6 s: the case of issue 10 that
+   blew up (the fastest particle 4, 9, then 1,320 m/s in three frames, densities to 3.5e10) while
+   spray's carried density could fall to rho0 / 100. Now it never falls below rho0 (no tension):
+   every particle stays finite, the energy still never grows, no density leaves [rho0, 1.2 rho0],
+   and the fastest particle stays below 3 * 2 sqrt(g H) = 8.4 m/s: no blow-up. The ideal front's
+   2 sqrt(g H) (2.8 m/s) is issue 10's bound, not met yet: single particles of the spray thrown up
+   at the wall reach 5.2 m/s on llvmpipe (the bulk's energy falls all the while). */
 static void test_sph_continuity_energy(void) {
     gp_world_desc d;
     gp_world* w;
@@ -721,6 +728,37 @@ static void test_sph_continuity_energy(void) {
     CHECKF(most <= 1.005 * start, "the dam break's energy grew from %.5f J to %.5f J", start, most);
     CHECKF(last > 0.8 * start && kinetic > 0.2 * start, "energy %.5f J of %.5f J, kinetic %.5f J at 0.2 s: the column should be "
            "flowing, not dissipated", last, start, kinetic);
+    {
+        double fastest = 0.0, bound = 3.0 * 2.0 * sqrt(9.81 * 0.2);
+        float least = INFINITY, densest = 0.0f;
+        uint32_t bad = 0;
+        most = 0.0;
+        for (frame = 13; frame <= 36; ++frame) {
+            gp_step_desc step;
+            gp_fluid_stats stats;
+            double e = 0.0;
+            memset(&step, 0, sizeof step);
+            step.dt = 1.0f / 60;
+            CHECK(gp_world_step(w, &step) == GP_OK);
+            CHECK(gp_fluid_stats_read(w, &stats) == GP_OK);
+            least = fminf(least, stats.min_density);
+            densest = fmaxf(densest, stats.max_density);
+            CHECK(gp_particles_read(w, GP_ATTRIBUTE_POSITION, 0, n, p) == GP_OK);
+            CHECK(gp_particles_read(w, GP_ATTRIBUTE_VELOCITY, 0, n, v) == GP_OK);
+            for (k = 0; k < n; ++k) {
+                double s2 = (double)v[k].x * v[k].x + (double)v[k].y * v[k].y + (double)v[k].z * v[k].z;
+                if (!isfinite(s2) || !isfinite(p[k].y)) { ++bad; continue; }
+                fastest = fmax(fastest, sqrt(s2));
+                e += v[k].mass * (0.5 * s2 + 9.81 * p[k].y);
+            }
+            most = fmax(most, e);
+            if (getenv("GP_TEST_VERBOSE")) fprintf(stderr, "    t %.3f s: energy %.5f J, fastest %.2f m/s\n", frame / 60.0, e, fastest);
+        }
+        CHECKF(bad == 0 && fastest < bound, "after the far wall: %u particles not finite, the fastest at %.2f m/s (bound %.2f)", bad,
+               fastest, bound);
+        CHECKF(most <= 1.005 * start, "after the far wall the energy grew from %.5f J to %.5f J", start, most);
+        CHECKF(least >= 999.999f && densest <= 1200.0f, "densities from %g to %g kg/m^3 after the far wall", least, densest);
+    }
     free(p); free(v);
     gp_world_destroy(w);
 }
@@ -1100,7 +1138,7 @@ static void test_sph_continuity_repeats(void) {
                   memcmp(st[0].density + k, st[1].density + k, 4) != 0;
     CHECKF(st[0].n == added && st[1].n == added && differ == 0, "%u of %u particles differ between two deterministic runs", differ,
            added);
-    for (k = 0, differ = 0; k < st[0].n; ++k) differ += fabsf(st[0].density[k] - st[0].density[0]) > 1.0f;
+    for (k = 0, differ = 0; k < st[0].n; ++k) differ += fabsf(st[0].density[k] - st[0].density[0]) > 0.1f;
     CHECKF(differ > 0, "every density equals the first (%g): the run did nothing to check", st[0].density[0]);
     for (run = 0; run < 2; ++run) {
         sph_state_free(&st[run]);
