@@ -48,6 +48,7 @@
        >>dem        granular matter (000): materials, grains, the contacts of grains and rigid
                     particles, their stages
        >>rigid      rigid bodies made of particles (000): shapes, bodies, the bodies' stages
+       >>coupling   the fluid and the solids: the solids' share of their forces (000 29.3.3)
        >>step       gravity and forces, the world's substep as a pipeline of every system's
                     stages, gp_world_step
        >>draw       sphere impostors and body meshes straight from the GPU buffers
@@ -55,7 +56,7 @@
        >>references the papers whose equation numbers the comments cite
        >>licence    MIT
    Planned, one section each, added to the substep's pipeline in >>step as its issue lands:
-   coupling, emitter, effects, cloth, surface, multi-device.
+   emitter, effects, cloth, surface, multi-device.
 
    >>docs ===================================================================================
 
@@ -566,8 +567,10 @@ typedef struct gp_step_desc {
 } gp_step_desc;
 
 /* Advances the whole world by desc->dt in substeps; each substep runs every system's stages in
-   one order (section >>step): the pours, the grid build, the fluid (density, forces, integration,
-   walls), then the grains and the rigid bodies (contacts, integration, the bodies' update).
+   one order (section >>step): the pours, the grid build, then every force (the fluid's density and
+   forces, with grains and bodies' particles as its boundary; the contacts of grains and rigid
+   particles; the fluid's equal and opposite force on them), then every move (the fluid and its
+   walls, the grains, the bodies' update and their particles).
    Afterwards the store is in the cell order of the last substep's build and densities
    and accelerations (GP_ATTRIBUTE_DENSITY, _PRESSURE, _ACCELERATION) match its slots. Warns
    when the CFL number exceeds max_cfl. A particle whose update is not finite keeps its last
@@ -1271,6 +1274,58 @@ static const char* const gp__file_copy_comp[] = {
     "}\n",
     0
 };
+static const char* const gp__file_coupling_solid_comp[] = {
+    "#version 430 core\n",
+    "// coupling_solid: the force the fluid puts on every solid particle (grains, rigid bodies'\n",
+    "// particles): minus the sum of the forces that particle puts on its fluid neighbours, from the\n",
+    "// terms of gp_coupling.glsl that sph_force added to theirs (the same functions, the fluid's\n",
+    "// densities and pressures of this substep, every position and velocity before any moves). It adds\n",
+    "// the force / mass to what dem_contact left: a grain's acceleration, a rigid particle's share of\n",
+    "// its body's force (body_update sums it and its torque about the centre of mass). Reads the\n",
+    "// fluid's density and pressure (the SPH passes) and each fluid material's constants. The pass\n",
+    "// runs after dem_contact and before every integration (gp__world_substep).\n",
+    "layout(local_size_x = GP_GROUP_SIZE) in;\n",
+    "\n",
+    "// What solid particle b needs of itself in the loop.\n",
+    "struct gp_solid { vec3 p; vec3 v; float r; uint slot; };\n",
+    "\n",
+    "// Subtracts the force that solid b puts on candidate slot k when k is a fluid particle within its\n",
+    "// material's smoothing radius.\n",
+    "void gp_solid_term(uint k, uint end, gp_solid b, ivec3 cell, inout vec3 force) {\n",
+    "    if (k >= end || k == b.slot) return;\n",
+    "    vec3 q = gp_position[k].xyz;\n",
+    "    vec3 d = q - b.p;   // fluid minus solid, as sph_force takes it\n",
+    "    float r2 = dot(d, d);\n",
+    "    vec2 rho_p = gp_density[k];\n",
+    "    if (rho_p.x <= 0.0 || r2 == 0.0 || !gp_grid_same_cell(q, cell)) return;   // not fluid\n",
+    "    uint m = gp_material_of(gp_info[k]);\n",
+    "    vec4 shape = gp_fluids[m].shape, kernel = gp_fluids[m].kernel;\n",
+    "    if (r2 >= kernel.w) return;\n",
+    "    vec4 v = gp_velocity[k];\n",
+    "    vec3 pressure = vec3(0.0), viscosity = vec3(0.0);\n",
+    "    gp_coupling_terms(shape.y, kernel.y, kernel.z, shape.z, d, r2, v.xyz, rho_p.y, b.v,\n",
+    "                      gp_solid_mass(gp_solid_scale(gp_fluids[m].flow.z, shape.x), b.r), pressure, viscosity);\n",
+    "    force -= (v.w / rho_p.x) * (pressure + gp_fluids[m].flow.x * shape.z * viscosity);\n",
+    "}\n",
+    "\n",
+    "void main() {\n",
+    "    uint i = gp_global_index();\n",
+    "    if (i >= gp_counts.x) return;\n",
+    "    vec4 p = gp_position[i], v = gp_velocity[i];\n",
+    "    if (!gp_is_solid(gp_kind_of(gp_info[i])) || !gp_finite3(p.xyz)) return;\n",
+    "    gp_solid b;\n",
+    "    b.p = p.xyz;\n",
+    "    b.v = v.xyz;\n",
+    "    b.r = p.w;\n",
+    "    b.slot = i;\n",
+    "    vec3 force = vec3(0.0);\n",
+    "    vec3 gp_center = b.p;\n",
+    "#define GP_NEIGHBOR_VISIT(k, end, cell) gp_solid_term(k, end, b, cell, force)\n",
+    "#define GP_NEIGHBOR_BATCH 8\n",
+    "    gp_acceleration[i].xyz += force / v.w;\n",
+    "}\n",
+    0
+};
 static const char* const gp__file_dem_contact_comp[] = {
     "#version 430 core\n",
     "// dem_contact: the contact force on every grain and rigid particle (000 sections 29.1.5, 29.2.5):\n",
@@ -1680,6 +1735,39 @@ static const char* const gp__file_gp_common_glsl[] = {
     "// finite math and fold it away.\n",
     "bool gp_finite(float x) { return (floatBitsToUint(x) & 0x7f800000u) != 0x7f800000u; }\n",
     "bool gp_finite3(vec3 v) { return gp_finite(v.x) && gp_finite(v.y) && gp_finite(v.z); }\n",
+    0
+};
+static const char* const gp__file_gp_coupling_glsl[] = {
+    "// gp_coupling.glsl: the fluid and the solids (grains, rigid bodies' particles) as one another see\n",
+    "// them (issue 10; Akinci et al. 2012, \"Versatile rigid-fluid coupling for incompressible SPH\").\n",
+    "// A solid particle b is a boundary particle to the fluid: it stands for the lattice cell it fills,\n",
+    "// the volume psi_b = (2 r_b)^3, as if that cell held fluid of the fluid's own material at rest\n",
+    "// (the mass m psi_b / l0^3, the material's lattice-scaled mass, so that a fluid particle beside a\n",
+    "// body sampled at the fluid's spacing sees the rest density), with the pressure p_b of the fluid\n",
+    "// continued hydrostatically, p_i + rho0 g . (x_b - x_i), never below 0, and the solid's own\n",
+    "// velocity. Its terms enter the fluid's density (sph_density), density rate (sph_continuity) and\n",
+    "// force (sph_force); the equal and opposite force on b is summed by coupling_solid, from the same\n",
+    "// functions, so that the pair's forces cancel to the float rounding. Needs gp_sph.glsl first.\n",
+    "\n",
+    "bool gp_is_solid(uint kind) { return kind == GP_KIND_GRANULAR || kind == GP_KIND_RIGID; }\n",
+    "\n",
+    "// m_b: the fluid mass that solid particle b of radius r stands for, with scale = gp_solid_scale of\n",
+    "// the fluid material's particle mass and spacing.\n",
+    "float gp_solid_scale(float mass, float spacing) { return mass / (spacing * spacing * spacing); }\n",
+    "float gp_solid_mass(float scale, float r) { float d = 2.0 * r; return scale * d * d * d; }\n",
+    "\n",
+    "// The pair's pressure and viscosity sums for fluid particle i (at p, velocity vi, pressure pi, of\n",
+    "// a material with smoothing radius re, kernel coefficients spiky and laplacian, rest density\n",
+    "// rho0) and solid b (at q, velocity vb, mass mb), in sph_force's form: i's acceleration gains\n",
+    "// (pressure + mu viscosity) / rho_i, its force m_i times that, and b's force is minus i's.\n",
+    "// d = p - q, with 0 < r2 = |d|^2 < re^2.\n",
+    "void gp_coupling_terms(float re, float spiky, float laplacian, float rho0, vec3 d, float r2, vec3 vi, float pi, vec3 vb,\n",
+    "                       float mb, inout vec3 pressure, inout vec3 viscosity) {\n",
+    "    float r = sqrt(r2), x = re - r, volume = mb / rho0;\n",
+    "    float pb = max(pi - rho0 * dot(gp_gravity.xyz, d), 0.0);\n",
+    "    pressure += (volume * (pi + pb) * spiky * x * x / r) * d;\n",
+    "    viscosity += (volume * laplacian * x) * (vb - vi);\n",
+    "}\n",
     0
 };
 static const char* const gp__file_gp_dem_glsl[] = {
@@ -2577,7 +2665,7 @@ static const char* const gp__file_sph_continuity_comp[] = {
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
     "\n",
     "// What particle i needs of itself in the neighbour loop.\n",
-    "struct gp_flow { vec3 p; vec3 v; float rho; float re; float re2; float spiky; float hydro; uint slot; uint m; };\n",
+    "struct gp_flow { vec3 p; vec3 v; float rho; float re; float re2; float spiky; float hydro; float solid; uint slot; uint m; };\n",
     "\n",
     "// The density particle k carries, its material's rest density until it has one.\n",
     "float gp_carried(uint k, uint m) { float r = gp_state[k].x; return r > 0.0 ? r : gp_fluids[m].shape.z; }\n",
@@ -2586,15 +2674,20 @@ static const char* const gp__file_sph_continuity_comp[] = {
     "// of the visited cell; the diffusion only between particles of one material.\n",
     "void gp_continuity_term(uint k, uint end, gp_flow s, ivec3 cell, inout vec2 sum) {\n",
     "    if (k >= end || k == s.slot) return;\n",
-    "    vec3 q = gp_position[k].xyz;\n",
-    "    vec3 d = s.p - q;\n",
+    "    vec4 q = gp_position[k];\n",
+    "    vec3 d = s.p - q.xyz;\n",
     "    float r2 = dot(d, d);\n",
-    "    if (r2 >= s.re2 || r2 == 0.0 || !gp_grid_same_cell(q, cell)) return;   // on top of another: no rate\n",
+    "    if (r2 >= s.re2 || r2 == 0.0 || !gp_grid_same_cell(q.xyz, cell)) return;   // on top of another: no rate\n",
     "    uvec4 info = gp_info[k];\n",
-    "    if (gp_kind_of(info) != GP_KIND_FLUID) return;\n",
+    "    uint kind = gp_kind_of(info);\n",
+    "    if (kind != GP_KIND_FLUID && !gp_is_solid(kind)) return;\n",
     "    float r = sqrt(r2), x = s.re - r;\n",
     "    vec3 grad = -(s.spiky * x * x / r) * d;   // grad_i W(x_i - x_k): towards k\n",
     "    vec4 v = gp_velocity[k];\n",
+    "    if (kind != GP_KIND_FLUID) {   // a solid: its mass as gp_coupling.glsl has it, its own velocity, no diffusion\n",
+    "        sum.x += gp_solid_mass(s.solid, q.w) * dot(s.v - v.xyz, grad);\n",
+    "        return;\n",
+    "    }\n",
     "    uint m = gp_material_of(info);\n",
     "    sum.x += v.w * dot(s.v - v.xyz, grad);\n",
     "    if (m == s.m) {\n",
@@ -2619,6 +2712,7 @@ static const char* const gp__file_sph_continuity_comp[] = {
     "    s.re2 = kernel.w;\n",
     "    s.spiky = kernel.y;\n",
     "    s.hydro = shape.z / shape.w;   // rho0 / c0^2\n",
+    "    s.solid = gp_solid_scale(gp_fluids[m].flow.z, shape.x);\n",
     "    s.slot = i;\n",
     "    s.m = m;\n",
     "    vec2 sum = vec2(0.0);\n",
@@ -2652,15 +2746,18 @@ static const char* const gp__file_sph_density_comp[] = {
     "// gp_neighbors.glsl's: 27 cells, 8 candidates per iteration, shortfalls counted.\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
     "\n",
-    "// m_k W(|x_k - p|) when candidate slot k (< end) is a fluid particle of the visited cell.\n",
-    "float gp_density_term(uint k, uint end, vec3 p, ivec3 cell, float re2, float poly6) {\n",
+    "// m_k W(|x_k - p|) when candidate slot k (< end) is a fluid particle of the visited cell, or a\n",
+    "// solid one with the mass it stands for (gp_coupling.glsl; solid: gp_solid_scale of i's material).\n",
+    "float gp_density_term(uint k, uint end, vec3 p, ivec3 cell, float re2, float poly6, float solid) {\n",
     "    if (k >= end) return 0.0;\n",
-    "    vec3 q = gp_position[k].xyz;\n",
-    "    vec3 d = q - p;\n",
+    "    vec4 q = gp_position[k];\n",
+    "    vec3 d = q.xyz - p;\n",
     "    float r2 = dot(d, d);\n",
-    "    if (r2 >= re2 || !gp_grid_same_cell(q, cell) || gp_kind_of(gp_info[k]) != GP_KIND_FLUID) return 0.0;\n",
+    "    if (r2 >= re2 || !gp_grid_same_cell(q.xyz, cell)) return 0.0;\n",
+    "    uint kind = gp_kind_of(gp_info[k]);\n",
+    "    float mass = kind == GP_KIND_FLUID ? gp_velocity[k].w : gp_is_solid(kind) ? gp_solid_mass(solid, q.w) : 0.0;\n",
     "    float x = re2 - r2;\n",
-    "    return gp_velocity[k].w * poly6 * x * x * x;\n",
+    "    return mass * poly6 * x * x * x;\n",
     "}\n",
     "\n",
     "void main() {\n",
@@ -2671,10 +2768,10 @@ static const char* const gp__file_sph_density_comp[] = {
     "    if (gp_kind_of(info) != GP_KIND_FLUID || !gp_finite3(p)) { gp_density[i] = vec2(0.0); return; }\n",
     "    uint m = gp_material_of(info);\n",
     "    if (gp_fluids[m].table.y != 0.0) return;   // the continuity model: sph_continuity's\n",
-    "    float re2 = gp_fluids[m].kernel.w, poly6 = gp_fluids[m].kernel.x;\n",
+    "    float re2 = gp_fluids[m].kernel.w, poly6 = gp_fluids[m].kernel.x, solid = gp_solid_scale(gp_fluids[m].flow.z, gp_fluids[m].shape.x);\n",
     "    float rho = 0.0;\n",
     "    vec3 gp_center = p;\n",
-    "#define GP_NEIGHBOR_TERM(k, end, cell) gp_density_term(k, end, p, cell, re2, poly6)\n",
+    "#define GP_NEIGHBOR_TERM(k, end, cell) gp_density_term(k, end, p, cell, re2, poly6, solid)\n",
     "#define GP_NEIGHBOR_SUM rho\n",
     "#define GP_NEIGHBOR_BATCH 8\n",
     "    rho += gp_walls(m, p).share.x;\n",
@@ -2706,7 +2803,7 @@ static const char* const gp__file_sph_force_comp[] = {
     "\n",
     "// What particle i needs of itself in the loop.\n",
     "struct gp_self { vec3 p; vec3 v; float pressure; float rho; float re; float re2; float spiky; float laplacian; float av; float h;\n",
-    "                 bool any_av; uint slot; };\n",
+    "                 float rho0; float solid; bool any_av; uint slot; };\n",
     "\n",
     "// Adds candidate slot k's pressure and viscosity terms (without the coefficients mu and 1/rho_i).\n",
     "void gp_force_term(uint k, uint end, gp_self s, ivec3 cell, inout vec3 pressure, inout vec3 viscosity) {\n",
@@ -2716,8 +2813,13 @@ static const char* const gp__file_sph_force_comp[] = {
     "    float r2 = dot(d, d);\n",
     "    if (r2 >= s.re2 || r2 == 0.0 || !gp_grid_same_cell(q, cell)) return;\n",
     "    vec2 rho_p = gp_density[k];\n",
-    "    if (rho_p.x <= 0.0) return;   // not fluid\n",
     "    vec4 v = gp_velocity[k];\n",
+    "    if (rho_p.x <= 0.0) {   // not fluid: a solid is a boundary particle (gp_coupling.glsl)\n",
+    "        if (gp_is_solid(gp_kind_of(gp_info[k])))\n",
+    "            gp_coupling_terms(s.re, s.spiky, s.laplacian, s.rho0, d, r2, s.v, s.pressure, v.xyz, gp_solid_mass(s.solid, gp_position[k].w),\n",
+    "                              pressure, viscosity);\n",
+    "        return;\n",
+    "    }\n",
     "    float r = sqrt(r2), x = s.re - r;\n",
     "    float mass_over_rho = v.w / rho_p.x;\n",
     "    // Monaghan's artificial viscosity: a closing pair's pseudo-pressure rho_i rho_j Pi_ij, with the\n",
@@ -2751,6 +2853,8 @@ static const char* const gp__file_sph_force_comp[] = {
     "    s.h = 0.5 * s.re;\n",
     "    s.av = gp_fluids[m].table.w * sqrt(gp_fluids[m].shape.w) * s.h;   // alpha c h\n",
     "    s.any_av = (gp_solver_counts.z & GP_FLAG_ARTIFICIAL_VISCOSITY) != 0u;\n",
+    "    s.rho0 = gp_fluids[m].shape.z;\n",
+    "    s.solid = gp_solid_scale(gp_fluids[m].flow.z, gp_fluids[m].shape.x);\n",
     "    s.slot = i;\n",
     "    vec3 pressure = vec3(0.0), viscosity = vec3(0.0);\n",
     "    vec3 gp_center = s.p;\n",
@@ -2811,6 +2915,7 @@ typedef enum gp__shader_file_id {
     GP__FILE_BODY_UPDATE_COMP,
     GP__FILE_BOUNDARY_DISTANCE_COMP,
     GP__FILE_COPY_COMP,
+    GP__FILE_COUPLING_SOLID_COMP,
     GP__FILE_DEM_CONTACT_COMP,
     GP__FILE_DEM_INTEGRATE_COMP,
     GP__FILE_DISPATCH_ARGS_COMP,
@@ -2821,6 +2926,7 @@ typedef enum gp__shader_file_id {
     GP__FILE_GP_BOUNDARY_GLSL,
     GP__FILE_GP_BUFFERS_GLSL,
     GP__FILE_GP_COMMON_GLSL,
+    GP__FILE_GP_COUPLING_GLSL,
     GP__FILE_GP_DEM_GLSL,
     GP__FILE_GP_GRID_GLSL,
     GP__FILE_GP_INTEGRATE_GLSL,
@@ -2852,6 +2958,7 @@ static const gp__shader_file gp__shader_files[GP__FILE_COUNT] = {
     { "body_update.comp", gp__file_body_update_comp },
     { "boundary_distance.comp", gp__file_boundary_distance_comp },
     { "copy.comp", gp__file_copy_comp },
+    { "coupling_solid.comp", gp__file_coupling_solid_comp },
     { "dem_contact.comp", gp__file_dem_contact_comp },
     { "dem_integrate.comp", gp__file_dem_integrate_comp },
     { "dispatch_args.comp", gp__file_dispatch_args_comp },
@@ -2862,6 +2969,7 @@ static const gp__shader_file gp__shader_files[GP__FILE_COUNT] = {
     { "gp_boundary.glsl", gp__file_gp_boundary_glsl },
     { "gp_buffers.glsl", gp__file_gp_buffers_glsl },
     { "gp_common.glsl", gp__file_gp_common_glsl },
+    { "gp_coupling.glsl", gp__file_gp_coupling_glsl },
     { "gp_dem.glsl", gp__file_gp_dem_glsl },
     { "gp_grid.glsl", gp__file_gp_grid_glsl },
     { "gp_integrate.glsl", gp__file_gp_integrate_glsl },
@@ -2929,6 +3037,23 @@ static const gp__shader_range gp__ranges_copy_comp[] = {
     { GP__FILE_COPY_COMP, 1, 3, 27 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_COPY_COMP, 4, 16, 46 },
+    { GP__FILE_COUNT, 0, 0, 0 }
+};
+static const gp__shader_range gp__ranges_coupling_solid_comp[] = {
+    { GP__FILE_COUPLING_SOLID_COMP, 0, 1, 1 },
+    { GP__FILE_COUPLING_SOLID_COMP, 1, 8, 33 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
+    { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
+    { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
+    { GP__FILE_GP_PARTICLES_GLSL, 0, 4, 1 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 59, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 80, 1 },
+    { GP__FILE_GP_BOUNDARY_GLSL, 0, 81, 1 },
+    { GP__FILE_GP_SPH_GLSL, 0, 206, 1 },
+    { GP__FILE_GP_COUPLING_GLSL, 0, 30, 1 },
+    { GP__FILE_COUPLING_SOLID_COMP, 9, 38, 615 },
+    { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
+    { GP__FILE_COUPLING_SOLID_COMP, 47, 2, 724 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_dem_contact_comp[] = {
@@ -3069,9 +3194,10 @@ static const gp__shader_range gp__ranges_sph_continuity_comp[] = {
     { GP__FILE_GP_BUFFERS_GLSL, 0, 80, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 81, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 206, 1 },
-    { GP__FILE_SPH_CONTINUITY_COMP, 13, 51, 587 },
+    { GP__FILE_GP_COUPLING_GLSL, 0, 30, 1 },
+    { GP__FILE_SPH_CONTINUITY_COMP, 13, 57, 619 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_CONTINUITY_COMP, 64, 15, 709 },
+    { GP__FILE_SPH_CONTINUITY_COMP, 70, 15, 747 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_density_comp[] = {
@@ -3085,9 +3211,10 @@ static const gp__shader_range gp__ranges_sph_density_comp[] = {
     { GP__FILE_GP_BUFFERS_GLSL, 0, 80, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 81, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 206, 1 },
-    { GP__FILE_SPH_DENSITY_COMP, 7, 27, 580 },
+    { GP__FILE_GP_COUPLING_GLSL, 0, 30, 1 },
+    { GP__FILE_SPH_DENSITY_COMP, 7, 30, 612 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_DENSITY_COMP, 34, 5, 678 },
+    { GP__FILE_SPH_DENSITY_COMP, 37, 5, 713 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_force_comp[] = {
@@ -3101,9 +3228,10 @@ static const gp__shader_range gp__ranges_sph_force_comp[] = {
     { GP__FILE_GP_BUFFERS_GLSL, 0, 80, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 81, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 206, 1 },
-    { GP__FILE_SPH_FORCE_COMP, 17, 54, 591 },
+    { GP__FILE_GP_COUPLING_GLSL, 0, 30, 1 },
+    { GP__FILE_SPH_FORCE_COMP, 17, 61, 623 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_FORCE_COMP, 71, 8, 716 },
+    { GP__FILE_SPH_FORCE_COMP, 78, 8, 755 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_integrate_comp[] = {
@@ -3126,6 +3254,7 @@ typedef enum gp__program_id {
     GP__PROGRAM_BODY_UPDATE,
     GP__PROGRAM_BOUNDARY_DISTANCE,
     GP__PROGRAM_COPY,
+    GP__PROGRAM_COUPLING_SOLID,
     GP__PROGRAM_DEM_CONTACT,
     GP__PROGRAM_DEM_INTEGRATE,
     GP__PROGRAM_DISPATCH_ARGS,
@@ -3153,6 +3282,7 @@ static const gp__shader_source gp__shader_sources[GP__SHADER_COUNT] = {
     { "body_update.comp", GP__GL_COMPUTE_SHADER, gp__ranges_body_update_comp },
     { "boundary_distance.comp", GP__GL_COMPUTE_SHADER, gp__ranges_boundary_distance_comp },
     { "copy.comp", GP__GL_COMPUTE_SHADER, gp__ranges_copy_comp },
+    { "coupling_solid.comp", GP__GL_COMPUTE_SHADER, gp__ranges_coupling_solid_comp },
     { "dem_contact.comp", GP__GL_COMPUTE_SHADER, gp__ranges_dem_contact_comp },
     { "dem_integrate.comp", GP__GL_COMPUTE_SHADER, gp__ranges_dem_integrate_comp },
     { "dispatch_args.comp", GP__GL_COMPUTE_SHADER, gp__ranges_dispatch_args_comp },
@@ -3173,7 +3303,7 @@ static const gp__shader_source gp__shader_sources[GP__SHADER_COUNT] = {
     { "draw_particles.frag", GP__GL_FRAGMENT_SHADER, gp__ranges_draw_particles_frag },
     { "draw_particles.vert", GP__GL_VERTEX_SHADER, gp__ranges_draw_particles_vert },
 };
-#define GP__SHADER_MOST_LINES 687   /* the longest program, with its #line directives */
+#define GP__SHADER_MOST_LINES 725   /* the longest program, with its #line directives */
 #define GP__SHADER_MOST_RANGES 14   /* the most ranges of one program */
 /* <<shaders-generated */
 
@@ -3268,6 +3398,8 @@ static const gp__binding_plan gp__binding_plans[GP__PROGRAM_COUNT] = {
                                        GP__R(ACCELERATION), GP__R(SLOT_OF_ID), GP__R(OFFSETS), GP__R(STATS) } },
     { GP__PROGRAM_BODY_PARTICLES,    { GP__R(POSITION), GP__R(VELOCITY), GP__R(INFO), GP__R(BODIES),
                                        GP__R(ACCELERATION), GP__R(SLOT_OF_ID), GP__R(OFFSETS), GP__R(STATS) } },
+    { GP__PROGRAM_COUPLING_SOLID,    { GP__R(POSITION), GP__R(VELOCITY), GP__R(INFO), GP__R(DENSITY),
+                                       GP__R(ACCELERATION), GP__R(CELL_START), GP__R(FIELDS), GP__R(STATS) } },
 };
 #undef GP__R
 
@@ -3368,7 +3500,7 @@ static int gp__shader_strings(gp__program_id id, const char* prelude, char* defi
     X(GRID_REORDER, "grid_reorder") X(NEIGHBORS, "neighbors")                                          \
     X(SPH_DENSITY, "sph_density") X(SPH_CONTINUITY, "sph_continuity") X(SPH_FORCE, "sph_force")        \
     X(SPH_INTEGRATE, "sph_integrate") X(DEM_CONTACT, "dem_contact") X(DEM_INTEGRATE, "dem_integrate")  \
-    X(BODY_UPDATE, "body_update") X(BODY_PARTICLES, "body_particles")
+    X(BODY_UPDATE, "body_update") X(BODY_PARTICLES, "body_particles") X(COUPLING_SOLID, "coupling_solid")
 typedef enum gp__stage {
 #define GP__STAGE_ENUM(name, text) GP__STAGE_##name,
     GP__STAGES(GP__STAGE_ENUM)
@@ -5224,7 +5356,7 @@ gp_result gp_boundary_distance(gp_world* world, const float* points, uint32_t co
 }
 
 /* >>sph ====================================================================================
-   Weakly compressible SPH (paper 001) on the shared grid. A substep (gp__fluid_substep):
+   Weakly compressible SPH (paper 001) on the shared grid. A substep (gp__fluid_forces, then gp__fluid_move):
      1. gp__grid_build: the store in cell order;
      2. sph_density: rho and p per particle of a summation material into the 8-byte spare
         (eqs. 4, 5, 10, 13); sph_continuity, when a material carries its density (fluid_state,
@@ -5674,7 +5806,9 @@ static gp_result gp__pours_run(gp_world* w, float h) {
 /* The fluid's stages of a substep, after the grid build (section >>step): density (summation, or
    the continuity model's carried density), forces, and with integrate the move. They run when
    there is fluid, or no grains either (so that gp_fluid_compute and the statistics see zeros). */
-static void gp__fluid_substep(gp_world* w, bool integrate) {
+/* The fluid's forces: density (summation or continuity) and acceleration, the solids as boundary
+   particles (gp_coupling.glsl). */
+static void gp__fluid_forces(gp_world* w) {
     uint32_t groups = gp__groups(w->count, GP_GROUP_SIZE), timer;
     if (w->fluid.phases || !w->dem.phases) {
         timer = gp__timer_begin(w, GP__STAGE_SPH_DENSITY);
@@ -5691,15 +5825,19 @@ static void gp__fluid_substep(gp_world* w, bool integrate) {
         gp__use(w, GP__PROGRAM_SPH_FORCE);
         gp__dispatch(w, groups);
         gp__timer_end(w, timer);
-        if (integrate) {
-            timer = gp__timer_begin(w, GP__STAGE_SPH_INTEGRATE);
-            gp__use(w, GP__PROGRAM_SPH_INTEGRATE);
-            gp__dispatch(w, groups);
-            gp__timer_end(w, timer);
-        }
     }
     w->fluid.valid = true;
     w->fluid.count = w->count;
+}
+
+/* The fluid's move by the accelerations of gp__fluid_forces. */
+static void gp__fluid_move(gp_world* w) {
+    uint32_t timer;
+    if (!w->fluid.phases && w->dem.phases) return;
+    timer = gp__timer_begin(w, GP__STAGE_SPH_INTEGRATE);
+    gp__use(w, GP__PROGRAM_SPH_INTEGRATE);
+    gp__dispatch(w, gp__groups(w->count, GP_GROUP_SIZE));
+    gp__timer_end(w, timer);
 }
 
 /* The fastest sound and the finest spacing among the materials in use (phase 0 when none),
@@ -5773,7 +5911,7 @@ gp_result gp_fluid_stats_read(gp_world* world, gp_fluid_stats* stats) {
 
 /* >>dem ====================================================================================
    Granular matter and rigid bodies made of particles (000): materials, grains, shapes from
-   voxelized meshes and primitives, bodies, and the DEM part of each substep (gp__dem_substep,
+   voxelized meshes and primitives, bodies, and the DEM part of each substep (gp__dem_contacts and gp__dem_move,
    called by gp_world_step). The shaders: dem_contact, dem_integrate (shaders_embedded/). */
 
 gp_granular_material gp_query_granular_material_defaults(const gp_world* world, const gp_granular_material* material) {
@@ -5921,17 +6059,23 @@ static float gp__dem_limit(const gp_world* w) {
 /* The DEM's stages of a substep, after the grid build (section >>step): the contact forces of
    every grain and rigid particle (a rigid particle's left in the store's acceleration and the
    bodies' torque slots for the bodies' stage, >>rigid), then the grains' move. */
-static void gp__dem_substep(gp_world* w, bool integrate) {
-    uint32_t groups = gp__groups(w->count, GP_GROUP_SIZE), timer;
+/* The contact forces of grains and rigid particles. */
+static void gp__dem_contacts(gp_world* w) {
+    uint32_t timer;
     if (!w->dem.phases) return;
     timer = gp__timer_begin(w, GP__STAGE_DEM_CONTACT);
     gp__use(w, GP__PROGRAM_DEM_CONTACT);
-    gp__dispatch(w, groups);
+    gp__dispatch(w, gp__groups(w->count, GP_GROUP_SIZE));
     gp__timer_end(w, timer);
-    if (!integrate) return;
+}
+
+/* The grains' move by their accelerations (contacts, coupling, gravity). */
+static void gp__dem_move(gp_world* w) {
+    uint32_t timer;
+    if (!w->dem.phases) return;
     timer = gp__timer_begin(w, GP__STAGE_DEM_INTEGRATE);
     gp__use(w, GP__PROGRAM_DEM_INTEGRATE);
-    gp__dispatch(w, groups);
+    gp__dispatch(w, gp__groups(w->count, GP_GROUP_SIZE));
     gp__timer_end(w, timer);
 }
 
@@ -6599,15 +6743,33 @@ gp_result gp_bodies_read(gp_world* world, const gp_body* bodies, uint32_t count,
 
 /* The bodies' stages of a substep, after the DEM's contacts (section >>step): each body's force,
    torque and move (eqs. 1-8, 14-15), then its particles placed (eqs. 18-20). */
-static void gp__rigid_substep(gp_world* w, bool integrate) {
+static void gp__rigid_substep(gp_world* w) {
     uint32_t timer;
-    if (!integrate || !w->rigid.body_count) return;
+    if (!w->rigid.body_count) return;
     timer = gp__timer_begin(w, GP__STAGE_BODY_UPDATE);
     gp__use(w, GP__PROGRAM_BODY_UPDATE);
     gp__dispatch(w, gp__groups(w->rigid.body_count, GP_GROUP_SIZE));
     gp__timer_end(w, timer);
     timer = gp__timer_begin(w, GP__STAGE_BODY_PARTICLES);
     gp__use(w, GP__PROGRAM_BODY_PARTICLES);
+    gp__dispatch(w, gp__groups(w->count, GP_GROUP_SIZE));
+    gp__timer_end(w, timer);
+}
+
+/* >>coupling ===============================================================================
+   The fluid and the solids (000 section 29.3.3; Akinci et al. 2012): a grain or a rigid body's
+   particle is a boundary particle to the fluid (shaders_embedded/gp_coupling.glsl: the volume
+   (2 r)^3 it fills, at the fluid's rest density, with the fluid's pressure continued
+   hydrostatically and its own velocity), which the fluid's own passes take into its density,
+   density rate and force. This stage gives each solid particle the equal and opposite force
+   (coupling_solid), added to its contact force before the grains move and the bodies sum their
+   particles' forces and torques. Through the one grid: no second neighbour search. */
+
+static void gp__coupling_substep(gp_world* w) {
+    uint32_t timer;
+    if (!w->fluid.phases || !w->dem.phases) return;   /* needs a fluid and a solid */
+    timer = gp__timer_begin(w, GP__STAGE_COUPLING_SOLID);
+    gp__use(w, GP__PROGRAM_COUPLING_SOLID);
     gp__dispatch(w, gp__groups(w->count, GP_GROUP_SIZE));
     gp__timer_end(w, timer);
 }
@@ -6688,9 +6850,14 @@ static gp_result gp__world_substep(gp_world* w, float h, bool integrate) {
     w->solver_host.gravity[3] = h;                   /* the substep and the integrator: the solvers' block's first 32 bytes */
     gp__buffer_upload(w, w->solver, 0, sizeof w->solver_host.gravity + sizeof w->solver_host.counts, &w->solver_host);
     gp__stats_reset(w);
-    gp__fluid_substep(w, integrate);                 /* SPH fluid (>>sph) */
-    gp__dem_substep(w, integrate);                   /* DEM contacts of grains and rigid particles, the grains' move (>>dem) */
-    gp__rigid_substep(w, integrate);                 /* the bodies' update and their particles (>>rigid) */
+    gp__fluid_forces(w);                             /* SPH density and forces, solids as boundary (>>sph) */
+    gp__dem_contacts(w);                             /* contacts of grains and rigid particles (>>dem) */
+    gp__coupling_substep(w);                         /* the solids' share of the fluid's forces (>>coupling) */
+    if (integrate) {                                 /* every force is in: the moves */
+        gp__fluid_move(w);                           /* the fluid (>>sph) */
+        gp__dem_move(w);                             /* the grains (>>dem) */
+        gp__rigid_substep(w);                        /* the bodies' update and their particles (>>rigid) */
+    }
     w->step.last_substep = h;
     return GP_OK;
 }

@@ -584,10 +584,42 @@ gp_wall gp_walls(uint m, vec3 p) {
     return sum;
 }
 // <<include gp_sph.glsl
+// >>include gp_coupling.glsl
+// gp_coupling.glsl: the fluid and the solids (grains, rigid bodies' particles) as one another see
+// them (issue 10; Akinci et al. 2012, "Versatile rigid-fluid coupling for incompressible SPH").
+// A solid particle b is a boundary particle to the fluid: it stands for the lattice cell it fills,
+// the volume psi_b = (2 r_b)^3, as if that cell held fluid of the fluid's own material at rest
+// (the mass m psi_b / l0^3, the material's lattice-scaled mass, so that a fluid particle beside a
+// body sampled at the fluid's spacing sees the rest density), with the pressure p_b of the fluid
+// continued hydrostatically, p_i + rho0 g . (x_b - x_i), never below 0, and the solid's own
+// velocity. Its terms enter the fluid's density (sph_density), density rate (sph_continuity) and
+// force (sph_force); the equal and opposite force on b is summed by coupling_solid, from the same
+// functions, so that the pair's forces cancel to the float rounding. Needs gp_sph.glsl first.
+
+bool gp_is_solid(uint kind) { return kind == GP_KIND_GRANULAR || kind == GP_KIND_RIGID; }
+
+// m_b: the fluid mass that solid particle b of radius r stands for, with scale = gp_solid_scale of
+// the fluid material's particle mass and spacing.
+float gp_solid_scale(float mass, float spacing) { return mass / (spacing * spacing * spacing); }
+float gp_solid_mass(float scale, float r) { float d = 2.0 * r; return scale * d * d * d; }
+
+// The pair's pressure and viscosity sums for fluid particle i (at p, velocity vi, pressure pi, of
+// a material with smoothing radius re, kernel coefficients spiky and laplacian, rest density
+// rho0) and solid b (at q, velocity vb, mass mb), in sph_force's form: i's acceleration gains
+// (pressure + mu viscosity) / rho_i, its force m_i times that, and b's force is minus i's.
+// d = p - q, with 0 < r2 = |d|^2 < re^2.
+void gp_coupling_terms(float re, float spiky, float laplacian, float rho0, vec3 d, float r2, vec3 vi, float pi, vec3 vb,
+                       float mb, inout vec3 pressure, inout vec3 viscosity) {
+    float r = sqrt(r2), x = re - r, volume = mb / rho0;
+    float pb = max(pi - rho0 * dot(gp_gravity.xyz, d), 0.0);
+    pressure += (volume * (pi + pb) * spiky * x * x / r) * d;
+    viscosity += (volume * laplacian * x) * (vb - vi);
+}
+// <<include gp_coupling.glsl
 layout(local_size_x = GP_GROUP_SIZE) in;
 
 // What particle i needs of itself in the neighbour loop.
-struct gp_flow { vec3 p; vec3 v; float rho; float re; float re2; float spiky; float hydro; uint slot; uint m; };
+struct gp_flow { vec3 p; vec3 v; float rho; float re; float re2; float spiky; float hydro; float solid; uint slot; uint m; };
 
 // The density particle k carries, its material's rest density until it has one.
 float gp_carried(uint k, uint m) { float r = gp_state[k].x; return r > 0.0 ? r : gp_fluids[m].shape.z; }
@@ -596,15 +628,20 @@ float gp_carried(uint k, uint m) { float r = gp_state[k].x; return r > 0.0 ? r :
 // of the visited cell; the diffusion only between particles of one material.
 void gp_continuity_term(uint k, uint end, gp_flow s, ivec3 cell, inout vec2 sum) {
     if (k >= end || k == s.slot) return;
-    vec3 q = gp_position[k].xyz;
-    vec3 d = s.p - q;
+    vec4 q = gp_position[k];
+    vec3 d = s.p - q.xyz;
     float r2 = dot(d, d);
-    if (r2 >= s.re2 || r2 == 0.0 || !gp_grid_same_cell(q, cell)) return;   // on top of another: no rate
+    if (r2 >= s.re2 || r2 == 0.0 || !gp_grid_same_cell(q.xyz, cell)) return;   // on top of another: no rate
     uvec4 info = gp_info[k];
-    if (gp_kind_of(info) != GP_KIND_FLUID) return;
+    uint kind = gp_kind_of(info);
+    if (kind != GP_KIND_FLUID && !gp_is_solid(kind)) return;
     float r = sqrt(r2), x = s.re - r;
     vec3 grad = -(s.spiky * x * x / r) * d;   // grad_i W(x_i - x_k): towards k
     vec4 v = gp_velocity[k];
+    if (kind != GP_KIND_FLUID) {   // a solid: its mass as gp_coupling.glsl has it, its own velocity, no diffusion
+        sum.x += gp_solid_mass(s.solid, q.w) * dot(s.v - v.xyz, grad);
+        return;
+    }
     uint m = gp_material_of(info);
     sum.x += v.w * dot(s.v - v.xyz, grad);
     if (m == s.m) {
@@ -629,6 +666,7 @@ void main() {
     s.re2 = kernel.w;
     s.spiky = kernel.y;
     s.hydro = shape.z / shape.w;   // rho0 / c0^2
+    s.solid = gp_solid_scale(gp_fluids[m].flow.z, shape.x);
     s.slot = i;
     s.m = m;
     vec2 sum = vec2(0.0);

@@ -577,17 +577,52 @@ gp_wall gp_walls(uint m, vec3 p) {
     return sum;
 }
 // <<include gp_sph.glsl
+// >>include gp_coupling.glsl
+// gp_coupling.glsl: the fluid and the solids (grains, rigid bodies' particles) as one another see
+// them (issue 10; Akinci et al. 2012, "Versatile rigid-fluid coupling for incompressible SPH").
+// A solid particle b is a boundary particle to the fluid: it stands for the lattice cell it fills,
+// the volume psi_b = (2 r_b)^3, as if that cell held fluid of the fluid's own material at rest
+// (the mass m psi_b / l0^3, the material's lattice-scaled mass, so that a fluid particle beside a
+// body sampled at the fluid's spacing sees the rest density), with the pressure p_b of the fluid
+// continued hydrostatically, p_i + rho0 g . (x_b - x_i), never below 0, and the solid's own
+// velocity. Its terms enter the fluid's density (sph_density), density rate (sph_continuity) and
+// force (sph_force); the equal and opposite force on b is summed by coupling_solid, from the same
+// functions, so that the pair's forces cancel to the float rounding. Needs gp_sph.glsl first.
+
+bool gp_is_solid(uint kind) { return kind == GP_KIND_GRANULAR || kind == GP_KIND_RIGID; }
+
+// m_b: the fluid mass that solid particle b of radius r stands for, with scale = gp_solid_scale of
+// the fluid material's particle mass and spacing.
+float gp_solid_scale(float mass, float spacing) { return mass / (spacing * spacing * spacing); }
+float gp_solid_mass(float scale, float r) { float d = 2.0 * r; return scale * d * d * d; }
+
+// The pair's pressure and viscosity sums for fluid particle i (at p, velocity vi, pressure pi, of
+// a material with smoothing radius re, kernel coefficients spiky and laplacian, rest density
+// rho0) and solid b (at q, velocity vb, mass mb), in sph_force's form: i's acceleration gains
+// (pressure + mu viscosity) / rho_i, its force m_i times that, and b's force is minus i's.
+// d = p - q, with 0 < r2 = |d|^2 < re^2.
+void gp_coupling_terms(float re, float spiky, float laplacian, float rho0, vec3 d, float r2, vec3 vi, float pi, vec3 vb,
+                       float mb, inout vec3 pressure, inout vec3 viscosity) {
+    float r = sqrt(r2), x = re - r, volume = mb / rho0;
+    float pb = max(pi - rho0 * dot(gp_gravity.xyz, d), 0.0);
+    pressure += (volume * (pi + pb) * spiky * x * x / r) * d;
+    viscosity += (volume * laplacian * x) * (vb - vi);
+}
+// <<include gp_coupling.glsl
 layout(local_size_x = GP_GROUP_SIZE) in;
 
-// m_k W(|x_k - p|) when candidate slot k (< end) is a fluid particle of the visited cell.
-float gp_density_term(uint k, uint end, vec3 p, ivec3 cell, float re2, float poly6) {
+// m_k W(|x_k - p|) when candidate slot k (< end) is a fluid particle of the visited cell, or a
+// solid one with the mass it stands for (gp_coupling.glsl; solid: gp_solid_scale of i's material).
+float gp_density_term(uint k, uint end, vec3 p, ivec3 cell, float re2, float poly6, float solid) {
     if (k >= end) return 0.0;
-    vec3 q = gp_position[k].xyz;
-    vec3 d = q - p;
+    vec4 q = gp_position[k];
+    vec3 d = q.xyz - p;
     float r2 = dot(d, d);
-    if (r2 >= re2 || !gp_grid_same_cell(q, cell) || gp_kind_of(gp_info[k]) != GP_KIND_FLUID) return 0.0;
+    if (r2 >= re2 || !gp_grid_same_cell(q.xyz, cell)) return 0.0;
+    uint kind = gp_kind_of(gp_info[k]);
+    float mass = kind == GP_KIND_FLUID ? gp_velocity[k].w : gp_is_solid(kind) ? gp_solid_mass(solid, q.w) : 0.0;
     float x = re2 - r2;
-    return gp_velocity[k].w * poly6 * x * x * x;
+    return mass * poly6 * x * x * x;
 }
 
 void main() {
@@ -598,10 +633,10 @@ void main() {
     if (gp_kind_of(info) != GP_KIND_FLUID || !gp_finite3(p)) { gp_density[i] = vec2(0.0); return; }
     uint m = gp_material_of(info);
     if (gp_fluids[m].table.y != 0.0) return;   // the continuity model: sph_continuity's
-    float re2 = gp_fluids[m].kernel.w, poly6 = gp_fluids[m].kernel.x;
+    float re2 = gp_fluids[m].kernel.w, poly6 = gp_fluids[m].kernel.x, solid = gp_solid_scale(gp_fluids[m].flow.z, gp_fluids[m].shape.x);
     float rho = 0.0;
     vec3 gp_center = p;
-#define GP_NEIGHBOR_TERM(k, end, cell) gp_density_term(k, end, p, cell, re2, poly6)
+#define GP_NEIGHBOR_TERM(k, end, cell) gp_density_term(k, end, p, cell, re2, poly6, solid)
 #define GP_NEIGHBOR_SUM rho
 #define GP_NEIGHBOR_BATCH 8
 // >>include gp_neighbors.glsl

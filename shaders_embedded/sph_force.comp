@@ -588,11 +588,43 @@ gp_wall gp_walls(uint m, vec3 p) {
     return sum;
 }
 // <<include gp_sph.glsl
+// >>include gp_coupling.glsl
+// gp_coupling.glsl: the fluid and the solids (grains, rigid bodies' particles) as one another see
+// them (issue 10; Akinci et al. 2012, "Versatile rigid-fluid coupling for incompressible SPH").
+// A solid particle b is a boundary particle to the fluid: it stands for the lattice cell it fills,
+// the volume psi_b = (2 r_b)^3, as if that cell held fluid of the fluid's own material at rest
+// (the mass m psi_b / l0^3, the material's lattice-scaled mass, so that a fluid particle beside a
+// body sampled at the fluid's spacing sees the rest density), with the pressure p_b of the fluid
+// continued hydrostatically, p_i + rho0 g . (x_b - x_i), never below 0, and the solid's own
+// velocity. Its terms enter the fluid's density (sph_density), density rate (sph_continuity) and
+// force (sph_force); the equal and opposite force on b is summed by coupling_solid, from the same
+// functions, so that the pair's forces cancel to the float rounding. Needs gp_sph.glsl first.
+
+bool gp_is_solid(uint kind) { return kind == GP_KIND_GRANULAR || kind == GP_KIND_RIGID; }
+
+// m_b: the fluid mass that solid particle b of radius r stands for, with scale = gp_solid_scale of
+// the fluid material's particle mass and spacing.
+float gp_solid_scale(float mass, float spacing) { return mass / (spacing * spacing * spacing); }
+float gp_solid_mass(float scale, float r) { float d = 2.0 * r; return scale * d * d * d; }
+
+// The pair's pressure and viscosity sums for fluid particle i (at p, velocity vi, pressure pi, of
+// a material with smoothing radius re, kernel coefficients spiky and laplacian, rest density
+// rho0) and solid b (at q, velocity vb, mass mb), in sph_force's form: i's acceleration gains
+// (pressure + mu viscosity) / rho_i, its force m_i times that, and b's force is minus i's.
+// d = p - q, with 0 < r2 = |d|^2 < re^2.
+void gp_coupling_terms(float re, float spiky, float laplacian, float rho0, vec3 d, float r2, vec3 vi, float pi, vec3 vb,
+                       float mb, inout vec3 pressure, inout vec3 viscosity) {
+    float r = sqrt(r2), x = re - r, volume = mb / rho0;
+    float pb = max(pi - rho0 * dot(gp_gravity.xyz, d), 0.0);
+    pressure += (volume * (pi + pb) * spiky * x * x / r) * d;
+    viscosity += (volume * laplacian * x) * (vb - vi);
+}
+// <<include gp_coupling.glsl
 layout(local_size_x = GP_GROUP_SIZE) in;
 
 // What particle i needs of itself in the loop.
 struct gp_self { vec3 p; vec3 v; float pressure; float rho; float re; float re2; float spiky; float laplacian; float av; float h;
-                 bool any_av; uint slot; };
+                 float rho0; float solid; bool any_av; uint slot; };
 
 // Adds candidate slot k's pressure and viscosity terms (without the coefficients mu and 1/rho_i).
 void gp_force_term(uint k, uint end, gp_self s, ivec3 cell, inout vec3 pressure, inout vec3 viscosity) {
@@ -602,8 +634,13 @@ void gp_force_term(uint k, uint end, gp_self s, ivec3 cell, inout vec3 pressure,
     float r2 = dot(d, d);
     if (r2 >= s.re2 || r2 == 0.0 || !gp_grid_same_cell(q, cell)) return;
     vec2 rho_p = gp_density[k];
-    if (rho_p.x <= 0.0) return;   // not fluid
     vec4 v = gp_velocity[k];
+    if (rho_p.x <= 0.0) {   // not fluid: a solid is a boundary particle (gp_coupling.glsl)
+        if (gp_is_solid(gp_kind_of(gp_info[k])))
+            gp_coupling_terms(s.re, s.spiky, s.laplacian, s.rho0, d, r2, s.v, s.pressure, v.xyz, gp_solid_mass(s.solid, gp_position[k].w),
+                              pressure, viscosity);
+        return;
+    }
     float r = sqrt(r2), x = s.re - r;
     float mass_over_rho = v.w / rho_p.x;
     // Monaghan's artificial viscosity: a closing pair's pseudo-pressure rho_i rho_j Pi_ij, with the
@@ -637,6 +674,8 @@ void main() {
     s.h = 0.5 * s.re;
     s.av = gp_fluids[m].table.w * sqrt(gp_fluids[m].shape.w) * s.h;   // alpha c h
     s.any_av = (gp_solver_counts.z & GP_FLAG_ARTIFICIAL_VISCOSITY) != 0u;
+    s.rho0 = gp_fluids[m].shape.z;
+    s.solid = gp_solid_scale(gp_fluids[m].flow.z, gp_fluids[m].shape.x);
     s.slot = i;
     vec3 pressure = vec3(0.0), viscosity = vec3(0.0);
     vec3 gp_center = s.p;

@@ -54,6 +54,8 @@ extern const gp_test_case shape_tests[];
 extern const int shape_test_count;
 extern const gp_test_case dem_reference_tests[];
 extern const int dem_reference_test_count;
+extern const gp_test_case coupling_tests[];
+extern const int coupling_test_count;
 extern const gp_test_case sph_mesh_tests[];
 extern const int sph_mesh_test_count;
 extern const int sph_test_count;

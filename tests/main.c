@@ -112,6 +112,7 @@ int main(int argc, char** argv) {
     gp_test_main(sph_tests, sph_test_count, argc, argv, &passed, &failed);
     gp_test_main(sph_mesh_tests, sph_mesh_test_count, argc, argv, &passed, &failed);
     gp_test_main(dem_tests, dem_test_count, argc, argv, &passed, &failed);
+    gp_test_main(coupling_tests, coupling_test_count, argc, argv, &passed, &failed);
     gp_test_main(dem_reference_tests, dem_reference_test_count, argc, argv, &passed, &failed);
     gp_test_main(shape_tests, shape_test_count, argc, argv, &passed, &failed);
     gp_test_main(layout_tests, layout_test_count, argc, argv, &passed, &failed);

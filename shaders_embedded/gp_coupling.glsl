@@ -1,0 +1,30 @@
+// gp_coupling.glsl: the fluid and the solids (grains, rigid bodies' particles) as one another see
+// them (issue 10; Akinci et al. 2012, "Versatile rigid-fluid coupling for incompressible SPH").
+// A solid particle b is a boundary particle to the fluid: it stands for the lattice cell it fills,
+// the volume psi_b = (2 r_b)^3, as if that cell held fluid of the fluid's own material at rest
+// (the mass m psi_b / l0^3, the material's lattice-scaled mass, so that a fluid particle beside a
+// body sampled at the fluid's spacing sees the rest density), with the pressure p_b of the fluid
+// continued hydrostatically, p_i + rho0 g . (x_b - x_i), never below 0, and the solid's own
+// velocity. Its terms enter the fluid's density (sph_density), density rate (sph_continuity) and
+// force (sph_force); the equal and opposite force on b is summed by coupling_solid, from the same
+// functions, so that the pair's forces cancel to the float rounding. Needs gp_sph.glsl first.
+
+bool gp_is_solid(uint kind) { return kind == GP_KIND_GRANULAR || kind == GP_KIND_RIGID; }
+
+// m_b: the fluid mass that solid particle b of radius r stands for, with scale = gp_solid_scale of
+// the fluid material's particle mass and spacing.
+float gp_solid_scale(float mass, float spacing) { return mass / (spacing * spacing * spacing); }
+float gp_solid_mass(float scale, float r) { float d = 2.0 * r; return scale * d * d * d; }
+
+// The pair's pressure and viscosity sums for fluid particle i (at p, velocity vi, pressure pi, of
+// a material with smoothing radius re, kernel coefficients spiky and laplacian, rest density
+// rho0) and solid b (at q, velocity vb, mass mb), in sph_force's form: i's acceleration gains
+// (pressure + mu viscosity) / rho_i, its force m_i times that, and b's force is minus i's.
+// d = p - q, with 0 < r2 = |d|^2 < re^2.
+void gp_coupling_terms(float re, float spiky, float laplacian, float rho0, vec3 d, float r2, vec3 vi, float pi, vec3 vb,
+                       float mb, inout vec3 pressure, inout vec3 viscosity) {
+    float r = sqrt(r2), x = re - r, volume = mb / rho0;
+    float pb = max(pi - rho0 * dot(gp_gravity.xyz, d), 0.0);
+    pressure += (volume * (pi + pb) * spiky * x * x / r) * d;
+    viscosity += (volume * laplacian * x) * (vb - vi);
+}
