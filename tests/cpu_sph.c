@@ -4,6 +4,7 @@
 #include "cpu_sph.h"
 #include "cpu_collider.h"
 #include "cpu_reference.h"
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -285,6 +286,7 @@ typedef struct sph_work {
     const cpu_sph_material** material;
     double *rho, *p, *pabs, *wall, *normal;   /* wall: D(x); normal: 3 per particle */
     double* carried;                   /* the continuity model's carried density (its rest density when unset) */
+    double* solid;                     /* 0 for fluid; a solid's (grain's, rigid particle's) radius */
     /* the grid (cpu_sph_compute_grid); NULL grid: every particle is a candidate of every other */
     const cpu_grid* grid;
     uint32_t* cell_start;
@@ -393,6 +395,27 @@ static int sph_visit_next(sph_visit* v) {
     return 0;
 }
 
+/* The fluid mass a solid particle of radius r stands for to material m (gp_coupling.glsl):
+   m's lattice-scaled mass times (2 r / l0)^3. */
+static double sph_solid_mass(const cpu_sph_material* m, double r) {
+    double d = 2.0 * r / m->spacing;
+    return m->mass * d * d * d;
+}
+
+/* gp_coupling_terms: the pressure (terms 0-2) and viscosity (3-5, without mu) sums that solid b
+   (velocity vb, mass mb) adds for fluid particle i of material m (velocity vi, pressure pi),
+   with d = x_i - x_b at length len (0 < len < re): volume mb / rho0, the fluid's pressure continued
+   hydrostatically p_b = max(p_i - rho0 g . d, 0). */
+static void sph_coupling_terms(const cpu_sph_material* m, const struct sph_kernel* K, const double d[3], double len,
+                               const double vi[3], double pi, const double vb[3], double mb, const double gravity[3],
+                               double terms[6]) {
+    double volume = mb / m->rest_density, x = K->re - len, c;
+    double pb = fmax(pi - m->rest_density * (gravity[0] * d[0] + gravity[1] * d[1] + gravity[2] * d[2]), 0.0);
+    int a;
+    c = volume * (pi + pb) * K->spiky * x * x / len;
+    for (a = 0; a < 3; ++a) { terms[a] = c * d[a]; terms[3 + a] = volume * K->visc * x * (vb[a] - vi[a]); }
+}
+
 /* Summation: rho_i = sum_j m_j W(|x_i - x_j|) over fluid j within re (j = i included) + the walls'
    share (001 eqs. 4, 10, 13). Continuity: rho_i' = rho_i + dt (sum_j m_j (v_i - v_j) . grad W_ij
    - rho0 v_i . a + delta re c0 sum_j 2 V_j (rho_i - rho_j - rho0 g . x_ij / c0^2) (x_ij . grad W_ij)
@@ -408,15 +431,16 @@ static void sph_density(sph_work* w, sph_visit* v) {
         uint32_t j = v->j;
         const double *d = v->d, *vj = v->vj;
         double r2 = v->r2, q = v->K.re2 - r2, K2, grad[3], dv[3], t;
-        rho += w->m[j] * v->K.poly6 * q * q * q;
+        double mj = w->solid[j] > 0.0 ? sph_solid_mass(m, w->solid[j]) : w->m[j];   /* a solid: gp_coupling.glsl's */
+        rho += mj * v->K.poly6 * q * q * q;
         ++neighbors;
         /* as on the GPU, a particle on top of another adds no rate */
         if (j == i || r2 == 0.0 || m->density_model != GP_DENSITY_CONTINUITY) continue;
         K2 = sph_spiky_over_r(m, sqrt(r2));   /* grad_i W = -K2 d: towards j */
         for (c = 0; c < 3; ++c) { grad[c] = -K2 * d[c]; dv[c] = v->vi[c] - vj[c]; }
-        rate += w->m[j] * sph_dot(dv, grad);
-        rate_abs += w->m[j] * sph_length(dv) * K2 * sqrt(r2);
-        if (w->material[j] != m) continue;
+        rate += mj * sph_dot(dv, grad);
+        rate_abs += mj * sph_length(dv) * K2 * sqrt(r2);
+        if (w->material[j] != m) continue;   /* a solid has none: no diffusion */
         t = 2.0 * w->m[j] / w->carried[j] * sph_dot(d, grad) / r2;
         diffusion += t * (w->carried[i] - w->carried[j] - m->rest_density / m->stiffness * sph_dot(s->gravity, d));
         diffusion_abs += fabs(t) * (w->carried[i] + w->carried[j] + m->rest_density / m->stiffness * sph_length(s->gravity) * sqrt(r2));
@@ -496,6 +520,15 @@ static void sph_force(sph_work* w, sph_visit* v) {
         len = sqrt(v->r2);
         grad = v->K.spiky * (v->K.re - len) * (v->K.re - len);   /* |gradW| */
         lap = v->K.visc * (v->K.re - len);
+        if (w->solid[j] > 0.0) {   /* a solid: a boundary particle (gp_coupling.glsl) */
+            double terms[6];
+            if (len == 0.0) continue;
+            sph_coupling_terms(m, &v->K, d, len, v->vi, pi, vj, sph_solid_mass(m, w->solid[j]), s->gravity, terms);
+            for (c = 0; c < 3; ++c) { fp[c] += terms[c]; fv[c] += mu * terms[3 + c]; }
+            fp_abs += sph_length(terms);
+            fv_abs += mu * sph_length(terms + 3);
+            continue;
+        }
         pc = w->m[j] / w->rho[j] * grad;
         /* Monaghan's artificial viscosity: a closing pair adds rho_i rho_j Pi_ij to p_i + p_j,
            Pi_ij = -alpha c h mu_ij / rho_ij, mu_ij = h v_ij . r_ij / (r^2 + 0.01 h^2), h = re / 2 */
@@ -536,12 +569,52 @@ static void sph_pass(sph_work* w, cpu_sph_particle* out, void (*particle)(sph_wo
     uint32_t i;
     r.valid = 0;
     for (i = 0; i < w->n; ++i) {
+        if (w->solid[i] > 0.0) continue;   /* the fluid's passes stand on fluid particles */
         sph_visit_begin(w, i, &r, out, &v);
         particle(w, &v);
     }
 }
 
+/* coupling_solid.comp: the force on every solid particle b, minus the sum of what it puts on each
+   fluid neighbour j within j's smoothing radius ((m_j / rho_j) (pressure + mu_j viscosity) of
+   sph_coupling_terms, with d = x_j - x_b); its acceleration is that force over its mass. */
+static void sph_solid_pass(sph_work* w, cpu_sph_particle* out) {
+    sph_ranges r;
+    uint32_t b, k, j, c;
+    r.valid = 0;
+    for (b = 0; b < w->n; ++b) {
+        double f[3] = {0.0, 0.0, 0.0}, f_abs = 0.0;
+        cpu_sph_particle* o = out + w->slot[b];
+        if (w->solid[b] == 0.0) continue;
+        sph_candidates(w, b, &r);
+        for (k = 0; k < r.count; ++k)
+            for (j = r.begin[k]; j < r.end[k]; ++j) {
+                const cpu_sph_material* m;
+                sph_kernel K;
+                double d[3], len, terms[6], mu, scale;
+                if (w->solid[j] > 0.0) continue;
+                m = w->material[j];
+                K = sph_kernel_of(m);
+                for (c = 0; c < 3; ++c) d[c] = w->x[3 * (size_t)j + c] - w->x[3 * (size_t)b + c];
+                len = sph_length(d);
+                if (len == 0.0 || !(len * len < K.re2)) continue;
+                sph_coupling_terms(m, &K, d, len, w->v + 3 * (size_t)j, w->p[j], w->v + 3 * (size_t)b,
+                                   sph_solid_mass(m, w->solid[b]), w->scene->gravity, terms);
+                mu = m->viscosity * m->rest_density;
+                scale = w->m[j] / w->rho[j];
+                for (c = 0; c < 3; ++c) f[c] -= scale * (terms[c] + mu * terms[3 + c]);
+                f_abs += scale * (sph_length(terms) + mu * sph_length(terms + 3));
+            }
+        for (c = 0; c < 3; ++c) o->acceleration[c] = f[c] / w->m[b];
+        o->acceleration_abs = f_abs / w->m[b];
+    }
+}
+
 static int sph_is_fluid(const cpu_sph_scene* s, uint32_t k) { return (s->info[k].kind & 0xffu) == GP_KIND_FLUID; }
+static int sph_is_solid(const cpu_sph_scene* s, uint32_t k) {
+    uint32_t kind = s->info[k].kind & 0xffu;
+    return kind == GP_KIND_GRANULAR || kind == GP_KIND_RIGID;
+}
 
 static void sph_compute(const cpu_sph_scene* s, cpu_sph_particle* out, int use_grid) {
     sph_work w;
@@ -555,6 +628,7 @@ static void sph_compute(const cpu_sph_scene* s, cpu_sph_particle* out, int use_g
     w.scene = s;
     for (k = 0; k < s->count; ++k) {
         uint32_t phase = s->info[k].kind >> 16;
+        if (sph_is_solid(s, k) && cpu_finite3(&s->position[k].x)) { fluid[nf++] = k; continue; }   /* a boundary to the fluid */
         if (!sph_is_fluid(s, k)) continue;
         if (phase < s->material_count && cpu_finite3(&s->position[k].x)) {
             fluid[nf++] = k;
@@ -590,6 +664,7 @@ static void sph_compute(const cpu_sph_scene* s, cpu_sph_particle* out, int use_g
     w.wall = (double*)malloc((size_t)nf * 8 + 8);
     w.normal = (double*)malloc((size_t)nf * 24 + 24);
     w.carried = (double*)malloc((size_t)nf * 8 + 8);
+    w.solid = (double*)malloc((size_t)nf * 8 + 8);
     w.cell = use_grid ? (int32_t*)malloc((size_t)nf * 12 + 12) : NULL;
     for (k = 0; k < nf; ++k) {
         uint32_t from = fluid[order ? order[k] : k];
@@ -599,14 +674,16 @@ static void sph_compute(const cpu_sph_scene* s, cpu_sph_particle* out, int use_g
         w.x[3 * (size_t)k] = P->x; w.x[3 * (size_t)k + 1] = P->y; w.x[3 * (size_t)k + 2] = P->z;
         w.v[3 * (size_t)k] = V->x; w.v[3 * (size_t)k + 1] = V->y; w.v[3 * (size_t)k + 2] = V->z;
         w.m[k] = V->mass;
-        w.material[k] = s->materials + (s->info[from].kind >> 16);
-        w.carried[k] = s->carried && s->carried[from] > 0.0f ? (double)s->carried[from] : w.material[k]->rest_density;
+        w.solid[k] = sph_is_solid(s, from) ? fmax(P->radius, DBL_MIN) : 0.0;   /* radius 0: a solid that stands for no mass */
+        w.material[k] = w.solid[k] > 0.0 ? NULL : s->materials + (s->info[from].kind >> 16);
+        w.carried[k] = s->carried && s->carried[from] > 0.0f ? (double)s->carried[from] : w.material[k] ? w.material[k]->rest_density : 0.0;
         if (use_grid) cpu_grid_cell(&grid, &P->x, w.cell + 3 * (size_t)k);
     }
     sph_pass(&w, out, sph_density);
     sph_pass(&w, out, sph_force);
+    sph_solid_pass(&w, out);
     free(fluid); free(order); free(w.slot); free(w.cell_start); free(w.x); free(w.v); free(w.m); free((void*)w.material);
-    free(w.rho); free(w.p); free(w.pabs); free(w.wall); free(w.normal); free(w.cell); free(w.carried);
+    free(w.rho); free(w.p); free(w.pabs); free(w.wall); free(w.normal); free(w.cell); free(w.carried); free(w.solid);
 }
 
 void cpu_sph_compute(const cpu_sph_scene* scene, cpu_sph_particle* out) { sph_compute(scene, out, 0); }

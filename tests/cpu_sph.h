@@ -105,10 +105,14 @@ typedef struct cpu_sph_particle {
        rho_j lapW + |v_i| Zvis). acceleration_abs = (pressure_force_abs + viscosity_force_abs) /
        rho + |g| + sum of |force|: the scale of the acceleration's rounding. */
     double density_abs, pressure_abs, pressure_force_abs, viscosity_force_abs, acceleration_abs;
-    uint32_t neighbors;        /* fluid particles within re, itself included */
+    uint32_t neighbors;        /* fluid and solid particles within re, itself included */
 } cpu_sph_particle;
 
-/* Density, pressure and acceleration of every particle: every pair tried, O(n^2). */
+/* Density, pressure and acceleration of every particle: every pair tried, O(n^2). Grains and rigid
+   particles (kinds GRANULAR, RIGID) are the fluid's boundary particles (gpuparticle.h's
+   gp_coupling.glsl: the fluid mass (2 r / l0)^3 m, the pressure continued hydrostatically, their
+   own velocity); a solid's acceleration is the fluid's force on it over its mass (coupling_solid),
+   without its contacts or gravity. */
 void cpu_sph_compute(const cpu_sph_scene* scene, cpu_sph_particle* out);
 /* The same through a hashed grid of cells the size of the largest smoothing radius, O(n). */
 void cpu_sph_compute_grid(const cpu_sph_scene* scene, cpu_sph_particle* out);
