@@ -1287,7 +1287,7 @@ static const char* const gp__file_coupling_solid_comp[] = {
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
     "\n",
     "// What solid particle b needs of itself in the loop.\n",
-    "struct gp_solid { vec3 p; vec3 v; float r; uint slot; };\n",
+    "struct gp_solid { vec3 p; vec3 v; float r; uint kind; uint slot; };\n",
     "\n",
     "// Subtracts the force that solid b puts on candidate slot k when k is a fluid particle within its\n",
     "// material's smoothing radius.\n",
@@ -1304,7 +1304,7 @@ static const char* const gp__file_coupling_solid_comp[] = {
     "    vec4 v = gp_velocity[k];\n",
     "    vec3 pressure = vec3(0.0), viscosity = vec3(0.0);\n",
     "    gp_coupling_terms(shape.y, kernel.y, kernel.z, shape.z, d, r2, v.xyz, rho_p.y, b.v,\n",
-    "                      gp_solid_mass(gp_solid_scale(gp_fluids[m].flow.z, shape.x), b.r), pressure, viscosity);\n",
+    "                      gp_solid_mass(gp_solid_scale(gp_fluids[m].flow.z, shape.x), b.r, b.kind), pressure, viscosity);\n",
     "    force -= (v.w / rho_p.x) * (pressure + gp_fluids[m].flow.x * shape.z * viscosity);\n",
     "}\n",
     "\n",
@@ -1312,8 +1312,10 @@ static const char* const gp__file_coupling_solid_comp[] = {
     "    uint i = gp_global_index();\n",
     "    if (i >= gp_counts.x) return;\n",
     "    vec4 p = gp_position[i], v = gp_velocity[i];\n",
-    "    if (!gp_is_solid(gp_kind_of(gp_info[i])) || !gp_finite3(p.xyz)) return;\n",
+    "    uint kind = gp_kind_of(gp_info[i]);\n",
+    "    if (!gp_is_solid(kind) || !gp_finite3(p.xyz)) return;\n",
     "    gp_solid b;\n",
+    "    b.kind = kind;\n",
     "    b.p = p.xyz;\n",
     "    b.v = v.xyz;\n",
     "    b.r = p.w;\n",
@@ -1740,10 +1742,12 @@ static const char* const gp__file_gp_common_glsl[] = {
 static const char* const gp__file_gp_coupling_glsl[] = {
     "// gp_coupling.glsl: the fluid and the solids (grains, rigid bodies' particles) as one another see\n",
     "// them (issue 10; Akinci et al. 2012, \"Versatile rigid-fluid coupling for incompressible SPH\").\n",
-    "// A solid particle b is a boundary particle to the fluid: it stands for the lattice cell it fills,\n",
-    "// the volume psi_b = (2 r_b)^3, as if that cell held fluid of the fluid's own material at rest\n",
-    "// (the mass m psi_b / l0^3, the material's lattice-scaled mass, so that a fluid particle beside a\n",
-    "// body sampled at the fluid's spacing sees the rest density), with the pressure p_b of the fluid\n",
+    "// A solid particle b is a boundary particle to the fluid: it stands for the volume psi_b it fills,\n",
+    "// as if that volume held fluid of the fluid's own material at rest (the mass m psi_b / l0^3, the\n",
+    "// material's lattice-scaled mass, so that a fluid particle beside a body sampled at the fluid's\n",
+    "// spacing sees the rest density). A rigid particle fills the voxel of its body's shape, (2 r)^3;\n",
+    "// a grain its sphere, pi (2 r)^3 / 6, so that a lone grain feels Archimedes' buoyancy for its own\n",
+    "// volume and a bed of grains leaves its pores to the fluid. With that, with the pressure p_b of the fluid\n",
     "// continued hydrostatically, p_i + rho0 g . (x_b - x_i), never below 0, and the solid's own\n",
     "// velocity. Its terms enter the fluid's density (sph_density), density rate (sph_continuity) and\n",
     "// force (sph_force); the equal and opposite force on b is summed by coupling_solid, from the same\n",
@@ -1751,10 +1755,13 @@ static const char* const gp__file_gp_coupling_glsl[] = {
     "\n",
     "bool gp_is_solid(uint kind) { return kind == GP_KIND_GRANULAR || kind == GP_KIND_RIGID; }\n",
     "\n",
-    "// m_b: the fluid mass that solid particle b of radius r stands for, with scale = gp_solid_scale of\n",
-    "// the fluid material's particle mass and spacing.\n",
+    "// m_b: the fluid mass that solid particle b of kind `kind` and radius r stands for, with scale =\n",
+    "// gp_solid_scale of the fluid material's particle mass and spacing.\n",
     "float gp_solid_scale(float mass, float spacing) { return mass / (spacing * spacing * spacing); }\n",
-    "float gp_solid_mass(float scale, float r) { float d = 2.0 * r; return scale * d * d * d; }\n",
+    "float gp_solid_mass(float scale, float r, uint kind) {\n",
+    "    float d = 2.0 * r, cube = scale * d * d * d;\n",
+    "    return kind == GP_KIND_RIGID ? cube : 0.52359878 * cube;   // pi / 6: a grain's sphere\n",
+    "}\n",
     "\n",
     "// The pair's pressure and viscosity sums for fluid particle i (at p, velocity vi, pressure pi, of\n",
     "// a material with smoothing radius re, kernel coefficients spiky and laplacian, rest density\n",
@@ -2685,7 +2692,7 @@ static const char* const gp__file_sph_continuity_comp[] = {
     "    vec3 grad = -(s.spiky * x * x / r) * d;   // grad_i W(x_i - x_k): towards k\n",
     "    vec4 v = gp_velocity[k];\n",
     "    if (kind != GP_KIND_FLUID) {   // a solid: its mass as gp_coupling.glsl has it, its own velocity, no diffusion\n",
-    "        sum.x += gp_solid_mass(s.solid, q.w) * dot(s.v - v.xyz, grad);\n",
+    "        sum.x += gp_solid_mass(s.solid, q.w, kind) * dot(s.v - v.xyz, grad);\n",
     "        return;\n",
     "    }\n",
     "    uint m = gp_material_of(info);\n",
@@ -2755,7 +2762,7 @@ static const char* const gp__file_sph_density_comp[] = {
     "    float r2 = dot(d, d);\n",
     "    if (r2 >= re2 || !gp_grid_same_cell(q.xyz, cell)) return 0.0;\n",
     "    uint kind = gp_kind_of(gp_info[k]);\n",
-    "    float mass = kind == GP_KIND_FLUID ? gp_velocity[k].w : gp_is_solid(kind) ? gp_solid_mass(solid, q.w) : 0.0;\n",
+    "    float mass = kind == GP_KIND_FLUID ? gp_velocity[k].w : gp_is_solid(kind) ? gp_solid_mass(solid, q.w, kind) : 0.0;\n",
     "    float x = re2 - r2;\n",
     "    return mass * poly6 * x * x * x;\n",
     "}\n",
@@ -2815,9 +2822,10 @@ static const char* const gp__file_sph_force_comp[] = {
     "    vec2 rho_p = gp_density[k];\n",
     "    vec4 v = gp_velocity[k];\n",
     "    if (rho_p.x <= 0.0) {   // not fluid: a solid is a boundary particle (gp_coupling.glsl)\n",
-    "        if (gp_is_solid(gp_kind_of(gp_info[k])))\n",
-    "            gp_coupling_terms(s.re, s.spiky, s.laplacian, s.rho0, d, r2, s.v, s.pressure, v.xyz, gp_solid_mass(s.solid, gp_position[k].w),\n",
-    "                              pressure, viscosity);\n",
+    "        uint kind = gp_kind_of(gp_info[k]);\n",
+    "        if (gp_is_solid(kind))\n",
+    "            gp_coupling_terms(s.re, s.spiky, s.laplacian, s.rho0, d, r2, s.v, s.pressure, v.xyz,\n",
+    "                              gp_solid_mass(s.solid, gp_position[k].w, kind), pressure, viscosity);\n",
     "        return;\n",
     "    }\n",
     "    float r = sqrt(r2), x = s.re - r;\n",
@@ -3050,10 +3058,10 @@ static const gp__shader_range gp__ranges_coupling_solid_comp[] = {
     { GP__FILE_GP_BUFFERS_GLSL, 0, 80, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 81, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 206, 1 },
-    { GP__FILE_GP_COUPLING_GLSL, 0, 30, 1 },
-    { GP__FILE_COUPLING_SOLID_COMP, 9, 38, 615 },
+    { GP__FILE_GP_COUPLING_GLSL, 0, 35, 1 },
+    { GP__FILE_COUPLING_SOLID_COMP, 9, 40, 620 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_COUPLING_SOLID_COMP, 47, 2, 724 },
+    { GP__FILE_COUPLING_SOLID_COMP, 49, 2, 731 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_dem_contact_comp[] = {
@@ -3194,10 +3202,10 @@ static const gp__shader_range gp__ranges_sph_continuity_comp[] = {
     { GP__FILE_GP_BUFFERS_GLSL, 0, 80, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 81, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 206, 1 },
-    { GP__FILE_GP_COUPLING_GLSL, 0, 30, 1 },
-    { GP__FILE_SPH_CONTINUITY_COMP, 13, 57, 619 },
+    { GP__FILE_GP_COUPLING_GLSL, 0, 35, 1 },
+    { GP__FILE_SPH_CONTINUITY_COMP, 13, 57, 624 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_CONTINUITY_COMP, 70, 15, 747 },
+    { GP__FILE_SPH_CONTINUITY_COMP, 70, 15, 752 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_density_comp[] = {
@@ -3211,10 +3219,10 @@ static const gp__shader_range gp__ranges_sph_density_comp[] = {
     { GP__FILE_GP_BUFFERS_GLSL, 0, 80, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 81, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 206, 1 },
-    { GP__FILE_GP_COUPLING_GLSL, 0, 30, 1 },
-    { GP__FILE_SPH_DENSITY_COMP, 7, 30, 612 },
+    { GP__FILE_GP_COUPLING_GLSL, 0, 35, 1 },
+    { GP__FILE_SPH_DENSITY_COMP, 7, 30, 617 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_DENSITY_COMP, 37, 5, 713 },
+    { GP__FILE_SPH_DENSITY_COMP, 37, 5, 718 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_force_comp[] = {
@@ -3228,10 +3236,10 @@ static const gp__shader_range gp__ranges_sph_force_comp[] = {
     { GP__FILE_GP_BUFFERS_GLSL, 0, 80, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 81, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 206, 1 },
-    { GP__FILE_GP_COUPLING_GLSL, 0, 30, 1 },
-    { GP__FILE_SPH_FORCE_COMP, 17, 61, 623 },
+    { GP__FILE_GP_COUPLING_GLSL, 0, 35, 1 },
+    { GP__FILE_SPH_FORCE_COMP, 17, 62, 628 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_FORCE_COMP, 78, 8, 755 },
+    { GP__FILE_SPH_FORCE_COMP, 79, 8, 761 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_integrate_comp[] = {
@@ -3303,7 +3311,7 @@ static const gp__shader_source gp__shader_sources[GP__SHADER_COUNT] = {
     { "draw_particles.frag", GP__GL_FRAGMENT_SHADER, gp__ranges_draw_particles_frag },
     { "draw_particles.vert", GP__GL_VERTEX_SHADER, gp__ranges_draw_particles_vert },
 };
-#define GP__SHADER_MOST_LINES 725   /* the longest program, with its #line directives */
+#define GP__SHADER_MOST_LINES 731   /* the longest program, with its #line directives */
 #define GP__SHADER_MOST_RANGES 14   /* the most ranges of one program */
 /* <<shaders-generated */
 
@@ -6758,9 +6766,9 @@ static void gp__rigid_substep(gp_world* w) {
 
 /* >>coupling ===============================================================================
    The fluid and the solids (000 section 29.3.3; Akinci et al. 2012): a grain or a rigid body's
-   particle is a boundary particle to the fluid (shaders_embedded/gp_coupling.glsl: the volume
-   (2 r)^3 it fills, at the fluid's rest density, with the fluid's pressure continued
-   hydrostatically and its own velocity), which the fluid's own passes take into its density,
+   particle is a boundary particle to the fluid (shaders_embedded/gp_coupling.glsl: the volume it
+   fills, a rigid particle its voxel (2 r)^3, a grain its sphere, at the fluid's rest density,
+   with the fluid's pressure continued hydrostatically and its own velocity), which the fluid's own passes take into its density,
    density rate and force. This stage gives each solid particle the equal and opposite force
    (coupling_solid), added to its contact force before the grains move and the bodies sum their
    particles' forces and torques. Through the one grid: no second neighbour search. */
@@ -7684,7 +7692,13 @@ uint32_t gp_timings_read(gp_world* world, gp_timing* timings, uint32_t max) {
    wall boundary condition for smoothed particle hydrodynamics", J. Comput. Phys. 231 (2012), the
    walls' hydrostatic pressure; M. Antuono, A. Colagrossi, S. Marrone, "Numerical diffusive terms
    in weakly-compressible SPH schemes", Comput. Phys. Commun. 183 (2012), the delta-SPH
-   diffusion; A. Appleby, MurmurHash3's finaliser, the grid's hash.
+   diffusion; N. Akinci, M. Ihmsen, G. Akinci, B. Solenthaler, M. Teschner, "Versatile rigid-fluid
+   coupling for incompressible SPH", ACM TOG 31(4) (2012), the solids as the fluid's boundary
+   particles; M. Ihmsen, J. Cornelis, B. Solenthaler, C. Horvath, M. Teschner, "Implicit
+   incompressible SPH", IEEE TVCG 20(3) (2014), and J. Bender, D. Koschier, "Divergence-free
+   smoothed particle hydrodynamics", SCA (2015), the clamp of a free surface's density; J.
+   Monaghan, "Smoothed particle hydrodynamics", Annu. Rev. Astron. Astrophys. 30 (1992), the
+   artificial viscosity; A. Appleby, MurmurHash3's finaliser, the grid's hash.
 */
 
 /* >>licence ================================================================================

@@ -1,9 +1,11 @@
 // gp_coupling.glsl: the fluid and the solids (grains, rigid bodies' particles) as one another see
 // them (issue 10; Akinci et al. 2012, "Versatile rigid-fluid coupling for incompressible SPH").
-// A solid particle b is a boundary particle to the fluid: it stands for the lattice cell it fills,
-// the volume psi_b = (2 r_b)^3, as if that cell held fluid of the fluid's own material at rest
-// (the mass m psi_b / l0^3, the material's lattice-scaled mass, so that a fluid particle beside a
-// body sampled at the fluid's spacing sees the rest density), with the pressure p_b of the fluid
+// A solid particle b is a boundary particle to the fluid: it stands for the volume psi_b it fills,
+// as if that volume held fluid of the fluid's own material at rest (the mass m psi_b / l0^3, the
+// material's lattice-scaled mass, so that a fluid particle beside a body sampled at the fluid's
+// spacing sees the rest density). A rigid particle fills the voxel of its body's shape, (2 r)^3;
+// a grain its sphere, pi (2 r)^3 / 6, so that a lone grain feels Archimedes' buoyancy for its own
+// volume and a bed of grains leaves its pores to the fluid. With that, with the pressure p_b of the fluid
 // continued hydrostatically, p_i + rho0 g . (x_b - x_i), never below 0, and the solid's own
 // velocity. Its terms enter the fluid's density (sph_density), density rate (sph_continuity) and
 // force (sph_force); the equal and opposite force on b is summed by coupling_solid, from the same
@@ -11,10 +13,13 @@
 
 bool gp_is_solid(uint kind) { return kind == GP_KIND_GRANULAR || kind == GP_KIND_RIGID; }
 
-// m_b: the fluid mass that solid particle b of radius r stands for, with scale = gp_solid_scale of
-// the fluid material's particle mass and spacing.
+// m_b: the fluid mass that solid particle b of kind `kind` and radius r stands for, with scale =
+// gp_solid_scale of the fluid material's particle mass and spacing.
 float gp_solid_scale(float mass, float spacing) { return mass / (spacing * spacing * spacing); }
-float gp_solid_mass(float scale, float r) { float d = 2.0 * r; return scale * d * d * d; }
+float gp_solid_mass(float scale, float r, uint kind) {
+    float d = 2.0 * r, cube = scale * d * d * d;
+    return kind == GP_KIND_RIGID ? cube : 0.52359878 * cube;   // pi / 6: a grain's sphere
+}
 
 // The pair's pressure and viscosity sums for fluid particle i (at p, velocity vi, pressure pi, of
 // a material with smoothing radius re, kernel coefficients spiky and laplacian, rest density

@@ -286,7 +286,7 @@ typedef struct sph_work {
     const cpu_sph_material** material;
     double *rho, *p, *pabs, *wall, *normal;   /* wall: D(x); normal: 3 per particle */
     double* carried;                   /* the continuity model's carried density (its rest density when unset) */
-    double* solid;                     /* 0 for fluid; a solid's (grain's, rigid particle's) radius */
+    double* solid;                     /* 0 for fluid; a rigid particle's radius, minus a grain's */
     /* the grid (cpu_sph_compute_grid); NULL grid: every particle is a candidate of every other */
     const cpu_grid* grid;
     uint32_t* cell_start;
@@ -396,10 +396,11 @@ static int sph_visit_next(sph_visit* v) {
 }
 
 /* The fluid mass a solid particle of radius r stands for to material m (gp_coupling.glsl):
-   m's lattice-scaled mass times (2 r / l0)^3. */
+   m's lattice-scaled mass times (2 r / l0)^3, the voxel a rigid particle fills, or pi / 6 of
+   that, a grain's sphere. r is negative for a grain (sph_work.solid). */
 static double sph_solid_mass(const cpu_sph_material* m, double r) {
-    double d = 2.0 * r / m->spacing;
-    return m->mass * d * d * d;
+    double d = 2.0 * fabs(r) / m->spacing, cube = m->mass * d * d * d;
+    return r > 0.0 ? cube : (double)0.52359878f * cube;
 }
 
 /* gp_coupling_terms: the pressure (terms 0-2) and viscosity (3-5, without mu) sums that solid b
@@ -431,7 +432,7 @@ static void sph_density(sph_work* w, sph_visit* v) {
         uint32_t j = v->j;
         const double *d = v->d, *vj = v->vj;
         double r2 = v->r2, q = v->K.re2 - r2, K2, grad[3], dv[3], t;
-        double mj = w->solid[j] > 0.0 ? sph_solid_mass(m, w->solid[j]) : w->m[j];   /* a solid: gp_coupling.glsl's */
+        double mj = w->solid[j] != 0.0 ? sph_solid_mass(m, w->solid[j]) : w->m[j];   /* a solid: gp_coupling.glsl's */
         rho += mj * v->K.poly6 * q * q * q;
         ++neighbors;
         /* as on the GPU, a particle on top of another adds no rate */
@@ -520,7 +521,7 @@ static void sph_force(sph_work* w, sph_visit* v) {
         len = sqrt(v->r2);
         grad = v->K.spiky * (v->K.re - len) * (v->K.re - len);   /* |gradW| */
         lap = v->K.visc * (v->K.re - len);
-        if (w->solid[j] > 0.0) {   /* a solid: a boundary particle (gp_coupling.glsl) */
+        if (w->solid[j] != 0.0) {   /* a solid: a boundary particle (gp_coupling.glsl) */
             double terms[6];
             if (len == 0.0) continue;
             sph_coupling_terms(m, &v->K, d, len, v->vi, pi, vj, sph_solid_mass(m, w->solid[j]), s->gravity, terms);
@@ -569,7 +570,7 @@ static void sph_pass(sph_work* w, cpu_sph_particle* out, void (*particle)(sph_wo
     uint32_t i;
     r.valid = 0;
     for (i = 0; i < w->n; ++i) {
-        if (w->solid[i] > 0.0) continue;   /* the fluid's passes stand on fluid particles */
+        if (w->solid[i] != 0.0) continue;   /* the fluid's passes stand on fluid particles */
         sph_visit_begin(w, i, &r, out, &v);
         particle(w, &v);
     }
@@ -592,7 +593,7 @@ static void sph_solid_pass(sph_work* w, cpu_sph_particle* out) {
                 const cpu_sph_material* m;
                 sph_kernel K;
                 double d[3], len, terms[6], mu, scale;
-                if (w->solid[j] > 0.0) continue;
+                if (w->solid[j] != 0.0) continue;
                 m = w->material[j];
                 K = sph_kernel_of(m);
                 for (c = 0; c < 3; ++c) d[c] = w->x[3 * (size_t)j + c] - w->x[3 * (size_t)b + c];
@@ -674,8 +675,10 @@ static void sph_compute(const cpu_sph_scene* s, cpu_sph_particle* out, int use_g
         w.x[3 * (size_t)k] = P->x; w.x[3 * (size_t)k + 1] = P->y; w.x[3 * (size_t)k + 2] = P->z;
         w.v[3 * (size_t)k] = V->x; w.v[3 * (size_t)k + 1] = V->y; w.v[3 * (size_t)k + 2] = V->z;
         w.m[k] = V->mass;
-        w.solid[k] = sph_is_solid(s, from) ? fmax(P->radius, DBL_MIN) : 0.0;   /* radius 0: a solid that stands for no mass */
-        w.material[k] = w.solid[k] > 0.0 ? NULL : s->materials + (s->info[from].kind >> 16);
+        /* radius 0: a solid that stands for no mass; a grain's radius negative */
+        w.solid[k] = !sph_is_solid(s, from) ? 0.0 : (s->info[from].kind & 0xffu) == GP_KIND_RIGID ? fmax(P->radius, DBL_MIN)
+                                                                                                  : -fmax(P->radius, DBL_MIN);
+        w.material[k] = w.solid[k] != 0.0 ? NULL : s->materials + (s->info[from].kind >> 16);
         w.carried[k] = s->carried && s->carried[from] > 0.0f ? (double)s->carried[from] : w.material[k] ? w.material[k]->rest_density : 0.0;
         if (use_grid) cpu_grid_cell(&grid, &P->x, w.cell + 3 * (size_t)k);
     }
