@@ -588,9 +588,9 @@ gp_wall gp_walls(uint m, vec3 p) {
 // material's lattice-scaled mass, so that a fluid particle beside a body sampled at the fluid's
 // spacing sees the rest density). A rigid particle fills the voxel of its body's shape, (2 r)^3;
 // a grain its sphere, pi (2 r)^3 / 6, so that a lone grain feels Archimedes' buoyancy for its own
-// volume and a bed of grains leaves its pores to the fluid. With that, with the pressure p_b of the fluid
-// continued hydrostatically, p_i + rho0 g . (x_b - x_i), never below 0, and the solid's own
-// velocity. Its terms enter the fluid's density (sph_density), density rate (sph_continuity) and
+// volume and a bed of grains leaves its pores to the fluid. Its pressure is the fluid's continued
+// hydrostatically, p_b = p_i + rho0 g . (x_b - x_i), never below 0; its velocity its own. Its
+// terms enter the fluid's density (sph_density), density rate (sph_continuity) and
 // force (sph_force); the equal and opposite force on b is summed by coupling_solid, from the same
 // functions, so that the pair's forces cancel to the float rounding. Needs gp_sph.glsl first.
 
