@@ -1,5 +1,5 @@
-/* bench.c: the benchmark of gpuparticle.h's primitives, its SPH fluid and its DEM, on whatever GL the
-   EGL context gets (Mesa's llvmpipe on a machine without a GPU).
+/* bench.c: the benchmark of gpuparticle.h's primitives, its SPH fluid, its DEM and their coupling, on
+   whatever GL the EGL context gets (Mesa's llvmpipe on a machine without a GPU).
 
    Measures, at 65,536, 1,048,576 and 4,194,304 elements:
        scan_exclusive      gp_scan_exclusive of n random words
@@ -44,14 +44,21 @@
    (checked first against the GPU's contact accelerations), and the speed-up; 1,048,576-particle
    rows too (262,144 bodies; grains) when GP_BENCH_MAX_PARTICLES is at least 1,048,576.
 
+   The coupling section reproduces paper 000's figure 29-11 (top, see coupling_bench_row): 49,153
+   fluid particles in a tank among 61 rigid glasses of particles of the fluid's spacing, in GPU
+   milliseconds (every stage timer summed) and iterations (substeps) per second, against the
+   paper's 18 ips; the coupling_solid stage's share of a substep; and the same water without the
+   glasses, whose difference is the whole cost of the solids. A row at 1,048,576 fluid particles
+   (1,513 glasses) too when GP_BENCH_MAX_PARTICLES is at least 1,048,576.
+
    Run:   make bench                       the tables on stdout, the figures in build/bench.csv
           build/bench --quick              65,536 elements only (SPH up to 65,536): a smoke run
           build/bench --sizes 1000,65536   other sizes for the primitives
-          build/bench --sph-only, --dem-only   one section only
-          build/bench --no-sph, --no-dem   all but one section
+          build/bench --sph-only, --dem-only, --coupling-only   one section only
+          build/bench --no-sph, --no-dem, --no-coupling   all but one section
    Environment: GP_BENCH_MAX_PARTICLES=N   SPH sizes up to N, every one run whatever it takes
-                                           (4194304 on a GPU: all of Table 1); DEM's 1M rows
-                                           from N = 1048576
+                                           (4194304 on a GPU: all of Table 1); DEM's and the
+                                           coupling's 1M rows from N = 1048576
                 GP_BENCH_SPH_SECONDS=S     the SPH section's budget otherwise (default 270)
 */
 #define _POSIX_C_SOURCE 200809L
@@ -1451,12 +1458,328 @@ static void dem_print(const dem_row* rows, int count) {
     if (count < DEM_ROWS) printf("GP_BENCH_MAX_PARTICLES=1048576 adds rows of 1,048,576 particles (262,144 bodies; grains).\n");
 }
 
+/* ---- fluid-solid coupling: paper 000's figure 29-11 ------------------------------------------------ */
+
+/* Paper 000 section 29.3.3 on a GeForce 8800 GTX (2007): glasses are stacked, fluid is poured in
+   from the top, then another glass is thrown into the stack; 49,153 fluid particles at about 18
+   iterations per second (figure 29-11, top). Our scene: glasses of the default granular material
+   (glass, 2,500 kg/m^3) whose particles are the fluid's spacing s = 1/64 m apart, each an open box
+   6 x 8 x 6 particles outside (9.4 cm wide, 12.5 cm high) with walls and bottom one particle thick:
+   a GP_SHAPE_MESH cup (coupling_glass) of 176 particles. They stand in two tiers in a closed box
+   tank 8 g spacings square and COUPLING_TANK_HEIGHT high: g x g on the floor, 8 spacings between
+   centres, and (g - 1)^2 on top, each on the rims of the four below. The water is the tank's
+   lattice as gp_fluid_add_block fills it (the same particles, added in one gp_particles_add) less
+   the glasses' particles, from the floor up until the row's count: in, around and over the glasses,
+   its last layer part full; the stack once the pour has filled it, every glass touching fluid. A
+   bounded grid over the tank, cells of the smoothing radius (2 s). The substep h is the shorter of
+   the fluid's at CFL 0.5 (as the SPH section's) and the glasses' t_c / 12; the timed substeps
+   follow COUPLING_WARM_UP of them, each a gp_world_step of one substep waited for by
+   gp_fluid_stats_read. The same fluid particles in a world without the glasses (their places left
+   empty) give the fluid's own time, so that the difference is all the solids cost: their grid
+   entries, their share of the fluid's neighbour loops, their contacts, the bodies' stages and
+   coupling_solid. g = 6 holds 49,153 fluid particles 26 layers deep with 61 glasses; g = 28, at
+   1,048,576, the same depth with 1,513 glasses. */
+#define COUPLING_ROWS 2
+#define COUPLING_SPACING (1.0f / 64.0f)   /* metres: the fluid's and the glasses' particles */
+#define COUPLING_PITCH 8u                 /* spacings between the glasses' centres */
+#define COUPLING_TANK_HEIGHT 48u          /* spacings */
+#define COUPLING_GLASS_PARTICLES 176u     /* 6 x 8 x 6 less the 4 x 7 x 4 inside */
+#define COUPLING_WARM_UP 2                /* substeps before timing; the first compiles the shaders */
+#define COUPLING_RUNS 10                  /* timed substeps */
+#define COUPLING_LARGE (1u << 20)         /* the large row runs when GP_BENCH_MAX_PARTICLES is at least this, */
+#define COUPLING_LARGE_WARM_UP 1          /* with the compiling substep only, */
+#define COUPLING_LARGE_RUNS 3             /* and fewer runs */
+
+typedef struct coupling_row {
+    uint32_t fluid;           /* fluid particles */
+    uint32_t side;            /* g: glasses along each side of the lower tier */
+    uint32_t bodies, body_particles;
+    double paper_ips;         /* < 0: none */
+    int warm_up, runs;        /* runs 0: not run (note says why) */
+    double stages_ms;         /* every stage of a substep, GPU timers, mean */
+    double step_ms;           /* one substep, wall clock to a readback, mean */
+    double coupling_ms;       /* the coupling_solid stage of a substep, GPU timers */
+    double fluid_stages_ms;   /* the same fluid without the glasses: every stage, */
+    double fluid_step_ms;     /* and wall clock */
+    uint32_t layers;          /* layers of the lattice the water reaches, the last part full */
+    char note[160];
+} coupling_row;
+
+/* A glass in its own frame, its bottom's centre at the origin: an open box 6 x 8 x 6 spacings
+   outside, its cavity 4 x 7 x 4 open at the top; a closed mesh of 16 vertices (outer bottom, outer
+   rim, inner rim, inner bottom, 4 corners each) and 28 triangles, counter-clockwise seen from
+   outside. Its faces fall between voxel centres, so the voxel rule keeps 176 particles. */
+static void coupling_glass(float vertices[48], uint32_t triangles[84]) {
+    static const float corner[4][2] = {{-1.0f, -1.0f}, {1.0f, -1.0f}, {1.0f, 1.0f}, {-1.0f, 1.0f}};
+    const float s = COUPLING_SPACING, half[4] = {3.0f * s, 3.0f * s, 2.0f * s, 2.0f * s}, y[4] = {0.0f, 8.0f * s, 8.0f * s, s};
+    uint32_t ring, c, t = 0;
+    for (ring = 0; ring < 4; ++ring)
+        for (c = 0; c < 4; ++c) {
+            vertices[3 * (4 * ring + c)] = corner[c][0] * half[ring];
+            vertices[3 * (4 * ring + c) + 1] = y[ring];
+            vertices[3 * (4 * ring + c) + 2] = corner[c][1] * half[ring];
+        }
+#define COUPLING_TRIANGLE(a, b, d) (triangles[t++] = (a), triangles[t++] = (b), triangles[t++] = (d))
+    COUPLING_TRIANGLE(0, 1, 2); COUPLING_TRIANGLE(0, 2, 3);          /* outer bottom, facing down */
+    for (c = 0; c < 4; ++c) {
+        uint32_t n = (c + 1) % 4;
+        COUPLING_TRIANGLE(c, 4 + n, n); COUPLING_TRIANGLE(c, 4 + c, 4 + n);               /* outer side */
+        COUPLING_TRIANGLE(4 + c, 8 + c, 8 + n); COUPLING_TRIANGLE(4 + c, 8 + n, 4 + n);   /* rim */
+        COUPLING_TRIANGLE(12 + c, 12 + n, 8 + n); COUPLING_TRIANGLE(12 + c, 8 + n, 8 + c); /* inner side */
+    }
+    COUPLING_TRIANGLE(12, 14, 13); COUPLING_TRIANGLE(12, 15, 14);    /* inner bottom, facing up */
+#undef COUPLING_TRIANGLE
+}
+
+/* warm_up substeps of h, the totals read and discarded, then runs timed ones: their mean wall
+   clock, every stage's GPU time and coupling_solid's, per substep. */
+static void coupling_time(gp_world* world, float h, int warm_up, int runs, double* step_ms, double* stages_ms,
+                          double* coupling_ms) {
+    uint32_t n = gp_particle_count(world), count, k;
+    gp_fluid_stats stats;
+    gp_grid_stats grid;
+    gp_timing timings[BENCH_MAX_STAGES];
+    double total = 0.0, stages = 0.0, coupling = 0.0;
+    int s;
+    for (s = 0; s < warm_up; ++s) sph_substep(world, h, &stats);
+    gp_timings_read(world, timings, BENCH_MAX_STAGES);   /* the totals so far, discarded */
+    for (s = 0; s < runs; ++s) {
+        double t = now_ms();
+        sph_substep(world, h, &stats);
+        total += now_ms() - t;
+    }
+    count = gp_timings_read(world, timings, BENCH_MAX_STAGES);
+    for (k = 0; k < count && k < BENCH_MAX_STAGES; ++k) {
+        stages += timings[k].milliseconds;
+        if (strcmp(timings[k].stage, "coupling_solid") == 0) coupling += timings[k].milliseconds;
+    }
+    *step_ms = total / runs;
+    *stages_ms = stages / runs;
+    *coupling_ms = coupling / runs;
+    check_result(gp_grid_stats_read(world, &grid), "gp_grid_stats_read", n);
+    if (stats.nonfinite || grid.truncated || grid.nonfinite) {
+        printf("FAIL: coupling at n = %u: %u non-finite updates, %u truncated neighbour loops, %u non-finite positions\n", n,
+               stats.nonfinite, grid.truncated, grid.nonfinite);
+        exit(1);
+    }
+    if (grid.outside) fprintf(stderr, "bench: warning: coupling at n = %u: %u particles outside the tank's grid\n", n, grid.outside);
+}
+
+/* One row: the world with the glasses and the water among them, timed; then the same water alone. */
+static void coupling_bench_row(coupling_row* row) {
+    const float s = COUPLING_SPACING;
+    const uint32_t width = COUPLING_PITCH * row->side, height = COUPLING_TANK_HEIGHT;
+    uint32_t lower = row->side * row->side, i, j, k, a, added = 0;
+    size_t lattice = (size_t)width * height * width;
+    unsigned char* solid = (unsigned char*)calloc(lattice, 1);
+    float* xyz = (float*)bench_alloc((size_t)row->fluid * 12);
+    float vertices[48];
+    uint32_t triangles[84];
+    gp_body_desc* glasses;
+    gp_particle_position* at;
+    gp_world_desc desc;
+    gp_world* world = NULL;
+    gp_fluid_material water;
+    gp_granular_material glass;
+    cpu_dem_material reference;
+    gp_shape_desc cup;
+    gp_body_shape handle;
+    gp_body_shape_info info;
+    gp_collider_desc walls;
+    gp_collider collider;
+    gp_particles_desc p;
+    gp_result r;
+    float h = 0.0f;
+    char text[2][16];
+    int pass;
+
+    row->bodies = lower + (row->side - 1) * (row->side - 1);
+    row->body_particles = row->bodies * COUPLING_GLASS_PARTICLES;
+    glasses = (gp_body_desc*)bench_alloc((size_t)row->bodies * sizeof *glasses);
+    at = (gp_particle_position*)bench_alloc((size_t)row->body_particles * sizeof *at);
+    if (!solid) {
+        fprintf(stderr, "bench: out of host memory (%zu bytes)\n", lattice);
+        exit(1);
+    }
+    memset(&walls, 0, sizeof walls);
+    walls.shape = GP_SHAPE_BOX;
+    walls.inside = true;
+    walls.half_extents[0] = walls.center[0] = walls.half_extents[2] = walls.center[2] = 0.5f * (float)width * s;
+    walls.half_extents[1] = walls.center[1] = 0.5f * (float)height * s;
+    memset(glasses, 0, (size_t)row->bodies * sizeof *glasses);
+    for (k = 0; k < row->side; ++k)   /* the lower tier on the floor, the upper on the rims of the four below */
+        for (i = 0; i < row->side; ++i) {
+            gp_body_desc* g = &glasses[i + row->side * k];
+            g->position[0] = (float)(COUPLING_PITCH * i + COUPLING_PITCH / 2) * s;
+            g->position[2] = (float)(COUPLING_PITCH * k + COUPLING_PITCH / 2) * s;
+            if (i + 1 == row->side || k + 1 == row->side) continue;
+            g = &glasses[lower + i + (row->side - 1) * k];
+            g->position[0] = (float)(COUPLING_PITCH * (i + 1)) * s;
+            g->position[1] = 8.0f * s;
+            g->position[2] = (float)(COUPLING_PITCH * (k + 1)) * s;
+        }
+    coupling_glass(vertices, triangles);
+    fprintf(stderr, "bench: coupling: %s fluid particles, %s glasses in a tank of %u x %u x %u spacings\n",
+            grouped(row->fluid, text[0]), grouped(row->bodies, text[1]), width, height, width);
+
+    for (pass = 0; pass < 2; ++pass) {   /* 0: the glasses and the water; 1: the water alone */
+        uint32_t n = row->fluid + (pass ? 0 : row->body_particles);
+        double *step = pass ? &row->fluid_step_ms : &row->step_ms, *stages = pass ? &row->fluid_stages_ms : &row->stages_ms;
+        double unused, *coupling = pass ? &unused : &row->coupling_ms;
+        memset(&desc, 0, sizeof desc);
+        desc.max_particles = n;
+        desc.gpu_timings = true;
+        desc.get_proc_address = (gp_get_proc_address_fn)eglGetProcAddress;
+        desc.grid.mode = GP_GRID_BOUNDED;
+        desc.grid.cell_size = 2.0f * s;
+        desc.grid.dims[0] = desc.grid.dims[2] = width / 2;
+        desc.grid.dims[1] = height / 2;
+        if ((r = gp_world_create(&desc, &world)) != GP_OK) {
+            snprintf(row->note, sizeof row->note, "not run: gp_world_create failed with %s (the library's message is above)",
+                     gp_result_string(r));
+            row->runs = 0;
+            break;
+        }
+        memset(&water, 0, sizeof water);
+        water.spacing = s;
+        check_result(gp_fluid_material_set(world, 0, &water), "gp_fluid_material_set", n);
+        check_result(gp_fluid_material_get(world, 0, &water), "gp_fluid_material_get", n);
+        check_result(gp_collider_add(world, &walls, &collider), "gp_collider_add", n);
+        if (!pass) {
+            memset(&glass, 0, sizeof glass);
+            glass.diameter = s;
+            check_result(gp_granular_material_set(world, 0, &glass), "gp_granular_material_set", n);
+            memset(&cup, 0, sizeof cup);
+            cup.shape = GP_SHAPE_MESH;
+            cup.vertices = vertices;
+            cup.vertex_count = 16;
+            cup.triangles = triangles;
+            cup.triangle_count = 28;
+            check_result(gp_body_shape_create(world, &cup, &handle), "gp_body_shape_create", n);
+            check_result(gp_body_shape_info_get(world, handle, &info), "gp_body_shape_info_get", n);
+            if (info.particles != COUPLING_GLASS_PARTICLES) {
+                fprintf(stderr, "bench: the glass has %u particles, not %u\n", info.particles, COUPLING_GLASS_PARTICLES);
+                exit(1);
+            }
+            for (i = 0; i < row->bodies; ++i) glasses[i].shape = handle;
+            check_result(gp_bodies_add(world, glasses, row->bodies, NULL), "gp_bodies_add", n);
+            /* the glasses' particles, on the fluid's lattice, leave their places out of the water's */
+            check_result(gp_particles_read(world, GP_ATTRIBUTE_POSITION, 0, row->body_particles, at), "gp_particles_read", n);
+            for (i = 0; i < row->body_particles; ++i) {
+                const float q[3] = {at[i].x, at[i].y, at[i].z};
+                uint32_t cell[3];
+                for (a = 0; a < 3; ++a) {
+                    double c = floor(q[a] / s);
+                    if (c < 0.0 || c >= (a == 1 ? height : width) || fabs(q[a] - (c + 0.5) * s) > 1e-3 * s) {
+                        fprintf(stderr, "bench: a glass particle at (%g %g %g) is off the fluid's lattice\n", q[0], q[1], q[2]);
+                        exit(1);
+                    }
+                    cell[a] = (uint32_t)c;
+                }
+                solid[cell[0] + (size_t)width * (cell[1] + (size_t)height * cell[2])] = 1;
+            }
+            for (j = 0; j < height && added < row->fluid; ++j)   /* the water, from the floor up */
+                for (k = 0; k < width && added < row->fluid; ++k)
+                    for (i = 0; i < width && added < row->fluid; ++i) {
+                        if (solid[i + (size_t)width * (j + (size_t)height * k)]) continue;
+                        xyz[3 * (size_t)added] = ((float)i + 0.5f) * s;
+                        xyz[3 * (size_t)added + 1] = ((float)j + 0.5f) * s;
+                        xyz[3 * (size_t)added + 2] = ((float)k + 0.5f) * s;
+                        ++added;
+                        row->layers = j + 1;
+                    }
+            if (added != row->fluid) {
+                fprintf(stderr, "bench: the tank holds %u fluid particles around the glasses, not %u\n", added, row->fluid);
+                exit(1);
+            }
+            /* the shorter substep: the fluid's at CFL 0.5 or the glasses' contacts' */
+            reference = cpu_dem_material_default(s);
+            h = (float)fmin(0.5 * s / sqrt(water.stiffness), cpu_dem_material_substep(&reference));
+        }
+        memset(&p, 0, sizeof p);   /* what gp_fluid_add_block adds at these points */
+        p.count = row->fluid;
+        p.positions = xyz;
+        p.radius = 0.5f * s;
+        p.mass = water.mass;
+        p.kind = GP_KIND_FLUID;
+        check_result(gp_particles_add(world, &p, NULL), "gp_particles_add", n);
+        if (gp_particle_count(world) != n) {
+            fprintf(stderr, "bench: coupling: %u particles, not %u\n", gp_particle_count(world), n);
+            exit(1);
+        }
+        coupling_time(world, h, row->warm_up, row->runs, step, stages, coupling);
+        gp_world_destroy(world);
+    }
+    free(solid); free(xyz); free(glasses); free(at);
+}
+
+static int coupling_bench(uint32_t max_particles, coupling_row* rows) {
+    static const struct { uint32_t fluid, side; double paper; } plan[COUPLING_ROWS] = {{49153u, 6u, 18.0}, {1048576u, 28u, -1.0}};
+    int i, count = 0;
+    for (i = 0; i < COUPLING_ROWS; ++i) {
+        coupling_row* row = &rows[count];
+        if (plan[i].fluid >= COUPLING_LARGE && max_particles < COUPLING_LARGE) continue;
+        memset(row, 0, sizeof *row);
+        row->fluid = plan[i].fluid;
+        row->side = plan[i].side;
+        row->paper_ips = plan[i].paper;
+        row->warm_up = row->fluid >= COUPLING_LARGE ? COUPLING_LARGE_WARM_UP : COUPLING_WARM_UP;
+        row->runs = row->fluid >= COUPLING_LARGE ? COUPLING_LARGE_RUNS : COUPLING_RUNS;
+        coupling_bench_row(row);
+        ++count;
+    }
+    return count;
+}
+
+static void coupling_print(const coupling_row* rows, int count) {
+    char text[3][16];
+    int i;
+    printf("\nFluid-solid coupling (paper 000, figure 29-11 top): glasses (open boxes of 6 x 8 x 6 particles, 176 each) in\n"
+           "two tiers, standing in water in a box tank; the fluid's and the glasses' particles 1/64 m apart.\n"
+           "GPU: every stage timer of a substep summed; step: one gp_world_step substep to a readback (ips = 1000 / step);\n"
+           "both the mean of %d after %d warm-up substeps (%d after %d at 1M). coupling: the coupling_solid stage; fluid\n"
+           "only: the same water without the glasses; solids: GPU less fluid only, all the glasses cost. Paper: GeForce\n"
+           "8800 GTX.\n\n", COUPLING_RUNS, COUPLING_WARM_UP, COUPLING_LARGE_RUNS, COUPLING_LARGE_WARM_UP);
+    printf("%10s %10s %7s %9s %9s %7s %9s | %9s %6s | %9s %7s | %9s %6s\n", "fluid", "body part.", "bodies", "GPU ms",
+           "step ms", "ips", "paper ips", "coupl. ms", "share", "fluid ms", "ips", "solids ms", "share");
+    for (i = 0; i < count; ++i) {
+        const coupling_row* r = &rows[i];
+        printf("%10s %10s %7s", grouped(r->fluid, text[0]), grouped(r->body_particles, text[1]), grouped(r->bodies, text[2]));
+        if (r->runs) {
+            print_cell(r->stages_ms, " %*.2f", 9);
+            print_cell(r->step_ms, " %*.2f", 9);
+            print_cell(1e3 / r->step_ms, " %*.2f", 7);
+            print_cell(r->paper_ips, " %*.0f", 9);
+            printf(" |");
+            print_cell(r->coupling_ms, " %*.2f", 9);
+            printf(" %5.1f%%", 100.0 * r->coupling_ms / r->stages_ms);
+            printf(" |");
+            print_cell(r->fluid_stages_ms, " %*.2f", 9);
+            print_cell(1e3 / r->fluid_step_ms, " %*.2f", 7);
+            printf(" |");
+            print_cell(r->stages_ms - r->fluid_stages_ms, " %*.2f", 9);
+            printf(" %5.1f%%", 100.0 * (r->stages_ms - r->fluid_stages_ms) / r->stages_ms);
+        } else {
+            printf(" %9s %9s %7s", "-", "-", "-");
+            print_cell(r->paper_ips, " %*.0f", 9);
+        }
+        printf("\n");
+    }
+    for (i = 0; i < count; ++i) {
+        if (rows[i].note[0]) printf("%s: %s\n", grouped(rows[i].fluid, text[0]), rows[i].note);
+        else printf("%s: the water %u layers deep (the last part full) over glasses 16 high\n", grouped(rows[i].fluid, text[0]),
+                    rows[i].layers);
+    }
+    if (count < COUPLING_ROWS) printf("GP_BENCH_MAX_PARTICLES=1048576 adds a row of 1,048,576 fluid particles (1,513 glasses).\n");
+}
+
 int main(int argc, char** argv) {
     static bench_row rows[BENCH_MAX_SIZES][BENCH_PRIMITIVES];
     static sph_row sph_rows[SPH_SIZES], sph_continuity;
     static dem_row dem_rows[DEM_ROWS];
+    static coupling_row coupling_rows[COUPLING_ROWS];
     uint32_t sizes[BENCH_MAX_SIZES] = {65536u, 1048576u, 4194304u}, sph_max = sph_sizes[SPH_SIZES - 1];
-    int size_count = 3, sph_count = 0, dem_count = 0, primitives = 1, sph = 1, dem = 1, quick = 0, i, p;
+    int size_count = 3, sph_count = 0, dem_count = 0, coupling_count = 0, primitives = 1, sph = 1, dem = 1, coupling = 1, quick = 0, i, p;
     int capped = getenv("GP_BENCH_MAX_PARTICLES") != NULL;
     double budget = env_number("GP_BENCH_SPH_SECONDS", SPH_BUDGET_SECONDS);
     const unsigned char* (*get_string)(unsigned int);
@@ -1477,15 +1800,20 @@ int main(int argc, char** argv) {
                 return 2;
             }
         } else if (strcmp(argv[i], "--sph-only") == 0) {
-            primitives = dem = 0;
+            primitives = dem = coupling = 0;
         } else if (strcmp(argv[i], "--no-sph") == 0) {
             sph = 0;
         } else if (strcmp(argv[i], "--dem-only") == 0) {
-            primitives = sph = 0;
+            primitives = sph = coupling = 0;
         } else if (strcmp(argv[i], "--no-dem") == 0) {
             dem = 0;
+        } else if (strcmp(argv[i], "--coupling-only") == 0) {
+            primitives = sph = dem = 0;
+        } else if (strcmp(argv[i], "--no-coupling") == 0) {
+            coupling = 0;
         } else {
-            fprintf(stderr, "usage: %s [--quick] [--sizes a,b,c] [--sph-only | --no-sph] [--dem-only | --no-dem]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--quick] [--sizes a,b,c] [--sph-only | --no-sph] [--dem-only | --no-dem]\n"
+                    "       [--coupling-only | --no-coupling]\n", argv[0]);
             return 2;
         }
     }
@@ -1511,6 +1839,10 @@ int main(int argc, char** argv) {
     if (dem) {
         dem_count = dem_bench(capped ? sph_max : 0u, dem_rows);
         dem_print(dem_rows, dem_count);
+    }
+    if (coupling) {
+        coupling_count = coupling_bench(capped ? sph_max : 0u, coupling_rows);
+        coupling_print(coupling_rows, coupling_count);
     }
 
     csv = fopen(BENCH_CSV, "w");
@@ -1539,6 +1871,18 @@ int main(int argc, char** argv) {
         if (!r->runs) continue;
         snprintf(name, sizeof name, "dem_%s_substep", r->name);
         csv_row(csv, device, name, r->particles, r->step_ms, -1.0, -1.0, r->cpu_ms, -1.0);
+    }
+    /* coupling_substep: one substep of paper 000's figure 29-11 scene, n its fluid particles (ips = 1000 /
+       gpu_ms); coupling_stages: its stage timers summed; coupling_solid: that stage; coupling_fluid_only_*:
+       the same water without the glasses */
+    for (i = 0; i < coupling_count; ++i) {
+        const coupling_row* r = &coupling_rows[i];
+        if (!r->runs) continue;
+        csv_row(csv, device, "coupling_substep", r->fluid, r->step_ms, -1.0, -1.0, -1.0, -1.0);
+        csv_row(csv, device, "coupling_stages", r->fluid, r->stages_ms, -1.0, -1.0, -1.0, -1.0);
+        csv_row(csv, device, "coupling_solid", r->fluid, r->coupling_ms, -1.0, -1.0, -1.0, -1.0);
+        csv_row(csv, device, "coupling_fluid_only_substep", r->fluid, r->fluid_step_ms, -1.0, -1.0, -1.0, -1.0);
+        csv_row(csv, device, "coupling_fluid_only_stages", r->fluid, r->fluid_stages_ms, -1.0, -1.0, -1.0, -1.0);
     }
     fclose(csv);
     printf("figures in %s; %.0f s in all\n", BENCH_CSV, (now_ms() - start) * 1e-3);
