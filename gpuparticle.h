@@ -1390,7 +1390,7 @@ static const char* const gp__file_dem_contact_comp[] = {
     "    if (r2 >= reach * reach || r2 == 0.0 || !gp_grid_same_cell(q.xyz, cell)) return;\n",
     "    uvec4 info = gp_info[k];\n",
     "    uint kind = gp_kind_of(info);\n",
-    "    if (!gp_is_dem(kind) || (s.rigid && kind == GP_KIND_RIGID && info.z == s.owner)) return;\n",
+    "    if (!gp_is_solid(kind) || (s.rigid && kind == GP_KIND_RIGID && info.z == s.owner)) return;\n",
     "    float r = sqrt(r2), overlap = reach - r;\n",
     "    vec3 n = d / r, partner = gp_velocity[k].xyz;\n",
     "    if (kind == GP_KIND_RIGID) partner += cross(gp_body_omega(gp_body_load(info.z)), -(q.w - 0.5 * overlap) * n);\n",
@@ -1402,7 +1402,7 @@ static const char* const gp__file_dem_contact_comp[] = {
     "    if (i >= gp_counts.x) return;\n",
     "    uvec4 info = gp_info[i];\n",
     "    uint kind = gp_kind_of(info);\n",
-    "    if (!gp_is_dem(kind)) return;\n",
+    "    if (!gp_is_solid(kind)) return;\n",
     "    vec4 p = gp_position[i], v = gp_velocity[i];\n",
     "    if (!gp_finite3(p.xyz)) {   // meets no one\n",
     "        gp_acceleration[i] = vec4(0.0);\n",
@@ -1771,8 +1771,6 @@ static const char* const gp__file_gp_coupling_glsl[] = {
     "// force (sph_force); the equal and opposite force on b is summed by coupling_solid, from the same\n",
     "// functions, so that the pair's forces cancel to the float rounding. Needs gp_sph.glsl first.\n",
     "\n",
-    "bool gp_is_solid(uint kind) { return kind == GP_KIND_GRANULAR || kind == GP_KIND_RIGID; }\n",
-    "\n",
     "// m_b: the fluid mass that solid particle b of kind `kind` and radius r stands for, with scale =\n",
     "// gp_solid_scale of the fluid material's particle mass and spacing.\n",
     "float gp_solid_scale(float mass, float spacing) { return mass / (spacing * spacing * spacing); }\n",
@@ -1829,7 +1827,6 @@ static const char* const gp__file_gp_dem_glsl[] = {
     "}\n",
     "\n",
     "uint gp_grain_material(uvec4 info) { return min(gp_phase_of(info), GP_MAX_GRANULAR_MATERIALS - 1u); }\n",
-    "bool gp_is_dem(uint kind) { return kind == GP_KIND_GRANULAR || kind == GP_KIND_RIGID; }\n",
     "\n",
     "// The world angular velocity W = I(t)^-1 L = R diag(1 / lambda) R^T L (eqs. 5-6).\n",
     "vec3 gp_body_omega(gp_body b) {\n",
@@ -2046,6 +2043,8 @@ static const char* const gp__file_gp_particles_glsl[] = {
     "// kind (bits 0-7, GP_KIND_*) and the phase (bits 16-31). The store's buffers are in gp_buffers.glsl.\n",
     "uint gp_kind_of(uvec4 info) { return info.y & 0xffu; }\n",
     "uint gp_phase_of(uvec4 info) { return info.y >> 16u; }\n",
+    "// Grains and rigid bodies' particles: the DEM's kinds, and the fluid's boundary (gp_coupling.glsl).\n",
+    "bool gp_is_solid(uint kind) { return kind == GP_KIND_GRANULAR || kind == GP_KIND_RIGID; }\n",
     0
 };
 static const char* const gp__file_gp_quaternion_glsl[] = {
@@ -3026,12 +3025,12 @@ static const gp__shader_range gp__ranges_body_particles_comp[] = {
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
-    { GP__FILE_GP_PARTICLES_GLSL, 0, 4, 1 },
+    { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 59, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 80, 1 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
-    { GP__FILE_GP_DEM_GLSL, 0, 66, 1 },
-    { GP__FILE_BODY_PARTICLES_COMP, 5, 11, 363 },
+    { GP__FILE_GP_DEM_GLSL, 0, 65, 1 },
+    { GP__FILE_BODY_PARTICLES_COMP, 5, 11, 364 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_body_update_comp[] = {
@@ -3040,12 +3039,12 @@ static const gp__shader_range gp__ranges_body_update_comp[] = {
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
-    { GP__FILE_GP_PARTICLES_GLSL, 0, 4, 1 },
+    { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 59, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 80, 1 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
-    { GP__FILE_GP_DEM_GLSL, 0, 66, 1 },
-    { GP__FILE_BODY_UPDATE_COMP, 10, 33, 368 },
+    { GP__FILE_GP_DEM_GLSL, 0, 65, 1 },
+    { GP__FILE_BODY_UPDATE_COMP, 10, 33, 369 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_boundary_distance_comp[] = {
@@ -3071,12 +3070,12 @@ static const gp__shader_range gp__ranges_coupling_solid_comp[] = {
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
-    { GP__FILE_GP_PARTICLES_GLSL, 0, 4, 1 },
+    { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 59, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 80, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 81, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 206, 1 },
-    { GP__FILE_GP_COUPLING_GLSL, 0, 35, 1 },
+    { GP__FILE_GP_COUPLING_GLSL, 0, 33, 1 },
     { GP__FILE_COUPLING_SOLID_COMP, 9, 40, 620 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
     { GP__FILE_COUPLING_SOLID_COMP, 49, 2, 731 },
@@ -3088,15 +3087,15 @@ static const gp__shader_range gp__ranges_dem_contact_comp[] = {
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
-    { GP__FILE_GP_PARTICLES_GLSL, 0, 4, 1 },
+    { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 59, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 80, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 81, 1 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
-    { GP__FILE_GP_DEM_GLSL, 0, 66, 1 },
-    { GP__FILE_DEM_CONTACT_COMP, 9, 68, 450 },
+    { GP__FILE_GP_DEM_GLSL, 0, 65, 1 },
+    { GP__FILE_DEM_CONTACT_COMP, 9, 68, 451 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_DEM_CONTACT_COMP, 77, 6, 589 },
+    { GP__FILE_DEM_CONTACT_COMP, 77, 6, 590 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_dem_integrate_comp[] = {
@@ -3104,11 +3103,11 @@ static const gp__shader_range gp__ranges_dem_integrate_comp[] = {
     { GP__FILE_DEM_INTEGRATE_COMP, 1, 6, 30 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
-    { GP__FILE_GP_PARTICLES_GLSL, 0, 4, 1 },
+    { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 59, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 80, 1 },
     { GP__FILE_GP_INTEGRATE_GLSL, 0, 24, 1 },
-    { GP__FILE_DEM_INTEGRATE_COMP, 7, 10, 236 },
+    { GP__FILE_DEM_INTEGRATE_COMP, 7, 10, 238 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_dispatch_args_comp[] = {
@@ -3140,9 +3139,9 @@ static const gp__shader_range gp__ranges_grid_count_comp[] = {
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
-    { GP__FILE_GP_PARTICLES_GLSL, 0, 4, 1 },
+    { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 80, 1 },
-    { GP__FILE_GRID_COUNT_COMP, 8, 19, 228 },
+    { GP__FILE_GRID_COUNT_COMP, 8, 19, 230 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_ids_comp[] = {
@@ -3150,9 +3149,9 @@ static const gp__shader_range gp__ranges_grid_ids_comp[] = {
     { GP__FILE_GRID_IDS_COMP, 1, 3, 28 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
-    { GP__FILE_GP_PARTICLES_GLSL, 0, 4, 1 },
+    { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 80, 1 },
-    { GP__FILE_GRID_IDS_COMP, 4, 7, 144 },
+    { GP__FILE_GRID_IDS_COMP, 4, 7, 146 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_neighbors_comp[] = {
@@ -3161,11 +3160,11 @@ static const gp__shader_range gp__ranges_grid_neighbors_comp[] = {
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
-    { GP__FILE_GP_PARTICLES_GLSL, 0, 4, 1 },
+    { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 80, 1 },
-    { GP__FILE_GRID_NEIGHBORS_COMP, 4, 25, 222 },
+    { GP__FILE_GRID_NEIGHBORS_COMP, 4, 25, 224 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_GRID_NEIGHBORS_COMP, 29, 3, 318 },
+    { GP__FILE_GRID_NEIGHBORS_COMP, 29, 3, 320 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_reorder_comp[] = {
@@ -3215,12 +3214,12 @@ static const gp__shader_range gp__ranges_sph_continuity_comp[] = {
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
-    { GP__FILE_GP_PARTICLES_GLSL, 0, 4, 1 },
+    { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 59, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 80, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 81, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 206, 1 },
-    { GP__FILE_GP_COUPLING_GLSL, 0, 35, 1 },
+    { GP__FILE_GP_COUPLING_GLSL, 0, 33, 1 },
     { GP__FILE_SPH_CONTINUITY_COMP, 13, 57, 624 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
     { GP__FILE_SPH_CONTINUITY_COMP, 70, 15, 752 },
@@ -3232,12 +3231,12 @@ static const gp__shader_range gp__ranges_sph_density_comp[] = {
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
-    { GP__FILE_GP_PARTICLES_GLSL, 0, 4, 1 },
+    { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 59, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 80, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 81, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 206, 1 },
-    { GP__FILE_GP_COUPLING_GLSL, 0, 35, 1 },
+    { GP__FILE_GP_COUPLING_GLSL, 0, 33, 1 },
     { GP__FILE_SPH_DENSITY_COMP, 7, 30, 617 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
     { GP__FILE_SPH_DENSITY_COMP, 37, 5, 718 },
@@ -3249,12 +3248,12 @@ static const gp__shader_range gp__ranges_sph_force_comp[] = {
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
-    { GP__FILE_GP_PARTICLES_GLSL, 0, 4, 1 },
+    { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 59, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 80, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 81, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 206, 1 },
-    { GP__FILE_GP_COUPLING_GLSL, 0, 35, 1 },
+    { GP__FILE_GP_COUPLING_GLSL, 0, 33, 1 },
     { GP__FILE_SPH_FORCE_COMP, 17, 62, 628 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
     { GP__FILE_SPH_FORCE_COMP, 79, 8, 761 },
@@ -3266,13 +3265,13 @@ static const gp__shader_range gp__ranges_sph_integrate_comp[] = {
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
-    { GP__FILE_GP_PARTICLES_GLSL, 0, 4, 1 },
+    { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 59, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 80, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 81, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 206, 1 },
     { GP__FILE_GP_INTEGRATE_GLSL, 0, 24, 1 },
-    { GP__FILE_SPH_INTEGRATE_COMP, 9, 28, 609 },
+    { GP__FILE_SPH_INTEGRATE_COMP, 9, 28, 611 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 typedef enum gp__program_id {
@@ -5842,14 +5841,16 @@ static gp_result gp__pours_run(gp_world* w, float h) {
 
 /* ---- the substep ---- */
 
-/* The fluid's stages of a substep, after the grid build (section >>step): density (summation, or
-   the continuity model's carried density), forces, and with integrate the move. They run when
-   there is fluid, or no grains either (so that gp_fluid_compute and the statistics see zeros). */
+/* The fluid's stages of a substep, after the grid build (section >>step): gp__fluid_forces, then
+   once every system's forces are in, gp__fluid_move. They run when there is fluid, or no grains
+   either (so that gp_fluid_compute and the statistics see zeros). */
+static bool gp__fluid_runs(const gp_world* w) { return w->fluid.phases || !w->dem.phases; }
+
 /* The fluid's forces: density (summation or continuity) and acceleration, the solids as boundary
    particles (gp_coupling.glsl). */
 static void gp__fluid_forces(gp_world* w) {
     uint32_t groups = gp__groups(w->count, GP_GROUP_SIZE), timer;
-    if (w->fluid.phases || !w->dem.phases) {
+    if (gp__fluid_runs(w)) {
         timer = gp__timer_begin(w, GP__STAGE_SPH_DENSITY);
         gp__use(w, GP__PROGRAM_SPH_DENSITY);
         gp__dispatch(w, groups);
@@ -5872,7 +5873,7 @@ static void gp__fluid_forces(gp_world* w) {
 /* The fluid's move by the accelerations of gp__fluid_forces. */
 static void gp__fluid_move(gp_world* w) {
     uint32_t timer;
-    if (!w->fluid.phases && w->dem.phases) return;
+    if (!gp__fluid_runs(w)) return;
     timer = gp__timer_begin(w, GP__STAGE_SPH_INTEGRATE);
     gp__use(w, GP__PROGRAM_SPH_INTEGRATE);
     gp__dispatch(w, gp__groups(w->count, GP_GROUP_SIZE));

@@ -141,6 +141,8 @@ uint gp_grid_invalid_bucket() { return gp_counts.y; }
 // kind (bits 0-7, GP_KIND_*) and the phase (bits 16-31). The store's buffers are in gp_buffers.glsl.
 uint gp_kind_of(uvec4 info) { return info.y & 0xffu; }
 uint gp_phase_of(uvec4 info) { return info.y >> 16u; }
+// Grains and rigid bodies' particles: the DEM's kinds, and the fluid's boundary (gp_coupling.glsl).
+bool gp_is_solid(uint kind) { return kind == GP_KIND_GRANULAR || kind == GP_KIND_RIGID; }
 // <<include gp_particles.glsl
 // >>include gp_solver.glsl
 // gp_solver.glsl: the solvers' parameters, one std140 uniform block at binding 1.
@@ -326,7 +328,6 @@ void gp_body_store(uint b, gp_body body) {   // what moves
 }
 
 uint gp_grain_material(uvec4 info) { return min(gp_phase_of(info), GP_MAX_GRANULAR_MATERIALS - 1u); }
-bool gp_is_dem(uint kind) { return kind == GP_KIND_GRANULAR || kind == GP_KIND_RIGID; }
 
 // The world angular velocity W = I(t)^-1 L = R diag(1 / lambda) R^T L (eqs. 5-6).
 vec3 gp_body_omega(gp_body b) {

@@ -145,6 +145,8 @@ uint gp_grid_invalid_bucket() { return gp_counts.y; }
 // kind (bits 0-7, GP_KIND_*) and the phase (bits 16-31). The store's buffers are in gp_buffers.glsl.
 uint gp_kind_of(uvec4 info) { return info.y & 0xffu; }
 uint gp_phase_of(uvec4 info) { return info.y >> 16u; }
+// Grains and rigid bodies' particles: the DEM's kinds, and the fluid's boundary (gp_coupling.glsl).
+bool gp_is_solid(uint kind) { return kind == GP_KIND_GRANULAR || kind == GP_KIND_RIGID; }
 // <<include gp_particles.glsl
 // >>include gp_solver.glsl
 // gp_solver.glsl: the solvers' parameters, one std140 uniform block at binding 1.
@@ -413,7 +415,6 @@ void gp_body_store(uint b, gp_body body) {   // what moves
 }
 
 uint gp_grain_material(uvec4 info) { return min(gp_phase_of(info), GP_MAX_GRANULAR_MATERIALS - 1u); }
-bool gp_is_dem(uint kind) { return kind == GP_KIND_GRANULAR || kind == GP_KIND_RIGID; }
 
 // The world angular velocity W = I(t)^-1 L = R diag(1 / lambda) R^T L (eqs. 5-6).
 vec3 gp_body_omega(gp_body b) {
@@ -481,7 +482,7 @@ void gp_contact_term(uint k, uint end, gp_self s, ivec3 cell, inout vec3 f, inou
     if (r2 >= reach * reach || r2 == 0.0 || !gp_grid_same_cell(q.xyz, cell)) return;
     uvec4 info = gp_info[k];
     uint kind = gp_kind_of(info);
-    if (!gp_is_dem(kind) || (s.rigid && kind == GP_KIND_RIGID && info.z == s.owner)) return;
+    if (!gp_is_solid(kind) || (s.rigid && kind == GP_KIND_RIGID && info.z == s.owner)) return;
     float r = sqrt(r2), overlap = reach - r;
     vec3 n = d / r, partner = gp_velocity[k].xyz;
     if (kind == GP_KIND_RIGID) partner += cross(gp_body_omega(gp_body_load(info.z)), -(q.w - 0.5 * overlap) * n);
@@ -493,7 +494,7 @@ void main() {
     if (i >= gp_counts.x) return;
     uvec4 info = gp_info[i];
     uint kind = gp_kind_of(info);
-    if (!gp_is_dem(kind)) return;
+    if (!gp_is_solid(kind)) return;
     vec4 p = gp_position[i], v = gp_velocity[i];
     if (!gp_finite3(p.xyz)) {   // meets no one
         gp_acceleration[i] = vec4(0.0);

@@ -11,8 +11,6 @@
 // force (sph_force); the equal and opposite force on b is summed by coupling_solid, from the same
 // functions, so that the pair's forces cancel to the float rounding. Needs gp_sph.glsl first.
 
-bool gp_is_solid(uint kind) { return kind == GP_KIND_GRANULAR || kind == GP_KIND_RIGID; }
-
 // m_b: the fluid mass that solid particle b of kind `kind` and radius r stands for, with scale =
 // gp_solid_scale of the fluid material's particle mass and spacing.
 float gp_solid_scale(float mass, float spacing) { return mass / (spacing * spacing * spacing); }

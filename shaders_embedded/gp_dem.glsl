@@ -31,7 +31,6 @@ void gp_body_store(uint b, gp_body body) {   // what moves
 }
 
 uint gp_grain_material(uvec4 info) { return min(gp_phase_of(info), GP_MAX_GRANULAR_MATERIALS - 1u); }
-bool gp_is_dem(uint kind) { return kind == GP_KIND_GRANULAR || kind == GP_KIND_RIGID; }
 
 // The world angular velocity W = I(t)^-1 L = R diag(1 / lambda) R^T L (eqs. 5-6).
 vec3 gp_body_omega(gp_body b) {

@@ -153,6 +153,8 @@ uint gp_grid_invalid_bucket() { return gp_counts.y; }
 // kind (bits 0-7, GP_KIND_*) and the phase (bits 16-31). The store's buffers are in gp_buffers.glsl.
 uint gp_kind_of(uvec4 info) { return info.y & 0xffu; }
 uint gp_phase_of(uvec4 info) { return info.y >> 16u; }
+// Grains and rigid bodies' particles: the DEM's kinds, and the fluid's boundary (gp_coupling.glsl).
+bool gp_is_solid(uint kind) { return kind == GP_KIND_GRANULAR || kind == GP_KIND_RIGID; }
 // <<include gp_particles.glsl
 // >>include gp_solver.glsl
 // gp_solver.glsl: the solvers' parameters, one std140 uniform block at binding 1.
@@ -601,8 +603,6 @@ gp_wall gp_walls(uint m, vec3 p) {
 // terms enter the fluid's density (sph_density), density rate (sph_continuity) and
 // force (sph_force); the equal and opposite force on b is summed by coupling_solid, from the same
 // functions, so that the pair's forces cancel to the float rounding. Needs gp_sph.glsl first.
-
-bool gp_is_solid(uint kind) { return kind == GP_KIND_GRANULAR || kind == GP_KIND_RIGID; }
 
 // m_b: the fluid mass that solid particle b of kind `kind` and radius r stands for, with scale =
 // gp_solid_scale of the fluid material's particle mass and spacing.
