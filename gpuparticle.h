@@ -426,26 +426,32 @@ GP_API_DECL gp_result gp_grid_count_neighbors(gp_world* world, float radius, uin
    eq. 13) or, in the continuity model, advances the density each particle carries; turns it into
    pressure (eq. 5), sums pressure and viscosity forces (eqs. 6-9, plus the walls' shares of both),
    adds gravity and your forces, integrates, and pushes particles off the walls (eq. 11).
-   Departures from the paper's text, all so that a column at rest holds p = rho g depth: eq. 6
-   takes p_i + p_j whole (its average estimates half of grad p), the spiky gradient is normalised
-   on the rest lattice, and the walls' particles also push with the pressure a fluid at rest would
-   have behind the wall. With the paper's summation density the pressure follows every detail of
-   the packing (a column at rest re-packs and its particles' pressures scatter by +-2000 Pa at the
-   default stiffness); the continuity model gives smooth pressures, hydrostatic particle by particle
-   (within 0.2% in the tests). The summation model also gains energy when viscosity is low: its
-   density comes from poly6 and its pressure force from the spiky gradient, so the force is not the
-   gradient of the fluid's internal energy and pressure work does not balance (a dam break 0.1 m
-   wide, 0.2 m high, spacing 0.01 m, viscosity 1e-6 m^2/s: kinetic plus potential energy from 1.94
-   J to 3.04 J in 0.2 s). The continuity model's density rate takes the same spiky gradient as the
-   force, an energy-consistent pair: the same dam break loses energy (1.94 to 1.84 J, tested). The
-   default viscosity, 0.02 m^2/s, hides the gain, and makes a syrup. Particles of other kinds are
-   filed in the grid but take no part in the fluid's sums (yet). */
+   The defaults are water: the continuity model below, water's viscosity (1e-6 m^2/s), no
+   artificial viscosity; the paper's summation model is an option. Departures from the paper's
+   text, all so that a column at rest holds p = rho g depth: eq. 6 takes p_i + p_j whole (its
+   average estimates half of grad p), the spiky gradient is normalised on the rest lattice, and
+   the walls' particles push with the particle's own pressure, continued hydrostatically behind
+   the wall, as its mirror images would. With the paper's summation density the pressure follows
+   every detail of the packing (a column at rest re-packs and its particles' pressures scatter by
+   +-2000 Pa at the default stiffness); the continuity model gives smooth pressures, hydrostatic
+   particle by particle (within 0.2% in the tests with a viscosity of 0.02 m^2/s; with water's,
+   every layer's mean within 3%). The summation model gains energy when viscosity is low: its
+   density comes from poly6 and its pressure force from the spiky gradient, so the force is not
+   the gradient of the fluid's internal energy and pressure work does not balance (a dam break
+   0.1 m wide, 0.2 m high, spacing 0.01 m, viscosity 1e-6 m^2/s: kinetic plus potential energy
+   from 1.94 J to 3.04 J in 0.2 s); use it with a viscosity of about 0.02 m^2/s (a syrup), as the
+   library's default was before 0.4.0. The continuity model's density rate takes the same spiky
+   gradient as the force, and the walls' mirror particles enter it as they push: an
+   energy-consistent pair: kinetic, potential and compression energy do not grow (within the
+   0.5% the test allows, a dam break sloshing for 2 s in a closed tank). Grains and rigid bodies' particles are the
+   fluid's moving boundary (section >>coupling); other kinds are filed in the grid but take no
+   part in the fluid's sums. */
 
 #define GP_MAX_FLUID_MATERIALS 8
 
 /* How a fluid particle's density is found (001 eq. 4 or the continuity equation). */
 typedef enum gp_density_model {
-    GP_DENSITY_DEFAULT = 0,    /* summation */
+    GP_DENSITY_DEFAULT = 0,    /* continuity (water by default) */
     GP_DENSITY_SUMMATION,      /* the paper's: rho_i = sum_j m_j W(r_ij) plus the walls' share, from the
                                   positions alone; pressure follows every detail of the packing */
     GP_DENSITY_CONTINUITY      /* each particle carries its density and changes it by the continuity
@@ -464,11 +470,11 @@ typedef struct gp_fluid_material {
     float rest_density;      /* rho_0, kg/m^3; default 1000 */
     float stiffness;         /* k of eq. 5, Pa per kg/m^3 (the square of the speed of sound);
                                 default 1000 (sound at about 32 m/s) */
-    float viscosity;         /* nu of eq. 7, kinematic, m^2/s; default 0.02 (stable, syrupy water) */
+    float viscosity;         /* nu of eq. 7, kinematic, m^2/s; default 1e-6 (water at 20 C) */
     float rest_pressure;     /* p_0 of eq. 5, Pa; default 0 */
     bool allow_tension;      /* false (default): negative pressures are clamped to 0, so that the
                                 free surface does not clump; true: eq. 5 as it is */
-    gp_density_model density_model;   /* default summation. Particles added under the continuity model
+    gp_density_model density_model;   /* default continuity. Particles added under the continuity model
                                          start at the rest density; a material switched to it
                                          starts from its particles' densities carried before, the
                                          rest density if they never carried one */
@@ -487,8 +493,7 @@ typedef struct gp_fluid_material {
 /* Common fluids as material values (zero fields keep their defaults; spacing is yours, 0 for the
    default). Each uses the continuity model (accurate, stable pressures) and its fluid's kinematic
    viscosity at about 20 C; the speed of sound stays the default's (about 32 m/s: weakly
-   compressible, not the real one). The default material itself is still the syrupy summation
-   fluid; see README's "Water by default" row for why it has not become water yet. */
+   compressible, not the real one). GP_FLUID_WATER is the default material's values. */
 typedef enum gp_fluid_preset {
     GP_FLUID_PRESET_DEFAULT = 0,   /* the default material */
     GP_FLUID_WATER,                /* 1000 kg/m^3, nu 1.0e-6 m^2/s */
@@ -2216,7 +2221,14 @@ static const char* const gp__file_gp_sph_glsl[] = {
     "//   share.y  sum_w V lap W_vis(r)           the viscosity share (V = m / rho0)\n",
     "//   a        sum_w V K(r) e                 so that the walls' pressure term of the force is\n",
     "//   mg       sum_w V K(r) e (g . e)         sum_w V (p_i + p_w) K e = 2 p_i a - rho0 mg\n",
-    "// and the continuity model's wall term, sum_w m v_i . grad W = -rho0 v_i . a. For a plane wall\n",
+    "// and the continuity model's wall term -2 rho0 v_i . a: the walls' particles are the particle's\n",
+    "// mirror images, which share its pressure (the force's 2 p_i a) and close on it at twice its\n",
+    "// speed along the normal, sum_w m (v_i - v_w) . grad W with v_w = v_i - 2 (v_i . n) n. The\n",
+    "// pair is energy-consistent: what the walls' pressure takes from the particle's kinetic energy\n",
+    "// is what its density stores (p_i / rho_i^2 per unit of density and mass). Counted once, as the\n",
+    "// walls at rest, the continuity term stored half of it, and every wall contact that the walls'\n",
+    "// pressure pushed back returned energy the fluid never gave (a dam break gained 3% before it\n",
+    "// met the far wall and 40% after; issue 10). For a plane wall\n",
     "// with normal n (towards the fluid) these come from the tables (tangent t): a = A(d) n,\n",
     "// mg = M_n(d) (g . n) n + M_t(d) (g - (g . n) n), A = sum V K e.n, M_n = sum V K (e.n)^2,\n",
     "// M_t = sum V K (e.t)^2. On the rest lattice with a uniform pressure the walls' and the fluid's\n",
@@ -2676,12 +2688,12 @@ static const char* const gp__file_sph_continuity_comp[] = {
     "#version 430 core\n",
     "// sph_continuity: the new density and pressure of every fluid particle of a continuity-model\n",
     "// material (sph_density does the others):\n",
-    "//   rho_i' = rho_i + dt (sum_j m_j (v_i - v_j) . grad W_ij - rho0 v_i . a + delta re c0 D_i)\n",
+    "//   rho_i' = rho_i + dt (sum_j m_j (v_i - v_j) . grad W_ij - 2 rho0 v_i . a + delta re c0 D_i)\n",
     "// from the density the particle carries (gp_state, 0: not yet set, rest density), with\n",
     "// D_i = sum_j 2 V_j (rho_i - rho_j - (rho_i^H - rho_j^H)) (x_ij . grad W_ij) / r_ij^2 over\n",
     "// neighbours of its material, the delta-SPH diffusion (Antuono et al. 2012) less its hydrostatic\n",
     "// part rho^H_i - rho^H_j = rho0 g . x_ij / c0^2, so that a column at rest keeps its pressure\n",
-    "// gradient; -rho0 v_i . a is the walls' particles' term (gp_wall in gp_sph.glsl), with the same\n",
+    "// gradient; -2 rho0 v_i . a is the walls' particles' term (gp_wall in gp_sph.glsl), with the same\n",
     "// normalised spiky gradient. sph_integrate stores rho_i' as the new carried density; p_i from\n",
     "// eq. 5. A pass of its own: llvmpipe runs a loop that no invocation of a group takes, so one\n",
     "// pass for both models made the summation model's substep 50% slower. The neighbour loop is\n",
@@ -2743,8 +2755,8 @@ static const char* const gp__file_sph_continuity_comp[] = {
     "    vec3 gp_center = p;\n",
     "#define GP_NEIGHBOR_VISIT(k, end, cell) gp_continuity_term(k, end, s, cell, sum)\n",
     "#define GP_NEIGHBOR_BATCH 8\n",
-    "    // the walls' particles, at rest: sum_w m v_i . grad W = -rho0 v_i . a (gp_wall)\n",
-    "    float rate = sum.x + table.z * s.re * sqrt(shape.w) * sum.y - shape.z * dot(s.v, gp_walls(m, p).a);\n",
+    "    // the walls' particles, the particle's mirror images: -2 rho0 v_i . a (gp_wall)\n",
+    "    float rate = sum.x + table.z * s.re * sqrt(shape.w) * sum.y - 2.0 * shape.z * dot(s.v, gp_walls(m, p).a);\n",
     "    float rho = s.rho + gp_gravity.w * rate;\n",
     "    // Without tension the carried density never falls below that of zero pressure, rho0 - p0 / k:\n",
     "    // where the flow spreads (a free surface, spray) a particle keeps the density at which it\n",
@@ -3074,11 +3086,11 @@ static const gp__shader_range gp__ranges_coupling_solid_comp[] = {
     { GP__FILE_GP_SOLVER_GLSL, 0, 59, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 80, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 81, 1 },
-    { GP__FILE_GP_SPH_GLSL, 0, 206, 1 },
+    { GP__FILE_GP_SPH_GLSL, 0, 213, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 33, 1 },
-    { GP__FILE_COUPLING_SOLID_COMP, 9, 40, 620 },
+    { GP__FILE_COUPLING_SOLID_COMP, 9, 40, 627 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_COUPLING_SOLID_COMP, 49, 2, 731 },
+    { GP__FILE_COUPLING_SOLID_COMP, 49, 2, 738 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_dem_contact_comp[] = {
@@ -3218,11 +3230,11 @@ static const gp__shader_range gp__ranges_sph_continuity_comp[] = {
     { GP__FILE_GP_SOLVER_GLSL, 0, 59, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 80, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 81, 1 },
-    { GP__FILE_GP_SPH_GLSL, 0, 206, 1 },
+    { GP__FILE_GP_SPH_GLSL, 0, 213, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 33, 1 },
-    { GP__FILE_SPH_CONTINUITY_COMP, 13, 57, 624 },
+    { GP__FILE_SPH_CONTINUITY_COMP, 13, 57, 631 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_CONTINUITY_COMP, 70, 15, 752 },
+    { GP__FILE_SPH_CONTINUITY_COMP, 70, 15, 759 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_density_comp[] = {
@@ -3235,11 +3247,11 @@ static const gp__shader_range gp__ranges_sph_density_comp[] = {
     { GP__FILE_GP_SOLVER_GLSL, 0, 59, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 80, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 81, 1 },
-    { GP__FILE_GP_SPH_GLSL, 0, 206, 1 },
+    { GP__FILE_GP_SPH_GLSL, 0, 213, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 33, 1 },
-    { GP__FILE_SPH_DENSITY_COMP, 7, 30, 617 },
+    { GP__FILE_SPH_DENSITY_COMP, 7, 30, 624 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_DENSITY_COMP, 37, 5, 718 },
+    { GP__FILE_SPH_DENSITY_COMP, 37, 5, 725 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_force_comp[] = {
@@ -3252,11 +3264,11 @@ static const gp__shader_range gp__ranges_sph_force_comp[] = {
     { GP__FILE_GP_SOLVER_GLSL, 0, 59, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 80, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 81, 1 },
-    { GP__FILE_GP_SPH_GLSL, 0, 206, 1 },
+    { GP__FILE_GP_SPH_GLSL, 0, 213, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 33, 1 },
-    { GP__FILE_SPH_FORCE_COMP, 17, 62, 628 },
+    { GP__FILE_SPH_FORCE_COMP, 17, 62, 635 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_FORCE_COMP, 79, 8, 761 },
+    { GP__FILE_SPH_FORCE_COMP, 79, 8, 768 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_integrate_comp[] = {
@@ -3269,9 +3281,9 @@ static const gp__shader_range gp__ranges_sph_integrate_comp[] = {
     { GP__FILE_GP_SOLVER_GLSL, 0, 59, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 80, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 81, 1 },
-    { GP__FILE_GP_SPH_GLSL, 0, 206, 1 },
+    { GP__FILE_GP_SPH_GLSL, 0, 213, 1 },
     { GP__FILE_GP_INTEGRATE_GLSL, 0, 24, 1 },
-    { GP__FILE_SPH_INTEGRATE_COMP, 9, 28, 611 },
+    { GP__FILE_SPH_INTEGRATE_COMP, 9, 28, 618 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 typedef enum gp__program_id {
@@ -3328,7 +3340,7 @@ static const gp__shader_source gp__shader_sources[GP__SHADER_COUNT] = {
     { "draw_particles.frag", GP__GL_FRAGMENT_SHADER, gp__ranges_draw_particles_frag },
     { "draw_particles.vert", GP__GL_VERTEX_SHADER, gp__ranges_draw_particles_vert },
 };
-#define GP__SHADER_MOST_LINES 731   /* the longest program, with its #line directives */
+#define GP__SHADER_MOST_LINES 738   /* the longest program, with its #line directives */
 #define GP__SHADER_MOST_RANGES 14   /* the most ranges of one program */
 /* <<shaders-generated */
 
@@ -5392,7 +5404,7 @@ gp_result gp_boundary_distance(gp_world* world, const float* points, uint32_t co
         the carried densities kept.
    The spares are free between builds (they only serve the reorder), so the fluid costs no
    memory beyond the store: 92 bytes per particle, plus 8 per grid bucket; the continuity model
-   adds 8 per particle (fluid_state).
+   (the default's) adds 8 per particle (fluid_state, made with the world).
    Materials live in the solver's uniform block with their wall tables (eq. 13 and the walls'
    pressure), computed here once per material: wall particles on the lattice's continuation
    behind a plane wall. */
@@ -5456,8 +5468,8 @@ gp_fluid_material gp_query_fluid_material_defaults(const gp_world* world, const 
     if (m.smoothing_radius == 0.0f) m.smoothing_radius = 2.0f * m.spacing;
     if (m.rest_density == 0.0f) m.rest_density = 1000.0f;
     if (m.stiffness == 0.0f) m.stiffness = 1000.0f;
-    if (m.viscosity == 0.0f) m.viscosity = 0.02f;
-    if (m.density_model == GP_DENSITY_DEFAULT) m.density_model = GP_DENSITY_SUMMATION;
+    if (m.viscosity == 0.0f) m.viscosity = 1.0e-6f;
+    if (m.density_model == GP_DENSITY_DEFAULT) m.density_model = GP_DENSITY_CONTINUITY;
     if (m.diffusion == 0.0f) m.diffusion = 0.1f;
     m.mass = 0.0f;
     if (m.spacing > 0.0f && m.smoothing_radius >= m.spacing && isfinite(m.spacing) && isfinite(m.smoothing_radius) &&
@@ -5556,6 +5568,16 @@ static gp_result gp__fluid_material_check(gp_world* w, uint32_t phase, const gp_
 }
 
 
+/* The continuity model's carried densities (8 bytes per particle of the store), made once, when a
+   material first uses the model (the defaults do: at gp_world_create), zero: the rest density. */
+static gp_result gp__fluid_state_ensure(gp_world* w) {
+    gp_result r;
+    if (w->fluid.state) return GP_OK;
+    if ((r = gp__buffer_new(w, (size_t)w->capacity * 8, NULL, "the fluid's density state", &w->fluid.state)) != GP_OK) return r;
+    gp__buffer_zero(w, w->fluid.state, 0, (size_t)w->capacity * 8);
+    return GP_OK;
+}
+
 gp_result gp_fluid_material_set(gp_world* world, uint32_t phase, const gp_fluid_material* material) {
     gp_fluid_material m;
     gp_result r;
@@ -5565,11 +5587,7 @@ gp_result gp_fluid_material_set(gp_world* world, uint32_t phase, const gp_fluid_
                                                   "material is NULL"));
     m = gp_query_fluid_material_defaults(world, material);
     if ((r = gp__fluid_material_check(world, phase, &m)) != GP_OK) return gp__end(world, r);
-    if (m.density_model == GP_DENSITY_CONTINUITY && !world->fluid.state) {
-        if ((r = gp__buffer_new(world, (size_t)world->capacity * 8, NULL, "the fluid's density state", &world->fluid.state)) != GP_OK)
-            return gp__end(world, r);
-        gp__buffer_zero(world, world->fluid.state, 0, (size_t)world->capacity * 8);
-    }
+    if (m.density_model == GP_DENSITY_CONTINUITY && (r = gp__fluid_state_ensure(world)) != GP_OK) return gp__end(world, r);
     world->fluid.materials[phase] = m;
     gp__fluid_params_fill(&world->solver_host.fluids[phase], &m);
     {   /* the force pass visits a neighbour's material only when some material has artificial viscosity */
@@ -7385,6 +7403,7 @@ static gp_result gp__create_buffers(gp_world* w) {
     if (r == GP_OK) r = gp__buffer_new(w, sizeof w->params_host, NULL, "the world parameters", &w->params);
     if (r == GP_OK) r = gp__buffer_new(w, sizeof w->solver_host, &w->solver_host, "the solver parameters", &w->solver);
     if (r == GP_OK) r = gp__buffer_new(w, 4, NULL, "the distance fields", &w->colliders.fields);
+    if (r == GP_OK && w->fluid.materials[0].density_model == GP_DENSITY_CONTINUITY) r = gp__fluid_state_ensure(w);
     if (r == GP_OK) {
         gp__buffer_zero(w, w->cell_start, 0, table);
         gp__params_upload(w);

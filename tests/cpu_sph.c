@@ -162,7 +162,8 @@ double cpu_sph_boundary(const gp_collider_desc* colliders, uint32_t count, const
    continue the lattice behind each wall at rest density, with the pressure a fluid at rest would
    have there, p_w = p_i + rho0 g . (x_w - x_i). With e = x_i - x_w, K = |grad W_press| / r and
    V = m / rho0: share = (sum m W, sum V lapW), a = sum V K e, mg = sum V K e (g . e), so that
-   the pressure term is 2 p_i a - rho0 mg and the continuity term -rho0 v_i . a. A plane wall
+   the pressure term is 2 p_i a - rho0 mg and the continuity term -2 rho0 v_i . a (the walls'
+   particles are the particle's mirror images: its pressure, its normal velocity reversed). A plane wall
    (normal n, distance d) from the tables: a = A n, mg = M_n (g.n) n + M_t (g - (g.n) n); a
    container box face by face, less its edges, plus its corners, summed point by point. A wall
    the fluid hangs under (g . n > 0) takes no hydrostatic part along its normal: its table terms
@@ -419,7 +420,7 @@ static void sph_coupling_terms(const cpu_sph_material* m, const struct sph_kerne
 
 /* Summation: rho_i = sum_j m_j W(|x_i - x_j|) over fluid j within re (j = i included) + the walls'
    share (001 eqs. 4, 10, 13). Continuity: rho_i' = rho_i + dt (sum_j m_j (v_i - v_j) . grad W_ij
-   - rho0 v_i . a + delta re c0 sum_j 2 V_j (rho_i - rho_j - rho0 g . x_ij / c0^2) (x_ij . grad W_ij)
+   - 2 rho0 v_i . a + delta re c0 sum_j 2 V_j (rho_i - rho_j - rho0 g . x_ij / c0^2) (x_ij . grad W_ij)
    / r_ij^2), the last sum over j of i's material, rho the carried densities (sph_continuity.comp).
    p_i = p0 + k (rho_i - rho0), clamped at 0 without tension (eq. 5). */
 static void sph_density(sph_work* w, sph_visit* v) {
@@ -451,8 +452,8 @@ static void sph_density(sph_work* w, sph_visit* v) {
     magnitude = rho;
     if (m->density_model == GP_DENSITY_CONTINUITY) {   /* the continuity equation, delta-SPH, the walls' particles */
         double c0 = sqrt(m->stiffness), scale = m->diffusion * m->smoothing_radius * c0;
-        rate += scale * diffusion - m->rest_density * sph_dot(v->vi, v->walls.a);
-        rate_abs += scale * diffusion_abs + m->rest_density * sph_length(v->vi) * v->walls.a_abs;
+        rate += scale * diffusion - 2.0 * m->rest_density * sph_dot(v->vi, v->walls.a);
+        rate_abs += scale * diffusion_abs + 2.0 * m->rest_density * sph_length(v->vi) * v->walls.a_abs;
         rho = w->carried[i] + s->dt * rate;
         {   /* no tension: never below the density of zero pressure (sph_continuity.comp) */
             double least = m->allow_tension ? 0.01 * m->rest_density

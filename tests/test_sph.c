@@ -185,6 +185,7 @@ static gp_fluid_material sph_default_material(void) {
     m.rest_density = 1000.0f;
     m.stiffness = 1000.0f;
     m.viscosity = 0.02f;
+    m.density_model = GP_DENSITY_SUMMATION;   /* the paper's model: the tests named continuity set theirs */
     return m;
 }
 
@@ -818,100 +819,180 @@ static void test_sph_presets(void) {
            "fronts at 0.3 s: water %.3f, oil %.3f, honey %.3f, lava %.3f m", front[0], front[1], front[2], front[3]);
 }
 
-/* Energy of a dam break before the surge meets the far wall (issue 10's closed-tank test, its
-   first 0.2 s): a column 0.1 m wide and 0.2 m high in a tank 0.4 m long, spacing 0.01 m, water's
-   viscosity (1e-6 m^2/s), the continuity model. Kinetic plus potential energy never grows beyond
-   0.5% of its start (the exchange with the fluid's compression is below 0.01% here: pressures of
-   a few hundred Pa at a stiffness of 1000 store p^2 / (2 rho c^2) per volume), and it is not all
-   lost either (the column does collapse). The continuity model's density rate and its pressure
-   force take the same spiky gradient, an energy-consistent pair; the paper's summation density
-   (poly6) with the spiky force is not one, and gains energy here: 1.94 J to 3.04 J by 0.2 s,
-   measured, which README and the header state.
-   Then the surge meets the far wall (0.25 s) and runs back, to 0.6 s: the case of issue 10 that
-   blew up (the fastest particle 4, 9, then 1,320 m/s in three frames, densities to 3.5e10) while
-   spray's carried density could fall to rho0 / 100. Now it never falls below rho0 (no tension):
-   every particle stays finite, the energy still never grows, no density leaves [rho0, 1.2 rho0],
-   and the fastest particle stays below 3 * 2 sqrt(g H) = 8.4 m/s: no blow-up. The ideal front's
-   2 sqrt(g H) (2.8 m/s) is issue 10's bound, not met yet: single particles of the spray thrown up
-   at the wall reach 5.2 m/s on llvmpipe (the bulk's energy falls all the while). */
-static void test_sph_continuity_energy(void) {
+/* The dam break of issue 10 with the defaults (water: the continuity model, nu = 1e-6 m^2/s, no
+   other setting): a column a = 0.1 m wide, 2a high and 0.1 m deep at the end of a closed tank
+   `length` long and 0.3 m high, spacing l0 (the block fills its box on the lattice). *n receives
+   the particle count. */
+static gp_world* sph_dam_world(float l0, float length, uint32_t* n) {
     gp_world_desc d;
     gp_world* w;
     gp_fluid_material m;
     gp_collider_desc tank;
     gp_collider handle;
     const float lo[3] = {0.0f, 0.0f, 0.0f}, hi[3] = {0.1f, 0.2f, 0.1f};
+    memset(&d, 0, sizeof d);
+    d.max_particles = (uint32_t)gp_lattice_block_count(l0, lo, hi);
+    d.grid.cell_size = 2.0f * l0;
+    if (!(w = fixture_world(&d))) return NULL;
+    memset(&m, 0, sizeof m);
+    m.spacing = l0;
+    CHECK(gp_fluid_material_set(w, 0, &m) == GP_OK);
+    tank = sph_box(0.5f * length, 0.15f, 0.05f, 0.5f * length, 0.15f, 0.05f, 1);
+    CHECK(gp_collider_add(w, &tank, &handle) == GP_OK);
+    CHECK(gp_fluid_add_block(w, 0, lo, hi, NULL, n) == GP_OK);
+    return w;
+}
+
+/* What a dam break's frame shows: positions, velocities and densities read back, and from them
+   the energy (kinetic, potential over the floor, and the internal energy the fluid's compression
+   stores, e(rho) = k (ln(rho / rho0) + rho0 / rho - 1) per kilogram for eq. 5's p = k (rho - rho0)
+   above rho0, zero below, where the pressure is clamped), the fastest speed, the particles that
+   are not finite, the front (the farthest particle within 0.02 m of the floor, plus half a
+   spacing) and the column's height at the back wall (the highest particle within 0.02 m of it,
+   plus half a spacing). */
+typedef struct sph_dam_frame { double energy, fastest, front, height; uint32_t bad; } sph_dam_frame;
+static sph_dam_frame sph_dam_read(gp_world* w, uint32_t n, float l0, gp_particle_position* p, gp_particle_velocity* v, float* rho) {
+    sph_dam_frame f;
+    gp_fluid_material m;
+    uint32_t k;
+    memset(&f, 0, sizeof f);
+    CHECK(gp_fluid_material_get(w, 0, &m) == GP_OK);
+    CHECK(gp_particles_read(w, GP_ATTRIBUTE_POSITION, 0, n, p) == GP_OK);
+    CHECK(gp_particles_read(w, GP_ATTRIBUTE_VELOCITY, 0, n, v) == GP_OK);
+    CHECK(gp_particles_read(w, GP_ATTRIBUTE_DENSITY, 0, n, rho) == GP_OK);
+    for (k = 0; k < n; ++k) {
+        double s2 = (double)v[k].x * v[k].x + (double)v[k].y * v[k].y + (double)v[k].z * v[k].z, r = rho[k] / m.rest_density;
+        if (!isfinite(s2) || !isfinite(p[k].x) || !isfinite(p[k].y) || !isfinite(p[k].z) || !isfinite(r)) { ++f.bad; continue; }
+        f.fastest = fmax(f.fastest, sqrt(s2));
+        f.energy += v[k].mass * (0.5 * s2 + 9.81 * p[k].y);
+        if (r > 1.0) f.energy += v[k].mass * m.stiffness * (log(r) + 1.0 / r - 1.0);
+        if (p[k].y < 0.02f) f.front = fmax(f.front, p[k].x + 0.5 * l0);
+        if (p[k].x < 0.02f) f.height = fmax(f.height, p[k].y + 0.5 * l0);
+    }
+    return f;
+}
+
+/* Energy in a closed tank never grows (issue 10), with the defaults: the dam break in a tank
+   0.4 m long at spacing 0.02 m, sampled every frame of 1/60 s over 2 s of its collapse, its
+   impact on the far wall and its sloshing. Counted: kinetic, potential and the compression's
+   internal energy (sph_dam_read), so that what compressibility exchanges is inside the sum; the
+   bound stated for what is left (the sampling between substeps, the diffusion's density moves):
+   the energy never above its start by 0.5%, and never more than 1% of the start above the least
+   it had before (measured on llvmpipe: never above the start, at most 0.5% back up after a dip;
+   2 s end at 50% of the start). Every particle stays finite, and the surge, until it meets the
+   far wall, has no particle faster than the ideal front 2 sqrt(g H) (2.8 m/s, H = 0.2 m); after
+   the impact single particles thrown up by the wall have more (measured 3.5 m/s, 1.24 times it;
+   issue 10 asks it below 2 sqrt(g H) all along, which is open): bounded at 1.5 times here, where
+   the walls' old continuity term (half the mirror's) pumped the dam break to 1,320 m/s.
+   Before 0.4.0 the walls' particles entered the density rate once, as if at rest, while their
+   pressure pushed as the particle's mirror: energy came in at every wall contact (this dam
+   break without diffusion: 3% before the far wall, 40% after). */
+static void test_sph_dam_break_energy(void) {
+    const float l0 = 0.02f;
+    const double bound = 2.0 * sqrt(9.81 * 0.2);
+    uint32_t n = 0, frame, bad = 0;
+    gp_world* w = sph_dam_world(l0, 0.4f, &n);
     gp_particle_position* p;
     gp_particle_velocity* v;
-    double start = 0.0, most = 0.0, last = 0.0, kinetic = 0.0;
-    uint32_t n, k, frame;
-    memset(&d, 0, sizeof d);
-    d.max_particles = 4000;
-    d.grid.cell_size = 0.02f;
-    if (!(w = fixture_world(&d))) return;
-    memset(&m, 0, sizeof m);
-    m.spacing = 0.01f; m.viscosity = 1e-6f; m.density_model = GP_DENSITY_CONTINUITY;
-    CHECK(gp_fluid_material_set(w, 0, &m) == GP_OK);
-    tank = sph_box(0.2f, 0.15f, 0.05f, 0.2f, 0.15f, 0.05f, 1);
-    CHECK(gp_collider_add(w, &tank, &handle) == GP_OK);
-    CHECK(gp_fluid_add_block(w, 0, lo, hi, NULL, NULL) == GP_OK);
-    n = gp_particle_count(w);
+    float* rho;
+    double start = 0.0, least = 0.0, most = 0.0, regain = 0.0, surge = 0.0, fastest = 0.0;
+    bool hit = false;
+    if (!w) return;
     p = (gp_particle_position*)sph_alloc((size_t)n * sizeof *p);
     v = (gp_particle_velocity*)sph_alloc((size_t)n * sizeof *v);
-    for (frame = 0; frame <= 12; ++frame) {
+    rho = (float*)sph_alloc((size_t)n * sizeof *rho);
+    for (frame = 1; frame <= 120; ++frame) {
         gp_step_desc step;
-        double e = 0.0;
-        CHECK(gp_particles_read(w, GP_ATTRIBUTE_POSITION, 0, n, p) == GP_OK);
-        CHECK(gp_particles_read(w, GP_ATTRIBUTE_VELOCITY, 0, n, v) == GP_OK);
-        kinetic = 0.0;
-        for (k = 0; k < n; ++k) {
-            kinetic += 0.5 * v[k].mass * ((double)v[k].x * v[k].x + (double)v[k].y * v[k].y + (double)v[k].z * v[k].z);
-            e += v[k].mass * 9.81 * p[k].y;
-        }
-        e += kinetic;
-        if (frame == 0) start = e;
-        most = fmax(most, e);
-        last = e;
-        if (getenv("GP_TEST_VERBOSE")) fprintf(stderr, "    t %.3f s: energy %.5f J (kinetic %.5f)\n", frame / 60.0, e, kinetic);
+        sph_dam_frame f;
         memset(&step, 0, sizeof step);
         step.dt = 1.0f / 60;
         CHECK(gp_world_step(w, &step) == GP_OK);
+        f = sph_dam_read(w, n, l0, p, v, rho);
+        if (frame == 1) start = least = f.energy;
+        most = fmax(most, f.energy);
+        regain = fmax(regain, f.energy - least);
+        least = fmin(least, f.energy);
+        hit = hit || f.front > 0.4 - 2.0 * l0;
+        if (!hit) surge = fmax(surge, f.fastest);
+        fastest = fmax(fastest, f.fastest);
+        bad += f.bad;
+        if (getenv("GP_TEST_VERBOSE"))
+            fprintf(stderr, "    t %.3f s: energy %.5f J (%.4f of the start), fastest %.2f m/s, front %.3f m\n", frame / 60.0, f.energy,
+                    f.energy / start, f.fastest, f.front);
     }
-    CHECKF(most <= 1.005 * start, "the dam break's energy grew from %.5f J to %.5f J", start, most);
-    CHECKF(last > 0.8 * start && kinetic > 0.2 * start, "energy %.5f J of %.5f J, kinetic %.5f J at 0.2 s: the column should be "
-           "flowing, not dissipated", last, start, kinetic);
-    {
-        double fastest = 0.0, bound = 3.0 * 2.0 * sqrt(9.81 * 0.2);
-        float least = INFINITY, densest = 0.0f;
-        uint32_t bad = 0;
-        most = 0.0;
-        for (frame = 13; frame <= 36; ++frame) {
-            gp_step_desc step;
-            gp_fluid_stats stats;
-            double e = 0.0;
-            memset(&step, 0, sizeof step);
-            step.dt = 1.0f / 60;
-            CHECK(gp_world_step(w, &step) == GP_OK);
-            CHECK(gp_fluid_stats_read(w, &stats) == GP_OK);
-            least = fminf(least, stats.min_density);
-            densest = fmaxf(densest, stats.max_density);
-            CHECK(gp_particles_read(w, GP_ATTRIBUTE_POSITION, 0, n, p) == GP_OK);
-            CHECK(gp_particles_read(w, GP_ATTRIBUTE_VELOCITY, 0, n, v) == GP_OK);
-            for (k = 0; k < n; ++k) {
-                double s2 = (double)v[k].x * v[k].x + (double)v[k].y * v[k].y + (double)v[k].z * v[k].z;
-                if (!isfinite(s2) || !isfinite(p[k].y)) { ++bad; continue; }
-                fastest = fmax(fastest, sqrt(s2));
-                e += v[k].mass * (0.5 * s2 + 9.81 * p[k].y);
-            }
-            most = fmax(most, e);
-            if (getenv("GP_TEST_VERBOSE")) fprintf(stderr, "    t %.3f s: energy %.5f J, fastest %.2f m/s\n", frame / 60.0, e, fastest);
-        }
-        CHECKF(bad == 0 && fastest < bound, "after the far wall: %u particles not finite, the fastest at %.2f m/s (bound %.2f)", bad,
-               fastest, bound);
-        CHECKF(most <= 1.005 * start, "after the far wall the energy grew from %.5f J to %.5f J", start, most);
-        CHECKF(least >= 999.999f && densest <= 1200.0f, "densities from %g to %g kg/m^3 after the far wall", least, densest);
+    CHECKF(bad == 0 && gp_particle_count(w) == n, "%u particle frames not finite; %u particles of %u", bad, gp_particle_count(w), n);
+    CHECKF(most <= 1.005 * start && regain <= 0.01 * start, "the energy went from %.5f J to %.5f J at most, and came back up "
+           "%.5f J (%.2f%% of the start) after a dip", start, most, regain, 100.0 * regain / start);
+    CHECKF(hit && surge < bound, "the surge (before the far wall: %s) has a particle at %.2f m/s; the ideal front moves at %.2f",
+           hit ? "met" : "never met", surge, bound);
+    CHECKF(fastest < 1.5 * bound, "after the impact a particle reaches %.2f m/s (1.5 x 2 sqrt(g H) = %.2f)", fastest, 1.5 * bound);
+    free(p); free(v); free(rho);
+    gp_world_destroy(w);
+}
+
+/* The classic dam break with the defaults, against the experiment: Martin and Moyce (1952), "An
+   experimental study of the collapse of liquid columns on a rigid horizontal plane", Phil. Trans.
+   R. Soc. A 244, 312-324, their column of square base n^2 = 2 (height 2a): the surge front
+   Z = x / a against T = t sqrt(2 g / a), and the column's remaining height at the back wall
+   H / 2a against tau = t sqrt(g / a), read from their figures. Here a = 0.1 m, spacing 0.01 m,
+   a tank long enough (0.6 m) that the front runs free over the 0.25 s watched (T to 3.5, tau to
+   2.5), compared at every frame inside the data's range by linear interpolation between its
+   points. Measured on llvmpipe: the height within 0-16% (it drains slower than the experiment
+   late: +12% at tau = 2, +16% at 2.5; at spacing 0.005 +7% and +9%), the front 4-18% ahead from
+   T = 0.9 on (as far ahead at spacing 0.005: not the resolution's). Computations of this flow
+   commonly run ahead of Martin and Moyce's front, which their gate's opening and the floor's
+   friction hold back. Tested: both within 20%, and the front never faster than the ideal
+   2 sqrt(g H) between frames; issue 10 asks 10% for both, which is open. */
+static double sph_curve(const double (*data)[2], int count, double x) {
+    int k;
+    for (k = 0; k + 1 < count; ++k)
+        if (x >= data[k][0] && x <= data[k + 1][0])
+            return data[k][1] + (data[k + 1][1] - data[k][1]) * (x - data[k][0]) / (data[k + 1][0] - data[k][0]);
+    return NAN;
+}
+static void test_sph_dam_break_martin_moyce(void) {
+    static const double front[][2] = {{0.41, 1.11}, {0.84, 1.22}, {1.19, 1.44}, {1.43, 1.67}, {1.63, 1.89}, {1.83, 2.11},
+                                      {1.98, 2.33}, {2.20, 2.56}, {2.32, 2.78}, {2.51, 3.00}, {2.65, 3.22}, {2.83, 3.44},
+                                      {2.98, 3.67}, {3.11, 3.89}, {3.33, 4.11}};
+    static const double height[][2] = {{0.56, 0.94}, {0.77, 0.89}, {0.93, 0.83}, {1.08, 0.78}, {1.28, 0.72}, {1.46, 0.67},
+                                       {1.66, 0.61}, {1.84, 0.56}, {2.00, 0.50}, {2.21, 0.44}, {2.45, 0.39}, {2.70, 0.33},
+                                       {3.06, 0.28}, {3.44, 0.22}, {4.20, 0.17}, {5.25, 0.11}, {7.40, 0.06}};
+    const float l0 = 0.01f;
+    const double a = 0.1, g = 9.81, bound = 2.0 * sqrt(g * 2.0 * a);
+    uint32_t n = 0, frame, compared = 0;
+    gp_world* w = sph_dam_world(l0, 0.6f, &n);
+    gp_particle_position* p;
+    gp_particle_velocity* v;
+    float* rho;
+    double worst_front = 0.0, worst_height = 0.0, fastest_front = 0.0, last = 0.0;
+    if (!w) return;
+    p = (gp_particle_position*)sph_alloc((size_t)n * sizeof *p);
+    v = (gp_particle_velocity*)sph_alloc((size_t)n * sizeof *v);
+    rho = (float*)sph_alloc((size_t)n * sizeof *rho);
+    last = a;
+    for (frame = 1; frame <= 15; ++frame) {
+        gp_step_desc step;
+        sph_dam_frame f;
+        double t = frame / 60.0, z, h;
+        memset(&step, 0, sizeof step);
+        step.dt = 1.0f / 60;
+        CHECK(gp_world_step(w, &step) == GP_OK);
+        f = sph_dam_read(w, n, l0, p, v, rho);
+        z = sph_curve(front, 15, t * sqrt(2.0 * g / a));
+        h = sph_curve(height, 17, t * sqrt(g / a));
+        if (z == z) { worst_front = fmax(worst_front, fabs(f.front / a / z - 1.0)); ++compared; }
+        if (h == h) worst_height = fmax(worst_height, fabs(f.height / (2.0 * a) / h - 1.0));
+        fastest_front = fmax(fastest_front, (f.front - last) * 60.0);
+        last = f.front;
+        if (getenv("GP_TEST_VERBOSE"))
+            fprintf(stderr, "    T %.2f: Z %.3f (experiment %.3f); tau %.2f: H %.3f (experiment %.3f)\n", t * sqrt(2.0 * g / a),
+                    f.front / a, z, t * sqrt(g / a), f.height / (2.0 * a), h);
     }
-    free(p); free(v);
+    CHECKF(compared >= 10 && worst_front <= 0.2, "the front is %.1f%% off Martin and Moyce's (%u frames compared)", 100.0 * worst_front, compared);
+    CHECKF(worst_height <= 0.2, "the column's height is %.1f%% off Martin and Moyce's", 100.0 * worst_height);
+    CHECKF(fastest_front < bound, "the front moved at %.2f m/s between two frames; the ideal front 2 sqrt(g H) moves at %.2f",
+           fastest_front, bound);
+    free(p); free(v); free(rho);
     gp_world_destroy(w);
 }
 
@@ -1099,9 +1180,9 @@ static void test_sph_rejects_bad_input(void) {
     m.diffusion = 0.0f;   /* the default, 0.1 */
     CHECK(gp_fluid_material_set(w, 2, &m) == GP_OK && gp_fluid_material_get(w, 2, &got) == GP_OK && got.diffusion == 0.1f &&
           got.density_model == GP_DENSITY_CONTINUITY);
-    m.density_model = GP_DENSITY_DEFAULT;
+    m.density_model = GP_DENSITY_DEFAULT;   /* water: the continuity model */
     CHECK(gp_fluid_material_set(w, 2, &m) == GP_OK && gp_fluid_material_get(w, 2, &got) == GP_OK &&
-          got.density_model == GP_DENSITY_SUMMATION);
+          got.density_model == GP_DENSITY_CONTINUITY);
     m.stiffness = 0.0f;
     CHECK(gp_fluid_material_set(w, GP_MAX_FLUID_MATERIALS, &m) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_PHASE_INVALID));
     CHECK(gp_fluid_material_get(w, 2, &got) == GP_OK && got.spacing == 0.5f * SPH_CELL);   /* unchanged by the refusals */
@@ -1529,12 +1610,14 @@ static void test_sph_tank_rest_density(void) {
 }
 
 /* A column 6 x 12 x 6 spacings filling a tank's floor, of the default material with the given
-   density model, settles for 0.6 s and is watched over `more` steps of 0.01 s; then, below the
-   top layer, each particle's p / (rho0 |g| depth), depth from the free surface (the top layer's
-   mean height + l0/2): worst and mean returned; the fastest particle's speed while watched in
-   max_speed. GP_TEST_VERBOSE prints the layers' means and spreads. */
-typedef struct sph_column { double worst, worst_inner, mean; float max_speed; uint32_t below, bad; } sph_column;
-static sph_column sph_hydrostatic_run(gp_density_model model, int more) {
+   density model (GP_DENSITY_DEFAULT: the default's) and viscosity (0: the default's), settles
+   for 0.6 s and is watched over `more` steps of 0.01 s; then, below the top layer, each
+   particle's p / (rho0 |g| depth), depth from the free surface (the top layer's mean height +
+   l0/2): worst and mean returned, and the worst layer's mean (layers l0 thick from the floor);
+   the fastest particle's speed while watched in max_speed, the root mean square speed at the end
+   in rms_speed. GP_TEST_VERBOSE prints the layers' means and spreads. */
+typedef struct sph_column { double worst, worst_inner, mean, worst_layer, rms_speed; float max_speed; uint32_t below, bad; } sph_column;
+static sph_column sph_hydrostatic_run(gp_density_model model, float viscosity, int more) {
     const float l0 = 0.025f, centre[3] = {0.0f, 0.25f, 0.0f}, half[3] = {3 * 0.025f, 0.25f, 3 * 0.025f};
     const float lo[3] = {-3 * 0.025f, 0.0f, -3 * 0.025f}, hi[3] = {3 * 0.025f, 12 * 0.025f, 3 * 0.025f};
     sph_setup s;
@@ -1552,6 +1635,7 @@ static sph_column sph_hydrostatic_run(gp_density_model model, int more) {
     if (!w) return out;
     CHECK(gp_fluid_material_get(w, 0, &material) == GP_OK);
     material.density_model = model;
+    material.viscosity = viscosity;
     CHECK(gp_fluid_material_set(w, 0, &material) == GP_OK);
     CHECK(gp_fluid_add_block(w, 0, lo, hi, NULL, &added) == GP_OK && added == 6 * 12 * 6);
     rho0 = s.materials[0].rest_density;
@@ -1580,6 +1664,19 @@ static sph_column sph_hydrostatic_run(gp_density_model model, int more) {
         if (fabs(st.position[k].x) < half[0] - 2.0 * l0 && fabs(st.position[k].z) < half[2] - 2.0 * l0)
             worst_inner = e > worst_inner || e != e ? e : worst_inner;
     }
+    for (i = 0; i < 11; ++i) {   /* the layers below the top one */
+        double ps = 0.0, es = 0.0;
+        for (k = 0; k < st.n; ++k)
+            if ((int)floor(st.position[k].y / l0) == i && st.position[k].y <= y_max - 0.5 * l0) {
+                ps += st.pressure[k];
+                es += rho0 * g * (surface - st.position[k].y);
+            }
+        if (es > 0.0 && !(fabs(ps / es - 1.0) <= out.worst_layer)) out.worst_layer = fabs(ps / es - 1.0);
+    }
+    for (k = 0; k < st.n; ++k)
+        out.rms_speed += (double)st.velocity[k].x * st.velocity[k].x + (double)st.velocity[k].y * st.velocity[k].y +
+                         (double)st.velocity[k].z * st.velocity[k].z;
+    out.rms_speed = sqrt(out.rms_speed / (st.n ? st.n : 1));
     out.worst = worst;
     out.worst_inner = worst_inner;
     out.mean = ratio / (below ? below : 1);
@@ -1603,13 +1700,14 @@ static sph_column sph_hydrostatic_run(gp_density_model model, int more) {
         }
     }
     if (getenv("GP_TEST_VERBOSE"))
-        fprintf(stderr, "    hydrostatic: surface %.4f m, worst %.2f%%, max speed %.3g m/s\n", surface, 100.0 * worst, max_speed);
+        fprintf(stderr, "    hydrostatic: surface %.4f m, worst %.2f%%, worst layer %.2f%%, max speed %.3g m/s, rms %.3g m/s\n", surface,
+                100.0 * worst, 100.0 * out.worst_layer, max_speed, out.rms_speed);
     sph_state_free(&st);
     gp_world_destroy(w);
     return out;
 }
 
-/* The continuity model holds the column hydrostatic particle by particle: settled at 0.6 s and
+/* The continuity model with a viscosity of 0.02 m^2/s holds the column hydrostatic particle by particle: settled at 0.6 s and
    watched to 2 s, the fastest particle below 0.01 m/s all along, and at 2 s every pressure below
    the top layer within 5% of rho0 |g| depth. Measured on llvmpipe: worst 0.06%, 1.2e-4 m/s.
    (Later, from about 3 s, the simple cubic lattice slowly re-packs, and the worst particle drifts
@@ -1618,8 +1716,21 @@ static sph_column sph_hydrostatic_run(gp_density_model model, int more) {
    its hydrostatic part) smooths what noise there is; and the walls' particles carry the
    pressure a fluid at rest would have behind the wall, so that the particles along the walls
    feel the same pressure gradient as those inside (without them: 9% too much everywhere). */
+/* The defaults (water: the continuity model, nu = 1e-6 m^2/s): the issue's "a column at rest
+   stays hydrostatic within 3%". With water's viscosity nothing damps the particles' small
+   re-packing of the simple cubic lattice, so single particles scatter (+-100 Pa, tens of % in the
+   top layers, where rho0 g depth is a few hundred Pa): what stays hydrostatic is the pressure of
+   every layer, its mean within 3% of rho0 |g| depth at its particles' depths, and the column
+   stays at rest as a whole (root mean square speed below 2% of sqrt(g H) = 1.7 m/s, the speed
+   scale of a 0.3 m column's collapse). Measured on llvmpipe: worst layer 2.1%, rms 0.019 m/s. */
+static void test_sph_hydrostatic_defaults(void) {
+    sph_column c = sph_hydrostatic_run(GP_DENSITY_DEFAULT, 0.0f, 140);
+    CHECKF(c.worst_layer <= 0.03, "the defaults: a layer's mean pressure is %.2f%% off rho0 g depth (3%% allowed)", 100.0 * c.worst_layer);
+    CHECKF(c.rms_speed < 0.02 * sqrt(9.81 * 0.3), "the defaults: the column at rest moves at %.3g m/s (root mean square)", c.rms_speed);
+}
+
 static void test_sph_hydrostatic_column(void) {
-    sph_column c = sph_hydrostatic_run(GP_DENSITY_CONTINUITY, 140);
+    sph_column c = sph_hydrostatic_run(GP_DENSITY_CONTINUITY, 0.02f, 140);
     CHECKF(c.worst <= 0.05 && c.bad == 0, "continuity model: %u of %u particles below the top layer are off rho0 g depth by "
            "more than 5%% (worst %.2f%%, %.2f%% at least re from the side walls; mean ratio %.4f)", c.bad, c.below,
            100.0 * c.worst, 100.0 * c.worst_inner, c.mean);
@@ -1635,7 +1746,7 @@ static void test_sph_hydrostatic_column(void) {
    p / (rho0 g depth) below the top layer within 25% of 1 (layer means measured 0.87-1.07), the column
    below 0.1 m/s. */
 static void test_sph_hydrostatic_summation(void) {
-    sph_column c = sph_hydrostatic_run(GP_DENSITY_SUMMATION, 10);
+    sph_column c = sph_hydrostatic_run(GP_DENSITY_SUMMATION, 0.02f, 10);
     CHECKF(fabs(c.mean - 1.0) < 0.25, "summation model: mean p / (rho0 g depth) %.3f below the top layer (%u of %u particles "
            "off by more than 5%%, worst %.1f%%)", c.mean, c.bad, c.below, 100.0 * c.worst);
     CHECKF(c.max_speed < 0.1f, "summation model: the settled column still moves at %.4g m/s", c.max_speed);
@@ -1808,7 +1919,8 @@ const gp_test_case sph_tests[] = {
     {"sph_artificial_viscosity", test_sph_artificial_viscosity},
     {"sph_coupling_matches_reference", test_sph_coupling_matches_reference},
     {"sph_presets", test_sph_presets},
-    {"sph_continuity_energy", test_sph_continuity_energy},
+    {"sph_dam_break_energy", test_sph_dam_break_energy},
+    {"sph_dam_break_martin_moyce", test_sph_dam_break_martin_moyce},
     {"sph_step_matches_reference", test_sph_step_matches_reference},
     {"sph_boundary_distance_matches_reference", test_sph_boundary_distance_matches_reference},
     {"sph_rejects_bad_input", test_sph_rejects_bad_input},
@@ -1822,6 +1934,7 @@ const gp_test_case sph_tests[] = {
     {"sph_substeps_two_steps_behind", test_sph_substeps_two_steps_behind},
     {"sph_diffusion_substeps", test_sph_diffusion_substeps},
     {"sph_hydrostatic_column", test_sph_hydrostatic_column},
+    {"sph_hydrostatic_defaults", test_sph_hydrostatic_defaults},
     {"sph_hydrostatic_summation", test_sph_hydrostatic_summation},
     {"sph_viscous_substeps", test_sph_viscous_substeps},
     {"sph_lattice_counts", test_sph_lattice_counts},
