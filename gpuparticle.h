@@ -593,7 +593,8 @@ typedef struct gp_step_desc {
    one order (section >>step): the pours, the grid build, then every force (the fluid's density and
    forces, with grains and bodies' particles as its boundary; the contacts of grains and rigid
    particles; the fluid's equal and opposite force on them), then every move (the fluid and its
-   walls, the grains, the bodies' update and their particles).
+   walls, the grains, the bodies' update and their particles), then the guard that puts back any
+   fluid particle left inside a grain or a body.
    Afterwards the store is in the cell order of the last substep's build and densities
    and accelerations (GP_ATTRIBUTE_DENSITY, _PRESSURE, _ACCELERATION) match its slots. Warns
    when the CFL number exceeds max_cfl. A particle whose update is not finite keeps its last
@@ -614,7 +615,7 @@ typedef struct gp_fluid_stats {
     float substep;          /* seconds */
     uint32_t substeps;      /* of the last gp_world_step */
     float min_density, max_density;   /* kg/m^3 over fluid particles at the last substep */
-    uint32_t wall_pushes;   /* particles the last substep put back out of a wall */
+    uint32_t wall_pushes;   /* particles the last substep put back out of a wall or a solid */
     uint32_t nonfinite;     /* particles whose update was not finite, since the world was made */
 } gp_fluid_stats;
 /* Reads the fluid's statistics (waits for the GPU). */
@@ -1297,6 +1298,68 @@ static const char* const gp__file_copy_comp[] = {
     "}\n",
     0
 };
+static const char* const gp__file_coupling_guard_comp[] = {
+    "#version 430 core\n",
+    "// coupling_guard: keeps the fluid out of the solids (issue 10): after every move of the substep\n",
+    "// (the fluid's, the grains', the bodies' particles'), a fluid particle whose centre lies inside a\n",
+    "// solid particle's sphere (closer to its centre than its radius r: inside a grain, or inside a\n",
+    "// body, whose particles' spheres fill its voxels) is put back on that sphere, along the line\n",
+    "// between the centres, and loses the part of its velocity that goes into the solid relative to\n",
+    "// the solid's own; several solids' pushes add. The fluid's pressure keeps it out in any flow the\n",
+    "// substeps resolve (Akinci et al. 2012's boundary particles); the guard is for what they do not\n",
+    "// (a body thrown into water faster than a substep's worth of its particles' spacing, one solid\n",
+    "// particle of a thin wall, a sharp corner), as the walls' push is for the colliders (sph_integrate,\n",
+    "// eq. 11 of 001). Each push is counted with the walls' (stat_wall_pushes). It reads the solids'\n",
+    "// positions and velocities, which no invocation writes here, and writes its own fluid particle\n",
+    "// only. The grid is the substep's (its buckets filed before the moves): a substep moves nothing\n",
+    "// farther than a cell, so the 27 cells around a fluid particle still hold every solid near it.\n",
+    "layout(local_size_x = GP_GROUP_SIZE) in;\n",
+    "\n",
+    "// What fluid particle i needs of itself in the loop, and what the solids push it by.\n",
+    "struct gp_guard { vec3 p; uint slot; vec3 push; vec3 normal; vec3 solid_velocity; float solids; };\n",
+    "\n",
+    "// When candidate slot k is a solid whose sphere holds i's centre: the push that puts i on it.\n",
+    "void gp_guard_term(uint k, uint end, ivec3 cell, inout gp_guard g) {\n",
+    "    if (k >= end || k == g.slot || !gp_is_solid(gp_kind_of(gp_info[k]))) return;\n",
+    "    vec4 q = gp_position[k];\n",
+    "    vec3 d = g.p - q.xyz;\n",
+    "    float r2 = dot(d, d);\n",
+    "    if (!(r2 < q.w * q.w) || !gp_grid_same_cell(q.xyz, cell)) return;\n",
+    "    float r = sqrt(r2);\n",
+    "    vec3 n = r > 0.0 ? d / r : vec3(0.0, 1.0, 0.0);   // on the very centre: out upwards\n",
+    "    g.push += (q.w - r) * n;\n",
+    "    g.normal += n;\n",
+    "    g.solid_velocity += gp_velocity[k].xyz;\n",
+    "    g.solids += 1.0;\n",
+    "}\n",
+    "\n",
+    "void main() {\n",
+    "    uint i = gp_global_index();\n",
+    "    if (i >= gp_counts.x) return;\n",
+    "    vec4 p = gp_position[i];\n",
+    "    if (gp_kind_of(gp_info[i]) != GP_KIND_FLUID || !gp_finite3(p.xyz)) return;\n",
+    "    gp_guard g;\n",
+    "    g.p = p.xyz;\n",
+    "    g.slot = i;\n",
+    "    g.push = vec3(0.0);\n",
+    "    g.normal = vec3(0.0);\n",
+    "    g.solid_velocity = vec3(0.0);\n",
+    "    g.solids = 0.0;\n",
+    "    vec3 gp_center = g.p;\n",
+    "#define GP_NEIGHBOR_VISIT(k, end, cell) gp_guard_term(k, end, cell, g)\n",
+    "#define GP_NEIGHBOR_BATCH 8\n",
+    "    if (g.solids == 0.0) return;\n",
+    "    vec3 v = gp_velocity[i].xyz, n = g.normal;\n",
+    "    float length_n = length(n);\n",
+    "    n = length_n > 0.0 ? n / length_n : vec3(0.0, 1.0, 0.0);\n",
+    "    float into = dot(v - g.solid_velocity / g.solids, n);\n",
+    "    if (into < 0.0) v -= into * n;\n",
+    "    gp_position[i].xyz = g.p + g.push;\n",
+    "    gp_velocity[i].xyz = v;\n",
+    "    atomicAdd(stat_wall_pushes, 1u);\n",
+    "}\n",
+    0
+};
 static const char* const gp__file_coupling_solid_comp[] = {
     "#version 430 core\n",
     "// coupling_solid: the force the fluid puts on every solid particle (grains, rigid bodies'\n",
@@ -1773,7 +1836,10 @@ static const char* const gp__file_gp_coupling_glsl[] = {
     "// volume and a bed of grains leaves its pores to the fluid. Its pressure is the fluid's continued\n",
     "// hydrostatically, p_b = p_i + rho0 g . (x_b - x_i), never below 0; its velocity its own. Its\n",
     "// terms enter the fluid's density (sph_density), density rate (sph_continuity) and\n",
-    "// force (sph_force); the equal and opposite force on b is summed by coupling_solid, from the same\n",
+    "// force (sph_force); in the density rate twice, as the walls' (gp_sph.glsl): pushing with the\n",
+    "// particle's own pressure it stands for the particle's mirror image, which closes on it at twice\n",
+    "// the speed, so that what the pair's pressure does is what the density stores (counted once, it\n",
+    "// fed energy in at every contact: boats on water threw spray at 10 m/s); the equal and opposite force on b is summed by coupling_solid, from the same\n",
     "// functions, so that the pair's forces cancel to the float rounding. Needs gp_sph.glsl first.\n",
     "\n",
     "// m_b: the fluid mass that solid particle b of kind `kind` and radius r stands for, with scale =\n",
@@ -2720,8 +2786,8 @@ static const char* const gp__file_sph_continuity_comp[] = {
     "    float r = sqrt(r2), x = s.re - r;\n",
     "    vec3 grad = -(s.spiky * x * x / r) * d;   // grad_i W(x_i - x_k): towards k\n",
     "    vec4 v = gp_velocity[k];\n",
-    "    if (kind != GP_KIND_FLUID) {   // a solid: its mass as gp_coupling.glsl has it, its own velocity, no diffusion\n",
-    "        sum.x += gp_solid_mass(s.solid, q.w, kind) * dot(s.v - v.xyz, grad);\n",
+    "    if (kind != GP_KIND_FLUID) {   // a solid: its mass as gp_coupling.glsl has it, as a mirror (twice), no diffusion\n",
+    "        sum.x += 2.0 * gp_solid_mass(s.solid, q.w, kind) * dot(s.v - v.xyz, grad);\n",
     "        return;\n",
     "    }\n",
     "    uint m = gp_material_of(info);\n",
@@ -2952,6 +3018,7 @@ typedef enum gp__shader_file_id {
     GP__FILE_BODY_UPDATE_COMP,
     GP__FILE_BOUNDARY_DISTANCE_COMP,
     GP__FILE_COPY_COMP,
+    GP__FILE_COUPLING_GUARD_COMP,
     GP__FILE_COUPLING_SOLID_COMP,
     GP__FILE_DEM_CONTACT_COMP,
     GP__FILE_DEM_INTEGRATE_COMP,
@@ -2995,6 +3062,7 @@ static const gp__shader_file gp__shader_files[GP__FILE_COUNT] = {
     { "body_update.comp", gp__file_body_update_comp },
     { "boundary_distance.comp", gp__file_boundary_distance_comp },
     { "copy.comp", gp__file_copy_comp },
+    { "coupling_guard.comp", gp__file_coupling_guard_comp },
     { "coupling_solid.comp", gp__file_coupling_solid_comp },
     { "dem_contact.comp", gp__file_dem_contact_comp },
     { "dem_integrate.comp", gp__file_dem_integrate_comp },
@@ -3076,6 +3144,20 @@ static const gp__shader_range gp__ranges_copy_comp[] = {
     { GP__FILE_COPY_COMP, 4, 16, 46 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
+static const gp__shader_range gp__ranges_coupling_guard_comp[] = {
+    { GP__FILE_COUPLING_GUARD_COMP, 0, 1, 1 },
+    { GP__FILE_COUPLING_GUARD_COMP, 1, 13, 30 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
+    { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
+    { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
+    { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 59, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 80, 1 },
+    { GP__FILE_COUPLING_GUARD_COMP, 14, 35, 296 },
+    { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
+    { GP__FILE_COUPLING_GUARD_COMP, 49, 10, 402 },
+    { GP__FILE_COUNT, 0, 0, 0 }
+};
 static const gp__shader_range gp__ranges_coupling_solid_comp[] = {
     { GP__FILE_COUPLING_SOLID_COMP, 0, 1, 1 },
     { GP__FILE_COUPLING_SOLID_COMP, 1, 8, 33 },
@@ -3087,10 +3169,10 @@ static const gp__shader_range gp__ranges_coupling_solid_comp[] = {
     { GP__FILE_GP_BUFFERS_GLSL, 0, 80, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 81, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 213, 1 },
-    { GP__FILE_GP_COUPLING_GLSL, 0, 33, 1 },
-    { GP__FILE_COUPLING_SOLID_COMP, 9, 40, 627 },
+    { GP__FILE_GP_COUPLING_GLSL, 0, 36, 1 },
+    { GP__FILE_COUPLING_SOLID_COMP, 9, 40, 630 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_COUPLING_SOLID_COMP, 49, 2, 738 },
+    { GP__FILE_COUPLING_SOLID_COMP, 49, 2, 741 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_dem_contact_comp[] = {
@@ -3231,10 +3313,10 @@ static const gp__shader_range gp__ranges_sph_continuity_comp[] = {
     { GP__FILE_GP_BUFFERS_GLSL, 0, 80, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 81, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 213, 1 },
-    { GP__FILE_GP_COUPLING_GLSL, 0, 33, 1 },
-    { GP__FILE_SPH_CONTINUITY_COMP, 13, 57, 631 },
+    { GP__FILE_GP_COUPLING_GLSL, 0, 36, 1 },
+    { GP__FILE_SPH_CONTINUITY_COMP, 13, 57, 634 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_CONTINUITY_COMP, 70, 15, 759 },
+    { GP__FILE_SPH_CONTINUITY_COMP, 70, 15, 762 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_density_comp[] = {
@@ -3248,10 +3330,10 @@ static const gp__shader_range gp__ranges_sph_density_comp[] = {
     { GP__FILE_GP_BUFFERS_GLSL, 0, 80, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 81, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 213, 1 },
-    { GP__FILE_GP_COUPLING_GLSL, 0, 33, 1 },
-    { GP__FILE_SPH_DENSITY_COMP, 7, 30, 624 },
+    { GP__FILE_GP_COUPLING_GLSL, 0, 36, 1 },
+    { GP__FILE_SPH_DENSITY_COMP, 7, 30, 627 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_DENSITY_COMP, 37, 5, 725 },
+    { GP__FILE_SPH_DENSITY_COMP, 37, 5, 728 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_force_comp[] = {
@@ -3265,10 +3347,10 @@ static const gp__shader_range gp__ranges_sph_force_comp[] = {
     { GP__FILE_GP_BUFFERS_GLSL, 0, 80, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 81, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 213, 1 },
-    { GP__FILE_GP_COUPLING_GLSL, 0, 33, 1 },
-    { GP__FILE_SPH_FORCE_COMP, 17, 62, 635 },
+    { GP__FILE_GP_COUPLING_GLSL, 0, 36, 1 },
+    { GP__FILE_SPH_FORCE_COMP, 17, 62, 638 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_FORCE_COMP, 79, 8, 768 },
+    { GP__FILE_SPH_FORCE_COMP, 79, 8, 771 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_integrate_comp[] = {
@@ -3291,6 +3373,7 @@ typedef enum gp__program_id {
     GP__PROGRAM_BODY_UPDATE,
     GP__PROGRAM_BOUNDARY_DISTANCE,
     GP__PROGRAM_COPY,
+    GP__PROGRAM_COUPLING_GUARD,
     GP__PROGRAM_COUPLING_SOLID,
     GP__PROGRAM_DEM_CONTACT,
     GP__PROGRAM_DEM_INTEGRATE,
@@ -3319,6 +3402,7 @@ static const gp__shader_source gp__shader_sources[GP__SHADER_COUNT] = {
     { "body_update.comp", GP__GL_COMPUTE_SHADER, gp__ranges_body_update_comp },
     { "boundary_distance.comp", GP__GL_COMPUTE_SHADER, gp__ranges_boundary_distance_comp },
     { "copy.comp", GP__GL_COMPUTE_SHADER, gp__ranges_copy_comp },
+    { "coupling_guard.comp", GP__GL_COMPUTE_SHADER, gp__ranges_coupling_guard_comp },
     { "coupling_solid.comp", GP__GL_COMPUTE_SHADER, gp__ranges_coupling_solid_comp },
     { "dem_contact.comp", GP__GL_COMPUTE_SHADER, gp__ranges_dem_contact_comp },
     { "dem_integrate.comp", GP__GL_COMPUTE_SHADER, gp__ranges_dem_integrate_comp },
@@ -3340,7 +3424,7 @@ static const gp__shader_source gp__shader_sources[GP__SHADER_COUNT] = {
     { "draw_particles.frag", GP__GL_FRAGMENT_SHADER, gp__ranges_draw_particles_frag },
     { "draw_particles.vert", GP__GL_VERTEX_SHADER, gp__ranges_draw_particles_vert },
 };
-#define GP__SHADER_MOST_LINES 738   /* the longest program, with its #line directives */
+#define GP__SHADER_MOST_LINES 741   /* the longest program, with its #line directives */
 #define GP__SHADER_MOST_RANGES 14   /* the most ranges of one program */
 /* <<shaders-generated */
 
@@ -3437,6 +3521,8 @@ static const gp__binding_plan gp__binding_plans[GP__PROGRAM_COUNT] = {
                                        GP__R(ACCELERATION), GP__R(SLOT_OF_ID), GP__R(OFFSETS), GP__R(STATS) } },
     { GP__PROGRAM_COUPLING_SOLID,    { GP__R(POSITION), GP__R(VELOCITY), GP__R(INFO), GP__R(DENSITY),
                                        GP__R(ACCELERATION), GP__R(CELL_START), GP__R(FIELDS), GP__R(STATS) } },
+    { GP__PROGRAM_COUPLING_GUARD,    { GP__R(POSITION), GP__R(VELOCITY), GP__R(INFO), 0,
+                                       0, GP__R(CELL_START), 0, GP__R(STATS) } },
 };
 #undef GP__R
 
@@ -3537,7 +3623,8 @@ static int gp__shader_strings(gp__program_id id, const char* prelude, char* defi
     X(GRID_REORDER, "grid_reorder") X(NEIGHBORS, "neighbors")                                          \
     X(SPH_DENSITY, "sph_density") X(SPH_CONTINUITY, "sph_continuity") X(SPH_FORCE, "sph_force")        \
     X(SPH_INTEGRATE, "sph_integrate") X(DEM_CONTACT, "dem_contact") X(DEM_INTEGRATE, "dem_integrate")  \
-    X(BODY_UPDATE, "body_update") X(BODY_PARTICLES, "body_particles") X(COUPLING_SOLID, "coupling_solid")
+    X(BODY_UPDATE, "body_update") X(BODY_PARTICLES, "body_particles") X(COUPLING_SOLID, "coupling_solid") \
+    X(COUPLING_GUARD, "coupling_guard")
 typedef enum gp__stage {
 #define GP__STAGE_ENUM(name, text) GP__STAGE_##name,
     GP__STAGES(GP__STAGE_ENUM)
@@ -6821,13 +6908,25 @@ static void gp__rigid_substep(gp_world* w) {
    with the fluid's pressure continued hydrostatically and its own velocity), which the fluid's own passes take into its density,
    density rate and force. This stage gives each solid particle the equal and opposite force
    (coupling_solid), added to its contact force before the grains move and the bodies sum their
-   particles' forces and torques. Through the one grid: no second neighbour search. */
+   particles' forces and torques. After every move, a guard puts back any fluid particle that ended
+   inside a solid's sphere (coupling_guard). Through the one grid: no second neighbour search. */
 
 static void gp__coupling_substep(gp_world* w) {
     uint32_t timer;
     if (!w->fluid.phases || !w->dem.phases) return;   /* needs a fluid and a solid */
     timer = gp__timer_begin(w, GP__STAGE_COUPLING_SOLID);
     gp__use(w, GP__PROGRAM_COUPLING_SOLID);
+    gp__dispatch(w, gp__groups(w->count, GP_GROUP_SIZE));
+    gp__timer_end(w, timer);
+}
+
+/* The guard, after every system has moved its particles: no fluid particle ends the substep
+   inside a grain or a body. */
+static void gp__coupling_guard(gp_world* w) {
+    uint32_t timer;
+    if (!w->fluid.phases || !w->dem.phases) return;
+    timer = gp__timer_begin(w, GP__STAGE_COUPLING_GUARD);
+    gp__use(w, GP__PROGRAM_COUPLING_GUARD);
     gp__dispatch(w, gp__groups(w->count, GP_GROUP_SIZE));
     gp__timer_end(w, timer);
 }
@@ -6915,6 +7014,7 @@ static gp_result gp__world_substep(gp_world* w, float h, bool integrate) {
         gp__fluid_move(w);                           /* the fluid (>>sph) */
         gp__dem_move(w);                             /* the grains (>>dem) */
         gp__rigid_substep(w);                        /* the bodies' update and their particles (>>rigid) */
+        gp__coupling_guard(w);                       /* no fluid left inside a solid (>>coupling) */
     }
     w->step.last_substep = h;
     return GP_OK;

@@ -47,7 +47,7 @@
    The coupling section reproduces paper 000's figure 29-11 (top, see coupling_bench_row): 49,153
    fluid particles in a tank among 61 rigid glasses of particles of the fluid's spacing, in GPU
    milliseconds (every stage timer summed) and iterations (substeps) per second, against the
-   paper's 18 ips; the coupling_solid stage's share of a substep; and the same water without the
+   paper's 18 ips; the coupling stages' share of a substep; and the same water without the
    glasses, whose difference is the whole cost of the solids. A row at 1,048,576 fluid particles
    (1,513 glasses) too when GP_BENCH_MAX_PARTICLES is at least 1,048,576.
 
@@ -1498,7 +1498,7 @@ typedef struct coupling_row {
     int warm_up, runs;        /* runs 0: not run (note says why) */
     double stages_ms;         /* every stage of a substep, GPU timers, mean */
     double step_ms;           /* one substep, wall clock to a readback, mean */
-    double coupling_ms;       /* the coupling_solid stage of a substep, GPU timers */
+    double coupling_ms;       /* the coupling stages of a substep, GPU timers */
     double fluid_stages_ms;   /* the same fluid without the glasses: every stage, */
     double fluid_step_ms;     /* and wall clock */
     uint32_t layers;          /* layers of the lattice the water reaches, the last part full */
@@ -1551,7 +1551,7 @@ static void coupling_time(gp_world* world, float h, int warm_up, int runs, doubl
     count = gp_timings_read(world, timings, BENCH_MAX_STAGES);
     for (k = 0; k < count && k < BENCH_MAX_STAGES; ++k) {
         stages += timings[k].milliseconds;
-        if (strcmp(timings[k].stage, "coupling_solid") == 0) coupling += timings[k].milliseconds;
+        if (strncmp(timings[k].stage, "coupling_", 9) == 0) coupling += timings[k].milliseconds;   /* coupling_solid, coupling_guard */
     }
     *step_ms = total / runs;
     *stages_ms = stages / runs;
@@ -1737,7 +1737,7 @@ static void coupling_print(const coupling_row* rows, int count) {
     printf("\nFluid-solid coupling (paper 000, figure 29-11 top): glasses (open boxes of 6 x 8 x 6 particles, 176 each) in\n"
            "two tiers, standing in water in a box tank; the fluid's and the glasses' particles 1/64 m apart.\n"
            "GPU: every stage timer of a substep summed; step: one gp_world_step substep to a readback (ips = 1000 / step);\n"
-           "both the mean of %d after %d warm-up substeps (%d after %d at 1M). coupling: the coupling_solid stage; fluid\n"
+           "both the mean of %d after %d warm-up substeps (%d after %d at 1M). coupling: its stages, coupling_solid and coupling_guard; fluid\n"
            "only: the same water without the glasses; solids: GPU less fluid only, all the glasses cost. Paper: GeForce\n"
            "8800 GTX.\n\n", COUPLING_RUNS, COUPLING_WARM_UP, COUPLING_LARGE_RUNS, COUPLING_LARGE_WARM_UP);
     printf("%10s %10s %7s %9s %9s %7s %9s | %9s %6s | %9s %7s | %9s %6s\n", "fluid", "body part.", "bodies", "GPU ms",

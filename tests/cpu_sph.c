@@ -440,6 +440,7 @@ static void sph_density(sph_work* w, sph_visit* v) {
         if (j == i || r2 == 0.0 || m->density_model != GP_DENSITY_CONTINUITY) continue;
         K2 = sph_spiky_over_r(m, sqrt(r2));   /* grad_i W = -K2 d: towards j */
         for (c = 0; c < 3; ++c) { grad[c] = -K2 * d[c]; dv[c] = v->vi[c] - vj[c]; }
+        mj *= w->solid[j] != 0.0 ? 2.0 : 1.0;   /* a solid closes as the particle's mirror (gp_coupling.glsl) */
         rate += mj * sph_dot(dv, grad);
         rate_abs += mj * sph_length(dv) * K2 * sqrt(r2);
         if (w->material[j] != m) continue;   /* a solid has none: no diffusion */
