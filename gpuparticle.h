@@ -469,7 +469,10 @@ typedef struct gp_fluid_material {
     float smoothing_radius;  /* r_e of the kernels, metres; default 2 * spacing, at most the cell size */
     float rest_density;      /* rho_0, kg/m^3; default 1000 */
     float stiffness;         /* k of eq. 5, Pa per kg/m^3 (the square of the speed of sound);
-                                default 1000 (sound at about 32 m/s) */
+                                default 1000 (sound at about 32 m/s: ten times the fastest
+                                flow of fluid up to about 0.25 m deep, as weak compressibility
+                                needs; for fluid H metres deep take about 100 * 2 g H, or it
+                                squeezes where it hits a wall, 25% at a 1 m column) */
     float viscosity;         /* nu of eq. 7, kinematic, m^2/s; default 1e-6 (water at 20 C) */
     float rest_pressure;     /* p_0 of eq. 5, Pa; default 0 */
     bool allow_tension;      /* false (default): negative pressures are clamped to 0, so that the
@@ -610,7 +613,8 @@ GP_API_DECL gp_result gp_world_step(gp_world* world, const gp_step_desc* desc);
 GP_API_DECL gp_result gp_fluid_compute(gp_world* world, float dt);
 
 typedef struct gp_fluid_stats {
-    float max_speed;        /* m/s, fastest fluid particle after the last substep */
+    float max_speed;        /* m/s, fastest particle after the last substep (fluid, grains and bodies'
+                               particles alike: the speed the substeps are sized by) */
     float cfl;              /* the last substep's CFL number, as gp_step_desc defines it */
     float substep;          /* seconds */
     uint32_t substeps;      /* of the last gp_world_step */
@@ -1839,7 +1843,7 @@ static const char* const gp__file_gp_coupling_glsl[] = {
     "// force (sph_force); in the density rate twice, as the walls' (gp_sph.glsl): pushing with the\n",
     "// particle's own pressure it stands for the particle's mirror image, which closes on it at twice\n",
     "// the speed, so that what the pair's pressure does is what the density stores (counted once, it\n",
-    "// fed energy in at every contact: boats on water threw spray at 10 m/s); the equal and opposite force on b is summed by coupling_solid, from the same\n",
+    "// would feed energy in at every contact, as the walls' did); the equal and opposite force on b is summed by coupling_solid, from the same\n",
     "// functions, so that the pair's forces cancel to the float rounding. Needs gp_sph.glsl first.\n",
     "\n",
     "// m_b: the fluid mass that solid particle b of kind `kind` and radius r stands for, with scale =\n",

@@ -1,7 +1,8 @@
 /* shapes.h: closed triangle meshes made procedurally: torus, surface of revolution (lathe),
-   chess-piece-like pawn, rook and bishop, box and UV sphere. For the rigid-body examples (a pile
-   of tori and chess pieces falling into a box, GPU Gems 3 ch. 29, fig. 29-1) and for the tests
-   that voxelize meshes into particles. Not part of the library: gpuparticle.h never needs it.
+   chess-piece-like pawn, rook and bishop, box, open box (a square glass) and UV sphere. For the
+   rigid-body examples (a pile of tori and chess pieces falling into a box, GPU Gems 3 ch. 29,
+   fig. 29-1; glasses filled with water, fig. 29-11) and for the tests that voxelize meshes into
+   particles. Not part of the library: gpuparticle.h never needs it.
 
    Header-only C99 (compiles as C++ too): every function is static inline, nothing is global,
    only libc and libm are used. Include it where you need it; there is no implementation macro.
@@ -387,6 +388,46 @@ static inline int shape_box(const float half_extents[3], shape_mesh* out) {
         t[0] = q[0]; t[1] = q[1]; t[2] = q[2];
         t[3] = q[0]; t[4] = q[2]; t[5] = q[3];
     }
+    return SHAPE_OK;
+}
+
+/* An open box, a square glass: outside size[0] x size[1] x size[2] metres (x, y, z), its bottom's
+   centre on the origin, standing on y = 0 and open at the top; its four walls and its bottom are
+   wall metres thick (2 wall < size[0] and size[2], wall < size[1]). 16 vertices, four corners
+   each on four rings: outer bottom (0-3), outer rim (4-7), inner rim (8-11), inner bottom
+   (12-15), corner c at (-x, -z), (+x, -z), (+x, +z), (-x, +z) for c = 0 to 3; 28 triangles.
+   Volume exactly size[0] size[1] size[2] less the cavity's (size[0] - 2 wall) (size[1] - wall)
+   (size[2] - 2 wall). With size and wall whole multiples of a voxel and the voxels aligned with
+   the origin, every face lies between voxel centres, so voxelizing it loses no wall. */
+static inline int shape_open_box(const float size[3], float wall, shape_mesh* out) {
+    static const float corner[4][2] = {{-1.0f, -1.0f}, {1.0f, -1.0f}, {1.0f, 1.0f}, {-1.0f, 1.0f}};
+    uint32_t ring, c, *t;
+    int result;
+    if (!out) return SHAPE_BAD_ARGUMENT;
+    memset(out, 0, sizeof *out);
+    if (!size || !shape__finite(wall) || !(wall > 0.0f)) return SHAPE_BAD_ARGUMENT;
+    for (c = 0; c < 3; ++c)
+        if (!shape__finite(size[c]) || !((c == 1 ? 1.0f : 2.0f) * wall < size[c])) return SHAPE_BAD_ARGUMENT;
+    result = shape__mesh_alloc(out, 16, 28);
+    if (result != SHAPE_OK) return result;
+    for (ring = 0; ring < 4; ++ring)
+        for (c = 0; c < 4; ++c) {
+            float* v = out->vertices + 3 * (4 * ring + c);
+            float inset = ring < 2 ? 0.0f : wall;
+            v[0] = corner[c][0] * (0.5f * size[0] - inset);
+            v[1] = ring == 0 ? 0.0f : ring == 3 ? wall : size[1];
+            v[2] = corner[c][1] * (0.5f * size[2] - inset);
+        }
+    t = out->indices;
+    t[0] = 0; t[1] = 1; t[2] = 2; t[3] = 0; t[4] = 2; t[5] = 3;   /* outer bottom, facing down */
+    t += 6;
+    for (c = 0; c < 4; ++c) {
+        uint32_t n = (c + 1) % 4;
+        t = shape__quad(t, c, n, 4 + n, 4 + c);           /* outer side */
+        t = shape__quad(t, 4 + c, 4 + n, 8 + n, 8 + c);   /* rim */
+        t = shape__quad(t, 8 + c, 8 + n, 12 + n, 12 + c); /* inner side */
+    }
+    t[0] = 12; t[1] = 14; t[2] = 13; t[3] = 12; t[4] = 15; t[5] = 14;   /* inner bottom, facing up */
     return SHAPE_OK;
 }
 

@@ -603,7 +603,7 @@ gp_wall gp_walls(uint m, vec3 p) {
 // force (sph_force); in the density rate twice, as the walls' (gp_sph.glsl): pushing with the
 // particle's own pressure it stands for the particle's mirror image, which closes on it at twice
 // the speed, so that what the pair's pressure does is what the density stores (counted once, it
-// fed energy in at every contact: boats on water threw spray at 10 m/s); the equal and opposite force on b is summed by coupling_solid, from the same
+// would feed energy in at every contact, as the walls' did); the equal and opposite force on b is summed by coupling_solid, from the same
 // functions, so that the pair's forces cancel to the float rounding. Needs gp_sph.glsl first.
 
 // m_b: the fluid mass that solid particle b of kind `kind` and radius r stands for, with scale =

@@ -516,6 +516,33 @@ static void test_shape_box(void) {
     CHECKF(shapes_live == 0, "%ld allocations leaked", shapes_live);
 }
 
+/* shape_open_box, the glass of glasses.c and of paper 000's figure 29-11: closed (Euler 2: a
+   box with a dent, no hole), 16 vertices and 28 triangles, wound outward, its volume exactly the
+   outer box's less the cavity's, on odd sizes; refused when the walls leave no cavity. */
+static void test_shape_open_box(void) {
+    static const float sizes[][4] = {{0.06f, 0.08f, 0.06f, 0.01f}, {0.3f, 0.05f, 0.11f, 0.013f}, {1.0f, 2.0f, 0.5f, 0.2f}};
+    const float thick[3] = {0.02f, 0.5f, 0.02f};
+    uint32_t s;
+    for (s = 0; s < 3; ++s) {
+        shape_mesh m;
+        char what[96];
+        const float* z = sizes[s];
+        double volume, exact = (double)z[0] * z[1] * z[2] - ((double)z[0] - 2.0 * z[3]) * ((double)z[1] - z[3]) * ((double)z[2] - 2.0 * z[3]);
+        snprintf(what, sizeof what, "open box %g x %g x %g, wall %g", z[0], z[1], z[2], z[3]);
+        CHECKF(shape_open_box(z, z[3], &m) == SHAPE_OK, "%s: refused", what);
+        if (!m.vertices) continue;
+        if (shapes_check_mesh(&m, what, 16, 28, 2, &volume))
+            CHECKF(fabs(volume / exact - 1.0) < 1e-5, "%s: volume %.9g, exactly %.9g", what, volume, exact);
+        shape_mesh_free(&m);
+    }
+    {
+        shape_mesh m;
+        CHECK(shape_open_box(thick, 0.01f, &m) == SHAPE_BAD_ARGUMENT && m.vertices == NULL);   /* walls meet: no cavity */
+        CHECK(shape_open_box(sizes[0], 0.0f, &m) == SHAPE_BAD_ARGUMENT && shape_open_box(NULL, 0.01f, &m) == SHAPE_BAD_ARGUMENT);
+    }
+    CHECKF(shapes_live == 0, "%ld allocations leaked", shapes_live);
+}
+
 /* ---- lathe and the chess pieces --------------------------------------------------------------- */
 
 /* Everything a lathe of profile promises: closed, outward, the documented layout (each vertex
@@ -787,6 +814,7 @@ const gp_test_case shape_tests[] = {
     {"shape_uv_sphere", test_shape_uv_sphere},
     {"shape_sphere_parity", test_shape_sphere_parity},
     {"shape_box", test_shape_box},
+    {"shape_open_box", test_shape_open_box},
     {"shape_lathe", test_shape_lathe},
     {"shape_pieces", test_shape_pieces},
     {"shape_rejects_bad_arguments", test_shape_rejects_bad_arguments},
