@@ -819,8 +819,8 @@ static void test_sph_presets(void) {
            "fronts at 0.3 s: water %.3f, oil %.3f, honey %.3f, lava %.3f m", front[0], front[1], front[2], front[3]);
 }
 
-/* The dam break of issue 10 with the defaults (water: the continuity model, nu = 1e-6 m^2/s, no
-   other setting): a column a = 0.1 m wide, 2a high and 0.1 m deep at the end of a closed tank
+/* The dam break of issue 10 with water (gp_fluid_preset_material's GP_FLUID_WATER: the continuity
+   model, nu = 1e-6 m^2/s, no other setting; what the default is to become): a column a = 0.1 m wide, 2a high and 0.1 m deep at the end of a closed tank
    `length` long and 0.3 m high, spacing l0 (the block fills its box on the lattice). *n receives
    the particle count. */
 static gp_world* sph_dam_world(float l0, float length, uint32_t* n) {
@@ -834,8 +834,7 @@ static gp_world* sph_dam_world(float l0, float length, uint32_t* n) {
     d.max_particles = (uint32_t)gp_lattice_block_count(l0, lo, hi);
     d.grid.cell_size = 2.0f * l0;
     if (!(w = fixture_world(&d))) return NULL;
-    memset(&m, 0, sizeof m);
-    m.spacing = l0;
+    CHECK(gp_fluid_preset_material(GP_FLUID_WATER, l0, &m) == GP_OK);
     CHECK(gp_fluid_material_set(w, 0, &m) == GP_OK);
     tank = sph_box(0.5f * length, 0.15f, 0.05f, 0.5f * length, 0.15f, 0.05f, 1);
     CHECK(gp_collider_add(w, &tank, &handle) == GP_OK);
@@ -872,7 +871,7 @@ static sph_dam_frame sph_dam_read(gp_world* w, uint32_t n, float l0, gp_particle
     return f;
 }
 
-/* Energy in a closed tank never grows (issue 10), with the defaults: the dam break in a tank
+/* Energy in a closed tank never grows (issue 10), with water: the dam break in a tank
    0.4 m long at spacing 0.02 m, sampled every frame of 1/60 s over 2 s of its collapse, its
    impact on the far wall and its sloshing. Counted: kinetic, potential and the compression's
    internal energy (sph_dam_read), so that what compressibility exchanges is inside the sum; the
@@ -930,7 +929,7 @@ static void test_sph_dam_break_energy(void) {
     gp_world_destroy(w);
 }
 
-/* The classic dam break with the defaults, against the experiment: Martin and Moyce (1952), "An
+/* The classic dam break with water, against the experiment: Martin and Moyce (1952), "An
    experimental study of the collapse of liquid columns on a rigid horizontal plane", Phil. Trans.
    R. Soc. A 244, 312-324, their column of square base n^2 = 2 (height 2a): the surge front
    Z = x / a against T = t sqrt(2 g / a), and the column's remaining height at the back wall
@@ -1180,9 +1179,9 @@ static void test_sph_rejects_bad_input(void) {
     m.diffusion = 0.0f;   /* the default, 0.1 */
     CHECK(gp_fluid_material_set(w, 2, &m) == GP_OK && gp_fluid_material_get(w, 2, &got) == GP_OK && got.diffusion == 0.1f &&
           got.density_model == GP_DENSITY_CONTINUITY);
-    m.density_model = GP_DENSITY_DEFAULT;   /* water: the continuity model */
+    m.density_model = GP_DENSITY_DEFAULT;
     CHECK(gp_fluid_material_set(w, 2, &m) == GP_OK && gp_fluid_material_get(w, 2, &got) == GP_OK &&
-          got.density_model == GP_DENSITY_CONTINUITY);
+          got.density_model == GP_DENSITY_SUMMATION);
     m.stiffness = 0.0f;
     CHECK(gp_fluid_material_set(w, GP_MAX_FLUID_MATERIALS, &m) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_PHASE_INVALID));
     CHECK(gp_fluid_material_get(w, 2, &got) == GP_OK && got.spacing == 0.5f * SPH_CELL);   /* unchanged by the refusals */
@@ -1610,7 +1609,7 @@ static void test_sph_tank_rest_density(void) {
 }
 
 /* A column 6 x 12 x 6 spacings filling a tank's floor, of the default material with the given
-   density model (GP_DENSITY_DEFAULT: the default's) and viscosity (0: the default's), settles
+   density model and viscosity, settles
    for 0.6 s and is watched over `more` steps of 0.01 s; then, below the top layer, each
    particle's p / (rho0 |g| depth), depth from the free surface (the top layer's mean height +
    l0/2): worst and mean returned, and the worst layer's mean (layers l0 thick from the floor);
@@ -1716,17 +1715,17 @@ static sph_column sph_hydrostatic_run(gp_density_model model, float viscosity, i
    its hydrostatic part) smooths what noise there is; and the walls' particles carry the
    pressure a fluid at rest would have behind the wall, so that the particles along the walls
    feel the same pressure gradient as those inside (without them: 9% too much everywhere). */
-/* The defaults (water: the continuity model, nu = 1e-6 m^2/s): the issue's "a column at rest
+/* Water (the continuity model, nu = 1e-6 m^2/s, the preset's): the issue's "a column at rest
    stays hydrostatic within 3%". With water's viscosity nothing damps the particles' small
    re-packing of the simple cubic lattice, so single particles scatter (+-100 Pa, tens of % in the
    top layers, where rho0 g depth is a few hundred Pa): what stays hydrostatic is the pressure of
    every layer, its mean within 3% of rho0 |g| depth at its particles' depths, and the column
    stays at rest as a whole (root mean square speed below 2% of sqrt(g H) = 1.7 m/s, the speed
    scale of a 0.3 m column's collapse). Measured on llvmpipe: worst layer 2.1%, rms 0.019 m/s. */
-static void test_sph_hydrostatic_defaults(void) {
-    sph_column c = sph_hydrostatic_run(GP_DENSITY_DEFAULT, 0.0f, 140);
-    CHECKF(c.worst_layer <= 0.03, "the defaults: a layer's mean pressure is %.2f%% off rho0 g depth (3%% allowed)", 100.0 * c.worst_layer);
-    CHECKF(c.rms_speed < 0.02 * sqrt(9.81 * 0.3), "the defaults: the column at rest moves at %.3g m/s (root mean square)", c.rms_speed);
+static void test_sph_hydrostatic_water(void) {
+    sph_column c = sph_hydrostatic_run(GP_DENSITY_CONTINUITY, 1e-6f, 140);
+    CHECKF(c.worst_layer <= 0.03, "water: a layer's mean pressure is %.2f%% off rho0 g depth (3%% allowed)", 100.0 * c.worst_layer);
+    CHECKF(c.rms_speed < 0.02 * sqrt(9.81 * 0.3), "water: the column at rest moves at %.3g m/s (root mean square)", c.rms_speed);
 }
 
 static void test_sph_hydrostatic_column(void) {
@@ -1934,7 +1933,7 @@ const gp_test_case sph_tests[] = {
     {"sph_substeps_two_steps_behind", test_sph_substeps_two_steps_behind},
     {"sph_diffusion_substeps", test_sph_diffusion_substeps},
     {"sph_hydrostatic_column", test_sph_hydrostatic_column},
-    {"sph_hydrostatic_defaults", test_sph_hydrostatic_defaults},
+    {"sph_hydrostatic_water", test_sph_hydrostatic_water},
     {"sph_hydrostatic_summation", test_sph_hydrostatic_summation},
     {"sph_viscous_substeps", test_sph_viscous_substeps},
     {"sph_lattice_counts", test_sph_lattice_counts},
