@@ -22,7 +22,6 @@
 #define GP_SCAN_CHUNK 32u
 #define GP_SORT_RUN 16u
 #define GP_BINDING_POSITION 0
-#define GP_BINDING_VELOCITY 1
 #define GP_BINDING_INFO 2
 #define GP_BINDING_CELL_START 5
 #define GP_BINDING_STATS 7
@@ -31,14 +30,14 @@
 // (the fluid's, the grains', the bodies' particles'), a fluid particle whose centre lies inside a
 // solid particle's sphere (closer to its centre than its radius r: inside a grain, or inside a
 // body, whose particles' spheres fill its voxels) is put back on that sphere, along the line
-// between the centres, and loses the part of its velocity that goes into the solid relative to
-// the solid's own; several solids' pushes add. The fluid's pressure keeps it out in any flow the
+// between the centres; several solids' pushes add. Its velocity is kept: the solid, whose own
+// this pass cannot change, would not take the opposite impulse, and the total momentum of fluid
+// and solids would drift (the fluid's pressure turns the particle within the next substeps). The fluid's pressure keeps it out in any flow the
 // substeps resolve (Akinci et al. 2012's boundary particles); the guard is for what they do not
 // (a body thrown into water faster than a substep's worth of its particles' spacing, one solid
 // particle of a thin wall, a sharp corner), as the walls' push is for the colliders (sph_integrate,
 // eq. 11 of 001). Each push is counted with the walls' (stat_wall_pushes). It reads the solids'
-// positions and velocities, which no invocation writes here, and writes its own fluid particle
-// only. The grid is the substep's (its buckets filed before the moves): a substep moves nothing
+// positions, which no invocation writes here, and writes its own fluid particle's only. The grid is the substep's (its buckets filed before the moves): a substep moves nothing
 // farther than a cell, so the 27 cells around a fluid particle still hold every solid near it.
 // >>include gp_common.glsl
 // gp_common.glsl: included first by every gpuparticle.h compute shader.
@@ -296,7 +295,7 @@ layout(std430, binding = GP_BINDING_BODIES) buffer gp_rigid_block { vec4 gp_rigi
 layout(local_size_x = GP_GROUP_SIZE) in;
 
 // What fluid particle i needs of itself in the loop, and what the solids push it by.
-struct gp_guard { vec3 p; uint slot; vec3 push; vec3 normal; vec3 solid_velocity; float solids; };
+struct gp_guard { vec3 p; uint slot; vec3 push; float solids; };
 
 // When candidate slot k is a solid whose sphere holds i's centre: the push that puts i on it.
 void gp_guard_term(uint k, uint end, ivec3 cell, inout gp_guard g) {
@@ -308,8 +307,6 @@ void gp_guard_term(uint k, uint end, ivec3 cell, inout gp_guard g) {
     float r = sqrt(r2);
     vec3 n = r > 0.0 ? d / r : vec3(0.0, 1.0, 0.0);   // on the very centre: out upwards
     g.push += (q.w - r) * n;
-    g.normal += n;
-    g.solid_velocity += gp_velocity[k].xyz;
     g.solids += 1.0;
 }
 
@@ -322,8 +319,6 @@ void main() {
     g.p = p.xyz;
     g.slot = i;
     g.push = vec3(0.0);
-    g.normal = vec3(0.0);
-    g.solid_velocity = vec3(0.0);
     g.solids = 0.0;
     vec3 gp_center = g.p;
 #define GP_NEIGHBOR_VISIT(k, end, cell) gp_guard_term(k, end, cell, g)
@@ -400,12 +395,6 @@ void main() {
 #endif
 // <<include gp_neighbors.glsl
     if (g.solids == 0.0) return;
-    vec3 v = gp_velocity[i].xyz, n = g.normal;
-    float length_n = length(n);
-    n = length_n > 0.0 ? n / length_n : vec3(0.0, 1.0, 0.0);
-    float into = dot(v - g.solid_velocity / g.solids, n);
-    if (into < 0.0) v -= into * n;
     gp_position[i].xyz = g.p + g.push;
-    gp_velocity[i].xyz = v;
     atomicAdd(stat_wall_pushes, 1u);
 }
