@@ -443,10 +443,10 @@ GP_API_DECL gp_result gp_grid_count_neighbors(gp_world* world, float radius, uin
    0.2 s); hence the default's syrup. The continuity model's density rate takes the same spiky
    gradient as the force, and the walls' mirror particles enter it as they push: an
    energy-consistent pair, with which a dam break sloshing for 2 s in a closed tank keeps its
-   kinetic, potential and compression energy from growing (within the test's 0.5%). Not yet
-   everywhere: a block of it dropped 0.3 m onto a floor gains energy as it splashes (4 times its
-   start in 1.5 s at the default CFL number, and its puddle's densities creep up; at max_cfl 0.3
-   less, and still rising), which keeps it from being the default. Grains and rigid bodies'
+   kinetic, potential and compression energy from growing (within the test's 0.5%); and a
+   particle at a free surface (its neighbourhood less than 3/4 filled) carries no more than the
+   density of zero pressure, without which a block of water dropped onto a floor pumped itself
+   up (4 times its energy in 1.5 s). Grains and rigid bodies'
    particles are the fluid's moving boundary (section >>coupling); other kinds are filed in the
    grid but take no part in the fluid's sums. */
 
@@ -500,8 +500,7 @@ typedef struct gp_fluid_material {
 /* Common fluids as material values (zero fields keep their defaults; spacing is yours, 0 for the
    default). Each uses the continuity model (accurate, stable pressures) and its fluid's kinematic
    viscosity at about 20 C; the speed of sound stays the default's (about 32 m/s: weakly
-   compressible, not the real one). The default material is still the syrupy summation fluid:
-   GP_FLUID_WATER passes the dam-break tests but a block of it dropped onto a floor gains energy
+   compressible, not the real one). The default material is still the syrupy summation fluid
    (see README's "Water by default" row). */
 typedef enum gp_fluid_preset {
     GP_FLUID_PRESET_DEFAULT = 0,   /* the default material */
@@ -2767,27 +2766,31 @@ static const char* const gp__file_sph_continuity_comp[] = {
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
     "\n",
     "// What particle i needs of itself in the neighbour loop.\n",
-    "struct gp_flow { vec3 p; vec3 v; float rho; float re; float re2; float spiky; float hydro; float solid; uint slot; uint m; };\n",
+    "struct gp_flow { vec3 p; vec3 v; float rho; float re; float re2; float spiky; float poly6; float hydro; float solid; uint slot; uint m; };\n",
     "\n",
     "// The density particle k carries, its material's rest density until it has one.\n",
     "float gp_carried(uint k, uint m) { float r = gp_state[k].x; return r > 0.0 ? r : gp_fluids[m].shape.z; }\n",
     "\n",
-    "// Adds candidate slot k's (m_k (v_i - v_k) . grad W, diffusion term) when it is a fluid particle\n",
-    "// of the visited cell; the diffusion only between particles of one material.\n",
-    "void gp_continuity_term(uint k, uint end, gp_flow s, ivec3 cell, inout vec2 sum) {\n",
+    "// Adds candidate slot k's (m_k (v_i - v_k) . grad W, diffusion term, m_k W) when it is a fluid\n",
+    "// particle of the visited cell; the diffusion only between particles of one material; the last,\n",
+    "// the summation density of the positions (poly6), says whether i is at a free surface.\n",
+    "void gp_continuity_term(uint k, uint end, gp_flow s, ivec3 cell, inout vec3 sum) {\n",
     "    if (k >= end || k == s.slot) return;\n",
     "    vec4 q = gp_position[k];\n",
     "    vec3 d = s.p - q.xyz;\n",
     "    float r2 = dot(d, d);\n",
-    "    if (r2 >= s.re2 || r2 == 0.0 || !gp_grid_same_cell(q.xyz, cell)) return;   // on top of another: no rate\n",
+    "    if (r2 >= s.re2 || !gp_grid_same_cell(q.xyz, cell)) return;\n",
     "    uvec4 info = gp_info[k];\n",
     "    uint kind = gp_kind_of(info);\n",
     "    if (kind != GP_KIND_FLUID && !gp_is_solid(kind)) return;\n",
+    "    vec4 v = gp_velocity[k];\n",
+    "    float mass = kind == GP_KIND_FLUID ? v.w : gp_solid_mass(s.solid, q.w, kind), w = s.re2 - r2;\n",
+    "    sum.z += mass * s.poly6 * w * w * w;\n",
+    "    if (r2 == 0.0) return;   // on top of another: no rate\n",
     "    float r = sqrt(r2), x = s.re - r;\n",
     "    vec3 grad = -(s.spiky * x * x / r) * d;   // grad_i W(x_i - x_k): towards k\n",
-    "    vec4 v = gp_velocity[k];\n",
     "    if (kind != GP_KIND_FLUID) {   // a solid: its mass as gp_coupling.glsl has it, as a mirror (twice), no diffusion\n",
-    "        sum.x += 2.0 * gp_solid_mass(s.solid, q.w, kind) * dot(s.v - v.xyz, grad);\n",
+    "        sum.x += 2.0 * mass * dot(s.v - v.xyz, grad);\n",
     "        return;\n",
     "    }\n",
     "    uint m = gp_material_of(info);\n",
@@ -2813,16 +2816,18 @@ static const char* const gp__file_sph_continuity_comp[] = {
     "    s.re = shape.y;\n",
     "    s.re2 = kernel.w;\n",
     "    s.spiky = kernel.y;\n",
+    "    s.poly6 = kernel.x;\n",
     "    s.hydro = shape.z / shape.w;   // rho0 / c0^2\n",
     "    s.solid = gp_solid_scale(gp_fluids[m].flow.z, shape.x);\n",
     "    s.slot = i;\n",
     "    s.m = m;\n",
-    "    vec2 sum = vec2(0.0);\n",
+    "    vec3 sum = vec3(0.0);\n",
     "    vec3 gp_center = p;\n",
     "#define GP_NEIGHBOR_VISIT(k, end, cell) gp_continuity_term(k, end, s, cell, sum)\n",
     "#define GP_NEIGHBOR_BATCH 8\n",
     "    // the walls' particles, the particle's mirror images: -2 rho0 v_i . a (gp_wall)\n",
-    "    float rate = sum.x + table.z * s.re * sqrt(shape.w) * sum.y - 2.0 * shape.z * dot(s.v, gp_walls(m, p).a);\n",
+    "    gp_wall walls = gp_walls(m, p);\n",
+    "    float rate = sum.x + table.z * s.re * sqrt(shape.w) * sum.y - 2.0 * shape.z * dot(s.v, walls.a);\n",
     "    float rho = s.rho + gp_gravity.w * rate;\n",
     "    // Without tension the carried density never falls below that of zero pressure, rho0 - p0 / k:\n",
     "    // where the flow spreads (a free surface, spray) a particle keeps the density at which it\n",
@@ -2832,6 +2837,16 @@ static const char* const gp__file_sph_continuity_comp[] = {
     "    // Koschier 2015). With tension, rho0 / 100. A blow-up keeps the old density.\n",
     "    float least = gp_fluids[m].flow.w != 0.0 ? 0.01 * shape.z : max(shape.z - gp_fluids[m].flow.y / shape.w, 0.01 * shape.z);\n",
     "    rho = gp_finite(rho) ? max(rho, least) : s.rho;\n",
+    "    // At a free surface the pressure is zero: a particle whose neighbourhood the fluid fills less\n",
+    "    // than 3/4 (the summation density of the positions, its own share, the solids' and the walls'\n",
+    "    // included, below 0.75 rho0: the threshold Marrone et al. 2010 put on their free-surface\n",
+    "    // indicator) carries no\n",
+    "    // more than the density of zero pressure. The clamp above keeps a density that the flow took\n",
+    "    // away, so a surface particle that leaves the fluid and comes back is squeezed from rho0 each\n",
+    "    // time, and the fluid pumped itself up: a block of water dropped onto a floor splashed at 10\n",
+    "    // m/s and its energy grew fourfold in 1.5 s (issue 10). Without tension only.\n",
+    "    float filled = sum.z + gp_velocity[i].w * s.poly6 * s.re2 * s.re2 * s.re2 + walls.share.x;   // its own mass too\n",
+    "    if (gp_fluids[m].flow.w == 0.0 && filled < 0.75 * shape.z) rho = min(rho, least);\n",
     "    gp_density[i] = vec2(rho, gp_pressure(gp_fluids[m], rho));\n",
     "    atomicMin(stat_min_density, floatBitsToUint(rho));\n",
     "    atomicMax(stat_max_density, floatBitsToUint(rho));\n",
@@ -3314,9 +3329,9 @@ static const gp__shader_range gp__ranges_sph_continuity_comp[] = {
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 81, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 213, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 36, 1 },
-    { GP__FILE_SPH_CONTINUITY_COMP, 13, 57, 634 },
+    { GP__FILE_SPH_CONTINUITY_COMP, 13, 62, 634 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_CONTINUITY_COMP, 70, 15, 762 },
+    { GP__FILE_SPH_CONTINUITY_COMP, 75, 26, 767 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_density_comp[] = {
@@ -3424,7 +3439,7 @@ static const gp__shader_source gp__shader_sources[GP__SHADER_COUNT] = {
     { "draw_particles.frag", GP__GL_FRAGMENT_SHADER, gp__ranges_draw_particles_frag },
     { "draw_particles.vert", GP__GL_VERTEX_SHADER, gp__ranges_draw_particles_vert },
 };
-#define GP__SHADER_MOST_LINES 741   /* the longest program, with its #line directives */
+#define GP__SHADER_MOST_LINES 755   /* the longest program, with its #line directives */
 #define GP__SHADER_MOST_RANGES 14   /* the most ranges of one program */
 /* <<shaders-generated */
 
@@ -7844,7 +7859,9 @@ uint32_t gp_timings_read(gp_world* world, gp_timing* timings, uint32_t max) {
    wall boundary condition for smoothed particle hydrodynamics", J. Comput. Phys. 231 (2012), the
    walls' hydrostatic pressure; M. Antuono, A. Colagrossi, S. Marrone, "Numerical diffusive terms
    in weakly-compressible SPH schemes", Comput. Phys. Commun. 183 (2012), the delta-SPH
-   diffusion; N. Akinci, M. Ihmsen, G. Akinci, B. Solenthaler, M. Teschner, "Versatile rigid-fluid
+   diffusion; S. Marrone, A. Colagrossi, D. Le Touze, G. Graziani, "Fast free-surface detection
+   and level-set function definition in SPH solvers", J. Comput. Phys. 229 (2010), the free
+   surface's threshold; N. Akinci, M. Ihmsen, G. Akinci, B. Solenthaler, M. Teschner, "Versatile rigid-fluid
    coupling for incompressible SPH", ACM TOG 31(4) (2012), the solids as the fluid's boundary
    particles; M. Ihmsen, J. Cornelis, B. Solenthaler, C. Horvath, M. Teschner, "Implicit
    incompressible SPH", IEEE TVCG 20(3) (2014), and J. Bender, D. Koschier, "Divergence-free

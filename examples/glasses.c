@@ -14,9 +14,8 @@
    of effective density D takes the material density D * 6 / pi. The water is example_app.h's
    tank water, drawn coloured by density, the glasses over it, translucent (gp_draw_bodies with
    blending). The fluid is the library's default, the paper's summation density with a syrup's
-   viscosity: with the continuity model (--continuity) the stream that lands in the top glass
-   throws spray at 6 to 7 m/s at this resolution and the glass holds half of what it should
-   (issue 10, open).
+   viscosity; --continuity takes the continuity model (fastest particle about 2 m/s while the
+   top glass fills).
 
    Run: build/examples/glasses [--headless --frames N --out DIR] [--particles N] [--continuity].
    The default pours 1,500 fluid particles 2 cm apart (the glasses take 1,056 more), which suits

@@ -460,6 +460,9 @@ static void sph_density(sph_work* w, sph_visit* v) {
             double least = m->allow_tension ? 0.01 * m->rest_density
                                             : fmax(m->rest_density - m->rest_pressure / m->stiffness, 0.01 * m->rest_density);
             rho = isfinite(rho) ? fmax(rho, least) : w->carried[i];
+            /* a free surface (the positions' summation density, in magnitude, below 0.75 rho0):
+               no more than the density of zero pressure */
+            if (!m->allow_tension && magnitude < 0.75 * m->rest_density) rho = fmin(rho, least);
         }
         magnitude = w->carried[i] + s->dt * rate_abs;
     }
