@@ -426,9 +426,8 @@ GP_API_DECL gp_result gp_grid_count_neighbors(gp_world* world, float radius, uin
    eq. 13) or, in the continuity model, advances the density each particle carries; turns it into
    pressure (eq. 5), sums pressure and viscosity forces (eqs. 6-9, plus the walls' shares of both),
    adds gravity and your forces, integrates, and pushes particles off the walls (eq. 11).
-   The default material is water: the continuity model below with water's viscosity (1e-6
-   m^2/s); the paper's summation model is an option (with a syrup's viscosity, about 0.02 m^2/s,
-   the default before 0.4.0).
+   The default material is still the paper's summation model with a syrup's viscosity (0.02
+   m^2/s); water (GP_FLUID_WATER: the continuity model, 1e-6 m^2/s) is not the default yet.
    Departures from the paper's text, all so that a column at rest holds p = rho g depth: eq. 6
    takes p_i + p_j whole (its average estimates half of grad p), the spiky gradient is
    normalised on the rest lattice, and the walls' particles push with the particle's own
@@ -441,7 +440,7 @@ GP_API_DECL gp_result gp_grid_count_neighbors(gp_world* world, float radius, uin
    pressure force from the spiky gradient, so the force is not the gradient of the fluid's
    internal energy and pressure work does not balance (a dam break 0.1 m wide, 0.2 m high,
    spacing 0.01 m, viscosity 1e-6 m^2/s: kinetic plus potential energy from 1.94 J to 3.04 J in
-   0.2 s); hence its syrup. The continuity model's density rate takes the same spiky
+   0.2 s); hence the default's syrup. The continuity model's density rate takes the same spiky
    gradient as the force, and the walls' mirror particles enter it as they push: an
    energy-consistent pair, with which a dam break sloshing for 2 s in a closed tank keeps its
    kinetic, potential and compression energy from growing (within the test's 0.5%); and a
@@ -455,7 +454,7 @@ GP_API_DECL gp_result gp_grid_count_neighbors(gp_world* world, float radius, uin
 
 /* How a fluid particle's density is found (001 eq. 4 or the continuity equation). */
 typedef enum gp_density_model {
-    GP_DENSITY_DEFAULT = 0,    /* continuity (water by default) */
+    GP_DENSITY_DEFAULT = 0,    /* summation */
     GP_DENSITY_SUMMATION,      /* the paper's: rho_i = sum_j m_j W(r_ij) plus the walls' share, from the
                                   positions alone; pressure follows every detail of the packing */
     GP_DENSITY_CONTINUITY      /* each particle carries its density and changes it by the continuity
@@ -477,12 +476,12 @@ typedef struct gp_fluid_material {
                                 flow of fluid up to about 0.25 m deep, as weak compressibility
                                 needs; for fluid H metres deep take about 100 * 2 g H, or it
                                 squeezes where it hits a wall, 25% at a 1 m column) */
-    float viscosity;         /* nu of eq. 7, kinematic, m^2/s; default 1e-6 (water at 20 C; the
-                                summation model wants about 0.02, a syrup) */
+    float viscosity;         /* nu of eq. 7, kinematic, m^2/s; default 0.02 (stable, syrupy water;
+                                GP_FLUID_WATER's is water's, 1e-6) */
     float rest_pressure;     /* p_0 of eq. 5, Pa; default 0 */
     bool allow_tension;      /* false (default): negative pressures are clamped to 0, so that the
                                 free surface does not clump; true: eq. 5 as it is */
-    gp_density_model density_model;   /* default continuity. Particles added under the continuity model
+    gp_density_model density_model;   /* default summation. Particles added under the continuity model
                                          start at the rest density; a material switched to it
                                          starts from its particles' densities carried before, the
                                          rest density if they never carried one */
@@ -501,7 +500,8 @@ typedef struct gp_fluid_material {
 /* Common fluids as material values (zero fields keep their defaults; spacing is yours, 0 for the
    default). Each uses the continuity model (accurate, stable pressures) and its fluid's kinematic
    viscosity at about 20 C; the speed of sound stays the default's (about 32 m/s: weakly
-   compressible, not the real one). GP_FLUID_WATER is the default material's values. */
+   compressible, not the real one). The default material is still the syrupy summation fluid
+   (see README's "Water by default" row). */
 typedef enum gp_fluid_preset {
     GP_FLUID_PRESET_DEFAULT = 0,   /* the default material */
     GP_FLUID_WATER,                /* 1000 kg/m^3, nu 1.0e-6 m^2/s */
@@ -5506,8 +5506,7 @@ gp_result gp_boundary_distance(gp_world* world, const float* points, uint32_t co
         the carried densities kept.
    The spares are free between builds (they only serve the reorder), so the fluid costs no
    memory beyond the store: 92 bytes per particle, plus 8 per grid bucket; the continuity model
-   (the default's) adds 8 per particle (fluid_state, made when a material first uses the model:
-   with the world, for the default).
+   adds 8 per particle (fluid_state, made when a material first uses the model).
    Materials live in the solver's uniform block with their wall tables (eq. 13 and the walls'
    pressure), computed here once per material: wall particles on the lattice's continuation
    behind a plane wall. */
@@ -5571,8 +5570,8 @@ gp_fluid_material gp_query_fluid_material_defaults(const gp_world* world, const 
     if (m.smoothing_radius == 0.0f) m.smoothing_radius = 2.0f * m.spacing;
     if (m.rest_density == 0.0f) m.rest_density = 1000.0f;
     if (m.stiffness == 0.0f) m.stiffness = 1000.0f;
-    if (m.viscosity == 0.0f) m.viscosity = 1.0e-6f;
-    if (m.density_model == GP_DENSITY_DEFAULT) m.density_model = GP_DENSITY_CONTINUITY;
+    if (m.viscosity == 0.0f) m.viscosity = 0.02f;
+    if (m.density_model == GP_DENSITY_DEFAULT) m.density_model = GP_DENSITY_SUMMATION;
     if (m.diffusion == 0.0f) m.diffusion = 0.1f;
     m.mass = 0.0f;
     if (m.spacing > 0.0f && m.smoothing_radius >= m.spacing && isfinite(m.spacing) && isfinite(m.smoothing_radius) &&
