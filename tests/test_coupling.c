@@ -138,12 +138,13 @@ static void coupling_water(gp_world* w, float depth, float viscosity) {
 /* A box of density 500 (a 0.1 m cube of 125 particles 0.02 m apart, the fluid's spacing) let go
    at the surface of a tank of water comes to rest afloat, with its draft, the depth of its bottom
    below the free surface, near what Archimedes gives: mass / (rho0 * base) = half its height.
-   Measured on llvmpipe in this 0.2 m tank: 0.0582 m at 1.5 s, nearly settled (4 mm/s), 16%
-   deep (the summation model with the same viscosity: 0.0414 m, 17% short). Tested within 20%;
+   Measured on llvmpipe in this 0.2 m tank: 0.0567 m at 1.25 s, nearly settled (5 mm/s; 0.0582
+   at 1.5 s), 13-16% deep (the summation model with the same viscosity: 0.0414 m at 1.5 s, 17%
+   short). Watched 1.25 s (the suite's time). Tested within 20%;
    issue 10 asks 5%, which is open. A submerged body's buoyancy is right to 1%
    (coupling_buoyancy_of_still_water), so the waterline is the suspect: the body's particles
    above the water fill the kernels of the surface fluid beside it. A box of density 2000 sinks to the floor within 0.5 s. The fluid is the
-   continuity model with a viscosity of 0.02 m^2/s, which lets the box settle within 1.5 s; with
+   continuity model with a viscosity of 0.02 m^2/s, which lets the box settle within 1.25 s; with
    water's the box still bobs at 1.5 s (+-4 mm) about a draft of
    0.066 m, 33% deep: open, with the 5%. */
 static void coupling_float_case(float density, uint32_t frames, double* draft, double* bottom) {
@@ -155,7 +156,7 @@ static void coupling_float_case(float density, uint32_t frames, double* draft, d
     uint32_t n, frame;
     *draft = *bottom = NAN;
     if (!w) return;
-    coupling_water(w, 0.14f, 0.02f);   /* settles within 1.5 s; water's is below */
+    coupling_water(w, 0.14f, 0.02f);   /* settles within 1.25 s; water's is below */
     box = coupling_box(w, 0, 0.02f, density, half, at, NULL, &info);
     n = gp_particle_count(w);
     for (frame = 1; frame <= frames; ++frame) {
@@ -181,7 +182,7 @@ static void coupling_float_case(float density, uint32_t frames, double* draft, d
 
 static void test_coupling_floating_and_sinking(void) {
     double draft, bottom;
-    coupling_float_case(500.0f, 90, &draft, &bottom);
+    coupling_float_case(500.0f, 75, &draft, &bottom);
     CHECKF(fabs(draft / 0.05 - 1.0) <= 0.2, "a box of density 500 floats with a draft of %.4f m; Archimedes: 0.05 m", draft);
     coupling_float_case(2000.0f, 30, &draft, &bottom);
     CHECKF(bottom < 0.03, "a box of density 2000 ends with its bottom %.4f m above the floor: it should have sunk", bottom);
