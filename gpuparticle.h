@@ -346,8 +346,10 @@ typedef struct gp_particles_desc {
     const float* radii;        /* count floats, metres; NULL: .radius */
     const float* masses;       /* count floats, kg; NULL: .mass */
     const uint32_t* users;     /* count words copied to info.user; NULL: .user */
-    float radius;              /* metres; default half the grid's cell size */
-    float mass;                /* kg; default 1 */
+    float radius;              /* metres; default a grain's or fluid particle's material's (half its
+                                  diameter or spacing), for other kinds half the grid's cell size */
+    float mass;                /* kg; default a grain's or fluid particle's material's, for other
+                                  kinds 1 */
     gp_kind kind;
     uint32_t phase;            /* material index, < 65,536; default 0 */
     uint32_t owner;            /* default GP_NO_OWNER (0 means owner 0 only with .has_owner) */
@@ -426,8 +428,9 @@ GP_API_DECL gp_result gp_grid_count_neighbors(gp_world* world, float radius, uin
    eq. 13) or, in the continuity model, advances the density each particle carries; turns it into
    pressure (eq. 5), sums pressure and viscosity forces (eqs. 6-9, plus the walls' shares of both),
    adds gravity and your forces, integrates, and pushes particles off the walls (eq. 11).
-   The default material is still the paper's summation model with a syrup's viscosity (0.02
-   m^2/s); water (GP_FLUID_WATER: the continuity model, 1e-6 m^2/s) is not the default yet.
+   The default material is water: the continuity model below with water's viscosity (1e-6
+   m^2/s); the paper's summation model is an option (with a syrup's viscosity, about 0.02 m^2/s,
+   the default before 0.4.0).
    Departures from the paper's text, all so that a column at rest holds p = rho g depth: eq. 6
    takes p_i + p_j whole (its average estimates half of grad p), the spiky gradient is
    normalised on the rest lattice, and the walls' particles push with the particle's own
@@ -440,7 +443,7 @@ GP_API_DECL gp_result gp_grid_count_neighbors(gp_world* world, float radius, uin
    pressure force from the spiky gradient, so the force is not the gradient of the fluid's
    internal energy and pressure work does not balance (a dam break 0.1 m wide, 0.2 m high,
    spacing 0.01 m, viscosity 1e-6 m^2/s: kinetic plus potential energy from 1.94 J to 3.04 J in
-   0.2 s); hence the default's syrup. The continuity model's density rate takes the same spiky
+   0.2 s); hence its syrup. The continuity model's density rate takes the same spiky
    gradient as the force, and the walls' mirror particles enter it as they push: an
    energy-consistent pair, with which a dam break sloshing for 2 s in a closed tank keeps its
    kinetic, potential and compression energy from growing (within the test's 0.5%); and a
@@ -454,7 +457,7 @@ GP_API_DECL gp_result gp_grid_count_neighbors(gp_world* world, float radius, uin
 
 /* How a fluid particle's density is found (001 eq. 4 or the continuity equation). */
 typedef enum gp_density_model {
-    GP_DENSITY_DEFAULT = 0,    /* summation */
+    GP_DENSITY_DEFAULT = 0,    /* continuity (water by default) */
     GP_DENSITY_SUMMATION,      /* the paper's: rho_i = sum_j m_j W(r_ij) plus the walls' share, from the
                                   positions alone; pressure follows every detail of the packing */
     GP_DENSITY_CONTINUITY      /* each particle carries its density and changes it by the continuity
@@ -476,12 +479,12 @@ typedef struct gp_fluid_material {
                                 flow of fluid up to about 0.25 m deep, as weak compressibility
                                 needs; for fluid H metres deep take about 100 * 2 g H, or it
                                 squeezes where it hits a wall, 25% at a 1 m column) */
-    float viscosity;         /* nu of eq. 7, kinematic, m^2/s; default 0.02 (stable, syrupy water;
-                                GP_FLUID_WATER's is water's, 1e-6) */
+    float viscosity;         /* nu of eq. 7, kinematic, m^2/s; default 1e-6 (water at 20 C; the
+                                summation model wants about 0.02, a syrup) */
     float rest_pressure;     /* p_0 of eq. 5, Pa; default 0 */
     bool allow_tension;      /* false (default): negative pressures are clamped to 0, so that the
                                 free surface does not clump; true: eq. 5 as it is */
-    gp_density_model density_model;   /* default summation. Particles added under the continuity model
+    gp_density_model density_model;   /* default continuity. Particles added under the continuity model
                                          start at the rest density; a material switched to it
                                          starts from its particles' densities carried before, the
                                          rest density if they never carried one */
@@ -500,8 +503,7 @@ typedef struct gp_fluid_material {
 /* Common fluids as material values (zero fields keep their defaults; spacing is yours, 0 for the
    default). Each uses the continuity model (accurate, stable pressures) and its fluid's kinematic
    viscosity at about 20 C; the speed of sound stays the default's (about 32 m/s: weakly
-   compressible, not the real one). The default material is still the syrupy summation fluid
-   (see README's "Water by default" row). */
+   compressible, not the real one). GP_FLUID_WATER is the default material's values. */
 typedef enum gp_fluid_preset {
     GP_FLUID_PRESET_DEFAULT = 0,   /* the default material */
     GP_FLUID_WATER,                /* 1000 kg/m^3, nu 1.0e-6 m^2/s */
@@ -926,6 +928,7 @@ GP_API_DECL uint32_t gp_timings_read(gp_world* world, gp_timing* timings, uint32
 #endif
 
 #define GP__STATIC_ASSERT(name, cond) typedef char gp__static_assert_##name[(cond) ? 1 : -1]
+#define GP__PI 3.14159265358979323846
 GP__STATIC_ASSERT(position_is_vec4, sizeof(gp_particle_position) == 16);
 GP__STATIC_ASSERT(velocity_is_vec4, sizeof(gp_particle_velocity) == 16);
 GP__STATIC_ASSERT(info_is_uvec4, sizeof(gp_particle_info) == 16);
@@ -4609,6 +4612,9 @@ static gp_result gp__check_values(gp_world* w, const char* what, const float* v,
     return GP_OK;
 }
 
+/* The mass of a grain of radius r of a material of the given density (kg/m^3): its sphere's. */
+static float gp__grain_mass(float density, float r) { return (float)((double)density * 4.0 / 3.0 * GP__PI * (double)r * r * r); }
+
 /* The add, inside a gp__begin/gp__end pair (also used by the fluid's scenes and pours). */
 static gp_result gp__particles_add(gp_world* world, const gp_particles_desc* desc, uint32_t* ids) {
     gp_particles_desc d;
@@ -4619,13 +4625,21 @@ static gp_result gp__particles_add(gp_world* world, const gp_particles_desc* des
     gp_particle_life* life = NULL;
     uint32_t* slots = NULL;
     uint32_t i, first;
+    float grain_density = 0.0f;   /* > 0: each grain's mass is its material's density times its sphere */
     int k;
     if (!desc) return gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_NULL, "desc is NULL");
     d = *desc;
     if (d.count == 0) return GP_OK;
+    if (d.kind == GP_KIND_DEFAULT) d.kind = GP_KIND_EFFECT;
+    if (d.kind == GP_KIND_GRANULAR && d.phase < GP_MAX_GRANULAR_MATERIALS) {   /* its material's grain */
+        if (d.radius == 0.0f) d.radius = 0.5f * world->dem.materials[d.phase].diameter;
+        if (d.mass == 0.0f && !d.masses) grain_density = world->dem.materials[d.phase].density;
+    } else if (d.kind == GP_KIND_FLUID && d.phase < GP_MAX_FLUID_MATERIALS) {   /* its material's particle */
+        if (d.radius == 0.0f) d.radius = 0.5f * world->fluid.materials[d.phase].spacing;
+        if (d.mass == 0.0f) d.mass = world->fluid.materials[d.phase].mass;
+    }
     if (d.radius == 0.0f) d.radius = 0.5f * world->desc.grid.cell_size;
     if (d.mass == 0.0f) d.mass = 1.0f;
-    if (d.kind == GP_KIND_DEFAULT) d.kind = GP_KIND_EFFECT;
     if (!d.has_owner) d.owner = GP_NO_OWNER;
     if (d.count > world->capacity - world->count)
         return gp__fail(world, GP_ERROR_CAPACITY, GP_LOG_ITEM_STORE_FULL,
@@ -4657,6 +4671,13 @@ static gp_result gp__particles_add(gp_world* world, const gp_particles_desc* des
         (r = gp__check_values(world, "radius", d.radii, d.count, 1, 1, true)) != GP_OK ||
         (r = gp__check_values(world, "mass", d.masses, d.count, 1, 1, true)) != GP_OK)
         return r;
+    for (i = 0; grain_density > 0.0f && i < d.count; ++i) {
+        float mass = gp__grain_mass(grain_density, d.radii ? d.radii[i] : d.radius);
+        if (!(mass > 0.0f) || !isfinite(mass))
+            return gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE,
+                            "grain %u's radius %g gives mass %g kg at its material's density: not a "
+                            "float; nothing was added", i, (double)(d.radii ? d.radii[i] : d.radius), (double)mass);
+    }
 
     position = (gp_particle_position*)gp__alloc(&world->desc.allocator, (size_t)d.count * sizeof *position);
     velocity = (gp_particle_velocity*)gp__alloc(&world->desc.allocator, (size_t)d.count * sizeof *velocity);
@@ -4675,7 +4696,7 @@ static gp_result gp__particles_add(gp_world* world, const gp_particles_desc* des
             position[i].x = p[0]; position[i].y = p[1]; position[i].z = p[2];
             position[i].radius = d.radii ? d.radii[i] : d.radius;
             velocity[i].x = v ? v[0] : 0.0f; velocity[i].y = v ? v[1] : 0.0f; velocity[i].z = v ? v[2] : 0.0f;
-            velocity[i].mass = d.masses ? d.masses[i] : d.mass;
+            velocity[i].mass = d.masses ? d.masses[i] : grain_density > 0.0f ? gp__grain_mass(grain_density, position[i].radius) : d.mass;
             info[i].id = first + i;
             info[i].kind = (uint32_t)d.kind | (d.phase << 16);
             info[i].owner = d.owner;
@@ -5506,12 +5527,11 @@ gp_result gp_boundary_distance(gp_world* world, const float* points, uint32_t co
         the carried densities kept.
    The spares are free between builds (they only serve the reorder), so the fluid costs no
    memory beyond the store: 92 bytes per particle, plus 8 per grid bucket; the continuity model
-   adds 8 per particle (fluid_state, made when a material first uses the model).
+   (the default's) adds 8 per particle (fluid_state, made when a material first uses the model:
+   with the world, for the default).
    Materials live in the solver's uniform block with their wall tables (eq. 13 and the walls'
    pressure), computed here once per material: wall particles on the lattice's continuation
    behind a plane wall. */
-
-#define GP__PI 3.14159265358979323846
 
 static double gp__poly6(double re, double r2) {
     double x = re * re - r2;
@@ -5570,8 +5590,8 @@ gp_fluid_material gp_query_fluid_material_defaults(const gp_world* world, const 
     if (m.smoothing_radius == 0.0f) m.smoothing_radius = 2.0f * m.spacing;
     if (m.rest_density == 0.0f) m.rest_density = 1000.0f;
     if (m.stiffness == 0.0f) m.stiffness = 1000.0f;
-    if (m.viscosity == 0.0f) m.viscosity = 0.02f;
-    if (m.density_model == GP_DENSITY_DEFAULT) m.density_model = GP_DENSITY_SUMMATION;
+    if (m.viscosity == 0.0f) m.viscosity = 1.0e-6f;
+    if (m.density_model == GP_DENSITY_DEFAULT) m.density_model = GP_DENSITY_CONTINUITY;
     if (m.diffusion == 0.0f) m.diffusion = 0.1f;
     m.mass = 0.0f;
     if (m.spacing > 0.0f && m.smoothing_radius >= m.spacing && isfinite(m.spacing) && isfinite(m.smoothing_radius) &&
@@ -6082,7 +6102,7 @@ gp_granular_material gp_query_granular_material_defaults(const gp_world* world, 
     else memset(&m, 0, sizeof m);
     if (m.diameter == 0.0f) m.diameter = world ? world->desc.grid.cell_size : 0.1f;
     if (m.density == 0.0f) m.density = 2500.0f;
-    mass = (double)m.density * GP__PI * (double)m.diameter * m.diameter * m.diameter / 6.0;
+    mass = (double)gp__grain_mass(m.density, 0.5f * m.diameter);
     if (m.stiffness == 0.0f) m.stiffness = (float)(200.0 * mass / ((double)m.diameter * m.diameter));
     /* restitution e of two equal grains: zeta = -ln e / sqrt(pi^2 + ln^2 e), eta = 2 zeta sqrt(m_eff k) */
     zeta = log(2.0) / sqrt(GP__PI * GP__PI + log(2.0) * log(2.0));

@@ -12,7 +12,7 @@
    effective density D takes the material density D * 6 / pi. The water is example_app.h's
    tank water (example_tank_open), drawn coloured by density, the boats by gp_draw_bodies.
 
-   Run: build/examples/boats [--headless --frames N --out DIR] [--particles N] [--continuity].
+   Run: build/examples/boats [--headless --frames N --out DIR] [--particles N] [--summation].
    The default, about 3,000 fluid particles 0.025 m apart, suits a software renderer; on a GPU
    raise it with --particles. Headless, --frames 120 shows the tip and the first swings back
    (1 to 1.5 s a frame on llvmpipe). Each frame prints how many boats are afloat (their centre

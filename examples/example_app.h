@@ -32,7 +32,7 @@ typedef struct example_app {
     int write_frames;
     int frame;               /* the frame being drawn, from 0 */
     unsigned particles;      /* --particles N: the example's size (0: its default) */
-    int continuity;          /* --continuity: fluid examples carry their density (GP_DENSITY_CONTINUITY) */
+    int summation;           /* --summation: fluid examples sum their density (the paper's model) */
     double frame_end;        /* seconds (example_seconds) when the last frame was shown */
     double scroll;           /* mouse wheel, summed */
     double cursor[2];        /* where the cursor was at the last frame of a drag */
@@ -45,15 +45,15 @@ typedef struct example_app {
 } example_app;
 
 static void example_usage(const char* name) {
-    printf("usage: %s [--headless] [--frames N] [--out DIR] [--particles N] [--continuity]\n"
+    printf("usage: %s [--headless] [--frames N] [--out DIR] [--particles N] [--summation]\n"
            "  --headless     no window: render offscreen through EGL and write PNG frames\n"
            "  --frames N     stop after N frames (headless default 60)\n"
            "  --out DIR      write frames as PNG there (headless default build/frames;\n"
            "                 with a window, the window's own pixels)\n"
            "  --particles N  about N particles instead of the example's default (a real GPU\n"
            "                 takes hundreds of thousands)\n"
-           "  --continuity   fluid examples: each particle carries its density (the continuity\n"
-           "                 model, smooth pressures) instead of the paper's summation\n", name);
+           "  --summation    fluid examples: the paper's summation density with a syrup's\n"
+           "                 viscosity (0.02 m^2/s) instead of the default water (continuity)\n", name);
 }
 
 /* Monotonic wall-clock seconds. */
@@ -94,7 +94,8 @@ static int example_open(example_app* app, const char* title, int argc, char** ar
         else if (strcmp(argv[i], "--frames") == 0 && i + 1 < argc) app->frames = atoi(argv[++i]);
         else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) { app->out = argv[++i]; app->write_frames = 1; }
         else if (strcmp(argv[i], "--particles") == 0 && i + 1 < argc && atoi(argv[i + 1]) > 0) app->particles = (unsigned)atoi(argv[++i]);
-        else if (strcmp(argv[i], "--continuity") == 0) app->continuity = 1;
+        else if (strcmp(argv[i], "--summation") == 0) app->summation = 1;
+        else if (strcmp(argv[i], "--continuity") == 0) app->summation = 0;   /* the default since 0.4.0 */
         else { example_usage(argv[0]); return 1; }
     }
     app->frame_end = example_seconds();
@@ -427,6 +428,7 @@ static inline void example_draw_box(example_app* app, const float lo[3], const f
 typedef struct example_tank {
     float min[3], max[3];     /* the tank's inside, metres */
     float spacing;            /* fluid examples: metres between particles at rest, the scene's resolution */
+    float viscosity;          /* fluid examples: the water's, m^2/s; 0: the library's default */
     gp_world* world;          /* made by example_box_open (or example_tank_open) */
     example_camera camera;    /* which frames the tank */
     double shown;             /* seconds when the last frame's statistics were read */
@@ -473,14 +475,20 @@ static inline int example_box_open(example_app* app, example_tank* tank, uint32_
 }
 
 /* The fluid examples' world: example_box_open with cells of the fluid's smoothing radius (the
-   default, 2 spacings), and water (material 0) at the tank's spacing with the library's other
-   defaults, its density summed (the paper's) or, with --continuity, carried. Returns 0 on
-   success; the library's logger said why not. */
+   default, 2 spacings), and water (material 0) at the tank's spacing and viscosity with the
+   library's other defaults (water: its density carried, the continuity model) or, with
+   --summation, its density summed (the paper's) with a syrup's viscosity, 0.02 m^2/s, unless
+   the tank sets one (the summation model gains energy at water's).
+   Returns 0 on success; the library's logger said why not. */
 static inline int example_tank_open(example_app* app, example_tank* tank, uint32_t max_particles) {
     gp_fluid_material water;
     memset(&water, 0, sizeof water);
     water.spacing = tank->spacing;
-    water.density_model = app->continuity ? GP_DENSITY_CONTINUITY : GP_DENSITY_SUMMATION;
+    water.viscosity = tank->viscosity;
+    if (app->summation) {
+        water.density_model = GP_DENSITY_SUMMATION;
+        if (water.viscosity == 0.0f) water.viscosity = 0.02f;
+    }
     if (example_box_open(app, tank, max_particles, 2.0f * tank->spacing)) return 1;
     return gp_fluid_material_set(tank->world, 0, &water) != GP_OK;
 }

@@ -13,11 +13,10 @@
    spacing; a rigid particle weighs density pi d^3 / 6 but stands for a voxel of d^3, so glass
    of effective density D takes the material density D * 6 / pi. The water is example_app.h's
    tank water, drawn coloured by density, the glasses over it, translucent (gp_draw_bodies with
-   blending). The fluid is the library's default, the paper's summation density with a syrup's
-   viscosity; --continuity takes the continuity model (fastest particle about 2 m/s while the
-   top glass fills).
+   blending). The fluid is the library's default, water (--summation: the paper's summation
+   density with a syrup's viscosity).
 
-   Run: build/examples/glasses [--headless --frames N --out DIR] [--particles N] [--continuity].
+   Run: build/examples/glasses [--headless --frames N --out DIR] [--particles N] [--summation].
    The default pours 1,500 fluid particles 2 cm apart (the glasses take 1,056 more), which suits
    a software renderer: 0.4 to 2 s a frame on llvmpipe, about a minute for the headless default
    of 60 frames (the first second of the pour); the whole scene, the pour, the throw and the

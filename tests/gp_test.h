@@ -5,6 +5,7 @@
 #define GP_TEST_H
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 typedef struct gp_test_case { const char* name; void (*run)(void); } gp_test_case;
 
@@ -27,16 +28,18 @@ extern int gp_test_failures;   /* failed checks in the running test (defined whe
 int gp_test_failures;
 
 /* Runs the cases whose name contains one of the arguments (all when there are none); counts a
-   case as passed when it recorded no failed check. Returns the process exit code. */
+   case as passed when it recorded no failed check; each line ends with the case's wall-clock
+   seconds (the suite must stay under 10 minutes on llvmpipe). Returns the process exit code. */
 static int gp_test_main(const gp_test_case* cases, int n, int argc, char** argv, int* passed, int* failed) {
     int i, a;
     for (i = 0; i < n; ++i) {
         int wanted = argc <= 1;
         for (a = 1; a < argc; ++a) wanted |= strstr(cases[i].name, argv[a]) != NULL;
         if (!wanted) continue;
+        time_t start = time(NULL);
         gp_test_failures = 0;
         cases[i].run();
-        printf("%s %s\n", gp_test_failures ? "FAIL" : "ok  ", cases[i].name);
+        printf("%s %s (%.0f s)\n", gp_test_failures ? "FAIL" : "ok  ", cases[i].name, difftime(time(NULL), start));
         fflush(stdout);
         if (gp_test_failures) ++*failed; else ++*passed;
     }

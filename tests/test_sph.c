@@ -1231,9 +1231,9 @@ static void test_sph_rejects_bad_input(void) {
     m.diffusion = 0.0f;   /* the default, 0.1 */
     CHECK(gp_fluid_material_set(w, 2, &m) == GP_OK && gp_fluid_material_get(w, 2, &got) == GP_OK && got.diffusion == 0.1f &&
           got.density_model == GP_DENSITY_CONTINUITY);
-    m.density_model = GP_DENSITY_DEFAULT;
+    m.density_model = GP_DENSITY_DEFAULT;   /* water: the continuity model */
     CHECK(gp_fluid_material_set(w, 2, &m) == GP_OK && gp_fluid_material_get(w, 2, &got) == GP_OK &&
-          got.density_model == GP_DENSITY_SUMMATION);
+          got.density_model == GP_DENSITY_CONTINUITY && got.viscosity == 1e-6f);
     m.stiffness = 0.0f;
     CHECK(gp_fluid_material_set(w, GP_MAX_FLUID_MATERIALS, &m) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_PHASE_INVALID));
     CHECK(gp_fluid_material_get(w, 2, &got) == GP_OK && got.spacing == 0.5f * SPH_CELL);   /* unchanged by the refusals */

@@ -371,6 +371,48 @@ static void test_timings_record_stages(void) {
     gp_world_destroy(w);
 }
 
+/* A grain or a fluid particle added without a radius or a mass takes its material's: half the
+   grain's diameter or the fluid's spacing, and for a grain its material's density times the
+   sphere of its own radius (4/3 pi r^3 rho, computed here in double); a given mass is kept; a
+   radius whose sphere's mass is no float is refused; effects keep half a cell and 1 kg. */
+static void test_particles_take_their_material(void) {
+    gp_world* w = fixture_grid_world(64, 0.1f, 0);
+    gp_granular_material g;
+    gp_fluid_material f;
+    gp_particles_desc pd;
+    float xyz[9] = {0.1f, 0.2f, 0.3f, 0.4f, 0.5f, 0.6f, 0.7f, 0.8f, 0.9f}, radii[3] = {0.01f, 0.02f, 0.035f}, huge[3] = {1e20f, 0.01f, 0.01f};
+    gp_particle_position pos[12];
+    gp_particle_velocity v[12];
+    int k;
+    if (!w) return;
+    memset(&g, 0, sizeof g); g.diameter = 0.06f; g.density = 1500.0f;
+    memset(&f, 0, sizeof f); f.spacing = 0.04f;
+    CHECK(gp_granular_material_set(w, 2, &g) == GP_OK && gp_granular_material_get(w, 2, &g) == GP_OK);
+    CHECK(gp_fluid_material_set(w, 1, &f) == GP_OK && gp_fluid_material_get(w, 1, &f) == GP_OK);
+    memset(&pd, 0, sizeof pd);
+    pd.count = 3; pd.positions = xyz; pd.kind = GP_KIND_GRANULAR; pd.phase = 2;
+    CHECK(gp_particles_add(w, &pd, NULL) == GP_OK);   /* slots 0-2: the material's grain */
+    pd.radii = radii;
+    CHECK(gp_particles_add(w, &pd, NULL) == GP_OK);   /* 3-5: their own radii, the material's density */
+    pd.radii = NULL; pd.mass = 0.25f;
+    CHECK(gp_particles_add(w, &pd, NULL) == GP_OK);   /* 6-8: a given mass */
+    pd.mass = 0.0f; pd.kind = GP_KIND_FLUID; pd.phase = 1;
+    CHECK(gp_particles_add(w, &pd, NULL) == GP_OK);   /* 9-11: the fluid's particle */
+    pd.kind = GP_KIND_GRANULAR; pd.phase = 2; pd.radii = huge;
+    CHECK(gp_particles_add(w, &pd, NULL) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE) &&
+          fixture_logged("grain 0") && gp_particle_count(w) == 12);
+    CHECK(gp_particles_read(w, GP_ATTRIBUTE_POSITION, 0, 12, pos) == GP_OK && gp_particles_read(w, GP_ATTRIBUTE_VELOCITY, 0, 12, v) == GP_OK);
+    for (k = 0; k < 3; ++k) {
+        double sphere = 4.0 / 3.0 * 3.14159265358979 * pow(radii[k], 3.0) * 1500.0;
+        CHECKF(pos[k].radius == 0.03f && fabs(v[k].mass - g.mass) <= 1e-6 * g.mass, "grain %d: radius %g, mass %g (material %g)", k, pos[k].radius, v[k].mass, g.mass);
+        CHECKF(pos[3 + k].radius == radii[k] && fabs(v[3 + k].mass - sphere) <= 1e-6 * sphere, "grain %d: mass %g, its sphere's %g", 3 + k, v[3 + k].mass, sphere);
+        CHECK(pos[6 + k].radius == 0.03f && v[6 + k].mass == 0.25f);
+        CHECKF(pos[9 + k].radius == 0.02f && v[9 + k].mass == f.mass, "fluid particle: radius %g mass %g (material %g)", pos[9 + k].radius, v[9 + k].mass, f.mass);
+    }
+    CHECK(fabs(g.mass - 4.0 / 3.0 * 3.14159265358979 * 0.03 * 0.03 * 0.03 * 1500.0) <= 1e-6 * g.mass);
+    gp_world_destroy(w);
+}
+
 const gp_test_case world_tests[] = {
     {"world_defaults", test_world_defaults},
     {"result_and_log_item_strings_are_distinct", test_result_strings_are_distinct},
@@ -382,6 +424,7 @@ const gp_test_case world_tests[] = {
     {"world_reports_shader_compile_errors", test_world_reports_shader_compile_errors},
     {"world_uses_the_allocator", test_world_uses_the_allocator},
     {"particles_add_read_write", test_particles_add_read_write},
+    {"particles_take_their_material", test_particles_take_their_material},
     {"timings_record_stages", test_timings_record_stages},
 };
 const int world_test_count = (int)(sizeof world_tests / sizeof world_tests[0]);

@@ -102,8 +102,11 @@ long_example pile_of_bodies "--frames 60 --particles 400" 0059 '$2 == 59 && $4 =
 long_example sand_pile "--frames 170 --particles 300" 0169 '$11 == "heap" && $12 >= 0.12 && $16 >= 15 && $16 <= 60' \
     "300 grains poured make a heap at least 3 grains high with a slope of 15 to 60 degrees"
 # shellcheck disable=SC2016
-long_example dam_break "--frames 60 --continuity" 0059 '$2 == 59 && $14 >= 500 && $16 <= 1100 && $9 < 10' \
-    "the dam break with the continuity model: densities 500 to 1,100 kg/m^3 and slower than 10 m/s at frame 59"
+# The defaults (water) on a 1 m column at 0.056 m spacing: the default sound (32 m/s) suits fluid
+# up to about 0.25 m deep, and the impact on the far wall squeezes this one by up to 25%; single
+# spray particles thrown up there run faster than the surge's 2 sqrt(g H) = 6.3 m/s (issue 10).
+long_example dam_break "--frames 60" 0059 '$2 == 59 && $14 >= 500 && $16 <= 1300 && $9 < 12.5' \
+    "the dam break with the defaults: densities 500 to 1,300 kg/m^3 and slower than 12.5 m/s (2 x 2 sqrt(g H)) at frame 59"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
