@@ -231,6 +231,7 @@ typedef enum gp_log_level {
     X(DRAW_COMPILED_OUT, "the draw helpers were compiled out (GP_NO_DRAW)")                                \
     X(CFL_EXCEEDED, "the CFL number is above the step's limit: take more substeps")                        \
     X(SUBSTEP_TOO_LONG_FOR_GRAINS, "the substep is longer than the grains' contacts allow")                \
+    X(STEP_BEHIND, "a speed jumped within a step: its substeps were shortened, the next catch up")         \
     X(PARTICLES_NOT_FINITE, "particles have a NaN or infinite position (kept, not simulated)")             \
     X(POUR_STOPPED, "a pour stopped: the store is full")                                                   \
     X(NEIGHBOR_LOOP_TRUNCATED, "the driver cut a neighbour loop short")                                    \
@@ -591,7 +592,9 @@ typedef struct gp_step_desc {
     uint32_t substeps;         /* 0 (default): as many as keep the CFL number at max_cfl and
                                   the substep below 0.05 re^2 / nu (viscosity's limit) and below
                                   the continuity model's diffusion's limit (about 0.05 re /
-                                  (diffusion c0) at re = 2 spacings) */
+                                  (diffusion c0) at re = 2 spacings), each shortened on the GPU
+                                  when the speeds jump within the step (below); N: N substeps of
+                                  dt / N, as they are */
     float max_cfl;             /* (speed of sound + fastest particle) * substep / spacing: how
                                   many spacings a signal may cross per substep (004's Courant
                                   condition with the sound included); the step warns above it;
@@ -610,8 +613,13 @@ typedef struct gp_step_desc {
    when the CFL number exceeds max_cfl. A particle whose update is not finite keeps its last
    position, stops, and is counted (gp_fluid_stats_read): nothing is lost to a blow-up.
    The call never waits for the GPU to finish what it sent: the fastest particle that sizes the
-   substeps is the one after the step before last (plus any particle added faster since), read
-   behind a fence two calls later, the same in every run. */
+   substeps is the one after the step before last (plus any particle added or written faster
+   since), read behind a fence two calls later, the same in every run. So that a speed that jumps
+   within a step (a blast, a fast body hitting water) cannot outrun them, the GPU itself checks
+   every substep before it runs (step_clock): from the fastest particle the substep before left,
+   it shortens the substep to keep the CFL number at max_cfl. What the step's substeps could not
+   run then is owed (gp_fluid_stats.lag) and run by the next steps, which take more substeps
+   for it: the world lags the calls' time by that much for a few steps, and loses none of it. */
 GP_API_DECL gp_result gp_world_step(gp_world* world, const gp_step_desc* desc);
 /* Runs a substep of dt seconds without moving anything (no pour, no integration): the grid build,
    the fluid's density and acceleration, the grains' contact forces, for the current positions,
@@ -628,6 +636,12 @@ typedef struct gp_fluid_stats {
     float min_density, max_density;   /* kg/m^3 over fluid particles at the last substep */
     uint32_t wall_pushes;   /* particles the last substep put back out of a wall or a solid */
     uint32_t nonfinite;     /* particles whose update was not finite, since the world was made */
+    float cfl_reached;      /* the largest CFL number a substep of the last step started with, from
+                               the speeds on the GPU then (gp_world_step keeps it at most max_cfl
+                               when it picks the substeps) */
+    float lag;              /* seconds the last step could not run and owes: a speed jumped within
+                               it and the GPU shortened its substeps to keep the CFL number; the
+                               next steps take more substeps and run it (0 in a calm flow) */
 } gp_fluid_stats;
 /* Reads the fluid's statistics (waits for the GPU). */
 GP_API_DECL gp_result gp_fluid_stats_read(gp_world* world, gp_fluid_stats* stats);
@@ -1791,6 +1805,24 @@ static const char* const gp__file_gp_buffers_glsl[] = {
     "    uint stat_max_density;    // float bits\n",
     "    uint stat_wall_pushes;    // particles put back out of a wall in the last substep\n",
     "    uint stat_bad_updates;    // non-finite updates since the world was made\n",
+    "    // The step's clock (step_clock.comp): the host writes these at the start of a step,\n",
+    "    uint clock_start;         // 1: the step's first substep is next (step_clock clears it)\n",
+    "    uint clock_dt;            // float bits: the step's dt (s)\n",
+    "    uint clock_planned;       // float bits: the host's substep, (dt + time owed) / substeps\n",
+    "    uint clock_substeps;      // the step's substeps\n",
+    "    uint clock_speed;         // float bits: the fastest speed the host knows of (m/s)\n",
+    "    uint clock_sound;         // float bits: the fluids' largest speed of sound (m/s)\n",
+    "    uint clock_spacing;       // float bits: the smallest spacing (m) of the CFL condition\n",
+    "    uint clock_max_cfl;       // float bits: gp_step_desc's max_cfl; 0: the caller fixed the substeps\n",
+    "    uint clock_limit;         // float bits: the longest substep viscosity, diffusion and contacts allow (s)\n",
+    "    // and step_clock keeps these:\n",
+    "    uint clock_remaining;     // float bits: what the step still has to run (s)\n",
+    "    uint clock_left;          // substeps left in the step\n",
+    "    uint clock_clean;         // 1 while every substep of the step is the host's\n",
+    "    uint clock_h;             // float bits: the substep running now (s), copied into gp_gravity.w\n",
+    "    uint clock_lag;           // float bits: what the last step could not run, owed to the next (s)\n",
+    "    uint clock_cfl;           // float bits: the largest CFL number a substep of the step started with\n",
+    "    uint stat_padding;        // the block a whole number of 16 bytes, on every driver\n",
     "};\n",
     "#endif\n",
     "\n",
@@ -2256,7 +2288,10 @@ static const char* const gp__file_gp_sph_glsl[] = {
     "uint gp_material_of(uvec4 info) { return min(gp_phase_of(info), GP_MAX_FLUID_MATERIALS - 1u); }\n",
     "\n",
     "// Müller's kernels (001 eqs. 8-10), r2 = |r|^2 < re^2 checked by the caller.\n",
-    "float gp_poly6(gp_fluid f, float r2) { float x = f.kernel.w - r2; return f.kernel.x * x * x * x; }\n",
+    "// poly6 from its coefficient c = 315 / (64 pi re^9) and re^2, at r^2 < re^2: c (re^2 - r^2)^3. The\n",
+    "// passes that sum it pass c and re^2 alone: a whole gp_fluid per call is slow on a software GL.\n",
+    "float gp_poly6_of(float c, float re2, float r2) { float x = re2 - r2; return c * x * x * x; }\n",
+    "float gp_poly6(gp_fluid f, float r2) { return gp_poly6_of(f.kernel.x, f.kernel.w, r2); }\n",
     "// |spiky gradient| / |r|: the gradient of W_press at r is -this * r.\n",
     "float gp_spiky_gradient(gp_fluid f, float r) { float x = f.shape.y - r; return f.kernel.y * x * x / r; }\n",
     "float gp_viscosity_laplacian(gp_fluid f, float r) { return f.kernel.z * (f.shape.y - r); }\n",
@@ -2787,8 +2822,8 @@ static const char* const gp__file_sph_continuity_comp[] = {
     "    uint kind = gp_kind_of(info);\n",
     "    if (kind != GP_KIND_FLUID && !gp_is_solid(kind)) return;\n",
     "    vec4 v = gp_velocity[k];\n",
-    "    float mass = kind == GP_KIND_FLUID ? v.w : gp_solid_mass(s.solid, q.w, kind), w = s.re2 - r2;\n",
-    "    sum.z += mass * s.poly6 * w * w * w;\n",
+    "    float mass = kind == GP_KIND_FLUID ? v.w : gp_solid_mass(s.solid, q.w, kind);\n",
+    "    sum.z += mass * gp_poly6_of(s.poly6, s.re2, r2);\n",
     "    if (r2 == 0.0) return;   // on top of another: no rate\n",
     "    float r = sqrt(r2), x = s.re - r;\n",
     "    vec3 grad = -(s.spiky * x * x / r) * d;   // grad_i W(x_i - x_k): towards k\n",
@@ -2843,12 +2878,12 @@ static const char* const gp__file_sph_continuity_comp[] = {
     "    // At a free surface the pressure is zero: a particle whose neighbourhood the fluid fills less\n",
     "    // than 3/4 (the summation density of the positions, its own share, the solids' and the walls'\n",
     "    // included, below 0.75 rho0: the threshold Marrone et al. 2010 put on their free-surface\n",
-    "    // indicator) carries no\n",
-    "    // more than the density of zero pressure. The clamp above keeps a density that the flow took\n",
-    "    // away, so a surface particle that leaves the fluid and comes back is squeezed from rho0 each\n",
-    "    // time, and the fluid pumped itself up: a block of water dropped onto a floor splashed at 10\n",
-    "    // m/s and its energy grew fourfold in 1.5 s (issue 10). Without tension only.\n",
-    "    float filled = sum.z + gp_velocity[i].w * s.poly6 * s.re2 * s.re2 * s.re2 + walls.share.x;   // its own mass too\n",
+    "    // indicator) carries no more than the density of zero pressure. The clamp above keeps a\n",
+    "    // density that the flow took away, so a surface particle that leaves the fluid and comes back\n",
+    "    // is squeezed from rho0 each time, and the fluid pumped itself up: a block of water dropped\n",
+    "    // onto a floor splashed at 10 m/s and its energy grew fourfold in 1.5 s (issue 10). Without\n",
+    "    // tension only.\n",
+    "    float filled = sum.z + gp_velocity[i].w * gp_poly6_of(s.poly6, s.re2, 0.0) + walls.share.x;   // its own mass too\n",
     "    if (gp_fluids[m].flow.w == 0.0 && filled < 0.75 * shape.z) rho = min(rho, least);\n",
     "    gp_density[i] = vec2(rho, gp_pressure(gp_fluids[m], rho));\n",
     "    atomicMin(stat_min_density, floatBitsToUint(rho));\n",
@@ -2876,8 +2911,7 @@ static const char* const gp__file_sph_density_comp[] = {
     "    if (r2 >= re2 || !gp_grid_same_cell(q.xyz, cell)) return 0.0;\n",
     "    uint kind = gp_kind_of(gp_info[k]);\n",
     "    float mass = kind == GP_KIND_FLUID ? gp_velocity[k].w : gp_is_solid(kind) ? gp_solid_mass(solid, q.w, kind) : 0.0;\n",
-    "    float x = re2 - r2;\n",
-    "    return mass * poly6 * x * x * x;\n",
+    "    return mass * gp_poly6_of(poly6, re2, r2);\n",
     "}\n",
     "\n",
     "void main() {\n",
@@ -3031,6 +3065,60 @@ static const char* const gp__file_sph_integrate_comp[] = {
     "}\n",
     0
 };
+static const char* const gp__file_step_clock_comp[] = {
+    "#version 430 core\n",
+    "// step_clock: the length of the substep about to run, chosen on the GPU from the speeds the\n",
+    "// substep before left (issue 10: a speed that jumps within a step must shorten the substeps of\n",
+    "// that step, not those of the step after next, where the host's statistics arrive). One\n",
+    "// invocation, first in every moving substep (section >>step, gp__step_clock); the host copies\n",
+    "// clock_h into the solvers' block (gp_gravity.w), which every later pass reads as the substep.\n",
+    "//\n",
+    "// The host writes at the start of each step: clock_start 1, the step's dt, its planned substep\n",
+    "// H = dt / n (plus the time owed, below) and count n, the fastest speed it knows of (its own\n",
+    "// estimate, particles it added or wrote), the speed of sound, the spacing and max_cfl of the\n",
+    "// CFL condition (max_cfl 0: the caller fixed the substeps, keep them) and the substep limit that\n",
+    "// no speed changes (viscosity, diffusion, the grains' contacts). Then, substep by substep:\n",
+    "//   h = H while nothing has shortened a substep of the step and nothing is owed (clean: the\n",
+    "//       host's substeps bit for bit); otherwise the time still to run over the substeps left;\n",
+    "//   h = min(h, limit, max_cfl spacing / (sound + v)), v the fastest particle after the substep before\n",
+    "//       (stat_max_speed, any kind; the integrators write it) or the host's speed;\n",
+    "//   a substep never runs past what the step owes. What the step could not run within its\n",
+    "//   substeps is owed (clock_lag) and run by the next steps, whose host plans its substeps for\n",
+    "//   it (it reads clock_lag two steps late, with the statistics). clock_cfl keeps the largest CFL\n",
+    "//   number a substep of the step started with, for gp_fluid_stats.\n",
+    "layout(local_size_x = 1) in;\n",
+    "\n",
+    "void main() {\n",
+    "    float dt = uintBitsToFloat(clock_dt), planned = uintBitsToFloat(clock_planned);\n",
+    "    float speed = uintBitsToFloat(stat_max_speed);\n",
+    "    if (clock_start != 0u) {   // the step's first substep: what it owes, the speeds the host knows\n",
+    "        clock_start = 0u;\n",
+    "        float owed = uintBitsToFloat(clock_lag);\n",
+    "        clock_remaining = floatBitsToUint(dt + owed);\n",
+    "        clock_left = clock_substeps;\n",
+    "        clock_clean = owed == 0.0 ? 1u : 0u;\n",
+    "        clock_cfl = 0u;\n",
+    "        speed = max(speed, uintBitsToFloat(clock_speed));\n",
+    "    }\n",
+    "    float remaining = uintBitsToFloat(clock_remaining);\n",
+    "    uint left = max(clock_left, 1u);\n",
+    "    float h = clock_clean != 0u ? planned : remaining / float(left);\n",
+    "    h = min(h, uintBitsToFloat(clock_limit));\n",
+    "    float cfl = uintBitsToFloat(clock_max_cfl), sound = uintBitsToFloat(clock_sound), spacing = uintBitsToFloat(clock_spacing);\n",
+    "    bool adapt = cfl > 0.0 && gp_finite(speed) && sound + speed > 0.0;\n",
+    "    if (adapt) h = min(h, cfl * spacing / (sound + speed));\n",
+    "    if (h != planned) clock_clean = 0u;\n",
+    "    if (clock_clean == 0u) h = min(h, remaining);\n",
+    "    h = max(h, 0.0);\n",
+    "    remaining = clock_clean != 0u && left == 1u ? 0.0 : remaining - h;\n",
+    "    clock_remaining = floatBitsToUint(remaining);\n",
+    "    clock_left = left - 1u;\n",
+    "    if (left == 1u) clock_lag = floatBitsToUint(max(remaining, 0.0));\n",
+    "    clock_h = floatBitsToUint(h);\n",
+    "    if (adapt) clock_cfl = max(clock_cfl, floatBitsToUint(h * (sound + speed) / spacing));   // non-negative: bits order\n",
+    "}\n",
+    0
+};
 typedef enum gp__shader_file_id {
     GP__FILE_BODY_PARTICLES_COMP,
     GP__FILE_BODY_UPDATE_COMP,
@@ -3072,6 +3160,7 @@ typedef enum gp__shader_file_id {
     GP__FILE_SPH_DENSITY_COMP,
     GP__FILE_SPH_FORCE_COMP,
     GP__FILE_SPH_INTEGRATE_COMP,
+    GP__FILE_STEP_CLOCK_COMP,
     GP__FILE_COUNT
 } gp__shader_file_id;
 /* By #line source number: shaders_embedded/<name>. */
@@ -3116,6 +3205,7 @@ static const gp__shader_file gp__shader_files[GP__FILE_COUNT] = {
     { "sph_density.comp", gp__file_sph_density_comp },
     { "sph_force.comp", gp__file_sph_force_comp },
     { "sph_integrate.comp", gp__file_sph_integrate_comp },
+    { "step_clock.comp", gp__file_step_clock_comp },
 };
 static const gp__shader_range gp__ranges_body_particles_comp[] = {
     { GP__FILE_BODY_PARTICLES_COMP, 0, 1, 1 },
@@ -3125,10 +3215,10 @@ static const gp__shader_range gp__ranges_body_particles_comp[] = {
     { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 59, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 80, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
     { GP__FILE_GP_DEM_GLSL, 0, 65, 1 },
-    { GP__FILE_BODY_PARTICLES_COMP, 5, 11, 364 },
+    { GP__FILE_BODY_PARTICLES_COMP, 5, 11, 382 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_body_update_comp[] = {
@@ -3139,10 +3229,10 @@ static const gp__shader_range gp__ranges_body_update_comp[] = {
     { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 59, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 80, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
     { GP__FILE_GP_DEM_GLSL, 0, 65, 1 },
-    { GP__FILE_BODY_UPDATE_COMP, 10, 33, 369 },
+    { GP__FILE_BODY_UPDATE_COMP, 10, 33, 387 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_boundary_distance_comp[] = {
@@ -3150,9 +3240,9 @@ static const gp__shader_range gp__ranges_boundary_distance_comp[] = {
     { GP__FILE_BOUNDARY_DISTANCE_COMP, 1, 2, 28 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 59, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 80, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 81, 1 },
-    { GP__FILE_BOUNDARY_DISTANCE_COMP, 3, 10, 272 },
+    { GP__FILE_BOUNDARY_DISTANCE_COMP, 3, 10, 290 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_copy_comp[] = {
@@ -3170,10 +3260,10 @@ static const gp__shader_range gp__ranges_coupling_guard_comp[] = {
     { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 59, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 80, 1 },
-    { GP__FILE_COUPLING_GUARD_COMP, 14, 31, 295 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
+    { GP__FILE_COUPLING_GUARD_COMP, 14, 31, 313 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_COUPLING_GUARD_COMP, 45, 4, 397 },
+    { GP__FILE_COUPLING_GUARD_COMP, 45, 4, 415 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_coupling_solid_comp[] = {
@@ -3184,13 +3274,13 @@ static const gp__shader_range gp__ranges_coupling_solid_comp[] = {
     { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 59, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 80, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 81, 1 },
-    { GP__FILE_GP_SPH_GLSL, 0, 213, 1 },
+    { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 36, 1 },
-    { GP__FILE_COUPLING_SOLID_COMP, 9, 40, 630 },
+    { GP__FILE_COUPLING_SOLID_COMP, 9, 40, 651 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_COUPLING_SOLID_COMP, 49, 2, 741 },
+    { GP__FILE_COUPLING_SOLID_COMP, 49, 2, 762 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_dem_contact_comp[] = {
@@ -3201,13 +3291,13 @@ static const gp__shader_range gp__ranges_dem_contact_comp[] = {
     { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 59, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 80, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 81, 1 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
     { GP__FILE_GP_DEM_GLSL, 0, 65, 1 },
-    { GP__FILE_DEM_CONTACT_COMP, 9, 68, 451 },
+    { GP__FILE_DEM_CONTACT_COMP, 9, 68, 469 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_DEM_CONTACT_COMP, 77, 6, 590 },
+    { GP__FILE_DEM_CONTACT_COMP, 77, 6, 608 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_dem_integrate_comp[] = {
@@ -3217,9 +3307,9 @@ static const gp__shader_range gp__ranges_dem_integrate_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 59, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 80, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
     { GP__FILE_GP_INTEGRATE_GLSL, 0, 24, 1 },
-    { GP__FILE_DEM_INTEGRATE_COMP, 7, 10, 238 },
+    { GP__FILE_DEM_INTEGRATE_COMP, 7, 10, 256 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_dispatch_args_comp[] = {
@@ -3252,8 +3342,8 @@ static const gp__shader_range gp__ranges_grid_count_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 80, 1 },
-    { GP__FILE_GRID_COUNT_COMP, 8, 19, 230 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
+    { GP__FILE_GRID_COUNT_COMP, 8, 19, 248 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_ids_comp[] = {
@@ -3262,8 +3352,8 @@ static const gp__shader_range gp__ranges_grid_ids_comp[] = {
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 80, 1 },
-    { GP__FILE_GRID_IDS_COMP, 4, 7, 146 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
+    { GP__FILE_GRID_IDS_COMP, 4, 7, 164 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_neighbors_comp[] = {
@@ -3273,10 +3363,10 @@ static const gp__shader_range gp__ranges_grid_neighbors_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 80, 1 },
-    { GP__FILE_GRID_NEIGHBORS_COMP, 4, 25, 224 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
+    { GP__FILE_GRID_NEIGHBORS_COMP, 4, 25, 242 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_GRID_NEIGHBORS_COMP, 29, 3, 320 },
+    { GP__FILE_GRID_NEIGHBORS_COMP, 29, 3, 338 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_reorder_comp[] = {
@@ -3284,8 +3374,8 @@ static const gp__shader_range gp__ranges_grid_reorder_comp[] = {
     { GP__FILE_GRID_REORDER_COMP, 1, 9, 33 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 80, 1 },
-    { GP__FILE_GRID_REORDER_COMP, 10, 23, 149 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
+    { GP__FILE_GRID_REORDER_COMP, 10, 23, 167 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_scan_block_comp[] = {
@@ -3328,13 +3418,13 @@ static const gp__shader_range gp__ranges_sph_continuity_comp[] = {
     { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 59, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 80, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 81, 1 },
-    { GP__FILE_GP_SPH_GLSL, 0, 213, 1 },
+    { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 36, 1 },
-    { GP__FILE_SPH_CONTINUITY_COMP, 13, 62, 634 },
+    { GP__FILE_SPH_CONTINUITY_COMP, 13, 62, 655 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_CONTINUITY_COMP, 75, 26, 767 },
+    { GP__FILE_SPH_CONTINUITY_COMP, 75, 26, 788 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_density_comp[] = {
@@ -3345,13 +3435,13 @@ static const gp__shader_range gp__ranges_sph_density_comp[] = {
     { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 59, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 80, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 81, 1 },
-    { GP__FILE_GP_SPH_GLSL, 0, 213, 1 },
+    { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 36, 1 },
-    { GP__FILE_SPH_DENSITY_COMP, 7, 30, 627 },
+    { GP__FILE_SPH_DENSITY_COMP, 7, 29, 648 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_DENSITY_COMP, 37, 5, 728 },
+    { GP__FILE_SPH_DENSITY_COMP, 36, 5, 748 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_force_comp[] = {
@@ -3362,13 +3452,13 @@ static const gp__shader_range gp__ranges_sph_force_comp[] = {
     { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 59, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 80, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 81, 1 },
-    { GP__FILE_GP_SPH_GLSL, 0, 213, 1 },
+    { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 36, 1 },
-    { GP__FILE_SPH_FORCE_COMP, 17, 62, 638 },
+    { GP__FILE_SPH_FORCE_COMP, 17, 62, 659 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_FORCE_COMP, 79, 8, 771 },
+    { GP__FILE_SPH_FORCE_COMP, 79, 8, 792 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_integrate_comp[] = {
@@ -3379,11 +3469,19 @@ static const gp__shader_range gp__ranges_sph_integrate_comp[] = {
     { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 59, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 80, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 81, 1 },
-    { GP__FILE_GP_SPH_GLSL, 0, 213, 1 },
+    { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_INTEGRATE_GLSL, 0, 24, 1 },
-    { GP__FILE_SPH_INTEGRATE_COMP, 9, 28, 618 },
+    { GP__FILE_SPH_INTEGRATE_COMP, 9, 28, 639 },
+    { GP__FILE_COUNT, 0, 0, 0 }
+};
+static const gp__shader_range gp__ranges_step_clock_comp[] = {
+    { GP__FILE_STEP_CLOCK_COMP, 0, 1, 1 },
+    { GP__FILE_STEP_CLOCK_COMP, 1, 19, 26 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
+    { GP__FILE_STEP_CLOCK_COMP, 20, 31, 161 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 typedef enum gp__program_id {
@@ -3408,6 +3506,7 @@ typedef enum gp__program_id {
     GP__PROGRAM_SPH_DENSITY,
     GP__PROGRAM_SPH_FORCE,
     GP__PROGRAM_SPH_INTEGRATE,
+    GP__PROGRAM_STEP_CLOCK,
     GP__PROGRAM_COUNT,   /* compute programs above; the draw helper's stages below */
     GP__SHADER_DRAW_BODIES_FRAG = GP__PROGRAM_COUNT,
     GP__SHADER_DRAW_BODIES_VERT,
@@ -3437,12 +3536,13 @@ static const gp__shader_source gp__shader_sources[GP__SHADER_COUNT] = {
     { "sph_density.comp", GP__GL_COMPUTE_SHADER, gp__ranges_sph_density_comp },
     { "sph_force.comp", GP__GL_COMPUTE_SHADER, gp__ranges_sph_force_comp },
     { "sph_integrate.comp", GP__GL_COMPUTE_SHADER, gp__ranges_sph_integrate_comp },
+    { "step_clock.comp", GP__GL_COMPUTE_SHADER, gp__ranges_step_clock_comp },
     { "draw_bodies.frag", GP__GL_FRAGMENT_SHADER, gp__ranges_draw_bodies_frag },
     { "draw_bodies.vert", GP__GL_VERTEX_SHADER, gp__ranges_draw_bodies_vert },
     { "draw_particles.frag", GP__GL_FRAGMENT_SHADER, gp__ranges_draw_particles_frag },
     { "draw_particles.vert", GP__GL_VERTEX_SHADER, gp__ranges_draw_particles_vert },
 };
-#define GP__SHADER_MOST_LINES 755   /* the longest program, with its #line directives */
+#define GP__SHADER_MOST_LINES 776   /* the longest program, with its #line directives */
 #define GP__SHADER_MOST_RANGES 14   /* the most ranges of one program */
 /* <<shaders-generated */
 
@@ -3541,6 +3641,8 @@ static const gp__binding_plan gp__binding_plans[GP__PROGRAM_COUNT] = {
                                        GP__R(ACCELERATION), GP__R(CELL_START), GP__R(FIELDS), GP__R(STATS) } },
     { GP__PROGRAM_COUPLING_GUARD,    { GP__R(POSITION), 0, GP__R(INFO), 0,
                                        0, GP__R(CELL_START), 0, GP__R(STATS) } },
+    { GP__PROGRAM_STEP_CLOCK,        { 0, 0, 0, 0,
+                                       0, 0, 0, GP__R(STATS) } },
 };
 #undef GP__R
 
@@ -3642,7 +3744,7 @@ static int gp__shader_strings(gp__program_id id, const char* prelude, char* defi
     X(SPH_DENSITY, "sph_density") X(SPH_CONTINUITY, "sph_continuity") X(SPH_FORCE, "sph_force")        \
     X(SPH_INTEGRATE, "sph_integrate") X(DEM_CONTACT, "dem_contact") X(DEM_INTEGRATE, "dem_integrate")  \
     X(BODY_UPDATE, "body_update") X(BODY_PARTICLES, "body_particles") X(COUPLING_SOLID, "coupling_solid") \
-    X(COUPLING_GUARD, "coupling_guard")
+    X(COUPLING_GUARD, "coupling_guard") X(STEP_CLOCK, "step_clock")
 typedef enum gp__stage {
 #define GP__STAGE_ENUM(name, text) GP__STAGE_##name,
     GP__STAGES(GP__STAGE_ENUM)
@@ -3660,16 +3762,22 @@ GP__STATIC_ASSERT(world_params_is_std140, sizeof(gp__world_params) == 48);
 
 /* The world's statistics, the STATS role (shaders_embedded/gp_buffers.glsl's gp_stats_block), word
    for word: the grid's three, reset by every build; the solvers' four, reset every substep; the
-   non-finite updates, kept. Floats as their bits (non-negative floats order as uints). */
+   non-finite updates, kept; then the step's clock (step_clock.comp): what the host writes at the
+   start of a step (clock_start ... clock_limit), and what the GPU keeps. Floats as their bits
+   (non-negative floats order as uints). */
 typedef struct gp__stats {
     uint32_t outside, nonfinite, truncated;
     uint32_t max_speed, min_density, max_density, wall_pushes;
     uint32_t bad_updates;
+    uint32_t clock_start, clock_dt, clock_planned, clock_substeps, clock_speed, clock_sound, clock_spacing,
+             clock_max_cfl, clock_limit;
+    uint32_t clock_remaining, clock_left, clock_clean, clock_h, clock_lag, clock_cfl;
+    uint32_t padding;   /* the block a whole number of 16 bytes (stat_padding) */
 } gp__stats;
-GP__STATIC_ASSERT(stats_is_std430, sizeof(gp__stats) == 32);
+GP__STATIC_ASSERT(stats_is_std430, sizeof(gp__stats) == 96);
 #define GP__STATS_GRID_BYTES 12u                                      /* outside, nonfinite, truncated */
 #define GP__STATS_SUBSTEP_AT offsetof(gp__stats, max_speed)           /* 16 bytes reset every substep */
-/* What each step copies for the step after next: nonfinite, truncated, max_speed. */
+/* What each step copies for the step after next: nonfinite, truncated, max_speed, then clock_lag. */
 #define GP__STATS_STEP_AT offsetof(gp__stats, nonfinite)
 #define GP__STATS_STEP_BYTES 12u
 
@@ -3787,12 +3895,14 @@ typedef struct gp__rigid_system {
 /* The step (section >>step): what picks the substeps, and the statistics read two steps late. */
 typedef struct gp__step_state {
     float max_speed;                      /* of the last substep of the step before last */
-    gp__GLuint stats[2];                  /* the statistics' words 1-3 after each of the last two steps */
+    gp__GLuint stats[2];                  /* the statistics' words 1-3 and clock_lag after each of the last two steps */
     gp__GLsync fence[2];                  /* signalled when that copy is done; NULL: none pending */
     uint32_t slot;                        /* where this step's copy goes: the older of the two */
-    float added_speed;                    /* fastest particle added from the host since the last step */
+    float added_speed;                    /* fastest particle added or written from the host since the last step */
     float added_before;                   /* the same for the step before: not yet in the statistics read */
     uint32_t nonfinite_warned;            /* non-finite positions the step last warned about */
+    float lag;                            /* seconds the step before last left owed (clock_lag) */
+    bool lag_warned;                      /* warned since the world last owed nothing */
     uint32_t last_substeps;
     float last_substep, last_cfl;
     bool cfl_warned;                      /* warned since the CFL number was last fine */
@@ -4709,7 +4819,7 @@ static gp_result gp__particles_add(gp_world* world, const gp_particles_desc* des
                 if (p[k] < world->added_lo[k]) world->added_lo[k] = p[k];
                 if (p[k] > world->added_hi[k]) world->added_hi[k] = p[k];
             }
-            if (v && d.kind == GP_KIND_FLUID) {
+            if (v) {   /* any kind: the substeps are sized by every kind's speed */
                 float speed = sqrtf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
                 if (speed > world->step.added_speed) world->step.added_speed = speed;
             }
@@ -6087,6 +6197,8 @@ gp_result gp_fluid_stats_read(gp_world* world, gp_fluid_stats* stats) {
     stats->substep = world->step.last_substep;
     gp__fluid_limits(world, &sound, &spacing, &viscous);
     stats->cfl = world->step.last_substep * (sound + stats->max_speed) / spacing;
+    memcpy(&stats->lag, &words.clock_lag, 4);
+    memcpy(&stats->cfl_reached, &words.clock_cfl, 4);
     return gp__end(world, GP_OK);
 }
 
@@ -6969,8 +7081,9 @@ static void gp__coupling_guard(gp_world* w) {
 
 /* >>step ===================================================================================
    The world's step. gravity and the user's forces, which every system feels; the substep, a
-   pipeline of the systems' stages in one stated order; and gp_world_step, which picks the
-   substeps from every system's limit and runs them. */
+   pipeline of the systems' stages in one stated order; and gp_world_step, which plans the
+   substeps from every system's limit and runs them, each one's length checked first on the GPU
+   against the speeds of the moment (the clock, step_clock.comp). */
 
 /* ---- gravity and forces ---- */
 
@@ -7029,12 +7142,28 @@ static void gp__stats_reset(gp_world* w) {
     gp__buffer_upload(w, w->grid_stats, GP__STATS_SUBSTEP_AT, sizeof words, words);
 }
 
+/* The step's clock (step_clock.comp): the substep about to run, from the speeds the one before
+   left, written into the solvers' block (gravity.w) on the GPU, without a readback. */
+static void gp__step_clock(gp_world* w) {
+    uint32_t timer = gp__timer_begin(w, GP__STAGE_STEP_CLOCK);
+    gp__use(w, GP__PROGRAM_STEP_CLOCK);
+    gp__dispatch(w, 1);   /* its barrier orders the copy after the write */
+    w->gl.fnBindBuffer(GP__GL_COPY_READ_BUFFER, w->grid_stats);
+    w->gl.fnBindBuffer(GP__GL_COPY_WRITE_BUFFER, w->solver);
+    w->gl.fnCopyBufferSubData(GP__GL_COPY_READ_BUFFER, GP__GL_COPY_WRITE_BUFFER, offsetof(gp__stats, clock_h),
+                              offsetof(gp__solver_params, gravity) + 3 * sizeof(float), sizeof(float));
+    w->gl.fnBindBuffer(GP__GL_COPY_READ_BUFFER, 0);
+    w->gl.fnBindBuffer(GP__GL_COPY_WRITE_BUFFER, 0);
+    gp__timer_end(w, timer);
+}
+
 /* THE SUBSTEP of h seconds: every system's stages in one stated order, the whole pipeline on one
    screen (STYLE 23). A system adds its stages here, in its place, and meets the others only
    through the store, the grid and the documented per-particle fields; no system calls another.
    The order: emitters, the grid, coupling, fluid, grains and bodies, cloth, effects (each system
-   integrates its own kinds at the end of its stages). integrate false computes without moving
-   (gp_fluid_compute): no emitter runs and nothing moves. */
+   integrates its own kinds at the end of its stages). A moving substep's length is the clock's,
+   chosen on the GPU (h is the host's plan, which it may shorten). integrate false computes
+   without moving (gp_fluid_compute): no emitter runs, nothing moves, h is used as it is. */
 static gp_result gp__world_substep(gp_world* w, float h, bool integrate) {
     gp_result r = GP_OK;
     if (integrate) r = gp__pours_run(w, h);          /* emitters: the pours (>>sph) */
@@ -7042,6 +7171,7 @@ static gp_result gp__world_substep(gp_world* w, float h, bool integrate) {
     if (r != GP_OK) return r;
     w->solver_host.gravity[3] = h;                   /* the substep and the integrator: the solvers' block's first 32 bytes */
     gp__buffer_upload(w, w->solver, 0, sizeof w->solver_host.gravity + sizeof w->solver_host.counts, &w->solver_host);
+    if (integrate) gp__step_clock(w);                /* the substep's length, from the speeds now (>>step) */
     gp__stats_reset(w);
     gp__fluid_forces(w);                             /* SPH density and forces, solids as boundary (>>sph) */
     gp__dem_contacts(w);                             /* contacts of grains and rigid particles (>>dem) */
@@ -7058,9 +7188,11 @@ static gp_result gp__world_substep(gp_world* w, float h, bool integrate) {
 
 gp_result gp_world_step(gp_world* world, const gp_step_desc* desc) {
     gp_step_desc d;
-    float sound, spacing, viscous, h, cfl, dem_limit;
-    double needed;
-    uint32_t s, i, words[3];
+    float sound, spacing, viscous, h, cfl, dem_limit, limit;
+    double needed, owed;
+    bool fixed;
+    uint32_t s, i, words[4];
+    gp__stats clock;
     gp_result r = GP_OK;
     if (!world) return gp__no_world(__func__);
     gp__begin(world, "gp_world_step");
@@ -7078,11 +7210,14 @@ gp_result gp_world_step(gp_world* world, const gp_step_desc* desc) {
     if (d.substeps > 100000u)
         return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE,
                                        "%u substeps: at most 100,000", d.substeps));
-    /* The fastest particle and the speed of sound bound the substep (CFL). The fastest particle
-       is the one after the step before last: each step ends by copying its statistics into one of
-       two small buffers, behind a fence, and the next step but one reads them, so that a step
-       never waits for the GPU to finish the step just sent (a stall of a whole frame on a GPU).
-       The waits and copies are the same in every run: the substeps do not depend on timing. */
+    /* The fastest particle and the speed of sound bound the substep (CFL). The host plans the
+       step's substeps from the fastest particle after the step before last: each step ends by
+       copying its statistics into one of two small buffers, behind a fence, and the next step
+       but one reads them, so that a step never waits for the GPU to finish the step just sent (a
+       stall of a whole frame on a GPU). The waits and copies are the same in every run: the
+       substeps do not depend on timing. The GPU's clock (step_clock) then shortens any substep
+       that the speeds left by the one before need shorter, within the step; the time that costs
+       is owed and run by the next steps (planned here for it, two steps late, from clock_lag). */
     if (world->step.fence[world->step.slot]) {
         gp__GLsync fence = world->step.fence[world->step.slot];
         if (world->gl.fnClientWaitSync(fence, GP__GL_SYNC_FLUSH_COMMANDS_BIT, ~(gp__GLuint64)0) == GP__GL_WAIT_FAILED)
@@ -7091,8 +7226,15 @@ gp_result gp_world_step(gp_world* world, const gp_step_desc* desc) {
                     "reading them anyway");
         world->gl.fnDeleteSync(fence);
         world->step.fence[world->step.slot] = NULL;
-        gp__buffer_download(world, world->step.stats[world->step.slot], 0, GP__STATS_STEP_BYTES, words);   /* nonfinite, truncated, max speed */
+        gp__buffer_download(world, world->step.stats[world->step.slot], 0, sizeof words, words);   /* nonfinite, truncated, max speed, lag */
         memcpy(&world->step.max_speed, &words[2], 4);
+        memcpy(&world->step.lag, &words[3], 4);
+        if (!(world->step.lag >= 0.0f) || !isfinite(world->step.lag)) world->step.lag = 0.0f;
+        if (world->step.lag > 0.0f && !world->step.lag_warned)
+            GP__LOG(world, GP_LOG_INFO, GP_LOG_ITEM_STEP_BEHIND,
+                    "gp_world_step: a speed jumped within a step (to about %g m/s): the GPU shortened its substeps "
+                    "and the world owes %g s, which the next steps run", (double)world->step.max_speed, (double)world->step.lag);
+        world->step.lag_warned = world->step.lag > 0.0f;
         if (words[0] != world->step.nonfinite_warned && words[0])
             GP__LOG(world, GP_LOG_WARNING, GP_LOG_ITEM_PARTICLES_NOT_FINITE,
                     "gp_world_step: %u particles have a position that is not finite (NaN or infinite): "
@@ -7109,11 +7251,13 @@ gp_result gp_world_step(gp_world* world, const gp_step_desc* desc) {
     for (i = 0; i < world->fluid.pour_count; ++i)
         if (world->fluid.pours[i].desc.speed > world->step.max_speed) world->step.max_speed = world->fluid.pours[i].desc.speed;
     gp__fluid_limits(world, &sound, &spacing, &viscous);
-    needed = ceil((double)d.dt * (sound + world->step.max_speed) / ((double)d.max_cfl * spacing));
-    if (ceil((double)d.dt / viscous) > needed) needed = ceil((double)d.dt / viscous);
+    owed = (double)d.dt + world->step.lag;   /* the step's time and what the step before last left owed */
+    needed = ceil(owed * (sound + world->step.max_speed) / ((double)d.max_cfl * spacing));
+    if (ceil(owed / viscous) > needed) needed = ceil(owed / viscous);
     dem_limit = gp__dem_limit(world);
-    if (ceil((double)d.dt / dem_limit) > needed) needed = ceil((double)d.dt / dem_limit);
-    if (d.substeps == 0) d.substeps = needed < 1.0 ? 1u : needed > 1000.0 ? 1000u : (uint32_t)needed;
+    if (ceil(owed / dem_limit) > needed) needed = ceil(owed / dem_limit);
+    fixed = d.substeps != 0;
+    if (!fixed) d.substeps = needed < 1.0 ? 1u : needed > 1000.0 ? 1000u : (uint32_t)needed;
     h = d.dt / (float)d.substeps;
     cfl = h * (sound + world->step.max_speed) / spacing;
     if (cfl > d.max_cfl && !world->step.cfl_warned)
@@ -7131,12 +7275,28 @@ gp_result gp_world_step(gp_world* world, const gp_step_desc* desc) {
     world->step.last_cfl = cfl;
     world->step.last_substeps = d.substeps;
     world->solver_host.counts[2] = (world->solver_host.counts[2] & ~GP__INTEGRATOR_MASK) | (d.integrator == GP_INTEGRATOR_EXPLICIT_EULER ? 2u : 1u);
+    memset(&clock, 0, sizeof clock);   /* the clock's words for the step (step_clock.comp) */
+    clock.clock_start = 1u;
+    clock.clock_substeps = d.substeps;
+    memcpy(&clock.clock_dt, &d.dt, 4);
+    memcpy(&clock.clock_planned, &h, 4);
+    memcpy(&clock.clock_speed, &world->step.max_speed, 4);
+    memcpy(&clock.clock_sound, &sound, 4);
+    memcpy(&clock.clock_spacing, &spacing, 4);
+    limit = fixed ? 0.0f : d.max_cfl;
+    memcpy(&clock.clock_max_cfl, &limit, 4);
+    limit = fixed || viscous > 3.4e38f ? 3.4e38f : viscous;
+    if (!fixed && dem_limit < limit) limit = dem_limit;
+    memcpy(&clock.clock_limit, &limit, 4);
+    gp__buffer_upload(world, world->grid_stats, offsetof(gp__stats, clock_start), offsetof(gp__stats, clock_remaining) - offsetof(gp__stats, clock_start),
+                      &clock.clock_start);
     for (s = 0; s < d.substeps && r == GP_OK; ++s) r = gp__world_substep(world, h, true);
     if (r == GP_OK && world->grid_built) {   /* this step's statistics, for the step after next */
         world->gl.fnMemoryBarrier(GP__GL_BUFFER_UPDATE_BARRIER_BIT);
         world->gl.fnBindBuffer(GP__GL_COPY_READ_BUFFER, world->grid_stats);
         world->gl.fnBindBuffer(GP__GL_COPY_WRITE_BUFFER, world->step.stats[world->step.slot]);
         world->gl.fnCopyBufferSubData(GP__GL_COPY_READ_BUFFER, GP__GL_COPY_WRITE_BUFFER, GP__STATS_STEP_AT, 0, GP__STATS_STEP_BYTES);
+        world->gl.fnCopyBufferSubData(GP__GL_COPY_READ_BUFFER, GP__GL_COPY_WRITE_BUFFER, offsetof(gp__stats, clock_lag), GP__STATS_STEP_BYTES, 4);
         world->gl.fnBindBuffer(GP__GL_COPY_READ_BUFFER, 0);
         world->gl.fnBindBuffer(GP__GL_COPY_WRITE_BUFFER, 0);
         world->step.fence[world->step.slot] = world->gl.fnFenceSync(GP__GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
@@ -7521,7 +7681,9 @@ static gp_result gp__load_gl(gp_world* w) {
 static gp_result gp__create_buffers(gp_world* w) {
     size_t n = w->capacity, table = ((size_t)w->buckets + 2) * 4;
     gp_result r = GP_OK;
-    gp__stats stats = {0, 0, 0, 0, 0x7f7fffffu, 0, 0, 0};   /* min density FLT_MAX, as gp__stats_reset leaves it */
+    gp__stats stats;
+    memset(&stats, 0, sizeof stats);   /* the clock too: nothing owed */
+    stats.min_density = 0x7f7fffffu;   /* FLT_MAX, as gp__stats_reset leaves it */
     if (r == GP_OK) r = gp__buffer_new(w, n * 16, NULL, "the position buffer", &w->position);
     if (r == GP_OK) r = gp__buffer_new(w, n * 16, NULL, "the velocity buffer", &w->velocity);
     if (r == GP_OK) r = gp__buffer_new(w, n * 16, NULL, "the info buffer", &w->info);
@@ -7793,6 +7955,14 @@ gp_result gp_particles_write(gp_world* world, gp_attribute attribute, uint32_t f
     if (r != GP_OK) return gp__end(world, r);
     gp__buffer_upload(world, gp__attribute_buffer(world, attribute), (size_t)first * size, (size_t)count * size, src);
     if (attribute == GP_ATTRIBUTE_POSITION) world->grid_built = false;
+    if (attribute == GP_ATTRIBUTE_VELOCITY) {   /* the next step's substeps must know the fastest */
+        const float* v = (const float*)src;
+        uint32_t i;
+        for (i = 0; i < count; ++i) {
+            float speed = sqrtf(v[4 * i] * v[4 * i] + v[4 * i + 1] * v[4 * i + 1] + v[4 * i + 2] * v[4 * i + 2]);
+            if (speed > world->step.added_speed) world->step.added_speed = speed;
+        }
+    }
     return gp__end(world, GP_OK);
 }
 

@@ -6,7 +6,10 @@
 uint gp_material_of(uvec4 info) { return min(gp_phase_of(info), GP_MAX_FLUID_MATERIALS - 1u); }
 
 // Müller's kernels (001 eqs. 8-10), r2 = |r|^2 < re^2 checked by the caller.
-float gp_poly6(gp_fluid f, float r2) { float x = f.kernel.w - r2; return f.kernel.x * x * x * x; }
+// poly6 from its coefficient c = 315 / (64 pi re^9) and re^2, at r^2 < re^2: c (re^2 - r^2)^3. The
+// passes that sum it pass c and re^2 alone: a whole gp_fluid per call is slow on a software GL.
+float gp_poly6_of(float c, float re2, float r2) { float x = re2 - r2; return c * x * x * x; }
+float gp_poly6(gp_fluid f, float r2) { return gp_poly6_of(f.kernel.x, f.kernel.w, r2); }
 // |spiky gradient| / |r|: the gradient of W_press at r is -this * r.
 float gp_spiky_gradient(gp_fluid f, float r) { float x = f.shape.y - r; return f.kernel.y * x * x / r; }
 float gp_viscosity_laplacian(gp_fluid f, float r) { return f.kernel.z * (f.shape.y - r); }

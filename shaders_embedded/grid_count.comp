@@ -209,6 +209,24 @@ layout(std430, binding = GP_BINDING_STATS) buffer gp_stats_block {
     uint stat_max_density;    // float bits
     uint stat_wall_pushes;    // particles put back out of a wall in the last substep
     uint stat_bad_updates;    // non-finite updates since the world was made
+    // The step's clock (step_clock.comp): the host writes these at the start of a step,
+    uint clock_start;         // 1: the step's first substep is next (step_clock clears it)
+    uint clock_dt;            // float bits: the step's dt (s)
+    uint clock_planned;       // float bits: the host's substep, (dt + time owed) / substeps
+    uint clock_substeps;      // the step's substeps
+    uint clock_speed;         // float bits: the fastest speed the host knows of (m/s)
+    uint clock_sound;         // float bits: the fluids' largest speed of sound (m/s)
+    uint clock_spacing;       // float bits: the smallest spacing (m) of the CFL condition
+    uint clock_max_cfl;       // float bits: gp_step_desc's max_cfl; 0: the caller fixed the substeps
+    uint clock_limit;         // float bits: the longest substep viscosity, diffusion and contacts allow (s)
+    // and step_clock keeps these:
+    uint clock_remaining;     // float bits: what the step still has to run (s)
+    uint clock_left;          // substeps left in the step
+    uint clock_clean;         // 1 while every substep of the step is the host's
+    uint clock_h;             // float bits: the substep running now (s), copied into gp_gravity.w
+    uint clock_lag;           // float bits: what the last step could not run, owed to the next (s)
+    uint clock_cfl;           // float bits: the largest CFL number a substep of the step started with
+    uint stat_padding;        // the block a whole number of 16 bytes, on every driver
 };
 #endif
 

@@ -277,6 +277,24 @@ layout(std430, binding = GP_BINDING_STATS) buffer gp_stats_block {
     uint stat_max_density;    // float bits
     uint stat_wall_pushes;    // particles put back out of a wall in the last substep
     uint stat_bad_updates;    // non-finite updates since the world was made
+    // The step's clock (step_clock.comp): the host writes these at the start of a step,
+    uint clock_start;         // 1: the step's first substep is next (step_clock clears it)
+    uint clock_dt;            // float bits: the step's dt (s)
+    uint clock_planned;       // float bits: the host's substep, (dt + time owed) / substeps
+    uint clock_substeps;      // the step's substeps
+    uint clock_speed;         // float bits: the fastest speed the host knows of (m/s)
+    uint clock_sound;         // float bits: the fluids' largest speed of sound (m/s)
+    uint clock_spacing;       // float bits: the smallest spacing (m) of the CFL condition
+    uint clock_max_cfl;       // float bits: gp_step_desc's max_cfl; 0: the caller fixed the substeps
+    uint clock_limit;         // float bits: the longest substep viscosity, diffusion and contacts allow (s)
+    // and step_clock keeps these:
+    uint clock_remaining;     // float bits: what the step still has to run (s)
+    uint clock_left;          // substeps left in the step
+    uint clock_clean;         // 1 while every substep of the step is the host's
+    uint clock_h;             // float bits: the substep running now (s), copied into gp_gravity.w
+    uint clock_lag;           // float bits: what the last step could not run, owed to the next (s)
+    uint clock_cfl;           // float bits: the largest CFL number a substep of the step started with
+    uint stat_padding;        // the block a whole number of 16 bytes, on every driver
 };
 #endif
 
@@ -387,7 +405,10 @@ vec4 gp_boundary(vec3 p) {
 uint gp_material_of(uvec4 info) { return min(gp_phase_of(info), GP_MAX_FLUID_MATERIALS - 1u); }
 
 // Müller's kernels (001 eqs. 8-10), r2 = |r|^2 < re^2 checked by the caller.
-float gp_poly6(gp_fluid f, float r2) { float x = f.kernel.w - r2; return f.kernel.x * x * x * x; }
+// poly6 from its coefficient c = 315 / (64 pi re^9) and re^2, at r^2 < re^2: c (re^2 - r^2)^3. The
+// passes that sum it pass c and re^2 alone: a whole gp_fluid per call is slow on a software GL.
+float gp_poly6_of(float c, float re2, float r2) { float x = re2 - r2; return c * x * x * x; }
+float gp_poly6(gp_fluid f, float r2) { return gp_poly6_of(f.kernel.x, f.kernel.w, r2); }
 // |spiky gradient| / |r|: the gradient of W_press at r is -this * r.
 float gp_spiky_gradient(gp_fluid f, float r) { float x = f.shape.y - r; return f.kernel.y * x * x / r; }
 float gp_viscosity_laplacian(gp_fluid f, float r) { return f.kernel.z * (f.shape.y - r); }
@@ -652,8 +673,8 @@ void gp_continuity_term(uint k, uint end, gp_flow s, ivec3 cell, inout vec3 sum)
     uint kind = gp_kind_of(info);
     if (kind != GP_KIND_FLUID && !gp_is_solid(kind)) return;
     vec4 v = gp_velocity[k];
-    float mass = kind == GP_KIND_FLUID ? v.w : gp_solid_mass(s.solid, q.w, kind), w = s.re2 - r2;
-    sum.z += mass * s.poly6 * w * w * w;
+    float mass = kind == GP_KIND_FLUID ? v.w : gp_solid_mass(s.solid, q.w, kind);
+    sum.z += mass * gp_poly6_of(s.poly6, s.re2, r2);
     if (r2 == 0.0) return;   // on top of another: no rate
     float r = sqrt(r2), x = s.re - r;
     vec3 grad = -(s.spiky * x * x / r) * d;   // grad_i W(x_i - x_k): towards k
@@ -779,12 +800,12 @@ void main() {
     // At a free surface the pressure is zero: a particle whose neighbourhood the fluid fills less
     // than 3/4 (the summation density of the positions, its own share, the solids' and the walls'
     // included, below 0.75 rho0: the threshold Marrone et al. 2010 put on their free-surface
-    // indicator) carries no
-    // more than the density of zero pressure. The clamp above keeps a density that the flow took
-    // away, so a surface particle that leaves the fluid and comes back is squeezed from rho0 each
-    // time, and the fluid pumped itself up: a block of water dropped onto a floor splashed at 10
-    // m/s and its energy grew fourfold in 1.5 s (issue 10). Without tension only.
-    float filled = sum.z + gp_velocity[i].w * s.poly6 * s.re2 * s.re2 * s.re2 + walls.share.x;   // its own mass too
+    // indicator) carries no more than the density of zero pressure. The clamp above keeps a
+    // density that the flow took away, so a surface particle that leaves the fluid and comes back
+    // is squeezed from rho0 each time, and the fluid pumped itself up: a block of water dropped
+    // onto a floor splashed at 10 m/s and its energy grew fourfold in 1.5 s (issue 10). Without
+    // tension only.
+    float filled = sum.z + gp_velocity[i].w * gp_poly6_of(s.poly6, s.re2, 0.0) + walls.share.x;   // its own mass too
     if (gp_fluids[m].flow.w == 0.0 && filled < 0.75 * shape.z) rho = min(rho, least);
     gp_density[i] = vec2(rho, gp_pressure(gp_fluids[m], rho));
     atomicMin(stat_min_density, floatBitsToUint(rho));

@@ -281,6 +281,24 @@ layout(std430, binding = GP_BINDING_STATS) buffer gp_stats_block {
     uint stat_max_density;    // float bits
     uint stat_wall_pushes;    // particles put back out of a wall in the last substep
     uint stat_bad_updates;    // non-finite updates since the world was made
+    // The step's clock (step_clock.comp): the host writes these at the start of a step,
+    uint clock_start;         // 1: the step's first substep is next (step_clock clears it)
+    uint clock_dt;            // float bits: the step's dt (s)
+    uint clock_planned;       // float bits: the host's substep, (dt + time owed) / substeps
+    uint clock_substeps;      // the step's substeps
+    uint clock_speed;         // float bits: the fastest speed the host knows of (m/s)
+    uint clock_sound;         // float bits: the fluids' largest speed of sound (m/s)
+    uint clock_spacing;       // float bits: the smallest spacing (m) of the CFL condition
+    uint clock_max_cfl;       // float bits: gp_step_desc's max_cfl; 0: the caller fixed the substeps
+    uint clock_limit;         // float bits: the longest substep viscosity, diffusion and contacts allow (s)
+    // and step_clock keeps these:
+    uint clock_remaining;     // float bits: what the step still has to run (s)
+    uint clock_left;          // substeps left in the step
+    uint clock_clean;         // 1 while every substep of the step is the host's
+    uint clock_h;             // float bits: the substep running now (s), copied into gp_gravity.w
+    uint clock_lag;           // float bits: what the last step could not run, owed to the next (s)
+    uint clock_cfl;           // float bits: the largest CFL number a substep of the step started with
+    uint stat_padding;        // the block a whole number of 16 bytes, on every driver
 };
 #endif
 
@@ -391,7 +409,10 @@ vec4 gp_boundary(vec3 p) {
 uint gp_material_of(uvec4 info) { return min(gp_phase_of(info), GP_MAX_FLUID_MATERIALS - 1u); }
 
 // Müller's kernels (001 eqs. 8-10), r2 = |r|^2 < re^2 checked by the caller.
-float gp_poly6(gp_fluid f, float r2) { float x = f.kernel.w - r2; return f.kernel.x * x * x * x; }
+// poly6 from its coefficient c = 315 / (64 pi re^9) and re^2, at r^2 < re^2: c (re^2 - r^2)^3. The
+// passes that sum it pass c and re^2 alone: a whole gp_fluid per call is slow on a software GL.
+float gp_poly6_of(float c, float re2, float r2) { float x = re2 - r2; return c * x * x * x; }
+float gp_poly6(gp_fluid f, float r2) { return gp_poly6_of(f.kernel.x, f.kernel.w, r2); }
 // |spiky gradient| / |r|: the gradient of W_press at r is -this * r.
 float gp_spiky_gradient(gp_fluid f, float r) { float x = f.shape.y - r; return f.kernel.y * x * x / r; }
 float gp_viscosity_laplacian(gp_fluid f, float r) { return f.kernel.z * (f.shape.y - r); }

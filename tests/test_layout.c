@@ -80,6 +80,12 @@ static const layout_field layout_stats[] = {
     LAYOUT_STAT("stat_max_speed", max_speed), LAYOUT_STAT("stat_min_density", min_density),
     LAYOUT_STAT("stat_max_density", max_density), LAYOUT_STAT("stat_wall_pushes", wall_pushes),
     LAYOUT_STAT("stat_bad_updates", bad_updates),
+    LAYOUT_STAT("clock_start", clock_start), LAYOUT_STAT("clock_dt", clock_dt), LAYOUT_STAT("clock_planned", clock_planned),
+    LAYOUT_STAT("clock_substeps", clock_substeps), LAYOUT_STAT("clock_speed", clock_speed), LAYOUT_STAT("clock_sound", clock_sound),
+    LAYOUT_STAT("clock_spacing", clock_spacing), LAYOUT_STAT("clock_max_cfl", clock_max_cfl), LAYOUT_STAT("clock_limit", clock_limit),
+    LAYOUT_STAT("clock_remaining", clock_remaining), LAYOUT_STAT("clock_left", clock_left), LAYOUT_STAT("clock_clean", clock_clean),
+    LAYOUT_STAT("clock_h", clock_h), LAYOUT_STAT("clock_lag", clock_lag), LAYOUT_STAT("clock_cfl", clock_cfl),
+    LAYOUT_STAT("stat_padding", padding),
 };
 
 /* A GL type's component type ('f', 'i', 'u'; 0 for any other) and its size in bytes. */

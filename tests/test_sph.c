@@ -1803,18 +1803,27 @@ static void test_sph_hydrostatic_summation(void) {
     CHECKF(c.max_speed < 0.1f, "summation model: the settled column still moves at %.4g m/s", c.max_speed);
 }
 
-/* gp_world_step never waits for the step it just sent: the fastest particle that sizes its
-   substeps is the one after the step before last. A lone particle falls at 2,500 m/s^2 (50 m/s
-   more per step of 0.02 s), so each step's speed differs from the last step's by 100 substeps:
-   step k takes ceil(dt (sound + v_{k-2}) / l0) substeps, v_{-2} = v_{-1} = 0, in the header's
-   own float arithmetic. A particle added between two steps counts in both of the next two. */
+/* gp_world_step never waits for the step it just sent: the host plans a step's substeps from the
+   fastest particle after the step before last, and the GPU shortens each substep that the speeds
+   left by the one before need shorter (step_clock), within the step. A lone particle falls at
+   2,500 m/s^2 (50 m/s more per step of 0.02 s, two steps' more than the host knows of):
+   - every substep starts with a CFL number of at most max_cfl (1), as the GPU measured it;
+   - the time the step's substeps could not run is owed (lag) and nothing else is lost: the
+     particle's speed is g (t - lag), t the calls' time, to float rounding;
+   - the host's count for step k is ceil((dt + lag_{k-2}) (sound + v_{k-2}) / l0), in the
+     header's own float arithmetic (v_{-2} = v_{-1} = 0, no lag);
+   - once the fall stops (gravity 0), the next steps run what is owed: within three steps the
+     lag is 0 and the particle has flown exactly the calls' time.
+   (Before the GPU's clock, the substeps followed the speed two steps late: CFL numbers up to 3.)
+   A particle added between two steps counts in both of the next two. */
 static void test_sph_substeps_two_steps_behind(void) {
-    const float gravity[3] = {0.0f, -2500.0f, 0.0f}, lo[3] = {0.0f, 0.0f, 0.0f}, hi[3] = {0.025f, 0.025f, 0.025f};
+    const float gravity[3] = {0.0f, -2500.0f, 0.0f}, none[3] = {0.0f, 0.0f, 0.0f}, lo[3] = {0.0f, 0.0f, 0.0f}, hi[3] = {0.025f, 0.025f, 0.025f};
     gp_world* w = fixture_grid_world(16, 0.05f, 0);
     gp_fluid_material m;
     gp_step_desc step;
     gp_fluid_stats stats;
-    float speed[8] = {0.0f};
+    gp_particle_velocity v;
+    float speed[12] = {0.0f}, lag[12] = {0.0f};
     uint32_t added = 0;
     int k;
     if (!w) return;
@@ -1822,14 +1831,28 @@ static void test_sph_substeps_two_steps_behind(void) {
     CHECK(gp_fluid_add_block(w, 0, lo, hi, NULL, &added) == GP_OK && added == 1);
     memset(&step, 0, sizeof step);
     step.dt = 0.02f;
-    for (k = 0; k < 6; ++k) {
-        float behind = k >= 2 ? speed[k - 2] : 0.0f;
-        uint32_t expected = (uint32_t)ceil((double)step.dt * (sqrtf(m.stiffness) + behind) / ((double)1.0f * m.spacing));
+    for (k = 0; k < 10; ++k) {
+        float behind = k >= 2 ? speed[k - 2] : 0.0f, owed = k >= 2 ? lag[k - 2] : 0.0f;
+        uint32_t expected = (uint32_t)ceil(((double)step.dt + owed) * (sqrtf(m.stiffness) + behind) / ((double)1.0f * m.spacing));
+        double fallen;   /* seconds of falling the particle has run */
+        if (k == 6) CHECK(gp_gravity_set(w, none) == GP_OK);
         CHECK(gp_world_step(w, &step) == GP_OK && gp_fluid_stats_read(w, &stats) == GP_OK);
+        CHECK(gp_particles_read(w, GP_ATTRIBUTE_VELOCITY, 0, 1, &v) == GP_OK);
         speed[k] = stats.max_speed;
-        CHECKF(stats.substeps == expected && fabsf(speed[k] - 50.0f * (float)(k + 1)) < 0.01f * 50.0f * (float)(k + 1),
-               "step %d: %u substeps, %u expected from the speed two steps before (%g m/s); now %g m/s", k, stats.substeps,
-               expected, behind, speed[k]);
+        lag[k] = stats.lag;
+        fallen = k < 6 ? (k + 1) * (double)step.dt - stats.lag : 6 * (double)step.dt - lag[5];
+        if (getenv("GP_TEST_VERBOSE"))
+            fprintf(stderr, "    step %d: %u substeps, CFL reached %.4f, owed %.6f s, %.3f m/s\n", k, stats.substeps, stats.cfl_reached,
+                    stats.lag, -v.y);
+        CHECKF(stats.substeps == expected, "step %d: %u substeps, %u expected from the speed two steps before (%g m/s) and %g s owed",
+               k, stats.substeps, expected, behind, owed);
+        CHECKF(stats.cfl_reached <= 1.0f + 1e-5f && stats.cfl_reached > 0.5f, "step %d: a substep started at CFL %g (max_cfl 1)", k,
+               stats.cfl_reached);
+        CHECKF(fabs(-v.y - 2500.0 * fallen) <= 1e-4 * 2500.0 * (k + 1) * step.dt,
+               "step %d: the particle falls at %g m/s; %g s of falling (the calls' time less %g s owed) give %g", k, -v.y, fallen,
+               stats.lag, 2500.0 * fallen);
+        if (k >= 1 && k < 6) CHECKF(stats.lag > 0.0f, "step %d: the speed grew by two steps' worth, yet nothing is owed", k);
+        if (k >= 9) CHECKF(stats.lag == 0.0f, "step %d: %g s still owed three steps after the speed stopped growing", k, stats.lag);
     }
     /* a particle added at 400 m/s between two steps (far from the first): the next two steps,
        whose statistics are from before it, still count it */

@@ -1,0 +1,191 @@
+#version 430 core
+// >>defines
+#define GP_GROUP_SIZE 256
+#define GP_KIND_FLUID 1u
+#define GP_KIND_GRANULAR 2u
+#define GP_KIND_RIGID 3u
+#define GP_GRID_BOUNDED 1
+#define GP_GRID_HASHED 2
+#define GP_MAX_FLUID_MATERIALS 8u
+#define GP_MAX_FORCES 8u
+#define GP_MAX_COLLIDERS 32u
+#define GP_MAX_GRANULAR_MATERIALS 8u
+#define GP_WALL_SAMPLES 32u
+#define GP_FLAG_DETERMINISTIC 1u
+#define GP_INTEGRATOR_MASK 3u
+#define GP_FLAG_ARTIFICIAL_VISCOSITY 256u
+#define GP_SHAPE_SPHERE 1.0
+#define GP_SHAPE_BOX 2.0
+#define GP_SHAPE_CAPSULE 3.0
+#define GP_SHAPE_PLANE 4.0
+#define GP_SHAPE_MESH 5.0
+#define GP_SCAN_CHUNK 32u
+#define GP_SORT_RUN 16u
+#define GP_BINDING_STATS 7
+// <<defines
+// step_clock: the length of the substep about to run, chosen on the GPU from the speeds the
+// substep before left (issue 10: a speed that jumps within a step must shorten the substeps of
+// that step, not those of the step after next, where the host's statistics arrive). One
+// invocation, first in every moving substep (section >>step, gp__step_clock); the host copies
+// clock_h into the solvers' block (gp_gravity.w), which every later pass reads as the substep.
+//
+// The host writes at the start of each step: clock_start 1, the step's dt, its planned substep
+// H = dt / n (plus the time owed, below) and count n, the fastest speed it knows of (its own
+// estimate, particles it added or wrote), the speed of sound, the spacing and max_cfl of the
+// CFL condition (max_cfl 0: the caller fixed the substeps, keep them) and the substep limit that
+// no speed changes (viscosity, diffusion, the grains' contacts). Then, substep by substep:
+//   h = H while nothing has shortened a substep of the step and nothing is owed (clean: the
+//       host's substeps bit for bit); otherwise the time still to run over the substeps left;
+//   h = min(h, limit, max_cfl spacing / (sound + v)), v the fastest particle after the substep before
+//       (stat_max_speed, any kind; the integrators write it) or the host's speed;
+//   a substep never runs past what the step owes. What the step could not run within its
+//   substeps is owed (clock_lag) and run by the next steps, whose host plans its substeps for
+//   it (it reads clock_lag two steps late, with the statistics). clock_cfl keeps the largest CFL
+//   number a substep of the step started with, for gp_fluid_stats.
+// >>include gp_common.glsl
+// gp_common.glsl: included first by every gpuparticle.h compute shader.
+// The constants that C and GLSL share (GP_GROUP_SIZE, the kinds, the tables' sizes, the shapes,
+// the chunk and run lengths of the scan and the sort) are not written here: the header defines
+// them from its own C values after the #version line (section >>shaders, gp__shader_constants).
+// The flat index of a workgroup in a dispatch that the host split into x * y groups (GL
+// guarantees only 65,535 groups per axis, and 16M elements need 65,536 groups of 256).
+
+uint gp_group_index() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x; }
+uint gp_global_index() { return gp_group_index() * uint(GP_GROUP_SIZE) + gl_LocalInvocationID.x; }
+
+// True when no component is NaN or infinite. Tested on the bits so that no compiler may assume
+// finite math and fold it away.
+bool gp_finite(float x) { return (floatBitsToUint(x) & 0x7f800000u) != 0x7f800000u; }
+bool gp_finite3(vec3 v) { return gp_finite(v.x) && gp_finite(v.y) && gp_finite(v.z); }
+// <<include gp_common.glsl
+// >>include gp_buffers.glsl
+// gp_buffers.glsl: the world's shader storage buffers, each declared once, by role. Which roles a
+// program binds, and where, is its row of the binding plan (gpuparticle.h, section >>shaders,
+// gp__binding_plans): the header defines GP_BINDING_<ROLE> for each role of the row and for no
+// other, so that a pass which reads a buffer its row does not give it fails to compile, and no
+// binding ever means two buffers inside one program.
+//
+// The particle store, struct of arrays (gp_particle_position ... gp_particle_life in the header,
+// section >>docs). Slots [0, gp_counts.x) are live; after a grid build they are in cell order.
+#ifdef GP_BINDING_POSITION
+layout(std430, binding = GP_BINDING_POSITION) buffer gp_position_block { vec4 gp_position[]; };  // xyz metres, w radius
+#endif
+#ifdef GP_BINDING_VELOCITY
+layout(std430, binding = GP_BINDING_VELOCITY) buffer gp_velocity_block { vec4 gp_velocity[]; };  // xyz m/s, w mass kg
+#endif
+#ifdef GP_BINDING_INFO
+layout(std430, binding = GP_BINDING_INFO) buffer gp_info_block { uvec4 gp_info[]; };  // id, kind|flags<<8|phase<<16, owner, user
+#endif
+#ifdef GP_BINDING_LIFE
+layout(std430, binding = GP_BINDING_LIFE) buffer gp_life_block { vec2 gp_life[]; };  // age s, lifetime s (0 forever)
+#endif
+// Between two grid builds the store's spare buffers are free for the solvers: the fluid's
+// (density kg/m^3, pressure Pa) in the 8-byte spare, every solver's acceleration (m/s^2) in the
+// 16-byte spare. Both stay readable until the next build, which reuses them.
+#ifdef GP_BINDING_DENSITY
+layout(std430, binding = GP_BINDING_DENSITY) buffer gp_density_block { vec2 gp_density[]; };
+#endif
+#ifdef GP_BINDING_ACCELERATION
+layout(std430, binding = GP_BINDING_ACCELERATION) buffer gp_acceleration_block { vec4 gp_acceleration[]; };
+#endif
+// The continuity model's carried density per slot (kg/m^3; 0: not yet set, the rest density), unused.
+#ifdef GP_BINDING_FLUID_STATE
+layout(std430, binding = GP_BINDING_FLUID_STATE) buffer gp_state_block { vec2 gp_state[]; };
+#endif
+
+// The grid (section >>grid): a cell key and an order entry per particle, a count and a start per
+// bucket (plus two), the slot of each id.
+#ifdef GP_BINDING_CELL_KEY
+layout(std430, binding = GP_BINDING_CELL_KEY) buffer cell_key_block { uint cell_key[]; };
+#endif
+#ifdef GP_BINDING_CELL_COUNT
+layout(std430, binding = GP_BINDING_CELL_COUNT) buffer cell_count_block { uint cell_count[]; };
+#endif
+#ifdef GP_BINDING_CELL_START
+layout(std430, binding = GP_BINDING_CELL_START) readonly buffer cell_start_block { uint cell_start[]; };
+#endif
+#ifdef GP_BINDING_ORDER
+layout(std430, binding = GP_BINDING_ORDER) buffer order_block { uint order[]; };
+#endif
+#ifdef GP_BINDING_SLOT_OF_ID
+layout(std430, binding = GP_BINDING_SLOT_OF_ID) buffer slot_of_id_block { uint slot_of_id[]; };
+#endif
+
+// The world's statistics: the grid's three words, then the solvers'.
+#ifdef GP_BINDING_STATS
+layout(std430, binding = GP_BINDING_STATS) buffer gp_stats_block {
+    uint stat_outside;        // particles outside a bounded grid or the hash's range
+    uint stat_nonfinite;      // particles with a NaN or infinite coordinate
+    uint stat_truncated;      // neighbour loops that visited fewer candidates than the buckets held
+    uint stat_max_speed;      // float bits of the largest speed (non-negative floats order as uints)
+    uint stat_min_density;    // float bits
+    uint stat_max_density;    // float bits
+    uint stat_wall_pushes;    // particles put back out of a wall in the last substep
+    uint stat_bad_updates;    // non-finite updates since the world was made
+    // The step's clock (step_clock.comp): the host writes these at the start of a step,
+    uint clock_start;         // 1: the step's first substep is next (step_clock clears it)
+    uint clock_dt;            // float bits: the step's dt (s)
+    uint clock_planned;       // float bits: the host's substep, (dt + time owed) / substeps
+    uint clock_substeps;      // the step's substeps
+    uint clock_speed;         // float bits: the fastest speed the host knows of (m/s)
+    uint clock_sound;         // float bits: the fluids' largest speed of sound (m/s)
+    uint clock_spacing;       // float bits: the smallest spacing (m) of the CFL condition
+    uint clock_max_cfl;       // float bits: gp_step_desc's max_cfl; 0: the caller fixed the substeps
+    uint clock_limit;         // float bits: the longest substep viscosity, diffusion and contacts allow (s)
+    // and step_clock keeps these:
+    uint clock_remaining;     // float bits: what the step still has to run (s)
+    uint clock_left;          // substeps left in the step
+    uint clock_clean;         // 1 while every substep of the step is the host's
+    uint clock_h;             // float bits: the substep running now (s), copied into gp_gravity.w
+    uint clock_lag;           // float bits: what the last step could not run, owed to the next (s)
+    uint clock_cfl;           // float bits: the largest CFL number a substep of the step started with
+    uint stat_padding;        // the block a whole number of 16 bytes, on every driver
+};
+#endif
+
+// The colliders' mesh distance fields, one after another (section >>colliders).
+#ifdef GP_BINDING_FIELDS
+layout(std430, binding = GP_BINDING_FIELDS) readonly buffer gp_field_block { float gp_field[]; };
+#endif
+// The rigid bodies' shapes: every shape's particle offsets in its principal frame (section >>rigid).
+#ifdef GP_BINDING_OFFSETS
+layout(std430, binding = GP_BINDING_OFFSETS) readonly buffer gp_offsets_block { vec4 gp_offsets[]; };
+#endif
+// The rigid bodies' buffer: first a vec4 per slot, the contact torque about the particle's centre
+// that dem_contact leaves for a rigid particle (N m), then from vec4 gp_counts.z (the store's
+// capacity) on, six vec4s per body (gp_dem.glsl's gp_body).
+#ifdef GP_BINDING_BODIES
+layout(std430, binding = GP_BINDING_BODIES) buffer gp_rigid_block { vec4 gp_rigid[]; };
+#endif
+// <<include gp_buffers.glsl
+layout(local_size_x = 1) in;
+
+void main() {
+    float dt = uintBitsToFloat(clock_dt), planned = uintBitsToFloat(clock_planned);
+    float speed = uintBitsToFloat(stat_max_speed);
+    if (clock_start != 0u) {   // the step's first substep: what it owes, the speeds the host knows
+        clock_start = 0u;
+        float owed = uintBitsToFloat(clock_lag);
+        clock_remaining = floatBitsToUint(dt + owed);
+        clock_left = clock_substeps;
+        clock_clean = owed == 0.0 ? 1u : 0u;
+        clock_cfl = 0u;
+        speed = max(speed, uintBitsToFloat(clock_speed));
+    }
+    float remaining = uintBitsToFloat(clock_remaining);
+    uint left = max(clock_left, 1u);
+    float h = clock_clean != 0u ? planned : remaining / float(left);
+    h = min(h, uintBitsToFloat(clock_limit));
+    float cfl = uintBitsToFloat(clock_max_cfl), sound = uintBitsToFloat(clock_sound), spacing = uintBitsToFloat(clock_spacing);
+    bool adapt = cfl > 0.0 && gp_finite(speed) && sound + speed > 0.0;
+    if (adapt) h = min(h, cfl * spacing / (sound + speed));
+    if (h != planned) clock_clean = 0u;
+    if (clock_clean == 0u) h = min(h, remaining);
+    h = max(h, 0.0);
+    remaining = clock_clean != 0u && left == 1u ? 0.0 : remaining - h;
+    clock_remaining = floatBitsToUint(remaining);
+    clock_left = left - 1u;
+    if (left == 1u) clock_lag = floatBitsToUint(max(remaining, 0.0));
+    clock_h = floatBitsToUint(h);
+    if (adapt) clock_cfl = max(clock_cfl, floatBitsToUint(h * (sound + speed) / spacing));   // non-negative: bits order
+}
