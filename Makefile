@@ -1,6 +1,8 @@
 # gpuparticle.h: build, tests, benchmark and shader embedding. Everything generated goes to build/.
 #   make test      install what is missing, check shaders and compilation, run every test
 #   make bench     the primitives' and the SPH fluid's benchmark (tables on stdout, CSV in build/)
+#   make soak      issue 10's 60 s of sloshing at every spacing and material (SOAK_ARGS narrows it:
+#                  hours on llvmpipe, minutes on a GPU)
 #   make shaders   write every file of shaders_embedded/ into gpuparticle.h (each once), then fill the
 #                  stage files' generated regions (snippets, defines)
 #   make check     the quick checks only: shaders in step and valid, the header compiles cleanly,
@@ -18,7 +20,7 @@ LIBS := -lEGL -lm -ldl
 TEST_SOURCES := tests/main.c tests/test_world.c tests/test_primitives.c tests/test_grid.c tests/test_sph.c tests/test_sph_mesh.c tests/test_dem.c tests/test_shapes.c tests/test_dem_reference.c tests/test_coupling.c tests/test_layout.c tests/test_plan.c tests/cpu_reference.c tests/cpu_sph.c tests/cpu_dem.c tests/cpu_collider.c
 TEST_HEADERS := examples/shapes.h tests/fixture.h tests/gp_test.h tests/gp_egl.h tests/cpu_reference.h tests/cpu_sph.h tests/cpu_dem.h tests/cpu_collider.h gpuparticle.h
 
-.PHONY: all test check deps shaders check-shaders check-compile check-docs bench demo examples clean
+.PHONY: all test check deps shaders check-shaders check-compile check-docs bench soak demo examples clean
 EXAMPLES := $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c))
 all: $(BUILD)/gp_tests $(BUILD)/bench $(EXAMPLES)
 examples: $(EXAMPLES)
@@ -81,6 +83,14 @@ test: deps $(BUILD)/gp_tests $(BUILD)/gp_tests_sanitized $(EXAMPLES)
 
 bench: $(BUILD)/bench
 	$(BUILD)/bench
+
+$(BUILD)/soak: bench/soak.c tests/gp_egl.h gpuparticle.h
+	@sh tools/deps.sh
+	@mkdir -p $(BUILD)
+	$(CC) -std=c99 -D_POSIX_C_SOURCE=200809L -O2 -g $(CWARN) -I. -Itests bench/soak.c -o $@ $(LIBS)
+
+soak: $(BUILD)/soak
+	$(BUILD)/soak $(SOAK_ARGS)
 
 $(BUILD):
 	mkdir -p $(BUILD)

@@ -641,7 +641,8 @@ typedef struct gp_fluid_stats {
                                when it picks the substeps) */
     float lag;              /* seconds the last step could not run and owes: a speed jumped within
                                it and the GPU shortened its substeps to keep the CFL number; the
-                               next steps take more substeps and run it (0 in a calm flow) */
+                               next steps take more substeps and run it (0 in a calm flow). At
+                               most the step's dt: beyond, the world runs slower than the calls */
 } gp_fluid_stats;
 /* Reads the fluid's statistics (waits for the GPU). */
 GP_API_DECL gp_result gp_fluid_stats_read(gp_world* world, gp_fluid_stats* stats);
@@ -3083,8 +3084,10 @@ static const char* const gp__file_step_clock_comp[] = {
     "//   h = min(h, limit, max_cfl spacing / (sound + v)), v the fastest particle after the substep before\n",
     "//       (stat_max_speed, any kind; the integrators write it) or the host's speed;\n",
     "//   a substep never runs past what the step owes. What the step could not run within its\n",
-    "//   substeps is owed (clock_lag) and run by the next steps, whose host plans its substeps for\n",
-    "//   it (it reads clock_lag two steps late, with the statistics). clock_cfl keeps the largest CFL\n",
+    "//   substeps is owed (clock_lag), up to one step's dt, and run by the next steps, whose host\n",
+    "//   plans its substeps for it (it reads clock_lag two steps late, with the statistics); beyond\n",
+    "//   that (more than the 1,000 substeps a step takes at most would need) the world runs slower\n",
+    "//   than the calls' time rather than owe ever more. clock_cfl keeps the largest CFL\n",
     "//   number a substep of the step started with, for gp_fluid_stats.\n",
     "layout(local_size_x = 1) in;\n",
     "\n",
@@ -3113,7 +3116,7 @@ static const char* const gp__file_step_clock_comp[] = {
     "    remaining = clock_clean != 0u && left == 1u ? 0.0 : remaining - h;\n",
     "    clock_remaining = floatBitsToUint(remaining);\n",
     "    clock_left = left - 1u;\n",
-    "    if (left == 1u) clock_lag = floatBitsToUint(max(remaining, 0.0));\n",
+    "    if (left == 1u) clock_lag = floatBitsToUint(clamp(remaining, 0.0, dt));   // beyond a step's dt: slower, not owed\n",
     "    clock_h = floatBitsToUint(h);\n",
     "    if (adapt) clock_cfl = max(clock_cfl, floatBitsToUint(h * (sound + speed) / spacing));   // non-negative: bits order\n",
     "}\n",
@@ -3478,10 +3481,10 @@ static const gp__shader_range gp__ranges_sph_integrate_comp[] = {
 };
 static const gp__shader_range gp__ranges_step_clock_comp[] = {
     { GP__FILE_STEP_CLOCK_COMP, 0, 1, 1 },
-    { GP__FILE_STEP_CLOCK_COMP, 1, 19, 26 },
+    { GP__FILE_STEP_CLOCK_COMP, 1, 21, 26 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
-    { GP__FILE_STEP_CLOCK_COMP, 20, 31, 161 },
+    { GP__FILE_STEP_CLOCK_COMP, 22, 31, 163 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 typedef enum gp__program_id {
