@@ -665,14 +665,16 @@ GP_API_DECL gp_result gp_fluid_stats_read(gp_world* world, gp_fluid_stats* stats
    into the wall: eq. 11's push, applied as the displacement it stands for (as a force, its
    velocity would outlast the substep and pump energy into the fluid). So no particle ends a
    substep inside a wall. Analytic shapes are evaluated exactly; a closed triangle mesh becomes a
-   signed distance field (samples on the GPU, interpolated trilinearly). */
+   signed distance field (samples on the GPU, interpolated trilinearly); a height field (002
+   section 4.6) is ground: heights on a grid, bilinear, the height above it along its normal. */
 typedef enum gp_shape {
     GP_SHAPE_NONE = 0,
     GP_SHAPE_SPHERE,           /* center, radius */
     GP_SHAPE_BOX,              /* center, half_extents (axis-aligned); the domain box is one */
     GP_SHAPE_CAPSULE,          /* the segment center +- half_height along the axis, radius around it */
     GP_SHAPE_PLANE,            /* a point `center`, `normal` pointing to the free side */
-    GP_SHAPE_MESH              /* a closed triangle mesh, made into a distance field */
+    GP_SHAPE_MESH,             /* a closed triangle mesh, made into a distance field */
+    GP_SHAPE_HEIGHTFIELD       /* ground: heights over a rectangle (002 section 4.6), colliders only */
 } gp_shape;
 
 typedef struct gp_collider_desc {
@@ -694,11 +696,28 @@ typedef struct gp_collider_desc {
     const uint32_t* triangles;
     uint32_t triangle_count;
     float voxel;
+    /* GP_SHAPE_HEIGHTFIELD: ground at y = center[1] + heights[i + samples[0] k] above the grid
+       point x = center[0] - half_extents[0] + i dx, z = center[2] - half_extents[2] + k dz of
+       samples[0] x samples[1] points (at least 2 x 2) spanning the rectangle 2 half_extents[0] by
+       2 half_extents[2] (dx = 2 half_extents[0] / (samples[0] - 1), dz likewise); between the
+       points the height is interpolated bilinearly; beyond the rectangle the edge's height and
+       slope go on (clamped, so that the distance has no jump at the edge: wall a field in, or keep
+       particles over it). Particles stay above it (inside is ignored). The distance the solvers see is the
+       height above the ground along its normal (the local tangent plane's), exact on a plane and
+       close on a gentle one. gp_heightfield_add fills this. */
+    const float* heights;
+    uint32_t samples[2];
 } gp_collider_desc;
 typedef struct gp_collider { uint32_t id; } gp_collider;   /* 0 is never valid */
 #define GP_MAX_COLLIDERS 32
 
 GP_API_DECL gp_result gp_collider_add(gp_world* world, const gp_collider_desc* desc, gp_collider* collider);
+/* A height field (GP_SHAPE_HEIGHTFIELD): samples_x x samples_z heights (metres, row by row
+   along x) over the rectangle [min_x, max_x] x [min_z, max_z], added to base_y. The heights are
+   copied. Every kind of particle meets it as it meets any collider: the fluid's walls, the grains'
+   and bodies' contacts. */
+GP_API_DECL gp_result gp_heightfield_add(gp_world* world, const float* heights, uint32_t samples_x, uint32_t samples_z,
+                                         float min_x, float max_x, float min_z, float max_z, float base_y, gp_collider* collider);
 GP_API_DECL gp_result gp_collider_remove(gp_world* world, gp_collider collider);
 /* The boundary's signed distance (metres, negative inside a wall) at count points, evaluated
    on the GPU as the solver sees it; distances gets count floats. With no collider: +infinity. */
@@ -1719,6 +1738,25 @@ static const char* const gp__file_gp_boundary_glsl[] = {
     "    return vec4(l > 0.0 ? n / l : vec3(0.0, 1.0, 0.0), gp_field_distance(s, p));\n",
     "}\n",
     "\n",
+    "// A height field (GP_SHAPE_HEIGHTFIELD): a = (its first point x, base y, z), b = (points along x,\n",
+    "// along z, dx, dz), c.y the first height's index as float bits. The height is bilinear between\n",
+    "// the points; beyond the rectangle the edge's height and slope (clamped: the distance stays\n",
+    "// continuous across the edge); the distance is the height above it along the normal of its local\n",
+    "// tangent plane, (p.y - h) / sqrt(1 + |grad h|^2).\n",
+    "vec4 gp_height_sdf(gp_collider_shape s, vec3 p) {\n",
+    "    vec2 cells = s.b.xy - 1.0;\n",
+    "    vec2 u = (p.xz - s.a.xz) / s.b.zw;\n",
+    "    vec2 g = clamp(u, vec2(0.0), cells);\n",
+    "    vec2 i0 = min(floor(g), cells - 1.0);\n",
+    "    vec2 f = g - i0;\n",
+    "    uint nx = uint(s.b.x), at = floatBitsToUint(s.c.y) + uint(i0.x) + nx * uint(i0.y);\n",
+    "    float h00 = gp_field[at], h10 = gp_field[at + 1u], h01 = gp_field[at + nx], h11 = gp_field[at + nx + 1u];\n",
+    "    float h = mix(mix(h00, h10, f.x), mix(h01, h11, f.x), f.y);\n",
+    "    vec2 slope = vec2(mix(h10 - h00, h11 - h01, f.y) / s.b.z, mix(h01 - h00, h11 - h10, f.x) / s.b.w);\n",
+    "    vec3 n = normalize(vec3(-slope.x, 1.0, -slope.y));\n",
+    "    return vec4(n, (p.y - s.a.y - h) * n.y);\n",
+    "}\n",
+    "\n",
     "// One collider's free distance: the shape's own, turned inside out for a container (side -1).\n",
     "vec4 gp_collider_distance(uint index, vec3 p) {\n",
     "    gp_collider_shape s = gp_colliders[index];\n",
@@ -1727,6 +1765,7 @@ static const char* const gp__file_gp_boundary_glsl[] = {
     "    else if (s.a.w == GP_SHAPE_BOX) r = gp_box_sdf(p, s.a.xyz, s.b.xyz);\n",
     "    else if (s.a.w == GP_SHAPE_CAPSULE) r = gp_capsule_sdf(p, s.a.xyz, s.b.xyz, s.b.w);\n",
     "    else if (s.a.w == GP_SHAPE_PLANE) r = vec4(s.b.xyz, dot(p - s.a.xyz, s.b.xyz));\n",
+    "    else if (s.a.w == GP_SHAPE_HEIGHTFIELD) r = gp_height_sdf(s, p);\n",
     "    else r = gp_field_sdf(s, p);\n",
     "    return s.c.x < 0.0 ? -r : r;\n",
     "}\n",
@@ -2217,13 +2256,13 @@ static const char* const gp__file_gp_solver_glsl[] = {
     "struct gp_force_field { vec4 a; vec4 b; };\n",
     "\n",
     "// A collider (section >>colliders of gpuparticle.h fills these):\n",
-    "//   a = (centre xyz, a capsule's first end xyz, a plane's point xyz, or a mesh field's origin xyz;\n",
-    "//       shape type)\n",
+    "//   a = (centre xyz, a capsule's first end xyz, a plane's point xyz, a mesh field's origin xyz, or\n",
+    "//       a height field's first point (x, base y, z); shape type)\n",
     "//   b = sphere (0, 0, 0, radius); box (half extents, 0); capsule (its second end xyz, radius: the\n",
     "//       ends are centre -+ half_height axis); plane (unit normal, 0); mesh (samples along x, y, z\n",
-    "//       as floats, voxel size)\n",
-    "//   c = (side: -1 keeps particles inside the shape, +1 outside; mesh: first sample's index as\n",
-    "//       float bits; unused, unused)\n",
+    "//       as floats, voxel size); height field (points along x, along z, dx, dz)\n",
+    "//   c = (side: -1 keeps particles inside the shape, +1 outside; mesh, height field: first\n",
+    "//       sample's index as float bits; unused, unused)\n",
     "struct gp_collider_shape { vec4 a; vec4 b; vec4 c; };\n",
     "\n",
     "layout(std140, binding = 1) uniform gp_solver_block {\n",
@@ -3212,7 +3251,7 @@ static const gp__shader_file gp__shader_files[GP__FILE_COUNT] = {
 };
 static const gp__shader_range gp__ranges_body_particles_comp[] = {
     { GP__FILE_BODY_PARTICLES_COMP, 0, 1, 1 },
-    { GP__FILE_BODY_PARTICLES_COMP, 1, 4, 33 },
+    { GP__FILE_BODY_PARTICLES_COMP, 1, 4, 34 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
@@ -3221,12 +3260,12 @@ static const gp__shader_range gp__ranges_body_particles_comp[] = {
     { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
     { GP__FILE_GP_DEM_GLSL, 0, 65, 1 },
-    { GP__FILE_BODY_PARTICLES_COMP, 5, 11, 382 },
+    { GP__FILE_BODY_PARTICLES_COMP, 5, 11, 383 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_body_update_comp[] = {
     { GP__FILE_BODY_UPDATE_COMP, 0, 1, 1 },
-    { GP__FILE_BODY_UPDATE_COMP, 1, 9, 33 },
+    { GP__FILE_BODY_UPDATE_COMP, 1, 9, 34 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
@@ -3235,89 +3274,89 @@ static const gp__shader_range gp__ranges_body_update_comp[] = {
     { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
     { GP__FILE_GP_DEM_GLSL, 0, 65, 1 },
-    { GP__FILE_BODY_UPDATE_COMP, 10, 33, 387 },
+    { GP__FILE_BODY_UPDATE_COMP, 10, 33, 388 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_boundary_distance_comp[] = {
     { GP__FILE_BOUNDARY_DISTANCE_COMP, 0, 1, 1 },
-    { GP__FILE_BOUNDARY_DISTANCE_COMP, 1, 2, 28 },
+    { GP__FILE_BOUNDARY_DISTANCE_COMP, 1, 2, 29 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 59, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
-    { GP__FILE_GP_BOUNDARY_GLSL, 0, 81, 1 },
-    { GP__FILE_BOUNDARY_DISTANCE_COMP, 3, 10, 290 },
+    { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
+    { GP__FILE_BOUNDARY_DISTANCE_COMP, 3, 10, 311 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_copy_comp[] = {
     { GP__FILE_COPY_COMP, 0, 1, 1 },
-    { GP__FILE_COPY_COMP, 1, 3, 27 },
+    { GP__FILE_COPY_COMP, 1, 3, 28 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
-    { GP__FILE_COPY_COMP, 4, 16, 46 },
+    { GP__FILE_COPY_COMP, 4, 16, 47 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_coupling_guard_comp[] = {
     { GP__FILE_COUPLING_GUARD_COMP, 0, 1, 1 },
-    { GP__FILE_COUPLING_GUARD_COMP, 1, 13, 29 },
+    { GP__FILE_COUPLING_GUARD_COMP, 1, 13, 30 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 59, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
-    { GP__FILE_COUPLING_GUARD_COMP, 14, 31, 313 },
+    { GP__FILE_COUPLING_GUARD_COMP, 14, 31, 314 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_COUPLING_GUARD_COMP, 45, 4, 415 },
+    { GP__FILE_COUPLING_GUARD_COMP, 45, 4, 416 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_coupling_solid_comp[] = {
     { GP__FILE_COUPLING_SOLID_COMP, 0, 1, 1 },
-    { GP__FILE_COUPLING_SOLID_COMP, 1, 8, 33 },
+    { GP__FILE_COUPLING_SOLID_COMP, 1, 8, 34 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 59, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
-    { GP__FILE_GP_BOUNDARY_GLSL, 0, 81, 1 },
+    { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 36, 1 },
-    { GP__FILE_COUPLING_SOLID_COMP, 9, 40, 651 },
+    { GP__FILE_COUPLING_SOLID_COMP, 9, 40, 672 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_COUPLING_SOLID_COMP, 49, 2, 762 },
+    { GP__FILE_COUPLING_SOLID_COMP, 49, 2, 783 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_dem_contact_comp[] = {
     { GP__FILE_DEM_CONTACT_COMP, 0, 1, 1 },
-    { GP__FILE_DEM_CONTACT_COMP, 1, 8, 33 },
+    { GP__FILE_DEM_CONTACT_COMP, 1, 8, 34 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 59, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
-    { GP__FILE_GP_BOUNDARY_GLSL, 0, 81, 1 },
+    { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
     { GP__FILE_GP_DEM_GLSL, 0, 65, 1 },
-    { GP__FILE_DEM_CONTACT_COMP, 9, 68, 469 },
+    { GP__FILE_DEM_CONTACT_COMP, 9, 68, 490 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_DEM_CONTACT_COMP, 77, 6, 608 },
+    { GP__FILE_DEM_CONTACT_COMP, 77, 6, 629 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_dem_integrate_comp[] = {
     { GP__FILE_DEM_INTEGRATE_COMP, 0, 1, 1 },
-    { GP__FILE_DEM_INTEGRATE_COMP, 1, 6, 30 },
+    { GP__FILE_DEM_INTEGRATE_COMP, 1, 6, 31 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 59, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
     { GP__FILE_GP_INTEGRATE_GLSL, 0, 24, 1 },
-    { GP__FILE_DEM_INTEGRATE_COMP, 7, 10, 256 },
+    { GP__FILE_DEM_INTEGRATE_COMP, 7, 10, 257 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_dispatch_args_comp[] = {
     { GP__FILE_DISPATCH_ARGS_COMP, 0, 1, 1 },
-    { GP__FILE_DISPATCH_ARGS_COMP, 1, 20, 27 },
+    { GP__FILE_DISPATCH_ARGS_COMP, 1, 20, 28 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_draw_bodies_frag[] = {
@@ -3340,151 +3379,151 @@ static const gp__shader_range gp__ranges_draw_particles_vert[] = {
 };
 static const gp__shader_range gp__ranges_grid_count_comp[] = {
     { GP__FILE_GRID_COUNT_COMP, 0, 1, 1 },
-    { GP__FILE_GRID_COUNT_COMP, 1, 7, 31 },
+    { GP__FILE_GRID_COUNT_COMP, 1, 7, 32 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
-    { GP__FILE_GRID_COUNT_COMP, 8, 19, 248 },
+    { GP__FILE_GRID_COUNT_COMP, 8, 19, 249 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_ids_comp[] = {
     { GP__FILE_GRID_IDS_COMP, 0, 1, 1 },
-    { GP__FILE_GRID_IDS_COMP, 1, 3, 28 },
+    { GP__FILE_GRID_IDS_COMP, 1, 3, 29 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
-    { GP__FILE_GRID_IDS_COMP, 4, 7, 164 },
+    { GP__FILE_GRID_IDS_COMP, 4, 7, 165 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_neighbors_comp[] = {
     { GP__FILE_GRID_NEIGHBORS_COMP, 0, 1, 1 },
-    { GP__FILE_GRID_NEIGHBORS_COMP, 1, 3, 29 },
+    { GP__FILE_GRID_NEIGHBORS_COMP, 1, 3, 30 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
-    { GP__FILE_GRID_NEIGHBORS_COMP, 4, 25, 242 },
+    { GP__FILE_GRID_NEIGHBORS_COMP, 4, 25, 243 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_GRID_NEIGHBORS_COMP, 29, 3, 338 },
+    { GP__FILE_GRID_NEIGHBORS_COMP, 29, 3, 339 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_reorder_comp[] = {
     { GP__FILE_GRID_REORDER_COMP, 0, 1, 1 },
-    { GP__FILE_GRID_REORDER_COMP, 1, 9, 33 },
+    { GP__FILE_GRID_REORDER_COMP, 1, 9, 34 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
-    { GP__FILE_GRID_REORDER_COMP, 10, 23, 167 },
+    { GP__FILE_GRID_REORDER_COMP, 10, 23, 168 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_scan_block_comp[] = {
     { GP__FILE_SCAN_BLOCK_COMP, 0, 1, 1 },
-    { GP__FILE_SCAN_BLOCK_COMP, 1, 9, 29 },
+    { GP__FILE_SCAN_BLOCK_COMP, 1, 9, 30 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_SCAN_GLSL, 0, 27, 1 },
-    { GP__FILE_SCAN_BLOCK_COMP, 10, 35, 83 },
+    { GP__FILE_SCAN_BLOCK_COMP, 10, 35, 84 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_scan_reduce_comp[] = {
     { GP__FILE_SCAN_REDUCE_COMP, 0, 1, 1 },
-    { GP__FILE_SCAN_REDUCE_COMP, 1, 2, 27 },
+    { GP__FILE_SCAN_REDUCE_COMP, 1, 2, 28 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_SCAN_GLSL, 0, 27, 1 },
-    { GP__FILE_SCAN_REDUCE_COMP, 3, 12, 74 },
+    { GP__FILE_SCAN_REDUCE_COMP, 3, 12, 75 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sort_global_comp[] = {
     { GP__FILE_SORT_GLOBAL_COMP, 0, 1, 1 },
-    { GP__FILE_SORT_GLOBAL_COMP, 1, 5, 27 },
+    { GP__FILE_SORT_GLOBAL_COMP, 1, 5, 28 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_SORT_GLSL, 0, 24, 1 },
-    { GP__FILE_SORT_GLOBAL_COMP, 6, 38, 74 },
+    { GP__FILE_SORT_GLOBAL_COMP, 6, 38, 75 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sort_local_comp[] = {
     { GP__FILE_SORT_LOCAL_COMP, 0, 1, 1 },
-    { GP__FILE_SORT_LOCAL_COMP, 1, 4, 27 },
+    { GP__FILE_SORT_LOCAL_COMP, 1, 4, 28 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_SORT_GLSL, 0, 24, 1 },
-    { GP__FILE_SORT_LOCAL_COMP, 5, 43, 73 },
+    { GP__FILE_SORT_LOCAL_COMP, 5, 43, 74 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_continuity_comp[] = {
     { GP__FILE_SPH_CONTINUITY_COMP, 0, 1, 1 },
-    { GP__FILE_SPH_CONTINUITY_COMP, 1, 12, 33 },
+    { GP__FILE_SPH_CONTINUITY_COMP, 1, 12, 34 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 59, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
-    { GP__FILE_GP_BOUNDARY_GLSL, 0, 81, 1 },
+    { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 36, 1 },
-    { GP__FILE_SPH_CONTINUITY_COMP, 13, 62, 655 },
+    { GP__FILE_SPH_CONTINUITY_COMP, 13, 62, 676 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_CONTINUITY_COMP, 75, 26, 788 },
+    { GP__FILE_SPH_CONTINUITY_COMP, 75, 26, 809 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_density_comp[] = {
     { GP__FILE_SPH_DENSITY_COMP, 0, 1, 1 },
-    { GP__FILE_SPH_DENSITY_COMP, 1, 6, 32 },
+    { GP__FILE_SPH_DENSITY_COMP, 1, 6, 33 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 59, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
-    { GP__FILE_GP_BOUNDARY_GLSL, 0, 81, 1 },
+    { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 36, 1 },
-    { GP__FILE_SPH_DENSITY_COMP, 7, 29, 648 },
+    { GP__FILE_SPH_DENSITY_COMP, 7, 29, 669 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_DENSITY_COMP, 36, 5, 748 },
+    { GP__FILE_SPH_DENSITY_COMP, 36, 5, 769 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_force_comp[] = {
     { GP__FILE_SPH_FORCE_COMP, 0, 1, 1 },
-    { GP__FILE_SPH_FORCE_COMP, 1, 16, 33 },
+    { GP__FILE_SPH_FORCE_COMP, 1, 16, 34 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 59, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
-    { GP__FILE_GP_BOUNDARY_GLSL, 0, 81, 1 },
+    { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 36, 1 },
-    { GP__FILE_SPH_FORCE_COMP, 17, 62, 659 },
+    { GP__FILE_SPH_FORCE_COMP, 17, 62, 680 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_FORCE_COMP, 79, 8, 792 },
+    { GP__FILE_SPH_FORCE_COMP, 79, 8, 813 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_integrate_comp[] = {
     { GP__FILE_SPH_INTEGRATE_COMP, 0, 1, 1 },
-    { GP__FILE_SPH_INTEGRATE_COMP, 1, 8, 33 },
+    { GP__FILE_SPH_INTEGRATE_COMP, 1, 8, 34 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 59, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
-    { GP__FILE_GP_BOUNDARY_GLSL, 0, 81, 1 },
+    { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_INTEGRATE_GLSL, 0, 24, 1 },
-    { GP__FILE_SPH_INTEGRATE_COMP, 9, 28, 639 },
+    { GP__FILE_SPH_INTEGRATE_COMP, 9, 28, 660 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_step_clock_comp[] = {
     { GP__FILE_STEP_CLOCK_COMP, 0, 1, 1 },
-    { GP__FILE_STEP_CLOCK_COMP, 1, 21, 26 },
+    { GP__FILE_STEP_CLOCK_COMP, 1, 21, 27 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
-    { GP__FILE_STEP_CLOCK_COMP, 22, 31, 163 },
+    { GP__FILE_STEP_CLOCK_COMP, 22, 31, 164 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 typedef enum gp__program_id {
@@ -3545,7 +3584,7 @@ static const gp__shader_source gp__shader_sources[GP__SHADER_COUNT] = {
     { "draw_particles.frag", GP__GL_FRAGMENT_SHADER, gp__ranges_draw_particles_frag },
     { "draw_particles.vert", GP__GL_VERTEX_SHADER, gp__ranges_draw_particles_vert },
 };
-#define GP__SHADER_MOST_LINES 776   /* the longest program, with its #line directives */
+#define GP__SHADER_MOST_LINES 796   /* the longest program, with its #line directives */
 #define GP__SHADER_MOST_RANGES 14   /* the most ranges of one program */
 /* <<shaders-generated */
 
@@ -3676,13 +3715,13 @@ static int gp__shader_constants(char* out, size_t size) {
         "#define GP_MAX_COLLIDERS %uu\n#define GP_MAX_GRANULAR_MATERIALS %uu\n#define GP_WALL_SAMPLES %uu\n#define GP_FLAG_DETERMINISTIC %uu\n"
         "#define GP_INTEGRATOR_MASK %uu\n#define GP_FLAG_ARTIFICIAL_VISCOSITY %uu\n"
         "#define GP_SHAPE_SPHERE %d.0\n#define GP_SHAPE_BOX %d.0\n#define GP_SHAPE_CAPSULE %d.0\n#define GP_SHAPE_PLANE %d.0\n"
-        "#define GP_SHAPE_MESH %d.0\n#define GP_SCAN_CHUNK %uu\n#define GP_SORT_RUN %uu\n",
+        "#define GP_SHAPE_MESH %d.0\n#define GP_SHAPE_HEIGHTFIELD %d.0\n#define GP_SCAN_CHUNK %uu\n#define GP_SORT_RUN %uu\n",
         GP_GROUP_SIZE, (unsigned)GP_KIND_FLUID, (unsigned)GP_KIND_GRANULAR, (unsigned)GP_KIND_RIGID,
         (int)GP_GRID_BOUNDED, (int)GP_GRID_HASHED, (unsigned)GP_MAX_FLUID_MATERIALS, (unsigned)GP_MAX_FORCES,
         (unsigned)GP_MAX_COLLIDERS, (unsigned)GP_MAX_GRANULAR_MATERIALS, (unsigned)GP__WALL_SAMPLES, GP__FLAG_DETERMINISTIC,
         GP__INTEGRATOR_MASK, GP__FLAG_ARTIFICIAL_VISCOSITY,
         (int)GP_SHAPE_SPHERE, (int)GP_SHAPE_BOX, (int)GP_SHAPE_CAPSULE, (int)GP_SHAPE_PLANE, (int)GP_SHAPE_MESH,
-        (unsigned)GP__SCAN_CHUNK, (unsigned)GP__SORT_RUN);
+        (int)GP_SHAPE_HEIGHTFIELD, (unsigned)GP__SCAN_CHUNK, (unsigned)GP__SORT_RUN);
 }
 
 /* A program's text as GL receives it: strings[] (at most GP__SHADER_MAX_LINES + 8 of them) point
@@ -5438,9 +5477,10 @@ static int gp__mesh_field_build(const float* vertices, uint32_t vertex_count, co
 
 
 /* >>colliders ==============================================================================
-   The walls every system meets: analytic shapes and mesh distance fields (001 section 3.3).
-   Colliders sit in the solver's uniform block (three vec4 each, see gp_solver.glsl); mesh
-   distance fields one after another in w->colliders.fields, rebuilt from the host copies on each change. */
+   The walls every system meets: analytic shapes, mesh distance fields (001 section 3.3) and
+   height fields (002 section 4.6). Colliders sit in the solver's uniform block (three vec4 each,
+   see gp_solver.glsl); mesh distance fields and height fields' heights one after another in
+   w->colliders.fields, rebuilt from the host copies on each change. */
 
 static gp__collider* gp__find_collider(gp_world* w, gp_collider collider) {
     uint32_t i;
@@ -5480,6 +5520,15 @@ static gp_result gp__colliders_upload(gp_world* w) {
             g[7] = d->radius;
             break;
         case GP_SHAPE_PLANE: memcpy(g, d->center, 12); memcpy(g + 4, d->normal, 12); break;
+        case GP_SHAPE_HEIGHTFIELD:   /* the first point (x, base, z); samples along x, z; dx, dz */
+            memcpy(g, c->field_origin, 12);
+            g[4] = (float)c->field_dims[0]; g[5] = (float)c->field_dims[1];
+            g[6] = 2.0f * d->half_extents[0] / (float)(c->field_dims[0] - 1);
+            g[7] = 2.0f * d->half_extents[2] / (float)(c->field_dims[1] - 1);
+            memcpy(&g[9], &first, 4);
+            gp__buffer_upload(w, w->colliders.fields, offset * 4, (size_t)c->field_dims[0] * c->field_dims[1] * 4, c->field_samples);
+            offset += (size_t)c->field_dims[0] * c->field_dims[1];
+            break;
         default: {
             size_t n = (size_t)c->field_dims[0] * c->field_dims[1] * c->field_dims[2];
             memcpy(g, c->field_origin, 12);
@@ -5531,6 +5580,16 @@ static gp_result gp__collider_check(gp_world* w, gp_collider_desc* d) {
         return gp__check_direction(w, "normal", d->normal, NULL);
     case GP_SHAPE_MESH:
         return GP_OK;   /* checked while its field is built */
+    case GP_SHAPE_HEIGHTFIELD:
+        if (!d->heights || d->samples[0] < 2 || d->samples[1] < 2 || (double)d->samples[0] * d->samples[1] > (double)(1u << 24))
+            return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE,
+                            "a height field needs heights (%s) on at least 2 x 2 and at most 16,777,216 points, not %u x %u",
+                            d->heights ? "given" : "NULL", d->samples[0], d->samples[1]);
+        if (!(d->half_extents[0] > 0.0f) || !(d->half_extents[2] > 0.0f) || !isfinite(d->half_extents[0]) || !isfinite(d->half_extents[2]))
+            return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE,
+                            "a height field's rectangle (half extents %g along x, %g along z) must be positive and finite",
+                            (double)d->half_extents[0], (double)d->half_extents[2]);
+        return gp__check_values(w, "height", d->heights, d->samples[0] * d->samples[1], 1, 1, false);
     default:
         return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_NOT_AN_ENUM_VALUE, "shape %d is not a gp_shape", (int)d->shape);
     }
@@ -5569,9 +5628,20 @@ gp_result gp_collider_add(gp_world* world, const gp_collider_desc* desc, gp_coll
         c.field_voxel = field.voxel;
         memcpy(c.field_dims, field.dims, sizeof c.field_dims);
         c.field_samples = field.samples;
+    } else if (c.desc.shape == GP_SHAPE_HEIGHTFIELD) {   /* a copy of the heights, the first point */
+        size_t n = (size_t)c.desc.samples[0] * c.desc.samples[1];
+        if (!(c.field_samples = (float*)gp__alloc(&world->desc.allocator, n * sizeof(float))))
+            return gp__end(world, gp__fail(world, GP_ERROR_OUT_OF_MEMORY, GP_LOG_ITEM_HOST_OUT_OF_MEMORY,
+                                           "no host memory for %u x %u heights", c.desc.samples[0], c.desc.samples[1]));
+        memcpy(c.field_samples, c.desc.heights, n * sizeof(float));
+        c.field_origin[0] = c.desc.center[0] - c.desc.half_extents[0];
+        c.field_origin[1] = c.desc.center[1];
+        c.field_origin[2] = c.desc.center[2] - c.desc.half_extents[2];
+        c.field_dims[0] = c.desc.samples[0]; c.field_dims[1] = c.desc.samples[1]; c.field_dims[2] = 1;
     }
     c.desc.vertices = NULL;
     c.desc.triangles = NULL;
+    c.desc.heights = NULL;
     c.id = ++world->colliders.next_id;
     world->colliders.list[world->colliders.count++] = c;
     if ((r = gp__colliders_upload(world)) != GP_OK) {
@@ -5582,6 +5652,22 @@ gp_result gp_collider_add(gp_world* world, const gp_collider_desc* desc, gp_coll
     }
     collider->id = c.id;
     return gp__end(world, GP_OK);
+}
+
+gp_result gp_heightfield_add(gp_world* world, const float* heights, uint32_t samples_x, uint32_t samples_z,
+                             float min_x, float max_x, float min_z, float max_z, float base_y, gp_collider* collider) {
+    gp_collider_desc d;
+    memset(&d, 0, sizeof d);
+    d.shape = GP_SHAPE_HEIGHTFIELD;
+    d.heights = heights;
+    d.samples[0] = samples_x;
+    d.samples[1] = samples_z;
+    d.center[0] = 0.5f * (min_x + max_x);
+    d.center[1] = base_y;
+    d.center[2] = 0.5f * (min_z + max_z);
+    d.half_extents[0] = 0.5f * (max_x - min_x);
+    d.half_extents[2] = 0.5f * (max_z - min_z);
+    return gp_collider_add(world, &d, collider);
 }
 
 gp_result gp_collider_remove(gp_world* world, gp_collider collider) {
@@ -7341,7 +7427,7 @@ static void gp__scene_box(const gp_world* w, float lo[3], float hi[3]) {
     for (i = 0; i < w->colliders.count; ++i) {
         const gp_collider_desc* c = &w->colliders.list[i].desc;
         float e[3] = {0.0f, 0.0f, 0.0f}, o[3];
-        if (c->shape == GP_SHAPE_PLANE) continue;
+        if (c->shape == GP_SHAPE_PLANE || c->shape == GP_SHAPE_HEIGHTFIELD) continue;   /* ground: the particles frame it */
         for (a = 0; a < 3; ++a) {
             o[a] = c->shape == GP_SHAPE_MESH ? w->colliders.list[i].field_origin[a] : c->center[a];
             e[a] = c->shape == GP_SHAPE_BOX ? c->half_extents[a] : c->shape == GP_SHAPE_MESH ? 0.0f

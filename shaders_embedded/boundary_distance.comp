@@ -19,6 +19,7 @@
 #define GP_SHAPE_CAPSULE 3.0
 #define GP_SHAPE_PLANE 4.0
 #define GP_SHAPE_MESH 5.0
+#define GP_SHAPE_HEIGHTFIELD 6.0
 #define GP_SCAN_CHUNK 32u
 #define GP_SORT_RUN 16u
 #define GP_BINDING_POINTS 0
@@ -69,13 +70,13 @@ struct gp_granular { vec4 contact; vec4 grain; };
 struct gp_force_field { vec4 a; vec4 b; };
 
 // A collider (section >>colliders of gpuparticle.h fills these):
-//   a = (centre xyz, a capsule's first end xyz, a plane's point xyz, or a mesh field's origin xyz;
-//       shape type)
+//   a = (centre xyz, a capsule's first end xyz, a plane's point xyz, a mesh field's origin xyz, or
+//       a height field's first point (x, base y, z); shape type)
 //   b = sphere (0, 0, 0, radius); box (half extents, 0); capsule (its second end xyz, radius: the
 //       ends are centre -+ half_height axis); plane (unit normal, 0); mesh (samples along x, y, z
-//       as floats, voxel size)
-//   c = (side: -1 keeps particles inside the shape, +1 outside; mesh: first sample's index as
-//       float bits; unused, unused)
+//       as floats, voxel size); height field (points along x, along z, dx, dz)
+//   c = (side: -1 keeps particles inside the shape, +1 outside; mesh, height field: first
+//       sample's index as float bits; unused, unused)
 struct gp_collider_shape { vec4 a; vec4 b; vec4 c; };
 
 layout(std140, binding = 1) uniform gp_solver_block {
@@ -265,6 +266,25 @@ vec4 gp_field_sdf(gp_collider_shape s, vec3 p) {
     return vec4(l > 0.0 ? n / l : vec3(0.0, 1.0, 0.0), gp_field_distance(s, p));
 }
 
+// A height field (GP_SHAPE_HEIGHTFIELD): a = (its first point x, base y, z), b = (points along x,
+// along z, dx, dz), c.y the first height's index as float bits. The height is bilinear between
+// the points; beyond the rectangle the edge's height and slope (clamped: the distance stays
+// continuous across the edge); the distance is the height above it along the normal of its local
+// tangent plane, (p.y - h) / sqrt(1 + |grad h|^2).
+vec4 gp_height_sdf(gp_collider_shape s, vec3 p) {
+    vec2 cells = s.b.xy - 1.0;
+    vec2 u = (p.xz - s.a.xz) / s.b.zw;
+    vec2 g = clamp(u, vec2(0.0), cells);
+    vec2 i0 = min(floor(g), cells - 1.0);
+    vec2 f = g - i0;
+    uint nx = uint(s.b.x), at = floatBitsToUint(s.c.y) + uint(i0.x) + nx * uint(i0.y);
+    float h00 = gp_field[at], h10 = gp_field[at + 1u], h01 = gp_field[at + nx], h11 = gp_field[at + nx + 1u];
+    float h = mix(mix(h00, h10, f.x), mix(h01, h11, f.x), f.y);
+    vec2 slope = vec2(mix(h10 - h00, h11 - h01, f.y) / s.b.z, mix(h01 - h00, h11 - h10, f.x) / s.b.w);
+    vec3 n = normalize(vec3(-slope.x, 1.0, -slope.y));
+    return vec4(n, (p.y - s.a.y - h) * n.y);
+}
+
 // One collider's free distance: the shape's own, turned inside out for a container (side -1).
 vec4 gp_collider_distance(uint index, vec3 p) {
     gp_collider_shape s = gp_colliders[index];
@@ -273,6 +293,7 @@ vec4 gp_collider_distance(uint index, vec3 p) {
     else if (s.a.w == GP_SHAPE_BOX) r = gp_box_sdf(p, s.a.xyz, s.b.xyz);
     else if (s.a.w == GP_SHAPE_CAPSULE) r = gp_capsule_sdf(p, s.a.xyz, s.b.xyz, s.b.w);
     else if (s.a.w == GP_SHAPE_PLANE) r = vec4(s.b.xyz, dot(p - s.a.xyz, s.b.xyz));
+    else if (s.a.w == GP_SHAPE_HEIGHTFIELD) r = gp_height_sdf(s, p);
     else r = gp_field_sdf(s, p);
     return s.c.x < 0.0 ? -r : r;
 }

@@ -19,6 +19,7 @@
 #define GP_SHAPE_CAPSULE 3.0
 #define GP_SHAPE_PLANE 4.0
 #define GP_SHAPE_MESH 5.0
+#define GP_SHAPE_HEIGHTFIELD 6.0
 #define GP_SCAN_CHUNK 32u
 #define GP_SORT_RUN 16u
 #define GP_BINDING_POSITION 0
@@ -92,13 +93,13 @@ struct gp_granular { vec4 contact; vec4 grain; };
 struct gp_force_field { vec4 a; vec4 b; };
 
 // A collider (section >>colliders of gpuparticle.h fills these):
-//   a = (centre xyz, a capsule's first end xyz, a plane's point xyz, or a mesh field's origin xyz;
-//       shape type)
+//   a = (centre xyz, a capsule's first end xyz, a plane's point xyz, a mesh field's origin xyz, or
+//       a height field's first point (x, base y, z); shape type)
 //   b = sphere (0, 0, 0, radius); box (half extents, 0); capsule (its second end xyz, radius: the
 //       ends are centre -+ half_height axis); plane (unit normal, 0); mesh (samples along x, y, z
-//       as floats, voxel size)
-//   c = (side: -1 keeps particles inside the shape, +1 outside; mesh: first sample's index as
-//       float bits; unused, unused)
+//       as floats, voxel size); height field (points along x, along z, dx, dz)
+//   c = (side: -1 keeps particles inside the shape, +1 outside; mesh, height field: first
+//       sample's index as float bits; unused, unused)
 struct gp_collider_shape { vec4 a; vec4 b; vec4 c; };
 
 layout(std140, binding = 1) uniform gp_solver_block {

@@ -19,6 +19,7 @@
 #define GP_SHAPE_CAPSULE 3.0
 #define GP_SHAPE_PLANE 4.0
 #define GP_SHAPE_MESH 5.0
+#define GP_SHAPE_HEIGHTFIELD 6.0
 #define GP_SCAN_CHUNK 32u
 #define GP_SORT_RUN 16u
 #define GP_BINDING_INFO 2

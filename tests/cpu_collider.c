@@ -63,6 +63,30 @@ double cpu_collider_distance(const gp_collider_desc* c, const double x[3], doubl
         for (a = 0; a < 3; ++a) n[a] = normal[a] / len;
         return collider_dot(d, n);
     }
+    case GP_SHAPE_HEIGHTFIELD: {
+        /* bilinear between the points, the edge's height and slope beyond the rectangle; the
+           height above along the tangent plane's normal: (y - h) / sqrt(1 + |grad h|^2) */
+        double dx = 2.0 * c->half_extents[0] / (c->samples[0] - 1), dz = 2.0 * c->half_extents[2] / (c->samples[1] - 1);
+        double u[2], g[2], f[2], h00, h10, h01, h11, h, sx, sz, len2;
+        size_t i0[2], nx = c->samples[0];
+        int b;
+        u[0] = (x[0] - ((double)c->center[0] - c->half_extents[0])) / dx;
+        u[1] = (x[2] - ((double)c->center[2] - c->half_extents[2])) / dz;
+        for (b = 0; b < 2; ++b) {
+            double cells = (double)c->samples[b] - 1.0;
+            g[b] = u[b] < 0.0 ? 0.0 : u[b] > cells ? cells : u[b];
+            i0[b] = (size_t)(floor(g[b]) < cells - 1.0 ? floor(g[b]) : cells - 1.0);
+            f[b] = g[b] - (double)i0[b];
+        }
+        h00 = c->heights[i0[0] + nx * i0[1]]; h10 = c->heights[i0[0] + 1 + nx * i0[1]];
+        h01 = c->heights[i0[0] + nx * (i0[1] + 1)]; h11 = c->heights[i0[0] + 1 + nx * (i0[1] + 1)];
+        h = (h00 * (1.0 - f[0]) + h10 * f[0]) * (1.0 - f[1]) + (h01 * (1.0 - f[0]) + h11 * f[0]) * f[1];
+        sx = ((h10 - h00) * (1.0 - f[1]) + (h11 - h01) * f[1]) / dx;
+        sz = ((h01 - h00) * (1.0 - f[0]) + (h11 - h10) * f[0]) / dz;
+        len2 = 1.0 + sx * sx + sz * sz;
+        n[0] = -sx / sqrt(len2); n[1] = 1.0 / sqrt(len2); n[2] = -sz / sqrt(len2);
+        return (x[1] - c->center[1] - h) * n[1];   /* the free side is above, inside or not */
+    }
     default:
         return INFINITY;
     }

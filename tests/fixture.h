@@ -31,6 +31,9 @@ gp_world* fixture_world(const gp_world_desc* desc);
 /* fixture_world with room for capacity particles, a hashed grid of cells `cell` metres wide, and
    deterministic order when asked. */
 gp_world* fixture_grid_world(uint32_t capacity, float cell, int deterministic);
+/* Steps the world `frames` frames of 1/60 s with the default step (automatic substeps), each
+   checked. */
+void fixture_run(gp_world* w, int frames);
 /* xorshift64*: the same numbers on every machine for a given seed. */
 uint64_t fixture_random(uint64_t* state);
 /* count words following pattern: random in [0, range) (range 0: any), sorted, reversed, equal. */
@@ -61,6 +64,8 @@ extern const int sph_mesh_test_count;
 extern const int sph_test_count;
 extern const gp_test_case world_tests[];
 extern const int world_test_count;
+extern const gp_test_case heightfield_tests[];
+extern const int heightfield_test_count;
 extern const gp_test_case layout_tests[];
 extern const int layout_test_count;
 extern const gp_test_case plan_tests[];

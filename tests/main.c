@@ -51,6 +51,16 @@ gp_world* fixture_world(const gp_world_desc* desc) {
     return w;
 }
 
+void fixture_run(gp_world* w, int frames) {
+    int frame;
+    for (frame = 0; frame < frames; ++frame) {
+        gp_step_desc step;
+        memset(&step, 0, sizeof step);
+        step.dt = 1.0f / 60;
+        CHECK(gp_world_step(w, &step) == GP_OK);
+    }
+}
+
 uint64_t fixture_random(uint64_t* state) {
     *state ^= *state >> 12;
     *state ^= *state << 25;
@@ -115,6 +125,7 @@ int main(int argc, char** argv) {
     gp_test_main(coupling_tests, coupling_test_count, argc, argv, &passed, &failed);
     gp_test_main(dem_reference_tests, dem_reference_test_count, argc, argv, &passed, &failed);
     gp_test_main(shape_tests, shape_test_count, argc, argv, &passed, &failed);
+    gp_test_main(heightfield_tests, heightfield_test_count, argc, argv, &passed, &failed);
     gp_test_main(layout_tests, layout_test_count, argc, argv, &passed, &failed);
     gp_test_main(plan_tests, plan_test_count, argc, argv, &passed, &failed);
     gp_egl_close(&fixture_egl);

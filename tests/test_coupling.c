@@ -371,7 +371,7 @@ static void test_coupling_grains_float_hang_sink(void) {
     gp_particles_desc pd;
     gp_particle_position* p;
     gp_particle_info* info;
-    uint32_t n = 0, ids[3], k, frame;
+    uint32_t n = 0, ids[3], k;
     float* xyz, x, y, z, height[3] = {NAN, NAN, NAN};
     int g;
     if (!w) return;
@@ -402,12 +402,7 @@ static void test_coupling_grains_float_hang_sink(void) {
         pd.count = 1; pd.positions = at; pd.kind = GP_KIND_GRANULAR; pd.phase = (uint32_t)g;   /* the material's size and mass */
         CHECK(gp_particles_add(w, &pd, &ids[g]) == GP_OK);
     }
-    for (frame = 0; frame < 30; ++frame) {
-        gp_step_desc step;
-        memset(&step, 0, sizeof step);
-        step.dt = 1.0f / 60;
-        CHECK(gp_world_step(w, &step) == GP_OK);
-    }
+    fixture_run(w, 30);
     n = gp_particle_count(w);
     p = (gp_particle_position*)malloc((size_t)n * sizeof *p);
     info = (gp_particle_info*)malloc((size_t)n * sizeof *info);
