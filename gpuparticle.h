@@ -231,7 +231,7 @@ typedef enum gp_log_level {
     X(DRAW_COMPILED_OUT, "the draw helpers were compiled out (GP_NO_DRAW)")                                \
     X(CFL_EXCEEDED, "the CFL number is above the step's limit: take more substeps")                        \
     X(SUBSTEP_TOO_LONG_FOR_GRAINS, "the substep is longer than the grains' contacts allow")                \
-    X(STEP_BEHIND, "a speed jumped within a step: its substeps were shortened, the next catch up")         \
+    X(STEP_BEHIND, "a step's substeps were shortened on the GPU: the world owes time, the next catch up")  \
     X(PARTICLES_NOT_FINITE, "particles have a NaN or infinite position (kept, not simulated)")             \
     X(POUR_STOPPED, "a pour stopped: the store is full")                                                   \
     X(NEIGHBOR_LOOP_TRUNCATED, "the driver cut a neighbour loop short")                                    \
@@ -597,7 +597,7 @@ typedef struct gp_step_desc {
                                   dt / N, as they are */
     float max_cfl;             /* (speed of sound + fastest particle) * substep / spacing: how
                                   many spacings a signal may cross per substep (004's Courant
-                                  condition with the sound included); the step warns above it;
+                                  condition with the sound included); a step of fixed substeps warns above it;
                                   default 1 */
     gp_integrator integrator;
 } gp_step_desc;
@@ -609,8 +609,8 @@ typedef struct gp_step_desc {
    walls, the grains, the bodies' update and their particles), then the guard that puts back any
    fluid particle left inside a grain or a body.
    Afterwards the store is in the cell order of the last substep's build and densities
-   and accelerations (GP_ATTRIBUTE_DENSITY, _PRESSURE, _ACCELERATION) match its slots. Warns
-   when the CFL number exceeds max_cfl. A particle whose update is not finite keeps its last
+   and accelerations (GP_ATTRIBUTE_DENSITY, _PRESSURE, _ACCELERATION) match its slots. With
+   fixed substeps, warns when the CFL number exceeds max_cfl. A particle whose update is not finite keeps its last
    position, stops, and is counted (gp_fluid_stats_read): nothing is lost to a blow-up.
    The call never waits for the GPU to finish what it sent: the fastest particle that sizes the
    substeps is the one after the step before last (plus any particle added or written faster
@@ -642,7 +642,7 @@ typedef struct gp_fluid_stats {
     float lag;              /* seconds the last step could not run and owes: a speed jumped within
                                it and the GPU shortened its substeps to keep the CFL number; the
                                next steps take more substeps and run it (0 in a calm flow). At
-                               most the step's dt: beyond, the world runs slower than the calls */
+                               most four steps' dt: beyond, the world runs slower than the calls */
 } gp_fluid_stats;
 /* Reads the fluid's statistics (waits for the GPU). */
 GP_API_DECL gp_result gp_fluid_stats_read(gp_world* world, gp_fluid_stats* stats);
@@ -3123,7 +3123,7 @@ static const char* const gp__file_step_clock_comp[] = {
     "//   h = min(h, limit, max_cfl spacing / (sound + v)), v the fastest particle after the substep before\n",
     "//       (stat_max_speed, any kind; the integrators write it) or the host's speed;\n",
     "//   a substep never runs past what the step owes. What the step could not run within its\n",
-    "//   substeps is owed (clock_lag), up to one step's dt, and run by the next steps, whose host\n",
+    "//   substeps is owed (clock_lag), up to four steps' dt, and run by the next steps, whose host\n",
     "//   plans its substeps for it (it reads clock_lag two steps late, with the statistics); beyond\n",
     "//   that (more than the 1,000 substeps a step takes at most would need) the world runs slower\n",
     "//   than the calls' time rather than owe ever more. clock_cfl keeps the largest CFL\n",
@@ -3155,7 +3155,7 @@ static const char* const gp__file_step_clock_comp[] = {
     "    remaining = clock_clean != 0u && left == 1u ? 0.0 : remaining - h;\n",
     "    clock_remaining = floatBitsToUint(remaining);\n",
     "    clock_left = left - 1u;\n",
-    "    if (left == 1u) clock_lag = floatBitsToUint(clamp(remaining, 0.0, dt));   // beyond a step's dt: slower, not owed\n",
+    "    if (left == 1u) clock_lag = floatBitsToUint(clamp(remaining, 0.0, 4.0 * dt));   // beyond: slower, not owed\n",
     "    clock_h = floatBitsToUint(h);\n",
     "    if (adapt) clock_cfl = max(clock_cfl, floatBitsToUint(h * (sound + speed) / spacing));   // non-negative: bits order\n",
     "}\n",
@@ -7321,8 +7321,10 @@ gp_result gp_world_step(gp_world* world, const gp_step_desc* desc) {
         if (!(world->step.lag >= 0.0f) || !isfinite(world->step.lag)) world->step.lag = 0.0f;
         if (world->step.lag > 0.0f && !world->step.lag_warned)
             GP__LOG(world, GP_LOG_INFO, GP_LOG_ITEM_STEP_BEHIND,
-                    "gp_world_step: a speed jumped within a step (to about %g m/s): the GPU shortened its substeps "
-                    "and the world owes %g s, which the next steps run", (double)world->step.max_speed, (double)world->step.lag);
+                    "gp_world_step: the GPU shortened a step's substeps to keep their limits (a speed that jumped, to "
+                    "about %g m/s, or more substeps than a step's 1,000): the world owes %g s, which the next steps run "
+                    "(at most four steps' dt; beyond, it runs slower than the calls)", (double)world->step.max_speed,
+                    (double)world->step.lag);
         world->step.lag_warned = world->step.lag > 0.0f;
         if (words[0] != world->step.nonfinite_warned && words[0])
             GP__LOG(world, GP_LOG_WARNING, GP_LOG_ITEM_PARTICLES_NOT_FINITE,
@@ -7349,18 +7351,18 @@ gp_result gp_world_step(gp_world* world, const gp_step_desc* desc) {
     if (!fixed) d.substeps = needed < 1.0 ? 1u : needed > 1000.0 ? 1000u : (uint32_t)needed;
     h = d.dt / (float)d.substeps;
     cfl = h * (sound + world->step.max_speed) / spacing;
-    if (cfl > d.max_cfl && !world->step.cfl_warned)
+    if (cfl > d.max_cfl && fixed && !world->step.cfl_warned)   /* picked by the library: the GPU's clock keeps it */
         GP__LOG(world, GP_LOG_WARNING, GP_LOG_ITEM_CFL_EXCEEDED,
                 "gp_world_step: the CFL number is %.3g, above %.3g (substep %g s, sound %g m/s, fastest particle "
                 "%g m/s, spacing %g m): the fluid may blow up; take more substeps (0 picks them)", (double)cfl, (double)d.max_cfl,
                 (double)h, (double)sound, (double)world->step.max_speed, (double)spacing);
-    world->step.cfl_warned = cfl > d.max_cfl;
-    if (h > dem_limit && !world->dem.warned)
+    world->step.cfl_warned = cfl > d.max_cfl && fixed;
+    if (h > dem_limit && fixed && !world->dem.warned)
         GP__LOG(world, GP_LOG_WARNING, GP_LOG_ITEM_SUBSTEP_TOO_LONG_FOR_GRAINS,
                 "gp_world_step: the substep %g s is longer than the grains' %g s (a twelfth of a contact's "
                 "duration, and no longer than m_eff / (damping + shear)): contacts may bounce wrong or blow up; take more substeps "
                 "(0 picks them)", (double)h, (double)dem_limit);
-    world->dem.warned = h > dem_limit;
+    world->dem.warned = h > dem_limit && fixed;
     world->step.last_cfl = cfl;
     world->step.last_substeps = d.substeps;
     world->solver_host.counts[2] = (world->solver_host.counts[2] & ~GP__INTEGRATOR_MASK) | (d.integrator == GP_INTEGRATOR_EXPLICIT_EULER ? 2u : 1u);

@@ -40,7 +40,7 @@
 //   h = min(h, limit, max_cfl spacing / (sound + v)), v the fastest particle after the substep before
 //       (stat_max_speed, any kind; the integrators write it) or the host's speed;
 //   a substep never runs past what the step owes. What the step could not run within its
-//   substeps is owed (clock_lag), up to one step's dt, and run by the next steps, whose host
+//   substeps is owed (clock_lag), up to four steps' dt, and run by the next steps, whose host
 //   plans its substeps for it (it reads clock_lag two steps late, with the statistics); beyond
 //   that (more than the 1,000 substeps a step takes at most would need) the world runs slower
 //   than the calls' time rather than owe ever more. clock_cfl keeps the largest CFL
@@ -188,7 +188,7 @@ void main() {
     remaining = clock_clean != 0u && left == 1u ? 0.0 : remaining - h;
     clock_remaining = floatBitsToUint(remaining);
     clock_left = left - 1u;
-    if (left == 1u) clock_lag = floatBitsToUint(clamp(remaining, 0.0, dt));   // beyond a step's dt: slower, not owed
+    if (left == 1u) clock_lag = floatBitsToUint(clamp(remaining, 0.0, 4.0 * dt));   // beyond: slower, not owed
     clock_h = floatBitsToUint(h);
     if (adapt) clock_cfl = max(clock_cfl, floatBitsToUint(h * (sound + speed) / spacing));   // non-negative: bits order
 }

@@ -1876,6 +1876,40 @@ static void test_sph_substeps_two_steps_behind(void) {
     gp_world_destroy(w);
 }
 
+/* When even a step's 1,000 substeps cannot keep a limit (here the lava preset's viscous limit,
+   0.05 re^2 / nu = 5e-5 s at spacing 0.005 m, against steps of 0.2 s: 4,000 substeps' worth), the
+   GPU's clock shortens them and the world owes time; the debt stops at four steps' dt, and
+   beyond it the world runs slower than the calls rather than owe ever more (each step runs
+   1,000 x 5e-5 = 0.05 s of the 0.2). A lone particle falls freely meanwhile: its speed is g times
+   the time run, 0.05 s a step. */
+static void test_sph_step_owes_at_most_four_steps(void) {
+    const float at[3] = {0.0f, 0.0f, 0.0f};
+    gp_world* w = fixture_grid_world(4, 0.01f, 0);
+    gp_fluid_material m;
+    gp_particles_desc d;
+    gp_fluid_stats stats;
+    gp_particle_velocity v;
+    int k;
+    if (!w) return;
+    CHECK(gp_fluid_preset_material(GP_FLUID_LAVA, 0.005f, &m) == GP_OK && gp_fluid_material_set(w, 0, &m) == GP_OK);
+    memset(&d, 0, sizeof d);
+    d.count = 1; d.positions = at; d.kind = GP_KIND_FLUID;
+    CHECK(gp_particles_add(w, &d, NULL) == GP_OK);
+    for (k = 0; k < 6; ++k) {
+        gp_step_desc step;
+        memset(&step, 0, sizeof step);
+        step.dt = 0.2f;
+        CHECK(gp_world_step(w, &step) == GP_OK && gp_fluid_stats_read(w, &stats) == GP_OK);
+        CHECKF(stats.substeps == 1000 && stats.lag > 0.0f && stats.lag <= 4.0f * step.dt * (1.0f + 1e-6f),
+               "step %d: %u substeps, %g s owed (at most 4 x %g)", k, stats.substeps, stats.lag, step.dt);
+    }
+    CHECKF(stats.lag >= 0.8f * (1.0f - 1e-5f), "after 6 steps %g s owed: the debt should have reached its cap, 0.8 s", stats.lag);
+    CHECK(gp_particles_read(w, GP_ATTRIBUTE_VELOCITY, 0, 1, &v) == GP_OK);
+    CHECKF(fabs(-v.y - 9.81 * 6 * 0.05) <= 1e-3 * 9.81 * 6 * 0.05, "the particle falls at %g m/s after 6 steps of 0.05 s run; g t = %g",
+           -v.y, 9.81 * 6 * 0.05);
+    gp_world_destroy(w);
+}
+
 /* A column 6 x 8 x 6 spacings on a tank's floor, of the default material less what the test
    changes (m: in, the changes made to the resolved defaults; out, the material as resolved),
    stepped 0.01 s at a time for `steps` steps with automatic substeps: the last step's statistics
@@ -2007,6 +2041,7 @@ const gp_test_case sph_tests[] = {
     {"sph_dam_break_continuity", test_sph_dam_break_continuity},
     {"sph_continuity_repeats", test_sph_continuity_repeats},
     {"sph_substeps_two_steps_behind", test_sph_substeps_two_steps_behind},
+    {"sph_step_owes_at_most_four_steps", test_sph_step_owes_at_most_four_steps},
     {"sph_diffusion_substeps", test_sph_diffusion_substeps},
     {"sph_hydrostatic_column", test_sph_hydrostatic_column},
     {"sph_hydrostatic_water", test_sph_hydrostatic_water},
