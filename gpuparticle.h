@@ -49,6 +49,7 @@
                     particles, their stages
        >>rigid      rigid bodies made of particles (000): shapes, bodies, the bodies' stages
        >>coupling   the fluid and the solids: the solids' share of their forces (000 29.3.3)
+       >>effects    effect particles (002): materials, their flight and bounce
        >>step       gravity and forces, the world's substep as a pipeline of every system's
                     stages, gp_world_step
        >>draw       sphere impostors and body meshes straight from the GPU buffers
@@ -56,7 +57,7 @@
        >>references the papers whose equation numbers the comments cite
        >>licence    MIT
    Planned, one section each, added to the substep's pipeline in >>step as its issue lands:
-   emitter, effects, cloth, surface, multi-device.
+   emitter, cloth, surface, multi-device.
 
    >>docs ===================================================================================
 
@@ -562,7 +563,7 @@ GP_API_DECL gp_result gp_pour_add(gp_world* world, const gp_pour_desc* desc, gp_
 GP_API_DECL gp_result gp_pour_remove(gp_world* world, gp_pour pour);
 GP_API_DECL gp_result gp_pour_state_get(gp_world* world, gp_pour pour, gp_pour_state* state);
 
-/* Your forces, applied to fluid particles at every substep on top of gravity. */
+/* Your forces, applied to fluid and effect particles at every substep on top of gravity. */
 typedef enum gp_force_type {
     GP_FORCE_NONE = 0,
     GP_FORCE_UNIFORM,    /* acceleration `vector` (m/s^2) for particles within `radius` of
@@ -607,7 +608,7 @@ typedef struct gp_step_desc {
    forces, with grains and bodies' particles as its boundary; the contacts of grains and rigid
    particles; the fluid's equal and opposite force on them), then every move (the fluid and its
    walls, the grains, the bodies' update and their particles), then the guard that puts back any
-   fluid particle left inside a grain or a body.
+   fluid particle left inside a grain or a body, then the effect particles' flight and bounce.
    Afterwards the store is in the cell order of the last substep's build and densities
    and accelerations (GP_ATTRIBUTE_DENSITY, _PRESSURE, _ACCELERATION) match its slots. With
    fixed substeps, warns when the CFL number exceeds max_cfl. A particle whose update is not finite keeps its last
@@ -722,6 +723,29 @@ GP_API_DECL gp_result gp_collider_remove(gp_world* world, gp_collider collider);
 /* The boundary's signed distance (metres, negative inside a wall) at count points, evaluated
    on the GPU as the solver sees it; distances gets count floats. With no collider: +infinity. */
 GP_API_DECL gp_result gp_boundary_distance(gp_world* world, const float* points, uint32_t count, float* distances);
+
+/* ---- effect particles (002) ------------------------------------------------------------------
+   Effect particles (GP_KIND_EFFECT: sparks, spray, dust, smoke) fly on their own, each substep:
+   they age by the substep (gp_particle_life.age), feel gravity and your forces less a linear
+   drag (002 section 4.2; integrated exactly for a constant force, so that a flight follows its
+   closed form at any substep), and bounce off every collider, height fields included (002
+   section 4.6: backed up to where they crossed, the normal velocity reversed and scaled by the
+   restitution, the tangential slowed by Coulomb friction). Their material is their phase's.
+   Not yet (issue 11): emitters, death at the end of the lifetime and removal, wind fields,
+   collisions between effect particles, sprites. */
+#define GP_MAX_EFFECT_MATERIALS 8
+typedef struct gp_effect_material {
+    float drag;          /* k, 1/s: dv/dt = gravity + forces - k v; default 0 (none); a terminal
+                            speed of g / k */
+    float restitution;   /* the normal speed a bounce keeps, 0 to 1; default 0.5 (0 picks the
+                            default: for no bounce at all take 1e-6) */
+    float friction;      /* Coulomb's mu of a bounce: the tangential speed loses mu (1 + e) times
+                            the normal speed it hit with, down to rest; default 0.3 */
+} gp_effect_material;
+/* Sets material `phase` (< GP_MAX_EFFECT_MATERIALS) of the effect particles; refused with a
+   reason for a negative or non-finite value or a restitution above 1. */
+GP_API_DECL gp_result gp_effect_material_set(gp_world* world, uint32_t phase, const gp_effect_material* material);
+GP_API_DECL gp_result gp_effect_material_get(gp_world* world, uint32_t phase, gp_effect_material* material);
 
 /* ---- granular matter and rigid bodies (000) -------------------------------------------------
    Grains (GP_KIND_GRANULAR) and the particles of rigid bodies (GP_KIND_RIGID) touch through the
@@ -1677,6 +1701,88 @@ static const char* const gp__file_draw_particles_vert[] = {
     "}\n",
     0
 };
+static const char* const gp__file_effects_move_comp[] = {
+    "#version 430 core\n",
+    "// effects_move: the effect particles' motion (002 section 4.2) and their bounce off the colliders\n",
+    "// (002 section 4.6), the effects' own stage at the end of the substep (section >>effects). Each\n",
+    "// effect particle of phase m (its gp_effects[m] row: linear drag k, restitution e, friction mu)\n",
+    "// ages by the substep h and flies under a = gravity + the user's forces, less k v:\n",
+    "//   v(h) = a / k + (v - a / k) e^(-k h),  x(h) = x + a h / k + (v - a / k) (1 - e^(-k h)) / k\n",
+    "// (exact for a constant a; k = 0: v + a h, x + v h + a h^2 / 2), so that a flight matches its\n",
+    "// closed form at any substep. A particle whose move ends closer to a collider than its radius\n",
+    "// (gp_boundary, every collider, height fields included) backs up to where it crossed that\n",
+    "// distance (the paper's back-up: the fraction of the move, linear in the distances at its two\n",
+    "// ends), its velocity there reflected: the normal part reversed and scaled by e, the tangential\n",
+    "// part slowed by Coulomb friction (mu (1 + e) |v_n|, to rest at most); the rest of the substep is\n",
+    "// flown from there with the new velocity. A particle that starts inside a wall is put on it.\n",
+    "// Non-finite results keep the old state and are counted (stat_bad_updates), as the solvers do.\n",
+    "// The speed it leaves goes into stat_max_speed, which sizes the substeps; each bounce is counted\n",
+    "// with the walls' pushes (stat_wall_pushes).\n",
+    "layout(local_size_x = GP_GROUP_SIZE) in;\n",
+    "\n",
+    "// A bounce off a wall of unit normal n (pointing to the free side) at velocity v, when v heads\n",
+    "// into it: the normal part reversed and scaled by e, the tangential slowed by mu (1 + e) |v_n|\n",
+    "// (Coulomb's impulse), to rest at most.\n",
+    "vec3 gp_effect_bounce(vec3 v, vec3 n, float e, float mu) {\n",
+    "    float vn = dot(v, n);\n",
+    "    if (vn >= 0.0) return v;\n",
+    "    vec3 tangent = v - vn * n;\n",
+    "    float vt = length(tangent), slow = mu * (1.0 + e) * -vn;\n",
+    "    return (vt > slow ? tangent * (1.0 - slow / vt) : vec3(0.0)) - e * vn * n;\n",
+    "}\n",
+    "\n",
+    "// The flight of t seconds from (x, v) under a, with linear drag k: exact for a constant a.\n",
+    "void gp_effect_fly(inout vec3 x, inout vec3 v, vec3 a, float k, float t) {\n",
+    "    if (k * t < 1e-4) {   // the limit k -> 0 (and what float keeps of a tiny k t)\n",
+    "        x += v * t + 0.5 * a * t * t;\n",
+    "        v += a * t;\n",
+    "        return;\n",
+    "    }\n",
+    "    float decay = exp(-k * t);\n",
+    "    vec3 terminal = a / k;\n",
+    "    x += terminal * t + (v - terminal) * (1.0 - decay) / k;\n",
+    "    v = terminal + (v - terminal) * decay;\n",
+    "}\n",
+    "\n",
+    "void main() {\n",
+    "    uint i = gp_global_index();\n",
+    "    if (i >= gp_counts.x) return;\n",
+    "    uvec4 info = gp_info[i];\n",
+    "    if (gp_kind_of(info) != GP_KIND_EFFECT) return;\n",
+    "    vec4 p = gp_position[i], v = gp_velocity[i];\n",
+    "    if (!gp_finite3(p.xyz)) return;   // kept in the grid's extra bucket, not moved\n",
+    "    vec4 m = gp_effects[min(gp_phase_of(info), GP_MAX_EFFECT_MATERIALS - 1u)];\n",
+    "    float h = gp_gravity.w, r = p.w;\n",
+    "    vec3 a = gp_gravity.xyz + gp_user_forces(p.xyz);\n",
+    "    vec3 x = p.xyz, u = v.xyz;\n",
+    "    vec4 before = gp_boundary(x);\n",
+    "    if (before.w < r) { x += (r - before.w) * before.xyz; before.w = r; }   // started inside: onto the wall\n",
+    "    vec3 start = x, start_v = u;\n",
+    "    gp_effect_fly(x, u, a, m.x, h);\n",
+    "    vec4 after = gp_boundary(x);\n",
+    "    if (after.w < r) {   // crossed: back up to the crossing, reflect, fly the rest\n",
+    "        float f = clamp((before.w - r) / max(before.w - after.w, 1e-30), 0.0, 1.0);\n",
+    "        x = start; u = start_v;\n",
+    "        gp_effect_fly(x, u, a, m.x, f * h);\n",
+    "        vec4 wall = gp_boundary(x);\n",
+    "        if (wall.w < r) x += (r - wall.w) * wall.xyz;\n",
+    "        u = gp_effect_bounce(u, wall.xyz, m.y, m.z);\n",
+    "        gp_effect_fly(x, u, a, m.x, (1.0 - f) * h);\n",
+    "        wall = gp_boundary(x);\n",
+    "        if (wall.w < r) {   // in again (resting on the wall, a corner, a second wall): put on it, bounced\n",
+    "            x += (r - wall.w) * wall.xyz;\n",
+    "            u = gp_effect_bounce(u, wall.xyz, m.y, m.z);\n",
+    "        }\n",
+    "    }\n",
+    "    if (!gp_finite3(x) || !gp_finite3(u)) { atomicAdd(stat_bad_updates, 1u); return; }\n",
+    "    if (after.w < r) atomicAdd(stat_wall_pushes, 1u);   // a bounce, counted with the walls' pushes\n",
+    "    gp_position[i] = vec4(x, r);\n",
+    "    gp_velocity[i] = vec4(u, v.w);\n",
+    "    gp_life[i].x += h;\n",
+    "    atomicMax(stat_max_speed, floatBitsToUint(length(u)));\n",
+    "}\n",
+    0
+};
 static const char* const gp__file_gp_boundary_glsl[] = {
     "// gp_boundary.glsl: the boundary's signed distance function (001 section 3.3): the union of every\n",
     "// collider's wall. Needs gp_common.glsl, gp_solver.glsl and gp_buffers.glsl (the FIELDS role) first.\n",
@@ -2273,6 +2379,7 @@ static const char* const gp__file_gp_solver_glsl[] = {
     "    gp_force_field gp_forces[GP_MAX_FORCES];\n",
     "    gp_collider_shape gp_colliders[GP_MAX_COLLIDERS];\n",
     "    gp_granular gp_granulars[GP_MAX_GRANULAR_MATERIALS];\n",
+    "    vec4 gp_effects[GP_MAX_EFFECT_MATERIALS];   // effect materials: x drag k (1/s), y restitution, z friction mu\n",
     "};\n",
     "\n",
     "// The user's forces at p (gp_forces_set).\n",
@@ -3175,6 +3282,7 @@ typedef enum gp__shader_file_id {
     GP__FILE_DRAW_BODIES_VERT,
     GP__FILE_DRAW_PARTICLES_FRAG,
     GP__FILE_DRAW_PARTICLES_VERT,
+    GP__FILE_EFFECTS_MOVE_COMP,
     GP__FILE_GP_BOUNDARY_GLSL,
     GP__FILE_GP_BUFFERS_GLSL,
     GP__FILE_GP_COMMON_GLSL,
@@ -3220,6 +3328,7 @@ static const gp__shader_file gp__shader_files[GP__FILE_COUNT] = {
     { "draw_bodies.vert", gp__file_draw_bodies_vert },
     { "draw_particles.frag", gp__file_draw_particles_frag },
     { "draw_particles.vert", gp__file_draw_particles_vert },
+    { "effects_move.comp", gp__file_effects_move_comp },
     { "gp_boundary.glsl", gp__file_gp_boundary_glsl },
     { "gp_buffers.glsl", gp__file_gp_buffers_glsl },
     { "gp_common.glsl", gp__file_gp_common_glsl },
@@ -3251,112 +3360,112 @@ static const gp__shader_file gp__shader_files[GP__FILE_COUNT] = {
 };
 static const gp__shader_range gp__ranges_body_particles_comp[] = {
     { GP__FILE_BODY_PARTICLES_COMP, 0, 1, 1 },
-    { GP__FILE_BODY_PARTICLES_COMP, 1, 4, 34 },
+    { GP__FILE_BODY_PARTICLES_COMP, 1, 4, 36 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 59, 1 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 60, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
     { GP__FILE_GP_DEM_GLSL, 0, 65, 1 },
-    { GP__FILE_BODY_PARTICLES_COMP, 5, 11, 383 },
+    { GP__FILE_BODY_PARTICLES_COMP, 5, 11, 386 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_body_update_comp[] = {
     { GP__FILE_BODY_UPDATE_COMP, 0, 1, 1 },
-    { GP__FILE_BODY_UPDATE_COMP, 1, 9, 34 },
+    { GP__FILE_BODY_UPDATE_COMP, 1, 9, 36 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 59, 1 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 60, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
     { GP__FILE_GP_DEM_GLSL, 0, 65, 1 },
-    { GP__FILE_BODY_UPDATE_COMP, 10, 33, 388 },
+    { GP__FILE_BODY_UPDATE_COMP, 10, 33, 391 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_boundary_distance_comp[] = {
     { GP__FILE_BOUNDARY_DISTANCE_COMP, 0, 1, 1 },
-    { GP__FILE_BOUNDARY_DISTANCE_COMP, 1, 2, 29 },
+    { GP__FILE_BOUNDARY_DISTANCE_COMP, 1, 2, 31 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 59, 1 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 60, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
-    { GP__FILE_BOUNDARY_DISTANCE_COMP, 3, 10, 311 },
+    { GP__FILE_BOUNDARY_DISTANCE_COMP, 3, 10, 314 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_copy_comp[] = {
     { GP__FILE_COPY_COMP, 0, 1, 1 },
-    { GP__FILE_COPY_COMP, 1, 3, 28 },
+    { GP__FILE_COPY_COMP, 1, 3, 30 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
-    { GP__FILE_COPY_COMP, 4, 16, 47 },
+    { GP__FILE_COPY_COMP, 4, 16, 49 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_coupling_guard_comp[] = {
     { GP__FILE_COUPLING_GUARD_COMP, 0, 1, 1 },
-    { GP__FILE_COUPLING_GUARD_COMP, 1, 13, 30 },
+    { GP__FILE_COUPLING_GUARD_COMP, 1, 13, 32 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 59, 1 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 60, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
-    { GP__FILE_COUPLING_GUARD_COMP, 14, 31, 314 },
+    { GP__FILE_COUPLING_GUARD_COMP, 14, 31, 317 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_COUPLING_GUARD_COMP, 45, 4, 416 },
+    { GP__FILE_COUPLING_GUARD_COMP, 45, 4, 419 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_coupling_solid_comp[] = {
     { GP__FILE_COUPLING_SOLID_COMP, 0, 1, 1 },
-    { GP__FILE_COUPLING_SOLID_COMP, 1, 8, 34 },
+    { GP__FILE_COUPLING_SOLID_COMP, 1, 8, 36 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 59, 1 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 60, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 36, 1 },
-    { GP__FILE_COUPLING_SOLID_COMP, 9, 40, 672 },
+    { GP__FILE_COUPLING_SOLID_COMP, 9, 40, 675 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_COUPLING_SOLID_COMP, 49, 2, 783 },
+    { GP__FILE_COUPLING_SOLID_COMP, 49, 2, 786 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_dem_contact_comp[] = {
     { GP__FILE_DEM_CONTACT_COMP, 0, 1, 1 },
-    { GP__FILE_DEM_CONTACT_COMP, 1, 8, 34 },
+    { GP__FILE_DEM_CONTACT_COMP, 1, 8, 36 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 59, 1 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 60, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
     { GP__FILE_GP_DEM_GLSL, 0, 65, 1 },
-    { GP__FILE_DEM_CONTACT_COMP, 9, 68, 490 },
+    { GP__FILE_DEM_CONTACT_COMP, 9, 68, 493 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_DEM_CONTACT_COMP, 77, 6, 629 },
+    { GP__FILE_DEM_CONTACT_COMP, 77, 6, 632 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_dem_integrate_comp[] = {
     { GP__FILE_DEM_INTEGRATE_COMP, 0, 1, 1 },
-    { GP__FILE_DEM_INTEGRATE_COMP, 1, 6, 31 },
+    { GP__FILE_DEM_INTEGRATE_COMP, 1, 6, 33 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 59, 1 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 60, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
     { GP__FILE_GP_INTEGRATE_GLSL, 0, 24, 1 },
-    { GP__FILE_DEM_INTEGRATE_COMP, 7, 10, 257 },
+    { GP__FILE_DEM_INTEGRATE_COMP, 7, 10, 260 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_dispatch_args_comp[] = {
     { GP__FILE_DISPATCH_ARGS_COMP, 0, 1, 1 },
-    { GP__FILE_DISPATCH_ARGS_COMP, 1, 20, 28 },
+    { GP__FILE_DISPATCH_ARGS_COMP, 1, 20, 30 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_draw_bodies_frag[] = {
@@ -3377,153 +3486,165 @@ static const gp__shader_range gp__ranges_draw_particles_vert[] = {
     { GP__FILE_DRAW_PARTICLES_VERT, 0, 30, 1 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
+static const gp__shader_range gp__ranges_effects_move_comp[] = {
+    { GP__FILE_EFFECTS_MOVE_COMP, 0, 1, 1 },
+    { GP__FILE_EFFECTS_MOVE_COMP, 1, 15, 34 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
+    { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
+    { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 60, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
+    { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
+    { GP__FILE_EFFECTS_MOVE_COMP, 16, 63, 347 },
+    { GP__FILE_COUNT, 0, 0, 0 }
+};
 static const gp__shader_range gp__ranges_grid_count_comp[] = {
     { GP__FILE_GRID_COUNT_COMP, 0, 1, 1 },
-    { GP__FILE_GRID_COUNT_COMP, 1, 7, 32 },
+    { GP__FILE_GRID_COUNT_COMP, 1, 7, 34 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
-    { GP__FILE_GRID_COUNT_COMP, 8, 19, 249 },
+    { GP__FILE_GRID_COUNT_COMP, 8, 19, 251 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_ids_comp[] = {
     { GP__FILE_GRID_IDS_COMP, 0, 1, 1 },
-    { GP__FILE_GRID_IDS_COMP, 1, 3, 29 },
+    { GP__FILE_GRID_IDS_COMP, 1, 3, 31 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
-    { GP__FILE_GRID_IDS_COMP, 4, 7, 165 },
+    { GP__FILE_GRID_IDS_COMP, 4, 7, 167 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_neighbors_comp[] = {
     { GP__FILE_GRID_NEIGHBORS_COMP, 0, 1, 1 },
-    { GP__FILE_GRID_NEIGHBORS_COMP, 1, 3, 30 },
+    { GP__FILE_GRID_NEIGHBORS_COMP, 1, 3, 32 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
-    { GP__FILE_GRID_NEIGHBORS_COMP, 4, 25, 243 },
+    { GP__FILE_GRID_NEIGHBORS_COMP, 4, 25, 245 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_GRID_NEIGHBORS_COMP, 29, 3, 339 },
+    { GP__FILE_GRID_NEIGHBORS_COMP, 29, 3, 341 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_reorder_comp[] = {
     { GP__FILE_GRID_REORDER_COMP, 0, 1, 1 },
-    { GP__FILE_GRID_REORDER_COMP, 1, 9, 34 },
+    { GP__FILE_GRID_REORDER_COMP, 1, 9, 36 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
-    { GP__FILE_GRID_REORDER_COMP, 10, 23, 168 },
+    { GP__FILE_GRID_REORDER_COMP, 10, 23, 170 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_scan_block_comp[] = {
     { GP__FILE_SCAN_BLOCK_COMP, 0, 1, 1 },
-    { GP__FILE_SCAN_BLOCK_COMP, 1, 9, 30 },
+    { GP__FILE_SCAN_BLOCK_COMP, 1, 9, 32 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_SCAN_GLSL, 0, 27, 1 },
-    { GP__FILE_SCAN_BLOCK_COMP, 10, 35, 84 },
+    { GP__FILE_SCAN_BLOCK_COMP, 10, 35, 86 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_scan_reduce_comp[] = {
     { GP__FILE_SCAN_REDUCE_COMP, 0, 1, 1 },
-    { GP__FILE_SCAN_REDUCE_COMP, 1, 2, 28 },
+    { GP__FILE_SCAN_REDUCE_COMP, 1, 2, 30 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_SCAN_GLSL, 0, 27, 1 },
-    { GP__FILE_SCAN_REDUCE_COMP, 3, 12, 75 },
+    { GP__FILE_SCAN_REDUCE_COMP, 3, 12, 77 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sort_global_comp[] = {
     { GP__FILE_SORT_GLOBAL_COMP, 0, 1, 1 },
-    { GP__FILE_SORT_GLOBAL_COMP, 1, 5, 28 },
+    { GP__FILE_SORT_GLOBAL_COMP, 1, 5, 30 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_SORT_GLSL, 0, 24, 1 },
-    { GP__FILE_SORT_GLOBAL_COMP, 6, 38, 75 },
+    { GP__FILE_SORT_GLOBAL_COMP, 6, 38, 77 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sort_local_comp[] = {
     { GP__FILE_SORT_LOCAL_COMP, 0, 1, 1 },
-    { GP__FILE_SORT_LOCAL_COMP, 1, 4, 28 },
+    { GP__FILE_SORT_LOCAL_COMP, 1, 4, 30 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_SORT_GLSL, 0, 24, 1 },
-    { GP__FILE_SORT_LOCAL_COMP, 5, 43, 74 },
+    { GP__FILE_SORT_LOCAL_COMP, 5, 43, 76 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_continuity_comp[] = {
     { GP__FILE_SPH_CONTINUITY_COMP, 0, 1, 1 },
-    { GP__FILE_SPH_CONTINUITY_COMP, 1, 12, 34 },
+    { GP__FILE_SPH_CONTINUITY_COMP, 1, 12, 36 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 59, 1 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 60, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 36, 1 },
-    { GP__FILE_SPH_CONTINUITY_COMP, 13, 62, 676 },
+    { GP__FILE_SPH_CONTINUITY_COMP, 13, 62, 679 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_CONTINUITY_COMP, 75, 26, 809 },
+    { GP__FILE_SPH_CONTINUITY_COMP, 75, 26, 812 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_density_comp[] = {
     { GP__FILE_SPH_DENSITY_COMP, 0, 1, 1 },
-    { GP__FILE_SPH_DENSITY_COMP, 1, 6, 33 },
+    { GP__FILE_SPH_DENSITY_COMP, 1, 6, 35 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 59, 1 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 60, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 36, 1 },
-    { GP__FILE_SPH_DENSITY_COMP, 7, 29, 669 },
+    { GP__FILE_SPH_DENSITY_COMP, 7, 29, 672 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_DENSITY_COMP, 36, 5, 769 },
+    { GP__FILE_SPH_DENSITY_COMP, 36, 5, 772 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_force_comp[] = {
     { GP__FILE_SPH_FORCE_COMP, 0, 1, 1 },
-    { GP__FILE_SPH_FORCE_COMP, 1, 16, 34 },
+    { GP__FILE_SPH_FORCE_COMP, 1, 16, 36 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 59, 1 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 60, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 36, 1 },
-    { GP__FILE_SPH_FORCE_COMP, 17, 62, 680 },
+    { GP__FILE_SPH_FORCE_COMP, 17, 62, 683 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_FORCE_COMP, 79, 8, 813 },
+    { GP__FILE_SPH_FORCE_COMP, 79, 8, 816 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_integrate_comp[] = {
     { GP__FILE_SPH_INTEGRATE_COMP, 0, 1, 1 },
-    { GP__FILE_SPH_INTEGRATE_COMP, 1, 8, 34 },
+    { GP__FILE_SPH_INTEGRATE_COMP, 1, 8, 36 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 59, 1 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 60, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_INTEGRATE_GLSL, 0, 24, 1 },
-    { GP__FILE_SPH_INTEGRATE_COMP, 9, 28, 660 },
+    { GP__FILE_SPH_INTEGRATE_COMP, 9, 28, 663 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_step_clock_comp[] = {
     { GP__FILE_STEP_CLOCK_COMP, 0, 1, 1 },
-    { GP__FILE_STEP_CLOCK_COMP, 1, 21, 27 },
+    { GP__FILE_STEP_CLOCK_COMP, 1, 21, 29 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
-    { GP__FILE_STEP_CLOCK_COMP, 22, 31, 164 },
+    { GP__FILE_STEP_CLOCK_COMP, 22, 31, 166 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 typedef enum gp__program_id {
@@ -3536,6 +3657,7 @@ typedef enum gp__program_id {
     GP__PROGRAM_DEM_CONTACT,
     GP__PROGRAM_DEM_INTEGRATE,
     GP__PROGRAM_DISPATCH_ARGS,
+    GP__PROGRAM_EFFECTS_MOVE,
     GP__PROGRAM_GRID_COUNT,
     GP__PROGRAM_GRID_IDS,
     GP__PROGRAM_GRID_NEIGHBORS,
@@ -3566,6 +3688,7 @@ static const gp__shader_source gp__shader_sources[GP__SHADER_COUNT] = {
     { "dem_contact.comp", GP__GL_COMPUTE_SHADER, gp__ranges_dem_contact_comp },
     { "dem_integrate.comp", GP__GL_COMPUTE_SHADER, gp__ranges_dem_integrate_comp },
     { "dispatch_args.comp", GP__GL_COMPUTE_SHADER, gp__ranges_dispatch_args_comp },
+    { "effects_move.comp", GP__GL_COMPUTE_SHADER, gp__ranges_effects_move_comp },
     { "grid_count.comp", GP__GL_COMPUTE_SHADER, gp__ranges_grid_count_comp },
     { "grid_ids.comp", GP__GL_COMPUTE_SHADER, gp__ranges_grid_ids_comp },
     { "grid_neighbors.comp", GP__GL_COMPUTE_SHADER, gp__ranges_grid_neighbors_comp },
@@ -3584,7 +3707,7 @@ static const gp__shader_source gp__shader_sources[GP__SHADER_COUNT] = {
     { "draw_particles.frag", GP__GL_FRAGMENT_SHADER, gp__ranges_draw_particles_frag },
     { "draw_particles.vert", GP__GL_VERTEX_SHADER, gp__ranges_draw_particles_vert },
 };
-#define GP__SHADER_MOST_LINES 796   /* the longest program, with its #line directives */
+#define GP__SHADER_MOST_LINES 797   /* the longest program, with its #line directives */
 #define GP__SHADER_MOST_RANGES 14   /* the most ranges of one program */
 /* <<shaders-generated */
 
@@ -3685,6 +3808,8 @@ static const gp__binding_plan gp__binding_plans[GP__PROGRAM_COUNT] = {
                                        0, GP__R(CELL_START), 0, GP__R(STATS) } },
     { GP__PROGRAM_STEP_CLOCK,        { 0, 0, 0, 0,
                                        0, 0, 0, GP__R(STATS) } },
+    { GP__PROGRAM_EFFECTS_MOVE,      { GP__R(POSITION), GP__R(VELOCITY), GP__R(INFO), GP__R(LIFE),
+                                       0, 0, GP__R(FIELDS), GP__R(STATS) } },
 };
 #undef GP__R
 
@@ -3710,15 +3835,17 @@ static const gp__binding_plan* gp__plan_of(gp__program_id id) {
 /* The constants C and GLSL share, from their C values: GLSL never restates one. */
 static int gp__shader_constants(char* out, size_t size) {
     return snprintf(out, size,
-        "#define GP_GROUP_SIZE %d\n#define GP_KIND_FLUID %uu\n#define GP_KIND_GRANULAR %uu\n#define GP_KIND_RIGID %uu\n"
+        "#define GP_GROUP_SIZE %d\n#define GP_KIND_FLUID %uu\n#define GP_KIND_GRANULAR %uu\n#define GP_KIND_RIGID %uu\n#define GP_KIND_EFFECT %uu\n"
         "#define GP_GRID_BOUNDED %d\n#define GP_GRID_HASHED %d\n#define GP_MAX_FLUID_MATERIALS %uu\n#define GP_MAX_FORCES %uu\n"
-        "#define GP_MAX_COLLIDERS %uu\n#define GP_MAX_GRANULAR_MATERIALS %uu\n#define GP_WALL_SAMPLES %uu\n#define GP_FLAG_DETERMINISTIC %uu\n"
+        "#define GP_MAX_COLLIDERS %uu\n#define GP_MAX_GRANULAR_MATERIALS %uu\n#define GP_MAX_EFFECT_MATERIALS %uu\n"
+        "#define GP_WALL_SAMPLES %uu\n#define GP_FLAG_DETERMINISTIC %uu\n"
         "#define GP_INTEGRATOR_MASK %uu\n#define GP_FLAG_ARTIFICIAL_VISCOSITY %uu\n"
         "#define GP_SHAPE_SPHERE %d.0\n#define GP_SHAPE_BOX %d.0\n#define GP_SHAPE_CAPSULE %d.0\n#define GP_SHAPE_PLANE %d.0\n"
         "#define GP_SHAPE_MESH %d.0\n#define GP_SHAPE_HEIGHTFIELD %d.0\n#define GP_SCAN_CHUNK %uu\n#define GP_SORT_RUN %uu\n",
-        GP_GROUP_SIZE, (unsigned)GP_KIND_FLUID, (unsigned)GP_KIND_GRANULAR, (unsigned)GP_KIND_RIGID,
+        GP_GROUP_SIZE, (unsigned)GP_KIND_FLUID, (unsigned)GP_KIND_GRANULAR, (unsigned)GP_KIND_RIGID, (unsigned)GP_KIND_EFFECT,
         (int)GP_GRID_BOUNDED, (int)GP_GRID_HASHED, (unsigned)GP_MAX_FLUID_MATERIALS, (unsigned)GP_MAX_FORCES,
-        (unsigned)GP_MAX_COLLIDERS, (unsigned)GP_MAX_GRANULAR_MATERIALS, (unsigned)GP__WALL_SAMPLES, GP__FLAG_DETERMINISTIC,
+        (unsigned)GP_MAX_COLLIDERS, (unsigned)GP_MAX_GRANULAR_MATERIALS, (unsigned)GP_MAX_EFFECT_MATERIALS,
+        (unsigned)GP__WALL_SAMPLES, GP__FLAG_DETERMINISTIC,
         GP__INTEGRATOR_MASK, GP__FLAG_ARTIFICIAL_VISCOSITY,
         (int)GP_SHAPE_SPHERE, (int)GP_SHAPE_BOX, (int)GP_SHAPE_CAPSULE, (int)GP_SHAPE_PLANE, (int)GP_SHAPE_MESH,
         (int)GP_SHAPE_HEIGHTFIELD, (unsigned)GP__SCAN_CHUNK, (unsigned)GP__SORT_RUN);
@@ -3786,7 +3913,7 @@ static int gp__shader_strings(gp__program_id id, const char* prelude, char* defi
     X(SPH_DENSITY, "sph_density") X(SPH_CONTINUITY, "sph_continuity") X(SPH_FORCE, "sph_force")        \
     X(SPH_INTEGRATE, "sph_integrate") X(DEM_CONTACT, "dem_contact") X(DEM_INTEGRATE, "dem_integrate")  \
     X(BODY_UPDATE, "body_update") X(BODY_PARTICLES, "body_particles") X(COUPLING_SOLID, "coupling_solid") \
-    X(COUPLING_GUARD, "coupling_guard") X(STEP_CLOCK, "step_clock")
+    X(COUPLING_GUARD, "coupling_guard") X(STEP_CLOCK, "step_clock") X(EFFECTS_MOVE, "effects_move")
 typedef enum gp__stage {
 #define GP__STAGE_ENUM(name, text) GP__STAGE_##name,
     GP__STAGES(GP__STAGE_ENUM)
@@ -3843,8 +3970,9 @@ typedef struct gp__solver_params {
     float forces[GP_MAX_FORCES][8];
     float colliders[GP_MAX_COLLIDERS][12];
     float granular[GP_MAX_GRANULAR_MATERIALS][8];   /* k, eta, k_t, mu, diameter, mass, 0, 0 */
+    float effects[GP_MAX_EFFECT_MATERIALS][4];      /* drag k, restitution, friction, 0 */
 } gp__solver_params;
-GP__STATIC_ASSERT(solver_params_is_std140, sizeof(gp__solver_params) == 32 + 704 * 8 + 32 * 8 + 48 * 32 + 32 * 8);
+GP__STATIC_ASSERT(solver_params_is_std140, sizeof(gp__solver_params) == 32 + 704 * 8 + 32 * 8 + 48 * 32 + 32 * 8 + 16 * 8);
 
 /* A rigid body's shape (section >>rigid): its particles' offsets in the principal frame, here and
    from first_offset in w->offsets. */
@@ -3917,6 +4045,12 @@ typedef struct gp__dem_system {
     bool warned;                          /* warned since the substep was last short enough for the grains */
 } gp__dem_system;
 
+/* Effect particles (section >>effects). */
+typedef struct gp__effects_system {
+    gp_effect_material materials[GP_MAX_EFFECT_MATERIALS];   /* resolved */
+    bool any;                             /* effect particles were added: the stage runs */
+} gp__effects_system;
+
 /* Rigid bodies (section >>rigid). */
 typedef struct gp__rigid_system {
     gp__body_shape* shapes;
@@ -3983,6 +4117,7 @@ struct gp_world {
     gp__fluid_system fluid;
     gp__dem_system dem;
     gp__rigid_system rigid;
+    gp__effects_system effects;
     gp__step_state step;
     gp__draw_state draw;
     /* scratch, grown on demand */
@@ -4342,6 +4477,14 @@ static uint32_t gp__timer_begin(gp_world* w, gp__stage stage) {
 static void gp__timer_end(gp_world* w, uint32_t timer) {
     if (!w->desc.gpu_timings) return;
     w->gl.fnQueryCounter(w->pending[timer].end, GP__GL_TIMESTAMP);
+}
+
+/* A stage over every live slot: its program, one invocation per slot, timed as `stage`. */
+static void gp__stage_run(gp_world* w, gp__stage stage, gp__program_id program) {
+    uint32_t timer = gp__timer_begin(w, stage);
+    gp__use(w, program);
+    gp__dispatch(w, gp__groups(w->count, GP_GROUP_SIZE));
+    gp__timer_end(w, timer);
 }
 
 /* >>scan ===================================================================================
@@ -4876,6 +5019,7 @@ static gp_result gp__particles_add(gp_world* world, const gp_particles_desc* des
         world->grid_built = false;
         if (d.kind == GP_KIND_FLUID) world->fluid.phases |= 1u << d.phase;
         if (d.kind == GP_KIND_GRANULAR || d.kind == GP_KIND_RIGID) world->dem.phases |= 1u << d.phase;
+        if (d.kind == GP_KIND_EFFECT) world->effects.any = true;
         gp__params_upload(world);
     }
     gp__free(&world->desc.allocator, position);
@@ -6212,12 +6356,8 @@ static void gp__fluid_forces(gp_world* w) {
 
 /* The fluid's move by the accelerations of gp__fluid_forces. */
 static void gp__fluid_move(gp_world* w) {
-    uint32_t timer;
     if (!gp__fluid_runs(w)) return;
-    timer = gp__timer_begin(w, GP__STAGE_SPH_INTEGRATE);
-    gp__use(w, GP__PROGRAM_SPH_INTEGRATE);
-    gp__dispatch(w, gp__groups(w->count, GP_GROUP_SIZE));
-    gp__timer_end(w, timer);
+    gp__stage_run(w, GP__STAGE_SPH_INTEGRATE, GP__PROGRAM_SPH_INTEGRATE);
 }
 
 /* The fastest sound and the finest spacing among the materials in use (phase 0 when none),
@@ -6247,6 +6387,10 @@ static double gp__lattice_spiky_sum(const gp_fluid_material* m) {
     return sum;
 }
 
+/* What bounds a substep of the fluids and grains in the world: the largest speed of sound, the
+   smallest spacing (a grain's diameter too) and the shortest viscous or diffusion limit. A world
+   of no particle yet counts material 0's; effect particles bound nothing (their bounce is exact
+   at any substep). */
 static void gp__fluid_limits(const gp_world* w, float* sound, float* spacing, float* viscous) {
     int i;
     *sound = 0.0f;
@@ -6254,7 +6398,7 @@ static void gp__fluid_limits(const gp_world* w, float* sound, float* spacing, fl
     *viscous = 3.4e38f;
     for (i = 0; i < GP_MAX_FLUID_MATERIALS; ++i) {
         const gp_fluid_material* m = &w->fluid.materials[i];
-        if (!(w->fluid.phases & (1u << i)) && !(i == 0 && w->fluid.phases == 0 && w->dem.phases == 0)) continue;
+        if (!(w->fluid.phases & (1u << i)) && !(i == 0 && w->fluid.phases == 0 && w->dem.phases == 0 && !w->effects.any)) continue;
         if (sqrtf(m->stiffness) > *sound) *sound = sqrtf(m->stiffness);
         if (m->spacing < *spacing) *spacing = m->spacing;
         if (m->viscosity > 0.0f && GP__VISCOUS_LIMIT * m->smoothing_radius * m->smoothing_radius / m->viscosity < *viscous)
@@ -6443,22 +6587,14 @@ static float gp__dem_limit(const gp_world* w) {
    bodies' torque slots for the bodies' stage, >>rigid), then the grains' move. */
 /* The contact forces of grains and rigid particles. */
 static void gp__dem_contacts(gp_world* w) {
-    uint32_t timer;
     if (!w->dem.phases) return;
-    timer = gp__timer_begin(w, GP__STAGE_DEM_CONTACT);
-    gp__use(w, GP__PROGRAM_DEM_CONTACT);
-    gp__dispatch(w, gp__groups(w->count, GP_GROUP_SIZE));
-    gp__timer_end(w, timer);
+    gp__stage_run(w, GP__STAGE_DEM_CONTACT, GP__PROGRAM_DEM_CONTACT);
 }
 
 /* The grains' move by their accelerations (contacts, coupling, gravity). */
 static void gp__dem_move(gp_world* w) {
-    uint32_t timer;
     if (!w->dem.phases) return;
-    timer = gp__timer_begin(w, GP__STAGE_DEM_INTEGRATE);
-    gp__use(w, GP__PROGRAM_DEM_INTEGRATE);
-    gp__dispatch(w, gp__groups(w->count, GP_GROUP_SIZE));
-    gp__timer_end(w, timer);
+    gp__stage_run(w, GP__STAGE_DEM_INTEGRATE, GP__PROGRAM_DEM_INTEGRATE);
 }
 
 /* >>rigid ==================================================================================
@@ -7160,12 +7296,62 @@ static void gp__coupling_substep(gp_world* w) {
 /* The guard, after every system has moved its particles: no fluid particle ends the substep
    inside a grain or a body. */
 static void gp__coupling_guard(gp_world* w) {
-    uint32_t timer;
     if (!w->fluid.phases || !w->dem.phases) return;
-    timer = gp__timer_begin(w, GP__STAGE_COUPLING_GUARD);
-    gp__use(w, GP__PROGRAM_COUPLING_GUARD);
-    gp__dispatch(w, gp__groups(w->count, GP_GROUP_SIZE));
-    gp__timer_end(w, timer);
+    gp__stage_run(w, GP__STAGE_COUPLING_GUARD, GP__PROGRAM_COUPLING_GUARD);
+}
+
+/* >>effects ================================================================================
+   Effect particles (002): their materials and their stage of the substep, effects_move (motion
+   under gravity, forces and drag, aging, the bounce off the colliders). They meet the others
+   through the store and the colliders; emitters, death and removal, wind, collisions between
+   them and sprites come with issue 11. */
+
+/* Resolves material (NULL: the defaults) into the world's table and the solvers' block. */
+static void gp__effect_material_store(gp_world* w, uint32_t phase, const gp_effect_material* material) {
+    gp_effect_material m;
+    if (material) m = *material;
+    else memset(&m, 0, sizeof m);
+    if (m.restitution == 0.0f) m.restitution = 0.5f;
+    if (m.friction == 0.0f) m.friction = 0.3f;
+    w->effects.materials[phase] = m;
+    w->solver_host.effects[phase][0] = m.drag;
+    w->solver_host.effects[phase][1] = m.restitution;
+    w->solver_host.effects[phase][2] = m.friction;
+    w->solver_host.effects[phase][3] = 0.0f;
+}
+
+gp_result gp_effect_material_set(gp_world* world, uint32_t phase, const gp_effect_material* material) {
+    if (!world) return gp__no_world(__func__);
+    gp__begin(world, "gp_effect_material_set");
+    if (phase >= GP_MAX_EFFECT_MATERIALS)
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_PHASE_INVALID,
+                                       "phase %u: there are %d effect materials", phase, GP_MAX_EFFECT_MATERIALS));
+    if (!material) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_NULL, "material is NULL"));
+    if (!(material->drag >= 0.0f) || !isfinite(material->drag) || !(material->restitution >= 0.0f) ||
+        !(material->restitution <= 1.0f) || !(material->friction >= 0.0f) || !isfinite(material->friction))
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE,
+                                       "drag %g and friction %g must be 0 or positive and finite, restitution %g 0 to 1",
+                                       (double)material->drag, (double)material->friction, (double)material->restitution));
+    gp__effect_material_store(world, phase, material);
+    gp__solver_upload(world);
+    return gp__end(world, GP_OK);
+}
+
+gp_result gp_effect_material_get(gp_world* world, uint32_t phase, gp_effect_material* material) {
+    if (!world) return gp__no_world(__func__);
+    gp__begin(world, "gp_effect_material_get");
+    if (phase >= GP_MAX_EFFECT_MATERIALS || !material)
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, material ? GP_LOG_ITEM_PHASE_INVALID : GP_LOG_ITEM_ARGUMENT_NULL,
+                                       material ? "phase %u: there are %d effect materials" : "material is NULL", phase,
+                                       GP_MAX_EFFECT_MATERIALS));
+    *material = world->effects.materials[phase];
+    return gp__end(world, GP_OK);
+}
+
+/* The effects' stage, at the end of the substep's moves. */
+static void gp__effects_move(gp_world* w) {
+    if (!w->effects.any) return;
+    gp__stage_run(w, GP__STAGE_EFFECTS_MOVE, GP__PROGRAM_EFFECTS_MOVE);
 }
 
 /* >>step ===================================================================================
@@ -7270,6 +7456,7 @@ static gp_result gp__world_substep(gp_world* w, float h, bool integrate) {
         gp__dem_move(w);                             /* the grains (>>dem) */
         gp__rigid_substep(w);                        /* the bodies' update and their particles (>>rigid) */
         gp__coupling_guard(w);                       /* no fluid left inside a solid (>>coupling) */
+        gp__effects_move(w);                         /* the effect particles fly and bounce (>>effects) */
     }
     w->step.last_substep = h;
     return GP_OK;
@@ -7907,6 +8094,7 @@ gp_result gp_world_create(const gp_world_desc* desc, gp_world** world) {
             w->dem.materials[p] = gp_query_granular_material_defaults(w, NULL);
             gp__granular_params_fill(w->solver_host.granular[p], &w->dem.materials[p]);
         }
+        for (p = 0; p < GP_MAX_EFFECT_MATERIALS; ++p) gp__effect_material_store(w, (uint32_t)p, NULL);
         w->solver_host.gravity[1] = -9.81f;
         w->solver_host.counts[2] = 1u;
         r = gp__create_buffers(w);

@@ -4,12 +4,14 @@
 #define GP_KIND_FLUID 1u
 #define GP_KIND_GRANULAR 2u
 #define GP_KIND_RIGID 3u
+#define GP_KIND_EFFECT 5u
 #define GP_GRID_BOUNDED 1
 #define GP_GRID_HASHED 2
 #define GP_MAX_FLUID_MATERIALS 8u
 #define GP_MAX_FORCES 8u
 #define GP_MAX_COLLIDERS 32u
 #define GP_MAX_GRANULAR_MATERIALS 8u
+#define GP_MAX_EFFECT_MATERIALS 8u
 #define GP_WALL_SAMPLES 32u
 #define GP_FLAG_DETERMINISTIC 1u
 #define GP_INTEGRATOR_MASK 3u
@@ -193,6 +195,7 @@ layout(std140, binding = 1) uniform gp_solver_block {
     gp_force_field gp_forces[GP_MAX_FORCES];
     gp_collider_shape gp_colliders[GP_MAX_COLLIDERS];
     gp_granular gp_granulars[GP_MAX_GRANULAR_MATERIALS];
+    vec4 gp_effects[GP_MAX_EFFECT_MATERIALS];   // effect materials: x drag k (1/s), y restitution, z friction mu
 };
 
 // The user's forces at p (gp_forces_set).

@@ -40,6 +40,7 @@ layout(std140, binding = 1) uniform gp_solver_block {
     gp_force_field gp_forces[GP_MAX_FORCES];
     gp_collider_shape gp_colliders[GP_MAX_COLLIDERS];
     gp_granular gp_granulars[GP_MAX_GRANULAR_MATERIALS];
+    vec4 gp_effects[GP_MAX_EFFECT_MATERIALS];   // effect materials: x drag k (1/s), y restitution, z friction mu
 };
 
 // The user's forces at p (gp_forces_set).

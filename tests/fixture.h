@@ -64,6 +64,8 @@ extern const int sph_mesh_test_count;
 extern const int sph_test_count;
 extern const gp_test_case world_tests[];
 extern const int world_test_count;
+extern const gp_test_case effects_tests[];
+extern const int effects_test_count;
 extern const gp_test_case heightfield_tests[];
 extern const int heightfield_test_count;
 extern const gp_test_case layout_tests[];
