@@ -731,8 +731,9 @@ GP_API_DECL gp_result gp_boundary_distance(gp_world* world, const float* points,
    closed form at any substep), and bounce off every collider, height fields included (002
    section 4.6: backed up to where they crossed, the normal velocity reversed and scaled by the
    restitution, the tangential slowed by Coulomb friction). Their material is their phase's.
-   Not yet (issue 11): emitters, death at the end of the lifetime and removal, wind fields,
-   collisions between effect particles, sprites. */
+   Their drag pulls them to the wind's speed (gp_wind_set: uniform, a vortex, a grid of
+   velocities, curl-noise turbulence). Not yet (issue 11): emitters, death at the end of the
+   lifetime and removal, riding the fluid, collisions between effect particles, sprites. */
 #define GP_MAX_EFFECT_MATERIALS 8
 typedef struct gp_effect_material {
     float drag;          /* k, 1/s: dv/dt = gravity + forces - k v; default 0 (none); a terminal
@@ -742,6 +743,35 @@ typedef struct gp_effect_material {
     float friction;      /* Coulomb's mu of a bounce: the tangential speed loses mu (1 + e) times
                             the normal speed it hit with, down to rest; default 0.3 */
 } gp_effect_material;
+/* The wind the effect particles feel through their drag: dv/dt = gravity + forces - k (v -
+   wind(x)), so that a particle of drag k drifts with the air (no drag, no wind). The sum of a
+   uniform wind, a vortex, a grid of velocities you upload (002 section 4.2: a 3D texture of
+   velocities, here a buffer sampled trilinearly; set it again each frame to animate it) and
+   curl-noise turbulence. */
+typedef struct gp_wind_desc {
+    float uniform[3];            /* m/s everywhere */
+    /* a Rankine vortex about the line through vortex_center along vortex_axis (normalised; zero:
+       +y): the air turns counter-clockwise seen from the axis' tip, at vortex_speed m/s at
+       vortex_radius from the line, as a solid body inside it and falling as 1/r outside;
+       vortex_speed 0: none */
+    float vortex_center[3], vortex_axis[3], vortex_speed, vortex_radius;
+    /* a grid of velocities: dims[0] x dims[1] x dims[2] nodes (at least 2 each), `cell` metres
+       apart from the node at `origin`, three floats (m/s) per node, x fastest, then y, then z;
+       trilinear between the nodes, the nearest face's values beyond the grid; NULL: none. Copied */
+    const float* grid;
+    uint32_t dims[3];
+    float origin[3], cell;
+    /* curl-noise turbulence (Bridson et al. 2007): divergence-free gusts of about noise_speed m/s
+       rms, features noise_scale metres wide (default 1 m), the same for the same noise_seed;
+       noise_speed 0: none */
+    float noise_speed, noise_scale;
+    uint32_t noise_seed;
+} gp_wind_desc;
+/* Replaces the wind (NULL: none); refused whole with a reason for a value that is not finite, a
+   grid of fewer than 2 nodes a side or more than 2^24, a cell or vortex radius that is not
+   positive. */
+GP_API_DECL gp_result gp_wind_set(gp_world* world, const gp_wind_desc* wind);
+
 /* Sets material `phase` (< GP_MAX_EFFECT_MATERIALS) of the effect particles; refused with a
    reason for a negative or non-finite value or a restitution above 1. */
 GP_API_DECL gp_result gp_effect_material_set(gp_world* world, uint32_t phase, const gp_effect_material* material);
@@ -1706,7 +1736,8 @@ static const char* const gp__file_effects_move_comp[] = {
     "// effects_move: the effect particles' motion (002 section 4.2) and their bounce off the colliders\n",
     "// (002 section 4.6), the effects' own stage at the end of the substep (section >>effects). Each\n",
     "// effect particle of phase m (its gp_effects[m] row: linear drag k, restitution e, friction mu)\n",
-    "// ages by the substep h and flies under a = gravity + the user's forces, less k v:\n",
+    "// ages by the substep h and flies under a = gravity + the user's forces + k wind(x), less k v\n",
+    "// (the wind, gp_wind_at, taken where the substep starts):\n",
     "//   v(h) = a / k + (v - a / k) e^(-k h),  x(h) = x + a h / k + (v - a / k) (1 - e^(-k h)) / k\n",
     "// (exact for a constant a; k = 0: v + a h, x + v h + a h^2 / 2), so that a flight matches its\n",
     "// closed form at any substep. A particle whose move ends closer to a collider than its radius\n",
@@ -1719,6 +1750,76 @@ static const char* const gp__file_effects_move_comp[] = {
     "// The speed it leaves goes into stat_max_speed, which sizes the substeps; each bounce is counted\n",
     "// with the walls' pushes (stat_wall_pushes).\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
+    "\n",
+    "// The wind's grid of velocities (gp_wind_set): three floats a node, x fastest.\n",
+    "layout(std430, binding = GP_BINDING_WIND) readonly buffer gp_wind_block { float gp_wind_grid[]; };\n",
+    "\n",
+    "vec3 gp_wind_node(ivec3 c, ivec3 dims) {\n",
+    "    uint at = 3u * uint(c.x + dims.x * (c.y + dims.y * c.z));\n",
+    "    return vec3(gp_wind_grid[at], gp_wind_grid[at + 1u], gp_wind_grid[at + 2u]);\n",
+    "}\n",
+    "\n",
+    "// Value noise in [-1, 1] at q (noise units): random values on the integer lattice (the grid's\n",
+    "// hash, gp_hash_mix, of the corner and the seed), blended by the quintic 6t^5 - 15t^4 + 10t^3,\n",
+    "// whose first and second derivatives are continuous.\n",
+    "float gp_noise_corner(ivec3 c, uint seed) {\n",
+    "    uint h = gp_hash_mix(uint(c.x) * 0x8da6b343u ^ gp_hash_mix(uint(c.y) * 0xd8163841u ^ gp_hash_mix(uint(c.z) * 0xcb1ab31fu ^ seed)));\n",
+    "    return float(h >> 8) / 8388607.5 - 1.0;\n",
+    "}\n",
+    "float gp_value_noise(vec3 q, uint seed) {\n",
+    "    vec3 i = floor(q), f = q - i;\n",
+    "    vec3 u = f * f * f * (f * (f * 6.0 - 15.0) + 10.0);\n",
+    "    ivec3 c = ivec3(i);\n",
+    "    float x00 = mix(gp_noise_corner(c, seed), gp_noise_corner(c + ivec3(1, 0, 0), seed), u.x);\n",
+    "    float x10 = mix(gp_noise_corner(c + ivec3(0, 1, 0), seed), gp_noise_corner(c + ivec3(1, 1, 0), seed), u.x);\n",
+    "    float x01 = mix(gp_noise_corner(c + ivec3(0, 0, 1), seed), gp_noise_corner(c + ivec3(1, 0, 1), seed), u.x);\n",
+    "    float x11 = mix(gp_noise_corner(c + ivec3(0, 1, 1), seed), gp_noise_corner(c + ivec3(1, 1, 1), seed), u.x);\n",
+    "    return mix(mix(x00, x10, u.y), mix(x01, x11, u.y), u.z);\n",
+    "}\n",
+    "\n",
+    "// Curl-noise turbulence (Bridson et al. 2007): the curl of a potential of three value noises,\n",
+    "// so that the air neither gathers nor spreads (divergence-free), with features `scale` metres\n",
+    "// wide; derivatives by central differences a hundredth of a feature apart. GP_CURL_RMS makes its\n",
+    "// rms speed about `speed` (measured over many features, test effects_wind_noise).\n",
+    "#define GP_CURL_RMS 0.50\n",
+    "vec3 gp_curl_noise(vec3 p, float scale, float speed, uint seed) {\n",
+    "    const float e = 0.01;\n",
+    "    vec3 q = p / scale;\n",
+    "    vec3 dx = vec3(e, 0.0, 0.0), dy = vec3(0.0, e, 0.0), dz = vec3(0.0, 0.0, e);\n",
+    "    float dzy = gp_value_noise(q + dy, seed + 2u) - gp_value_noise(q - dy, seed + 2u);\n",
+    "    float dyz = gp_value_noise(q + dz, seed + 1u) - gp_value_noise(q - dz, seed + 1u);\n",
+    "    float dxz = gp_value_noise(q + dz, seed) - gp_value_noise(q - dz, seed);\n",
+    "    float dzx = gp_value_noise(q + dx, seed + 2u) - gp_value_noise(q - dx, seed + 2u);\n",
+    "    float dyx = gp_value_noise(q + dx, seed + 1u) - gp_value_noise(q - dx, seed + 1u);\n",
+    "    float dxy = gp_value_noise(q + dy, seed) - gp_value_noise(q - dy, seed);\n",
+    "    return (GP_CURL_RMS * speed / (2.0 * e)) * vec3(dzy - dyz, dxz - dzx, dyx - dxy);\n",
+    "}\n",
+    "\n",
+    "// The wind at p: the uniform wind, the Rankine vortex (solid inside its radius R, falling as 1/r\n",
+    "// outside: speed s r / R, then s R / r, counter-clockwise about the axis), the grid's,\n",
+    "// trilinear between its nodes, the nearest face's beyond it, and the curl noise.\n",
+    "vec3 gp_wind_at(vec3 p) {\n",
+    "    vec3 w = gp_wind[0].xyz;\n",
+    "    if (gp_wind[1].w != 0.0) {\n",
+    "        vec3 axis = gp_wind[2].xyz, d = p - gp_wind[1].xyz;\n",
+    "        vec3 radial = d - dot(d, axis) * axis;\n",
+    "        float r = length(radial), R = gp_wind[2].w;\n",
+    "        if (r > 0.0) w += (gp_wind[1].w * (r < R ? r / R : R / r) / r) * cross(axis, radial);\n",
+    "    }\n",
+    "    if (gp_wind[3].w > 0.0) {\n",
+    "        ivec3 dims = ivec3(gp_wind[4].xyz);\n",
+    "        vec3 g = clamp((p - gp_wind[3].xyz) / gp_wind[3].w, vec3(0.0), vec3(dims - 1));\n",
+    "        ivec3 c = min(ivec3(g), dims - 2);\n",
+    "        vec3 f = g - vec3(c);\n",
+    "        vec3 x00 = mix(gp_wind_node(c, dims), gp_wind_node(c + ivec3(1, 0, 0), dims), f.x);\n",
+    "        vec3 x10 = mix(gp_wind_node(c + ivec3(0, 1, 0), dims), gp_wind_node(c + ivec3(1, 1, 0), dims), f.x);\n",
+    "        vec3 x01 = mix(gp_wind_node(c + ivec3(0, 0, 1), dims), gp_wind_node(c + ivec3(1, 0, 1), dims), f.x);\n",
+    "        vec3 x11 = mix(gp_wind_node(c + ivec3(0, 1, 1), dims), gp_wind_node(c + ivec3(1, 1, 1), dims), f.x);\n",
+    "        w += mix(mix(x00, x10, f.y), mix(x01, x11, f.y), f.z);\n",
+    "    }\n",
+    "    if (gp_wind[5].x != 0.0) w += gp_curl_noise(p, gp_wind[5].y, gp_wind[5].x, floatBitsToUint(gp_wind[5].z));\n",
+    "    return w;\n",
+    "}\n",
     "\n",
     "// A bounce off a wall of unit normal n (pointing to the free side) at velocity v, when v heads\n",
     "// into it: the normal part reversed and scaled by e, the tangential slowed by mu (1 + e) |v_n|\n",
@@ -1753,7 +1854,7 @@ static const char* const gp__file_effects_move_comp[] = {
     "    if (!gp_finite3(p.xyz)) return;   // kept in the grid's extra bucket, not moved\n",
     "    vec4 m = gp_effects[min(gp_phase_of(info), GP_MAX_EFFECT_MATERIALS - 1u)];\n",
     "    float h = gp_gravity.w, r = p.w;\n",
-    "    vec3 a = gp_gravity.xyz + gp_user_forces(p.xyz);\n",
+    "    vec3 a = gp_gravity.xyz + gp_user_forces(p.xyz) + m.x * gp_wind_at(p.xyz);   // -k (v - wind): the drag's wind part\n",
     "    vec3 x = p.xyz, u = v.xyz;\n",
     "    vec4 before = gp_boundary(x);\n",
     "    if (before.w < r) { x += (r - before.w) * before.xyz; before.w = r; }   // started inside: onto the wall\n",
@@ -2380,6 +2481,9 @@ static const char* const gp__file_gp_solver_glsl[] = {
     "    gp_collider_shape gp_colliders[GP_MAX_COLLIDERS];\n",
     "    gp_granular gp_granulars[GP_MAX_GRANULAR_MATERIALS];\n",
     "    vec4 gp_effects[GP_MAX_EFFECT_MATERIALS];   // effect materials: x drag k (1/s), y restitution, z friction mu\n",
+    "    vec4 gp_wind[6];   // the wind (gp_wind_set): uniform xyz; vortex centre xyz, speed; its unit axis xyz,\n",
+    "                       // radius; the grid's first node xyz, cell (0: no grid); its nodes along x, y, z;\n",
+    "                       // curl noise: speed (0: none), scale, seed (uint bits)\n",
     "};\n",
     "\n",
     "// The user's forces at p (gp_forces_set).\n",
@@ -3365,11 +3469,11 @@ static const gp__shader_range gp__ranges_body_particles_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 60, 1 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 63, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
     { GP__FILE_GP_DEM_GLSL, 0, 65, 1 },
-    { GP__FILE_BODY_PARTICLES_COMP, 5, 11, 386 },
+    { GP__FILE_BODY_PARTICLES_COMP, 5, 11, 389 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_body_update_comp[] = {
@@ -3379,21 +3483,21 @@ static const gp__shader_range gp__ranges_body_update_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 60, 1 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 63, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
     { GP__FILE_GP_DEM_GLSL, 0, 65, 1 },
-    { GP__FILE_BODY_UPDATE_COMP, 10, 33, 391 },
+    { GP__FILE_BODY_UPDATE_COMP, 10, 33, 394 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_boundary_distance_comp[] = {
     { GP__FILE_BOUNDARY_DISTANCE_COMP, 0, 1, 1 },
     { GP__FILE_BOUNDARY_DISTANCE_COMP, 1, 2, 31 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 60, 1 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 63, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
-    { GP__FILE_BOUNDARY_DISTANCE_COMP, 3, 10, 314 },
+    { GP__FILE_BOUNDARY_DISTANCE_COMP, 3, 10, 317 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_copy_comp[] = {
@@ -3410,11 +3514,11 @@ static const gp__shader_range gp__ranges_coupling_guard_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 60, 1 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 63, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
-    { GP__FILE_COUPLING_GUARD_COMP, 14, 31, 317 },
+    { GP__FILE_COUPLING_GUARD_COMP, 14, 31, 320 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_COUPLING_GUARD_COMP, 45, 4, 419 },
+    { GP__FILE_COUPLING_GUARD_COMP, 45, 4, 422 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_coupling_solid_comp[] = {
@@ -3424,14 +3528,14 @@ static const gp__shader_range gp__ranges_coupling_solid_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 60, 1 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 63, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 36, 1 },
-    { GP__FILE_COUPLING_SOLID_COMP, 9, 40, 675 },
+    { GP__FILE_COUPLING_SOLID_COMP, 9, 40, 678 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_COUPLING_SOLID_COMP, 49, 2, 786 },
+    { GP__FILE_COUPLING_SOLID_COMP, 49, 2, 789 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_dem_contact_comp[] = {
@@ -3441,14 +3545,14 @@ static const gp__shader_range gp__ranges_dem_contact_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 60, 1 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 63, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
     { GP__FILE_GP_DEM_GLSL, 0, 65, 1 },
-    { GP__FILE_DEM_CONTACT_COMP, 9, 68, 493 },
+    { GP__FILE_DEM_CONTACT_COMP, 9, 68, 496 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_DEM_CONTACT_COMP, 77, 6, 632 },
+    { GP__FILE_DEM_CONTACT_COMP, 77, 6, 635 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_dem_integrate_comp[] = {
@@ -3457,10 +3561,10 @@ static const gp__shader_range gp__ranges_dem_integrate_comp[] = {
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 60, 1 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 63, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
     { GP__FILE_GP_INTEGRATE_GLSL, 0, 24, 1 },
-    { GP__FILE_DEM_INTEGRATE_COMP, 7, 10, 260 },
+    { GP__FILE_DEM_INTEGRATE_COMP, 7, 10, 263 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_dispatch_args_comp[] = {
@@ -3488,14 +3592,15 @@ static const gp__shader_range gp__ranges_draw_particles_vert[] = {
 };
 static const gp__shader_range gp__ranges_effects_move_comp[] = {
     { GP__FILE_EFFECTS_MOVE_COMP, 0, 1, 1 },
-    { GP__FILE_EFFECTS_MOVE_COMP, 1, 15, 34 },
+    { GP__FILE_EFFECTS_MOVE_COMP, 1, 16, 35 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
+    { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 60, 1 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 63, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
-    { GP__FILE_EFFECTS_MOVE_COMP, 16, 63, 347 },
+    { GP__FILE_EFFECTS_MOVE_COMP, 17, 133, 429 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_count_comp[] = {
@@ -3580,14 +3685,14 @@ static const gp__shader_range gp__ranges_sph_continuity_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 60, 1 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 63, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 36, 1 },
-    { GP__FILE_SPH_CONTINUITY_COMP, 13, 62, 679 },
+    { GP__FILE_SPH_CONTINUITY_COMP, 13, 62, 682 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_CONTINUITY_COMP, 75, 26, 812 },
+    { GP__FILE_SPH_CONTINUITY_COMP, 75, 26, 815 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_density_comp[] = {
@@ -3597,14 +3702,14 @@ static const gp__shader_range gp__ranges_sph_density_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 60, 1 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 63, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 36, 1 },
-    { GP__FILE_SPH_DENSITY_COMP, 7, 29, 672 },
+    { GP__FILE_SPH_DENSITY_COMP, 7, 29, 675 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_DENSITY_COMP, 36, 5, 772 },
+    { GP__FILE_SPH_DENSITY_COMP, 36, 5, 775 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_force_comp[] = {
@@ -3614,14 +3719,14 @@ static const gp__shader_range gp__ranges_sph_force_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 60, 1 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 63, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 36, 1 },
-    { GP__FILE_SPH_FORCE_COMP, 17, 62, 683 },
+    { GP__FILE_SPH_FORCE_COMP, 17, 62, 686 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_FORCE_COMP, 79, 8, 816 },
+    { GP__FILE_SPH_FORCE_COMP, 79, 8, 819 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_integrate_comp[] = {
@@ -3631,12 +3736,12 @@ static const gp__shader_range gp__ranges_sph_integrate_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 60, 1 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 63, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_INTEGRATE_GLSL, 0, 24, 1 },
-    { GP__FILE_SPH_INTEGRATE_COMP, 9, 28, 663 },
+    { GP__FILE_SPH_INTEGRATE_COMP, 9, 28, 666 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_step_clock_comp[] = {
@@ -3707,7 +3812,7 @@ static const gp__shader_source gp__shader_sources[GP__SHADER_COUNT] = {
     { "draw_particles.frag", GP__GL_FRAGMENT_SHADER, gp__ranges_draw_particles_frag },
     { "draw_particles.vert", GP__GL_VERTEX_SHADER, gp__ranges_draw_particles_vert },
 };
-#define GP__SHADER_MOST_LINES 797   /* the longest program, with its #line directives */
+#define GP__SHADER_MOST_LINES 800   /* the longest program, with its #line directives */
 #define GP__SHADER_MOST_RANGES 14   /* the most ranges of one program */
 /* <<shaders-generated */
 
@@ -3744,7 +3849,8 @@ GP__STATIC_ASSERT(shader_lines_fit, GP__SHADER_MOST_LINES <= GP__SHADER_MAX_LINE
     X(REORDER_SOURCE, "source_block")       X(REORDER_DESTINATION, "destination_block")          \
     X(CARRIED_SOURCE, "carried_source_block") X(CARRIED_DESTINATION, "carried_destination_block") \
     X(NEIGHBOR_COUNT, "neighbor_count_block")                                                    \
-    X(POINTS, "point_block")                X(DISTANCES, "distance_block")
+    X(POINTS, "point_block")                X(DISTANCES, "distance_block")                       \
+    X(WIND, "gp_wind_block")
 typedef enum gp__role {
     GP__ROLE_NONE = 0,
 #define GP__ROLE_ENUM(name, blocks) GP__ROLE_##name,
@@ -3809,7 +3915,7 @@ static const gp__binding_plan gp__binding_plans[GP__PROGRAM_COUNT] = {
     { GP__PROGRAM_STEP_CLOCK,        { 0, 0, 0, 0,
                                        0, 0, 0, GP__R(STATS) } },
     { GP__PROGRAM_EFFECTS_MOVE,      { GP__R(POSITION), GP__R(VELOCITY), GP__R(INFO), GP__R(LIFE),
-                                       0, 0, GP__R(FIELDS), GP__R(STATS) } },
+                                       GP__R(WIND), 0, GP__R(FIELDS), GP__R(STATS) } },
 };
 #undef GP__R
 
@@ -3971,8 +4077,9 @@ typedef struct gp__solver_params {
     float colliders[GP_MAX_COLLIDERS][12];
     float granular[GP_MAX_GRANULAR_MATERIALS][8];   /* k, eta, k_t, mu, diameter, mass, 0, 0 */
     float effects[GP_MAX_EFFECT_MATERIALS][4];      /* drag k, restitution, friction, 0 */
+    float wind[6][4];                               /* gp_solver.glsl's gp_wind: the wind's terms */
 } gp__solver_params;
-GP__STATIC_ASSERT(solver_params_is_std140, sizeof(gp__solver_params) == 32 + 704 * 8 + 32 * 8 + 48 * 32 + 32 * 8 + 16 * 8);
+GP__STATIC_ASSERT(solver_params_is_std140, sizeof(gp__solver_params) == 32 + 704 * 8 + 32 * 8 + 48 * 32 + 32 * 8 + 16 * 8 + 16 * 6);
 
 /* A rigid body's shape (section >>rigid): its particles' offsets in the principal frame, here and
    from first_offset in w->offsets. */
@@ -4049,6 +4156,7 @@ typedef struct gp__dem_system {
 typedef struct gp__effects_system {
     gp_effect_material materials[GP_MAX_EFFECT_MATERIALS];   /* resolved */
     bool any;                             /* effect particles were added: the stage runs */
+    gp__GLuint wind;                      /* the wind's grid of velocities (3 floats a node; 16 bytes with none) */
 } gp__effects_system;
 
 /* Rigid bodies (section >>rigid). */
@@ -4405,6 +4513,7 @@ static gp__GLuint gp__role_buffer(const gp_world* w, gp__role role) {
     case GP__ROLE_FIELDS: return w->colliders.fields;
     case GP__ROLE_OFFSETS: return w->rigid.offsets;
     case GP__ROLE_BODIES: return w->rigid.bodies;   /* 0 before the first body: then no rigid particle reads it */
+    case GP__ROLE_WIND: return w->effects.wind;
     default: return 0;
     }
 }
@@ -7348,6 +7457,63 @@ gp_result gp_effect_material_get(gp_world* world, uint32_t phase, gp_effect_mate
     return gp__end(world, GP_OK);
 }
 
+gp_result gp_wind_set(gp_world* world, const gp_wind_desc* wind) {
+    float (*g)[4];
+    gp_wind_desc d;
+    gp_result r;
+    size_t nodes = 0;
+    double len;
+    int a;
+    if (!world) return gp__no_world(__func__);
+    gp__begin(world, "gp_wind_set");
+    if (wind) d = *wind;
+    else memset(&d, 0, sizeof d);
+    if ((r = gp__check_vector(world, "uniform", d.uniform)) != GP_OK || (r = gp__check_vector(world, "vortex_center", d.vortex_center)) != GP_OK ||
+        (r = gp__check_vector(world, "vortex_axis", d.vortex_axis)) != GP_OK || (r = gp__check_vector(world, "origin", d.origin)) != GP_OK)
+        return gp__end(world, r);
+    if (d.noise_scale == 0.0f) d.noise_scale = 1.0f;
+    if (!(d.noise_speed >= 0.0f) || !isfinite(d.noise_speed) || !(d.noise_scale > 0.0f) || !isfinite(d.noise_scale))
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE,
+                                       "noise speed %g must be 0 or positive, its scale %g positive, both finite",
+                                       (double)d.noise_speed, (double)d.noise_scale));
+    if (!isfinite(d.vortex_speed) || (d.vortex_speed != 0.0f && !(d.vortex_radius > 0.0f && isfinite(d.vortex_radius))))
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE,
+                                       "vortex speed %g must be finite, and its radius %g positive and finite", (double)d.vortex_speed,
+                                       (double)d.vortex_radius));
+    if (d.grid) {
+        if (d.dims[0] < 2 || d.dims[1] < 2 || d.dims[2] < 2 || (double)d.dims[0] * d.dims[1] * d.dims[2] > (double)(1u << 24) ||
+            !(d.cell > 0.0f) || !isfinite(d.cell))
+            return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE,
+                                           "a wind grid needs 2 to 2^24 nodes, at least 2 a side (not %u x %u x %u), and a positive "
+                                           "cell (not %g)", d.dims[0], d.dims[1], d.dims[2], (double)d.cell));
+        nodes = (size_t)d.dims[0] * d.dims[1] * d.dims[2];
+        if ((r = gp__check_values(world, "wind", d.grid, (uint32_t)nodes, 3, 3, false)) != GP_OK) return gp__end(world, r);
+        gp__buffer_delete(world, &world->effects.wind);
+        if ((r = gp__buffer_new(world, nodes * 3 * sizeof(float), d.grid, "the wind's grid", &world->effects.wind)) != GP_OK) {
+            gp__buffer_new(world, 16, NULL, "the wind's grid", &world->effects.wind);
+            return gp__end(world, r);
+        }
+    }
+    len = sqrt((double)d.vortex_axis[0] * d.vortex_axis[0] + (double)d.vortex_axis[1] * d.vortex_axis[1] + (double)d.vortex_axis[2] * d.vortex_axis[2]);
+    g = world->solver_host.wind;
+    memset(g, 0, sizeof world->solver_host.wind);
+    for (a = 0; a < 3; ++a) {
+        g[0][a] = d.uniform[a];
+        g[1][a] = d.vortex_center[a];
+        g[2][a] = len > 0.0 ? (float)(d.vortex_axis[a] / len) : a == 1 ? 1.0f : 0.0f;
+        g[3][a] = d.origin[a];
+        g[4][a] = d.grid ? (float)d.dims[a] : 0.0f;
+    }
+    g[1][3] = d.vortex_speed;
+    g[2][3] = d.vortex_radius;
+    g[3][3] = d.grid ? d.cell : 0.0f;
+    g[5][0] = d.noise_speed;
+    g[5][1] = d.noise_scale;
+    memcpy(&g[5][2], &d.noise_seed, 4);
+    gp__solver_upload(world);
+    return gp__end(world, GP_OK);
+}
+
 /* The effects' stage, at the end of the substep's moves. */
 static void gp__effects_move(gp_world* w) {
     if (!w->effects.any) return;
@@ -7978,6 +8144,7 @@ static gp_result gp__create_buffers(gp_world* w) {
     if (r == GP_OK) r = gp__buffer_new(w, 16, NULL, "the step statistics", &w->step.stats[1]);
     if (r == GP_OK) r = gp__buffer_new(w, sizeof w->params_host, NULL, "the world parameters", &w->params);
     if (r == GP_OK) r = gp__buffer_new(w, sizeof w->solver_host, &w->solver_host, "the solver parameters", &w->solver);
+    if (r == GP_OK) r = gp__buffer_new(w, 16, NULL, "the wind's grid", &w->effects.wind);
     if (r == GP_OK) r = gp__buffer_new(w, 4, NULL, "the distance fields", &w->colliders.fields);
     if (r == GP_OK && w->fluid.materials[0].density_model == GP_DENSITY_CONTINUITY) r = gp__fluid_state_ensure(w);
     if (r == GP_OK) {
@@ -7992,14 +8159,14 @@ void gp_world_destroy(gp_world* world) {
     size_t i;
     if (!world) return;
     if (world->gl.fnDeleteBuffers) {
-        gp__GLuint* buffers[19];
+        gp__GLuint* buffers[20];
         buffers[0] = &world->position; buffers[1] = &world->velocity; buffers[2] = &world->info;
         buffers[3] = &world->life; buffers[4] = &world->spare16; buffers[5] = &world->spare8;
         buffers[6] = &world->slot_of_id; buffers[7] = &world->cell_key; buffers[8] = &world->order;
         buffers[9] = &world->cell_count; buffers[10] = &world->cell_start; buffers[11] = &world->grid_stats;
         buffers[12] = &world->params; buffers[13] = &world->solver; buffers[14] = &world->colliders.fields;
         buffers[15] = &world->colliders.points; buffers[16] = &world->colliders.distances; buffers[17] = &world->rigid.offsets;
-        buffers[18] = &world->rigid.bodies;
+        buffers[18] = &world->rigid.bodies; buffers[19] = &world->effects.wind;
         gp__buffer_delete(world, &world->fluid.state);
         if (world->desc.gpu_timings) gp__timers_collect(world);
         for (i = 0; i < 2; ++i) {
@@ -8336,7 +8503,9 @@ uint32_t gp_timings_read(gp_world* world, gp_timing* timings, uint32_t max) {
    incompressible SPH", IEEE TVCG 20(3) (2014), and J. Bender, D. Koschier, "Divergence-free
    smoothed particle hydrodynamics", SCA (2015), the clamp of a free surface's density; J.
    Monaghan, "Smoothed particle hydrodynamics", Annu. Rev. Astron. Astrophys. 30 (1992), the
-   artificial viscosity; A. Appleby, MurmurHash3's finaliser, the grid's hash.
+   artificial viscosity; A. Appleby, MurmurHash3's finaliser, the grid's hash; R. Bridson, J.
+   Hourihan, M. Nordenstam, "Curl-noise for procedural fluid flow", ACM TOG 26(3) (2007), the
+   wind's turbulence.
 */
 
 /* >>licence ================================================================================

@@ -28,13 +28,15 @@
 #define GP_BINDING_VELOCITY 1
 #define GP_BINDING_INFO 2
 #define GP_BINDING_LIFE 3
+#define GP_BINDING_WIND 4
 #define GP_BINDING_FIELDS 6
 #define GP_BINDING_STATS 7
 // <<defines
 // effects_move: the effect particles' motion (002 section 4.2) and their bounce off the colliders
 // (002 section 4.6), the effects' own stage at the end of the substep (section >>effects). Each
 // effect particle of phase m (its gp_effects[m] row: linear drag k, restitution e, friction mu)
-// ages by the substep h and flies under a = gravity + the user's forces, less k v:
+// ages by the substep h and flies under a = gravity + the user's forces + k wind(x), less k v
+// (the wind, gp_wind_at, taken where the substep starts):
 //   v(h) = a / k + (v - a / k) e^(-k h),  x(h) = x + a h / k + (v - a / k) (1 - e^(-k h)) / k
 // (exact for a constant a; k = 0: v + a h, x + v h + a h^2 / 2), so that a flight matches its
 // closed form at any substep. A particle whose move ends closer to a collider than its radius
@@ -71,6 +73,83 @@ layout(std140, binding = 0) uniform gp_world_block {
     uvec4 gp_counts;        // x live particles, y buckets, z capacity, w flags (GP_FLAG_DETERMINISTIC)
 };
 // <<include gp_world.glsl
+// >>include gp_grid.glsl
+// gp_grid.glsl: cell addressing shared by the grid build and every neighbour loop.
+// Needs gp_common.glsl and gp_world.glsl first.
+//
+// A bucket is a cell of the bounded grid (x + nx * (y + ny * z)) or a slot of the hash table.
+// Bucket gp_counts.y, one past the last, holds particles whose position is NaN or infinite:
+// they stay in the store, sorted last, and no neighbour loop visits them.
+// Hashed cell coordinates are clamped to +-GP_HASH_CELL_LIMIT so that integer maths never
+// overflows; a particle beyond that is counted as outside, like one outside a bounded grid.
+#define GP_HASH_CELL_LIMIT 1073741823.0
+
+// The unclamped cell coordinates of a finite position, as floats (no integer overflow).
+// A product with the host's reciprocal, not a division: GLSL allows a division 2.5 ULP (NVIDIA's
+// is not correctly rounded), and a particle on a cell's edge must fall in the same cell on every
+// device and in the CPU references (tests/cpu_reference.c), as a product rounded once does.
+// precise: no compiler may fuse the difference and the product into p * w - origin * w.
+vec3 gp_grid_cell_float(vec3 p) {
+    precise vec3 offset = p - gp_grid_origin.xyz;
+    precise vec3 cells = offset * gp_grid_origin.w;
+    return floor(cells);
+}
+
+// The cell of unclamped coordinates c. Bounded: clamped into the border cells, so a particle
+// outside the box still has a cell and is found by its neighbours (clamping never moves two cells
+// apart). Hashed: clamped into the hash's range.
+ivec3 gp_grid_clamp_cell(vec3 c) {
+    if (gp_grid_dims.w == GP_GRID_BOUNDED)
+        return clamp(ivec3(clamp(c, vec3(-1.0), vec3(gp_grid_dims.xyz))), ivec3(0), gp_grid_dims.xyz - 1);
+    return ivec3(clamp(c, vec3(-GP_HASH_CELL_LIMIT), vec3(GP_HASH_CELL_LIMIT)));
+}
+
+// The cell a finite position lies in.
+ivec3 gp_grid_cell(vec3 p) { return gp_grid_clamp_cell(gp_grid_cell_float(p)); }
+
+// True when unclamped coordinates c lie inside the grid's domain (the box, or the hash's range).
+bool gp_grid_inside(vec3 c) {
+    if (gp_grid_dims.w == GP_GRID_BOUNDED)
+        return all(greaterThanEqual(c, vec3(0.0))) && all(lessThan(c, vec3(gp_grid_dims.xyz)));
+    return all(lessThanEqual(abs(c), vec3(GP_HASH_CELL_LIMIT)));
+}
+
+// True when cell c can hold particles: inside the box (bounded) or inside the hash's range.
+bool gp_grid_cell_exists(ivec3 c) {
+    if (gp_grid_dims.w == GP_GRID_BOUNDED)
+        return all(greaterThanEqual(c, ivec3(0))) && all(lessThan(c, gp_grid_dims.xyz));
+    return all(lessThanEqual(abs(c), ivec3(int(GP_HASH_CELL_LIMIT))));
+}
+
+// Finaliser of MurmurHash3: spreads neighbouring cells over the whole table.
+uint gp_hash_mix(uint h) {
+    h ^= h >> 16; h *= 0x85ebca6bu;
+    h ^= h >> 13; h *= 0xc2b2ae35u;
+    h ^= h >> 16;
+    return h;
+}
+
+// Hashed: the 4 x 4 x 4 block of cells is hashed, and its 64 cells take 64 consecutive buckets,
+// so that cells next to each other stay near each other in memory (a particle that crosses into a
+// neighbouring cell moves a short way in the store; a neighbour loop reads nearby buckets). The
+// table is a power of two: a mask, not a division (which CPU SIMD lacks).
+uint gp_grid_bucket(ivec3 c) {
+    if (gp_grid_dims.w == GP_GRID_BOUNDED)
+        return uint(c.x) + uint(gp_grid_dims.x) * (uint(c.y) + uint(gp_grid_dims.y) * uint(c.z));
+    ivec3 block = c >> 2;   // arithmetic shift: floor division by 4, negative cells included
+    uint h = gp_hash_mix(uint(block.x) * 0x8da6b343u ^ gp_hash_mix(uint(block.y) * 0xd8163841u ^ gp_hash_mix(uint(block.z) * 0xcb1ab31fu)));
+    uint local = (uint(c.x) & 3u) | (uint(c.y) & 3u) << 2u | (uint(c.z) & 3u) << 4u;
+    return (h << 6u | local) & (gp_counts.y - 1u);
+}
+
+// With hashing, distant cells share buckets: a neighbour loop keeps a candidate only when its own
+// cell is the cell being visited. A bounded grid has one cell per bucket and needs no test.
+bool gp_grid_same_cell(vec3 candidate, ivec3 cell) {
+    return gp_grid_dims.w == GP_GRID_BOUNDED || gp_grid_cell(candidate) == cell;
+}
+
+uint gp_grid_invalid_bucket() { return gp_counts.y; }
+// <<include gp_grid.glsl
 // >>include gp_particles.glsl
 // gp_particles.glsl: a particle's info word (gp_particle_info in gpuparticle.h): info.y holds the
 // kind (bits 0-7, GP_KIND_*) and the phase (bits 16-31). The store's buffers are in gp_buffers.glsl.
@@ -123,6 +202,9 @@ layout(std140, binding = 1) uniform gp_solver_block {
     gp_collider_shape gp_colliders[GP_MAX_COLLIDERS];
     gp_granular gp_granulars[GP_MAX_GRANULAR_MATERIALS];
     vec4 gp_effects[GP_MAX_EFFECT_MATERIALS];   // effect materials: x drag k (1/s), y restitution, z friction mu
+    vec4 gp_wind[6];   // the wind (gp_wind_set): uniform xyz; vortex centre xyz, speed; its unit axis xyz,
+                       // radius; the grid's first node xyz, cell (0: no grid); its nodes along x, y, z;
+                       // curl noise: speed (0: none), scale, seed (uint bits)
 };
 
 // The user's forces at p (gp_forces_set).
@@ -346,6 +428,76 @@ vec4 gp_boundary(vec3 p) {
 // <<include gp_boundary.glsl
 layout(local_size_x = GP_GROUP_SIZE) in;
 
+// The wind's grid of velocities (gp_wind_set): three floats a node, x fastest.
+layout(std430, binding = GP_BINDING_WIND) readonly buffer gp_wind_block { float gp_wind_grid[]; };
+
+vec3 gp_wind_node(ivec3 c, ivec3 dims) {
+    uint at = 3u * uint(c.x + dims.x * (c.y + dims.y * c.z));
+    return vec3(gp_wind_grid[at], gp_wind_grid[at + 1u], gp_wind_grid[at + 2u]);
+}
+
+// Value noise in [-1, 1] at q (noise units): random values on the integer lattice (the grid's
+// hash, gp_hash_mix, of the corner and the seed), blended by the quintic 6t^5 - 15t^4 + 10t^3,
+// whose first and second derivatives are continuous.
+float gp_noise_corner(ivec3 c, uint seed) {
+    uint h = gp_hash_mix(uint(c.x) * 0x8da6b343u ^ gp_hash_mix(uint(c.y) * 0xd8163841u ^ gp_hash_mix(uint(c.z) * 0xcb1ab31fu ^ seed)));
+    return float(h >> 8) / 8388607.5 - 1.0;
+}
+float gp_value_noise(vec3 q, uint seed) {
+    vec3 i = floor(q), f = q - i;
+    vec3 u = f * f * f * (f * (f * 6.0 - 15.0) + 10.0);
+    ivec3 c = ivec3(i);
+    float x00 = mix(gp_noise_corner(c, seed), gp_noise_corner(c + ivec3(1, 0, 0), seed), u.x);
+    float x10 = mix(gp_noise_corner(c + ivec3(0, 1, 0), seed), gp_noise_corner(c + ivec3(1, 1, 0), seed), u.x);
+    float x01 = mix(gp_noise_corner(c + ivec3(0, 0, 1), seed), gp_noise_corner(c + ivec3(1, 0, 1), seed), u.x);
+    float x11 = mix(gp_noise_corner(c + ivec3(0, 1, 1), seed), gp_noise_corner(c + ivec3(1, 1, 1), seed), u.x);
+    return mix(mix(x00, x10, u.y), mix(x01, x11, u.y), u.z);
+}
+
+// Curl-noise turbulence (Bridson et al. 2007): the curl of a potential of three value noises,
+// so that the air neither gathers nor spreads (divergence-free), with features `scale` metres
+// wide; derivatives by central differences a hundredth of a feature apart. GP_CURL_RMS makes its
+// rms speed about `speed` (measured over many features, test effects_wind_noise).
+#define GP_CURL_RMS 0.50
+vec3 gp_curl_noise(vec3 p, float scale, float speed, uint seed) {
+    const float e = 0.01;
+    vec3 q = p / scale;
+    vec3 dx = vec3(e, 0.0, 0.0), dy = vec3(0.0, e, 0.0), dz = vec3(0.0, 0.0, e);
+    float dzy = gp_value_noise(q + dy, seed + 2u) - gp_value_noise(q - dy, seed + 2u);
+    float dyz = gp_value_noise(q + dz, seed + 1u) - gp_value_noise(q - dz, seed + 1u);
+    float dxz = gp_value_noise(q + dz, seed) - gp_value_noise(q - dz, seed);
+    float dzx = gp_value_noise(q + dx, seed + 2u) - gp_value_noise(q - dx, seed + 2u);
+    float dyx = gp_value_noise(q + dx, seed + 1u) - gp_value_noise(q - dx, seed + 1u);
+    float dxy = gp_value_noise(q + dy, seed) - gp_value_noise(q - dy, seed);
+    return (GP_CURL_RMS * speed / (2.0 * e)) * vec3(dzy - dyz, dxz - dzx, dyx - dxy);
+}
+
+// The wind at p: the uniform wind, the Rankine vortex (solid inside its radius R, falling as 1/r
+// outside: speed s r / R, then s R / r, counter-clockwise about the axis), the grid's,
+// trilinear between its nodes, the nearest face's beyond it, and the curl noise.
+vec3 gp_wind_at(vec3 p) {
+    vec3 w = gp_wind[0].xyz;
+    if (gp_wind[1].w != 0.0) {
+        vec3 axis = gp_wind[2].xyz, d = p - gp_wind[1].xyz;
+        vec3 radial = d - dot(d, axis) * axis;
+        float r = length(radial), R = gp_wind[2].w;
+        if (r > 0.0) w += (gp_wind[1].w * (r < R ? r / R : R / r) / r) * cross(axis, radial);
+    }
+    if (gp_wind[3].w > 0.0) {
+        ivec3 dims = ivec3(gp_wind[4].xyz);
+        vec3 g = clamp((p - gp_wind[3].xyz) / gp_wind[3].w, vec3(0.0), vec3(dims - 1));
+        ivec3 c = min(ivec3(g), dims - 2);
+        vec3 f = g - vec3(c);
+        vec3 x00 = mix(gp_wind_node(c, dims), gp_wind_node(c + ivec3(1, 0, 0), dims), f.x);
+        vec3 x10 = mix(gp_wind_node(c + ivec3(0, 1, 0), dims), gp_wind_node(c + ivec3(1, 1, 0), dims), f.x);
+        vec3 x01 = mix(gp_wind_node(c + ivec3(0, 0, 1), dims), gp_wind_node(c + ivec3(1, 0, 1), dims), f.x);
+        vec3 x11 = mix(gp_wind_node(c + ivec3(0, 1, 1), dims), gp_wind_node(c + ivec3(1, 1, 1), dims), f.x);
+        w += mix(mix(x00, x10, f.y), mix(x01, x11, f.y), f.z);
+    }
+    if (gp_wind[5].x != 0.0) w += gp_curl_noise(p, gp_wind[5].y, gp_wind[5].x, floatBitsToUint(gp_wind[5].z));
+    return w;
+}
+
 // A bounce off a wall of unit normal n (pointing to the free side) at velocity v, when v heads
 // into it: the normal part reversed and scaled by e, the tangential slowed by mu (1 + e) |v_n|
 // (Coulomb's impulse), to rest at most.
@@ -379,7 +531,7 @@ void main() {
     if (!gp_finite3(p.xyz)) return;   // kept in the grid's extra bucket, not moved
     vec4 m = gp_effects[min(gp_phase_of(info), GP_MAX_EFFECT_MATERIALS - 1u)];
     float h = gp_gravity.w, r = p.w;
-    vec3 a = gp_gravity.xyz + gp_user_forces(p.xyz);
+    vec3 a = gp_gravity.xyz + gp_user_forces(p.xyz) + m.x * gp_wind_at(p.xyz);   // -k (v - wind): the drag's wind part
     vec3 x = p.xyz, u = v.xyz;
     vec4 before = gp_boundary(x);
     if (before.w < r) { x += (r - before.w) * before.xyz; before.w = r; }   // started inside: onto the wall

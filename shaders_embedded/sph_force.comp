@@ -203,6 +203,9 @@ layout(std140, binding = 1) uniform gp_solver_block {
     gp_collider_shape gp_colliders[GP_MAX_COLLIDERS];
     gp_granular gp_granulars[GP_MAX_GRANULAR_MATERIALS];
     vec4 gp_effects[GP_MAX_EFFECT_MATERIALS];   // effect materials: x drag k (1/s), y restitution, z friction mu
+    vec4 gp_wind[6];   // the wind (gp_wind_set): uniform xyz; vortex centre xyz, speed; its unit axis xyz,
+                       // radius; the grid's first node xyz, cell (0: no grid); its nodes along x, y, z;
+                       // curl noise: speed (0: none), scale, seed (uint bits)
 };
 
 // The user's forces at p (gp_forces_set).

@@ -146,10 +146,188 @@ static void test_effects_material_rejects_bad_input(void) {
     gp_world_destroy(w);
 }
 
+/* The wind (gp_wind_set) as the effect particles feel it: with a drag of 10^4 / s and no gravity
+   one step of 1/60 s leaves each particle at the air's speed where it started (e^(-k h) = 0), so
+   its velocity reads the wind there. A 3 x 4 x 2 grid of random velocities, 0.5 m apart, plus a
+   uniform (0.5, 0, 0): exact at the nodes and trilinear between them, the nearest face's beyond
+   (checked against a CPU trilinear in double at every node, 40 random points inside and 6
+   outside, to 1e-5 m/s); then a Rankine vortex about +y (2 m/s at radius 0.5 m): 1, 2 and 1 m/s
+   at radii 0.25, 0.5 and 1 m, counter-clockwise seen from above. Bad winds are refused whole. */
+static void effects_wind_cpu(const gp_wind_desc* d, const double p[3], double out[3]) {
+    double g[3], f[3];
+    int c[3], a, n;
+    for (a = 0; a < 3; ++a) {
+        g[a] = (p[a] - d->origin[a]) / d->cell;
+        g[a] = g[a] < 0.0 ? 0.0 : g[a] > d->dims[a] - 1.0 ? d->dims[a] - 1.0 : g[a];
+        c[a] = (int)g[a] < (int)d->dims[a] - 2 ? (int)g[a] : (int)d->dims[a] - 2;
+        f[a] = g[a] - c[a];
+        out[a] = d->uniform[a];
+    }
+    for (n = 0; n < 8; ++n) {   /* the eight nodes around, weighted */
+        int o[3] = {n & 1, (n >> 1) & 1, (n >> 2) & 1};
+        double weight = 1.0;
+        size_t at;
+        for (a = 0; a < 3; ++a) weight *= o[a] ? f[a] : 1.0 - f[a];
+        at = 3 * ((size_t)(c[0] + o[0]) + d->dims[0] * ((size_t)(c[1] + o[1]) + d->dims[1] * (size_t)(c[2] + o[2])));
+        for (a = 0; a < 3; ++a) out[a] += weight * d->grid[at + a];
+    }
+}
+
+static void test_effects_wind(void) {
+    const float zero[3] = {0.0f, 0.0f, 0.0f};
+    gp_world* w = fixture_grid_world(128, 0.5f, 1);
+    gp_effect_material m;
+    gp_wind_desc d;
+    gp_particles_desc pd;
+    float grid[3 * 24], xyz[3 * 70];
+    gp_particle_velocity v[70];
+    gp_particle_info info[70];
+    uint64_t state = 99;
+    double worst = 0.0;
+    uint32_t n = 0, k;
+    int i, j, l;
+    if (!w) return;
+    CHECK(gp_gravity_set(w, zero) == GP_OK);
+    memset(&m, 0, sizeof m);
+    m.drag = 1e4f;
+    CHECK(gp_effect_material_set(w, 0, &m) == GP_OK);
+    for (k = 0; k < 72; ++k) grid[k] = (float)((double)(fixture_random(&state) >> 11) / 9007199254740992.0 * 4.0 - 2.0);
+    memset(&d, 0, sizeof d);
+    d.uniform[0] = 0.5f;
+    d.grid = grid; d.dims[0] = 3; d.dims[1] = 4; d.dims[2] = 2; d.cell = 0.5f;
+    d.origin[0] = -1.0f; d.origin[1] = 0.0f; d.origin[2] = 0.25f;
+    CHECK(gp_wind_set(w, &d) == GP_OK);
+    for (l = 0; l < 2; ++l) for (j = 0; j < 4; ++j) for (i = 0; i < 3; ++i) {   /* the nodes */
+        xyz[3 * n] = -1.0f + 0.5f * i; xyz[3 * n + 1] = 0.5f * j; xyz[3 * n + 2] = 0.25f + 0.5f * l; ++n;
+    }
+    for (k = 0; k < 46; ++k, ++n) {   /* inside, then 6 beyond the grid */
+        double r[3];
+        int a;
+        for (a = 0; a < 3; ++a) r[a] = (double)(fixture_random(&state) >> 11) / 9007199254740992.0;
+        xyz[3 * n] = (float)(-1.0 + r[0] * (k < 40 ? 1.0 : 3.0) - (k < 40 ? 0.0 : 1.0));
+        xyz[3 * n + 1] = (float)(r[1] * (k < 40 ? 1.5 : 3.0) - (k < 40 ? 0.0 : 0.75));
+        xyz[3 * n + 2] = (float)(0.25 + r[2] * (k < 40 ? 0.5 : 2.0) - (k < 40 ? 0.0 : 0.75));
+    }
+    memset(&pd, 0, sizeof pd);
+    pd.count = n; pd.positions = xyz; pd.kind = GP_KIND_EFFECT; pd.radius = 0.001f;
+    CHECK(gp_particles_add(w, &pd, NULL) == GP_OK);
+    fixture_run(w, 1);
+    CHECK(gp_particles_read(w, GP_ATTRIBUTE_VELOCITY, 0, n, v) == GP_OK && gp_particles_read(w, GP_ATTRIBUTE_INFO, 0, n, info) == GP_OK);
+    for (k = 0; k < n; ++k) {   /* the store is in cell order: each particle by its id */
+        uint32_t id = info[k].id;
+        double p[3] = {xyz[3 * id], xyz[3 * id + 1], xyz[3 * id + 2]}, want[3];
+        effects_wind_cpu(&d, p, want);
+        worst = fmax(worst, fmax(fabs(v[k].x - want[0]), fmax(fabs(v[k].y - want[1]), fabs(v[k].z - want[2]))));
+    }
+    CHECKF(worst <= 1e-5, "the wind the particles took is %.3g m/s off the grid's trilinear values", worst);
+    gp_world_destroy(w);
+    /* the vortex */
+    w = fixture_grid_world(8, 0.5f, 1);
+    if (!w) return;
+    CHECK(gp_gravity_set(w, zero) == GP_OK && gp_effect_material_set(w, 0, &m) == GP_OK);
+    memset(&d, 0, sizeof d);
+    d.vortex_speed = 2.0f; d.vortex_radius = 0.5f;   /* axis zero: +y */
+    CHECK(gp_wind_set(w, &d) == GP_OK);
+    {
+        const float at[9] = {0.25f, 0.3f, 0.0f, 0.0f, -0.2f, 0.5f, -1.0f, 0.0f, 0.0f};
+        const double speed[3] = {1.0, 2.0, 1.0};
+        memset(&pd, 0, sizeof pd);
+        pd.count = 3; pd.positions = at; pd.kind = GP_KIND_EFFECT; pd.radius = 0.001f;
+        CHECK(gp_particles_add(w, &pd, NULL) == GP_OK);
+        fixture_run(w, 1);
+        CHECK(gp_particles_read(w, GP_ATTRIBUTE_VELOCITY, 0, 3, v) == GP_OK && gp_particles_read(w, GP_ATTRIBUTE_INFO, 0, 3, info) == GP_OK);
+        for (k = 0; k < 3; ++k) {
+            uint32_t id = info[k].id;
+            double rx = at[3 * id], rz = at[3 * id + 2], r = sqrt(rx * rx + rz * rz);
+            double want[3] = {speed[id] * rz / r, 0.0, -speed[id] * rx / r};   /* (0, 1, 0) x (rx, 0, rz) = (rz, 0, -rx) */
+            CHECKF(fabs(v[k].x - want[0]) <= 1e-5 && fabs(v[k].y) <= 1e-5 && fabs(v[k].z - want[2]) <= 1e-5,
+                   "vortex at radius %.2f: wind (%g %g %g), expected (%g 0 %g)", r, v[k].x, v[k].y, v[k].z, want[0], want[2]);
+        }
+    }
+    d.vortex_radius = 0.0f;
+    CHECK(gp_wind_set(w, &d) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("radius 0"));
+    memset(&d, 0, sizeof d);
+    d.grid = grid; d.dims[0] = 1; d.dims[1] = 4; d.dims[2] = 2; d.cell = 0.5f;
+    CHECK(gp_wind_set(w, &d) == GP_ERROR_INVALID_ARGUMENT && fixture_logged("1 x 4 x 2"));
+    d.dims[0] = 3; grid[7] = NAN;
+    CHECK(gp_wind_set(w, &d) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_ARGUMENT_NOT_FINITE));
+    CHECK(gp_wind_set(w, NULL) == GP_OK);
+    gp_world_destroy(w);
+}
+
+/* The wind a set of effect particles takes in one step (drag 10^4 / s, no gravity): their
+   velocities by id, into out (3 per point). */
+static void effects_wind_read(const gp_wind_desc* wind, const float* xyz, uint32_t n, float* out) {
+    const float zero[3] = {0.0f, 0.0f, 0.0f};
+    gp_world* w = fixture_grid_world(n, 0.5f, 1);
+    gp_effect_material m;
+    gp_particles_desc pd;
+    gp_particle_velocity* v = (gp_particle_velocity*)malloc((size_t)n * sizeof *v);
+    gp_particle_info* info = (gp_particle_info*)malloc((size_t)n * sizeof *info);
+    uint32_t k;
+    if (w) {
+        memset(&m, 0, sizeof m);
+        m.drag = 1e4f;
+        memset(&pd, 0, sizeof pd);
+        pd.count = n; pd.positions = xyz; pd.kind = GP_KIND_EFFECT; pd.radius = 0.001f;
+        CHECK(gp_gravity_set(w, zero) == GP_OK && gp_effect_material_set(w, 0, &m) == GP_OK && gp_wind_set(w, wind) == GP_OK &&
+              gp_particles_add(w, &pd, NULL) == GP_OK);
+        fixture_run(w, 1);
+        CHECK(gp_particles_read(w, GP_ATTRIBUTE_VELOCITY, 0, n, v) == GP_OK && gp_particles_read(w, GP_ATTRIBUTE_INFO, 0, n, info) == GP_OK);
+        for (k = 0; k < n; ++k) { out[3 * info[k].id] = v[k].x; out[3 * info[k].id + 1] = v[k].y; out[3 * info[k].id + 2] = v[k].z; }
+        gp_world_destroy(w);
+    }
+    free(v); free(info);
+}
+
+/* Curl-noise turbulence (noise_speed 1 m/s, features 0.5 m): its rms speed over 512 points
+   spread over 8 features a side within 25% of noise_speed; divergence-free: at 64 points the
+   divergence from six neighbours 5 mm away is under 5% of the typical gradient, rms / scale;
+   the same seed gives the same gusts bit for bit, another seed others. (GP_CURL_RMS in
+   effects_move.comp was set from this measure.) */
+static void test_effects_wind_noise(void) {
+    gp_wind_desc d;
+    float* xyz = (float*)malloc(3 * 512 * sizeof *xyz), *a = (float*)malloc(3 * 512 * sizeof *a), *b = (float*)malloc(3 * 512 * sizeof *b);
+    float around[3 * 64 * 6], wind[3 * 64 * 6];
+    double sum = 0.0, rms, worst = 0.0;
+    uint32_t k, same = 1, differ = 0;
+    int c;
+    for (k = 0; k < 512; ++k) { xyz[3 * k] = 0.5f * (k % 8) + 0.13f; xyz[3 * k + 1] = 0.5f * (k / 8 % 8) + 0.31f; xyz[3 * k + 2] = 0.5f * (k / 64) + 0.07f; }
+    memset(&d, 0, sizeof d);
+    d.noise_speed = 1.0f; d.noise_scale = 0.5f; d.noise_seed = 7u;
+    effects_wind_read(&d, xyz, 512, a);
+    effects_wind_read(&d, xyz, 512, b);
+    for (k = 0; k < 3 * 512; ++k) { sum += (double)a[k] * a[k]; same &= a[k] == b[k]; }
+    rms = sqrt(sum / 512);
+    d.noise_seed = 8u;
+    effects_wind_read(&d, xyz, 512, b);
+    for (k = 0; k < 3 * 512; ++k) differ += fabsf(a[k] - b[k]) > 0.05f;
+    for (k = 0; k < 64; ++k)
+        for (c = 0; c < 6; ++c) {
+            float* p = around + 3 * (6 * k + c);
+            memcpy(p, xyz + 3 * (7 * k), 3 * sizeof(float));
+            p[c / 2] += c % 2 ? 0.005f : -0.005f;
+        }
+    d.noise_seed = 7u;
+    effects_wind_read(&d, around, 64 * 6, wind);
+    for (k = 0; k < 64; ++k) {
+        double div = 0.0;
+        for (c = 0; c < 3; ++c) div += (wind[3 * (6 * k + 2 * c + 1) + c] - wind[3 * (6 * k + 2 * c) + c]) / 0.01;
+        worst = fmax(worst, fabs(div) * 0.5 / rms);
+    }
+    if (getenv("GP_TEST_VERBOSE")) fprintf(stderr, "    rms %.4f m/s, worst divergence %.4f of rms / scale, %u of 1536 differ\n", rms, worst, differ);
+    CHECKF(fabs(rms - 1.0) <= 0.25, "curl noise of 1 m/s has an rms speed of %.3f m/s", rms);
+    CHECKF(worst <= 0.05, "the curl noise's divergence reaches %.3f of rms / scale", worst);
+    CHECKF(same && differ > 1000, "the same seed %s the same wind; another seed changed %u of 1536 components", same ? "gave" : "did not give", differ);
+    free(xyz); free(a); free(b);
+}
+
 const gp_test_case effects_tests[] = {
     {"effects_flight_with_drag", test_effects_flight_with_drag},
     {"effects_bounce_keeps_restitution", test_effects_bounce_keeps_restitution},
     {"effects_friction_stops_a_slide", test_effects_friction_stops_a_slide},
     {"effects_material_rejects_bad_input", test_effects_material_rejects_bad_input},
+    {"effects_wind", test_effects_wind},
+    {"effects_wind_noise", test_effects_wind_noise},
 };
 const int effects_test_count = (int)(sizeof effects_tests / sizeof effects_tests[0]);

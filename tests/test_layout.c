@@ -62,6 +62,7 @@ static const layout_field layout_solver[] = {
     LAYOUT_VEC4_OF("gp_granulars", "contact", granular, 0, GP_MAX_GRANULAR_MATERIALS),
     LAYOUT_VEC4_OF("gp_granulars", "grain", granular, 4, GP_MAX_GRANULAR_MATERIALS),
     LAYOUT_FIELD("gp_effects[0]", 'f', gp__solver_params, effects, sizeof(float[GP_MAX_EFFECT_MATERIALS][4])),
+    LAYOUT_FIELD("gp_wind[0]", 'f', gp__solver_params, wind, sizeof(float[6][4])),
 };
 
 /* In the test's own buffer, gp_layout_bodies[] (std430, as gp_rigid holds the bodies). */
