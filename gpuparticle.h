@@ -732,8 +732,10 @@ GP_API_DECL gp_result gp_boundary_distance(gp_world* world, const float* points,
    section 4.6: backed up to where they crossed, the normal velocity reversed and scaled by the
    restitution, the tangential slowed by Coulomb friction). Their material is their phase's.
    Their drag pulls them to the wind's speed (gp_wind_set: uniform, a vortex, a grid of
-   velocities, curl-noise turbulence). Not yet (issue 11): emitters, death at the end of the
-   lifetime and removal, riding the fluid, collisions between effect particles, sprites. */
+   velocities, curl-noise turbulence), with a ride they take the fluid's velocity where they
+   are in it, and those whose materials collide bounce off each other (hard spheres, through the
+   one grid, momentum kept). Not yet (issue 11): emitters, death at the end of the lifetime and
+   removal, sprites. */
 #define GP_MAX_EFFECT_MATERIALS 8
 typedef struct gp_effect_material {
     float drag;          /* k, 1/s: dv/dt = gravity + forces - k v; default 0 (none); a terminal
@@ -742,6 +744,14 @@ typedef struct gp_effect_material {
                             default: for no bounce at all take 1e-6) */
     float friction;      /* Coulomb's mu of a bounce: the tangential speed loses mu (1 + e) times
                             the normal speed it hit with, down to rest; default 0.3 */
+    float ride;          /* 1/s: in fluid, the rate at which the particle takes the fluid's velocity
+                            there (foam and spray riding a wave; the fluid's particles around it
+                            through the one grid, Shepard-interpolated, weighted by how full of
+                            fluid its neighbourhood is); default 0 (the fluid is not felt) */
+    float collide;       /* collisions between effect particles whose materials collide (002
+                            sections 4.3-4.5, through the one grid): their restitution, the mean
+                            of the pair's, up to 1 (elastic); each pair's impulses equal and
+                            opposite, the momentum kept; default 0 (they pass through each other) */
 } gp_effect_material;
 /* The wind the effect particles feel through their drag: dv/dt = gravity + forces - k (v -
    wind(x)), so that a particle of drag k drifts with the air (no drag, no wind). The sum of a
@@ -1731,6 +1741,66 @@ static const char* const gp__file_draw_particles_vert[] = {
     "}\n",
     0
 };
+static const char* const gp__file_effects_collide_comp[] = {
+    "#version 430 core\n",
+    "// effects_collide: collisions between effect particles (002 sections 4.3-4.5), through the one\n",
+    "// grid rather than the paper's row sort, so that no collision is missed for a lack of partners:\n",
+    "// for an effect particle of a material that collides (gp_effects[m].contact.x > 0), every other\n",
+    "// such effect particle that overlaps it (closer than the sum of their radii) and\n",
+    "// approaches it gives it the impulse of a hard-sphere collision with restitution e, the mean of\n",
+    "// the two materials':\n",
+    "//   J = -(1 + e) (v_ij . n) / (1 / m_i + 1 / m_j),  n = (x_i - x_j) / |x_i - x_j|,\n",
+    "//   dv_i = J n / m_i,\n",
+    "// summed over its partners (all from the velocities before the substep's collisions, as a\n",
+    "// Jacobi sweep); its partner computes the same J with n reversed, so each pair's impulses cancel\n",
+    "// and the momentum is kept to the float rounding; with e = 1 a lone pair keeps its kinetic\n",
+    "// energy. The velocity change goes into the store's acceleration spare (dv / h, the slot's own),\n",
+    "// which effects_move adds before the flight (0 for a particle that met none). The materials'\n",
+    "// collision restitution is gp_effect_material.collide (0: the material does not collide).\n",
+    "layout(local_size_x = GP_GROUP_SIZE) in;\n",
+    "\n",
+    "// The collision restitution of an effect particle's material, 0 when it does not collide.\n",
+    "float gp_collide_of(uvec4 info) { return gp_effects[min(gp_phase_of(info), GP_MAX_EFFECT_MATERIALS - 1u)].contact.x; }\n",
+    "\n",
+    "struct gp_hit { vec3 p; vec3 v; float r; float m; float e; uint slot; vec3 dv; };\n",
+    "\n",
+    "void gp_collide_term(uint k, uint end, ivec3 cell, inout gp_hit s) {\n",
+    "    if (k >= end || k == s.slot) return;\n",
+    "    uvec4 info = gp_info[k];\n",
+    "    if (gp_kind_of(info) != GP_KIND_EFFECT) return;\n",
+    "    float e = gp_collide_of(info);\n",
+    "    if (e <= 0.0) return;\n",
+    "    vec4 q = gp_position[k];\n",
+    "    vec3 d = s.p - q.xyz;\n",
+    "    float r2 = dot(d, d), reach = s.r + q.w;\n",
+    "    if (r2 >= reach * reach || r2 == 0.0 || !gp_grid_same_cell(q.xyz, cell)) return;\n",
+    "    vec4 v = gp_velocity[k];\n",
+    "    vec3 n = d * inversesqrt(r2);\n",
+    "    float vn = dot(s.v - v.xyz, n);\n",
+    "    if (vn >= 0.0) return;   // parting\n",
+    "    float j = -(1.0 + 0.5 * (s.e + e)) * vn / (1.0 / s.m + 1.0 / v.w);\n",
+    "    s.dv += (j / s.m) * n;\n",
+    "}\n",
+    "\n",
+    "void main() {\n",
+    "    uint i = gp_global_index();\n",
+    "    if (i >= gp_counts.x) return;\n",
+    "    uvec4 info = gp_info[i];\n",
+    "    if (gp_kind_of(info) != GP_KIND_EFFECT) return;\n",
+    "    vec4 p = gp_position[i], v = gp_velocity[i];\n",
+    "    gp_hit s;\n",
+    "    s.e = gp_collide_of(info);\n",
+    "    s.dv = vec3(0.0);\n",
+    "    if (s.e > 0.0 && gp_finite3(p.xyz)) {\n",
+    "        s.p = p.xyz; s.v = v.xyz; s.r = p.w; s.m = v.w; s.slot = i;\n",
+    "        vec3 gp_center = p.xyz;\n",
+    "#define GP_NEIGHBOR_VISIT(k, end, cell) gp_collide_term(k, end, cell, s)\n",
+    "#define GP_NEIGHBOR_BATCH 8\n",
+    "    }\n",
+    "    gp_acceleration[i] = vec4(s.dv / gp_gravity.w, 0.0);\n",
+    "}\n",
+    0
+};
 static const char* const gp__file_effects_move_comp[] = {
     "#version 430 core\n",
     "// effects_move: the effect particles' motion (002 section 4.2) and their bounce off the colliders\n",
@@ -1751,12 +1821,11 @@ static const char* const gp__file_effects_move_comp[] = {
     "// with the walls' pushes (stat_wall_pushes).\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
     "\n",
-    "// The wind's grid of velocities (gp_wind_set): three floats a node, x fastest.\n",
-    "layout(std430, binding = GP_BINDING_WIND) readonly buffer gp_wind_block { float gp_wind_grid[]; };\n",
-    "\n",
+    "// A node of the wind's grid of velocities (gp_wind_set): three floats a node, x fastest, in the\n",
+    "// FIELDS buffer after the colliders' fields, from float gp_wind[4].w's bits on.\n",
     "vec3 gp_wind_node(ivec3 c, ivec3 dims) {\n",
-    "    uint at = 3u * uint(c.x + dims.x * (c.y + dims.y * c.z));\n",
-    "    return vec3(gp_wind_grid[at], gp_wind_grid[at + 1u], gp_wind_grid[at + 2u]);\n",
+    "    uint at = floatBitsToUint(gp_wind[4].w) + 3u * uint(c.x + dims.x * (c.y + dims.y * c.z));\n",
+    "    return vec3(gp_field[at], gp_field[at + 1u], gp_field[at + 2u]);\n",
     "}\n",
     "\n",
     "// Value noise in [-1, 1] at q (noise units): random values on the integer lattice (the grid's\n",
@@ -1793,6 +1862,26 @@ static const char* const gp__file_effects_move_comp[] = {
     "    float dyx = gp_value_noise(q + dx, seed + 1u) - gp_value_noise(q - dx, seed + 1u);\n",
     "    float dxy = gp_value_noise(q + dy, seed) - gp_value_noise(q - dy, seed);\n",
     "    return (GP_CURL_RMS * speed / (2.0 * e)) * vec3(dzy - dyz, dxz - dzx, dyx - dxy);\n",
+    "}\n",
+    "\n",
+    "// Riding the fluid (issue 11: foam and spray on a wave): the fluid's velocity at p through the\n",
+    "// one grid, Shepard's interpolation of its particles' velocities with each one's material's\n",
+    "// poly6 and volume m / rho0, u = sum V_j W_j v_j / sum V_j W_j, and how full of fluid p's\n",
+    "// neighbourhood is, phi = sum V_j W_j (about 1 inside the fluid, 0 away from it).\n",
+    "struct gp_ride { vec3 p; vec3 sum; float filled; };\n",
+    "void gp_ride_term(uint k, uint end, ivec3 cell, inout gp_ride s) {\n",
+    "    if (k >= end) return;\n",
+    "    vec4 q = gp_position[k];\n",
+    "    uvec4 info = gp_info[k];\n",
+    "    if (gp_kind_of(info) != GP_KIND_FLUID || !gp_grid_same_cell(q.xyz, cell)) return;\n",
+    "    uint m = gp_material_of(info);\n",
+    "    vec3 d = s.p - q.xyz;\n",
+    "    float r2 = dot(d, d), re2 = gp_fluids[m].kernel.w;\n",
+    "    if (r2 >= re2) return;\n",
+    "    vec4 v = gp_velocity[k];\n",
+    "    float weight = v.w / gp_fluids[m].shape.z * gp_poly6_of(gp_fluids[m].kernel.x, re2, r2);\n",
+    "    s.sum += weight * v.xyz;\n",
+    "    s.filled += weight;\n",
     "}\n",
     "\n",
     "// The wind at p: the uniform wind, the Rankine vortex (solid inside its radius R, falling as 1/r\n",
@@ -1852,23 +1941,38 @@ static const char* const gp__file_effects_move_comp[] = {
     "    if (gp_kind_of(info) != GP_KIND_EFFECT) return;\n",
     "    vec4 p = gp_position[i], v = gp_velocity[i];\n",
     "    if (!gp_finite3(p.xyz)) return;   // kept in the grid's extra bucket, not moved\n",
-    "    vec4 m = gp_effects[min(gp_phase_of(info), GP_MAX_EFFECT_MATERIALS - 1u)];\n",
+    "    gp_effect material = gp_effects[min(gp_phase_of(info), GP_MAX_EFFECT_MATERIALS - 1u)];\n",
+    "    vec4 m = material.motion;\n",
     "    float h = gp_gravity.w, r = p.w;\n",
     "    vec3 a = gp_gravity.xyz + gp_user_forces(p.xyz) + m.x * gp_wind_at(p.xyz);   // -k (v - wind): the drag's wind part\n",
+    "    float k = m.x;\n",
+    "    if (m.w > 0.0) {   // riding: a pull of rate ride phi towards the fluid's velocity, on top of the drag\n",
+    "        gp_ride s;\n",
+    "        s.p = p.xyz; s.sum = vec3(0.0); s.filled = 0.0;\n",
+    "        vec3 gp_center = p.xyz;\n",
+    "#define GP_NEIGHBOR_VISIT(k, end, cell) gp_ride_term(k, end, cell, s)\n",
+    "#define GP_NEIGHBOR_BATCH 8\n",
+    "        if (s.filled > 0.0) {\n",
+    "            float pull = m.w * min(s.filled, 1.0);\n",
+    "            a += pull * (s.sum / s.filled);\n",
+    "            k += pull;\n",
+    "        }\n",
+    "    }\n",
     "    vec3 x = p.xyz, u = v.xyz;\n",
+    "    if (material.contact.x > 0.0) u += gp_acceleration[i].xyz * h;   // its collisions' change (effects_collide)\n",
     "    vec4 before = gp_boundary(x);\n",
     "    if (before.w < r) { x += (r - before.w) * before.xyz; before.w = r; }   // started inside: onto the wall\n",
     "    vec3 start = x, start_v = u;\n",
-    "    gp_effect_fly(x, u, a, m.x, h);\n",
+    "    gp_effect_fly(x, u, a, k, h);\n",
     "    vec4 after = gp_boundary(x);\n",
     "    if (after.w < r) {   // crossed: back up to the crossing, reflect, fly the rest\n",
     "        float f = clamp((before.w - r) / max(before.w - after.w, 1e-30), 0.0, 1.0);\n",
     "        x = start; u = start_v;\n",
-    "        gp_effect_fly(x, u, a, m.x, f * h);\n",
+    "        gp_effect_fly(x, u, a, k, f * h);\n",
     "        vec4 wall = gp_boundary(x);\n",
     "        if (wall.w < r) x += (r - wall.w) * wall.xyz;\n",
     "        u = gp_effect_bounce(u, wall.xyz, m.y, m.z);\n",
-    "        gp_effect_fly(x, u, a, m.x, (1.0 - f) * h);\n",
+    "        gp_effect_fly(x, u, a, k, (1.0 - f) * h);\n",
     "        wall = gp_boundary(x);\n",
     "        if (wall.w < r) {   // in again (resting on the wall, a corner, a second wall): put on it, bounced\n",
     "            x += (r - wall.w) * wall.xyz;\n",
@@ -2472,6 +2576,11 @@ static const char* const gp__file_gp_solver_glsl[] = {
     "//       sample's index as float bits; unused, unused)\n",
     "struct gp_collider_shape { vec4 a; vec4 b; vec4 c; };\n",
     "\n",
+    "// One effect material (gp_effect_material_set): motion = (drag k 1/s, restitution e of a bounce,\n",
+    "// friction mu, ride 1/s), contact = (restitution of collisions between effect particles, 0: none;\n",
+    "// unused x3).\n",
+    "struct gp_effect { vec4 motion; vec4 contact; };\n",
+    "\n",
     "layout(std140, binding = 1) uniform gp_solver_block {\n",
     "    vec4 gp_gravity;          // xyz m/s^2, w the substep (s)\n",
     "    uvec4 gp_solver_counts;   // x colliders, y forces, z integrator (1 symplectic, 2 explicit\n",
@@ -2480,9 +2589,10 @@ static const char* const gp__file_gp_solver_glsl[] = {
     "    gp_force_field gp_forces[GP_MAX_FORCES];\n",
     "    gp_collider_shape gp_colliders[GP_MAX_COLLIDERS];\n",
     "    gp_granular gp_granulars[GP_MAX_GRANULAR_MATERIALS];\n",
-    "    vec4 gp_effects[GP_MAX_EFFECT_MATERIALS];   // effect materials: x drag k (1/s), y restitution, z friction mu\n",
+    "    gp_effect gp_effects[GP_MAX_EFFECT_MATERIALS];\n",
     "    vec4 gp_wind[6];   // the wind (gp_wind_set): uniform xyz; vortex centre xyz, speed; its unit axis xyz,\n",
-    "                       // radius; the grid's first node xyz, cell (0: no grid); its nodes along x, y, z;\n",
+    "                       // radius; the grid's first node xyz, cell (0: no grid); its nodes along x, y, z,\n",
+    "                       // its first float in gp_field (uint bits);\n",
     "                       // curl noise: speed (0: none), scale, seed (uint bits)\n",
     "};\n",
     "\n",
@@ -3386,6 +3496,7 @@ typedef enum gp__shader_file_id {
     GP__FILE_DRAW_BODIES_VERT,
     GP__FILE_DRAW_PARTICLES_FRAG,
     GP__FILE_DRAW_PARTICLES_VERT,
+    GP__FILE_EFFECTS_COLLIDE_COMP,
     GP__FILE_EFFECTS_MOVE_COMP,
     GP__FILE_GP_BOUNDARY_GLSL,
     GP__FILE_GP_BUFFERS_GLSL,
@@ -3432,6 +3543,7 @@ static const gp__shader_file gp__shader_files[GP__FILE_COUNT] = {
     { "draw_bodies.vert", gp__file_draw_bodies_vert },
     { "draw_particles.frag", gp__file_draw_particles_frag },
     { "draw_particles.vert", gp__file_draw_particles_vert },
+    { "effects_collide.comp", gp__file_effects_collide_comp },
     { "effects_move.comp", gp__file_effects_move_comp },
     { "gp_boundary.glsl", gp__file_gp_boundary_glsl },
     { "gp_buffers.glsl", gp__file_gp_buffers_glsl },
@@ -3469,11 +3581,11 @@ static const gp__shader_range gp__ranges_body_particles_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 63, 1 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
     { GP__FILE_GP_DEM_GLSL, 0, 65, 1 },
-    { GP__FILE_BODY_PARTICLES_COMP, 5, 11, 389 },
+    { GP__FILE_BODY_PARTICLES_COMP, 5, 11, 395 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_body_update_comp[] = {
@@ -3483,21 +3595,21 @@ static const gp__shader_range gp__ranges_body_update_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 63, 1 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
     { GP__FILE_GP_DEM_GLSL, 0, 65, 1 },
-    { GP__FILE_BODY_UPDATE_COMP, 10, 33, 394 },
+    { GP__FILE_BODY_UPDATE_COMP, 10, 33, 400 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_boundary_distance_comp[] = {
     { GP__FILE_BOUNDARY_DISTANCE_COMP, 0, 1, 1 },
     { GP__FILE_BOUNDARY_DISTANCE_COMP, 1, 2, 31 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 63, 1 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
-    { GP__FILE_BOUNDARY_DISTANCE_COMP, 3, 10, 317 },
+    { GP__FILE_BOUNDARY_DISTANCE_COMP, 3, 10, 323 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_copy_comp[] = {
@@ -3514,11 +3626,11 @@ static const gp__shader_range gp__ranges_coupling_guard_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 63, 1 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
-    { GP__FILE_COUPLING_GUARD_COMP, 14, 31, 320 },
+    { GP__FILE_COUPLING_GUARD_COMP, 14, 31, 326 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_COUPLING_GUARD_COMP, 45, 4, 422 },
+    { GP__FILE_COUPLING_GUARD_COMP, 45, 4, 428 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_coupling_solid_comp[] = {
@@ -3528,14 +3640,14 @@ static const gp__shader_range gp__ranges_coupling_solid_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 63, 1 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 36, 1 },
-    { GP__FILE_COUPLING_SOLID_COMP, 9, 40, 678 },
+    { GP__FILE_COUPLING_SOLID_COMP, 9, 40, 684 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_COUPLING_SOLID_COMP, 49, 2, 789 },
+    { GP__FILE_COUPLING_SOLID_COMP, 49, 2, 795 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_dem_contact_comp[] = {
@@ -3545,14 +3657,14 @@ static const gp__shader_range gp__ranges_dem_contact_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 63, 1 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
     { GP__FILE_GP_DEM_GLSL, 0, 65, 1 },
-    { GP__FILE_DEM_CONTACT_COMP, 9, 68, 496 },
+    { GP__FILE_DEM_CONTACT_COMP, 9, 68, 502 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_DEM_CONTACT_COMP, 77, 6, 635 },
+    { GP__FILE_DEM_CONTACT_COMP, 77, 6, 641 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_dem_integrate_comp[] = {
@@ -3561,10 +3673,10 @@ static const gp__shader_range gp__ranges_dem_integrate_comp[] = {
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 63, 1 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
     { GP__FILE_GP_INTEGRATE_GLSL, 0, 24, 1 },
-    { GP__FILE_DEM_INTEGRATE_COMP, 7, 10, 263 },
+    { GP__FILE_DEM_INTEGRATE_COMP, 7, 10, 269 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_dispatch_args_comp[] = {
@@ -3590,17 +3702,34 @@ static const gp__shader_range gp__ranges_draw_particles_vert[] = {
     { GP__FILE_DRAW_PARTICLES_VERT, 0, 30, 1 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
-static const gp__shader_range gp__ranges_effects_move_comp[] = {
-    { GP__FILE_EFFECTS_MOVE_COMP, 0, 1, 1 },
-    { GP__FILE_EFFECTS_MOVE_COMP, 1, 16, 35 },
+static const gp__shader_range gp__ranges_effects_collide_comp[] = {
+    { GP__FILE_EFFECTS_COLLIDE_COMP, 0, 1, 1 },
+    { GP__FILE_EFFECTS_COLLIDE_COMP, 1, 14, 34 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 63, 1 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
+    { GP__FILE_EFFECTS_COLLIDE_COMP, 15, 39, 329 },
+    { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
+    { GP__FILE_EFFECTS_COLLIDE_COMP, 54, 3, 439 },
+    { GP__FILE_COUNT, 0, 0, 0 }
+};
+static const gp__shader_range gp__ranges_effects_move_comp[] = {
+    { GP__FILE_EFFECTS_MOVE_COMP, 0, 1, 1 },
+    { GP__FILE_EFFECTS_MOVE_COMP, 1, 16, 36 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
+    { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
+    { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
+    { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
-    { GP__FILE_EFFECTS_MOVE_COMP, 17, 133, 429 },
+    { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
+    { GP__FILE_EFFECTS_MOVE_COMP, 17, 133, 654 },
+    { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
+    { GP__FILE_EFFECTS_MOVE_COMP, 150, 34, 858 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_count_comp[] = {
@@ -3685,14 +3814,14 @@ static const gp__shader_range gp__ranges_sph_continuity_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 63, 1 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 36, 1 },
-    { GP__FILE_SPH_CONTINUITY_COMP, 13, 62, 682 },
+    { GP__FILE_SPH_CONTINUITY_COMP, 13, 62, 688 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_CONTINUITY_COMP, 75, 26, 815 },
+    { GP__FILE_SPH_CONTINUITY_COMP, 75, 26, 821 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_density_comp[] = {
@@ -3702,14 +3831,14 @@ static const gp__shader_range gp__ranges_sph_density_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 63, 1 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 36, 1 },
-    { GP__FILE_SPH_DENSITY_COMP, 7, 29, 675 },
+    { GP__FILE_SPH_DENSITY_COMP, 7, 29, 681 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_DENSITY_COMP, 36, 5, 775 },
+    { GP__FILE_SPH_DENSITY_COMP, 36, 5, 781 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_force_comp[] = {
@@ -3719,14 +3848,14 @@ static const gp__shader_range gp__ranges_sph_force_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 63, 1 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 36, 1 },
-    { GP__FILE_SPH_FORCE_COMP, 17, 62, 686 },
+    { GP__FILE_SPH_FORCE_COMP, 17, 62, 692 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_FORCE_COMP, 79, 8, 819 },
+    { GP__FILE_SPH_FORCE_COMP, 79, 8, 825 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_integrate_comp[] = {
@@ -3736,12 +3865,12 @@ static const gp__shader_range gp__ranges_sph_integrate_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 63, 1 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_INTEGRATE_GLSL, 0, 24, 1 },
-    { GP__FILE_SPH_INTEGRATE_COMP, 9, 28, 666 },
+    { GP__FILE_SPH_INTEGRATE_COMP, 9, 28, 672 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_step_clock_comp[] = {
@@ -3762,6 +3891,7 @@ typedef enum gp__program_id {
     GP__PROGRAM_DEM_CONTACT,
     GP__PROGRAM_DEM_INTEGRATE,
     GP__PROGRAM_DISPATCH_ARGS,
+    GP__PROGRAM_EFFECTS_COLLIDE,
     GP__PROGRAM_EFFECTS_MOVE,
     GP__PROGRAM_GRID_COUNT,
     GP__PROGRAM_GRID_IDS,
@@ -3793,6 +3923,7 @@ static const gp__shader_source gp__shader_sources[GP__SHADER_COUNT] = {
     { "dem_contact.comp", GP__GL_COMPUTE_SHADER, gp__ranges_dem_contact_comp },
     { "dem_integrate.comp", GP__GL_COMPUTE_SHADER, gp__ranges_dem_integrate_comp },
     { "dispatch_args.comp", GP__GL_COMPUTE_SHADER, gp__ranges_dispatch_args_comp },
+    { "effects_collide.comp", GP__GL_COMPUTE_SHADER, gp__ranges_effects_collide_comp },
     { "effects_move.comp", GP__GL_COMPUTE_SHADER, gp__ranges_effects_move_comp },
     { "grid_count.comp", GP__GL_COMPUTE_SHADER, gp__ranges_grid_count_comp },
     { "grid_ids.comp", GP__GL_COMPUTE_SHADER, gp__ranges_grid_ids_comp },
@@ -3812,7 +3943,7 @@ static const gp__shader_source gp__shader_sources[GP__SHADER_COUNT] = {
     { "draw_particles.frag", GP__GL_FRAGMENT_SHADER, gp__ranges_draw_particles_frag },
     { "draw_particles.vert", GP__GL_VERTEX_SHADER, gp__ranges_draw_particles_vert },
 };
-#define GP__SHADER_MOST_LINES 800   /* the longest program, with its #line directives */
+#define GP__SHADER_MOST_LINES 852   /* the longest program, with its #line directives */
 #define GP__SHADER_MOST_RANGES 14   /* the most ranges of one program */
 /* <<shaders-generated */
 
@@ -3849,8 +3980,7 @@ GP__STATIC_ASSERT(shader_lines_fit, GP__SHADER_MOST_LINES <= GP__SHADER_MAX_LINE
     X(REORDER_SOURCE, "source_block")       X(REORDER_DESTINATION, "destination_block")          \
     X(CARRIED_SOURCE, "carried_source_block") X(CARRIED_DESTINATION, "carried_destination_block") \
     X(NEIGHBOR_COUNT, "neighbor_count_block")                                                    \
-    X(POINTS, "point_block")                X(DISTANCES, "distance_block")                       \
-    X(WIND, "gp_wind_block")
+    X(POINTS, "point_block")                X(DISTANCES, "distance_block")
 typedef enum gp__role {
     GP__ROLE_NONE = 0,
 #define GP__ROLE_ENUM(name, blocks) GP__ROLE_##name,
@@ -3914,8 +4044,10 @@ static const gp__binding_plan gp__binding_plans[GP__PROGRAM_COUNT] = {
                                        0, GP__R(CELL_START), 0, GP__R(STATS) } },
     { GP__PROGRAM_STEP_CLOCK,        { 0, 0, 0, 0,
                                        0, 0, 0, GP__R(STATS) } },
+    { GP__PROGRAM_EFFECTS_COLLIDE,   { GP__R(POSITION), GP__R(VELOCITY), GP__R(INFO), 0,
+                                       GP__R(ACCELERATION), GP__R(CELL_START), 0, GP__R(STATS) } },
     { GP__PROGRAM_EFFECTS_MOVE,      { GP__R(POSITION), GP__R(VELOCITY), GP__R(INFO), GP__R(LIFE),
-                                       GP__R(WIND), 0, GP__R(FIELDS), GP__R(STATS) } },
+                                       GP__R(ACCELERATION), GP__R(CELL_START), GP__R(FIELDS), GP__R(STATS) } },
 };
 #undef GP__R
 
@@ -4019,7 +4151,8 @@ static int gp__shader_strings(gp__program_id id, const char* prelude, char* defi
     X(SPH_DENSITY, "sph_density") X(SPH_CONTINUITY, "sph_continuity") X(SPH_FORCE, "sph_force")        \
     X(SPH_INTEGRATE, "sph_integrate") X(DEM_CONTACT, "dem_contact") X(DEM_INTEGRATE, "dem_integrate")  \
     X(BODY_UPDATE, "body_update") X(BODY_PARTICLES, "body_particles") X(COUPLING_SOLID, "coupling_solid") \
-    X(COUPLING_GUARD, "coupling_guard") X(STEP_CLOCK, "step_clock") X(EFFECTS_MOVE, "effects_move")
+    X(COUPLING_GUARD, "coupling_guard") X(STEP_CLOCK, "step_clock") X(EFFECTS_COLLIDE, "effects_collide") \
+    X(EFFECTS_MOVE, "effects_move")
 typedef enum gp__stage {
 #define GP__STAGE_ENUM(name, text) GP__STAGE_##name,
     GP__STAGES(GP__STAGE_ENUM)
@@ -4076,10 +4209,10 @@ typedef struct gp__solver_params {
     float forces[GP_MAX_FORCES][8];
     float colliders[GP_MAX_COLLIDERS][12];
     float granular[GP_MAX_GRANULAR_MATERIALS][8];   /* k, eta, k_t, mu, diameter, mass, 0, 0 */
-    float effects[GP_MAX_EFFECT_MATERIALS][4];      /* drag k, restitution, friction, 0 */
+    float effects[GP_MAX_EFFECT_MATERIALS][8];      /* drag k, restitution, friction, ride; collide, 0, 0, 0 */
     float wind[6][4];                               /* gp_solver.glsl's gp_wind: the wind's terms */
 } gp__solver_params;
-GP__STATIC_ASSERT(solver_params_is_std140, sizeof(gp__solver_params) == 32 + 704 * 8 + 32 * 8 + 48 * 32 + 32 * 8 + 16 * 8 + 16 * 6);
+GP__STATIC_ASSERT(solver_params_is_std140, sizeof(gp__solver_params) == 32 + 704 * 8 + 32 * 8 + 48 * 32 + 32 * 8 + 32 * 8 + 16 * 6);
 
 /* A rigid body's shape (section >>rigid): its particles' offsets in the principal frame, here and
    from first_offset in w->offsets. */
@@ -4156,7 +4289,9 @@ typedef struct gp__dem_system {
 typedef struct gp__effects_system {
     gp_effect_material materials[GP_MAX_EFFECT_MATERIALS];   /* resolved */
     bool any;                             /* effect particles were added: the stage runs */
-    gp__GLuint wind;                      /* the wind's grid of velocities (3 floats a node; 16 bytes with none) */
+    bool collide;                         /* a material collides: effects_collide runs */
+    float* wind_grid;                     /* the host copy of the wind's grid (3 floats a node), in the FIELDS buffer */
+    size_t wind_nodes;
 } gp__effects_system;
 
 /* Rigid bodies (section >>rigid). */
@@ -4513,7 +4648,6 @@ static gp__GLuint gp__role_buffer(const gp_world* w, gp__role role) {
     case GP__ROLE_FIELDS: return w->colliders.fields;
     case GP__ROLE_OFFSETS: return w->rigid.offsets;
     case GP__ROLE_BODIES: return w->rigid.bodies;   /* 0 before the first body: then no rigid particle reads it */
-    case GP__ROLE_WIND: return w->effects.wind;
     default: return 0;
     }
 }
@@ -5733,7 +5867,8 @@ static int gp__mesh_field_build(const float* vertices, uint32_t vertex_count, co
    The walls every system meets: analytic shapes, mesh distance fields (001 section 3.3) and
    height fields (002 section 4.6). Colliders sit in the solver's uniform block (three vec4 each,
    see gp_solver.glsl); mesh distance fields and height fields' heights one after another in
-   w->colliders.fields, rebuilt from the host copies on each change. */
+   w->colliders.fields (the FIELDS role), then the wind's grid (>>effects), rebuilt from the host
+   copies on each change of either. */
 
 static gp__collider* gp__find_collider(gp_world* w, gp_collider collider) {
     uint32_t i;
@@ -5752,6 +5887,7 @@ static gp_result gp__colliders_upload(gp_world* w) {
         const gp__collider* c = &w->colliders.list[i];
         if (c->field_samples) total += (size_t)c->field_dims[0] * c->field_dims[1] * c->field_dims[2];
     }
+    total += 3 * w->effects.wind_nodes;   /* the wind's grid (>>effects) after the colliders' fields */
     gp__buffer_delete(w, &w->colliders.fields);
     if ((r = gp__buffer_new(w, total ? total * 4 : 4, NULL, "the distance fields", &w->colliders.fields)) != GP_OK) return r;
     for (i = 0; i < w->colliders.count; ++i) {
@@ -5792,6 +5928,11 @@ static gp_result gp__colliders_upload(gp_world* w) {
             offset += n;
         }
         }
+    }
+    if (w->effects.wind_nodes) {   /* its first float's index, as float bits */
+        uint32_t first = (uint32_t)offset;
+        memcpy(&w->solver_host.wind[4][3], &first, 4);
+        gp__buffer_upload(w, w->colliders.fields, offset * 4, 3 * w->effects.wind_nodes * 4, w->effects.wind_grid);
     }
     w->solver_host.counts[0] = w->colliders.count;
     gp__solver_upload(w);
@@ -7410,14 +7551,16 @@ static void gp__coupling_guard(gp_world* w) {
 }
 
 /* >>effects ================================================================================
-   Effect particles (002): their materials and their stage of the substep, effects_move (motion
-   under gravity, forces and drag, aging, the bounce off the colliders). They meet the others
-   through the store and the colliders; emitters, death and removal, wind, collisions between
-   them and sprites come with issue 11. */
+   Effect particles (002): their materials, the wind, and their stages of the substep,
+   effects_collide (their collisions with each other) and effects_move (motion under gravity,
+   forces, drag, wind and the fluid they ride, aging, the bounce off the colliders). They meet the
+   others through the store, the grid and the colliders; emitters, death and removal and sprites
+   come with issue 11. */
 
 /* Resolves material (NULL: the defaults) into the world's table and the solvers' block. */
 static void gp__effect_material_store(gp_world* w, uint32_t phase, const gp_effect_material* material) {
     gp_effect_material m;
+    int i;
     if (material) m = *material;
     else memset(&m, 0, sizeof m);
     if (m.restitution == 0.0f) m.restitution = 0.5f;
@@ -7426,7 +7569,10 @@ static void gp__effect_material_store(gp_world* w, uint32_t phase, const gp_effe
     w->solver_host.effects[phase][0] = m.drag;
     w->solver_host.effects[phase][1] = m.restitution;
     w->solver_host.effects[phase][2] = m.friction;
-    w->solver_host.effects[phase][3] = 0.0f;
+    w->solver_host.effects[phase][3] = m.ride;
+    w->solver_host.effects[phase][4] = m.collide;
+    w->effects.collide = false;
+    for (i = 0; i < GP_MAX_EFFECT_MATERIALS; ++i) w->effects.collide |= w->effects.materials[i].collide > 0.0f;
 }
 
 gp_result gp_effect_material_set(gp_world* world, uint32_t phase, const gp_effect_material* material) {
@@ -7437,10 +7583,12 @@ gp_result gp_effect_material_set(gp_world* world, uint32_t phase, const gp_effec
                                        "phase %u: there are %d effect materials", phase, GP_MAX_EFFECT_MATERIALS));
     if (!material) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_NULL, "material is NULL"));
     if (!(material->drag >= 0.0f) || !isfinite(material->drag) || !(material->restitution >= 0.0f) ||
-        !(material->restitution <= 1.0f) || !(material->friction >= 0.0f) || !isfinite(material->friction))
+        !(material->restitution <= 1.0f) || !(material->friction >= 0.0f) || !isfinite(material->friction) ||
+        !(material->ride >= 0.0f) || !isfinite(material->ride) || !(material->collide >= 0.0f) || !(material->collide <= 1.0f))
         return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE,
-                                       "drag %g and friction %g must be 0 or positive and finite, restitution %g 0 to 1",
-                                       (double)material->drag, (double)material->friction, (double)material->restitution));
+                                       "drag %g, friction %g and ride %g must be 0 or positive and finite, restitution %g and "
+                                       "collide %g 0 to 1", (double)material->drag, (double)material->friction, (double)material->ride,
+                                       (double)material->restitution, (double)material->collide));
     gp__effect_material_store(world, phase, material);
     gp__solver_upload(world);
     return gp__end(world, GP_OK);
@@ -7458,7 +7606,7 @@ gp_result gp_effect_material_get(gp_world* world, uint32_t phase, gp_effect_mate
 }
 
 gp_result gp_wind_set(gp_world* world, const gp_wind_desc* wind) {
-    float (*g)[4];
+    float (*g)[4], *copy = NULL;
     gp_wind_desc d;
     gp_result r;
     size_t nodes = 0;
@@ -7488,12 +7636,14 @@ gp_result gp_wind_set(gp_world* world, const gp_wind_desc* wind) {
                                            "cell (not %g)", d.dims[0], d.dims[1], d.dims[2], (double)d.cell));
         nodes = (size_t)d.dims[0] * d.dims[1] * d.dims[2];
         if ((r = gp__check_values(world, "wind", d.grid, (uint32_t)nodes, 3, 3, false)) != GP_OK) return gp__end(world, r);
-        gp__buffer_delete(world, &world->effects.wind);
-        if ((r = gp__buffer_new(world, nodes * 3 * sizeof(float), d.grid, "the wind's grid", &world->effects.wind)) != GP_OK) {
-            gp__buffer_new(world, 16, NULL, "the wind's grid", &world->effects.wind);
-            return gp__end(world, r);
-        }
+        if (!(copy = (float*)gp__alloc(&world->desc.allocator, nodes * 3 * sizeof(float))))
+            return gp__end(world, gp__fail(world, GP_ERROR_OUT_OF_MEMORY, GP_LOG_ITEM_HOST_OUT_OF_MEMORY,
+                                           "no host memory for the wind's %zu nodes", nodes));
+        memcpy(copy, d.grid, nodes * 3 * sizeof(float));
     }
+    gp__free(&world->desc.allocator, world->effects.wind_grid);
+    world->effects.wind_grid = copy;
+    world->effects.wind_nodes = nodes;
     len = sqrt((double)d.vortex_axis[0] * d.vortex_axis[0] + (double)d.vortex_axis[1] * d.vortex_axis[1] + (double)d.vortex_axis[2] * d.vortex_axis[2]);
     g = world->solver_host.wind;
     memset(g, 0, sizeof world->solver_host.wind);
@@ -7510,13 +7660,14 @@ gp_result gp_wind_set(gp_world* world, const gp_wind_desc* wind) {
     g[5][0] = d.noise_speed;
     g[5][1] = d.noise_scale;
     memcpy(&g[5][2], &d.noise_seed, 4);
-    gp__solver_upload(world);
-    return gp__end(world, GP_OK);
+    return gp__end(world, gp__colliders_upload(world));   /* the grid into the FIELDS buffer, the block */
 }
 
-/* The effects' stage, at the end of the substep's moves. */
+/* The effects' stages, at the end of the substep's moves: their collisions (when a material
+   collides), then their flight. */
 static void gp__effects_move(gp_world* w) {
     if (!w->effects.any) return;
+    if (w->effects.collide) gp__stage_run(w, GP__STAGE_EFFECTS_COLLIDE, GP__PROGRAM_EFFECTS_COLLIDE);
     gp__stage_run(w, GP__STAGE_EFFECTS_MOVE, GP__PROGRAM_EFFECTS_MOVE);
 }
 
@@ -8144,7 +8295,6 @@ static gp_result gp__create_buffers(gp_world* w) {
     if (r == GP_OK) r = gp__buffer_new(w, 16, NULL, "the step statistics", &w->step.stats[1]);
     if (r == GP_OK) r = gp__buffer_new(w, sizeof w->params_host, NULL, "the world parameters", &w->params);
     if (r == GP_OK) r = gp__buffer_new(w, sizeof w->solver_host, &w->solver_host, "the solver parameters", &w->solver);
-    if (r == GP_OK) r = gp__buffer_new(w, 16, NULL, "the wind's grid", &w->effects.wind);
     if (r == GP_OK) r = gp__buffer_new(w, 4, NULL, "the distance fields", &w->colliders.fields);
     if (r == GP_OK && w->fluid.materials[0].density_model == GP_DENSITY_CONTINUITY) r = gp__fluid_state_ensure(w);
     if (r == GP_OK) {
@@ -8159,14 +8309,15 @@ void gp_world_destroy(gp_world* world) {
     size_t i;
     if (!world) return;
     if (world->gl.fnDeleteBuffers) {
-        gp__GLuint* buffers[20];
+        gp__GLuint* buffers[19];
         buffers[0] = &world->position; buffers[1] = &world->velocity; buffers[2] = &world->info;
         buffers[3] = &world->life; buffers[4] = &world->spare16; buffers[5] = &world->spare8;
         buffers[6] = &world->slot_of_id; buffers[7] = &world->cell_key; buffers[8] = &world->order;
         buffers[9] = &world->cell_count; buffers[10] = &world->cell_start; buffers[11] = &world->grid_stats;
         buffers[12] = &world->params; buffers[13] = &world->solver; buffers[14] = &world->colliders.fields;
         buffers[15] = &world->colliders.points; buffers[16] = &world->colliders.distances; buffers[17] = &world->rigid.offsets;
-        buffers[18] = &world->rigid.bodies; buffers[19] = &world->effects.wind;
+        buffers[18] = &world->rigid.bodies;
+        gp__free(&world->desc.allocator, world->effects.wind_grid);
         gp__buffer_delete(world, &world->fluid.state);
         if (world->desc.gpu_timings) gp__timers_collect(world);
         for (i = 0; i < 2; ++i) {

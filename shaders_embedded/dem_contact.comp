@@ -186,6 +186,11 @@ struct gp_force_field { vec4 a; vec4 b; };
 //       sample's index as float bits; unused, unused)
 struct gp_collider_shape { vec4 a; vec4 b; vec4 c; };
 
+// One effect material (gp_effect_material_set): motion = (drag k 1/s, restitution e of a bounce,
+// friction mu, ride 1/s), contact = (restitution of collisions between effect particles, 0: none;
+// unused x3).
+struct gp_effect { vec4 motion; vec4 contact; };
+
 layout(std140, binding = 1) uniform gp_solver_block {
     vec4 gp_gravity;          // xyz m/s^2, w the substep (s)
     uvec4 gp_solver_counts;   // x colliders, y forces, z integrator (1 symplectic, 2 explicit
@@ -194,9 +199,10 @@ layout(std140, binding = 1) uniform gp_solver_block {
     gp_force_field gp_forces[GP_MAX_FORCES];
     gp_collider_shape gp_colliders[GP_MAX_COLLIDERS];
     gp_granular gp_granulars[GP_MAX_GRANULAR_MATERIALS];
-    vec4 gp_effects[GP_MAX_EFFECT_MATERIALS];   // effect materials: x drag k (1/s), y restitution, z friction mu
+    gp_effect gp_effects[GP_MAX_EFFECT_MATERIALS];
     vec4 gp_wind[6];   // the wind (gp_wind_set): uniform xyz; vortex centre xyz, speed; its unit axis xyz,
-                       // radius; the grid's first node xyz, cell (0: no grid); its nodes along x, y, z;
+                       // radius; the grid's first node xyz, cell (0: no grid); its nodes along x, y, z,
+                       // its first float in gp_field (uint bits);
                        // curl noise: speed (0: none), scale, seed (uint bits)
 };
 

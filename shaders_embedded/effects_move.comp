@@ -28,7 +28,8 @@
 #define GP_BINDING_VELOCITY 1
 #define GP_BINDING_INFO 2
 #define GP_BINDING_LIFE 3
-#define GP_BINDING_WIND 4
+#define GP_BINDING_ACCELERATION 4
+#define GP_BINDING_CELL_START 5
 #define GP_BINDING_FIELDS 6
 #define GP_BINDING_STATS 7
 // <<defines
@@ -193,6 +194,11 @@ struct gp_force_field { vec4 a; vec4 b; };
 //       sample's index as float bits; unused, unused)
 struct gp_collider_shape { vec4 a; vec4 b; vec4 c; };
 
+// One effect material (gp_effect_material_set): motion = (drag k 1/s, restitution e of a bounce,
+// friction mu, ride 1/s), contact = (restitution of collisions between effect particles, 0: none;
+// unused x3).
+struct gp_effect { vec4 motion; vec4 contact; };
+
 layout(std140, binding = 1) uniform gp_solver_block {
     vec4 gp_gravity;          // xyz m/s^2, w the substep (s)
     uvec4 gp_solver_counts;   // x colliders, y forces, z integrator (1 symplectic, 2 explicit
@@ -201,9 +207,10 @@ layout(std140, binding = 1) uniform gp_solver_block {
     gp_force_field gp_forces[GP_MAX_FORCES];
     gp_collider_shape gp_colliders[GP_MAX_COLLIDERS];
     gp_granular gp_granulars[GP_MAX_GRANULAR_MATERIALS];
-    vec4 gp_effects[GP_MAX_EFFECT_MATERIALS];   // effect materials: x drag k (1/s), y restitution, z friction mu
+    gp_effect gp_effects[GP_MAX_EFFECT_MATERIALS];
     vec4 gp_wind[6];   // the wind (gp_wind_set): uniform xyz; vortex centre xyz, speed; its unit axis xyz,
-                       // radius; the grid's first node xyz, cell (0: no grid); its nodes along x, y, z;
+                       // radius; the grid's first node xyz, cell (0: no grid); its nodes along x, y, z,
+                       // its first float in gp_field (uint bits);
                        // curl noise: speed (0: none), scale, seed (uint bits)
 };
 
@@ -426,14 +433,231 @@ vec4 gp_boundary(vec3 p) {
     return best;
 }
 // <<include gp_boundary.glsl
+// >>include gp_sph.glsl
+// gp_sph.glsl: what the SPH passes share (001): the kernels and the wall weight tables. Needs
+// gp_common.glsl, gp_world.glsl, gp_grid.glsl, gp_particles.glsl, gp_solver.glsl and
+// gp_buffers.glsl first.
+
+// The material of a particle; phases beyond the table were refused when the particle was added.
+uint gp_material_of(uvec4 info) { return min(gp_phase_of(info), GP_MAX_FLUID_MATERIALS - 1u); }
+
+// Müller's kernels (001 eqs. 8-10), r2 = |r|^2 < re^2 checked by the caller.
+// poly6 from its coefficient c = 315 / (64 pi re^9) and re^2, at r^2 < re^2: c (re^2 - r^2)^3. The
+// passes that sum it pass c and re^2 alone: a whole gp_fluid per call is slow on a software GL.
+float gp_poly6_of(float c, float re2, float r2) { float x = re2 - r2; return c * x * x * x; }
+float gp_poly6(gp_fluid f, float r2) { return gp_poly6_of(f.kernel.x, f.kernel.w, r2); }
+// |spiky gradient| / |r|: the gradient of W_press at r is -this * r.
+float gp_spiky_gradient(gp_fluid f, float r) { float x = f.shape.y - r; return f.kernel.y * x * x / r; }
+float gp_viscosity_laplacian(gp_fluid f, float r) { return f.kernel.z * (f.shape.y - r); }
+
+// The wall tables at distance d from a plane wall, linear between their 32 samples d = k s,
+// s = table.x, which reach re; 0 from re on (the last samples are 0): x density share, y
+// viscosity share, z A, w M_n, and in the second vec4 x M_t (see gp_wall below).
+void gp_wall_tables(uint m, float d, out vec4 first, out float second) {
+    // gp_fluids[m] read field by field: a copy of the whole material is slow on a software GL
+    float x = clamp(d / gp_fluids[m].table.x, 0.0, float(GP_WALL_SAMPLES - 1u));
+    uint k = min(uint(x), GP_WALL_SAMPLES - 2u), k1 = k + 1u, a = k >> 2u, b = k & 3u, c = k1 >> 2u, e = k1 & 3u;
+    first = mix(vec4(gp_fluids[m].wall_density[a][b], gp_fluids[m].wall_viscosity[a][b], gp_fluids[m].wall_gradient[a][b],
+                     gp_fluids[m].wall_normal[a][b]),
+                vec4(gp_fluids[m].wall_density[c][e], gp_fluids[m].wall_viscosity[c][e], gp_fluids[m].wall_gradient[c][e],
+                     gp_fluids[m].wall_normal[c][e]), x - float(k));
+    second = mix(gp_fluids[m].wall_tangent[a][b], gp_fluids[m].wall_tangent[c][e], x - float(k));
+}
+
+// Pressure from density, eq. 5, clamped at 0 unless the material allows tension.
+float gp_pressure(gp_fluid f, float rho) {
+    float p = f.flow.y + f.shape.w * (rho - f.shape.z);
+    return f.flow.w != 0.0 ? p : max(p, 0.0);
+}
+
+// What the walls' particles add for a fluid particle: they continue the fluid's lattice behind
+// each wall, at rest, at the rest density, with the pressure p_w = p_i + rho0 g . (x_w - x_i)
+// that a fluid at rest would have there (the hydrostatic continuation, as Adami et al. 2012 do
+// with wall particles). With e = x_i - x_w and K(r) e = -grad W_press (spiky, normalised):
+//   share.x  sum_w m W(r)                   the density share (eq. 13)
+//   share.y  sum_w V lap W_vis(r)           the viscosity share (V = m / rho0)
+//   a        sum_w V K(r) e                 so that the walls' pressure term of the force is
+//   mg       sum_w V K(r) e (g . e)         sum_w V (p_i + p_w) K e = 2 p_i a - rho0 mg
+// and the continuity model's wall term -2 rho0 v_i . a: the walls' particles are the particle's
+// mirror images, which share its pressure (the force's 2 p_i a) and close on it at twice its
+// speed along the normal, sum_w m (v_i - v_w) . grad W with v_w = v_i - 2 (v_i . n) n. The
+// pair is energy-consistent: what the walls' pressure takes from the particle's kinetic energy
+// is what its density stores (p_i / rho_i^2 per unit of density and mass). Counted once, as the
+// walls at rest, the continuity term stored half of it, and every wall contact that the walls'
+// pressure pushed back returned energy the fluid never gave (a dam break gained 3% before it
+// met the far wall and 40% after; issue 10). For a plane wall
+// with normal n (towards the fluid) these come from the tables (tangent t): a = A(d) n,
+// mg = M_n(d) (g . n) n + M_t(d) (g - (g . n) n), A = sum V K e.n, M_n = sum V K (e.n)^2,
+// M_t = sum V K (e.t)^2. On the rest lattice with a uniform pressure the walls' and the fluid's
+// terms cancel exactly, and with p = rho0 |g| depth they hold the fluid up: a column at rest is
+// hydrostatic particle by particle. A wall the fluid hangs under (g . n > 0: a lid, an overhang)
+// takes no hydrostatic part along its normal, p_w = p_i there: the continuation would give it
+// less pressure than the particle and make it pull the fluid up against itself. Its table terms
+// take g less that component; an edge's or a corner's point sums take g whole, so that what
+// they correct ends up counted with g less the components away from every face it lies behind.
+// Above a free surface the continuation's pressure would be below zero and hold a particle with
+// no pressure up along a wall (it fell at 0.8 g, 0.7 g in a corner): the hydrostatic part is
+// scaled by gp_surface_fade, which is 1 inside the fluid and falls to 0 at zero pressure.
+struct gp_wall { vec2 share; vec3 a; vec3 mg; };
+
+// How much of the walls' hydrostatic part a particle with pressure p takes: all of it from the
+// pressure of a quarter spacing of fluid at rest (the top layer of a column at rest has twice
+// that), none at zero pressure, linearly between: at a free surface the wall particles above it
+// would carry negative pressure and pull.
+float gp_surface_fade(uint m, float p) {
+    float full = 0.25 * gp_fluids[m].shape.z * length(gp_gravity.xyz) * gp_fluids[m].shape.x;
+    return full > 0.0 ? clamp(p / full, 0.0, 1.0) : 1.0;
+}
+
+gp_wall gp_wall_none() { gp_wall w; w.share = vec2(0.0); w.a = vec3(0.0); w.mg = vec3(0.0); return w; }
+
+void gp_wall_add(inout gp_wall sum, gp_wall w, float sign) {
+    sum.share += sign * w.share; sum.a += sign * w.a; sum.mg += sign * w.mg;
+}
+
+// A plane wall at distance d with normal n, from the tables.
+gp_wall gp_wall_plane(uint m, vec3 n, float d) {
+    gp_wall w = gp_wall_none();
+    if (!(d < gp_fluids[m].shape.y)) return w;
+    vec4 t;
+    float tangent;
+    gp_wall_tables(m, d, t, tangent);
+    float gn = dot(gp_gravity.xyz, n);
+    w.share = t.xy;
+    w.a = t.z * n;
+    w.mg = t.w * min(gn, 0.0) * n + tangent * (gp_gravity.xyz - gn * n);
+    return w;
+}
+
+// One wall particle at e = x_i - x_w, added when within re; g: gravity.
+void gp_wall_point(uint m, vec3 e, vec3 g, inout gp_wall sum) {
+    vec4 shape = gp_fluids[m].shape, flow = gp_fluids[m].flow, kernel = gp_fluids[m].kernel;
+    float r2 = dot(e, e);
+    if (r2 >= kernel.w) return;
+    float r = sqrt(r2), x = shape.y - r, volume = flow.z / shape.z, q = kernel.w - r2;
+    float k = volume * kernel.y * x * x / r;
+    sum.share += vec2(flow.z * kernel.x * q * q * q, volume * kernel.z * x);
+    sum.a += k * e;
+    sum.mg += k * dot(g, e) * e;
+}
+
+// Two faces of a box meet at an edge: the wall particles behind both, (a + 1/2) l0 + da and
+// (b + 1/2) l0 + db behind them (a, b >= 0), c l0 along the edge, were counted by both faces'
+// tables, and are taken once away; three faces meet at a corner, where the particles behind all
+// three were counted three times and taken away three times, and are added once. On the rest
+// lattice (da = db = dc = l0 / 2) this is exactly the lattice outside the fluid. Summed here
+// rather than tabled: a few terms (12 and 1 at re = 2 l0), for particles within re of an edge.
+gp_wall gp_wall_edge(uint m, vec3 na, float da, vec3 nb, float db) {
+    float l0 = gp_fluids[m].shape.x, re2 = gp_fluids[m].kernel.w;
+    vec3 along = cross(na, nb), g = gp_gravity.xyz;
+    gp_wall sum = gp_wall_none();
+    for (int a = 0; ; ++a) {
+        float x = max(da, 0.0) + (float(a) + 0.5) * l0;
+        if (x * x >= re2) break;
+        for (int b = 0; ; ++b) {
+            float y = max(db, 0.0) + (float(b) + 0.5) * l0;
+            if (x * x + y * y >= re2) break;
+            vec3 e = x * na + y * nb;
+            gp_wall_point(m, e, g, sum);
+            for (int c = 1; x * x + y * y + float(c * c) * l0 * l0 < re2; ++c) {
+                gp_wall_point(m, e + float(c) * l0 * along, g, sum);
+                gp_wall_point(m, e - float(c) * l0 * along, g, sum);
+            }
+        }
+    }
+    return sum;
+}
+gp_wall gp_wall_corner(uint m, vec3 d, vec3 normal) {
+    float l0 = gp_fluids[m].shape.x, re2 = gp_fluids[m].kernel.w;
+    vec3 o = max(d, vec3(0.0)) + 0.5 * l0, g = gp_gravity.xyz;
+    gp_wall sum = gp_wall_none();
+    for (int a = 0; ; ++a) {
+        float x = o.x + float(a) * l0;
+        if (x * x >= re2) break;
+        for (int b = 0; ; ++b) {
+            float y = o.y + float(b) * l0;
+            if (x * x + y * y >= re2) break;
+            for (int c = 0; ; ++c) {
+                float z = o.z + float(c) * l0;
+                if (x * x + y * y + z * z >= re2) break;
+                gp_wall_point(m, normal * vec3(x, y, z), g, sum);
+            }
+        }
+    }
+    return sum;
+}
+
+// An edge's or a corner's share, taken away or added when every distance is within re.
+void gp_wall_edge_add(uint m, vec3 na, float da, vec3 nb, float db, inout gp_wall sum) {
+    float re = gp_fluids[m].shape.y;
+    if (da < re && db < re) gp_wall_add(sum, gp_wall_edge(m, na, da, nb, db), -1.0);
+}
+void gp_wall_corner_add(uint m, vec3 d, vec3 normal, inout gp_wall sum) {
+    if (all(lessThan(d, vec3(gp_fluids[m].shape.y)))) gp_wall_add(sum, gp_wall_corner(m, d, normal), 1.0);
+}
+
+// A container box: six plane walls, less what their edges counted twice, plus what their corners
+// then missed. low and high: the distances to the faces on the low and high side of each axis,
+// whose normals towards the fluid are +axis and -axis. Written out face by face, edge by edge:
+// a software GL runs local arrays indexed by loop counters very slowly.
+gp_wall gp_wall_box(uint m, vec3 low, vec3 high) {
+    const vec3 X = vec3(1.0, 0.0, 0.0), Y = vec3(0.0, 1.0, 0.0), Z = vec3(0.0, 0.0, 1.0);
+    float re = gp_fluids[m].shape.y;
+    gp_wall sum = gp_wall_plane(m, X, low.x);
+    gp_wall_add(sum, gp_wall_plane(m, -X, high.x), 1.0);
+    gp_wall_add(sum, gp_wall_plane(m, Y, low.y), 1.0);
+    gp_wall_add(sum, gp_wall_plane(m, -Y, high.y), 1.0);
+    gp_wall_add(sum, gp_wall_plane(m, Z, low.z), 1.0);
+    gp_wall_add(sum, gp_wall_plane(m, -Z, high.z), 1.0);
+    vec3 near = min(low, high);
+    if (int(near.x < re) + int(near.y < re) + int(near.z < re) < 2) return sum;   // near no edge
+    gp_wall_edge_add(m, X, low.x, Y, low.y, sum);
+    gp_wall_edge_add(m, X, low.x, -Y, high.y, sum);
+    gp_wall_edge_add(m, -X, high.x, Y, low.y, sum);
+    gp_wall_edge_add(m, -X, high.x, -Y, high.y, sum);
+    gp_wall_edge_add(m, Y, low.y, Z, low.z, sum);
+    gp_wall_edge_add(m, Y, low.y, -Z, high.z, sum);
+    gp_wall_edge_add(m, -Y, high.y, Z, low.z, sum);
+    gp_wall_edge_add(m, -Y, high.y, -Z, high.z, sum);
+    gp_wall_edge_add(m, Z, low.z, X, low.x, sum);
+    gp_wall_edge_add(m, Z, low.z, -X, high.x, sum);
+    gp_wall_edge_add(m, -Z, high.z, X, low.x, sum);
+    gp_wall_edge_add(m, -Z, high.z, -X, high.x, sum);
+    gp_wall_corner_add(m, vec3(low.x, low.y, low.z), vec3(1.0, 1.0, 1.0), sum);
+    gp_wall_corner_add(m, vec3(high.x, low.y, low.z), vec3(-1.0, 1.0, 1.0), sum);
+    gp_wall_corner_add(m, vec3(low.x, high.y, low.z), vec3(1.0, -1.0, 1.0), sum);
+    gp_wall_corner_add(m, vec3(high.x, high.y, low.z), vec3(-1.0, -1.0, 1.0), sum);
+    gp_wall_corner_add(m, vec3(low.x, low.y, high.z), vec3(1.0, 1.0, -1.0), sum);
+    gp_wall_corner_add(m, vec3(high.x, low.y, high.z), vec3(-1.0, 1.0, -1.0), sum);
+    gp_wall_corner_add(m, vec3(low.x, high.y, high.z), vec3(1.0, -1.0, -1.0), sum);
+    gp_wall_corner_add(m, vec3(high.x, high.y, high.z), vec3(-1.0, -1.0, -1.0), sum);
+    return sum;
+}
+
+// Every collider's wall at p: each at its own distance and normal, a container box face by face
+// (so that a particle in a tank's edge or corner sees the wall particles of two or three faces;
+// the nearest face alone leaves it 16% or 30% short of the rest density there).
+gp_wall gp_walls(uint m, vec3 p) {
+    gp_wall sum = gp_wall_none();
+    for (uint c = 0u; c < gp_solver_counts.x; ++c) {
+        gp_collider_shape s = gp_colliders[c];
+        if (s.a.w == GP_SHAPE_BOX && s.c.x < 0.0) {
+            gp_wall_add(sum, gp_wall_box(m, s.b.xyz + (p - s.a.xyz), s.b.xyz - (p - s.a.xyz)), 1.0);
+        } else {
+            vec4 d = gp_collider_distance(c, p);
+            gp_wall_add(sum, gp_wall_plane(m, d.xyz, d.w), 1.0);
+        }
+    }
+    return sum;
+}
+// <<include gp_sph.glsl
 layout(local_size_x = GP_GROUP_SIZE) in;
 
-// The wind's grid of velocities (gp_wind_set): three floats a node, x fastest.
-layout(std430, binding = GP_BINDING_WIND) readonly buffer gp_wind_block { float gp_wind_grid[]; };
-
+// A node of the wind's grid of velocities (gp_wind_set): three floats a node, x fastest, in the
+// FIELDS buffer after the colliders' fields, from float gp_wind[4].w's bits on.
 vec3 gp_wind_node(ivec3 c, ivec3 dims) {
-    uint at = 3u * uint(c.x + dims.x * (c.y + dims.y * c.z));
-    return vec3(gp_wind_grid[at], gp_wind_grid[at + 1u], gp_wind_grid[at + 2u]);
+    uint at = floatBitsToUint(gp_wind[4].w) + 3u * uint(c.x + dims.x * (c.y + dims.y * c.z));
+    return vec3(gp_field[at], gp_field[at + 1u], gp_field[at + 2u]);
 }
 
 // Value noise in [-1, 1] at q (noise units): random values on the integer lattice (the grid's
@@ -470,6 +694,26 @@ vec3 gp_curl_noise(vec3 p, float scale, float speed, uint seed) {
     float dyx = gp_value_noise(q + dx, seed + 1u) - gp_value_noise(q - dx, seed + 1u);
     float dxy = gp_value_noise(q + dy, seed) - gp_value_noise(q - dy, seed);
     return (GP_CURL_RMS * speed / (2.0 * e)) * vec3(dzy - dyz, dxz - dzx, dyx - dxy);
+}
+
+// Riding the fluid (issue 11: foam and spray on a wave): the fluid's velocity at p through the
+// one grid, Shepard's interpolation of its particles' velocities with each one's material's
+// poly6 and volume m / rho0, u = sum V_j W_j v_j / sum V_j W_j, and how full of fluid p's
+// neighbourhood is, phi = sum V_j W_j (about 1 inside the fluid, 0 away from it).
+struct gp_ride { vec3 p; vec3 sum; float filled; };
+void gp_ride_term(uint k, uint end, ivec3 cell, inout gp_ride s) {
+    if (k >= end) return;
+    vec4 q = gp_position[k];
+    uvec4 info = gp_info[k];
+    if (gp_kind_of(info) != GP_KIND_FLUID || !gp_grid_same_cell(q.xyz, cell)) return;
+    uint m = gp_material_of(info);
+    vec3 d = s.p - q.xyz;
+    float r2 = dot(d, d), re2 = gp_fluids[m].kernel.w;
+    if (r2 >= re2) return;
+    vec4 v = gp_velocity[k];
+    float weight = v.w / gp_fluids[m].shape.z * gp_poly6_of(gp_fluids[m].kernel.x, re2, r2);
+    s.sum += weight * v.xyz;
+    s.filled += weight;
 }
 
 // The wind at p: the uniform wind, the Rankine vortex (solid inside its radius R, falling as 1/r
@@ -529,23 +773,109 @@ void main() {
     if (gp_kind_of(info) != GP_KIND_EFFECT) return;
     vec4 p = gp_position[i], v = gp_velocity[i];
     if (!gp_finite3(p.xyz)) return;   // kept in the grid's extra bucket, not moved
-    vec4 m = gp_effects[min(gp_phase_of(info), GP_MAX_EFFECT_MATERIALS - 1u)];
+    gp_effect material = gp_effects[min(gp_phase_of(info), GP_MAX_EFFECT_MATERIALS - 1u)];
+    vec4 m = material.motion;
     float h = gp_gravity.w, r = p.w;
     vec3 a = gp_gravity.xyz + gp_user_forces(p.xyz) + m.x * gp_wind_at(p.xyz);   // -k (v - wind): the drag's wind part
+    float k = m.x;
+    if (m.w > 0.0) {   // riding: a pull of rate ride phi towards the fluid's velocity, on top of the drag
+        gp_ride s;
+        s.p = p.xyz; s.sum = vec3(0.0); s.filled = 0.0;
+        vec3 gp_center = p.xyz;
+#define GP_NEIGHBOR_VISIT(k, end, cell) gp_ride_term(k, end, cell, s)
+#define GP_NEIGHBOR_BATCH 8
+// >>include gp_neighbors.glsl
+// gp_neighbors.glsl: the neighbour loop, written once for every pass that visits neighbours
+// (grid_neighbors, sph_density, sph_continuity, sph_force, dem_contact). It visits the 27 cells
+// around gp_center's cell (skipping those outside a bounded grid), reads each cell's bucket from
+// cell_start, and hands every candidate slot of it to the pass's hook. A pass includes it inside
+// its main(), after it has
+//   vec3 gp_center;                          the position whose neighbourhood is visited (finite)
+//   #define GP_NEIGHBOR_VISIT(k, end, cell)  a statement for candidate slot k of bucket end's
+//                                            visited cell: it checks k < end (a batch runs past
+//                                            the end), k's own cell (gp_grid_same_cell: distant
+//                                            cells share hashed buckets) and the distance
+//   #define GP_NEIGHBOR_BATCH 8 or 1         candidates per iteration: 8 where the terms are
+//                                            cheap (fluid), 1 where they are not (contacts)
+// or, where the terms are summed, instead of GP_NEIGHBOR_VISIT
+//   #define GP_NEIGHBOR_TERM(k, end, cell)   candidate k's term (0 when it is no neighbour)
+//   #define GP_NEIGHBOR_SUM                  the sum a batch's terms are added to, as one
+//                                            expression (t0 + ... + t7): the order the
+//                                            floating-point sum had before it was shared
+// Why it is written so: with hashing, a bucket also holds particles of distant cells, which
+// gp_grid_same_cell drops; candidates go 8 per iteration where terms are cheap, because some
+// drivers (Mesa's llvmpipe) end an invocation's loops after 65,535 iterations in all, silently,
+// and 8 at a time lets one particle meet about 500,000 candidates there (no cap elsewhere); the
+// loop counts what it visited, and a shortfall (a loop the driver cut) is counted in
+// stat_truncated, which gp_grid_stats_read reports, instead of passing for a right answer.
+// Needs gp_grid.glsl and the CELL_START and STATS roles.
+{
+    ivec3 gp_home = gp_grid_cell(gp_center);
+    uint gp_expected = 0u, gp_visited = 0u, gp_cells = 0u;
+    for (int gp_c = 0; gp_c < 27; ++gp_c) {
+        ++gp_cells;
+        ivec3 gp_cell = gp_home + ivec3(gp_c % 3, (gp_c / 3) % 3, gp_c / 9) - 1;
+        if (!gp_grid_cell_exists(gp_cell)) continue;
+        uint gp_bucket = gp_grid_bucket(gp_cell);
+        uint gp_begin = cell_start[gp_bucket], gp_end = cell_start[gp_bucket + 1u];
+        gp_expected += gp_end - gp_begin;
+        for (uint gp_k = gp_begin; gp_k < gp_end; gp_k += uint(GP_NEIGHBOR_BATCH)) {
+#if defined(GP_NEIGHBOR_TERM) && GP_NEIGHBOR_BATCH == 8
+            GP_NEIGHBOR_SUM += GP_NEIGHBOR_TERM(gp_k, gp_end, gp_cell) + GP_NEIGHBOR_TERM(gp_k + 1u, gp_end, gp_cell)
+                             + GP_NEIGHBOR_TERM(gp_k + 2u, gp_end, gp_cell) + GP_NEIGHBOR_TERM(gp_k + 3u, gp_end, gp_cell)
+                             + GP_NEIGHBOR_TERM(gp_k + 4u, gp_end, gp_cell) + GP_NEIGHBOR_TERM(gp_k + 5u, gp_end, gp_cell)
+                             + GP_NEIGHBOR_TERM(gp_k + 6u, gp_end, gp_cell) + GP_NEIGHBOR_TERM(gp_k + 7u, gp_end, gp_cell);
+#elif defined(GP_NEIGHBOR_TERM)
+            GP_NEIGHBOR_SUM += GP_NEIGHBOR_TERM(gp_k, gp_end, gp_cell);
+#elif GP_NEIGHBOR_BATCH == 8
+            GP_NEIGHBOR_VISIT(gp_k, gp_end, gp_cell);
+            GP_NEIGHBOR_VISIT(gp_k + 1u, gp_end, gp_cell);
+            GP_NEIGHBOR_VISIT(gp_k + 2u, gp_end, gp_cell);
+            GP_NEIGHBOR_VISIT(gp_k + 3u, gp_end, gp_cell);
+            GP_NEIGHBOR_VISIT(gp_k + 4u, gp_end, gp_cell);
+            GP_NEIGHBOR_VISIT(gp_k + 5u, gp_end, gp_cell);
+            GP_NEIGHBOR_VISIT(gp_k + 6u, gp_end, gp_cell);
+            GP_NEIGHBOR_VISIT(gp_k + 7u, gp_end, gp_cell);
+#elif GP_NEIGHBOR_BATCH == 1
+            GP_NEIGHBOR_VISIT(gp_k, gp_end, gp_cell);
+#else
+#error GP_NEIGHBOR_BATCH must be 8 or 1
+#endif
+            gp_visited += min(uint(GP_NEIGHBOR_BATCH), gp_end - gp_k);
+        }
+    }
+    if (gp_visited != gp_expected || gp_cells != 27u) atomicAdd(stat_truncated, 1u);
+}
+#ifdef GP_NEIGHBOR_VISIT
+#undef GP_NEIGHBOR_VISIT
+#endif
+#undef GP_NEIGHBOR_BATCH
+#ifdef GP_NEIGHBOR_TERM
+#undef GP_NEIGHBOR_TERM
+#undef GP_NEIGHBOR_SUM
+#endif
+// <<include gp_neighbors.glsl
+        if (s.filled > 0.0) {
+            float pull = m.w * min(s.filled, 1.0);
+            a += pull * (s.sum / s.filled);
+            k += pull;
+        }
+    }
     vec3 x = p.xyz, u = v.xyz;
+    if (material.contact.x > 0.0) u += gp_acceleration[i].xyz * h;   // its collisions' change (effects_collide)
     vec4 before = gp_boundary(x);
     if (before.w < r) { x += (r - before.w) * before.xyz; before.w = r; }   // started inside: onto the wall
     vec3 start = x, start_v = u;
-    gp_effect_fly(x, u, a, m.x, h);
+    gp_effect_fly(x, u, a, k, h);
     vec4 after = gp_boundary(x);
     if (after.w < r) {   // crossed: back up to the crossing, reflect, fly the rest
         float f = clamp((before.w - r) / max(before.w - after.w, 1e-30), 0.0, 1.0);
         x = start; u = start_v;
-        gp_effect_fly(x, u, a, m.x, f * h);
+        gp_effect_fly(x, u, a, k, f * h);
         vec4 wall = gp_boundary(x);
         if (wall.w < r) x += (r - wall.w) * wall.xyz;
         u = gp_effect_bounce(u, wall.xyz, m.y, m.z);
-        gp_effect_fly(x, u, a, m.x, (1.0 - f) * h);
+        gp_effect_fly(x, u, a, k, (1.0 - f) * h);
         wall = gp_boundary(x);
         if (wall.w < r) {   // in again (resting on the wall, a corner, a second wall): put on it, bounced
             x += (r - wall.w) * wall.xyz;

@@ -322,6 +322,140 @@ static void test_effects_wind_noise(void) {
     free(xyz); free(a); free(b);
 }
 
+/* Riding the fluid: a block of water (the default material, spacing 0.02 m) flying at (1, 0.5,
+   0) m/s through empty space without gravity, two effect particles at rest inside it and one
+   far away, all of phase 0 with a ride of 10^4 / s: after one frame those inside move with the
+   water (within 1e-4 m/s: Shepard's interpolation of a uniform flow is exact), the one away
+   from the fluid keeps its rest. The same with no ride: the water is not felt. */
+static void effects_ride_case(float ride, gp_particle_velocity out[3]) {
+    const float zero[3] = {0.0f, 0.0f, 0.0f}, lo[3] = {0.0f, 0.0f, 0.0f}, hi[3] = {0.2f, 0.2f, 0.2f}, flow[3] = {1.0f, 0.5f, 0.0f};
+    const float at[9] = {0.1f, 0.1f, 0.1f, 0.07f, 0.13f, 0.11f, 2.0f, 2.0f, 2.0f};
+    gp_world* w = fixture_grid_world(2000, 0.04f, 1);
+    gp_fluid_material fm;
+    gp_effect_material m;
+    gp_particles_desc pd;
+    gp_particle_velocity* v;
+    gp_particle_info* info;
+    uint32_t ids[3], n, k;
+    int e;
+    memset(out, 0, 3 * sizeof *out);
+    if (!w) return;
+    memset(&fm, 0, sizeof fm);
+    fm.spacing = 0.02f;
+    memset(&m, 0, sizeof m);
+    m.ride = ride;
+    CHECK(gp_gravity_set(w, zero) == GP_OK && gp_fluid_material_set(w, 0, &fm) == GP_OK && gp_effect_material_set(w, 0, &m) == GP_OK);
+    CHECK(gp_fluid_add_block(w, 0, lo, hi, flow, NULL) == GP_OK);
+    memset(&pd, 0, sizeof pd);
+    pd.count = 3; pd.positions = at; pd.kind = GP_KIND_EFFECT; pd.radius = 0.001f;
+    CHECK(gp_particles_add(w, &pd, ids) == GP_OK);
+    fixture_run(w, 1);
+    n = gp_particle_count(w);
+    v = (gp_particle_velocity*)malloc((size_t)n * sizeof *v);
+    info = (gp_particle_info*)malloc((size_t)n * sizeof *info);
+    CHECK(gp_particles_read(w, GP_ATTRIBUTE_VELOCITY, 0, n, v) == GP_OK && gp_particles_read(w, GP_ATTRIBUTE_INFO, 0, n, info) == GP_OK);
+    for (k = 0; k < n; ++k)
+        for (e = 0; e < 3; ++e)
+            if (info[k].id == ids[e]) out[e] = v[k];
+    free(v); free(info);
+    gp_world_destroy(w);
+}
+
+static void test_effects_ride_the_fluid(void) {
+    gp_particle_velocity v[3];
+    int e;
+    effects_ride_case(1e4f, v);
+    for (e = 0; e < 2; ++e)
+        CHECKF(fabsf(v[e].x - 1.0f) <= 1e-4f && fabsf(v[e].y - 0.5f) <= 1e-4f && fabsf(v[e].z) <= 1e-4f,
+               "an effect particle riding in water that flows at (1, 0.5, 0) m/s moves at (%g %g %g)", v[e].x, v[e].y, v[e].z);
+    CHECKF(v[2].x == 0.0f && v[2].y == 0.0f && v[2].z == 0.0f, "one far from the water moves at (%g %g %g)", v[2].x, v[2].y, v[2].z);
+    effects_ride_case(0.0f, v);
+    CHECKF(v[0].x == 0.0f && v[0].y == 0.0f && v[0].z == 0.0f, "without a ride the water moved a particle at (%g %g %g)", v[0].x, v[0].y, v[0].z);
+}
+
+/* Collisions between effect particles (gp_effect_material.collide; 002 sections 4.3-4.5): no
+   gravity, no walls. A pair, elastic (collide 1), of masses 1 and 3 g and radii 2 cm, meeting off
+   centre at 1.5 m/s: after they part, momentum and kinetic energy as before to 1e-5, and the
+   collision happened (the light one turned). Then a cloud of 400 particles in a 0.3 m cube with
+   random velocities, restitution 0.5: over 0.5 s the total momentum stays within 1e-5 of its
+   scale (sum of |m v|) while the kinetic energy falls (the collisions are inelastic). */
+static void effects_state(gp_world* w, uint32_t n, double momentum[3], double* energy, double* scale) {
+    gp_particle_velocity* v = (gp_particle_velocity*)malloc((size_t)n * sizeof *v);
+    uint32_t k;
+    momentum[0] = momentum[1] = momentum[2] = *energy = *scale = 0.0;
+    CHECK(gp_particles_read(w, GP_ATTRIBUTE_VELOCITY, 0, n, v) == GP_OK);
+    for (k = 0; k < n; ++k) {
+        double s2 = (double)v[k].x * v[k].x + (double)v[k].y * v[k].y + (double)v[k].z * v[k].z;
+        momentum[0] += v[k].mass * (double)v[k].x; momentum[1] += v[k].mass * (double)v[k].y; momentum[2] += v[k].mass * (double)v[k].z;
+        *energy += 0.5 * v[k].mass * s2;
+        *scale += v[k].mass * sqrt(s2);
+    }
+    free(v);
+}
+
+static void test_effects_collisions(void) {
+    const float zero[3] = {0.0f, 0.0f, 0.0f}, xyz[6] = {0.0f, 0.0f, 0.0f, 0.2f, 0.015f, 0.0f}, vel[6] = {1.0f, 0.0f, 0.0f, -0.5f, 0.0f, 0.0f};
+    const float masses[2] = {0.001f, 0.003f};
+    gp_world* w = fixture_grid_world(512, 0.05f, 1);
+    gp_effect_material m;
+    gp_particles_desc pd;
+    gp_particle_velocity v[2];
+    double p0[3], p1[3], e0, e1, scale, drift = 0.0;
+    float* cloud;
+    uint64_t state = 5;
+    int frame, c;
+    uint32_t k;
+    if (!w) return;
+    memset(&m, 0, sizeof m);
+    m.collide = 1.0f;
+    CHECK(gp_gravity_set(w, zero) == GP_OK && gp_effect_material_set(w, 0, &m) == GP_OK);
+    memset(&pd, 0, sizeof pd);
+    pd.count = 2; pd.positions = xyz; pd.velocities = vel; pd.masses = masses; pd.radius = 0.02f; pd.kind = GP_KIND_EFFECT;
+    CHECK(gp_particles_add(w, &pd, NULL) == GP_OK);
+    effects_state(w, 2, p0, &e0, &scale);
+    for (frame = 0; frame < 240; ++frame) {
+        gp_step_desc step;
+        memset(&step, 0, sizeof step);
+        step.dt = 1.0f / 600;
+        CHECK(gp_world_step(w, &step) == GP_OK);
+    }
+    effects_state(w, 2, p1, &e1, &scale);
+    CHECK(gp_particles_read(w, GP_ATTRIBUTE_VELOCITY, 0, 2, v) == GP_OK);
+    if (getenv("GP_TEST_VERBOSE"))
+        fprintf(stderr, "    pair: momentum (%.6g %.6g) -> (%.6g %.6g), energy %.7g -> %.7g\n", p0[0], p0[1], p1[0], p1[1], e0, e1);
+    for (c = 0; c < 3; ++c) drift = fmax(drift, fabs(p1[c] - p0[c]));
+    CHECKF(drift <= 1e-5 * scale && fabs(e1 - e0) <= 1e-5 * e0, "an elastic pair: momentum moved %.3g of %.3g, energy %.7g to %.7g",
+           drift, scale, e0, e1);
+    CHECKF(fabsf(v[0].y) > 0.01f || fabsf(v[1].y) > 0.01f, "the pair never collided: velocities (%g %g) and (%g %g)", v[0].x, v[0].y, v[1].x, v[1].y);
+    gp_world_destroy(w);
+
+    w = fixture_grid_world(512, 0.05f, 1);
+    if (!w) return;
+    m.collide = 0.5f;
+    CHECK(gp_gravity_set(w, zero) == GP_OK && gp_effect_material_set(w, 0, &m) == GP_OK);
+    cloud = (float*)malloc(6 * 400 * sizeof *cloud);
+    for (k = 0; k < 6 * 400; ++k) {
+        double r = (double)(fixture_random(&state) >> 11) / 9007199254740992.0;
+        cloud[k] = k < 3 * 400 ? (float)(0.3 * r) : (float)(2.0 * r - 1.0);
+    }
+    memset(&pd, 0, sizeof pd);
+    pd.count = 400; pd.positions = cloud; pd.velocities = cloud + 3 * 400; pd.radius = 0.012f; pd.mass = 0.002f; pd.kind = GP_KIND_EFFECT;
+    CHECK(gp_particles_add(w, &pd, NULL) == GP_OK);
+    effects_state(w, 400, p0, &e0, &scale);
+    drift = 0.0;
+    for (frame = 0; frame < 30; ++frame) {
+        fixture_run(w, 1);
+        effects_state(w, 400, p1, &e1, &scale);
+        for (c = 0; c < 3; ++c) drift = fmax(drift, fabs(p1[c] - p0[c]));
+    }
+    effects_state(w, 400, p0, &e1, &scale);
+    if (getenv("GP_TEST_VERBOSE")) fprintf(stderr, "    cloud: momentum drift %.3g of %.3g, energy %.5g -> %.5g\n", drift, scale, e0, e1);
+    CHECKF(drift <= 1e-5 * scale, "400 colliding particles: the momentum moved %.3g of %.3g", drift, scale);
+    CHECKF(e1 < 0.98 * e0, "inelastic collisions (restitution 0.5) left the energy at %.5g of %.5g", e1, e0);
+    free(cloud);
+    gp_world_destroy(w);
+}
+
 const gp_test_case effects_tests[] = {
     {"effects_flight_with_drag", test_effects_flight_with_drag},
     {"effects_bounce_keeps_restitution", test_effects_bounce_keeps_restitution},
@@ -329,5 +463,7 @@ const gp_test_case effects_tests[] = {
     {"effects_material_rejects_bad_input", test_effects_material_rejects_bad_input},
     {"effects_wind", test_effects_wind},
     {"effects_wind_noise", test_effects_wind_noise},
+    {"effects_ride_the_fluid", test_effects_ride_the_fluid},
+    {"effects_collisions", test_effects_collisions},
 };
 const int effects_test_count = (int)(sizeof effects_tests / sizeof effects_tests[0]);

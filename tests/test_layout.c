@@ -61,7 +61,8 @@ static const layout_field layout_solver[] = {
     LAYOUT_VEC4_OF("gp_colliders", "c", colliders, 8, GP_MAX_COLLIDERS),
     LAYOUT_VEC4_OF("gp_granulars", "contact", granular, 0, GP_MAX_GRANULAR_MATERIALS),
     LAYOUT_VEC4_OF("gp_granulars", "grain", granular, 4, GP_MAX_GRANULAR_MATERIALS),
-    LAYOUT_FIELD("gp_effects[0]", 'f', gp__solver_params, effects, sizeof(float[GP_MAX_EFFECT_MATERIALS][4])),
+    LAYOUT_VEC4_OF("gp_effects", "motion", effects, 0, GP_MAX_EFFECT_MATERIALS),
+    LAYOUT_VEC4_OF("gp_effects", "contact", effects, 4, GP_MAX_EFFECT_MATERIALS),
     LAYOUT_FIELD("gp_wind[0]", 'f', gp__solver_params, wind, sizeof(float[6][4])),
 };
 

@@ -1,0 +1,441 @@
+#version 430 core
+// >>defines
+#define GP_GROUP_SIZE 256
+#define GP_KIND_FLUID 1u
+#define GP_KIND_GRANULAR 2u
+#define GP_KIND_RIGID 3u
+#define GP_KIND_EFFECT 5u
+#define GP_GRID_BOUNDED 1
+#define GP_GRID_HASHED 2
+#define GP_MAX_FLUID_MATERIALS 8u
+#define GP_MAX_FORCES 8u
+#define GP_MAX_COLLIDERS 32u
+#define GP_MAX_GRANULAR_MATERIALS 8u
+#define GP_MAX_EFFECT_MATERIALS 8u
+#define GP_WALL_SAMPLES 32u
+#define GP_FLAG_DETERMINISTIC 1u
+#define GP_INTEGRATOR_MASK 3u
+#define GP_FLAG_ARTIFICIAL_VISCOSITY 256u
+#define GP_SHAPE_SPHERE 1.0
+#define GP_SHAPE_BOX 2.0
+#define GP_SHAPE_CAPSULE 3.0
+#define GP_SHAPE_PLANE 4.0
+#define GP_SHAPE_MESH 5.0
+#define GP_SHAPE_HEIGHTFIELD 6.0
+#define GP_SCAN_CHUNK 32u
+#define GP_SORT_RUN 16u
+#define GP_BINDING_POSITION 0
+#define GP_BINDING_VELOCITY 1
+#define GP_BINDING_INFO 2
+#define GP_BINDING_ACCELERATION 4
+#define GP_BINDING_CELL_START 5
+#define GP_BINDING_STATS 7
+// <<defines
+// effects_collide: collisions between effect particles (002 sections 4.3-4.5), through the one
+// grid rather than the paper's row sort, so that no collision is missed for a lack of partners:
+// for an effect particle of a material that collides (gp_effects[m].contact.x > 0), every other
+// such effect particle that overlaps it (closer than the sum of their radii) and
+// approaches it gives it the impulse of a hard-sphere collision with restitution e, the mean of
+// the two materials':
+//   J = -(1 + e) (v_ij . n) / (1 / m_i + 1 / m_j),  n = (x_i - x_j) / |x_i - x_j|,
+//   dv_i = J n / m_i,
+// summed over its partners (all from the velocities before the substep's collisions, as a
+// Jacobi sweep); its partner computes the same J with n reversed, so each pair's impulses cancel
+// and the momentum is kept to the float rounding; with e = 1 a lone pair keeps its kinetic
+// energy. The velocity change goes into the store's acceleration spare (dv / h, the slot's own),
+// which effects_move adds before the flight (0 for a particle that met none). The materials'
+// collision restitution is gp_effect_material.collide (0: the material does not collide).
+// >>include gp_common.glsl
+// gp_common.glsl: included first by every gpuparticle.h compute shader.
+// The constants that C and GLSL share (GP_GROUP_SIZE, the kinds, the tables' sizes, the shapes,
+// the chunk and run lengths of the scan and the sort) are not written here: the header defines
+// them from its own C values after the #version line (section >>shaders, gp__shader_constants).
+// The flat index of a workgroup in a dispatch that the host split into x * y groups (GL
+// guarantees only 65,535 groups per axis, and 16M elements need 65,536 groups of 256).
+
+uint gp_group_index() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x; }
+uint gp_global_index() { return gp_group_index() * uint(GP_GROUP_SIZE) + gl_LocalInvocationID.x; }
+
+// True when no component is NaN or infinite. Tested on the bits so that no compiler may assume
+// finite math and fold it away.
+bool gp_finite(float x) { return (floatBitsToUint(x) & 0x7f800000u) != 0x7f800000u; }
+bool gp_finite3(vec3 v) { return gp_finite(v.x) && gp_finite(v.y) && gp_finite(v.z); }
+// <<include gp_common.glsl
+// >>include gp_world.glsl
+// gp_world.glsl: the world's parameters, one std140 uniform block at binding 0.
+// Mirrored by gp__world_params in gpuparticle.h (section >>structs), checked field by field by a test.
+layout(std140, binding = 0) uniform gp_world_block {
+    vec4  gp_grid_origin;   // xyz lowest corner of a bounded grid (metres), w cells per metre (1 / cell size)
+    ivec4 gp_grid_dims;     // xyz cells per axis of a bounded grid, w mode (1 bounded, 2 hashed)
+    uvec4 gp_counts;        // x live particles, y buckets, z capacity, w flags (GP_FLAG_DETERMINISTIC)
+};
+// <<include gp_world.glsl
+// >>include gp_grid.glsl
+// gp_grid.glsl: cell addressing shared by the grid build and every neighbour loop.
+// Needs gp_common.glsl and gp_world.glsl first.
+//
+// A bucket is a cell of the bounded grid (x + nx * (y + ny * z)) or a slot of the hash table.
+// Bucket gp_counts.y, one past the last, holds particles whose position is NaN or infinite:
+// they stay in the store, sorted last, and no neighbour loop visits them.
+// Hashed cell coordinates are clamped to +-GP_HASH_CELL_LIMIT so that integer maths never
+// overflows; a particle beyond that is counted as outside, like one outside a bounded grid.
+#define GP_HASH_CELL_LIMIT 1073741823.0
+
+// The unclamped cell coordinates of a finite position, as floats (no integer overflow).
+// A product with the host's reciprocal, not a division: GLSL allows a division 2.5 ULP (NVIDIA's
+// is not correctly rounded), and a particle on a cell's edge must fall in the same cell on every
+// device and in the CPU references (tests/cpu_reference.c), as a product rounded once does.
+// precise: no compiler may fuse the difference and the product into p * w - origin * w.
+vec3 gp_grid_cell_float(vec3 p) {
+    precise vec3 offset = p - gp_grid_origin.xyz;
+    precise vec3 cells = offset * gp_grid_origin.w;
+    return floor(cells);
+}
+
+// The cell of unclamped coordinates c. Bounded: clamped into the border cells, so a particle
+// outside the box still has a cell and is found by its neighbours (clamping never moves two cells
+// apart). Hashed: clamped into the hash's range.
+ivec3 gp_grid_clamp_cell(vec3 c) {
+    if (gp_grid_dims.w == GP_GRID_BOUNDED)
+        return clamp(ivec3(clamp(c, vec3(-1.0), vec3(gp_grid_dims.xyz))), ivec3(0), gp_grid_dims.xyz - 1);
+    return ivec3(clamp(c, vec3(-GP_HASH_CELL_LIMIT), vec3(GP_HASH_CELL_LIMIT)));
+}
+
+// The cell a finite position lies in.
+ivec3 gp_grid_cell(vec3 p) { return gp_grid_clamp_cell(gp_grid_cell_float(p)); }
+
+// True when unclamped coordinates c lie inside the grid's domain (the box, or the hash's range).
+bool gp_grid_inside(vec3 c) {
+    if (gp_grid_dims.w == GP_GRID_BOUNDED)
+        return all(greaterThanEqual(c, vec3(0.0))) && all(lessThan(c, vec3(gp_grid_dims.xyz)));
+    return all(lessThanEqual(abs(c), vec3(GP_HASH_CELL_LIMIT)));
+}
+
+// True when cell c can hold particles: inside the box (bounded) or inside the hash's range.
+bool gp_grid_cell_exists(ivec3 c) {
+    if (gp_grid_dims.w == GP_GRID_BOUNDED)
+        return all(greaterThanEqual(c, ivec3(0))) && all(lessThan(c, gp_grid_dims.xyz));
+    return all(lessThanEqual(abs(c), ivec3(int(GP_HASH_CELL_LIMIT))));
+}
+
+// Finaliser of MurmurHash3: spreads neighbouring cells over the whole table.
+uint gp_hash_mix(uint h) {
+    h ^= h >> 16; h *= 0x85ebca6bu;
+    h ^= h >> 13; h *= 0xc2b2ae35u;
+    h ^= h >> 16;
+    return h;
+}
+
+// Hashed: the 4 x 4 x 4 block of cells is hashed, and its 64 cells take 64 consecutive buckets,
+// so that cells next to each other stay near each other in memory (a particle that crosses into a
+// neighbouring cell moves a short way in the store; a neighbour loop reads nearby buckets). The
+// table is a power of two: a mask, not a division (which CPU SIMD lacks).
+uint gp_grid_bucket(ivec3 c) {
+    if (gp_grid_dims.w == GP_GRID_BOUNDED)
+        return uint(c.x) + uint(gp_grid_dims.x) * (uint(c.y) + uint(gp_grid_dims.y) * uint(c.z));
+    ivec3 block = c >> 2;   // arithmetic shift: floor division by 4, negative cells included
+    uint h = gp_hash_mix(uint(block.x) * 0x8da6b343u ^ gp_hash_mix(uint(block.y) * 0xd8163841u ^ gp_hash_mix(uint(block.z) * 0xcb1ab31fu)));
+    uint local = (uint(c.x) & 3u) | (uint(c.y) & 3u) << 2u | (uint(c.z) & 3u) << 4u;
+    return (h << 6u | local) & (gp_counts.y - 1u);
+}
+
+// With hashing, distant cells share buckets: a neighbour loop keeps a candidate only when its own
+// cell is the cell being visited. A bounded grid has one cell per bucket and needs no test.
+bool gp_grid_same_cell(vec3 candidate, ivec3 cell) {
+    return gp_grid_dims.w == GP_GRID_BOUNDED || gp_grid_cell(candidate) == cell;
+}
+
+uint gp_grid_invalid_bucket() { return gp_counts.y; }
+// <<include gp_grid.glsl
+// >>include gp_particles.glsl
+// gp_particles.glsl: a particle's info word (gp_particle_info in gpuparticle.h): info.y holds the
+// kind (bits 0-7, GP_KIND_*) and the phase (bits 16-31). The store's buffers are in gp_buffers.glsl.
+uint gp_kind_of(uvec4 info) { return info.y & 0xffu; }
+uint gp_phase_of(uvec4 info) { return info.y >> 16u; }
+// Grains and rigid bodies' particles: the DEM's kinds, and the fluid's boundary (gp_coupling.glsl).
+bool gp_is_solid(uint kind) { return kind == GP_KIND_GRANULAR || kind == GP_KIND_RIGID; }
+// <<include gp_particles.glsl
+// >>include gp_solver.glsl
+// gp_solver.glsl: the solvers' parameters, one std140 uniform block at binding 1.
+// Mirrored by gp__solver_params in gpuparticle.h (section >>structs), checked field by field by a test.
+
+// One fluid material (001): its constants, kernel coefficients and wall weight tables.
+struct gp_fluid {
+    vec4 shape;               // x spacing l0 (m), y smoothing radius re (m), z rest density (kg/m^3), w stiffness k
+    vec4 flow;                // x kinematic viscosity nu (m^2/s), y rest pressure p0 (Pa), z mass (kg), w 1 = allow tension
+    vec4 kernel;              // x poly6 315/(64 pi re^9), y spiky gradient 45/(pi re^6), z viscosity Laplacian 45/(pi re^6), w re^2
+    vec4 table;               // x the tables' sample spacing s (m): l0 / 2j with j whole, so that l0 / 2 is a sample
+    vec4 wall_density[8];     // Z_rho (eq. 13) at d = k s, k = 0..31, four per vec4 (kg/m^3)
+    vec4 wall_viscosity[8];   // the wall's share of the viscosity sum at the same distances (1/m^2)
+    vec4 wall_gradient[8];    // A, M_n and M_t of the walls' pressure term (gp_sph.glsl, gp_wall)
+    vec4 wall_normal[8];
+    vec4 wall_tangent[8];
+};
+
+// One granular material (000): the contact parameters of its grains and of rigid particles of its
+// phase. contact = (stiffness k N/m, damping eta N s/m, shear k_t N s/m, friction mu),
+// grain = (diameter m, mass kg, 0, 0).
+struct gp_granular { vec4 contact; vec4 grain; };
+
+// A user force: a = (center xyz, type 1 uniform / 2 radial), b = (vector xyz or strength in x, radius).
+struct gp_force_field { vec4 a; vec4 b; };
+
+// A collider (section >>colliders of gpuparticle.h fills these):
+//   a = (centre xyz, a capsule's first end xyz, a plane's point xyz, a mesh field's origin xyz, or
+//       a height field's first point (x, base y, z); shape type)
+//   b = sphere (0, 0, 0, radius); box (half extents, 0); capsule (its second end xyz, radius: the
+//       ends are centre -+ half_height axis); plane (unit normal, 0); mesh (samples along x, y, z
+//       as floats, voxel size); height field (points along x, along z, dx, dz)
+//   c = (side: -1 keeps particles inside the shape, +1 outside; mesh, height field: first
+//       sample's index as float bits; unused, unused)
+struct gp_collider_shape { vec4 a; vec4 b; vec4 c; };
+
+// One effect material (gp_effect_material_set): motion = (drag k 1/s, restitution e of a bounce,
+// friction mu, ride 1/s), contact = (restitution of collisions between effect particles, 0: none;
+// unused x3).
+struct gp_effect { vec4 motion; vec4 contact; };
+
+layout(std140, binding = 1) uniform gp_solver_block {
+    vec4 gp_gravity;          // xyz m/s^2, w the substep (s)
+    uvec4 gp_solver_counts;   // x colliders, y forces, z integrator (1 symplectic, 2 explicit
+                              // Euler; GP_INTEGRATOR_MASK) | GP_FLAG_ARTIFICIAL_VISCOSITY, w bodies
+    gp_fluid gp_fluids[GP_MAX_FLUID_MATERIALS];
+    gp_force_field gp_forces[GP_MAX_FORCES];
+    gp_collider_shape gp_colliders[GP_MAX_COLLIDERS];
+    gp_granular gp_granulars[GP_MAX_GRANULAR_MATERIALS];
+    gp_effect gp_effects[GP_MAX_EFFECT_MATERIALS];
+    vec4 gp_wind[6];   // the wind (gp_wind_set): uniform xyz; vortex centre xyz, speed; its unit axis xyz,
+                       // radius; the grid's first node xyz, cell (0: no grid); its nodes along x, y, z,
+                       // its first float in gp_field (uint bits);
+                       // curl noise: speed (0: none), scale, seed (uint bits)
+};
+
+// The user's forces at p (gp_forces_set).
+vec3 gp_user_forces(vec3 p) {
+    vec3 a = vec3(0.0);
+    for (uint f = 0u; f < gp_solver_counts.y; ++f) {
+        vec4 fa = gp_forces[f].a, fb = gp_forces[f].b;
+        vec3 d = fa.xyz - p;
+        float l = length(d);
+        if (fa.w == 1.0) {
+            if (fb.w <= 0.0 || l < fb.w) a += fb.xyz;
+        } else if (l > 0.0 && (fb.w <= 0.0 || l < fb.w)) {
+            a += (fb.x * (fb.w > 0.0 ? 1.0 - l / fb.w : 1.0) / l) * d;
+        }
+    }
+    return a;
+}
+// <<include gp_solver.glsl
+// >>include gp_buffers.glsl
+// gp_buffers.glsl: the world's shader storage buffers, each declared once, by role. Which roles a
+// program binds, and where, is its row of the binding plan (gpuparticle.h, section >>shaders,
+// gp__binding_plans): the header defines GP_BINDING_<ROLE> for each role of the row and for no
+// other, so that a pass which reads a buffer its row does not give it fails to compile, and no
+// binding ever means two buffers inside one program.
+//
+// The particle store, struct of arrays (gp_particle_position ... gp_particle_life in the header,
+// section >>docs). Slots [0, gp_counts.x) are live; after a grid build they are in cell order.
+#ifdef GP_BINDING_POSITION
+layout(std430, binding = GP_BINDING_POSITION) buffer gp_position_block { vec4 gp_position[]; };  // xyz metres, w radius
+#endif
+#ifdef GP_BINDING_VELOCITY
+layout(std430, binding = GP_BINDING_VELOCITY) buffer gp_velocity_block { vec4 gp_velocity[]; };  // xyz m/s, w mass kg
+#endif
+#ifdef GP_BINDING_INFO
+layout(std430, binding = GP_BINDING_INFO) buffer gp_info_block { uvec4 gp_info[]; };  // id, kind|flags<<8|phase<<16, owner, user
+#endif
+#ifdef GP_BINDING_LIFE
+layout(std430, binding = GP_BINDING_LIFE) buffer gp_life_block { vec2 gp_life[]; };  // age s, lifetime s (0 forever)
+#endif
+// Between two grid builds the store's spare buffers are free for the solvers: the fluid's
+// (density kg/m^3, pressure Pa) in the 8-byte spare, every solver's acceleration (m/s^2) in the
+// 16-byte spare. Both stay readable until the next build, which reuses them.
+#ifdef GP_BINDING_DENSITY
+layout(std430, binding = GP_BINDING_DENSITY) buffer gp_density_block { vec2 gp_density[]; };
+#endif
+#ifdef GP_BINDING_ACCELERATION
+layout(std430, binding = GP_BINDING_ACCELERATION) buffer gp_acceleration_block { vec4 gp_acceleration[]; };
+#endif
+// The continuity model's carried density per slot (kg/m^3; 0: not yet set, the rest density), unused.
+#ifdef GP_BINDING_FLUID_STATE
+layout(std430, binding = GP_BINDING_FLUID_STATE) buffer gp_state_block { vec2 gp_state[]; };
+#endif
+
+// The grid (section >>grid): a cell key and an order entry per particle, a count and a start per
+// bucket (plus two), the slot of each id.
+#ifdef GP_BINDING_CELL_KEY
+layout(std430, binding = GP_BINDING_CELL_KEY) buffer cell_key_block { uint cell_key[]; };
+#endif
+#ifdef GP_BINDING_CELL_COUNT
+layout(std430, binding = GP_BINDING_CELL_COUNT) buffer cell_count_block { uint cell_count[]; };
+#endif
+#ifdef GP_BINDING_CELL_START
+layout(std430, binding = GP_BINDING_CELL_START) readonly buffer cell_start_block { uint cell_start[]; };
+#endif
+#ifdef GP_BINDING_ORDER
+layout(std430, binding = GP_BINDING_ORDER) buffer order_block { uint order[]; };
+#endif
+#ifdef GP_BINDING_SLOT_OF_ID
+layout(std430, binding = GP_BINDING_SLOT_OF_ID) buffer slot_of_id_block { uint slot_of_id[]; };
+#endif
+
+// The world's statistics: the grid's three words, then the solvers'.
+#ifdef GP_BINDING_STATS
+layout(std430, binding = GP_BINDING_STATS) buffer gp_stats_block {
+    uint stat_outside;        // particles outside a bounded grid or the hash's range
+    uint stat_nonfinite;      // particles with a NaN or infinite coordinate
+    uint stat_truncated;      // neighbour loops that visited fewer candidates than the buckets held
+    uint stat_max_speed;      // float bits of the largest speed (non-negative floats order as uints)
+    uint stat_min_density;    // float bits
+    uint stat_max_density;    // float bits
+    uint stat_wall_pushes;    // particles put back out of a wall in the last substep
+    uint stat_bad_updates;    // non-finite updates since the world was made
+    // The step's clock (step_clock.comp): the host writes these at the start of a step,
+    uint clock_start;         // 1: the step's first substep is next (step_clock clears it)
+    uint clock_dt;            // float bits: the step's dt (s)
+    uint clock_planned;       // float bits: the host's substep, (dt + time owed) / substeps
+    uint clock_substeps;      // the step's substeps
+    uint clock_speed;         // float bits: the fastest speed the host knows of (m/s)
+    uint clock_sound;         // float bits: the fluids' largest speed of sound (m/s)
+    uint clock_spacing;       // float bits: the smallest spacing (m) of the CFL condition
+    uint clock_max_cfl;       // float bits: gp_step_desc's max_cfl; 0: the caller fixed the substeps
+    uint clock_limit;         // float bits: the longest substep viscosity, diffusion and contacts allow (s)
+    // and step_clock keeps these:
+    uint clock_remaining;     // float bits: what the step still has to run (s)
+    uint clock_left;          // substeps left in the step
+    uint clock_clean;         // 1 while every substep of the step is the host's
+    uint clock_h;             // float bits: the substep running now (s), copied into gp_gravity.w
+    uint clock_lag;           // float bits: what the last step could not run, owed to the next (s)
+    uint clock_cfl;           // float bits: the largest CFL number a substep of the step started with
+    uint stat_padding;        // the block a whole number of 16 bytes, on every driver
+};
+#endif
+
+// The colliders' mesh distance fields, one after another (section >>colliders).
+#ifdef GP_BINDING_FIELDS
+layout(std430, binding = GP_BINDING_FIELDS) readonly buffer gp_field_block { float gp_field[]; };
+#endif
+// The rigid bodies' shapes: every shape's particle offsets in its principal frame (section >>rigid).
+#ifdef GP_BINDING_OFFSETS
+layout(std430, binding = GP_BINDING_OFFSETS) readonly buffer gp_offsets_block { vec4 gp_offsets[]; };
+#endif
+// The rigid bodies' buffer: first a vec4 per slot, the contact torque about the particle's centre
+// that dem_contact leaves for a rigid particle (N m), then from vec4 gp_counts.z (the store's
+// capacity) on, six vec4s per body (gp_dem.glsl's gp_body).
+#ifdef GP_BINDING_BODIES
+layout(std430, binding = GP_BINDING_BODIES) buffer gp_rigid_block { vec4 gp_rigid[]; };
+#endif
+// <<include gp_buffers.glsl
+layout(local_size_x = GP_GROUP_SIZE) in;
+
+// The collision restitution of an effect particle's material, 0 when it does not collide.
+float gp_collide_of(uvec4 info) { return gp_effects[min(gp_phase_of(info), GP_MAX_EFFECT_MATERIALS - 1u)].contact.x; }
+
+struct gp_hit { vec3 p; vec3 v; float r; float m; float e; uint slot; vec3 dv; };
+
+void gp_collide_term(uint k, uint end, ivec3 cell, inout gp_hit s) {
+    if (k >= end || k == s.slot) return;
+    uvec4 info = gp_info[k];
+    if (gp_kind_of(info) != GP_KIND_EFFECT) return;
+    float e = gp_collide_of(info);
+    if (e <= 0.0) return;
+    vec4 q = gp_position[k];
+    vec3 d = s.p - q.xyz;
+    float r2 = dot(d, d), reach = s.r + q.w;
+    if (r2 >= reach * reach || r2 == 0.0 || !gp_grid_same_cell(q.xyz, cell)) return;
+    vec4 v = gp_velocity[k];
+    vec3 n = d * inversesqrt(r2);
+    float vn = dot(s.v - v.xyz, n);
+    if (vn >= 0.0) return;   // parting
+    float j = -(1.0 + 0.5 * (s.e + e)) * vn / (1.0 / s.m + 1.0 / v.w);
+    s.dv += (j / s.m) * n;
+}
+
+void main() {
+    uint i = gp_global_index();
+    if (i >= gp_counts.x) return;
+    uvec4 info = gp_info[i];
+    if (gp_kind_of(info) != GP_KIND_EFFECT) return;
+    vec4 p = gp_position[i], v = gp_velocity[i];
+    gp_hit s;
+    s.e = gp_collide_of(info);
+    s.dv = vec3(0.0);
+    if (s.e > 0.0 && gp_finite3(p.xyz)) {
+        s.p = p.xyz; s.v = v.xyz; s.r = p.w; s.m = v.w; s.slot = i;
+        vec3 gp_center = p.xyz;
+#define GP_NEIGHBOR_VISIT(k, end, cell) gp_collide_term(k, end, cell, s)
+#define GP_NEIGHBOR_BATCH 8
+// >>include gp_neighbors.glsl
+// gp_neighbors.glsl: the neighbour loop, written once for every pass that visits neighbours
+// (grid_neighbors, sph_density, sph_continuity, sph_force, dem_contact). It visits the 27 cells
+// around gp_center's cell (skipping those outside a bounded grid), reads each cell's bucket from
+// cell_start, and hands every candidate slot of it to the pass's hook. A pass includes it inside
+// its main(), after it has
+//   vec3 gp_center;                          the position whose neighbourhood is visited (finite)
+//   #define GP_NEIGHBOR_VISIT(k, end, cell)  a statement for candidate slot k of bucket end's
+//                                            visited cell: it checks k < end (a batch runs past
+//                                            the end), k's own cell (gp_grid_same_cell: distant
+//                                            cells share hashed buckets) and the distance
+//   #define GP_NEIGHBOR_BATCH 8 or 1         candidates per iteration: 8 where the terms are
+//                                            cheap (fluid), 1 where they are not (contacts)
+// or, where the terms are summed, instead of GP_NEIGHBOR_VISIT
+//   #define GP_NEIGHBOR_TERM(k, end, cell)   candidate k's term (0 when it is no neighbour)
+//   #define GP_NEIGHBOR_SUM                  the sum a batch's terms are added to, as one
+//                                            expression (t0 + ... + t7): the order the
+//                                            floating-point sum had before it was shared
+// Why it is written so: with hashing, a bucket also holds particles of distant cells, which
+// gp_grid_same_cell drops; candidates go 8 per iteration where terms are cheap, because some
+// drivers (Mesa's llvmpipe) end an invocation's loops after 65,535 iterations in all, silently,
+// and 8 at a time lets one particle meet about 500,000 candidates there (no cap elsewhere); the
+// loop counts what it visited, and a shortfall (a loop the driver cut) is counted in
+// stat_truncated, which gp_grid_stats_read reports, instead of passing for a right answer.
+// Needs gp_grid.glsl and the CELL_START and STATS roles.
+{
+    ivec3 gp_home = gp_grid_cell(gp_center);
+    uint gp_expected = 0u, gp_visited = 0u, gp_cells = 0u;
+    for (int gp_c = 0; gp_c < 27; ++gp_c) {
+        ++gp_cells;
+        ivec3 gp_cell = gp_home + ivec3(gp_c % 3, (gp_c / 3) % 3, gp_c / 9) - 1;
+        if (!gp_grid_cell_exists(gp_cell)) continue;
+        uint gp_bucket = gp_grid_bucket(gp_cell);
+        uint gp_begin = cell_start[gp_bucket], gp_end = cell_start[gp_bucket + 1u];
+        gp_expected += gp_end - gp_begin;
+        for (uint gp_k = gp_begin; gp_k < gp_end; gp_k += uint(GP_NEIGHBOR_BATCH)) {
+#if defined(GP_NEIGHBOR_TERM) && GP_NEIGHBOR_BATCH == 8
+            GP_NEIGHBOR_SUM += GP_NEIGHBOR_TERM(gp_k, gp_end, gp_cell) + GP_NEIGHBOR_TERM(gp_k + 1u, gp_end, gp_cell)
+                             + GP_NEIGHBOR_TERM(gp_k + 2u, gp_end, gp_cell) + GP_NEIGHBOR_TERM(gp_k + 3u, gp_end, gp_cell)
+                             + GP_NEIGHBOR_TERM(gp_k + 4u, gp_end, gp_cell) + GP_NEIGHBOR_TERM(gp_k + 5u, gp_end, gp_cell)
+                             + GP_NEIGHBOR_TERM(gp_k + 6u, gp_end, gp_cell) + GP_NEIGHBOR_TERM(gp_k + 7u, gp_end, gp_cell);
+#elif defined(GP_NEIGHBOR_TERM)
+            GP_NEIGHBOR_SUM += GP_NEIGHBOR_TERM(gp_k, gp_end, gp_cell);
+#elif GP_NEIGHBOR_BATCH == 8
+            GP_NEIGHBOR_VISIT(gp_k, gp_end, gp_cell);
+            GP_NEIGHBOR_VISIT(gp_k + 1u, gp_end, gp_cell);
+            GP_NEIGHBOR_VISIT(gp_k + 2u, gp_end, gp_cell);
+            GP_NEIGHBOR_VISIT(gp_k + 3u, gp_end, gp_cell);
+            GP_NEIGHBOR_VISIT(gp_k + 4u, gp_end, gp_cell);
+            GP_NEIGHBOR_VISIT(gp_k + 5u, gp_end, gp_cell);
+            GP_NEIGHBOR_VISIT(gp_k + 6u, gp_end, gp_cell);
+            GP_NEIGHBOR_VISIT(gp_k + 7u, gp_end, gp_cell);
+#elif GP_NEIGHBOR_BATCH == 1
+            GP_NEIGHBOR_VISIT(gp_k, gp_end, gp_cell);
+#else
+#error GP_NEIGHBOR_BATCH must be 8 or 1
+#endif
+            gp_visited += min(uint(GP_NEIGHBOR_BATCH), gp_end - gp_k);
+        }
+    }
+    if (gp_visited != gp_expected || gp_cells != 27u) atomicAdd(stat_truncated, 1u);
+}
+#ifdef GP_NEIGHBOR_VISIT
+#undef GP_NEIGHBOR_VISIT
+#endif
+#undef GP_NEIGHBOR_BATCH
+#ifdef GP_NEIGHBOR_TERM
+#undef GP_NEIGHBOR_TERM
+#undef GP_NEIGHBOR_SUM
+#endif
+// <<include gp_neighbors.glsl
+    }
+    gp_acceleration[i] = vec4(s.dv / gp_gravity.w, 0.0);
+}
