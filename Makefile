@@ -1,6 +1,7 @@
 # gpuparticle.h: build, tests, benchmark and shader embedding. Everything generated goes to build/.
 #   make test      install what is missing, check shaders and compilation, run every test
-#   make bench     the primitives' and the SPH fluid's benchmark (tables on stdout, CSV in build/)
+#   make bench     the primitives', the SPH fluid's, the DEM's, the coupling's and the effects' benchmarks
+#                  (tables on stdout, CSV in build/)
 #   make soak      issue 10's 60 s of sloshing at every spacing and material (SOAK_ARGS narrows it:
 #                  hours on llvmpipe, minutes on a GPU)
 #   make shaders   write every file of shaders_embedded/ into gpuparticle.h (each once), then fill the

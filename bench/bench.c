@@ -1773,13 +1773,112 @@ static void coupling_print(const coupling_row* rows, int count) {
     if (count < COUPLING_ROWS) printf("GP_BENCH_MAX_PARTICLES=1048576 adds a row of 1,048,576 fluid particles (1,513 glasses).\n");
 }
 
+/* ---- effect particles: paper 002's Table 2 ---------------------------------------------------
+   256^2, 512^2 and 1024^2 effect particles thrown up from a 2 m square, each frame of 1/60 s one
+   gp_world_step (the grid build, then effects_move: gravity, drag, aging; one substep, as the
+   library picks for effects alone): E1 motion only, E2 with a 64 x 64 height field under them to
+   bounce on, E4 with collisions between them too (effects_collide). E3 (depth sort and sprites)
+   and E5 (its CPU time) wait for the sprites of issue 11. Milliseconds per frame: wall clock to a
+   readback, and the GPU's stage timers summed. */
+#define EFFECTS_SIZES 3
+#define EFFECTS_CASES 3
+typedef struct effects_row { uint32_t n; double frame_ms[EFFECTS_CASES], gpu_ms[EFFECTS_CASES]; int runs; } effects_row;
+
+static void effects_case(effects_row* row, int c) {
+    gp_world_desc d;
+    gp_world* w = NULL;
+    gp_particles_desc pd;
+    gp_effect_material m;
+    gp_timing timings[BENCH_MAX_STAGES];
+    float* xyz = (float*)bench_alloc((size_t)row->n * 6 * sizeof(float)), *heights = (float*)bench_alloc(64 * 64 * sizeof(float));
+    uint64_t state = 77;
+    uint32_t k, count;
+    double total = 0.0, gpu = 0.0;
+    int f, warm = row->n >= 1000000u ? 1 : 2, runs = row->n >= 1000000u ? 3 : 5;
+    for (k = 0; k < 6 * row->n; ++k) {
+        double r = (double)(bench_random(&state) >> 11) / 9007199254740992.0;
+        int a = (int)(k % 3);
+        xyz[k] = k < 3 * row->n ? (float)(a == 1 ? 0.2 + 1.8 * r : 2.0 * r) : (float)(a == 1 ? 2.0 + 3.0 * r : 2.0 * r - 1.0);
+    }
+    for (k = 0; k < 64 * 64; ++k) heights[k] = 0.1f * sinf(0.3f * (float)(k % 64)) * cosf(0.2f * (float)(k / 64));
+    memset(&d, 0, sizeof d);
+    d.max_particles = row->n;
+    d.grid.cell_size = 0.02f;
+    d.gpu_timings = true;
+    d.get_proc_address = (gp_get_proc_address_fn)eglGetProcAddress;
+    check_result(gp_world_create(&d, &w), "gp_world_create", row->n);
+    memset(&m, 0, sizeof m);
+    m.drag = 0.2f;
+    m.collide = c == 2 ? 0.8f : 0.0f;
+    check_result(gp_effect_material_set(w, 0, &m), "gp_effect_material_set", row->n);
+    if (c >= 1) {
+        gp_collider ground;
+        check_result(gp_heightfield_add(w, heights, 64, 64, -0.5f, 2.5f, -0.5f, 2.5f, 0.0f, &ground), "gp_heightfield_add", row->n);
+    }
+    memset(&pd, 0, sizeof pd);
+    pd.count = row->n; pd.positions = xyz; pd.velocities = xyz + 3 * (size_t)row->n; pd.kind = GP_KIND_EFFECT; pd.radius = 0.005f;
+    pd.mass = 1e-4f;
+    check_result(gp_particles_add(w, &pd, NULL), "gp_particles_add", row->n);
+    for (f = 0; f < warm + runs; ++f) {
+        gp_step_desc step;
+        gp_particle_position probe;
+        double t = now_ms();
+        memset(&step, 0, sizeof step);
+        step.dt = 1.0f / 60.0f;
+        if (f == warm) gp_timings_read(w, timings, BENCH_MAX_STAGES);   /* the warm-up's totals, discarded */
+        check_result(gp_world_step(w, &step), "gp_world_step", row->n);
+        check_result(gp_particles_read(w, GP_ATTRIBUTE_POSITION, 0, 1, &probe), "gp_particles_read", row->n);
+        if (f >= warm) total += now_ms() - t;
+    }
+    count = gp_timings_read(w, timings, BENCH_MAX_STAGES);
+    for (k = 0; k < count && k < BENCH_MAX_STAGES; ++k) gpu += timings[k].milliseconds;
+    row->frame_ms[c] = total / runs;
+    row->gpu_ms[c] = gpu / runs;
+    row->runs = runs;
+    gp_world_destroy(w);
+    free(xyz); free(heights);
+}
+
+static int effects_bench(uint32_t max_particles, effects_row* rows) {
+    static const uint32_t sizes[EFFECTS_SIZES] = {65536u, 262144u, 1048576u};
+    int i, c, count = 0;
+    for (i = 0; i < EFFECTS_SIZES; ++i) {
+        if (max_particles && sizes[i] > max_particles) continue;
+        memset(&rows[count], 0, sizeof rows[count]);
+        rows[count].n = sizes[i];
+        for (c = 0; c < EFFECTS_CASES; ++c) effects_case(&rows[count], c);
+        ++count;
+    }
+    return count;
+}
+
+static void effects_print(const effects_row* rows, int count) {
+    static const char* const names[EFFECTS_CASES] = {"E1 motion", "E2 +height field", "E4 +collisions"};
+    char text[16];
+    int i, c;
+    printf("\nEffect particles (paper 002, Table 2): one gp_world_step of 1/60 s (the grid build, then the effects' stages),\n"
+           "ms per frame to a readback (frame) and the GPU's stage timers summed (GPU). E3 and E5 wait for the sprites.\n\n");
+    printf("%10s", "particles");
+    for (c = 0; c < EFFECTS_CASES; ++c) printf(" | %17s", names[c]);
+    printf("\n%10s", "");
+    for (c = 0; c < EFFECTS_CASES; ++c) printf(" | %8s %8s", "frame", "GPU");
+    printf("\n");
+    for (i = 0; i < count; ++i) {
+        printf("%10s", grouped(rows[i].n, text));
+        for (c = 0; c < EFFECTS_CASES; ++c) printf(" | %8.2f %8.2f", rows[i].frame_ms[c], rows[i].gpu_ms[c]);
+        printf("\n");
+    }
+}
+
 int main(int argc, char** argv) {
     static bench_row rows[BENCH_MAX_SIZES][BENCH_PRIMITIVES];
     static sph_row sph_rows[SPH_SIZES], sph_continuity;
     static dem_row dem_rows[DEM_ROWS];
     static coupling_row coupling_rows[COUPLING_ROWS];
+    static effects_row effects_rows[EFFECTS_SIZES];
     uint32_t sizes[BENCH_MAX_SIZES] = {65536u, 1048576u, 4194304u}, sph_max = sph_sizes[SPH_SIZES - 1];
-    int size_count = 3, sph_count = 0, dem_count = 0, coupling_count = 0, primitives = 1, sph = 1, dem = 1, coupling = 1, quick = 0, i, p;
+    int size_count = 3, sph_count = 0, dem_count = 0, coupling_count = 0, effects_count = 0, primitives = 1, sph = 1, dem = 1, coupling = 1;
+    int effects = 1, quick = 0, i, p;
     int capped = getenv("GP_BENCH_MAX_PARTICLES") != NULL;
     double budget = env_number("GP_BENCH_SPH_SECONDS", SPH_BUDGET_SECONDS);
     const unsigned char* (*get_string)(unsigned int);
@@ -1800,20 +1899,24 @@ int main(int argc, char** argv) {
                 return 2;
             }
         } else if (strcmp(argv[i], "--sph-only") == 0) {
-            primitives = dem = coupling = 0;
+            primitives = dem = coupling = effects = 0;
         } else if (strcmp(argv[i], "--no-sph") == 0) {
             sph = 0;
         } else if (strcmp(argv[i], "--dem-only") == 0) {
-            primitives = sph = coupling = 0;
+            primitives = sph = coupling = effects = 0;
         } else if (strcmp(argv[i], "--no-dem") == 0) {
             dem = 0;
         } else if (strcmp(argv[i], "--coupling-only") == 0) {
-            primitives = sph = dem = 0;
+            primitives = sph = dem = effects = 0;
         } else if (strcmp(argv[i], "--no-coupling") == 0) {
             coupling = 0;
+        } else if (strcmp(argv[i], "--effects-only") == 0) {
+            primitives = sph = dem = coupling = 0;
+        } else if (strcmp(argv[i], "--no-effects") == 0) {
+            effects = 0;
         } else {
             fprintf(stderr, "usage: %s [--quick] [--sizes a,b,c] [--sph-only | --no-sph] [--dem-only | --no-dem]\n"
-                    "       [--coupling-only | --no-coupling]\n", argv[0]);
+                    "       [--coupling-only | --no-coupling] [--effects-only | --no-effects]\n", argv[0]);
             return 2;
         }
     }
@@ -1843,6 +1946,10 @@ int main(int argc, char** argv) {
     if (coupling) {
         coupling_count = coupling_bench(capped ? sph_max : 0u, coupling_rows);
         coupling_print(coupling_rows, coupling_count);
+    }
+    if (effects) {
+        effects_count = effects_bench(capped || quick ? sph_max : 0u, effects_rows);
+        effects_print(effects_rows, effects_count);
     }
 
     csv = fopen(BENCH_CSV, "w");
@@ -1883,6 +1990,12 @@ int main(int argc, char** argv) {
         csv_row(csv, device, "coupling_solid", r->fluid, r->coupling_ms, -1.0, -1.0, -1.0, -1.0);
         csv_row(csv, device, "coupling_fluid_only_substep", r->fluid, r->fluid_step_ms, -1.0, -1.0, -1.0, -1.0);
         csv_row(csv, device, "coupling_fluid_only_stages", r->fluid, r->fluid_stages_ms, -1.0, -1.0, -1.0, -1.0);
+    }
+    /* effects_e1/e2/e4: one frame of paper 002's Table 2 cases, n effect particles (gpu_ms: the stage timers) */
+    for (i = 0; i < effects_count; ++i) {
+        static const char* const names[EFFECTS_CASES] = {"effects_e1_frame", "effects_e2_frame", "effects_e4_frame"};
+        int c;
+        for (c = 0; c < EFFECTS_CASES; ++c) csv_row(csv, device, names[c], effects_rows[i].n, effects_rows[i].frame_ms[c], -1.0, -1.0, -1.0, -1.0);
     }
     fclose(csv);
     printf("figures in %s; %.0f s in all\n", BENCH_CSV, (now_ms() - start) * 1e-3);
