@@ -1818,7 +1818,9 @@ static const char* const gp__file_effects_move_comp[] = {
     "// flown from there with the new velocity. A particle that starts inside a wall is put on it.\n",
     "// Non-finite results keep the old state and are counted (stat_bad_updates), as the solvers do.\n",
     "// The speed it leaves goes into stat_max_speed, which sizes the substeps; each bounce is counted\n",
-    "// with the walls' pushes (stat_wall_pushes).\n",
+    "// with the walls' pushes (stat_wall_pushes). Another system's data it reads: the fluid's\n",
+    "// particles (positions, velocities, masses, materials) through the grid, for the ride; it writes\n",
+    "// effect particles only.\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
     "\n",
     "// A node of the wind's grid of velocities (gp_wind_set): three floats a node, x fastest, in the\n",
@@ -3718,7 +3720,7 @@ static const gp__shader_range gp__ranges_effects_collide_comp[] = {
 };
 static const gp__shader_range gp__ranges_effects_move_comp[] = {
     { GP__FILE_EFFECTS_MOVE_COMP, 0, 1, 1 },
-    { GP__FILE_EFFECTS_MOVE_COMP, 1, 16, 36 },
+    { GP__FILE_EFFECTS_MOVE_COMP, 1, 18, 36 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
@@ -3727,9 +3729,9 @@ static const gp__shader_range gp__ranges_effects_move_comp[] = {
     { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
-    { GP__FILE_EFFECTS_MOVE_COMP, 17, 133, 654 },
+    { GP__FILE_EFFECTS_MOVE_COMP, 19, 133, 656 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_EFFECTS_MOVE_COMP, 150, 34, 858 },
+    { GP__FILE_EFFECTS_MOVE_COMP, 152, 34, 860 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_count_comp[] = {
@@ -3943,7 +3945,7 @@ static const gp__shader_source gp__shader_sources[GP__SHADER_COUNT] = {
     { "draw_particles.frag", GP__GL_FRAGMENT_SHADER, gp__ranges_draw_particles_frag },
     { "draw_particles.vert", GP__GL_VERTEX_SHADER, gp__ranges_draw_particles_vert },
 };
-#define GP__SHADER_MOST_LINES 852   /* the longest program, with its #line directives */
+#define GP__SHADER_MOST_LINES 854   /* the longest program, with its #line directives */
 #define GP__SHADER_MOST_RANGES 14   /* the most ranges of one program */
 /* <<shaders-generated */
 

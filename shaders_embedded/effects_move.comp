@@ -48,7 +48,9 @@
 // flown from there with the new velocity. A particle that starts inside a wall is put on it.
 // Non-finite results keep the old state and are counted (stat_bad_updates), as the solvers do.
 // The speed it leaves goes into stat_max_speed, which sizes the substeps; each bounce is counted
-// with the walls' pushes (stat_wall_pushes).
+// with the walls' pushes (stat_wall_pushes). Another system's data it reads: the fluid's
+// particles (positions, velocities, masses, materials) through the grid, for the ride; it writes
+// effect particles only.
 // >>include gp_common.glsl
 // gp_common.glsl: included first by every gpuparticle.h compute shader.
 // The constants that C and GLSL share (GP_GROUP_SIZE, the kinds, the tables' sizes, the shapes,
