@@ -2,6 +2,7 @@
    and linear drag against its closed form, a bounce on a height field keeping the stated
    restitution within 1%, friction stopping a slide as Coulomb says, their material's checks. */
 #include "fixture.h"
+#include "cpu_effects.h"
 #include <math.h>
 #include <stdio.h>
 
@@ -456,6 +457,101 @@ static void test_effects_collisions(void) {
     gp_world_destroy(w);
 }
 
+/* One substep of 400 effect particles against the double-precision reference (tests/cpu_effects.c,
+   STYLE 18): a box tank with a ball inside it, gravity, a uniform wind and a vortex, three
+   materials (drag, restitution, friction and collisions of their own; one does not collide),
+   random sizes, masses and velocities up to 3 m/s, crowded into a corner of the tank so that many
+   head into the walls, the ball and each other; a step of 1/60 s (one substep: effects alone).
+   Every particle's position within 2e-6 m and velocity within 2e-5 m/s of the reference's. */
+static void test_effects_against_cpu(void) {
+    const float zero_forces_gravity[3] = {0.0f, -9.81f, 0.0f};
+    gp_world* w = fixture_grid_world(512, 0.05f, 1);
+    gp_collider_desc colliders[2];
+    gp_collider handles[2];
+    cpu_effects_scene scene;
+    gp_particles_desc pd;
+    float xyz[3 * 400], vel[3 * 400], radii[400], masses[400];
+    uint32_t phases[400], n = 0, k, bad = 0, collided = 0;
+    double (*x)[4] = (double (*)[4])malloc(400 * sizeof *x), (*v)[4] = (double (*)[4])malloc(400 * sizeof *v), worst_x = 0.0, worst_v = 0.0;
+    gp_particle_position* gp = (gp_particle_position*)malloc(400 * sizeof *gp);
+    gp_particle_velocity* gv = (gp_particle_velocity*)malloc(400 * sizeof *gv);
+    gp_particle_info* gi = (gp_particle_info*)malloc(400 * sizeof *gi);
+    uint64_t state = 2024;
+    int p, c;
+    if (!w) return;
+    memset(&scene, 0, sizeof scene);
+    memset(colliders, 0, sizeof colliders);
+    colliders[0].shape = GP_SHAPE_BOX; colliders[0].inside = true;
+    for (c = 0; c < 3; ++c) { colliders[0].center[c] = 0.5f; colliders[0].half_extents[c] = 0.5f; }
+    colliders[1].shape = GP_SHAPE_SPHERE; colliders[1].radius = 0.15f;
+    colliders[1].center[0] = 0.5f; colliders[1].center[1] = 0.3f; colliders[1].center[2] = 0.5f;
+    for (c = 0; c < 2; ++c) CHECK(gp_collider_add(w, &colliders[c], &handles[c]) == GP_OK);
+    CHECK(gp_gravity_set(w, zero_forces_gravity) == GP_OK);
+    for (p = 0; p < 3; ++p) {
+        gp_effect_material m;
+        memset(&m, 0, sizeof m);
+        m.drag = p == 0 ? 0.5f : p == 1 ? 0.0f : 2.0f;
+        m.restitution = p == 0 ? 0.7f : p == 1 ? 0.3f : 1e-6f;
+        m.friction = p == 0 ? 0.2f : p == 1 ? 0.5f : 0.05f;
+        m.collide = p == 0 ? 0.9f : p == 1 ? 0.0f : 0.5f;
+        CHECK(gp_effect_material_set(w, (uint32_t)p, &m) == GP_OK && gp_effect_material_get(w, (uint32_t)p, &scene.materials[p]) == GP_OK);
+    }
+    memset(&scene.wind, 0, sizeof scene.wind);
+    scene.wind.uniform[0] = 0.3f; scene.wind.uniform[2] = -0.2f;
+    scene.wind.vortex_center[0] = 0.5f; scene.wind.vortex_center[2] = 0.5f; scene.wind.vortex_speed = 1.0f; scene.wind.vortex_radius = 0.2f;
+    CHECK(gp_wind_set(w, &scene.wind) == GP_OK);
+    while (n < 400) {   /* in the tank, clear of its walls and the ball */
+        double r[8], dx, dy, dz;
+        for (c = 0; c < 8; ++c) r[c] = (double)(fixture_random(&state) >> 11) / 9007199254740992.0;
+        radii[n] = (float)(0.01 + 0.01 * r[3]);
+        xyz[3 * n] = (float)(0.03 + 0.5 * r[0]); xyz[3 * n + 1] = (float)(0.03 + 0.5 * r[1]); xyz[3 * n + 2] = (float)(0.03 + 0.5 * r[2]);
+        dx = xyz[3 * n] - 0.5; dy = xyz[3 * n + 1] - 0.3; dz = xyz[3 * n + 2] - 0.5;
+        if (sqrt(dx * dx + dy * dy + dz * dz) < 0.15 + radii[n] + 0.005) continue;
+        vel[3 * n] = (float)(6.0 * r[4] - 3.0); vel[3 * n + 1] = (float)(6.0 * r[5] - 3.0); vel[3 * n + 2] = (float)(6.0 * r[6] - 3.0);
+        masses[n] = (float)(1e-4 + 9e-4 * r[7]);
+        phases[n] = (uint32_t)(fixture_random(&state) % 3u);
+        ++n;
+    }
+    for (k = 0; k < n; ++k) {   /* one at a time: a batch has one phase */
+        memset(&pd, 0, sizeof pd);
+        pd.count = 1; pd.positions = xyz + 3 * k; pd.velocities = vel + 3 * k; pd.radii = radii + k; pd.masses = masses + k;
+        pd.kind = GP_KIND_EFFECT; pd.phase = phases[k];
+        CHECK(gp_particles_add(w, &pd, NULL) == GP_OK);
+        for (c = 0; c < 3; ++c) { x[k][c] = xyz[3 * k + c]; v[k][c] = vel[3 * k + c]; }
+        x[k][3] = radii[k]; v[k][3] = masses[k];
+    }
+    for (c = 0; c < 3; ++c) scene.gravity[c] = zero_forces_gravity[c];
+    scene.h = (double)(1.0f / 60.0f);
+    scene.colliders = colliders;
+    scene.collider_count = 2;
+    {
+        gp_step_desc step;
+        memset(&step, 0, sizeof step);
+        step.dt = 1.0f / 60.0f;
+        CHECK(gp_world_step(w, &step) == GP_OK);
+    }
+    cpu_effects_substep(&scene, x, v, phases, n);
+    CHECK(gp_particles_read(w, GP_ATTRIBUTE_POSITION, 0, n, gp) == GP_OK && gp_particles_read(w, GP_ATTRIBUTE_VELOCITY, 0, n, gv) == GP_OK &&
+          gp_particles_read(w, GP_ATTRIBUTE_INFO, 0, n, gi) == GP_OK);
+    for (k = 0; k < n; ++k) {
+        uint32_t id = gi[k].id;
+        double ex = fmax(fabs(gp[k].x - x[id][0]), fmax(fabs(gp[k].y - x[id][1]), fabs(gp[k].z - x[id][2])));
+        double ev = fmax(fabs(gv[k].x - v[id][0]), fmax(fabs(gv[k].y - v[id][1]), fabs(gv[k].z - v[id][2])));
+        double moved = fabs(v[id][0] - vel[3 * id]) + fabs(v[id][2] - vel[3 * id + 2]);
+        collided += moved > 0.05;
+        worst_x = fmax(worst_x, ex);
+        worst_v = fmax(worst_v, ev);
+        if ((ex > 2e-6 || ev > 2e-5) && bad++ < 3)
+            fprintf(stderr, "    effect %u: GPU (%.7f %.7f %.7f) v (%.6f %.6f %.6f), reference (%.7f %.7f %.7f) v (%.6f %.6f %.6f)\n", id, gp[k].x,
+                    gp[k].y, gp[k].z, gv[k].x, gv[k].y, gv[k].z, x[id][0], x[id][1], x[id][2], v[id][0], v[id][1], v[id][2]);
+    }
+    if (getenv("GP_TEST_VERBOSE")) fprintf(stderr, "    worst %.3g m, %.3g m/s; %u of %u turned by a wall or a partner\n", worst_x, worst_v, collided, n);
+    CHECKF(bad == 0, "%u of %u effect particles differ from the reference substep (worst %.3g m, %.3g m/s)", bad, n, worst_x, worst_v);
+    CHECKF(collided >= 10, "only %u particles met a wall or a partner: the scene tests too little", collided);
+    free(x); free(v); free(gp); free(gv); free(gi);
+    gp_world_destroy(w);
+}
+
 const gp_test_case effects_tests[] = {
     {"effects_flight_with_drag", test_effects_flight_with_drag},
     {"effects_bounce_keeps_restitution", test_effects_bounce_keeps_restitution},
@@ -465,5 +561,6 @@ const gp_test_case effects_tests[] = {
     {"effects_wind_noise", test_effects_wind_noise},
     {"effects_ride_the_fluid", test_effects_ride_the_fluid},
     {"effects_collisions", test_effects_collisions},
+    {"effects_against_cpu", test_effects_against_cpu},
 };
 const int effects_test_count = (int)(sizeof effects_tests / sizeof effects_tests[0]);
