@@ -1797,7 +1797,7 @@ static const char* const gp__file_effects_collide_comp[] = {
     "#define GP_NEIGHBOR_VISIT(k, end, cell) gp_collide_term(k, end, cell, s)\n",
     "#define GP_NEIGHBOR_BATCH 8\n",
     "    }\n",
-    "    gp_acceleration[i] = vec4(s.dv / gp_gravity.w, 0.0);\n",
+    "    gp_acceleration[i] = vec4(gp_gravity.w > 0.0 ? s.dv / gp_gravity.w : vec3(0.0), 0.0);   // a substep of 0 (the clock's) moves nothing\n",
     "}\n",
     0
 };

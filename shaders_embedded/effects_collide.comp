@@ -437,5 +437,5 @@ void main() {
 #endif
 // <<include gp_neighbors.glsl
     }
-    gp_acceleration[i] = vec4(s.dv / gp_gravity.w, 0.0);
+    gp_acceleration[i] = vec4(gp_gravity.w > 0.0 ? s.dv / gp_gravity.w : vec3(0.0), 0.0);   // a substep of 0 (the clock's) moves nothing
 }
