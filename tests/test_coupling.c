@@ -165,10 +165,7 @@ static void coupling_float_case(float density, uint32_t frames, double* draft, d
     box = coupling_box(w, 0, 0.02f, density, half, at, NULL, &info);
     n = gp_particle_count(w);
     for (frame = 1; frame <= frames; ++frame) {
-        gp_step_desc step;
-        memset(&step, 0, sizeof step);
-        step.dt = 1.0f / 60;
-        CHECK(gp_world_step(w, &step) == GP_OK);
+        fixture_run(w, 1);
         if (frame % 15 == 0 || frame == frames) {
             double surface = coupling_surface(w, n, 0.02f, 0.1, 0.1, 0.06);
             CHECK(gp_bodies_read(w, &box, 1, &state) == GP_OK);
@@ -257,10 +254,7 @@ static double coupling_buoyancy(gp_density_model model, float viscosity, int gra
     v = (gp_particle_velocity*)malloc((size_t)count * sizeof *v);
     a = (gp_particle_position*)malloc((size_t)count * sizeof *a);
     for (frame = 0; frame < 30 + BUOYANCY_FRAMES; ++frame) {   /* 0.5 s to settle, then the mean over the frames after */
-        gp_step_desc step;
-        memset(&step, 0, sizeof step);
-        step.dt = 1.0f / 60;
-        CHECK(gp_world_step(w, &step) == GP_OK);
+        fixture_run(w, 1);
         if (frame < 30) continue;
         CHECK(gp_fluid_compute(w, 1e-4f) == GP_OK);
         CHECK(gp_particles_read(w, GP_ATTRIBUTE_INFO, 0, count, kinds) == GP_OK);
@@ -330,10 +324,7 @@ static void test_coupling_fluid_stays_out(void) {
     p = (gp_particle_position*)malloc((size_t)n * sizeof *p);
     kinds = (gp_particle_info*)malloc((size_t)n * sizeof *kinds);
     for (frame = 1; frame <= 45; ++frame) {
-        gp_step_desc step;
-        memset(&step, 0, sizeof step);
-        step.dt = 1.0f / 60;
-        CHECK(gp_world_step(w, &step) == GP_OK);
+        fixture_run(w, 1);
         count = gp_particle_count(w);
         CHECK(count == n);
         CHECK(gp_particles_read(w, GP_ATTRIBUTE_POSITION, 0, n, p) == GP_OK);

@@ -795,10 +795,7 @@ static void test_sph_presets(void) {
         CHECK(gp_fluid_add_block(w, 0, lo, hi, NULL, NULL) == GP_OK);
         n = gp_particle_count(w);
         for (frame = 0; frame < 18; ++frame) {
-            gp_step_desc step;
-            memset(&step, 0, sizeof step);
-            step.dt = 1.0f / 60;
-            CHECK(gp_world_step(w, &step) == GP_OK);
+            fixture_run(w, 1);
         }
         pos = (gp_particle_position*)sph_alloc((size_t)n * sizeof *pos);
         vel = (gp_particle_velocity*)sph_alloc((size_t)n * sizeof *vel);
@@ -901,11 +898,8 @@ static void test_sph_dam_break_energy(void) {
     v = (gp_particle_velocity*)sph_alloc((size_t)n * sizeof *v);
     rho = (float*)sph_alloc((size_t)n * sizeof *rho);
     for (frame = 1; frame <= 120; ++frame) {
-        gp_step_desc step;
         sph_dam_frame f;
-        memset(&step, 0, sizeof step);
-        step.dt = 1.0f / 60;
-        CHECK(gp_world_step(w, &step) == GP_OK);
+        fixture_run(w, 1);
         f = sph_dam_read(w, n, l0, p, v, rho);
         if (frame == 1) start = least = f.energy;
         most = fmax(most, f.energy);
@@ -961,11 +955,8 @@ static void test_sph_water_drop(void) {
     v = (gp_particle_velocity*)sph_alloc((size_t)n * sizeof *v);
     rho = (float*)sph_alloc((size_t)n * sizeof *rho);
     for (frame = 1; frame <= 90; ++frame) {
-        gp_step_desc step;
         sph_dam_frame f;
-        memset(&step, 0, sizeof step);
-        step.dt = 1.0f / 60;
-        CHECK(gp_world_step(w, &step) == GP_OK);
+        fixture_run(w, 1);
         if (frame % 3 && frame != 1) continue;
         f = sph_dam_read(w, n, l0, p, v, rho);
         if (frame == 1) start = f.energy;
