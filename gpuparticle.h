@@ -41,7 +41,10 @@
        >>pipeline   compiling the programs, gp__begin/gp__end, dispatches, barriers, timer queries
        >>scan       exclusive prefix sum, stream compaction, indirect arguments
        >>sort       bitonic sort of (key, value) pairs
-       >>grid       the neighbour grid (counting sort, bounded and hashed); the store's checked add
+       >>grid       the neighbour grid (counting sort, bounded and hashed), which also takes the
+                    dead out of the store
+       >>store      the store's births and deaths: the checked add, removals, ageing, the count
+                    on the GPU
        >>mesh       closed triangle meshes: closedness, inside and outside, signed distance fields
        >>colliders  the walls every system meets: analytic shapes and mesh fields
        >>sph        SPH fluid (001): materials, scenes, pours, the fluid's stages of a substep
@@ -93,10 +96,26 @@
        velocity   vec4           gp_particle_velocity  x, y, z (m/s), mass (kg)
        info       uvec4          gp_particle_info      id, kind | flags << 8 | phase << 16,
                                                        owner (body, cloth or emitter), user
-       life       vec2           gp_particle_life      age (s), lifetime (s, 0 = forever)
+       life       vec2           gp_particle_life      age (s: kept for effects and particles
+                                                       with a lifetime), lifetime (s, 0 = forever)
 
-   An id is unique among live particles and below max_particles; it stays with the particle
-   while slots change. slot_of_id (a uint per id) says where each particle is after a build.
+   An id is unique among live particles and below twice max_particles; it stays with the particle
+   while slots change. slot_of_id (a uint per id) says where each particle is after a build, and
+   GP_NO_SLOT for an id that names no particle.
+
+   BIRTH AND DEATH. The count lives on the GPU (so that particles can be born and die there, and
+   no call reads it back to decide what to dispatch): every pass over the store is an indirect
+   dispatch of that count. A particle dies when its age reaches its lifetime (it ages at the start
+   of each substep by the substep, so after a step the store holds exactly those whose age is below
+   their lifetime) or when gp_particles_remove marks it (GP_PARTICLE_DEAD); the next grid build, the
+   first thing of every substep, takes the dead out (its counting sort files them after every live
+   particle and cuts them off the count: the store's compaction), keeps every survivor's
+   attributes, id and slot_of_id, and gives their ids back. A given-back id is given again (to a
+   new particle added from the host) only when every never-used id is taken, and then oldest first,
+   so a stale id stays detectable (gp_particles_slots_read: GP_NO_SLOT) for as long as possible.
+   The host learns the count two steps late, without waiting (gp_particle_count: that count plus
+   every particle added since, a bound that is exact while nothing dies); gp_particle_count_read
+   waits for the exact one. Slots past the count hold particles that died, flagged GP_PARTICLE_DEAD.
 
    THE GRID files every particle under a bucket by counting sort: cell_start (a uint per bucket,
    plus two) gives bucket b the slots [cell_start[b], cell_start[b + 1]). Bounded: one bucket per
@@ -110,10 +129,11 @@
    neighbours includes it with its own term as a hook.
 
    GL STATE. A gp_ call may change: the buffers bound to GL_SHADER_STORAGE_BUFFER (and its
-   indexed bindings 0-7), GL_UNIFORM_BUFFER (and its bindings 0 and 1), GL_COPY_READ_BUFFER and
-   GL_COPY_WRITE_BUFFER. It restores the current program, and touches nothing else, except
-   gp_draw_particles, which restores the vertex array and GL_ARRAY_BUFFER bindings it changes
-   and leaves GL_PROGRAM_POINT_SIZE enabled.
+   indexed bindings 0-7), GL_UNIFORM_BUFFER (and its bindings 0 and 1), GL_COPY_READ_BUFFER,
+   GL_COPY_WRITE_BUFFER and GL_DISPATCH_INDIRECT_BUFFER (left 0). It restores the current program,
+   and touches nothing else, except gp_draw_particles, which restores the vertex array,
+   GL_ARRAY_BUFFER and GL_DRAW_INDIRECT_BUFFER bindings it changes and leaves
+   GL_PROGRAM_POINT_SIZE enabled.
 
    ERRORS come in three layers: every function that can fail returns a gp_result
    (gp_result_string names it); the logger in the desc receives a message that names the
@@ -236,7 +256,9 @@ typedef enum gp_log_level {
     X(PARTICLES_NOT_FINITE, "particles have a NaN or infinite position (kept, not simulated)")             \
     X(POUR_STOPPED, "a pour stopped: the store is full")                                                   \
     X(NEIGHBOR_LOOP_TRUNCATED, "the driver cut a neighbour loop short")                                    \
-    X(STATS_WAIT_FAILED, "waiting for the step's statistics failed")
+    X(STATS_WAIT_FAILED, "waiting for the step's statistics failed")                                     \
+    X(REMOVAL_REFUSED, "a removal named particles not in the store, or a body's or cloth's; none removed") \
+    X(IDS_USED_UP, "every id is given and none was given back: nothing was added")
 typedef enum gp_log_item {
 #define GP__LOG_ITEM_ENUM(name, text) GP_LOG_ITEM_##name,
     GP_LOG_ITEMS(GP__LOG_ITEM_ENUM)
@@ -327,13 +349,16 @@ typedef enum gp_kind {
 } gp_kind;
 
 #define GP_NO_OWNER 0xffffffffu
+#define GP_NO_SLOT 0xffffffffu        /* slot_of_id of an id that names no particle */
+#define GP_PARTICLE_DEAD (1u << 8)    /* info.kind's flag: removed, or past its lifetime; gone at the next build */
 
 /* The C mirrors of the store's std430 layouts (sizes checked in the implementation). */
 typedef struct gp_particle_position { float x, y, z, radius; } gp_particle_position;
 typedef struct gp_particle_velocity { float x, y, z, mass; } gp_particle_velocity;
 typedef struct gp_particle_info {
-    uint32_t id;      /* unique among live particles, < max_particles; stable across builds */
-    uint32_t kind;    /* bits 0-7 gp_kind, 8-15 flags (reserved, 0), 16-31 phase (material index) */
+    uint32_t id;      /* unique among live particles, < 2 max_particles; stable across builds */
+    uint32_t kind;    /* bits 0-7 gp_kind, 8-15 flags (GP_PARTICLE_DEAD; others reserved, 0),
+                         16-31 phase (material index) */
     uint32_t owner;   /* body, cloth or emitter; GP_NO_OWNER for none */
     uint32_t user;    /* yours; carried along, never read by the library */
 } gp_particle_info;
@@ -357,15 +382,38 @@ typedef struct gp_particles_desc {
     uint32_t owner;            /* default GP_NO_OWNER (0 means owner 0 only with .has_owner) */
     bool has_owner;            /* true: .owner is meant, even when 0 */
     uint32_t user;
-    float lifetime;            /* seconds, 0 = forever */
+    float lifetime;            /* seconds, 0 = forever (bodies' and cloth's particles: must be 0) */
 } gp_particles_desc;
 
-/* Appends a batch after the live particles. All or nothing: if the batch does not fit, or any
-   value is NaN, infinite or out of range, nothing is added and the result says why.
-   ids, if not NULL, receives the count ids given to the batch, in order. */
+/* Appends a batch after the live particles (on the GPU: after however many are alive there). All
+   or nothing: if the batch does not fit, or any value is NaN, infinite or out of range, nothing
+   is added and the result says why. ids, if not NULL, receives the count ids given to the batch,
+   in order (consecutive while never-used ids remain). Waits for the GPU only when the store may
+   be too full to tell otherwise (gp_particle_count + count > max_particles). */
 GP_API_DECL gp_result gp_particles_add(gp_world* world, const gp_particles_desc* desc, uint32_t* ids);
-/* Live particles. */
+/* Removes particles of any kind but bodies' and cloth's (they live as long as their owner), all
+   or nothing, at the next grid build (the start of the next step's first substep): until then
+   they are flagged GP_PARTICLE_DEAD. By ids: checked on the GPU, and the call waits for that
+   check (ids that name no particle, or a body's or cloth's particle, refuse the whole list:
+   GP_ERROR_INVALID_ARGUMENT, SLOTS_NOT_LIVE). */
+GP_API_DECL gp_result gp_particles_remove(gp_world* world, const uint32_t* ids, uint32_t count);
+/* The same by a GL buffer of a uint per slot, [0, gp_particle_count()), not 0 for the particles to
+   remove: nothing is read back. A buffer that flags a body's or cloth's particle removes nothing,
+   and the step's statistics say so two steps later (a REMOVAL_REFUSED warning). */
+GP_API_DECL gp_result gp_particles_remove_flagged(gp_world* world, uint32_t flag_buffer);
+/* The host's count: the count on the GPU two steps ago plus every particle added since, without
+   waiting; a bound of the live count, exact while nothing dies (see BIRTH AND DEATH). */
 GP_API_DECL uint32_t gp_particle_count(const gp_world* world);
+/* The exact count on the GPU (a wait): the live particles of the last build plus those added
+   since (and those removed since, until the next build). */
+GP_API_DECL gp_result gp_particle_count_read(gp_world* world, uint32_t* count);
+/* The slot of each id (GP_NO_SLOT: the id names no particle; it died, or was never given), as of
+   the last grid build or add (a wait). */
+GP_API_DECL gp_result gp_particles_slots_read(gp_world* world, const uint32_t* ids, uint32_t count, uint32_t* slots);
+/* Reads of GPU memory that waited for the GPU since the world was made: every _read call and
+   the adds and removals the docs say wait. gp_world_step makes none (its statistics arrive two
+   steps late, from a copy the GPU finished long before). */
+GP_API_DECL uint32_t gp_world_readbacks(const gp_world* world);
 /* The store's capacity (max_particles). */
 GP_API_DECL uint32_t gp_particle_capacity(const gp_world* world);
 
@@ -394,11 +442,17 @@ GP_API_DECL gp_result gp_particles_write(gp_world* world, gp_attribute attribute
 typedef struct gp_buffers {
     uint32_t position, velocity, info, life;   /* max_particles elements each */
     uint32_t density;                          /* float per particle, of the last fluid substep */
-    uint32_t slot_of_id;                       /* uint per id: the slot it is in after a build */
-    uint32_t cell_start;                       /* uint per bucket, plus two */
-    uint32_t count;                            /* live particles */
+    uint32_t slot_of_id;                       /* uint per id (2 max_particles): the slot it is in */
+    uint32_t cell_start;                       /* uint per bucket, plus three (the NaN bucket's
+                                                  start, the dead's start = the live count, the end) */
+    uint32_t count;                            /* gp_particle_count */
     uint32_t buckets;                          /* buckets, not counting the NaN bucket */
+    uint32_t store;                            /* the count on the GPU: a uint at offset 0, and
+                                                  glDrawArraysIndirect's command (count, 1, 0, 0)
+                                                  at GP_STORE_DRAW_OFFSET: draw the live particles
+                                                  without reading the count back */
 } gp_buffers;
+#define GP_STORE_DRAW_OFFSET 32
 GP_API_DECL gp_buffers gp_world_buffers(const gp_world* world);
 
 /* ---- the neighbour grid ------------------------------------------------------------------ */
@@ -407,7 +461,7 @@ GP_API_DECL gp_buffers gp_world_buffers(const gp_world* world);
 GP_API_DECL gp_result gp_grid_build(gp_world* world);
 
 typedef struct gp_grid_stats {
-    uint32_t particles;    /* filed by the last build */
+    uint32_t particles;    /* filed by the last build: the live ones (the dead were taken out) */
     uint32_t outside;      /* finite, but outside the bounded box (or the hash's range) */
     uint32_t nonfinite;    /* with a NaN or infinite coordinate, in the extra bucket */
     uint32_t truncated;    /* particles whose neighbour loop the driver cut short since the build
@@ -1057,6 +1111,9 @@ typedef unsigned char gp__GLubyte;
 #define GP__GL_MAJOR_VERSION 0x821B
 #define GP__GL_MINOR_VERSION 0x821C
 #define GP__GL_SHADER_STORAGE_BUFFER 0x90D2
+#define GP__GL_DISPATCH_INDIRECT_BUFFER 0x90EE
+#define GP__GL_DRAW_INDIRECT_BUFFER 0x8F3F
+#define GP__GL_DRAW_INDIRECT_BUFFER_BINDING 0x8F43
 #define GP__GL_UNIFORM_BUFFER 0x8A11
 #define GP__GL_COPY_READ_BUFFER 0x8F36
 #define GP__GL_COPY_WRITE_BUFFER 0x8F37
@@ -1131,6 +1188,7 @@ typedef unsigned char gp__GLubyte;
     X(void, Uniform1ui, (gp__GLint location, gp__GLuint v0)) \
     X(void, Uniform1f, (gp__GLint location, float v0)) \
     X(void, DispatchCompute, (gp__GLuint x, gp__GLuint y, gp__GLuint z)) \
+    X(void, DispatchComputeIndirect, (gp__GLintptr indirect)) \
     X(void, MemoryBarrier, (gp__GLbitfield barriers)) \
     X(void, GenQueries, (gp__GLsizei n, gp__GLuint* ids)) \
     X(void, DeleteQueries, (gp__GLsizei n, const gp__GLuint* ids)) \
@@ -1148,7 +1206,7 @@ typedef unsigned char gp__GLubyte;
     X(void, VertexAttribIPointer, (gp__GLuint index, gp__GLint size, gp__GLenum type, gp__GLsizei stride, const void* pointer)) \
     X(void, EnableVertexAttribArray, (gp__GLuint index)) \
     X(void, Enable, (gp__GLenum cap)) \
-    X(void, DrawArrays, (gp__GLenum mode, gp__GLint first, gp__GLsizei count)) \
+    X(void, DrawArraysIndirect, (gp__GLenum mode, const void* indirect)) \
     X(void, VertexAttribDivisor, (gp__GLuint index, gp__GLuint divisor)) \
     X(void, DrawElementsInstancedBaseInstance, (gp__GLenum mode, gp__GLsizei count, gp__GLenum type, const void* indices, gp__GLsizei instancecount, gp__GLuint baseinstance)) \
     X(void, UniformMatrix4fv, (gp__GLint location, gp__GLsizei count, gp__GLboolean transpose, const float* value)) \
@@ -1623,8 +1681,7 @@ static const char* const gp__file_dem_integrate_comp[] = {
 static const char* const gp__file_dispatch_args_comp[] = {
     "#version 430 core\n",
     "// dispatch_args: turns an element count that lives on the GPU into the three words of\n",
-    "// glDispatchComputeIndirect: ceil(count / group size) workgroups, split as x * y when they exceed\n",
-    "// 65,535 (the shader then takes gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x).\n",
+    "// glDispatchComputeIndirect (gp_dispatch.glsl).\n",
     "layout(local_size_x = 1) in;\n",
     "\n",
     "layout(std430, binding = GP_BINDING_COUNT_WORDS) readonly buffer count_block { uint count_words[]; };\n",
@@ -1634,13 +1691,10 @@ static const char* const gp__file_dispatch_args_comp[] = {
     "layout(location = 2) uniform uint u_group_size;\n",
     "\n",
     "void main() {\n",
-    "    uint count = count_words[u_count_word];\n",
-    "    uint groups = count / u_group_size + uint(count % u_group_size != 0u);\n",
-    "    uint x = min(groups, 65535u);\n",
-    "    uint y = x == 0u ? 1u : (groups + x - 1u) / x;\n",
-    "    args[u_args_word + 0u] = x;\n",
-    "    args[u_args_word + 1u] = groups == 0u ? 0u : y;\n",
-    "    args[u_args_word + 2u] = 1u;\n",
+    "    uvec3 groups = gp_dispatch_groups(count_words[u_count_word], u_group_size);\n",
+    "    args[u_args_word + 0u] = groups.x;\n",
+    "    args[u_args_word + 1u] = groups.y;\n",
+    "    args[u_args_word + 2u] = groups.z;\n",
     "}\n",
     0
 };
@@ -1738,6 +1792,7 @@ static const char* const gp__file_draw_particles_vert[] = {
     "    v_color = mix(vec3(0.95, 0.97, 1.0), vec3(0.1, 0.3, 0.95), t);   // white low, blue high (001 figs. 4-5)\n",
     "    if (u_mode.x == 3.0) v_color = kinds[min(a_info.y & 255u, 6u)];\n",
     "    if (u_mode.x == 4.0) v_color = u_color.rgb;\n",
+    "    if ((a_info.y & 256u) != 0u) gl_Position = vec4(2.0, 2.0, 2.0, 1.0);   // GP_PARTICLE_DEAD (removed): clipped until the next build\n",
     "}\n",
     0
 };
@@ -1806,7 +1861,7 @@ static const char* const gp__file_effects_move_comp[] = {
     "// effects_move: the effect particles' motion (002 section 4.2) and their bounce off the colliders\n",
     "// (002 section 4.6), the effects' own stage at the end of the substep (section >>effects). Each\n",
     "// effect particle of phase m (its gp_effects[m] row: linear drag k, restitution e, friction mu)\n",
-    "// ages by the substep h and flies under a = gravity + the user's forces + k wind(x), less k v\n",
+    "// flies under a = gravity + the user's forces + k wind(x), less k v\n",
     "// (the wind, gp_wind_at, taken where the substep starts):\n",
     "//   v(h) = a / k + (v - a / k) e^(-k h),  x(h) = x + a h / k + (v - a / k) (1 - e^(-k h)) / k\n",
     "// (exact for a constant a, in a form that keeps its digits: gp_effect_fly; k = 0: v + a h,\n",
@@ -1990,7 +2045,6 @@ static const char* const gp__file_effects_move_comp[] = {
     "    if (after.w < r) atomicAdd(stat_wall_pushes, 1u);   // a bounce, counted with the walls' pushes\n",
     "    gp_position[i] = vec4(x, r);\n",
     "    gp_velocity[i] = vec4(u, v.w);\n",
-    "    gp_life[i].x += h;\n",
     "    atomicMax(stat_max_speed, floatBitsToUint(length(u)));\n",
     "}\n",
     0
@@ -2150,6 +2204,33 @@ static const char* const gp__file_gp_buffers_glsl[] = {
     "#endif\n",
     "#ifdef GP_BINDING_SLOT_OF_ID\n",
     "layout(std430, binding = GP_BINDING_SLOT_OF_ID) buffer slot_of_id_block { uint slot_of_id[]; };\n",
+    "#endif\n",
+    "\n",
+    "// The store's count and free ids (section >>grid, gp__store_words): the count lives on the GPU, so\n",
+    "// that particles are born and die there and no call reads it back to know what to dispatch.\n",
+    "#ifdef GP_BINDING_STORE\n",
+    "layout(std430, binding = GP_BINDING_STORE) buffer gp_store_block {\n",
+    "    uint store_count;         // slots in use: [0, store_count), live, and until the next build the dead\n",
+    "    uint store_died;          // particles the builds took out, since the world was made\n",
+    "    uint store_free_head;     // the free-id queue: free_ids[(head + k) % (2 capacity)], k < free_count,\n",
+    "    uint store_free_count;    // oldest first\n",
+    "    uint store_check;         // a removal's check: listed or flagged particles it may not remove\n",
+    "    uint store_dispatch_x;    // glDispatchComputeIndirect's three words: one invocation per slot in use\n",
+    "    uint store_dispatch_y;\n",
+    "    uint store_dispatch_z;\n",
+    "    uint store_draw_count;    // glDrawArraysIndirect's four: store_count points from slot 0\n",
+    "    uint store_draw_instances;\n",
+    "    uint store_draw_first;\n",
+    "    uint store_draw_base;\n",
+    "    uint store_refused;       // removals by flag buffer refused on the GPU (a body's or cloth's particle flagged)\n",
+    "    uint store_padding0;      // the block a whole number of 16 bytes, on every driver\n",
+    "    uint store_padding1;\n",
+    "    uint store_padding2;\n",
+    "};\n",
+    "#endif\n",
+    "// Ids given back by the builds, waiting to be given again (the queue of gp_store_block), 2 capacity.\n",
+    "#ifdef GP_BINDING_FREE_IDS\n",
+    "layout(std430, binding = GP_BINDING_FREE_IDS) buffer gp_free_ids_block { uint free_ids[]; };\n",
     "#endif\n",
     "\n",
     "// The world's statistics: the grid's three words, then the solvers'.\n",
@@ -2324,13 +2405,26 @@ static const char* const gp__file_gp_dem_glsl[] = {
     "}\n",
     0
 };
+static const char* const gp__file_gp_dispatch_glsl[] = {
+    "// gp_dispatch.glsl: glDispatchComputeIndirect's three words for one invocation per element of a\n",
+    "// count that lives on the GPU: ceil(count / group size) workgroups, split as x * y when they exceed\n",
+    "// 65,535 (the shader then takes gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x, as\n",
+    "// gp_global_index does).\n",
+    "uvec3 gp_dispatch_groups(uint count, uint group_size) {\n",
+    "    uint groups = count / group_size + uint(count % group_size != 0u);\n",
+    "    uint x = min(groups, 65535u);\n",
+    "    uint y = x == 0u ? 1u : (groups + x - 1u) / x;\n",
+    "    return uvec3(x, groups == 0u ? 0u : y, 1u);\n",
+    "}\n",
+    0
+};
 static const char* const gp__file_gp_grid_glsl[] = {
     "// gp_grid.glsl: cell addressing shared by the grid build and every neighbour loop.\n",
     "// Needs gp_common.glsl and gp_world.glsl first.\n",
     "//\n",
     "// A bucket is a cell of the bounded grid (x + nx * (y + ny * z)) or a slot of the hash table.\n",
     "// Bucket gp_counts.y, one past the last, holds particles whose position is NaN or infinite:\n",
-    "// they stay in the store, sorted last, and no neighbour loop visits them.\n",
+    "// they stay in the store, after every other live particle, and no neighbour loop visits them.\n",
     "// Hashed cell coordinates are clamped to +-GP_HASH_CELL_LIMIT so that integer maths never\n",
     "// overflows; a particle beyond that is counted as outside, like one outside a bounded grid.\n",
     "#define GP_HASH_CELL_LIMIT 1073741823.0\n",
@@ -2400,6 +2494,9 @@ static const char* const gp__file_gp_grid_glsl[] = {
     "}\n",
     "\n",
     "uint gp_grid_invalid_bucket() { return gp_counts.y; }\n",
+    "// The bucket after it holds the dead (gp_dead): the build's counting sort puts them after every\n",
+    "// live particle, where store_free gives their ids back and store_count cuts them off the count.\n",
+    "uint gp_grid_dead_bucket() { return gp_counts.y + 1u; }\n",
     0
 };
 static const char* const gp__file_gp_integrate_glsl[] = {
@@ -2503,11 +2600,17 @@ static const char* const gp__file_gp_neighbors_glsl[] = {
 };
 static const char* const gp__file_gp_particles_glsl[] = {
     "// gp_particles.glsl: a particle's info word (gp_particle_info in gpuparticle.h): info.y holds the\n",
-    "// kind (bits 0-7, GP_KIND_*) and the phase (bits 16-31). The store's buffers are in gp_buffers.glsl.\n",
+    "// kind (bits 0-7, GP_KIND_*), the flags (bits 8-15) and the phase (bits 16-31). The store's buffers\n",
+    "// are in gp_buffers.glsl.\n",
     "uint gp_kind_of(uvec4 info) { return info.y & 0xffu; }\n",
     "uint gp_phase_of(uvec4 info) { return info.y >> 16u; }\n",
     "// Grains and rigid bodies' particles: the DEM's kinds, and the fluid's boundary (gp_coupling.glsl).\n",
     "bool gp_is_solid(uint kind) { return kind == GP_KIND_GRANULAR || kind == GP_KIND_RIGID; }\n",
+    "// Dead: removed (GP_PARTICLE_DEAD, set by gp_particles_remove) or as old as its lifetime (0:\n",
+    "// forever). The next grid build takes it out of the store and gives its id back (section >>grid).\n",
+    "bool gp_dead(uvec4 info, vec2 life) { return (info.y & GP_PARTICLE_DEAD) != 0u || (life.y > 0.0 && life.x >= life.y); }\n",
+    "// Bodies' and cloth's particles live as long as their owner: never aged, never removed alone.\n",
+    "bool gp_owned(uint kind) { return kind == GP_KIND_RIGID || kind == GP_KIND_CLOTH; }\n",
     0
 };
 static const char* const gp__file_gp_quaternion_glsl[] = {
@@ -2878,21 +2981,33 @@ static const char* const gp__file_gp_world_glsl[] = {
 };
 static const char* const gp__file_grid_count_comp[] = {
     "#version 430 core\n",
-    "// grid_count: first pass of the counting sort that builds the neighbour grid. Each live particle\n",
-    "// gets its bucket key and bumps that bucket's count with an atomic add, whose result is its rank\n",
-    "// in the bucket: order[i] = rank, so that grid_reorder places it at cell_start[key] + rank with no\n",
-    "// second atomic. Particles outside a bounded grid are clamped into border cells and counted;\n",
-    "// particles with a NaN or infinite coordinate go to the extra bucket past the last and are\n",
-    "// counted. None is dropped. In deterministic mode order[i] is the particle's id instead, the value\n",
-    "// of the (bucket, id) sort that follows (the rank depends on timing).\n",
+    "// grid_count: first pass of the counting sort that builds the neighbour grid. Each particle in the\n",
+    "// store gets its bucket key and bumps that bucket's count with an atomic add, whose result is its\n",
+    "// rank in the bucket: order[i] = rank, so that grid_reorder places it at cell_start[key] + rank\n",
+    "// with no second atomic. Particles outside a bounded grid are clamped into border cells and\n",
+    "// counted; particles with a NaN or infinite coordinate go to the extra bucket past the last and\n",
+    "// are counted; the dead (gp_dead) go to the bucket after it, so that the build leaves them after\n",
+    "// every live particle (the store's compaction). None is dropped. In deterministic mode order[i] is\n",
+    "// the particle's id instead, the value of the (bucket, id) sort that follows (the rank depends on\n",
+    "// timing); that sort runs over the host's bound of the count, u_slots, and the slots past the count\n",
+    "// take the last key and values of their own.\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
+    "layout(location = 0) uniform uint u_slots;\n",
     "\n",
     "void main() {\n",
     "    uint i = gp_global_index();\n",
-    "    if (i >= gp_counts.x) return;\n",
+    "    if (i >= u_slots) return;\n",
+    "    if (i >= gp_counts.x) {\n",
+    "        cell_key[i] = 0xffffffffu;\n",
+    "        order[i] = 2u * gp_counts.z + i;\n",
+    "        return;\n",
+    "    }\n",
+    "    uvec4 info = gp_info[i];\n",
     "    vec3 p = gp_position[i].xyz;\n",
     "    uint key;\n",
-    "    if (!gp_finite3(p)) {\n",
+    "    if (gp_dead(info, gp_life[i])) {\n",
+    "        key = gp_grid_dead_bucket();\n",
+    "    } else if (!gp_finite3(p)) {\n",
     "        key = gp_grid_invalid_bucket();\n",
     "        atomicAdd(stat_nonfinite, 1u);\n",
     "    } else {\n",
@@ -2902,7 +3017,7 @@ static const char* const gp__file_grid_count_comp[] = {
     "    }\n",
     "    cell_key[i] = key;\n",
     "    uint rank = atomicAdd(cell_count[key], 1u);\n",
-    "    order[i] = (gp_counts.w & GP_FLAG_DETERMINISTIC) != 0u ? gp_info[i].x : rank;\n",
+    "    order[i] = (gp_counts.w & GP_FLAG_DETERMINISTIC) != 0u ? info.x : rank;\n",
     "}\n",
     0
 };
@@ -3489,6 +3604,138 @@ static const char* const gp__file_step_clock_comp[] = {
     "}\n",
     0
 };
+static const char* const gp__file_store_age_comp[] = {
+    "#version 430 core\n",
+    "// store_age: the first stage of a substep when the world has effect particles or particles with a\n",
+    "// lifetime (section >>store): each of those ages by the substep, so that its age is the one it\n",
+    "// will have at the substep's end; the grid build that follows takes out those whose age reached\n",
+    "// their lifetime (gp_dead, lifetime not 0). A particle thus lives through every substep that ends\n",
+    "// before its lifetime and is gone from the one that reaches it: after a step, the store holds\n",
+    "// exactly the particles whose age is below their lifetime. Bodies' and cloth's particles never age\n",
+    "// (gp_owned), nor do others that live forever (lifetime 0) but effects.\n",
+    "layout(local_size_x = GP_GROUP_SIZE) in;\n",
+    "\n",
+    "void main() {\n",
+    "    uint i = gp_global_index();\n",
+    "    if (i >= gp_counts.x) return;\n",
+    "    vec2 life = gp_life[i];\n",
+    "    uint kind = gp_kind_of(gp_info[i]);\n",
+    "    if ((life.y > 0.0 || kind == GP_KIND_EFFECT) && !gp_owned(kind)) gp_life[i].x = life.x + gp_gravity.w;\n",
+    "}\n",
+    0
+};
+static const char* const gp__file_store_append_comp[] = {
+    "#version 430 core\n",
+    "// store_append: writes u_count particles that the host staged (gp_particles_add, section >>store)\n",
+    "// after the store's count, where the GPU has it: the host never needs to know how many died. The\n",
+    "// staged buffer holds the positions [0, n), the velocities [n, 2n), the infos (ids given by the\n",
+    "// host) [2n, 3n), then the lives two to a uvec4. store_count then moves the count past them.\n",
+    "layout(local_size_x = GP_GROUP_SIZE) in;\n",
+    "layout(std430, binding = GP_BINDING_STAGING) readonly buffer staged_block { uvec4 staged[]; };\n",
+    "layout(location = 0) uniform uint u_count;\n",
+    "layout(location = 1) uniform uint u_state;   // 1: the fluid's carried density exists (0 in it: the rest density)\n",
+    "\n",
+    "void main() {\n",
+    "    uint i = gp_global_index();\n",
+    "    if (i >= u_count) return;\n",
+    "    uint slot = store_count + i;\n",
+    "    uvec4 info = staged[2u * u_count + i], life = staged[3u * u_count + i / 2u];\n",
+    "    gp_position[slot] = uintBitsToFloat(staged[i]);\n",
+    "    gp_velocity[slot] = uintBitsToFloat(staged[u_count + i]);\n",
+    "    gp_info[slot] = info;\n",
+    "    gp_life[slot] = uintBitsToFloat((i & 1u) == 0u ? life.xy : life.zw);\n",
+    "    slot_of_id[info.x] = slot;\n",
+    "    if (u_state != 0u) gp_state[slot] = vec2(0.0);\n",
+    "}\n",
+    0
+};
+static const char* const gp__file_store_count_comp[] = {
+    "#version 430 core\n",
+    "// store_count: the store's count, on the GPU (section >>grid). After a build (u_added 0) it drops\n",
+    "// the dead that store_free gave back; after an append (store_append) it takes the u_added new\n",
+    "// particles in (the host checked that they fit). Then it writes the indirect arguments every pass\n",
+    "// over the store dispatches with, and those of the draw. One invocation; the host then copies\n",
+    "// store_count into gp_counts.x, where every pass reads it.\n",
+    "layout(local_size_x = 1) in;\n",
+    "layout(location = 0) uniform uint u_added;\n",
+    "\n",
+    "void main() {\n",
+    "    if (u_added == 0u) {\n",
+    "        uint live = cell_start[gp_grid_dead_bucket()], died = store_count - live;\n",
+    "        store_died += died;\n",
+    "        store_free_count += died;\n",
+    "        store_count = live;\n",
+    "    } else {\n",
+    "        store_count += u_added;\n",
+    "    }\n",
+    "    uvec3 groups = gp_dispatch_groups(store_count, uint(GP_GROUP_SIZE));\n",
+    "    store_dispatch_x = groups.x;\n",
+    "    store_dispatch_y = groups.y;\n",
+    "    store_dispatch_z = groups.z;\n",
+    "    store_draw_count = store_count;\n",
+    "    store_draw_instances = 1u;\n",
+    "    store_draw_first = 0u;\n",
+    "    store_draw_base = 0u;\n",
+    "}\n",
+    0
+};
+static const char* const gp__file_store_free_comp[] = {
+    "#version 430 core\n",
+    "// store_free: a pass of the grid build when particles may have died (section >>grid). The build's\n",
+    "// counting sort filed the dead (gp_dead) in the bucket after every live particle, so they sit in\n",
+    "// slots [live, count), where live = cell_start[gp_grid_dead_bucket()]. Each gives its id to the\n",
+    "// back of the free-id queue in slot order (the build's order: the same in every run in\n",
+    "// deterministic mode), its id's slot becomes GP_NO_SLOT (a stale id finds no particle), and its\n",
+    "// info is marked dead for whoever reads past the count. store_count then cuts them off the count.\n",
+    "layout(local_size_x = GP_GROUP_SIZE) in;\n",
+    "\n",
+    "void main() {\n",
+    "    uint i = gp_global_index(), live = cell_start[gp_grid_dead_bucket()];\n",
+    "    if (i < live || i >= gp_counts.x) return;\n",
+    "    uvec4 info = gp_info[i];\n",
+    "    free_ids[(store_free_head + store_free_count + (i - live)) % (2u * gp_counts.z)] = info.x;\n",
+    "    slot_of_id[info.x] = GP_NO_SLOT;\n",
+    "    gp_info[i].y = info.y | GP_PARTICLE_DEAD;\n",
+    "}\n",
+    0
+};
+static const char* const gp__file_store_remove_comp[] = {
+    "#version 430 core\n",
+    "// store_remove: gp_particles_remove (section >>store), all or nothing, in two dispatches. The check\n",
+    "// (u_mark 0) counts into store_check every listed id that names no particle in the store, and\n",
+    "// every listed or flagged particle of a body or a cloth (they live as long as their owner); the\n",
+    "// mark (u_mark 1) then flags each one GP_PARTICLE_DEAD only if the check counted none, and the next\n",
+    "// grid build takes them out. By ids (u_count > 0: staged_ids holds them) or by the user's flag\n",
+    "// buffer (u_count 0: a uint per slot, not 0 for the particles to remove; a refusal is counted in\n",
+    "// store_refused, which the step's statistics report).\n",
+    "layout(local_size_x = GP_GROUP_SIZE) in;\n",
+    "layout(std430, binding = GP_BINDING_STAGING) readonly buffer staged_ids_block { uint staged_ids[]; };\n",
+    "layout(std430, binding = GP_BINDING_FLAGS) readonly buffer flags_block { uint flags[]; };\n",
+    "layout(location = 0) uniform uint u_count;\n",
+    "layout(location = 1) uniform uint u_mark;\n",
+    "\n",
+    "void main() {\n",
+    "    uint i = gp_global_index(), slot = GP_NO_SLOT;\n",
+    "    bool bad = false;\n",
+    "    if (u_count != 0u) {\n",
+    "        if (i >= u_count) return;\n",
+    "        uint id = staged_ids[i];\n",
+    "        if (id < 2u * gp_counts.z) slot = slot_of_id[id];\n",
+    "        bad = slot >= store_count || gp_info[slot].x != id;\n",
+    "    } else {\n",
+    "        if (i >= store_count || flags[i] == 0u) return;\n",
+    "        slot = i;\n",
+    "    }\n",
+    "    if (u_mark == 0u) {\n",
+    "        if (bad || gp_owned(gp_kind_of(gp_info[slot]))) atomicAdd(store_check, 1u);\n",
+    "    } else if (store_check == 0u) {\n",
+    "        gp_info[slot].y |= GP_PARTICLE_DEAD;\n",
+    "    } else if (u_count == 0u && i == 0u) {\n",
+    "        atomicAdd(store_refused, 1u);\n",
+    "    }\n",
+    "}\n",
+    0
+};
 typedef enum gp__shader_file_id {
     GP__FILE_BODY_PARTICLES_COMP,
     GP__FILE_BODY_UPDATE_COMP,
@@ -3510,6 +3757,7 @@ typedef enum gp__shader_file_id {
     GP__FILE_GP_COMMON_GLSL,
     GP__FILE_GP_COUPLING_GLSL,
     GP__FILE_GP_DEM_GLSL,
+    GP__FILE_GP_DISPATCH_GLSL,
     GP__FILE_GP_GRID_GLSL,
     GP__FILE_GP_INTEGRATE_GLSL,
     GP__FILE_GP_NEIGHBORS_GLSL,
@@ -3533,6 +3781,11 @@ typedef enum gp__shader_file_id {
     GP__FILE_SPH_FORCE_COMP,
     GP__FILE_SPH_INTEGRATE_COMP,
     GP__FILE_STEP_CLOCK_COMP,
+    GP__FILE_STORE_AGE_COMP,
+    GP__FILE_STORE_APPEND_COMP,
+    GP__FILE_STORE_COUNT_COMP,
+    GP__FILE_STORE_FREE_COMP,
+    GP__FILE_STORE_REMOVE_COMP,
     GP__FILE_COUNT
 } gp__shader_file_id;
 /* By #line source number: shaders_embedded/<name>. */
@@ -3557,6 +3810,7 @@ static const gp__shader_file gp__shader_files[GP__FILE_COUNT] = {
     { "gp_common.glsl", gp__file_gp_common_glsl },
     { "gp_coupling.glsl", gp__file_gp_coupling_glsl },
     { "gp_dem.glsl", gp__file_gp_dem_glsl },
+    { "gp_dispatch.glsl", gp__file_gp_dispatch_glsl },
     { "gp_grid.glsl", gp__file_gp_grid_glsl },
     { "gp_integrate.glsl", gp__file_gp_integrate_glsl },
     { "gp_neighbors.glsl", gp__file_gp_neighbors_glsl },
@@ -3580,115 +3834,122 @@ static const gp__shader_file gp__shader_files[GP__FILE_COUNT] = {
     { "sph_force.comp", gp__file_sph_force_comp },
     { "sph_integrate.comp", gp__file_sph_integrate_comp },
     { "step_clock.comp", gp__file_step_clock_comp },
+    { "store_age.comp", gp__file_store_age_comp },
+    { "store_append.comp", gp__file_store_append_comp },
+    { "store_count.comp", gp__file_store_count_comp },
+    { "store_free.comp", gp__file_store_free_comp },
+    { "store_remove.comp", gp__file_store_remove_comp },
 };
 static const gp__shader_range gp__ranges_body_particles_comp[] = {
     { GP__FILE_BODY_PARTICLES_COMP, 0, 1, 1 },
-    { GP__FILE_BODY_PARTICLES_COMP, 1, 4, 36 },
+    { GP__FILE_BODY_PARTICLES_COMP, 1, 4, 39 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
-    { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
-    { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
+    { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
+    { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
     { GP__FILE_GP_DEM_GLSL, 0, 65, 1 },
-    { GP__FILE_BODY_PARTICLES_COMP, 5, 11, 395 },
+    { GP__FILE_BODY_PARTICLES_COMP, 5, 11, 434 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_body_update_comp[] = {
     { GP__FILE_BODY_UPDATE_COMP, 0, 1, 1 },
-    { GP__FILE_BODY_UPDATE_COMP, 1, 9, 36 },
+    { GP__FILE_BODY_UPDATE_COMP, 1, 9, 39 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
-    { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
-    { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
+    { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
+    { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
     { GP__FILE_GP_DEM_GLSL, 0, 65, 1 },
-    { GP__FILE_BODY_UPDATE_COMP, 10, 33, 400 },
+    { GP__FILE_BODY_UPDATE_COMP, 10, 33, 439 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_boundary_distance_comp[] = {
     { GP__FILE_BOUNDARY_DISTANCE_COMP, 0, 1, 1 },
-    { GP__FILE_BOUNDARY_DISTANCE_COMP, 1, 2, 31 },
+    { GP__FILE_BOUNDARY_DISTANCE_COMP, 1, 2, 34 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
-    { GP__FILE_BOUNDARY_DISTANCE_COMP, 3, 10, 323 },
+    { GP__FILE_BOUNDARY_DISTANCE_COMP, 3, 10, 353 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_copy_comp[] = {
     { GP__FILE_COPY_COMP, 0, 1, 1 },
-    { GP__FILE_COPY_COMP, 1, 3, 30 },
+    { GP__FILE_COPY_COMP, 1, 3, 33 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
-    { GP__FILE_COPY_COMP, 4, 16, 49 },
+    { GP__FILE_COPY_COMP, 4, 16, 52 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_coupling_guard_comp[] = {
     { GP__FILE_COUPLING_GUARD_COMP, 0, 1, 1 },
-    { GP__FILE_COUPLING_GUARD_COMP, 1, 13, 32 },
+    { GP__FILE_COUPLING_GUARD_COMP, 1, 13, 35 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
-    { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
-    { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
+    { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
+    { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
-    { GP__FILE_COUPLING_GUARD_COMP, 14, 31, 326 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
+    { GP__FILE_COUPLING_GUARD_COMP, 14, 31, 365 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_COUPLING_GUARD_COMP, 45, 4, 428 },
+    { GP__FILE_COUPLING_GUARD_COMP, 45, 4, 467 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_coupling_solid_comp[] = {
     { GP__FILE_COUPLING_SOLID_COMP, 0, 1, 1 },
-    { GP__FILE_COUPLING_SOLID_COMP, 1, 8, 36 },
+    { GP__FILE_COUPLING_SOLID_COMP, 1, 8, 39 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
-    { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
-    { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
+    { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
+    { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 36, 1 },
-    { GP__FILE_COUPLING_SOLID_COMP, 9, 40, 684 },
+    { GP__FILE_COUPLING_SOLID_COMP, 9, 40, 723 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_COUPLING_SOLID_COMP, 49, 2, 795 },
+    { GP__FILE_COUPLING_SOLID_COMP, 49, 2, 834 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_dem_contact_comp[] = {
     { GP__FILE_DEM_CONTACT_COMP, 0, 1, 1 },
-    { GP__FILE_DEM_CONTACT_COMP, 1, 8, 36 },
+    { GP__FILE_DEM_CONTACT_COMP, 1, 8, 39 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
-    { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
-    { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
+    { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
+    { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
     { GP__FILE_GP_DEM_GLSL, 0, 65, 1 },
-    { GP__FILE_DEM_CONTACT_COMP, 9, 68, 502 },
+    { GP__FILE_DEM_CONTACT_COMP, 9, 68, 541 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_DEM_CONTACT_COMP, 77, 6, 641 },
+    { GP__FILE_DEM_CONTACT_COMP, 77, 6, 680 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_dem_integrate_comp[] = {
     { GP__FILE_DEM_INTEGRATE_COMP, 0, 1, 1 },
-    { GP__FILE_DEM_INTEGRATE_COMP, 1, 6, 33 },
+    { GP__FILE_DEM_INTEGRATE_COMP, 1, 6, 36 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
-    { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
+    { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
     { GP__FILE_GP_INTEGRATE_GLSL, 0, 24, 1 },
-    { GP__FILE_DEM_INTEGRATE_COMP, 7, 10, 269 },
+    { GP__FILE_DEM_INTEGRATE_COMP, 7, 10, 305 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_dispatch_args_comp[] = {
     { GP__FILE_DISPATCH_ARGS_COMP, 0, 1, 1 },
-    { GP__FILE_DISPATCH_ARGS_COMP, 1, 20, 30 },
+    { GP__FILE_DISPATCH_ARGS_COMP, 1, 2, 33 },
+    { GP__FILE_GP_DISPATCH_GLSL, 0, 10, 1 },
+    { GP__FILE_DISPATCH_ARGS_COMP, 3, 14, 47 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_draw_bodies_frag[] = {
@@ -3706,186 +3967,238 @@ static const gp__shader_range gp__ranges_draw_particles_frag[] = {
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_draw_particles_vert[] = {
-    { GP__FILE_DRAW_PARTICLES_VERT, 0, 30, 1 },
+    { GP__FILE_DRAW_PARTICLES_VERT, 0, 31, 1 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_effects_collide_comp[] = {
     { GP__FILE_EFFECTS_COLLIDE_COMP, 0, 1, 1 },
-    { GP__FILE_EFFECTS_COLLIDE_COMP, 1, 14, 34 },
+    { GP__FILE_EFFECTS_COLLIDE_COMP, 1, 14, 37 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
-    { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
-    { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
+    { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
+    { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
-    { GP__FILE_EFFECTS_COLLIDE_COMP, 15, 39, 329 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
+    { GP__FILE_EFFECTS_COLLIDE_COMP, 15, 39, 368 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_EFFECTS_COLLIDE_COMP, 54, 3, 439 },
+    { GP__FILE_EFFECTS_COLLIDE_COMP, 54, 3, 478 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_effects_move_comp[] = {
     { GP__FILE_EFFECTS_MOVE_COMP, 0, 1, 1 },
-    { GP__FILE_EFFECTS_MOVE_COMP, 1, 18, 36 },
+    { GP__FILE_EFFECTS_MOVE_COMP, 1, 18, 38 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
-    { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
-    { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
+    { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
+    { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
-    { GP__FILE_EFFECTS_MOVE_COMP, 19, 138, 656 },
+    { GP__FILE_EFFECTS_MOVE_COMP, 19, 138, 694 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_EFFECTS_MOVE_COMP, 157, 34, 865 },
+    { GP__FILE_EFFECTS_MOVE_COMP, 157, 33, 903 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_count_comp[] = {
     { GP__FILE_GRID_COUNT_COMP, 0, 1, 1 },
-    { GP__FILE_GRID_COUNT_COMP, 1, 7, 34 },
+    { GP__FILE_GRID_COUNT_COMP, 1, 10, 38 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
-    { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
-    { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
-    { GP__FILE_GRID_COUNT_COMP, 8, 19, 251 },
+    { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
+    { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
+    { GP__FILE_GRID_COUNT_COMP, 11, 28, 294 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_ids_comp[] = {
     { GP__FILE_GRID_IDS_COMP, 0, 1, 1 },
-    { GP__FILE_GRID_IDS_COMP, 1, 3, 31 },
+    { GP__FILE_GRID_IDS_COMP, 1, 3, 34 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
-    { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
-    { GP__FILE_GRID_IDS_COMP, 4, 7, 167 },
+    { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
+    { GP__FILE_GRID_IDS_COMP, 4, 7, 203 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_neighbors_comp[] = {
     { GP__FILE_GRID_NEIGHBORS_COMP, 0, 1, 1 },
-    { GP__FILE_GRID_NEIGHBORS_COMP, 1, 3, 32 },
+    { GP__FILE_GRID_NEIGHBORS_COMP, 1, 3, 35 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
-    { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
-    { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
-    { GP__FILE_GRID_NEIGHBORS_COMP, 4, 25, 245 },
+    { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
+    { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
+    { GP__FILE_GRID_NEIGHBORS_COMP, 4, 25, 284 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_GRID_NEIGHBORS_COMP, 29, 3, 341 },
+    { GP__FILE_GRID_NEIGHBORS_COMP, 29, 3, 380 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_reorder_comp[] = {
     { GP__FILE_GRID_REORDER_COMP, 0, 1, 1 },
-    { GP__FILE_GRID_REORDER_COMP, 1, 9, 36 },
+    { GP__FILE_GRID_REORDER_COMP, 1, 9, 39 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
-    { GP__FILE_GRID_REORDER_COMP, 10, 23, 170 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
+    { GP__FILE_GRID_REORDER_COMP, 10, 23, 200 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_scan_block_comp[] = {
     { GP__FILE_SCAN_BLOCK_COMP, 0, 1, 1 },
-    { GP__FILE_SCAN_BLOCK_COMP, 1, 9, 32 },
+    { GP__FILE_SCAN_BLOCK_COMP, 1, 9, 35 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_SCAN_GLSL, 0, 27, 1 },
-    { GP__FILE_SCAN_BLOCK_COMP, 10, 35, 86 },
+    { GP__FILE_SCAN_BLOCK_COMP, 10, 35, 89 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_scan_reduce_comp[] = {
     { GP__FILE_SCAN_REDUCE_COMP, 0, 1, 1 },
-    { GP__FILE_SCAN_REDUCE_COMP, 1, 2, 30 },
+    { GP__FILE_SCAN_REDUCE_COMP, 1, 2, 33 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_SCAN_GLSL, 0, 27, 1 },
-    { GP__FILE_SCAN_REDUCE_COMP, 3, 12, 77 },
+    { GP__FILE_SCAN_REDUCE_COMP, 3, 12, 80 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sort_global_comp[] = {
     { GP__FILE_SORT_GLOBAL_COMP, 0, 1, 1 },
-    { GP__FILE_SORT_GLOBAL_COMP, 1, 5, 30 },
+    { GP__FILE_SORT_GLOBAL_COMP, 1, 5, 33 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_SORT_GLSL, 0, 24, 1 },
-    { GP__FILE_SORT_GLOBAL_COMP, 6, 38, 77 },
+    { GP__FILE_SORT_GLOBAL_COMP, 6, 38, 80 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sort_local_comp[] = {
     { GP__FILE_SORT_LOCAL_COMP, 0, 1, 1 },
-    { GP__FILE_SORT_LOCAL_COMP, 1, 4, 30 },
+    { GP__FILE_SORT_LOCAL_COMP, 1, 4, 33 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_SORT_GLSL, 0, 24, 1 },
-    { GP__FILE_SORT_LOCAL_COMP, 5, 43, 76 },
+    { GP__FILE_SORT_LOCAL_COMP, 5, 43, 79 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_continuity_comp[] = {
     { GP__FILE_SPH_CONTINUITY_COMP, 0, 1, 1 },
-    { GP__FILE_SPH_CONTINUITY_COMP, 1, 12, 36 },
+    { GP__FILE_SPH_CONTINUITY_COMP, 1, 12, 39 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
-    { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
-    { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
+    { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
+    { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 36, 1 },
-    { GP__FILE_SPH_CONTINUITY_COMP, 13, 62, 688 },
+    { GP__FILE_SPH_CONTINUITY_COMP, 13, 62, 727 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_CONTINUITY_COMP, 75, 26, 821 },
+    { GP__FILE_SPH_CONTINUITY_COMP, 75, 26, 860 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_density_comp[] = {
     { GP__FILE_SPH_DENSITY_COMP, 0, 1, 1 },
-    { GP__FILE_SPH_DENSITY_COMP, 1, 6, 35 },
+    { GP__FILE_SPH_DENSITY_COMP, 1, 6, 38 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
-    { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
-    { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
+    { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
+    { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 36, 1 },
-    { GP__FILE_SPH_DENSITY_COMP, 7, 29, 681 },
+    { GP__FILE_SPH_DENSITY_COMP, 7, 29, 720 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_DENSITY_COMP, 36, 5, 781 },
+    { GP__FILE_SPH_DENSITY_COMP, 36, 5, 820 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_force_comp[] = {
     { GP__FILE_SPH_FORCE_COMP, 0, 1, 1 },
-    { GP__FILE_SPH_FORCE_COMP, 1, 16, 36 },
+    { GP__FILE_SPH_FORCE_COMP, 1, 16, 39 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
-    { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
-    { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
+    { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
+    { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 36, 1 },
-    { GP__FILE_SPH_FORCE_COMP, 17, 62, 692 },
+    { GP__FILE_SPH_FORCE_COMP, 17, 62, 731 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_FORCE_COMP, 79, 8, 825 },
+    { GP__FILE_SPH_FORCE_COMP, 79, 8, 864 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_integrate_comp[] = {
     { GP__FILE_SPH_INTEGRATE_COMP, 0, 1, 1 },
-    { GP__FILE_SPH_INTEGRATE_COMP, 1, 8, 36 },
+    { GP__FILE_SPH_INTEGRATE_COMP, 1, 8, 39 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
-    { GP__FILE_GP_GRID_GLSL, 0, 75, 1 },
-    { GP__FILE_GP_PARTICLES_GLSL, 0, 6, 1 },
+    { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
+    { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_INTEGRATE_GLSL, 0, 24, 1 },
-    { GP__FILE_SPH_INTEGRATE_COMP, 9, 28, 672 },
+    { GP__FILE_SPH_INTEGRATE_COMP, 9, 28, 711 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_step_clock_comp[] = {
     { GP__FILE_STEP_CLOCK_COMP, 0, 1, 1 },
-    { GP__FILE_STEP_CLOCK_COMP, 1, 21, 29 },
+    { GP__FILE_STEP_CLOCK_COMP, 1, 21, 32 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 98, 1 },
-    { GP__FILE_STEP_CLOCK_COMP, 22, 31, 166 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
+    { GP__FILE_STEP_CLOCK_COMP, 22, 31, 196 },
+    { GP__FILE_COUNT, 0, 0, 0 }
+};
+static const gp__shader_range gp__ranges_store_age_comp[] = {
+    { GP__FILE_STORE_AGE_COMP, 0, 1, 1 },
+    { GP__FILE_STORE_AGE_COMP, 1, 7, 33 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
+    { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
+    { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
+    { GP__FILE_STORE_AGE_COMP, 8, 9, 277 },
+    { GP__FILE_COUNT, 0, 0, 0 }
+};
+static const gp__shader_range gp__ranges_store_append_comp[] = {
+    { GP__FILE_STORE_APPEND_COMP, 0, 1, 1 },
+    { GP__FILE_STORE_APPEND_COMP, 1, 4, 39 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
+    { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
+    { GP__FILE_STORE_APPEND_COMP, 5, 17, 195 },
+    { GP__FILE_COUNT, 0, 0, 0 }
+};
+static const gp__shader_range gp__ranges_store_count_comp[] = {
+    { GP__FILE_STORE_COUNT_COMP, 0, 1, 1 },
+    { GP__FILE_STORE_COUNT_COMP, 1, 5, 33 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
+    { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
+    { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
+    { GP__FILE_GP_DISPATCH_GLSL, 0, 10, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
+    { GP__FILE_STORE_COUNT_COMP, 6, 21, 282 },
+    { GP__FILE_COUNT, 0, 0, 0 }
+};
+static const gp__shader_range gp__ranges_store_free_comp[] = {
+    { GP__FILE_STORE_FREE_COMP, 0, 1, 1 },
+    { GP__FILE_STORE_FREE_COMP, 1, 6, 36 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
+    { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
+    { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
+    { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
+    { GP__FILE_STORE_FREE_COMP, 7, 10, 288 },
+    { GP__FILE_COUNT, 0, 0, 0 }
+};
+static const gp__shader_range gp__ranges_store_remove_comp[] = {
+    { GP__FILE_STORE_REMOVE_COMP, 0, 1, 1 },
+    { GP__FILE_STORE_REMOVE_COMP, 1, 7, 36 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
+    { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
+    { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
+    { GP__FILE_STORE_REMOVE_COMP, 8, 26, 209 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 typedef enum gp__program_id {
@@ -3913,6 +4226,11 @@ typedef enum gp__program_id {
     GP__PROGRAM_SPH_FORCE,
     GP__PROGRAM_SPH_INTEGRATE,
     GP__PROGRAM_STEP_CLOCK,
+    GP__PROGRAM_STORE_AGE,
+    GP__PROGRAM_STORE_APPEND,
+    GP__PROGRAM_STORE_COUNT,
+    GP__PROGRAM_STORE_FREE,
+    GP__PROGRAM_STORE_REMOVE,
     GP__PROGRAM_COUNT,   /* compute programs above; the draw helper's stages below */
     GP__SHADER_DRAW_BODIES_FRAG = GP__PROGRAM_COUNT,
     GP__SHADER_DRAW_BODIES_VERT,
@@ -3945,12 +4263,17 @@ static const gp__shader_source gp__shader_sources[GP__SHADER_COUNT] = {
     { "sph_force.comp", GP__GL_COMPUTE_SHADER, gp__ranges_sph_force_comp },
     { "sph_integrate.comp", GP__GL_COMPUTE_SHADER, gp__ranges_sph_integrate_comp },
     { "step_clock.comp", GP__GL_COMPUTE_SHADER, gp__ranges_step_clock_comp },
+    { "store_age.comp", GP__GL_COMPUTE_SHADER, gp__ranges_store_age_comp },
+    { "store_append.comp", GP__GL_COMPUTE_SHADER, gp__ranges_store_append_comp },
+    { "store_count.comp", GP__GL_COMPUTE_SHADER, gp__ranges_store_count_comp },
+    { "store_free.comp", GP__GL_COMPUTE_SHADER, gp__ranges_store_free_comp },
+    { "store_remove.comp", GP__GL_COMPUTE_SHADER, gp__ranges_store_remove_comp },
     { "draw_bodies.frag", GP__GL_FRAGMENT_SHADER, gp__ranges_draw_bodies_frag },
     { "draw_bodies.vert", GP__GL_VERTEX_SHADER, gp__ranges_draw_bodies_vert },
     { "draw_particles.frag", GP__GL_FRAGMENT_SHADER, gp__ranges_draw_particles_frag },
     { "draw_particles.vert", GP__GL_VERTEX_SHADER, gp__ranges_draw_particles_vert },
 };
-#define GP__SHADER_MOST_LINES 859   /* the longest program, with its #line directives */
+#define GP__SHADER_MOST_LINES 894   /* the longest program, with its #line directives */
 #define GP__SHADER_MOST_RANGES 14   /* the most ranges of one program */
 /* <<shaders-generated */
 
@@ -3981,6 +4304,8 @@ GP__STATIC_ASSERT(shader_lines_fit, GP__SHADER_MOST_LINES <= GP__SHADER_MAX_LINE
     X(SCAN_OUTPUT, "scan_output_block scan_output4_block")                                       \
     X(CHUNK_SUMS, "chunk_sums_block")       X(CHUNK_OFFSETS, "chunk_offsets_block")              \
     X(COUNT_WORDS, "count_block")           X(ARGS, "args_block")                                \
+    X(STORE, "gp_store_block")              X(FREE_IDS, "gp_free_ids_block")                     \
+    X(STAGING, "staged_block staged_ids_block") X(FLAGS, "flags_block")                          \
     X(COPY_SOURCE, "source_block source4_block")                                                 \
     X(COPY_DESTINATION, "destination_block destination4_block")                                  \
     X(SORT_KEYS, "keys_block")              X(SORT_VALUES, "values_block")                       \
@@ -4019,12 +4344,21 @@ static const gp__binding_plan gp__binding_plans[GP__PROGRAM_COUNT] = {
     { GP__PROGRAM_COPY,              { GP__R(COPY_SOURCE), GP__R(COPY_DESTINATION) } },
     { GP__PROGRAM_SORT_LOCAL,        { GP__R(SORT_KEYS), GP__R(SORT_VALUES) } },
     { GP__PROGRAM_SORT_GLOBAL,       { GP__R(SORT_KEYS), GP__R(SORT_VALUES) } },
-    { GP__PROGRAM_GRID_COUNT,        { GP__R(POSITION), 0, GP__R(INFO), 0,
+    { GP__PROGRAM_GRID_COUNT,        { GP__R(POSITION), GP__R(LIFE), GP__R(INFO), 0,
                                        GP__R(CELL_KEY), GP__R(CELL_COUNT), GP__R(STATS), GP__R(ORDER) } },
     { GP__PROGRAM_GRID_IDS,          { 0, 0, GP__R(INFO), 0,
                                        0, 0, GP__R(SLOT_OF_ID), GP__R(ORDER) } },
     { GP__PROGRAM_GRID_REORDER,      { GP__R(REORDER_SOURCE), GP__R(REORDER_DESTINATION), GP__R(CARRIED_SOURCE), GP__R(CARRIED_DESTINATION),
                                        GP__R(CELL_KEY), GP__R(CELL_START), GP__R(SLOT_OF_ID), GP__R(ORDER) } },
+    { GP__PROGRAM_STORE_FREE,        { 0, 0, GP__R(INFO), 0,
+                                       GP__R(FREE_IDS), GP__R(CELL_START), GP__R(SLOT_OF_ID), GP__R(STORE) } },
+    { GP__PROGRAM_STORE_COUNT,       { 0, 0, 0, 0,
+                                       0, GP__R(CELL_START), 0, GP__R(STORE) } },
+    { GP__PROGRAM_STORE_APPEND,      { GP__R(POSITION), GP__R(VELOCITY), GP__R(INFO), GP__R(LIFE),
+                                       GP__R(FLUID_STATE), GP__R(STAGING), GP__R(SLOT_OF_ID), GP__R(STORE) } },
+    { GP__PROGRAM_STORE_REMOVE,      { 0, 0, GP__R(INFO), 0,
+                                       GP__R(FLAGS), GP__R(STAGING), GP__R(SLOT_OF_ID), GP__R(STORE) } },
+    { GP__PROGRAM_STORE_AGE,         { 0, 0, GP__R(INFO), GP__R(LIFE) } },
     { GP__PROGRAM_GRID_NEIGHBORS,    { GP__R(POSITION), 0, 0, 0,
                                        0, GP__R(CELL_START), GP__R(STATS), GP__R(NEIGHBOR_COUNT) } },
     { GP__PROGRAM_BOUNDARY_DISTANCE, { GP__R(POINTS), GP__R(DISTANCES), 0, 0,
@@ -4053,7 +4387,7 @@ static const gp__binding_plan gp__binding_plans[GP__PROGRAM_COUNT] = {
                                        0, 0, 0, GP__R(STATS) } },
     { GP__PROGRAM_EFFECTS_COLLIDE,   { GP__R(POSITION), GP__R(VELOCITY), GP__R(INFO), 0,
                                        GP__R(ACCELERATION), GP__R(CELL_START), 0, GP__R(STATS) } },
-    { GP__PROGRAM_EFFECTS_MOVE,      { GP__R(POSITION), GP__R(VELOCITY), GP__R(INFO), GP__R(LIFE),
+    { GP__PROGRAM_EFFECTS_MOVE,      { GP__R(POSITION), GP__R(VELOCITY), GP__R(INFO), 0,
                                        GP__R(ACCELERATION), GP__R(CELL_START), GP__R(FIELDS), GP__R(STATS) } },
 };
 #undef GP__R
@@ -4083,14 +4417,14 @@ static int gp__shader_constants(char* out, size_t size) {
         "#define GP_GROUP_SIZE %d\n#define GP_KIND_FLUID %uu\n#define GP_KIND_GRANULAR %uu\n#define GP_KIND_RIGID %uu\n#define GP_KIND_EFFECT %uu\n"
         "#define GP_GRID_BOUNDED %d\n#define GP_GRID_HASHED %d\n#define GP_MAX_FLUID_MATERIALS %uu\n#define GP_MAX_FORCES %uu\n"
         "#define GP_MAX_COLLIDERS %uu\n#define GP_MAX_GRANULAR_MATERIALS %uu\n#define GP_MAX_EFFECT_MATERIALS %uu\n"
-        "#define GP_WALL_SAMPLES %uu\n#define GP_FLAG_DETERMINISTIC %uu\n"
+        "#define GP_WALL_SAMPLES %uu\n#define GP_FLAG_DETERMINISTIC %uu\n#define GP_KIND_CLOTH %uu\n#define GP_PARTICLE_DEAD %uu\n#define GP_NO_SLOT %uu\n"
         "#define GP_INTEGRATOR_MASK %uu\n#define GP_FLAG_ARTIFICIAL_VISCOSITY %uu\n"
         "#define GP_SHAPE_SPHERE %d.0\n#define GP_SHAPE_BOX %d.0\n#define GP_SHAPE_CAPSULE %d.0\n#define GP_SHAPE_PLANE %d.0\n"
         "#define GP_SHAPE_MESH %d.0\n#define GP_SHAPE_HEIGHTFIELD %d.0\n#define GP_SCAN_CHUNK %uu\n#define GP_SORT_RUN %uu\n",
         GP_GROUP_SIZE, (unsigned)GP_KIND_FLUID, (unsigned)GP_KIND_GRANULAR, (unsigned)GP_KIND_RIGID, (unsigned)GP_KIND_EFFECT,
         (int)GP_GRID_BOUNDED, (int)GP_GRID_HASHED, (unsigned)GP_MAX_FLUID_MATERIALS, (unsigned)GP_MAX_FORCES,
         (unsigned)GP_MAX_COLLIDERS, (unsigned)GP_MAX_GRANULAR_MATERIALS, (unsigned)GP_MAX_EFFECT_MATERIALS,
-        (unsigned)GP__WALL_SAMPLES, GP__FLAG_DETERMINISTIC,
+        (unsigned)GP__WALL_SAMPLES, GP__FLAG_DETERMINISTIC, (unsigned)GP_KIND_CLOTH, GP_PARTICLE_DEAD, GP_NO_SLOT,
         GP__INTEGRATOR_MASK, GP__FLAG_ARTIFICIAL_VISCOSITY,
         (int)GP_SHAPE_SPHERE, (int)GP_SHAPE_BOX, (int)GP_SHAPE_CAPSULE, (int)GP_SHAPE_PLANE, (int)GP_SHAPE_MESH,
         (int)GP_SHAPE_HEIGHTFIELD, (unsigned)GP__SCAN_CHUNK, (unsigned)GP__SORT_RUN);
@@ -4159,7 +4493,8 @@ static int gp__shader_strings(gp__program_id id, const char* prelude, char* defi
     X(SPH_INTEGRATE, "sph_integrate") X(DEM_CONTACT, "dem_contact") X(DEM_INTEGRATE, "dem_integrate")  \
     X(BODY_UPDATE, "body_update") X(BODY_PARTICLES, "body_particles") X(COUPLING_SOLID, "coupling_solid") \
     X(COUPLING_GUARD, "coupling_guard") X(STEP_CLOCK, "step_clock") X(EFFECTS_COLLIDE, "effects_collide") \
-    X(EFFECTS_MOVE, "effects_move")
+    X(EFFECTS_MOVE, "effects_move") X(STORE_AGE, "store_age") X(STORE_COUNT, "store_count")           \
+    X(STORE_APPEND, "store_append") X(STORE_REMOVE, "store_remove")
 typedef enum gp__stage {
 #define GP__STAGE_ENUM(name, text) GP__STAGE_##name,
     GP__STAGES(GP__STAGE_ENUM)
@@ -4171,7 +4506,7 @@ typedef enum gp__stage {
 typedef struct gp__world_params {
     float grid_origin[4];   /* xyz lowest corner, w cells per metre (1 / cell size, see gp_grid.glsl) */
     int32_t grid_dims[4];   /* xyz cells per axis, w mode */
-    uint32_t counts[4];     /* live particles, buckets, capacity, flags */
+    uint32_t counts[4];     /* slots in use (the GPU's: store_count copies it here), buckets, capacity, flags */
 } gp__world_params;
 GP__STATIC_ASSERT(world_params_is_std140, sizeof(gp__world_params) == 48);
 
@@ -4195,6 +4530,22 @@ GP__STATIC_ASSERT(stats_is_std430, sizeof(gp__stats) == 96);
 /* What each step copies for the step after next: nonfinite, truncated, max_speed, then clock_lag. */
 #define GP__STATS_STEP_AT offsetof(gp__stats, nonfinite)
 #define GP__STATS_STEP_BYTES 12u
+/* What each step copies for the step after next (gp__step_state.stats): those three words, then
+   clock_lag, the store's count and its refused removals. */
+typedef struct gp__step_words { uint32_t nonfinite, truncated, max_speed, lag, count, refused, padding[2]; } gp__step_words;
+
+/* The store's words on the GPU, the STORE role (gp_buffers.glsl's gp_store_block), word for word:
+   the count and the free-id queue, a removal's check, and the indirect arguments of every pass
+   over the store and of the draw (store_count writes them). */
+typedef struct gp__store_words {
+    uint32_t count, died, free_head, free_count, check;
+    uint32_t dispatch[3];
+    uint32_t draw[4];
+    uint32_t refused;
+    uint32_t padding[3];
+} gp__store_words;
+GP__STATIC_ASSERT(store_words_is_std430, sizeof(gp__store_words) == 64);
+GP__STATIC_ASSERT(store_draw_offset, offsetof(gp__store_words, draw) == GP_STORE_DRAW_OFFSET);
 
 /* The std140 uniform block of shaders_embedded/gp_solver.glsl, field for field. */
 typedef struct gp__fluid_params {
@@ -4321,7 +4672,8 @@ typedef struct gp__rigid_system {
 /* The step (section >>step): what picks the substeps, and the statistics read two steps late. */
 typedef struct gp__step_state {
     float max_speed;                      /* of the last substep of the step before last */
-    gp__GLuint stats[2];                  /* the statistics' words 1-3 and clock_lag after each of the last two steps */
+    gp__GLuint stats[2];                  /* after each of the last two steps: the statistics' words 1-3, clock_lag,
+                                             the store's count and refused removals (gp__step_words) */
     gp__GLsync fence[2];                  /* signalled when that copy is done; NULL: none pending */
     uint32_t slot;                        /* where this step's copy goes: the older of the two */
     float added_speed;                    /* fastest particle added or written from the host since the last step */
@@ -4334,6 +4686,24 @@ typedef struct gp__step_state {
     bool cfl_warned;                      /* warned since the CFL number was last fine */
 } gp__step_state;
 
+/* The store's births and deaths (sections >>grid and >>store): its count lives on the GPU
+   (gp__store_words); the host keeps a bound of it (gp_world.count: the GPU's count of the step
+   before last, from the statistics, plus everything appended since) and the ids it gives. */
+typedef struct gp__store_state {
+    gp__GLuint words;                     /* gp__store_words */
+    gp__GLuint free_ids;                  /* the free-id queue, id_space uints */
+    gp__GLuint staging;                   /* what an add or a removal by ids uploads, grown on demand */
+    size_t staging_bytes;
+    uint32_t id_space;                    /* 2 capacity: every id is below it */
+    uint32_t next_id;                     /* the first never-used id */
+    bool mortal;                          /* a particle may die (added with a lifetime, life written,
+                                             a removal): the builds then give the dead back */
+    uint64_t added;                       /* particles appended since the world was made */
+    uint64_t added_at[2];                 /* `added` when each of the two step statistics' copies was made */
+    uint32_t refused;                     /* store_refused as the statistics last showed it */
+    uint32_t readbacks;                   /* waits for the GPU (gp_world_readbacks) */
+} gp__store_state;
+
 /* The draw helpers (section >>draw), made on the first draw. */
 typedef struct gp__draw_state { gp__GLuint particles, vao, bodies; } gp__draw_state;
 
@@ -4345,7 +4715,8 @@ struct gp_world {
     gp__GLuint programs[GP__PROGRAM_COUNT];   /* the compute programs by gp__program_id */
     gp__program_id current;               /* the program gp__use made current */
     /* the particle store */
-    uint32_t capacity, count;
+    uint32_t capacity, count;             /* count: the host's bound of the GPU's (gp__store_state) */
+    gp__store_state store;
     gp__GLuint position, velocity, info, life;
     gp__GLuint spare16, spare8;           /* reorder targets, swapped with the attribute */
     gp__GLuint slot_of_id;
@@ -4353,12 +4724,11 @@ struct gp_world {
     /* the grid */
     uint32_t buckets;                     /* not counting the NaN bucket */
     gp__GLuint cell_key, order;           /* uint per particle */
-    gp__GLuint cell_count, cell_start;    /* uint per bucket, plus two */
+    gp__GLuint cell_count, cell_start;    /* uint per bucket, plus three (NaN, dead, the end) */
     gp__GLuint grid_stats;                /* outside, nonfinite, truncated, then the solvers' 5 words */
     gp__GLuint params;                    /* the uniform block */
     gp__world_params params_host;
     bool grid_built;
-    uint32_t grid_particles;
     /* the solvers' parameters: materials, forces, colliders (gp_solver.glsl) */
     gp__GLuint solver;                    /* the uniform block */
     gp__solver_params solver_host;
@@ -4482,22 +4852,30 @@ static void gp__solver_upload(gp_world* w) {
     gp__buffer_upload(w, w->solver, 0, sizeof w->solver_host, &w->solver_host);
 }
 
-static void gp__buffer_download(gp_world* w, gp__GLuint buffer, size_t offset, size_t bytes, void* dst) {
+static void gp__buffer_read(gp_world* w, gp__GLuint buffer, size_t offset, size_t bytes, void* dst) {
     if (!bytes) return;
     w->gl.fnBindBuffer(GP__GL_COPY_READ_BUFFER, buffer);
     w->gl.fnGetBufferSubData(GP__GL_COPY_READ_BUFFER, (gp__GLintptr)offset, (gp__GLsizeiptr)bytes, dst);
     w->gl.fnBindBuffer(GP__GL_COPY_READ_BUFFER, 0);
 }
 
+/* A readback that waits for the GPU to finish what it was sent (counted: gp_world_readbacks). The
+   step's statistics come through gp__buffer_read alone, from a copy a fence says is done. */
+static void gp__buffer_download(gp_world* w, gp__GLuint buffer, size_t offset, size_t bytes, void* dst) {
+    ++w->store.readbacks;
+    gp__buffer_read(w, buffer, offset, bytes, dst);
+}
+
 /* Fills bytes at offset with zeros (offset and bytes multiples of 4). */
-static void gp__buffer_zero(gp_world* w, gp__GLuint buffer, size_t offset, size_t bytes) {
-    const uint32_t zero = 0;
+static void gp__buffer_fill(gp_world* w, gp__GLuint buffer, size_t offset, size_t bytes, uint32_t word) {
     if (!bytes) return;
     w->gl.fnBindBuffer(GP__GL_COPY_WRITE_BUFFER, buffer);
     w->gl.fnClearBufferSubData(GP__GL_COPY_WRITE_BUFFER, GP__GL_R32UI, (gp__GLintptr)offset, (gp__GLsizeiptr)bytes,
-                               GP__GL_RED_INTEGER, GP__GL_UNSIGNED_INT, &zero);
+                               GP__GL_RED_INTEGER, GP__GL_UNSIGNED_INT, &word);
     w->gl.fnBindBuffer(GP__GL_COPY_WRITE_BUFFER, 0);
 }
+
+static void gp__buffer_zero(gp_world* w, gp__GLuint buffer, size_t offset, size_t bytes) { gp__buffer_fill(w, buffer, offset, bytes, 0u); }
 
 /* >>pipeline ===============================================================================
    Compiling the embedded programs; the frame of every public call that touches the GPU
@@ -4655,6 +5033,10 @@ static gp__GLuint gp__role_buffer(const gp_world* w, gp__role role) {
     case GP__ROLE_FIELDS: return w->colliders.fields;
     case GP__ROLE_OFFSETS: return w->rigid.offsets;
     case GP__ROLE_BODIES: return w->rigid.bodies;   /* 0 before the first body: then no rigid particle reads it */
+    case GP__ROLE_STORE: return w->store.words;
+    case GP__ROLE_FREE_IDS: return w->store.free_ids;
+    case GP__ROLE_STAGING: return w->store.staging ? w->store.staging : w->store.words;   /* unread without one */
+    case GP__ROLE_FLAGS: return w->store.words;   /* the caller binds the user's; unread otherwise */
     default: return 0;
     }
 }
@@ -4687,6 +5069,15 @@ static void gp__dispatch(gp_world* w, uint32_t groups) {
     if (groups == 0) return;
     x = (groups + y - 1) / y;
     w->gl.fnDispatchCompute(x, y, 1);
+    w->gl.fnMemoryBarrier(GP__BARRIER_BETWEEN_PASSES);
+}
+
+/* One invocation per slot in use, however many the GPU holds (store_count's indirect arguments):
+   every pass over the store dispatches so, and no call needs the count on the host. */
+static void gp__dispatch_store(gp_world* w) {
+    w->gl.fnBindBuffer(GP__GL_DISPATCH_INDIRECT_BUFFER, w->store.words);
+    w->gl.fnDispatchComputeIndirect((gp__GLintptr)offsetof(gp__store_words, dispatch));
+    w->gl.fnBindBuffer(GP__GL_DISPATCH_INDIRECT_BUFFER, 0);
     w->gl.fnMemoryBarrier(GP__BARRIER_BETWEEN_PASSES);
 }
 
@@ -4729,11 +5120,11 @@ static void gp__timer_end(gp_world* w, uint32_t timer) {
     w->gl.fnQueryCounter(w->pending[timer].end, GP__GL_TIMESTAMP);
 }
 
-/* A stage over every live slot: its program, one invocation per slot, timed as `stage`. */
+/* A stage over every slot in use: its program, one invocation per slot, timed as `stage`. */
 static void gp__stage_run(gp_world* w, gp__stage stage, gp__program_id program) {
     uint32_t timer = gp__timer_begin(w, stage);
     gp__use(w, program);
-    gp__dispatch(w, gp__groups(w->count, GP_GROUP_SIZE));
+    gp__dispatch_store(w);
     gp__timer_end(w, timer);
 }
 
@@ -4963,9 +5354,10 @@ uint32_t gp_float_sort_key(float value) {
    The neighbour grid by counting sort, over every live particle whatever its kind:
      1. grid_count: each particle's bucket key; per-bucket counts by atomic add, whose result is
         the particle's rank in its bucket (kept in order); outside and NaN particles counted (the
-        NaN ones go to the extra bucket `buckets`).
-     2. gp__scan_level: cell_start = exclusive scan of the counts (buckets + 2 words, the last
-        count being 0, so cell_start[buckets + 1] = count).
+        NaN ones go to the extra bucket `buckets`), the dead to the one after it, `buckets + 1`.
+     2. gp__scan_level: cell_start = exclusive scan of the counts (buckets + 3 words, the last
+        count being 0): cell_start[buckets + 1] is the live count, cell_start[buckets + 2] the
+        count before the build.
      3. Deterministic only: grid_count wrote each id to order instead of the rank; sort the
         (key, id) pairs (gp__sort), then grid_ids maps the ids to slots (the gather form,
         order[slot] = particle).
@@ -4974,12 +5366,36 @@ uint32_t gp_float_sort_key(float value) {
         attribute[order[k]] (gather), then the two names swap; position carries life along, and
         the info pass also writes slot_of_id[id] = slot. On a CPU renderer random stores cost less
         than random loads, so the usual path scatters.
-   Memory per particle: 56 bytes of attributes, 24 of spares, 12 of key, order and slot; the
-   solvers keep their per-substep values in the spares (see >>sph), so 92 bytes in all. */
+     5. The store's compaction, when a particle may have died (gp__store_state.mortal): store_free
+        gives the ids of the dead, now in slots [live, count), to the free-id queue, and
+        store_count cuts the count to the live (gp__store_count).
+   Every pass but grid_count runs over the GPU's count (gp__dispatch_store); grid_count runs over
+   the host's bound of it, since the deterministic sort needs its keys past the count too.
+   Memory per particle: 56 bytes of attributes, 24 of spares, 8 of key and order, 16 of ids (two
+   ids per slot: slot_of_id and the free-id queue); the solvers keep their per-substep values in
+   the spares (see >>sph), so 104 bytes in all. */
 
+/* The world's block, once, at creation: its count (0 then) is the GPU's from then on, which
+   gp__store_count copies in. */
 static void gp__params_upload(gp_world* w) {
-    w->params_host.counts[0] = w->count;
+    w->params_host.counts[0] = 0;
     gp__buffer_upload(w, w->params, 0, sizeof w->params_host, &w->params_host);
+}
+
+/* The store's count after a build (added 0: the dead cut off) or after store_append wrote added
+   particles past it; then copied into the world's block, where every pass reads gp_counts.x. */
+static void gp__store_count(gp_world* w, uint32_t added) {
+    uint32_t timer = gp__timer_begin(w, GP__STAGE_STORE_COUNT);
+    gp__use(w, GP__PROGRAM_STORE_COUNT);
+    w->gl.fnUniform1ui(0, added);
+    gp__dispatch(w, 1);   /* its barrier orders the copy after the write */
+    w->gl.fnBindBuffer(GP__GL_COPY_READ_BUFFER, w->store.words);
+    w->gl.fnBindBuffer(GP__GL_COPY_WRITE_BUFFER, w->params);
+    w->gl.fnCopyBufferSubData(GP__GL_COPY_READ_BUFFER, GP__GL_COPY_WRITE_BUFFER, offsetof(gp__store_words, count),
+                              offsetof(gp__world_params, counts), 4);
+    w->gl.fnBindBuffer(GP__GL_COPY_READ_BUFFER, 0);
+    w->gl.fnBindBuffer(GP__GL_COPY_WRITE_BUFFER, 0);
+    gp__timer_end(w, timer);
 }
 
 static void gp__swap(gp__GLuint* a, gp__GLuint* b) { gp__GLuint t = *a; *a = *b; *b = t; }
@@ -4998,7 +5414,7 @@ static void gp__reorder(gp_world* w, gp__GLuint* attribute) {
     gp__bind(w, GP__ROLE_REORDER_DESTINATION, w->spare16);
     gp__bind(w, GP__ROLE_CARRIED_SOURCE, carried ? *carried : *attribute);   /* bound but unread when nothing is carried */
     gp__bind(w, GP__ROLE_CARRIED_DESTINATION, carried ? w->spare8 : w->spare16);
-    gp__dispatch(w, gp__groups(w->count, GP_GROUP_SIZE));
+    gp__dispatch_store(w);
     gp__swap(attribute, &w->spare16);
     if (carried) gp__swap(carried, &w->spare8);
 }
@@ -5011,17 +5427,18 @@ static gp_result gp__grid_build(gp_world* world) {
     gp_result r;
     world->fluid.valid = false;
     groups = gp__groups(world->count, GP_GROUP_SIZE);
-    table_bytes = ((size_t)world->buckets + 2) * 4;
+    table_bytes = ((size_t)world->buckets + 3) * 4;
 
     timer = gp__timer_begin(world, GP__STAGE_GRID_COUNT);
     gp__buffer_zero(world, world->cell_count, 0, table_bytes);   /* GL orders its own clears before */
     gp__buffer_zero(world, world->grid_stats, 0, GP__STATS_GRID_BYTES);   /* later shader reads: no barrier */
     gp__use(world, GP__PROGRAM_GRID_COUNT);
+    world->gl.fnUniform1ui(0, world->count);
     gp__dispatch(world, groups);
     gp__timer_end(world, timer);
 
     timer = gp__timer_begin(world, GP__STAGE_GRID_SCAN);
-    r = gp__scan_level(world, world->cell_count, world->cell_start, world->buckets + 2, false, 0, 0, 0);
+    r = gp__scan_level(world, world->cell_count, world->cell_start, world->buckets + 3, false, 0, 0, 0);
     gp__timer_end(world, timer);
     if (r != GP_OK) return r;
     if (world->count == 0) goto done;
@@ -5032,7 +5449,7 @@ static gp_result gp__grid_build(gp_world* world) {
         timer = gp__timer_begin(world, GP__STAGE_GRID_SORT);
         gp__sort(world, world->cell_key, world->order, world->count, false);
         gp__use(world, GP__PROGRAM_GRID_IDS);
-        gp__dispatch(world, groups);
+        gp__dispatch_store(world);
         gp__timer_end(world, timer);
     }
 
@@ -5042,9 +5459,16 @@ static gp_result gp__grid_build(gp_world* world) {
     gp__reorder(world, &world->velocity);
     gp__reorder(world, &world->info);
     gp__timer_end(world, timer);
+
+    if (world->store.mortal) {   /* the store's compaction: the dead are past the live now */
+        timer = gp__timer_begin(world, GP__STAGE_STORE_COUNT);
+        gp__use(world, GP__PROGRAM_STORE_FREE);
+        gp__dispatch_store(world);   /* still the count before the build */
+        gp__timer_end(world, timer);
+        gp__store_count(world, 0);
+    }
 done:
     world->grid_built = true;
-    world->grid_particles = world->count;
     return GP_OK;
 }
 
@@ -5062,7 +5486,7 @@ gp_result gp_grid_stats_read(gp_world* world, gp_grid_stats* stats) {
     if (!world->grid_built) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_STATE, GP_LOG_ITEM_GRID_STALE,
                                                            "no grid was built yet: call gp_grid_build first"));
     gp__buffer_download(world, world->grid_stats, 0, GP__STATS_GRID_BYTES, &words);
-    stats->particles = world->grid_particles;
+    gp__buffer_download(world, world->store.words, offsetof(gp__store_words, count), 4, &stats->particles);
     stats->outside = words.outside;
     stats->nonfinite = words.nonfinite;
     stats->truncated = words.truncated;
@@ -5083,7 +5507,7 @@ gp_result gp_grid_count_neighbors(gp_world* world, float radius, uint32_t out_bu
         return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE,
                                        "radius %g must be positive and at most the cell size %g",
                                        (double)radius, (double)world->desc.grid.cell_size));
-    if (!world->grid_built || world->grid_particles != world->count)
+    if (!world->grid_built)
         return gp__end(world, gp__fail(world, GP_ERROR_INVALID_STATE, GP_LOG_ITEM_GRID_STALE,
                                        "the grid is older than the particles: call gp_grid_build first"));
     if (world->count == 0) return gp__end(world, GP_OK);
@@ -5092,12 +5516,52 @@ gp_result gp_grid_count_neighbors(gp_world* world, float radius, uint32_t out_bu
     gp__use(world, GP__PROGRAM_GRID_NEIGHBORS);
     world->gl.fnUniform1f(0, radius);
     gp__bind(world, GP__ROLE_NEIGHBOR_COUNT, out_buffer);
-    gp__dispatch(world, gp__groups(world->count, GP_GROUP_SIZE));
+    gp__dispatch_store(world);
     gp__timer_end(world, timer);
     return gp__end(world, GP_OK);
 }
 
-/* ---- the particle store's checked add, shared by gp_particles_add and every system's scenes ---- */
+/* >>store ==================================================================================
+   The store's births and deaths. Its count lives on the GPU (gp__store_words): an add stages the
+   particles and store_append writes them after however many the GPU holds; a removal flags them
+   (store_remove) and a particle with a lifetime ages at the start of each substep (store_age); the
+   next grid build takes the dead out and gives their ids back (>>grid). The host keeps a bound of
+   the count (gp_world.count: the GPU's of the step before last plus everything added since) and
+   waits for the exact one only when the bound says the store may be full. Before the add, the
+   checks every system's scenes share. */
+
+#define GP__STAGING_CHUNK 65536u   /* particles an add stages at a time (3.5 MiB) */
+
+/* Room for n more particles: the host's bound says so, or else the exact count (a wait) does. */
+static gp_result gp__store_room(gp_world* w, uint64_t n, const char* what) {
+    if (n <= (uint64_t)(w->capacity - w->count)) return GP_OK;
+    if (w->store.mortal) gp__buffer_download(w, w->store.words, offsetof(gp__store_words, count), 4, &w->count);
+    if (n <= (uint64_t)(w->capacity - w->count)) return GP_OK;
+    return gp__fail(w, GP_ERROR_CAPACITY, GP_LOG_ITEM_STORE_FULL, "%llu %s do not fit: %u of %u slots are in use; nothing was added",
+                    (unsigned long long)n, what, w->count, w->capacity);
+}
+
+/* n given-back ids, oldest first, off the GPU's free-id queue (a wait): once the never-used ids
+   are gone. */
+static gp_result gp__store_take_ids(gp_world* w, uint32_t n, uint32_t* out) {
+    gp__store_words words;
+    uint32_t first, before_wrap;
+    gp__buffer_download(w, w->store.words, 0, sizeof words, &words);
+    if (words.free_count < n)
+        return gp__fail(w, GP_ERROR_CAPACITY, GP_LOG_ITEM_IDS_USED_UP,
+                        "%u particles need ids: all %u are given and %u were given back; nothing was added", n,
+                        w->store.id_space, words.free_count);
+    first = words.free_head;
+    before_wrap = n < w->store.id_space - first ? n : w->store.id_space - first;
+    gp__buffer_download(w, w->store.free_ids, (size_t)first * 4, (size_t)before_wrap * 4, out);
+    gp__buffer_download(w, w->store.free_ids, 0, (size_t)(n - before_wrap) * 4, out + before_wrap);
+    words.free_head = (first + n) % w->store.id_space;
+    words.free_count -= n;
+    gp__buffer_upload(w, w->store.words, offsetof(gp__store_words, free_head), 8, &words.free_head);
+    return GP_OK;
+}
+
+/* ---- the checks every add shares ---- */
 
 static bool gp__finite3(const float v[3]) { return v && isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]); }
 
@@ -5160,17 +5624,17 @@ static gp_result gp__check_values(gp_world* w, const char* what, const float* v,
 /* The mass of a grain of radius r of a material of the given density (kg/m^3): its sphere's. */
 static float gp__grain_mass(float density, float r) { return (float)((double)density * 4.0 / 3.0 * GP__PI * (double)r * r * r); }
 
-/* The add, inside a gp__begin/gp__end pair (also used by the fluid's scenes and pours). */
+/* ---- the add, the removals, the count ---- */
+
+/* The add, inside a gp__begin/gp__end pair (also used by every system's scenes and pours). */
 static gp_result gp__particles_add(gp_world* world, const gp_particles_desc* desc, uint32_t* ids) {
     gp_particles_desc d;
     gp_result r = GP_OK;
-    gp_particle_position* position = NULL;
-    gp_particle_velocity* velocity = NULL;
-    gp_particle_info* info = NULL;
-    gp_particle_life* life = NULL;
-    uint32_t* slots = NULL;
-    uint32_t i, first;
+    uint32_t *given = NULL, *words;
+    uint32_t i, done, first_id, chunk;
+    size_t bytes;
     float grain_density = 0.0f;   /* > 0: each grain's mass is its material's density times its sphere */
+    bool owned;
     int k;
     if (!desc) return gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_NULL, "desc is NULL");
     d = *desc;
@@ -5186,10 +5650,7 @@ static gp_result gp__particles_add(gp_world* world, const gp_particles_desc* des
     if (d.radius == 0.0f) d.radius = 0.5f * world->desc.grid.cell_size;
     if (d.mass == 0.0f) d.mass = 1.0f;
     if (!d.has_owner) d.owner = GP_NO_OWNER;
-    if (d.count > world->capacity - world->count)
-        return gp__fail(world, GP_ERROR_CAPACITY, GP_LOG_ITEM_STORE_FULL,
-                        "%u particles do not fit: %u of %u slots are live; nothing was added",
-                        d.count, world->count, world->capacity);
+    if ((r = gp__store_room(world, d.count, "particles")) != GP_OK) return r;
     if (!d.positions) return gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_NULL,
                                       "positions is NULL for %u particles", d.count);
     if ((int)d.kind <= (int)GP_KIND_DEFAULT || (int)d.kind >= (int)GP_KIND_COUNT)
@@ -5211,6 +5672,9 @@ static gp_result gp__particles_add(gp_world* world, const gp_particles_desc* des
     if (!(d.lifetime >= 0.0f) || !isfinite(d.lifetime))
         return gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE,
                         "lifetime %g must be 0 (forever) or positive", (double)d.lifetime);
+    if ((d.kind == GP_KIND_RIGID || d.kind == GP_KIND_CLOTH) && d.lifetime != 0.0f)
+        return gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE,
+                        "lifetime %g: a body's or cloth's particle lives as long as its owner (0)", (double)d.lifetime);
     if ((r = gp__check_values(world, "position", d.positions, d.count, 3, 3, false)) != GP_OK ||
         (r = gp__check_values(world, "velocity", d.velocities, d.count, 3, 3, false)) != GP_OK ||
         (r = gp__check_values(world, "radius", d.radii, d.count, 1, 1, true)) != GP_OK ||
@@ -5224,32 +5688,54 @@ static gp_result gp__particles_add(gp_world* world, const gp_particles_desc* des
                             "float; nothing was added", i, (double)(d.radii ? d.radii[i] : d.radius), (double)mass);
     }
 
-    position = (gp_particle_position*)gp__alloc(&world->desc.allocator, (size_t)d.count * sizeof *position);
-    velocity = (gp_particle_velocity*)gp__alloc(&world->desc.allocator, (size_t)d.count * sizeof *velocity);
-    info = (gp_particle_info*)gp__alloc(&world->desc.allocator, (size_t)d.count * sizeof *info);
-    life = (gp_particle_life*)gp__alloc(&world->desc.allocator, (size_t)d.count * sizeof *life);
-    slots = (uint32_t*)gp__alloc(&world->desc.allocator, (size_t)d.count * sizeof *slots);
-    if (!position || !velocity || !info || !life || !slots) {
-        r = gp__fail(world, GP_ERROR_OUT_OF_MEMORY, GP_LOG_ITEM_HOST_OUT_OF_MEMORY,
-                     "no host memory to stage %u particles; nothing was added", d.count);
-    } else {
-        /* Ids are handed out in slot order: live particles hold ids [0, count), a slot each. */
-        first = world->count;
-        for (i = 0; i < d.count; ++i) {
-            const float* p = d.positions + (size_t)i * 3;
-            const float* v = d.velocities ? d.velocities + (size_t)i * 3 : NULL;
-            position[i].x = p[0]; position[i].y = p[1]; position[i].z = p[2];
-            position[i].radius = d.radii ? d.radii[i] : d.radius;
-            velocity[i].x = v ? v[0] : 0.0f; velocity[i].y = v ? v[1] : 0.0f; velocity[i].z = v ? v[2] : 0.0f;
-            velocity[i].mass = d.masses ? d.masses[i] : grain_density > 0.0f ? gp__grain_mass(grain_density, position[i].radius) : d.mass;
-            info[i].id = first + i;
-            info[i].kind = (uint32_t)d.kind | (d.phase << 16);
-            info[i].owner = d.owner;
-            info[i].user = d.users ? d.users[i] : d.user;
-            life[i].age = 0.0f;
-            life[i].lifetime = d.lifetime;
-            slots[i] = first + i;
-            if (ids) ids[i] = first + i;
+    /* Room first (host memory for a chunk, the staging buffer), so that nothing fails halfway. */
+    chunk = d.count < GP__STAGING_CHUNK ? d.count : GP__STAGING_CHUNK;
+    bytes = (size_t)chunk * 48 + (size_t)(chunk + 1) / 2 * 16;   /* store_append's layout */
+    words = (uint32_t*)gp__alloc(&world->desc.allocator, bytes);
+    owned = d.kind == GP_KIND_RIGID || d.kind == GP_KIND_CLOTH;
+    if (!words) return gp__fail(world, GP_ERROR_OUT_OF_MEMORY, GP_LOG_ITEM_HOST_OUT_OF_MEMORY,
+                                "no host memory to stage %u particles; nothing was added", d.count);
+    r = gp__buffer_grow(world, &world->store.staging, &world->store.staging_bytes, bytes, 0, "the staging buffer");
+    /* Ids: never-used ones while they last (consecutive, as bodies need); then given-back ones,
+       oldest first, which only the GPU knows (a wait). */
+    first_id = world->store.next_id;
+    if (r == GP_OK && (uint64_t)first_id + d.count > world->store.id_space) {
+        if (owned)
+            r = gp__fail(world, GP_ERROR_CAPACITY, GP_LOG_ITEM_IDS_USED_UP,
+                         "%u particles of a body or cloth need consecutive never-used ids; %u of %u are left; "
+                         "nothing was added", d.count, world->store.id_space - first_id, world->store.id_space);
+        else if (!(given = (uint32_t*)gp__alloc(&world->desc.allocator, (size_t)d.count * sizeof *given)))
+            r = gp__fail(world, GP_ERROR_OUT_OF_MEMORY, GP_LOG_ITEM_HOST_OUT_OF_MEMORY,
+                         "no host memory for %u ids; nothing was added", d.count);
+        else
+            r = gp__store_take_ids(world, d.count, given);
+    } else if (r == GP_OK) {
+        world->store.next_id += d.count;
+    }
+    for (done = 0; done < d.count && r == GP_OK; done += chunk) {
+        uint32_t n = d.count - done < chunk ? d.count - done : chunk, timer;
+        size_t at = (size_t)n * 12;   /* the lives' first word */
+        for (i = 0; i < n; ++i) {
+            uint32_t j = done + i;
+            const float* p = d.positions + (size_t)j * 3;
+            const float* v = d.velocities ? d.velocities + (size_t)j * 3 : NULL;
+            float position[4], velocity[4], life[2];
+            uint32_t info[4];
+            position[0] = p[0]; position[1] = p[1]; position[2] = p[2];
+            position[3] = d.radii ? d.radii[j] : d.radius;
+            velocity[0] = v ? v[0] : 0.0f; velocity[1] = v ? v[1] : 0.0f; velocity[2] = v ? v[2] : 0.0f;
+            velocity[3] = d.masses ? d.masses[j] : grain_density > 0.0f ? gp__grain_mass(grain_density, position[3]) : d.mass;
+            info[0] = given ? given[j] : first_id + j;
+            info[1] = (uint32_t)d.kind | (d.phase << 16);
+            info[2] = d.owner;
+            info[3] = d.users ? d.users[j] : d.user;
+            life[0] = 0.0f;
+            life[1] = d.lifetime;
+            memcpy(words + (size_t)i * 4, position, 16);
+            memcpy(words + ((size_t)n + i) * 4, velocity, 16);
+            memcpy(words + ((size_t)2 * n + i) * 4, info, 16);
+            memcpy(words + at + (size_t)i * 2, life, 8);
+            if (ids) ids[j] = info[0];
             for (k = 0; k < 3; ++k) {   /* the extent the default camera frames */
                 if (p[k] < world->added_lo[k]) world->added_lo[k] = p[k];
                 if (p[k] > world->added_hi[k]) world->added_hi[k] = p[k];
@@ -5259,25 +5745,130 @@ static gp_result gp__particles_add(gp_world* world, const gp_particles_desc* des
                 if (speed > world->step.added_speed) world->step.added_speed = speed;
             }
         }
-        gp__buffer_upload(world, world->position, (size_t)first * 16, (size_t)d.count * 16, position);
-        gp__buffer_upload(world, world->velocity, (size_t)first * 16, (size_t)d.count * 16, velocity);
-        gp__buffer_upload(world, world->info, (size_t)first * 16, (size_t)d.count * 16, info);
-        gp__buffer_upload(world, world->life, (size_t)first * 8, (size_t)d.count * 8, life);
-        gp__buffer_upload(world, world->slot_of_id, (size_t)first * 4, (size_t)d.count * 4, slots);
-        if (world->fluid.state) gp__buffer_zero(world, world->fluid.state, (size_t)first * 8, (size_t)d.count * 8);
-        world->count += d.count;
-        world->grid_built = false;
-        if (d.kind == GP_KIND_FLUID) world->fluid.phases |= 1u << d.phase;
-        if (d.kind == GP_KIND_GRANULAR || d.kind == GP_KIND_RIGID) world->dem.phases |= 1u << d.phase;
-        if (d.kind == GP_KIND_EFFECT) world->effects.any = true;
-        gp__params_upload(world);
+        timer = gp__timer_begin(world, GP__STAGE_STORE_APPEND);
+        gp__buffer_upload(world, world->store.staging, 0, at * 4 + (size_t)(n + 1) / 2 * 16, words);
+        gp__use(world, GP__PROGRAM_STORE_APPEND);
+        world->gl.fnUniform1ui(0, n);
+        world->gl.fnUniform1ui(1, world->fluid.state != 0);
+        gp__dispatch(world, gp__groups(n, GP_GROUP_SIZE));
+        gp__timer_end(world, timer);
+        gp__store_count(world, n);
+        world->count += n;
+        world->store.added += n;
     }
-    gp__free(&world->desc.allocator, position);
-    gp__free(&world->desc.allocator, velocity);
-    gp__free(&world->desc.allocator, info);
-    gp__free(&world->desc.allocator, life);
-    gp__free(&world->desc.allocator, slots);
-    return r;
+    gp__free(&world->desc.allocator, words);
+    gp__free(&world->desc.allocator, given);
+    if (r != GP_OK) return r;
+    world->grid_built = false;
+    if (d.lifetime > 0.0f) world->store.mortal = true;
+    if (d.kind == GP_KIND_FLUID) world->fluid.phases |= 1u << d.phase;
+    if (d.kind == GP_KIND_GRANULAR || d.kind == GP_KIND_RIGID) world->dem.phases |= 1u << d.phase;
+    if (d.kind == GP_KIND_EFFECT) world->effects.any = true;
+    return GP_OK;
+}
+
+/* A removal's two passes (store_remove.comp): the check counts what may not go, then the mark
+   flags the rest dead only if the check counted nothing. by_ids: staging holds count ids; else
+   the user's flag buffer is bound, over the store. */
+static void gp__store_remove(gp_world* w, uint32_t count, gp__GLuint flags) {
+    uint32_t timer = gp__timer_begin(w, GP__STAGE_STORE_REMOVE), mark;
+    gp__buffer_zero(w, w->store.words, offsetof(gp__store_words, check), 4);
+    gp__use(w, GP__PROGRAM_STORE_REMOVE);
+    if (flags) gp__bind(w, GP__ROLE_FLAGS, flags);
+    w->gl.fnUniform1ui(0, count);
+    for (mark = 0; mark < 2; ++mark) {
+        w->gl.fnUniform1ui(1, mark);
+        if (count) gp__dispatch(w, gp__groups(count, GP_GROUP_SIZE));
+        else gp__dispatch_store(w);
+    }
+    gp__timer_end(w, timer);
+    w->store.mortal = true;   /* the builds now look for the dead */
+    w->grid_built = false;
+}
+
+gp_result gp_particles_remove(gp_world* world, const uint32_t* ids, uint32_t count) {
+    uint32_t i, refused = 0;
+    gp_result r;
+    if (!world) return gp__no_world(__func__);
+    gp__begin(world, "gp_particles_remove");
+    if (count == 0) return gp__end(world, GP_OK);
+    if (!ids) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_NULL, "ids is NULL"));
+    if (count > world->capacity)
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE,
+                                       "%u ids: the store holds at most %u particles; nothing was removed", count, world->capacity));
+    for (i = 0; i < count; ++i)
+        if (ids[i] >= world->store.id_space)
+            return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_SLOTS_NOT_LIVE,
+                                           "ids[%u] = %u is not an id (they are below %u); nothing was removed", i, ids[i],
+                                           world->store.id_space));
+    if ((r = gp__buffer_grow(world, &world->store.staging, &world->store.staging_bytes, (size_t)count * 4, 0, "the staging buffer")) != GP_OK)
+        return gp__end(world, r);
+    gp__buffer_upload(world, world->store.staging, 0, (size_t)count * 4, ids);
+    gp__store_remove(world, count, 0);
+    gp__buffer_download(world, world->store.words, offsetof(gp__store_words, check), 4, &refused);
+    if (refused)
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_SLOTS_NOT_LIVE,
+                                       "%u of the %u ids name no particle in the store, or a body's or cloth's particle "
+                                       "(those live as long as their owner); nothing was removed", refused, count));
+    return gp__end(world, GP_OK);
+}
+
+gp_result gp_particles_remove_flagged(gp_world* world, uint32_t flag_buffer) {
+    gp_result r;
+    if (!world) return gp__no_world(__func__);
+    gp__begin(world, "gp_particles_remove_flagged");
+    if (world->count == 0) return gp__end(world, GP_OK);
+    if ((r = gp__check_buffer(world, flag_buffer, (size_t)world->count * 4, "flag buffer")) != GP_OK) return gp__end(world, r);
+    gp__store_remove(world, 0, flag_buffer);
+    return gp__end(world, GP_OK);
+}
+
+gp_result gp_particle_count_read(gp_world* world, uint32_t* count) {
+    if (!world) return gp__no_world(__func__);
+    gp__begin(world, "gp_particle_count_read");
+    if (!count) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_NULL, "count is NULL"));
+    gp__buffer_download(world, world->store.words, offsetof(gp__store_words, count), 4, count);
+    return gp__end(world, GP_OK);
+}
+
+gp_result gp_particles_slots_read(gp_world* world, const uint32_t* ids, uint32_t count, uint32_t* slots) {
+    uint32_t i, low = 0xffffffffu, high = 0, *span;
+    if (!world) return gp__no_world(__func__);
+    gp__begin(world, "gp_particles_slots_read");
+    if (count == 0) return gp__end(world, GP_OK);
+    if (!ids || !slots) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_NULL, "ids or slots is NULL"));
+    for (i = 0; i < count; ++i) {
+        if (ids[i] < world->store.id_space && ids[i] < low) low = ids[i];
+        if (ids[i] < world->store.id_space && ids[i] > high) high = ids[i];
+    }
+    if (low > high) {   /* none is an id */
+        for (i = 0; i < count; ++i) slots[i] = GP_NO_SLOT;
+        return gp__end(world, GP_OK);
+    }
+    if ((uint64_t)high - low > 16u * (uint64_t)count + 4096u) {   /* far apart: one word each */
+        for (i = 0; i < count; ++i) {
+            slots[i] = GP_NO_SLOT;
+            if (ids[i] < world->store.id_space) gp__buffer_download(world, world->slot_of_id, (size_t)ids[i] * 4, 4, &slots[i]);
+        }
+        return gp__end(world, GP_OK);
+    }
+    span = (uint32_t*)gp__alloc(&world->desc.allocator, ((size_t)high - low + 1) * 4);
+    if (!span) return gp__end(world, gp__fail(world, GP_ERROR_OUT_OF_MEMORY, GP_LOG_ITEM_HOST_OUT_OF_MEMORY,
+                                              "no host memory for %u ids' slots", high - low + 1));
+    gp__buffer_download(world, world->slot_of_id, (size_t)low * 4, ((size_t)high - low + 1) * 4, span);   /* one wait */
+    for (i = 0; i < count; ++i) slots[i] = ids[i] < world->store.id_space ? span[ids[i] - low] : GP_NO_SLOT;
+    gp__free(&world->desc.allocator, span);
+    return gp__end(world, GP_OK);
+}
+
+uint32_t gp_world_readbacks(const gp_world* world) { return world ? world->store.readbacks : 0; }
+
+/* ---- the store's stage of the substep ---- */
+
+/* Effect particles and every particle with a lifetime age by the substep, before the grid build
+   that takes out those whose age reached it (store_age.comp); nothing to do in a world of neither. */
+static void gp__store_age(gp_world* w) {
+    if (w->store.mortal || w->effects.any) gp__stage_run(w, GP__STAGE_STORE_AGE, GP__PROGRAM_STORE_AGE);
 }
 
 /* >>mesh ===================================================================================
@@ -6397,10 +6988,7 @@ static gp_result gp__fluid_add_lattice(gp_world* w, uint32_t phase, const float 
     if (velocity && (r = gp__check_vector(w, "velocity", velocity)) != GP_OK) return r;
     l0 = w->fluid.materials[phase].spacing;
     n = gp__lattice(min, max, l0, center, radius, NULL);
-    if (n > (uint64_t)(w->capacity - w->count))
-        return gp__fail(w, GP_ERROR_CAPACITY, GP_LOG_ITEM_STORE_FULL,
-                        "%llu particles do not fit: %u of %u slots are live; nothing was added",
-                        (unsigned long long)n, w->count, w->capacity);
+    if ((r = gp__store_room(w, n, "particles")) != GP_OK) return r;
     if (n == 0) return GP_OK;
     xyz = (float*)gp__alloc(&w->desc.allocator, (size_t)n * 3 * sizeof(float));
     if (!xyz) return gp__fail(w, GP_ERROR_OUT_OF_MEMORY, GP_LOG_ITEM_HOST_OUT_OF_MEMORY,
@@ -6783,10 +7371,7 @@ gp_result gp_granular_add_block(gp_world* world, uint32_t phase, const float min
         (r = gp__check_vector(world, "max", max)) != GP_OK || (velocity && (r = gp__check_vector(world, "velocity", velocity)) != GP_OK))
         return gp__end(world, r);
     n = gp__lattice(min, max, world->dem.materials[phase].diameter, NULL, 0.0f, NULL);
-    if (n > (uint64_t)(world->capacity - world->count))
-        return gp__end(world, gp__fail(world, GP_ERROR_CAPACITY, GP_LOG_ITEM_STORE_FULL,
-                                       "%llu grains do not fit: %u of %u slots are live; nothing was added",
-                                       (unsigned long long)n, world->count, world->capacity));
+    if ((r = gp__store_room(world, n, "grains")) != GP_OK) return gp__end(world, r);
     if (n == 0) return gp__end(world, GP_OK);
     xyz = (float*)gp__alloc(&world->desc.allocator, (size_t)n * 3 * sizeof(float));
     if (!xyz) return gp__end(world, gp__fail(world, GP_ERROR_OUT_OF_MEMORY, GP_LOG_ITEM_HOST_OUT_OF_MEMORY,
@@ -6799,20 +7384,19 @@ gp_result gp_granular_add_block(gp_world* world, uint32_t phase, const float min
     d.mass = world->dem.materials[phase].mass;
     d.kind = GP_KIND_GRANULAR;
     d.phase = phase;
-    r = gp__particles_add(world, &d, NULL);
-    if (r == GP_OK && velocity) {   /* one velocity for the block: written after the add */
-        gp_particle_velocity* v = (gp_particle_velocity*)gp__alloc(&world->desc.allocator, (size_t)n * sizeof *v);
+    if (velocity) {   /* one velocity for the block */
+        float* v = (float*)gp__alloc(&world->desc.allocator, (size_t)n * 3 * sizeof(float));
         uint64_t i;
         if (!v) {
-            r = gp__fail(world, GP_ERROR_OUT_OF_MEMORY, GP_LOG_ITEM_HOST_OUT_OF_MEMORY,
-                         "no host memory for %llu velocities; the grains were added at rest",
-                         (unsigned long long)n);
-        } else {
-            for (i = 0; i < n; ++i) { v[i].x = velocity[0]; v[i].y = velocity[1]; v[i].z = velocity[2]; v[i].mass = d.mass; }
-            gp__buffer_upload(world, world->velocity, (size_t)(world->count - n) * 16, (size_t)n * 16, v);
-            gp__free(&world->desc.allocator, v);
+            gp__free(&world->desc.allocator, xyz);
+            return gp__end(world, gp__fail(world, GP_ERROR_OUT_OF_MEMORY, GP_LOG_ITEM_HOST_OUT_OF_MEMORY,
+                                           "no host memory for %llu velocities; nothing was added", (unsigned long long)n));
         }
+        for (i = 0; i < n; ++i) memcpy(v + i * 3, velocity, 3 * sizeof(float));
+        d.velocities = v;
     }
+    r = gp__particles_add(world, &d, NULL);
+    gp__free(&world->desc.allocator, (void*)d.velocities);
     gp__free(&world->desc.allocator, xyz);
     if (r == GP_OK && added) *added = (uint32_t)n;
     return gp__end(world, r);
@@ -7390,10 +7974,11 @@ gp_result gp_bodies_add(gp_world* world, const gp_body_desc* descs, uint32_t cou
         particles += s->particles;
         most = s->particles > most ? s->particles : most;
     }
-    if (particles > (uint64_t)(world->capacity - world->count))
-        return gp__end(world, gp__fail(world, GP_ERROR_CAPACITY, GP_LOG_ITEM_STORE_FULL,
-                                       "%u bodies of %llu particles do not fit: %u of %u slots are live; "
-                                       "nothing was added", count, (unsigned long long)particles, world->count, world->capacity));
+    if ((r = gp__store_room(world, particles, "particles of bodies")) != GP_OK) return gp__end(world, r);
+    if ((uint64_t)world->store.next_id + particles > world->store.id_space)
+        return gp__end(world, gp__fail(world, GP_ERROR_CAPACITY, GP_LOG_ITEM_IDS_USED_UP,
+                                       "%u bodies of %llu particles need consecutive never-used ids; %u are left; nothing was added",
+                                       count, (unsigned long long)particles, world->store.id_space - world->store.next_id));
     if ((uint64_t)world->rigid.body_count + count > GP__MAX_BODIES)
         return gp__end(world, gp__fail(world, GP_ERROR_CAPACITY, GP_LOG_ITEM_TABLE_FULL, "%llu bodies are too many: at most %u",
                                        (unsigned long long)world->rigid.body_count + count, GP__MAX_BODIES));
@@ -7415,7 +8000,7 @@ gp_result gp_bodies_add(gp_world* world, const gp_body_desc* descs, uint32_t cou
     for (i = 0; i < count && r == GP_OK; ++i) {
         const gp__body_shape* s = gp__find_shape(world, descs[i].shape);
         gp_particles_desc p;
-        gp__body_place(s, &descs[i], s->offsets, world->count, &records[i], xyz, velocity);
+        gp__body_place(s, &descs[i], s->offsets, world->store.next_id, &records[i], xyz, velocity);
         records[i].particles[3] = (uint32_t)(s - world->rigid.shapes);
         memset(&p, 0, sizeof p);
         p.count = s->particles;
@@ -7759,18 +8344,22 @@ static void gp__step_clock(gp_world* w) {
 /* THE SUBSTEP of h seconds: every system's stages in one stated order, the whole pipeline on one
    screen (STYLE 23). A system adds its stages here, in its place, and meets the others only
    through the store, the grid and the documented per-particle fields; no system calls another.
-   The order: emitters, the grid, coupling, fluid, grains and bodies, cloth, effects (each system
+   The order: emitters, the clock, ageing, the grid (which takes the dead out of the store),
+   coupling, fluid, grains and bodies, cloth, effects (each system
    integrates its own kinds at the end of its stages). A moving substep's length is the clock's,
    chosen on the GPU (h is the host's plan, which it may shorten). integrate false computes
    without moving (gp_fluid_compute): no emitter runs, nothing moves, h is used as it is. */
 static gp_result gp__world_substep(gp_world* w, float h, bool integrate) {
     gp_result r = GP_OK;
     if (integrate) r = gp__pours_run(w, h);          /* emitters: the pours (>>sph) */
-    if (r == GP_OK) r = gp__grid_build(w);           /* the one grid over every kind (>>grid) */
     if (r != GP_OK) return r;
     w->solver_host.gravity[3] = h;                   /* the substep and the integrator: the solvers' block's first 32 bytes */
     gp__buffer_upload(w, w->solver, 0, sizeof w->solver_host.gravity + sizeof w->solver_host.counts, &w->solver_host);
-    if (integrate) gp__step_clock(w);                /* the substep's length, from the speeds now (>>step) */
+    if (integrate) {
+        gp__step_clock(w);                           /* the substep's length, from the speeds now (>>step) */
+        gp__store_age(w);                            /* lifetimes run: the build below takes out the dead (>>store) */
+    }
+    if ((r = gp__grid_build(w)) != GP_OK) return r;  /* the one grid over every kind, the store compacted (>>grid) */
     gp__stats_reset(w);
     gp__fluid_forces(w);                             /* SPH density and forces, solids as boundary (>>sph) */
     gp__dem_contacts(w);                             /* contacts of grains and rigid particles (>>dem) */
@@ -7791,7 +8380,8 @@ gp_result gp_world_step(gp_world* world, const gp_step_desc* desc) {
     float sound, spacing, viscous, h, cfl, dem_limit, limit;
     double needed, owed;
     bool fixed;
-    uint32_t s, i, words[4];
+    uint32_t s, i;
+    gp__step_words words;
     gp__stats clock;
     gp_result r = GP_OK;
     if (!world) return gp__no_world(__func__);
@@ -7826,9 +8416,17 @@ gp_result gp_world_step(gp_world* world, const gp_step_desc* desc) {
                     "reading them anyway");
         world->gl.fnDeleteSync(fence);
         world->step.fence[world->step.slot] = NULL;
-        gp__buffer_download(world, world->step.stats[world->step.slot], 0, sizeof words, words);   /* nonfinite, truncated, max speed, lag */
-        memcpy(&world->step.max_speed, &words[2], 4);
-        memcpy(&world->step.lag, &words[3], 4);
+        gp__buffer_read(world, world->step.stats[world->step.slot], 0, sizeof words, &words);   /* a finished copy: no wait */
+        memcpy(&world->step.max_speed, &words.max_speed, 4);
+        memcpy(&world->step.lag, &words.lag, 4);
+        /* the count then, and everything appended since: the host's bound of the GPU's */
+        world->count = (uint32_t)((uint64_t)words.count + (world->store.added - world->store.added_at[world->step.slot]));
+        if (world->count > world->capacity) world->count = world->capacity;
+        if (words.refused != world->store.refused)
+            GP__LOG(world, GP_LOG_WARNING, GP_LOG_ITEM_REMOVAL_REFUSED,
+                    "gp_particles_remove_flagged: a flag buffer flagged a body's or cloth's particle (they live as long "
+                    "as their owner): that removal removed nothing (%u refused so far)", words.refused);
+        world->store.refused = words.refused;
         if (!(world->step.lag >= 0.0f) || !isfinite(world->step.lag)) world->step.lag = 0.0f;
         if (world->step.lag > 0.0f && !world->step.lag_warned)
             GP__LOG(world, GP_LOG_INFO, GP_LOG_ITEM_STEP_BEHIND,
@@ -7837,11 +8435,11 @@ gp_result gp_world_step(gp_world* world, const gp_step_desc* desc) {
                     "(at most four steps' dt; beyond, it runs slower than the calls)", (double)world->step.max_speed,
                     (double)world->step.lag);
         world->step.lag_warned = world->step.lag > 0.0f;
-        if (words[0] != world->step.nonfinite_warned && words[0])
+        if (words.nonfinite != world->step.nonfinite_warned && words.nonfinite)
             GP__LOG(world, GP_LOG_WARNING, GP_LOG_ITEM_PARTICLES_NOT_FINITE,
                     "gp_world_step: %u particles have a position that is not finite (NaN or infinite): "
-                    "they stay in the store, in the grid's extra bucket, and are not simulated", words[0]);
-        world->step.nonfinite_warned = words[0];
+                    "they stay in the store, in the grid's extra bucket, and are not simulated", words.nonfinite);
+        world->step.nonfinite_warned = words.nonfinite;
         if (!isfinite(world->step.max_speed)) world->step.max_speed = 0.0f;
     }
     /* particles added since the step before last (not in its statistics), and what the pours
@@ -7862,7 +8460,7 @@ gp_result gp_world_step(gp_world* world, const gp_step_desc* desc) {
     if (!fixed) d.substeps = needed < 1.0 ? 1u : needed > 1000.0 ? 1000u : (uint32_t)needed;
     h = d.dt / (float)d.substeps;
     cfl = h * (sound + world->step.max_speed) / spacing;
-    if (cfl > d.max_cfl && fixed && !world->step.cfl_warned)   /* picked by the library: the GPU's clock keeps it */
+    if (cfl > d.max_cfl && fixed && !world->step.cfl_warned && (world->fluid.phases || world->fluid.pour_count))   /* picked by the library: the GPU's clock keeps it */
         GP__LOG(world, GP_LOG_WARNING, GP_LOG_ITEM_CFL_EXCEEDED,
                 "gp_world_step: the CFL number is %.3g, above %.3g (substep %g s, sound %g m/s, fastest particle "
                 "%g m/s, spacing %g m): the fluid may blow up; take more substeps (0 picks them)", (double)cfl, (double)d.max_cfl,
@@ -7898,8 +8496,15 @@ gp_result gp_world_step(gp_world* world, const gp_step_desc* desc) {
         world->gl.fnBindBuffer(GP__GL_COPY_READ_BUFFER, world->grid_stats);
         world->gl.fnBindBuffer(GP__GL_COPY_WRITE_BUFFER, world->step.stats[world->step.slot]);
         world->gl.fnCopyBufferSubData(GP__GL_COPY_READ_BUFFER, GP__GL_COPY_WRITE_BUFFER, GP__STATS_STEP_AT, 0, GP__STATS_STEP_BYTES);
-        world->gl.fnCopyBufferSubData(GP__GL_COPY_READ_BUFFER, GP__GL_COPY_WRITE_BUFFER, offsetof(gp__stats, clock_lag), GP__STATS_STEP_BYTES, 4);
+        world->gl.fnCopyBufferSubData(GP__GL_COPY_READ_BUFFER, GP__GL_COPY_WRITE_BUFFER, offsetof(gp__stats, clock_lag),
+                                      offsetof(gp__step_words, lag), 4);
+        world->gl.fnBindBuffer(GP__GL_COPY_READ_BUFFER, world->store.words);
+        world->gl.fnCopyBufferSubData(GP__GL_COPY_READ_BUFFER, GP__GL_COPY_WRITE_BUFFER, offsetof(gp__store_words, count),
+                                      offsetof(gp__step_words, count), 4);
+        world->gl.fnCopyBufferSubData(GP__GL_COPY_READ_BUFFER, GP__GL_COPY_WRITE_BUFFER, offsetof(gp__store_words, refused),
+                                      offsetof(gp__step_words, refused), 4);
         world->gl.fnBindBuffer(GP__GL_COPY_READ_BUFFER, 0);
+        world->store.added_at[world->step.slot] = world->store.added;
         world->gl.fnBindBuffer(GP__GL_COPY_WRITE_BUFFER, 0);
         world->step.fence[world->step.slot] = world->gl.fnFenceSync(GP__GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
     }
@@ -8091,7 +8696,7 @@ gp_result gp_draw_particles(gp_world* world, const gp_draw_desc* desc) {
 #else
     gp__gl* gl;
     gp_draw_desc d;
-    gp__GLint vao = 0, array_buffer = 0, viewport[4] = {0, 0, 0, 0};
+    gp__GLint vao = 0, array_buffer = 0, indirect = 0, viewport[4] = {0, 0, 0, 0};
     gp_result r;
     float mode;
     int i;
@@ -8137,7 +8742,10 @@ gp_result gp_draw_particles(gp_world* world, const gp_draw_desc* desc) {
     gl->fnVertexAttribIPointer(3, 4, GP__GL_UNSIGNED_INT, 16, NULL);
     for (i = 0; i < 4; ++i) gl->fnEnableVertexAttribArray((gp__GLuint)i);
     gl->fnEnable(GP__GL_PROGRAM_POINT_SIZE);
-    gl->fnDrawArrays(GP__GL_POINTS, 0, (gp__GLsizei)world->count);
+    gl->fnGetIntegerv(GP__GL_DRAW_INDIRECT_BUFFER_BINDING, &indirect);
+    gl->fnBindBuffer(GP__GL_DRAW_INDIRECT_BUFFER, world->store.words);   /* the count on the GPU: no readback */
+    gl->fnDrawArraysIndirect(GP__GL_POINTS, (const void*)(uintptr_t)offsetof(gp__store_words, draw));
+    gl->fnBindBuffer(GP__GL_DRAW_INDIRECT_BUFFER, (gp__GLuint)indirect);
     gl->fnBindVertexArray((gp__GLuint)vao);
     gl->fnBindBuffer(GP__GL_ARRAY_BUFFER, (gp__GLuint)array_buffer);
     return gp__end(world, GP_OK);
@@ -8281,9 +8889,12 @@ static gp_result gp__load_gl(gp_world* w) {
 
 /* Allocates the store and the grid; every buffer at once, so that a too large world fails here. */
 static gp_result gp__create_buffers(gp_world* w) {
-    size_t n = w->capacity, table = ((size_t)w->buckets + 2) * 4;
+    size_t n = w->capacity, table = ((size_t)w->buckets + 3) * 4;
     gp_result r = GP_OK;
     gp__stats stats;
+    gp__store_words store;
+    memset(&store, 0, sizeof store);   /* nothing in the store: zero workgroups, zero points */
+    store.dispatch[1] = store.dispatch[2] = store.draw[1] = 1u;
     memset(&stats, 0, sizeof stats);   /* the clock too: nothing owed */
     stats.min_density = 0x7f7fffffu;   /* FLT_MAX, as gp__stats_reset leaves it */
     if (r == GP_OK) r = gp__buffer_new(w, n * 16, NULL, "the position buffer", &w->position);
@@ -8292,20 +8903,23 @@ static gp_result gp__create_buffers(gp_world* w) {
     if (r == GP_OK) r = gp__buffer_new(w, n * 8, NULL, "the life buffer", &w->life);
     if (r == GP_OK) r = gp__buffer_new(w, n * 16, NULL, "a reorder buffer", &w->spare16);
     if (r == GP_OK) r = gp__buffer_new(w, n * 8, NULL, "a reorder buffer", &w->spare8);
-    if (r == GP_OK) r = gp__buffer_new(w, n * 4, NULL, "the slot-of-id buffer", &w->slot_of_id);
+    if (r == GP_OK) r = gp__buffer_new(w, (size_t)w->store.id_space * 4, NULL, "the slot-of-id buffer", &w->slot_of_id);
+    if (r == GP_OK) r = gp__buffer_new(w, (size_t)w->store.id_space * 4, NULL, "the free-id queue", &w->store.free_ids);
+    if (r == GP_OK) r = gp__buffer_new(w, sizeof store, &store, "the store's count", &w->store.words);
     if (r == GP_OK) r = gp__buffer_new(w, n * 4, NULL, "the cell key buffer", &w->cell_key);
     if (r == GP_OK) r = gp__buffer_new(w, n * 4, NULL, "the order buffer", &w->order);
     if (r == GP_OK) r = gp__buffer_new(w, table, NULL, "the cell count table", &w->cell_count);
     if (r == GP_OK) r = gp__buffer_new(w, table, NULL, "the cell start table", &w->cell_start);
     if (r == GP_OK) r = gp__buffer_new(w, sizeof stats, &stats, "the world's statistics", &w->grid_stats);
-    if (r == GP_OK) r = gp__buffer_new(w, 16, NULL, "the step statistics", &w->step.stats[0]);
-    if (r == GP_OK) r = gp__buffer_new(w, 16, NULL, "the step statistics", &w->step.stats[1]);
+    if (r == GP_OK) r = gp__buffer_new(w, sizeof(gp__step_words), NULL, "the step statistics", &w->step.stats[0]);
+    if (r == GP_OK) r = gp__buffer_new(w, sizeof(gp__step_words), NULL, "the step statistics", &w->step.stats[1]);
     if (r == GP_OK) r = gp__buffer_new(w, sizeof w->params_host, NULL, "the world parameters", &w->params);
     if (r == GP_OK) r = gp__buffer_new(w, sizeof w->solver_host, &w->solver_host, "the solver parameters", &w->solver);
     if (r == GP_OK) r = gp__buffer_new(w, 4, NULL, "the distance fields", &w->colliders.fields);
     if (r == GP_OK && w->fluid.materials[0].density_model == GP_DENSITY_CONTINUITY) r = gp__fluid_state_ensure(w);
     if (r == GP_OK) {
         gp__buffer_zero(w, w->cell_start, 0, table);
+        gp__buffer_fill(w, w->slot_of_id, 0, (size_t)w->store.id_space * 4, GP_NO_SLOT);   /* no id given yet */
         gp__params_upload(w);
     }
     return r;
@@ -8316,14 +8930,15 @@ void gp_world_destroy(gp_world* world) {
     size_t i;
     if (!world) return;
     if (world->gl.fnDeleteBuffers) {
-        gp__GLuint* buffers[19];
+        gp__GLuint* buffers[22];
         buffers[0] = &world->position; buffers[1] = &world->velocity; buffers[2] = &world->info;
         buffers[3] = &world->life; buffers[4] = &world->spare16; buffers[5] = &world->spare8;
         buffers[6] = &world->slot_of_id; buffers[7] = &world->cell_key; buffers[8] = &world->order;
         buffers[9] = &world->cell_count; buffers[10] = &world->cell_start; buffers[11] = &world->grid_stats;
         buffers[12] = &world->params; buffers[13] = &world->solver; buffers[14] = &world->colliders.fields;
         buffers[15] = &world->colliders.points; buffers[16] = &world->colliders.distances; buffers[17] = &world->rigid.offsets;
-        buffers[18] = &world->rigid.bodies;
+        buffers[18] = &world->rigid.bodies; buffers[19] = &world->store.words; buffers[20] = &world->store.free_ids;
+        buffers[21] = &world->store.staging;
         gp__free(&world->desc.allocator, world->effects.wind_grid);
         gp__buffer_delete(world, &world->fluid.state);
         if (world->desc.gpu_timings) gp__timers_collect(world);
@@ -8381,6 +8996,7 @@ gp_result gp_world_create(const gp_world_desc* desc, gp_world** world) {
     w->desc = resolved;
     w->call = "gp_world_create";
     w->capacity = resolved.max_particles;
+    w->store.id_space = 2u * w->capacity;
     w->added_lo[0] = w->added_lo[1] = w->added_lo[2] = 3.4e38f;   /* none added yet */
     w->added_hi[0] = w->added_hi[1] = w->added_hi[2] = -3.4e38f;
     if (resolved.grid.mode == GP_GRID_BOUNDED)
@@ -8453,6 +9069,7 @@ gp_buffers gp_world_buffers(const gp_world* world) {
     b.cell_start = world->cell_start;
     b.count = world->count;
     b.buckets = world->buckets;
+    b.store = world->store.words;
     return b;
 }
 
@@ -8559,6 +9176,7 @@ gp_result gp_particles_write(gp_world* world, gp_attribute attribute, uint32_t f
     if (r != GP_OK) return gp__end(world, r);
     gp__buffer_upload(world, gp__attribute_buffer(world, attribute), (size_t)first * size, (size_t)count * size, src);
     if (attribute == GP_ATTRIBUTE_POSITION) world->grid_built = false;
+    if (attribute == GP_ATTRIBUTE_LIFE) { world->store.mortal = true; world->grid_built = false; }   /* some may die now */
     if (attribute == GP_ATTRIBUTE_VELOCITY) {   /* the next step's substeps must know the fastest */
         const float* v = (const float*)src;
         uint32_t i;

@@ -14,6 +14,9 @@
 #define GP_MAX_EFFECT_MATERIALS 8u
 #define GP_WALL_SAMPLES 32u
 #define GP_FLAG_DETERMINISTIC 1u
+#define GP_KIND_CLOTH 4u
+#define GP_PARTICLE_DEAD 256u
+#define GP_NO_SLOT 4294967295u
 #define GP_INTEGRATOR_MASK 3u
 #define GP_FLAG_ARTIFICIAL_VISCOSITY 256u
 #define GP_SHAPE_SPHERE 1.0
@@ -168,6 +171,33 @@ layout(std430, binding = GP_BINDING_ORDER) buffer order_block { uint order[]; };
 #endif
 #ifdef GP_BINDING_SLOT_OF_ID
 layout(std430, binding = GP_BINDING_SLOT_OF_ID) buffer slot_of_id_block { uint slot_of_id[]; };
+#endif
+
+// The store's count and free ids (section >>grid, gp__store_words): the count lives on the GPU, so
+// that particles are born and die there and no call reads it back to know what to dispatch.
+#ifdef GP_BINDING_STORE
+layout(std430, binding = GP_BINDING_STORE) buffer gp_store_block {
+    uint store_count;         // slots in use: [0, store_count), live, and until the next build the dead
+    uint store_died;          // particles the builds took out, since the world was made
+    uint store_free_head;     // the free-id queue: free_ids[(head + k) % (2 capacity)], k < free_count,
+    uint store_free_count;    // oldest first
+    uint store_check;         // a removal's check: listed or flagged particles it may not remove
+    uint store_dispatch_x;    // glDispatchComputeIndirect's three words: one invocation per slot in use
+    uint store_dispatch_y;
+    uint store_dispatch_z;
+    uint store_draw_count;    // glDrawArraysIndirect's four: store_count points from slot 0
+    uint store_draw_instances;
+    uint store_draw_first;
+    uint store_draw_base;
+    uint store_refused;       // removals by flag buffer refused on the GPU (a body's or cloth's particle flagged)
+    uint store_padding0;      // the block a whole number of 16 bytes, on every driver
+    uint store_padding1;
+    uint store_padding2;
+};
+#endif
+// Ids given back by the builds, waiting to be given again (the queue of gp_store_block), 2 capacity.
+#ifdef GP_BINDING_FREE_IDS
+layout(std430, binding = GP_BINDING_FREE_IDS) buffer gp_free_ids_block { uint free_ids[]; };
 #endif
 
 // The world's statistics: the grid's three words, then the solvers'.

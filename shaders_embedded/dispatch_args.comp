@@ -14,6 +14,9 @@
 #define GP_MAX_EFFECT_MATERIALS 8u
 #define GP_WALL_SAMPLES 32u
 #define GP_FLAG_DETERMINISTIC 1u
+#define GP_KIND_CLOTH 4u
+#define GP_PARTICLE_DEAD 256u
+#define GP_NO_SLOT 4294967295u
 #define GP_INTEGRATOR_MASK 3u
 #define GP_FLAG_ARTIFICIAL_VISCOSITY 256u
 #define GP_SHAPE_SPHERE 1.0
@@ -28,8 +31,19 @@
 #define GP_BINDING_ARGS 1
 // <<defines
 // dispatch_args: turns an element count that lives on the GPU into the three words of
-// glDispatchComputeIndirect: ceil(count / group size) workgroups, split as x * y when they exceed
-// 65,535 (the shader then takes gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x).
+// glDispatchComputeIndirect (gp_dispatch.glsl).
+// >>include gp_dispatch.glsl
+// gp_dispatch.glsl: glDispatchComputeIndirect's three words for one invocation per element of a
+// count that lives on the GPU: ceil(count / group size) workgroups, split as x * y when they exceed
+// 65,535 (the shader then takes gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x, as
+// gp_global_index does).
+uvec3 gp_dispatch_groups(uint count, uint group_size) {
+    uint groups = count / group_size + uint(count % group_size != 0u);
+    uint x = min(groups, 65535u);
+    uint y = x == 0u ? 1u : (groups + x - 1u) / x;
+    return uvec3(x, groups == 0u ? 0u : y, 1u);
+}
+// <<include gp_dispatch.glsl
 layout(local_size_x = 1) in;
 
 layout(std430, binding = GP_BINDING_COUNT_WORDS) readonly buffer count_block { uint count_words[]; };
@@ -39,11 +53,8 @@ layout(location = 1) uniform uint u_args_word;
 layout(location = 2) uniform uint u_group_size;
 
 void main() {
-    uint count = count_words[u_count_word];
-    uint groups = count / u_group_size + uint(count % u_group_size != 0u);
-    uint x = min(groups, 65535u);
-    uint y = x == 0u ? 1u : (groups + x - 1u) / x;
-    args[u_args_word + 0u] = x;
-    args[u_args_word + 1u] = groups == 0u ? 0u : y;
-    args[u_args_word + 2u] = 1u;
+    uvec3 groups = gp_dispatch_groups(count_words[u_count_word], u_group_size);
+    args[u_args_word + 0u] = groups.x;
+    args[u_args_word + 1u] = groups.y;
+    args[u_args_word + 2u] = groups.z;
 }

@@ -27,4 +27,5 @@ void main() {
     v_color = mix(vec3(0.95, 0.97, 1.0), vec3(0.1, 0.3, 0.95), t);   // white low, blue high (001 figs. 4-5)
     if (u_mode.x == 3.0) v_color = kinds[min(a_info.y & 255u, 6u)];
     if (u_mode.x == 4.0) v_color = u_color.rgb;
+    if ((a_info.y & 256u) != 0u) gl_Position = vec4(2.0, 2.0, 2.0, 1.0);   // GP_PARTICLE_DEAD (removed): clipped until the next build
 }

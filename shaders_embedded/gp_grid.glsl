@@ -3,7 +3,7 @@
 //
 // A bucket is a cell of the bounded grid (x + nx * (y + ny * z)) or a slot of the hash table.
 // Bucket gp_counts.y, one past the last, holds particles whose position is NaN or infinite:
-// they stay in the store, sorted last, and no neighbour loop visits them.
+// they stay in the store, after every other live particle, and no neighbour loop visits them.
 // Hashed cell coordinates are clamped to +-GP_HASH_CELL_LIMIT so that integer maths never
 // overflows; a particle beyond that is counted as outside, like one outside a bounded grid.
 #define GP_HASH_CELL_LIMIT 1073741823.0
@@ -73,3 +73,6 @@ bool gp_grid_same_cell(vec3 candidate, ivec3 cell) {
 }
 
 uint gp_grid_invalid_bucket() { return gp_counts.y; }
+// The bucket after it holds the dead (gp_dead): the build's counting sort puts them after every
+// live particle, where store_free gives their ids back and store_count cuts them off the count.
+uint gp_grid_dead_bucket() { return gp_counts.y + 1u; }

@@ -14,6 +14,9 @@
 #define GP_MAX_EFFECT_MATERIALS 8u
 #define GP_WALL_SAMPLES 32u
 #define GP_FLAG_DETERMINISTIC 1u
+#define GP_KIND_CLOTH 4u
+#define GP_PARTICLE_DEAD 256u
+#define GP_NO_SLOT 4294967295u
 #define GP_INTEGRATOR_MASK 3u
 #define GP_FLAG_ARTIFICIAL_VISCOSITY 256u
 #define GP_SHAPE_SPHERE 1.0
@@ -80,7 +83,7 @@ layout(std140, binding = 0) uniform gp_world_block {
 //
 // A bucket is a cell of the bounded grid (x + nx * (y + ny * z)) or a slot of the hash table.
 // Bucket gp_counts.y, one past the last, holds particles whose position is NaN or infinite:
-// they stay in the store, sorted last, and no neighbour loop visits them.
+// they stay in the store, after every other live particle, and no neighbour loop visits them.
 // Hashed cell coordinates are clamped to +-GP_HASH_CELL_LIMIT so that integer maths never
 // overflows; a particle beyond that is counted as outside, like one outside a bounded grid.
 #define GP_HASH_CELL_LIMIT 1073741823.0
@@ -150,14 +153,23 @@ bool gp_grid_same_cell(vec3 candidate, ivec3 cell) {
 }
 
 uint gp_grid_invalid_bucket() { return gp_counts.y; }
+// The bucket after it holds the dead (gp_dead): the build's counting sort puts them after every
+// live particle, where store_free gives their ids back and store_count cuts them off the count.
+uint gp_grid_dead_bucket() { return gp_counts.y + 1u; }
 // <<include gp_grid.glsl
 // >>include gp_particles.glsl
 // gp_particles.glsl: a particle's info word (gp_particle_info in gpuparticle.h): info.y holds the
-// kind (bits 0-7, GP_KIND_*) and the phase (bits 16-31). The store's buffers are in gp_buffers.glsl.
+// kind (bits 0-7, GP_KIND_*), the flags (bits 8-15) and the phase (bits 16-31). The store's buffers
+// are in gp_buffers.glsl.
 uint gp_kind_of(uvec4 info) { return info.y & 0xffu; }
 uint gp_phase_of(uvec4 info) { return info.y >> 16u; }
 // Grains and rigid bodies' particles: the DEM's kinds, and the fluid's boundary (gp_coupling.glsl).
 bool gp_is_solid(uint kind) { return kind == GP_KIND_GRANULAR || kind == GP_KIND_RIGID; }
+// Dead: removed (GP_PARTICLE_DEAD, set by gp_particles_remove) or as old as its lifetime (0:
+// forever). The next grid build takes it out of the store and gives its id back (section >>grid).
+bool gp_dead(uvec4 info, vec2 life) { return (info.y & GP_PARTICLE_DEAD) != 0u || (life.y > 0.0 && life.x >= life.y); }
+// Bodies' and cloth's particles live as long as their owner: never aged, never removed alone.
+bool gp_owned(uint kind) { return kind == GP_KIND_RIGID || kind == GP_KIND_CLOTH; }
 // <<include gp_particles.glsl
 // >>include gp_solver.glsl
 // gp_solver.glsl: the solvers' parameters, one std140 uniform block at binding 1.
@@ -281,6 +293,33 @@ layout(std430, binding = GP_BINDING_ORDER) buffer order_block { uint order[]; };
 #endif
 #ifdef GP_BINDING_SLOT_OF_ID
 layout(std430, binding = GP_BINDING_SLOT_OF_ID) buffer slot_of_id_block { uint slot_of_id[]; };
+#endif
+
+// The store's count and free ids (section >>grid, gp__store_words): the count lives on the GPU, so
+// that particles are born and die there and no call reads it back to know what to dispatch.
+#ifdef GP_BINDING_STORE
+layout(std430, binding = GP_BINDING_STORE) buffer gp_store_block {
+    uint store_count;         // slots in use: [0, store_count), live, and until the next build the dead
+    uint store_died;          // particles the builds took out, since the world was made
+    uint store_free_head;     // the free-id queue: free_ids[(head + k) % (2 capacity)], k < free_count,
+    uint store_free_count;    // oldest first
+    uint store_check;         // a removal's check: listed or flagged particles it may not remove
+    uint store_dispatch_x;    // glDispatchComputeIndirect's three words: one invocation per slot in use
+    uint store_dispatch_y;
+    uint store_dispatch_z;
+    uint store_draw_count;    // glDrawArraysIndirect's four: store_count points from slot 0
+    uint store_draw_instances;
+    uint store_draw_first;
+    uint store_draw_base;
+    uint store_refused;       // removals by flag buffer refused on the GPU (a body's or cloth's particle flagged)
+    uint store_padding0;      // the block a whole number of 16 bytes, on every driver
+    uint store_padding1;
+    uint store_padding2;
+};
+#endif
+// Ids given back by the builds, waiting to be given again (the queue of gp_store_block), 2 capacity.
+#ifdef GP_BINDING_FREE_IDS
+layout(std430, binding = GP_BINDING_FREE_IDS) buffer gp_free_ids_block { uint free_ids[]; };
 #endif
 
 // The world's statistics: the grid's three words, then the solvers'.

@@ -68,6 +68,8 @@ extern const gp_test_case effects_tests[];
 extern const int effects_test_count;
 extern const gp_test_case heightfield_tests[];
 extern const int heightfield_test_count;
+extern const gp_test_case store_tests[];
+extern const int store_test_count;
 extern const gp_test_case layout_tests[];
 extern const int layout_test_count;
 extern const gp_test_case plan_tests[];

@@ -108,13 +108,13 @@ static char layout_type(GLint type, size_t* bytes) {
 
 /* The body_update program's text as the library hands it to GL, its main renamed, then `extra`.
    0 (and a failed check) if it does not link. */
-static GLuint layout_program(const char* extra) {
+static GLuint layout_program_of(gp__program_id id, const char* extra) {
     char log[4096];
     GLint ok = 0;
     GLuint shader, program;
     static const char* strings[GP__SHADER_MAX_LINES + 16];
     static char defines[GP__SHADER_DEFINES_BYTES], directives[GP__SHADER_MAX_RANGES][24];
-    GLsizei count = gp__shader_strings(GP__PROGRAM_BODY_UPDATE, "#define main gp_layout_library_main", defines, directives, strings);
+    GLsizei count = gp__shader_strings(id, "#define main gp_layout_library_main", defines, directives, strings);
     strings[count++] = "\n#undef main\n";
     strings[count++] = extra;
     shader = glCreateShader(GL_COMPUTE_SHADER);
@@ -135,6 +135,8 @@ static GLuint layout_program(const char* extra) {
     if (!ok) { glDeleteProgram(program); return 0; }
     return program;
 }
+
+static GLuint layout_program(const char* extra) { return layout_program_of(GP__PROGRAM_BODY_UPDATE, extra); }
 
 /* Checks every row of fields against member_interface's resources of block (of block_interface),
    that the block holds no member the rows do not name, and that its size is c_size. For a block
@@ -216,10 +218,30 @@ static void test_layout_stats(void) {
                 LAYOUT_COUNT(layout_stats), 0);
 }
 
+/* The store's words (gp__store_words), as store_count, which binds them, sees them. */
+#define LAYOUT_STORE(glsl, member) LAYOUT_FIELD(glsl, 'u', gp__store_words, member, sizeof(uint32_t))
+static const layout_field layout_store[] = {
+    LAYOUT_STORE("store_count", count), LAYOUT_STORE("store_died", died), LAYOUT_STORE("store_free_head", free_head),
+    LAYOUT_STORE("store_free_count", free_count), LAYOUT_STORE("store_check", check),
+    LAYOUT_STORE("store_dispatch_x", dispatch[0]), LAYOUT_STORE("store_dispatch_y", dispatch[1]), LAYOUT_STORE("store_dispatch_z", dispatch[2]),
+    LAYOUT_STORE("store_draw_count", draw[0]), LAYOUT_STORE("store_draw_instances", draw[1]), LAYOUT_STORE("store_draw_first", draw[2]),
+    LAYOUT_STORE("store_draw_base", draw[3]), LAYOUT_STORE("store_refused", refused),
+    LAYOUT_STORE("store_padding0", padding[0]), LAYOUT_STORE("store_padding1", padding[1]), LAYOUT_STORE("store_padding2", padding[2]),
+};
+
+static void test_layout_store(void) {
+    GLuint program = layout_program_of(GP__PROGRAM_STORE_COUNT, "void main() { gp_layout_library_main(); }\n");
+    if (!program) return;
+    layout_check(program, GL_SHADER_STORAGE_BLOCK, GL_BUFFER_VARIABLE, "gp_store_block", sizeof(gp__store_words), layout_store,
+                 LAYOUT_COUNT(layout_store), 0);
+    glDeleteProgram(program);
+}
+
 const gp_test_case layout_tests[] = {
     {"layout_world_params", test_layout_world_params},
     {"layout_solver_params", test_layout_solver_params},
     {"layout_body_gpu", test_layout_body_gpu},
     {"layout_stats", test_layout_stats},
+    {"layout_store", test_layout_store},
 };
 const int layout_test_count = (int)(sizeof layout_tests / sizeof layout_tests[0]);

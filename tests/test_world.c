@@ -351,6 +351,8 @@ static void test_timings_record_stages(void) {
     pd.count = 100;
     pd.positions = xyz;
     CHECK(gp_particles_add(w, &pd, NULL) == GP_OK);
+    n = gp_timings_read(w, t, 32);   /* the add's stages: store_append, store_count; the read resets */
+    CHECKF(n == 2 && t[0].runs == 1 && t[1].runs == 1, "the add recorded %u stages", n);
     CHECK(gp_grid_build(w) == GP_OK);
     CHECK(gp_grid_build(w) == GP_OK);
     n = gp_timings_read(w, NULL, 0);
