@@ -53,6 +53,7 @@
        >>rigid      rigid bodies made of particles (000): shapes, bodies, the bodies' stages
        >>coupling   the fluid and the solids: the solids' share of their forces (000 29.3.3)
        >>effects    effect particles (002): materials, their flight and bounce
+       >>emitters   emitters (002): births on the GPU at exact rates and in bursts
        >>step       gravity and forces, the world's substep as a pipeline of every system's
                     stages, gp_world_step
        >>draw       sphere impostors and body meshes straight from the GPU buffers
@@ -60,7 +61,7 @@
        >>references the papers whose equation numbers the comments cite
        >>licence    MIT
    Planned, one section each, added to the substep's pipeline in >>step as its issue lands:
-   emitter, cloth, surface, multi-device.
+   cloth, surface, multi-device.
 
    >>docs ===================================================================================
 
@@ -130,7 +131,8 @@
 
    GL STATE. A gp_ call may change: the buffers bound to GL_SHADER_STORAGE_BUFFER (and its
    indexed bindings 0-7), GL_UNIFORM_BUFFER (and its bindings 0 and 1), GL_COPY_READ_BUFFER,
-   GL_COPY_WRITE_BUFFER and GL_DISPATCH_INDIRECT_BUFFER (left 0). It restores the current program,
+   GL_COPY_WRITE_BUFFER and GL_DISPATCH_INDIRECT_BUFFER (left 0), and gp_world_step with an emitter
+   GL_UNIFORM_BUFFER's binding 2. It restores the current program,
    and touches nothing else, except gp_draw_particles, which restores the vertex array,
    GL_ARRAY_BUFFER and GL_DRAW_INDIRECT_BUFFER bindings it changes and leaves
    GL_PROGRAM_POINT_SIZE enabled.
@@ -788,8 +790,8 @@ GP_API_DECL gp_result gp_boundary_distance(gp_world* world, const float* points,
    Their drag pulls them to the wind's speed (gp_wind_set: uniform, a vortex, a grid of
    velocities, curl-noise turbulence), with a ride they take the fluid's velocity where they
    are in it, and those whose materials collide bounce off each other (hard spheres, through the
-   one grid, momentum kept). Not yet (issue 11): emitters, death at the end of the lifetime and
-   removal, sprites. */
+   one grid, momentum kept). Emitters (below) give birth to them on the GPU; they die at the end of
+   their lifetime (see BIRTH AND DEATH). Not yet (issue 11): sprites. */
 #define GP_MAX_EFFECT_MATERIALS 8
 typedef struct gp_effect_material {
     float drag;          /* k, 1/s: dv/dt = gravity + forces - k v; default 0 (none); a terminal
@@ -840,6 +842,69 @@ GP_API_DECL gp_result gp_wind_set(gp_world* world, const gp_wind_desc* wind);
    reason for a negative or non-finite value or a restitution above 1. */
 GP_API_DECL gp_result gp_effect_material_set(gp_world* world, uint32_t phase, const gp_effect_material* material);
 GP_API_DECL gp_result gp_effect_material_get(gp_world* world, uint32_t phase, gp_effect_material* material);
+
+/* ---- emitters (002 section 4.1) ----------------------------------------------------------------
+   An emitter gives birth to particles on the GPU, at its rate and in bursts, in every substep of
+   gp_world_step: each is written after the store's count (however many died), placed in the
+   emitter's shape, sent along its direction within its spread at a speed drawn from its range,
+   with a lifetime drawn from its range; nothing is read back. The counts are exact: a rate r
+   emits floor(r t) particles in the t seconds of steps since it was set (t summed in double
+   precision, so it never drifts), spread over each step's substeps as evenly as whole numbers
+   allow; a burst adds its count to the next step's first substep. The random numbers are a hash
+   of the emitter's seed and each particle's serial number (pcg3d, Jarzynski and Olano 2020), so
+   the same seed gives the same particles at any substep and on any device. A birth the store
+   has no room for is refused and counted (gp_emitter_stats_get). Any kind but bodies' and cloth's:
+   effects (the default), grains (sand poured as a stream), fluid (mind its spacing: particles
+   born closer than it push apart hard). */
+#define GP_MAX_EMITTERS 32
+typedef struct gp_emitter { uint32_t id; } gp_emitter;   /* 0 is never valid */
+typedef enum gp_emitter_shape {
+    GP_EMITTER_DEFAULT = 0,   /* resolves to GP_EMITTER_POINT */
+    GP_EMITTER_POINT,         /* at position */
+    GP_EMITTER_SPHERE,        /* anywhere in a ball of radius about position */
+    GP_EMITTER_BOX,           /* anywhere in a box of half_extents about position (axis-aligned) */
+    GP_EMITTER_DISC,          /* anywhere on a disc of radius about position, across direction */
+    GP_EMITTER_CONE           /* from a disc as DISC, each particle tilted outwards by its distance
+                                 from the centre, up to spread at the rim: a cone's spray */
+} gp_emitter_shape;
+typedef struct gp_emitter_desc {
+    gp_emitter_shape shape;
+    float position[3];        /* metres */
+    float direction[3];       /* the axis particles leave along (a disc's normal); default +y; normalised */
+    float spread;             /* radians, 0 to pi: the half-angle of the directions about it (uniform
+                                 over that cap of the sphere); 0 along it, pi every way; a cone's
+                                 tilt at its rim */
+    float radius;             /* sphere, disc, cone: metres */
+    float half_extents[3];    /* box: metres */
+    float speed[2];           /* m/s: each particle's drawn uniformly from [speed[0], speed[1]]
+                                 (speed[1] below speed[0]: speed[0]) */
+    float lifetime[2];        /* s, drawn the same way; 0 0: forever */
+    float rate;               /* particles per second, 0 or more */
+    gp_kind kind;             /* default GP_KIND_EFFECT */
+    uint32_t phase;
+    float particle_radius;    /* metres; default as gp_particles_add's (the material's) */
+    float mass;               /* kg; default as gp_particles_add's */
+    uint32_t user;            /* each particle's info.user */
+    uint32_t seed;
+} gp_emitter_desc;
+/* Adds an emitter (at most GP_MAX_EMITTERS at once); checked like gp_particles_add's values and
+   refused with a reason. Its particles' owner is its number, gp_emitter_number. */
+GP_API_DECL gp_result gp_emitter_add(gp_world* world, const gp_emitter_desc* desc, gp_emitter* emitter);
+/* Changes it from the next step; a new rate counts its time from then. */
+GP_API_DECL gp_result gp_emitter_set(gp_world* world, gp_emitter emitter, const gp_emitter_desc* desc);
+GP_API_DECL gp_result gp_emitter_get(gp_world* world, gp_emitter emitter, gp_emitter_desc* desc);
+/* count more particles at the next step's first substep, at once. */
+GP_API_DECL gp_result gp_emitter_burst(gp_world* world, gp_emitter emitter, uint32_t count);
+/* Stops it; the particles it gave birth to live on (their owner number may go to a later emitter). */
+GP_API_DECL gp_result gp_emitter_remove(gp_world* world, gp_emitter emitter);
+/* Its number (the owner of its particles, < GP_MAX_EMITTERS), or GP_NO_OWNER for a stale handle. */
+GP_API_DECL uint32_t gp_emitter_number(const gp_world* world, gp_emitter emitter);
+typedef struct gp_emitter_stats {
+    uint64_t emitted;         /* births planned since it was added (the host knows them exactly) */
+    uint32_t refused;         /* births the store had no room or id for, every emitter's, since the
+                                 world was made: two steps late, with the step's statistics */
+} gp_emitter_stats;
+GP_API_DECL gp_result gp_emitter_stats_get(gp_world* world, gp_emitter emitter, gp_emitter_stats* stats);
 
 /* ---- granular matter and rigid bodies (000) -------------------------------------------------
    Grains (GP_KIND_GRANULAR) and the particles of rigid bodies (GP_KIND_RIGID) touch through the
@@ -2049,6 +2114,70 @@ static const char* const gp__file_effects_move_comp[] = {
     "}\n",
     0
 };
+static const char* const gp__file_emitter_emit_comp[] = {
+    "#version 430 core\n",
+    "// emitter_emit: the emitters' births of a substep (section >>emitters), one invocation each, the\n",
+    "// emitters' first stage. Birth j is emitter e's k-th of the substep (gp_emission and each\n",
+    "// emitter's births word, which the host wrote); it goes to slot store_count + j, after every\n",
+    "// particle in the store, and takes a never-used id (the host's range) or the oldest given back\n",
+    "// (the free-id queue); a birth with no room or no id is skipped, and store_count, which follows,\n",
+    "// counts it refused. Its random numbers are gp_random3 of the emitter's seed and its serial\n",
+    "// number. Position: the emitter's shape (a ball: radius times the cube root of a uniform number\n",
+    "// along a uniform direction; a disc: radius times a square root, so both are uniform in area or\n",
+    "// volume); direction: uniform over the cap of half-angle spread about the axis (its cosine uniform\n",
+    "// in [cos spread, 1]), or for a cone tilted outwards by the distance from the axis; speed and\n",
+    "// lifetime uniform in their ranges.\n",
+    "layout(local_size_x = GP_GROUP_SIZE) in;\n",
+    "layout(location = 0) uniform uint u_state;   // 1: the fluid's carried density exists (0 in it: the rest density)\n",
+    "\n",
+    "void main() {\n",
+    "    uint j = gp_global_index();\n",
+    "    if (j >= gp_emission.x) return;\n",
+    "    uint e = 0u;\n",
+    "    while (e + 1u < gp_emission.y && j >= gp_emitters[e].births.x + gp_emitters[e].births.y) ++e;\n",
+    "    uint slot = store_count + j, id;\n",
+    "    if (slot >= gp_counts.z) return;\n",
+    "    if (j < gp_emission.z) {\n",
+    "        id = gp_emission.w + j;\n",
+    "    } else {\n",
+    "        uint k = j - gp_emission.z;\n",
+    "        if (k >= store_free_count) return;\n",
+    "        id = free_ids[(store_free_head + k) % (2u * gp_counts.z)];\n",
+    "    }\n",
+    "    vec4 position = gp_emitters[e].position, axis = gp_emitters[e].axis, extent = gp_emitters[e].extent;\n",
+    "    vec4 motion = gp_emitters[e].motion, life = gp_emitters[e].life;\n",
+    "    uvec4 info = gp_emitters[e].info;\n",
+    "    uint serial = gp_emitters[e].births.z + (j - gp_emitters[e].births.x);\n",
+    "    vec3 a = gp_random3(info.w, serial, 0u), b = gp_random3(info.w, serial, 1u), c = gp_random3(info.w, serial, 2u);\n",
+    "    vec3 t, s, p = position.xyz;\n",
+    "    gp_basis(axis.xyz, t, s);\n",
+    "    float phi = 6.28318530718 * a.y, rim = 0.0;\n",
+    "    if (position.w == GP_EMITTER_SPHERE) {\n",
+    "        float z = 2.0 * a.x - 1.0, r = extent.w * pow(a.z, 1.0 / 3.0);\n",
+    "        p += r * vec3(sqrt(max(1.0 - z * z, 0.0)) * vec2(cos(phi), sin(phi)), z);\n",
+    "    } else if (position.w == GP_EMITTER_BOX) {\n",
+    "        p += (2.0 * a - 1.0) * extent.xyz;\n",
+    "    } else if (position.w == GP_EMITTER_DISC || position.w == GP_EMITTER_CONE) {\n",
+    "        rim = sqrt(a.x);\n",
+    "        p += extent.w * rim * (cos(phi) * t + sin(phi) * s);\n",
+    "    }\n",
+    "    vec3 direction;\n",
+    "    if (position.w == GP_EMITTER_CONE) {\n",
+    "        direction = normalize(axis.xyz + tan(min(axis.w, 1.5)) * rim * (cos(phi) * t + sin(phi) * s));\n",
+    "    } else {\n",
+    "        float cosine = 1.0 - b.x * (1.0 - cos(axis.w)), sine = sqrt(max(1.0 - cosine * cosine, 0.0)), psi = 6.28318530718 * b.y;\n",
+    "        direction = cosine * axis.xyz + sine * (cos(psi) * t + sin(psi) * s);\n",
+    "    }\n",
+    "    float speed = mix(motion.x, motion.y, b.z), lifetime = mix(life.x, life.y, c.x);\n",
+    "    gp_position[slot] = vec4(p, motion.z);\n",
+    "    gp_velocity[slot] = vec4(speed * direction, motion.w);\n",
+    "    gp_info[slot] = uvec4(id, info.x, info.y, info.z);\n",
+    "    gp_life[slot] = vec2(0.0, lifetime);\n",
+    "    slot_of_id[id] = slot;\n",
+    "    if (u_state != 0u) gp_state[slot] = vec2(0.0);\n",
+    "}\n",
+    0
+};
 static const char* const gp__file_gp_boundary_glsl[] = {
     "// gp_boundary.glsl: the boundary's signed distance function (001 section 3.3): the union of every\n",
     "// collider's wall. Needs gp_common.glsl, gp_solver.glsl and gp_buffers.glsl (the FIELDS role) first.\n",
@@ -2223,9 +2352,9 @@ static const char* const gp__file_gp_buffers_glsl[] = {
     "    uint store_draw_first;\n",
     "    uint store_draw_base;\n",
     "    uint store_refused;       // removals by flag buffer refused on the GPU (a body's or cloth's particle flagged)\n",
+    "    uint store_refused_births; // emitters' births with no room or no id, since the world was made\n",
     "    uint store_padding0;      // the block a whole number of 16 bytes, on every driver\n",
     "    uint store_padding1;\n",
-    "    uint store_padding2;\n",
     "};\n",
     "#endif\n",
     "// Ids given back by the builds, waiting to be given again (the queue of gp_store_block), 2 capacity.\n",
@@ -2415,6 +2544,48 @@ static const char* const gp__file_gp_dispatch_glsl[] = {
     "    uint x = min(groups, 65535u);\n",
     "    uint y = x == 0u ? 1u : (groups + x - 1u) / x;\n",
     "    return uvec3(x, groups == 0u ? 0u : y, 1u);\n",
+    "}\n",
+    0
+};
+static const char* const gp__file_gp_emitter_glsl[] = {
+    "// gp_emitter.glsl: the emitters' table (section >>emitters), one std140 uniform block at binding 2,\n",
+    "// mirrored by gp__emitter_gpu and gp__emission in gpuparticle.h (checked field by field by a\n",
+    "// test), and the counter-based random numbers every birth draws.\n",
+    "struct gp_emitter {\n",
+    "    vec4 position;   // xyz centre (m), w shape (GP_EMITTER_*)\n",
+    "    vec4 axis;       // xyz unit direction, w spread: the half-angle of the directions about it (radians)\n",
+    "    vec4 extent;     // xyz a box's half extents (m), w a sphere's, disc's or cone's radius (m)\n",
+    "    vec4 motion;     // x, y the speed's range (m/s), z the particles' radius (m), w their mass (kg)\n",
+    "    vec4 life;       // x, y the lifetime's range (s; 0 0: forever), z, w unused\n",
+    "    uvec4 info;      // x kind | phase << 16, y owner (the emitter's number), z user word, w seed\n",
+    "    uvec4 births;    // x this substep's first birth that is this emitter's, y how many, z the serial\n",
+    "                     // number of its first (the emitter's births before), w unused\n",
+    "};\n",
+    "layout(std140, binding = 2) uniform gp_emitter_block {\n",
+    "    uvec4 gp_emission;   // x births this substep (every emitter's), y emitters in the table, z births\n",
+    "                         // that take never-used ids, w the first of those ids\n",
+    "    gp_emitter gp_emitters[GP_MAX_EMITTERS];\n",
+    "};\n",
+    "\n",
+    "// pcg3d (Jarzynski and Olano 2020, \"Hash Functions for GPU Rendering\", JCGT 9(3)): three\n",
+    "// well-mixed words from three, the counter-based random numbers of the births: (seed, serial,\n",
+    "// stream) gives the same numbers on every device and at any substep.\n",
+    "uvec3 gp_pcg3d(uvec3 v) {\n",
+    "    v = v * 1664525u + 1013904223u;\n",
+    "    v.x += v.y * v.z; v.y += v.z * v.x; v.z += v.x * v.y;\n",
+    "    v ^= v >> 16u;\n",
+    "    v.x += v.y * v.z; v.y += v.z * v.x; v.z += v.x * v.y;\n",
+    "    return v;\n",
+    "}\n",
+    "// Three uniform numbers in [0, 1), 24 bits each (exact in a float).\n",
+    "vec3 gp_random3(uint seed, uint serial, uint stream) { return vec3(gp_pcg3d(uvec3(seed, serial, stream)) >> 8u) * (1.0 / 16777216.0); }\n",
+    "\n",
+    "// Two unit vectors completing n (unit) to an orthonormal basis (Duff et al. 2017, \"Building an\n",
+    "// Orthonormal Basis, Revisited\", JCGT 6(1)).\n",
+    "void gp_basis(vec3 n, out vec3 t, out vec3 b) {\n",
+    "    float s = n.z >= 0.0 ? 1.0 : -1.0, a = -1.0 / (s + n.z), c = n.x * n.y * a;\n",
+    "    t = vec3(1.0 + s * n.x * n.x * a, s * c, -s * n.x);\n",
+    "    b = vec3(c, s + n.y * n.y * a, -n.y);\n",
     "}\n",
     0
 };
@@ -3652,12 +3823,16 @@ static const char* const gp__file_store_append_comp[] = {
 static const char* const gp__file_store_count_comp[] = {
     "#version 430 core\n",
     "// store_count: the store's count, on the GPU (section >>grid). After a build (u_added 0) it drops\n",
-    "// the dead that store_free gave back; after an append (store_append) it takes the u_added new\n",
-    "// particles in (the host checked that they fit). Then it writes the indirect arguments every pass\n",
-    "// over the store dispatches with, and those of the draw. One invocation; the host then copies\n",
-    "// store_count into gp_counts.x, where every pass reads it.\n",
+    "// the dead that store_free gave back; after an append (store_append: u_ids = u_added, the host\n",
+    "// gave every id and checked the room) or the emitters' births (emitter_emit: u_added births, u_ids\n",
+    "// of them with never-used ids, the rest taking given-back ones, oldest first) it takes in those\n",
+    "// that found room and an id, pops the given-back ids they took, and counts the others refused.\n",
+    "// Then it writes the indirect arguments every pass over the store dispatches with, and those of\n",
+    "// the draw. One invocation; the host then copies store_count into gp_counts.x, where every pass\n",
+    "// reads it.\n",
     "layout(local_size_x = 1) in;\n",
     "layout(location = 0) uniform uint u_added;\n",
+    "layout(location = 1) uniform uint u_ids;\n",
     "\n",
     "void main() {\n",
     "    if (u_added == 0u) {\n",
@@ -3666,7 +3841,12 @@ static const char* const gp__file_store_count_comp[] = {
     "        store_free_count += died;\n",
     "        store_count = live;\n",
     "    } else {\n",
-    "        store_count += u_added;\n",
+    "        uint added = min(min(u_added, gp_counts.z - store_count), u_ids + store_free_count);\n",
+    "        uint taken = added > u_ids ? added - u_ids : 0u;\n",
+    "        store_free_head = (store_free_head + taken) % (2u * gp_counts.z);\n",
+    "        store_free_count -= taken;\n",
+    "        store_refused_births += u_added - added;\n",
+    "        store_count += added;\n",
     "    }\n",
     "    uvec3 groups = gp_dispatch_groups(store_count, uint(GP_GROUP_SIZE));\n",
     "    store_dispatch_x = groups.x;\n",
@@ -3752,12 +3932,14 @@ typedef enum gp__shader_file_id {
     GP__FILE_DRAW_PARTICLES_VERT,
     GP__FILE_EFFECTS_COLLIDE_COMP,
     GP__FILE_EFFECTS_MOVE_COMP,
+    GP__FILE_EMITTER_EMIT_COMP,
     GP__FILE_GP_BOUNDARY_GLSL,
     GP__FILE_GP_BUFFERS_GLSL,
     GP__FILE_GP_COMMON_GLSL,
     GP__FILE_GP_COUPLING_GLSL,
     GP__FILE_GP_DEM_GLSL,
     GP__FILE_GP_DISPATCH_GLSL,
+    GP__FILE_GP_EMITTER_GLSL,
     GP__FILE_GP_GRID_GLSL,
     GP__FILE_GP_INTEGRATE_GLSL,
     GP__FILE_GP_NEIGHBORS_GLSL,
@@ -3805,12 +3987,14 @@ static const gp__shader_file gp__shader_files[GP__FILE_COUNT] = {
     { "draw_particles.vert", gp__file_draw_particles_vert },
     { "effects_collide.comp", gp__file_effects_collide_comp },
     { "effects_move.comp", gp__file_effects_move_comp },
+    { "emitter_emit.comp", gp__file_emitter_emit_comp },
     { "gp_boundary.glsl", gp__file_gp_boundary_glsl },
     { "gp_buffers.glsl", gp__file_gp_buffers_glsl },
     { "gp_common.glsl", gp__file_gp_common_glsl },
     { "gp_coupling.glsl", gp__file_gp_coupling_glsl },
     { "gp_dem.glsl", gp__file_gp_dem_glsl },
     { "gp_dispatch.glsl", gp__file_gp_dispatch_glsl },
+    { "gp_emitter.glsl", gp__file_gp_emitter_glsl },
     { "gp_grid.glsl", gp__file_gp_grid_glsl },
     { "gp_integrate.glsl", gp__file_gp_integrate_glsl },
     { "gp_neighbors.glsl", gp__file_gp_neighbors_glsl },
@@ -3842,7 +4026,7 @@ static const gp__shader_file gp__shader_files[GP__FILE_COUNT] = {
 };
 static const gp__shader_range gp__ranges_body_particles_comp[] = {
     { GP__FILE_BODY_PARTICLES_COMP, 0, 1, 1 },
-    { GP__FILE_BODY_PARTICLES_COMP, 1, 4, 39 },
+    { GP__FILE_BODY_PARTICLES_COMP, 1, 4, 44 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
@@ -3851,12 +4035,12 @@ static const gp__shader_range gp__ranges_body_particles_comp[] = {
     { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
     { GP__FILE_GP_DEM_GLSL, 0, 65, 1 },
-    { GP__FILE_BODY_PARTICLES_COMP, 5, 11, 434 },
+    { GP__FILE_BODY_PARTICLES_COMP, 5, 11, 439 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_body_update_comp[] = {
     { GP__FILE_BODY_UPDATE_COMP, 0, 1, 1 },
-    { GP__FILE_BODY_UPDATE_COMP, 1, 9, 39 },
+    { GP__FILE_BODY_UPDATE_COMP, 1, 9, 44 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
@@ -3865,43 +4049,43 @@ static const gp__shader_range gp__ranges_body_update_comp[] = {
     { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
     { GP__FILE_GP_DEM_GLSL, 0, 65, 1 },
-    { GP__FILE_BODY_UPDATE_COMP, 10, 33, 439 },
+    { GP__FILE_BODY_UPDATE_COMP, 10, 33, 444 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_boundary_distance_comp[] = {
     { GP__FILE_BOUNDARY_DISTANCE_COMP, 0, 1, 1 },
-    { GP__FILE_BOUNDARY_DISTANCE_COMP, 1, 2, 34 },
+    { GP__FILE_BOUNDARY_DISTANCE_COMP, 1, 2, 39 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
-    { GP__FILE_BOUNDARY_DISTANCE_COMP, 3, 10, 353 },
+    { GP__FILE_BOUNDARY_DISTANCE_COMP, 3, 10, 358 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_copy_comp[] = {
     { GP__FILE_COPY_COMP, 0, 1, 1 },
-    { GP__FILE_COPY_COMP, 1, 3, 33 },
+    { GP__FILE_COPY_COMP, 1, 3, 38 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
-    { GP__FILE_COPY_COMP, 4, 16, 52 },
+    { GP__FILE_COPY_COMP, 4, 16, 57 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_coupling_guard_comp[] = {
     { GP__FILE_COUPLING_GUARD_COMP, 0, 1, 1 },
-    { GP__FILE_COUPLING_GUARD_COMP, 1, 13, 35 },
+    { GP__FILE_COUPLING_GUARD_COMP, 1, 13, 40 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
-    { GP__FILE_COUPLING_GUARD_COMP, 14, 31, 365 },
+    { GP__FILE_COUPLING_GUARD_COMP, 14, 31, 370 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_COUPLING_GUARD_COMP, 45, 4, 467 },
+    { GP__FILE_COUPLING_GUARD_COMP, 45, 4, 472 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_coupling_solid_comp[] = {
     { GP__FILE_COUPLING_SOLID_COMP, 0, 1, 1 },
-    { GP__FILE_COUPLING_SOLID_COMP, 1, 8, 39 },
+    { GP__FILE_COUPLING_SOLID_COMP, 1, 8, 44 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
@@ -3911,14 +4095,14 @@ static const gp__shader_range gp__ranges_coupling_solid_comp[] = {
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 36, 1 },
-    { GP__FILE_COUPLING_SOLID_COMP, 9, 40, 723 },
+    { GP__FILE_COUPLING_SOLID_COMP, 9, 40, 728 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_COUPLING_SOLID_COMP, 49, 2, 834 },
+    { GP__FILE_COUPLING_SOLID_COMP, 49, 2, 839 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_dem_contact_comp[] = {
     { GP__FILE_DEM_CONTACT_COMP, 0, 1, 1 },
-    { GP__FILE_DEM_CONTACT_COMP, 1, 8, 39 },
+    { GP__FILE_DEM_CONTACT_COMP, 1, 8, 44 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
@@ -3928,28 +4112,28 @@ static const gp__shader_range gp__ranges_dem_contact_comp[] = {
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
     { GP__FILE_GP_DEM_GLSL, 0, 65, 1 },
-    { GP__FILE_DEM_CONTACT_COMP, 9, 68, 541 },
+    { GP__FILE_DEM_CONTACT_COMP, 9, 68, 546 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_DEM_CONTACT_COMP, 77, 6, 680 },
+    { GP__FILE_DEM_CONTACT_COMP, 77, 6, 685 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_dem_integrate_comp[] = {
     { GP__FILE_DEM_INTEGRATE_COMP, 0, 1, 1 },
-    { GP__FILE_DEM_INTEGRATE_COMP, 1, 6, 36 },
+    { GP__FILE_DEM_INTEGRATE_COMP, 1, 6, 41 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
     { GP__FILE_GP_INTEGRATE_GLSL, 0, 24, 1 },
-    { GP__FILE_DEM_INTEGRATE_COMP, 7, 10, 305 },
+    { GP__FILE_DEM_INTEGRATE_COMP, 7, 10, 310 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_dispatch_args_comp[] = {
     { GP__FILE_DISPATCH_ARGS_COMP, 0, 1, 1 },
-    { GP__FILE_DISPATCH_ARGS_COMP, 1, 2, 33 },
+    { GP__FILE_DISPATCH_ARGS_COMP, 1, 2, 38 },
     { GP__FILE_GP_DISPATCH_GLSL, 0, 10, 1 },
-    { GP__FILE_DISPATCH_ARGS_COMP, 3, 14, 47 },
+    { GP__FILE_DISPATCH_ARGS_COMP, 3, 14, 52 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_draw_bodies_frag[] = {
@@ -3972,21 +4156,21 @@ static const gp__shader_range gp__ranges_draw_particles_vert[] = {
 };
 static const gp__shader_range gp__ranges_effects_collide_comp[] = {
     { GP__FILE_EFFECTS_COLLIDE_COMP, 0, 1, 1 },
-    { GP__FILE_EFFECTS_COLLIDE_COMP, 1, 14, 37 },
+    { GP__FILE_EFFECTS_COLLIDE_COMP, 1, 14, 42 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
-    { GP__FILE_EFFECTS_COLLIDE_COMP, 15, 39, 368 },
+    { GP__FILE_EFFECTS_COLLIDE_COMP, 15, 39, 373 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_EFFECTS_COLLIDE_COMP, 54, 3, 478 },
+    { GP__FILE_EFFECTS_COLLIDE_COMP, 54, 3, 483 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_effects_move_comp[] = {
     { GP__FILE_EFFECTS_MOVE_COMP, 0, 1, 1 },
-    { GP__FILE_EFFECTS_MOVE_COMP, 1, 18, 38 },
+    { GP__FILE_EFFECTS_MOVE_COMP, 1, 18, 43 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
@@ -3995,89 +4179,100 @@ static const gp__shader_range gp__ranges_effects_move_comp[] = {
     { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
-    { GP__FILE_EFFECTS_MOVE_COMP, 19, 138, 694 },
+    { GP__FILE_EFFECTS_MOVE_COMP, 19, 138, 699 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_EFFECTS_MOVE_COMP, 157, 33, 903 },
+    { GP__FILE_EFFECTS_MOVE_COMP, 157, 33, 908 },
+    { GP__FILE_COUNT, 0, 0, 0 }
+};
+static const gp__shader_range gp__ranges_emitter_emit_comp[] = {
+    { GP__FILE_EMITTER_EMIT_COMP, 0, 1, 1 },
+    { GP__FILE_EMITTER_EMIT_COMP, 1, 11, 44 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
+    { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
+    { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
+    { GP__FILE_GP_EMITTER_GLSL, 0, 39, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
+    { GP__FILE_EMITTER_EMIT_COMP, 12, 49, 262 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_count_comp[] = {
     { GP__FILE_GRID_COUNT_COMP, 0, 1, 1 },
-    { GP__FILE_GRID_COUNT_COMP, 1, 10, 38 },
+    { GP__FILE_GRID_COUNT_COMP, 1, 10, 43 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
-    { GP__FILE_GRID_COUNT_COMP, 11, 28, 294 },
+    { GP__FILE_GRID_COUNT_COMP, 11, 28, 299 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_ids_comp[] = {
     { GP__FILE_GRID_IDS_COMP, 0, 1, 1 },
-    { GP__FILE_GRID_IDS_COMP, 1, 3, 34 },
+    { GP__FILE_GRID_IDS_COMP, 1, 3, 39 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
-    { GP__FILE_GRID_IDS_COMP, 4, 7, 203 },
+    { GP__FILE_GRID_IDS_COMP, 4, 7, 208 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_neighbors_comp[] = {
     { GP__FILE_GRID_NEIGHBORS_COMP, 0, 1, 1 },
-    { GP__FILE_GRID_NEIGHBORS_COMP, 1, 3, 35 },
+    { GP__FILE_GRID_NEIGHBORS_COMP, 1, 3, 40 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
-    { GP__FILE_GRID_NEIGHBORS_COMP, 4, 25, 284 },
+    { GP__FILE_GRID_NEIGHBORS_COMP, 4, 25, 289 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_GRID_NEIGHBORS_COMP, 29, 3, 380 },
+    { GP__FILE_GRID_NEIGHBORS_COMP, 29, 3, 385 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_reorder_comp[] = {
     { GP__FILE_GRID_REORDER_COMP, 0, 1, 1 },
-    { GP__FILE_GRID_REORDER_COMP, 1, 9, 39 },
+    { GP__FILE_GRID_REORDER_COMP, 1, 9, 44 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
-    { GP__FILE_GRID_REORDER_COMP, 10, 23, 200 },
+    { GP__FILE_GRID_REORDER_COMP, 10, 23, 205 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_scan_block_comp[] = {
     { GP__FILE_SCAN_BLOCK_COMP, 0, 1, 1 },
-    { GP__FILE_SCAN_BLOCK_COMP, 1, 9, 35 },
+    { GP__FILE_SCAN_BLOCK_COMP, 1, 9, 40 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_SCAN_GLSL, 0, 27, 1 },
-    { GP__FILE_SCAN_BLOCK_COMP, 10, 35, 89 },
+    { GP__FILE_SCAN_BLOCK_COMP, 10, 35, 94 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_scan_reduce_comp[] = {
     { GP__FILE_SCAN_REDUCE_COMP, 0, 1, 1 },
-    { GP__FILE_SCAN_REDUCE_COMP, 1, 2, 33 },
+    { GP__FILE_SCAN_REDUCE_COMP, 1, 2, 38 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_SCAN_GLSL, 0, 27, 1 },
-    { GP__FILE_SCAN_REDUCE_COMP, 3, 12, 80 },
+    { GP__FILE_SCAN_REDUCE_COMP, 3, 12, 85 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sort_global_comp[] = {
     { GP__FILE_SORT_GLOBAL_COMP, 0, 1, 1 },
-    { GP__FILE_SORT_GLOBAL_COMP, 1, 5, 33 },
+    { GP__FILE_SORT_GLOBAL_COMP, 1, 5, 38 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_SORT_GLSL, 0, 24, 1 },
-    { GP__FILE_SORT_GLOBAL_COMP, 6, 38, 80 },
+    { GP__FILE_SORT_GLOBAL_COMP, 6, 38, 85 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sort_local_comp[] = {
     { GP__FILE_SORT_LOCAL_COMP, 0, 1, 1 },
-    { GP__FILE_SORT_LOCAL_COMP, 1, 4, 33 },
+    { GP__FILE_SORT_LOCAL_COMP, 1, 4, 38 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_SORT_GLSL, 0, 24, 1 },
-    { GP__FILE_SORT_LOCAL_COMP, 5, 43, 79 },
+    { GP__FILE_SORT_LOCAL_COMP, 5, 43, 84 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_continuity_comp[] = {
     { GP__FILE_SPH_CONTINUITY_COMP, 0, 1, 1 },
-    { GP__FILE_SPH_CONTINUITY_COMP, 1, 12, 39 },
+    { GP__FILE_SPH_CONTINUITY_COMP, 1, 12, 44 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
@@ -4087,14 +4282,14 @@ static const gp__shader_range gp__ranges_sph_continuity_comp[] = {
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 36, 1 },
-    { GP__FILE_SPH_CONTINUITY_COMP, 13, 62, 727 },
+    { GP__FILE_SPH_CONTINUITY_COMP, 13, 62, 732 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_CONTINUITY_COMP, 75, 26, 860 },
+    { GP__FILE_SPH_CONTINUITY_COMP, 75, 26, 865 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_density_comp[] = {
     { GP__FILE_SPH_DENSITY_COMP, 0, 1, 1 },
-    { GP__FILE_SPH_DENSITY_COMP, 1, 6, 38 },
+    { GP__FILE_SPH_DENSITY_COMP, 1, 6, 43 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
@@ -4104,14 +4299,14 @@ static const gp__shader_range gp__ranges_sph_density_comp[] = {
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 36, 1 },
-    { GP__FILE_SPH_DENSITY_COMP, 7, 29, 720 },
+    { GP__FILE_SPH_DENSITY_COMP, 7, 29, 725 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_DENSITY_COMP, 36, 5, 820 },
+    { GP__FILE_SPH_DENSITY_COMP, 36, 5, 825 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_force_comp[] = {
     { GP__FILE_SPH_FORCE_COMP, 0, 1, 1 },
-    { GP__FILE_SPH_FORCE_COMP, 1, 16, 39 },
+    { GP__FILE_SPH_FORCE_COMP, 1, 16, 44 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
@@ -4121,14 +4316,14 @@ static const gp__shader_range gp__ranges_sph_force_comp[] = {
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 36, 1 },
-    { GP__FILE_SPH_FORCE_COMP, 17, 62, 731 },
+    { GP__FILE_SPH_FORCE_COMP, 17, 62, 736 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_FORCE_COMP, 79, 8, 864 },
+    { GP__FILE_SPH_FORCE_COMP, 79, 8, 869 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_integrate_comp[] = {
     { GP__FILE_SPH_INTEGRATE_COMP, 0, 1, 1 },
-    { GP__FILE_SPH_INTEGRATE_COMP, 1, 8, 39 },
+    { GP__FILE_SPH_INTEGRATE_COMP, 1, 8, 44 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
@@ -4138,67 +4333,67 @@ static const gp__shader_range gp__ranges_sph_integrate_comp[] = {
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_INTEGRATE_GLSL, 0, 24, 1 },
-    { GP__FILE_SPH_INTEGRATE_COMP, 9, 28, 711 },
+    { GP__FILE_SPH_INTEGRATE_COMP, 9, 28, 716 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_step_clock_comp[] = {
     { GP__FILE_STEP_CLOCK_COMP, 0, 1, 1 },
-    { GP__FILE_STEP_CLOCK_COMP, 1, 21, 32 },
+    { GP__FILE_STEP_CLOCK_COMP, 1, 21, 37 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
-    { GP__FILE_STEP_CLOCK_COMP, 22, 31, 196 },
+    { GP__FILE_STEP_CLOCK_COMP, 22, 31, 201 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_store_age_comp[] = {
     { GP__FILE_STORE_AGE_COMP, 0, 1, 1 },
-    { GP__FILE_STORE_AGE_COMP, 1, 7, 33 },
+    { GP__FILE_STORE_AGE_COMP, 1, 7, 38 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
-    { GP__FILE_STORE_AGE_COMP, 8, 9, 277 },
+    { GP__FILE_STORE_AGE_COMP, 8, 9, 282 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_store_append_comp[] = {
     { GP__FILE_STORE_APPEND_COMP, 0, 1, 1 },
-    { GP__FILE_STORE_APPEND_COMP, 1, 4, 39 },
+    { GP__FILE_STORE_APPEND_COMP, 1, 4, 44 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
-    { GP__FILE_STORE_APPEND_COMP, 5, 17, 195 },
+    { GP__FILE_STORE_APPEND_COMP, 5, 17, 200 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_store_count_comp[] = {
     { GP__FILE_STORE_COUNT_COMP, 0, 1, 1 },
-    { GP__FILE_STORE_COUNT_COMP, 1, 5, 33 },
+    { GP__FILE_STORE_COUNT_COMP, 1, 8, 38 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_DISPATCH_GLSL, 0, 10, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
-    { GP__FILE_STORE_COUNT_COMP, 6, 21, 282 },
+    { GP__FILE_STORE_COUNT_COMP, 9, 27, 290 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_store_free_comp[] = {
     { GP__FILE_STORE_FREE_COMP, 0, 1, 1 },
-    { GP__FILE_STORE_FREE_COMP, 1, 6, 36 },
+    { GP__FILE_STORE_FREE_COMP, 1, 6, 41 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
-    { GP__FILE_STORE_FREE_COMP, 7, 10, 288 },
+    { GP__FILE_STORE_FREE_COMP, 7, 10, 293 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_store_remove_comp[] = {
     { GP__FILE_STORE_REMOVE_COMP, 0, 1, 1 },
-    { GP__FILE_STORE_REMOVE_COMP, 1, 7, 36 },
+    { GP__FILE_STORE_REMOVE_COMP, 1, 7, 41 },
     { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
-    { GP__FILE_STORE_REMOVE_COMP, 8, 26, 209 },
+    { GP__FILE_STORE_REMOVE_COMP, 8, 26, 214 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 typedef enum gp__program_id {
@@ -4213,6 +4408,7 @@ typedef enum gp__program_id {
     GP__PROGRAM_DISPATCH_ARGS,
     GP__PROGRAM_EFFECTS_COLLIDE,
     GP__PROGRAM_EFFECTS_MOVE,
+    GP__PROGRAM_EMITTER_EMIT,
     GP__PROGRAM_GRID_COUNT,
     GP__PROGRAM_GRID_IDS,
     GP__PROGRAM_GRID_NEIGHBORS,
@@ -4250,6 +4446,7 @@ static const gp__shader_source gp__shader_sources[GP__SHADER_COUNT] = {
     { "dispatch_args.comp", GP__GL_COMPUTE_SHADER, gp__ranges_dispatch_args_comp },
     { "effects_collide.comp", GP__GL_COMPUTE_SHADER, gp__ranges_effects_collide_comp },
     { "effects_move.comp", GP__GL_COMPUTE_SHADER, gp__ranges_effects_move_comp },
+    { "emitter_emit.comp", GP__GL_COMPUTE_SHADER, gp__ranges_emitter_emit_comp },
     { "grid_count.comp", GP__GL_COMPUTE_SHADER, gp__ranges_grid_count_comp },
     { "grid_ids.comp", GP__GL_COMPUTE_SHADER, gp__ranges_grid_ids_comp },
     { "grid_neighbors.comp", GP__GL_COMPUTE_SHADER, gp__ranges_grid_neighbors_comp },
@@ -4359,6 +4556,8 @@ static const gp__binding_plan gp__binding_plans[GP__PROGRAM_COUNT] = {
     { GP__PROGRAM_STORE_REMOVE,      { 0, 0, GP__R(INFO), 0,
                                        GP__R(FLAGS), GP__R(STAGING), GP__R(SLOT_OF_ID), GP__R(STORE) } },
     { GP__PROGRAM_STORE_AGE,         { 0, 0, GP__R(INFO), GP__R(LIFE) } },
+    { GP__PROGRAM_EMITTER_EMIT,      { GP__R(POSITION), GP__R(VELOCITY), GP__R(INFO), GP__R(LIFE),
+                                       GP__R(FLUID_STATE), GP__R(FREE_IDS), GP__R(SLOT_OF_ID), GP__R(STORE) } },
     { GP__PROGRAM_GRID_NEIGHBORS,    { GP__R(POSITION), 0, 0, 0,
                                        0, GP__R(CELL_START), GP__R(STATS), GP__R(NEIGHBOR_COUNT) } },
     { GP__PROGRAM_BOUNDARY_DISTANCE, { GP__R(POINTS), GP__R(DISTANCES), 0, 0,
@@ -4418,6 +4617,7 @@ static int gp__shader_constants(char* out, size_t size) {
         "#define GP_GRID_BOUNDED %d\n#define GP_GRID_HASHED %d\n#define GP_MAX_FLUID_MATERIALS %uu\n#define GP_MAX_FORCES %uu\n"
         "#define GP_MAX_COLLIDERS %uu\n#define GP_MAX_GRANULAR_MATERIALS %uu\n#define GP_MAX_EFFECT_MATERIALS %uu\n"
         "#define GP_WALL_SAMPLES %uu\n#define GP_FLAG_DETERMINISTIC %uu\n#define GP_KIND_CLOTH %uu\n#define GP_PARTICLE_DEAD %uu\n#define GP_NO_SLOT %uu\n"
+        "#define GP_MAX_EMITTERS %uu\n#define GP_EMITTER_SPHERE %d.0\n#define GP_EMITTER_BOX %d.0\n#define GP_EMITTER_DISC %d.0\n#define GP_EMITTER_CONE %d.0\n"
         "#define GP_INTEGRATOR_MASK %uu\n#define GP_FLAG_ARTIFICIAL_VISCOSITY %uu\n"
         "#define GP_SHAPE_SPHERE %d.0\n#define GP_SHAPE_BOX %d.0\n#define GP_SHAPE_CAPSULE %d.0\n#define GP_SHAPE_PLANE %d.0\n"
         "#define GP_SHAPE_MESH %d.0\n#define GP_SHAPE_HEIGHTFIELD %d.0\n#define GP_SCAN_CHUNK %uu\n#define GP_SORT_RUN %uu\n",
@@ -4425,6 +4625,7 @@ static int gp__shader_constants(char* out, size_t size) {
         (int)GP_GRID_BOUNDED, (int)GP_GRID_HASHED, (unsigned)GP_MAX_FLUID_MATERIALS, (unsigned)GP_MAX_FORCES,
         (unsigned)GP_MAX_COLLIDERS, (unsigned)GP_MAX_GRANULAR_MATERIALS, (unsigned)GP_MAX_EFFECT_MATERIALS,
         (unsigned)GP__WALL_SAMPLES, GP__FLAG_DETERMINISTIC, (unsigned)GP_KIND_CLOTH, GP_PARTICLE_DEAD, GP_NO_SLOT,
+        (unsigned)GP_MAX_EMITTERS, (int)GP_EMITTER_SPHERE, (int)GP_EMITTER_BOX, (int)GP_EMITTER_DISC, (int)GP_EMITTER_CONE,
         GP__INTEGRATOR_MASK, GP__FLAG_ARTIFICIAL_VISCOSITY,
         (int)GP_SHAPE_SPHERE, (int)GP_SHAPE_BOX, (int)GP_SHAPE_CAPSULE, (int)GP_SHAPE_PLANE, (int)GP_SHAPE_MESH,
         (int)GP_SHAPE_HEIGHTFIELD, (unsigned)GP__SCAN_CHUNK, (unsigned)GP__SORT_RUN);
@@ -4494,7 +4695,7 @@ static int gp__shader_strings(gp__program_id id, const char* prelude, char* defi
     X(BODY_UPDATE, "body_update") X(BODY_PARTICLES, "body_particles") X(COUPLING_SOLID, "coupling_solid") \
     X(COUPLING_GUARD, "coupling_guard") X(STEP_CLOCK, "step_clock") X(EFFECTS_COLLIDE, "effects_collide") \
     X(EFFECTS_MOVE, "effects_move") X(STORE_AGE, "store_age") X(STORE_COUNT, "store_count")           \
-    X(STORE_APPEND, "store_append") X(STORE_REMOVE, "store_remove")
+    X(STORE_APPEND, "store_append") X(STORE_REMOVE, "store_remove") X(EMITTER_EMIT, "emitter_emit")
 typedef enum gp__stage {
 #define GP__STAGE_ENUM(name, text) GP__STAGE_##name,
     GP__STAGES(GP__STAGE_ENUM)
@@ -4531,8 +4732,8 @@ GP__STATIC_ASSERT(stats_is_std430, sizeof(gp__stats) == 96);
 #define GP__STATS_STEP_AT offsetof(gp__stats, nonfinite)
 #define GP__STATS_STEP_BYTES 12u
 /* What each step copies for the step after next (gp__step_state.stats): those three words, then
-   clock_lag, the store's count and its refused removals. */
-typedef struct gp__step_words { uint32_t nonfinite, truncated, max_speed, lag, count, refused, padding[2]; } gp__step_words;
+   clock_lag, the store's count, its refused removals and refused births. */
+typedef struct gp__step_words { uint32_t nonfinite, truncated, max_speed, lag, count, refused, refused_births, padding; } gp__step_words;
 
 /* The store's words on the GPU, the STORE role (gp_buffers.glsl's gp_store_block), word for word:
    the count and the free-id queue, a removal's check, and the indirect arguments of every pass
@@ -4541,11 +4742,28 @@ typedef struct gp__store_words {
     uint32_t count, died, free_head, free_count, check;
     uint32_t dispatch[3];
     uint32_t draw[4];
-    uint32_t refused;
-    uint32_t padding[3];
+    uint32_t refused, refused_births;
+    uint32_t padding[2];
 } gp__store_words;
 GP__STATIC_ASSERT(store_words_is_std430, sizeof(gp__store_words) == 64);
 GP__STATIC_ASSERT(store_draw_offset, offsetof(gp__store_words, draw) == GP_STORE_DRAW_OFFSET);
+
+/* The std140 uniform block of shaders_embedded/gp_emitter.glsl (binding 2), field for field: the
+   substep's emission, then each emitter. */
+typedef struct gp__emitter_gpu {
+    float position[4];    /* xyz centre, w shape */
+    float axis[4];        /* xyz unit direction, w spread */
+    float extent[4];      /* xyz half extents, w radius */
+    float motion[4];      /* speed range, particle radius, mass */
+    float life[4];        /* lifetime range, 0, 0 */
+    uint32_t info[4];     /* kind | phase << 16, owner, user, seed */
+    uint32_t births[4];   /* first birth of the substep, births, serial of the first, 0 */
+} gp__emitter_gpu;
+typedef struct gp__emitter_block {
+    uint32_t emission[4];   /* births, emitters, births with never-used ids, the first of those ids */
+    gp__emitter_gpu emitters[GP_MAX_EMITTERS];
+} gp__emitter_block;
+GP__STATIC_ASSERT(emitter_block_is_std140, sizeof(gp__emitter_block) == 16 + 112 * GP_MAX_EMITTERS);
 
 /* The std140 uniform block of shaders_embedded/gp_solver.glsl, field for field. */
 typedef struct gp__fluid_params {
@@ -4701,8 +4919,30 @@ typedef struct gp__store_state {
     uint64_t added;                       /* particles appended since the world was made */
     uint64_t added_at[2];                 /* `added` when each of the two step statistics' copies was made */
     uint32_t refused;                     /* store_refused as the statistics last showed it */
+    uint32_t refused_births;              /* store_refused_births, the same way */
     uint32_t readbacks;                   /* waits for the GPU (gp_world_readbacks) */
 } gp__store_state;
+
+/* Emitters (section >>emitters). */
+typedef struct gp__emitter {
+    gp_emitter_desc desc;                 /* resolved */
+    uint32_t generation;                  /* of the slot: a handle is (generation << 8) | (slot + 1) */
+    bool live;
+    double time;                          /* seconds of steps since its rate was set */
+    uint64_t by_rate;                     /* births its rate gave in that time: floor(rate time) */
+    uint64_t emitted;                     /* births planned since it was added */
+    uint32_t burst;                       /* births waiting for the next step's first substep */
+    uint32_t step_births;                 /* this step's by its rate, spread over its substeps */
+    uint32_t step_burst;                  /* this step's burst, all in its first substep */
+    uint32_t serial;                      /* the serial number of its next birth */
+} gp__emitter;
+typedef struct gp__emitter_system {
+    gp__emitter emitters[GP_MAX_EMITTERS];
+    gp__GLuint table;                     /* gp__emitter_block, the uniform block at binding 2 */
+    gp__emitter_block block;
+    uint32_t substep, substeps;           /* where the step is: births are spread over its substeps */
+    bool any;                             /* an emitter was added: the stage runs */
+} gp__emitter_system;
 
 /* The draw helpers (section >>draw), made on the first draw. */
 typedef struct gp__draw_state { gp__GLuint particles, vao, bodies; } gp__draw_state;
@@ -4738,6 +4978,7 @@ struct gp_world {
     gp__dem_system dem;
     gp__rigid_system rigid;
     gp__effects_system effects;
+    gp__emitter_system emitters;
     gp__step_state step;
     gp__draw_state draw;
     /* scratch, grown on demand */
@@ -5382,12 +5623,14 @@ static void gp__params_upload(gp_world* w) {
     gp__buffer_upload(w, w->params, 0, sizeof w->params_host, &w->params_host);
 }
 
-/* The store's count after a build (added 0: the dead cut off) or after store_append wrote added
-   particles past it; then copied into the world's block, where every pass reads gp_counts.x. */
-static void gp__store_count(gp_world* w, uint32_t added) {
+/* The store's count after a build (added 0: the dead cut off), or after store_append or the
+   emitters wrote added particles past it, `ids` of them with ids of their own (the rest take
+   given-back ones); then copied into the world's block, where every pass reads gp_counts.x. */
+static void gp__store_count(gp_world* w, uint32_t added, uint32_t ids) {
     uint32_t timer = gp__timer_begin(w, GP__STAGE_STORE_COUNT);
     gp__use(w, GP__PROGRAM_STORE_COUNT);
     w->gl.fnUniform1ui(0, added);
+    w->gl.fnUniform1ui(1, ids);
     gp__dispatch(w, 1);   /* its barrier orders the copy after the write */
     w->gl.fnBindBuffer(GP__GL_COPY_READ_BUFFER, w->store.words);
     w->gl.fnBindBuffer(GP__GL_COPY_WRITE_BUFFER, w->params);
@@ -5465,7 +5708,7 @@ static gp_result gp__grid_build(gp_world* world) {
         gp__use(world, GP__PROGRAM_STORE_FREE);
         gp__dispatch_store(world);   /* still the count before the build */
         gp__timer_end(world, timer);
-        gp__store_count(world, 0);
+        gp__store_count(world, 0, 0);
     }
 done:
     world->grid_built = true;
@@ -5752,7 +5995,7 @@ static gp_result gp__particles_add(gp_world* world, const gp_particles_desc* des
         world->gl.fnUniform1ui(1, world->fluid.state != 0);
         gp__dispatch(world, gp__groups(n, GP_GROUP_SIZE));
         gp__timer_end(world, timer);
-        gp__store_count(world, n);
+        gp__store_count(world, n, n);
         world->count += n;
         world->store.added += n;
     }
@@ -8263,6 +8506,255 @@ static void gp__effects_move(gp_world* w) {
     gp__stage_run(w, GP__STAGE_EFFECTS_MOVE, GP__PROGRAM_EFFECTS_MOVE);
 }
 
+/* >>emitters ===============================================================================
+   Emitters (002 section 4.1): the host plans each step's births from the rates (exactly: floor of
+   rate times the time, summed in double precision) and the bursts, spreads them over the step's
+   substeps, and uploads each substep's share into the emitters' uniform block; emitter_emit
+   writes them after the store's count on the GPU, and store_count takes them in (counting those
+   with no room or id refused). The host adds every planned birth to its bound of the count. */
+
+static gp__emitter* gp__find_emitter(gp_world* w, gp_emitter handle) {
+    uint32_t slot = (handle.id & 0xffu) - 1u;
+    if (handle.id == 0 || slot >= GP_MAX_EMITTERS || !w->emitters.emitters[slot].live ||
+        w->emitters.emitters[slot].generation != handle.id >> 8)
+        return NULL;
+    return &w->emitters.emitters[slot];
+}
+
+/* The live emitter of a handle, or NULL with the reason logged. */
+static gp__emitter* gp__emitter_or_fail(gp_world* w, gp_emitter handle) {
+    gp__emitter* e = gp__find_emitter(w, handle);
+    if (!e) gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_HANDLE_INVALID, "emitter %u is not live (removed, or never added)", handle.id);
+    return e;
+}
+
+/* What the world must run for an emitter's particles: ageing, the effects' stages, a fluid's or
+   grains' material in the substeps' limits. */
+static void gp__emitter_kinds(gp_world* w, const gp_emitter_desc* d) {
+    if (d->lifetime[0] > 0.0f) w->store.mortal = true;
+    if (d->kind == GP_KIND_EFFECT) w->effects.any = true;
+    if (d->kind == GP_KIND_FLUID) w->fluid.phases |= 1u << d->phase;
+    if (d->kind == GP_KIND_GRANULAR) w->dem.phases |= 1u << d->phase;
+}
+
+/* desc checked, and its zeros resolved. */
+static gp_result gp__emitter_resolve(gp_world* w, const gp_emitter_desc* desc, gp_emitter_desc* out) {
+    gp_emitter_desc d;
+    double len;
+    gp_result r;
+    if (!desc) return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_NULL, "desc is NULL");
+    d = *desc;
+    if (d.shape == GP_EMITTER_DEFAULT) d.shape = GP_EMITTER_POINT;
+    if (d.kind == GP_KIND_DEFAULT) d.kind = GP_KIND_EFFECT;
+    if ((int)d.shape < (int)GP_EMITTER_POINT || (int)d.shape > (int)GP_EMITTER_CONE)
+        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_NOT_AN_ENUM_VALUE, "shape %d is not a gp_emitter_shape", (int)d.shape);
+    if ((int)d.kind <= (int)GP_KIND_DEFAULT || (int)d.kind >= (int)GP_KIND_COUNT)
+        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_NOT_AN_ENUM_VALUE, "kind %d is not a gp_kind", (int)d.kind);
+    if (d.kind == GP_KIND_RIGID || d.kind == GP_KIND_CLOTH)
+        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE,
+                        "kind %d: bodies' and cloth's particles come with their owners, not from emitters", (int)d.kind);
+    if ((d.kind == GP_KIND_FLUID && d.phase >= GP_MAX_FLUID_MATERIALS) || (d.kind == GP_KIND_GRANULAR && d.phase >= GP_MAX_GRANULAR_MATERIALS) ||
+        d.phase > 0xffffu)
+        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_PHASE_INVALID, "phase %u is beyond its kind's materials", d.phase);
+    if ((r = gp__check_vector(w, "position", d.position)) != GP_OK || (r = gp__check_vector(w, "direction", d.direction)) != GP_OK ||
+        (r = gp__check_vector(w, "half_extents", d.half_extents)) != GP_OK)
+        return r;
+    if (!(d.spread >= 0.0f && d.spread <= 3.1415927f) || !(d.radius >= 0.0f) || !isfinite(d.radius) || !(d.rate >= 0.0f) ||
+        !isfinite(d.rate) || !(d.half_extents[0] >= 0.0f && d.half_extents[1] >= 0.0f && d.half_extents[2] >= 0.0f))
+        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE,
+                        "spread %g (0 to pi), radius %g, half_extents and rate %g (0 or more) out of range",
+                        (double)d.spread, (double)d.radius, (double)d.rate);
+    if (!(d.speed[0] >= 0.0f) || !isfinite(d.speed[0]) || !isfinite(d.speed[1]) || !(d.lifetime[0] >= 0.0f) || !isfinite(d.lifetime[0]) ||
+        !isfinite(d.lifetime[1]))
+        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE,
+                        "speed [%g, %g] and lifetime [%g, %g] must be finite, from 0", (double)d.speed[0], (double)d.speed[1],
+                        (double)d.lifetime[0], (double)d.lifetime[1]);
+    if (d.speed[1] < d.speed[0]) d.speed[1] = d.speed[0];
+    if (d.lifetime[1] < d.lifetime[0]) d.lifetime[1] = d.lifetime[0];
+    if (d.lifetime[0] == 0.0f && d.lifetime[1] > 0.0f)
+        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE,
+                        "lifetime [0, %g]: a range from 0 would give some particles no life; 0 0 is forever", (double)d.lifetime[1]);
+    len = sqrt((double)d.direction[0] * d.direction[0] + (double)d.direction[1] * d.direction[1] + (double)d.direction[2] * d.direction[2]);
+    if (len == 0.0) { d.direction[1] = 1.0f; len = 1.0; }
+    d.direction[0] = (float)(d.direction[0] / len); d.direction[1] = (float)(d.direction[1] / len); d.direction[2] = (float)(d.direction[2] / len);
+    if (d.kind == GP_KIND_GRANULAR) {   /* as gp_particles_add gives a grain */
+        if (d.particle_radius == 0.0f) d.particle_radius = 0.5f * w->dem.materials[d.phase].diameter;
+        if (d.mass == 0.0f) d.mass = gp__grain_mass(w->dem.materials[d.phase].density, d.particle_radius);
+    } else if (d.kind == GP_KIND_FLUID) {
+        if (d.particle_radius == 0.0f) d.particle_radius = 0.5f * w->fluid.materials[d.phase].spacing;
+        if (d.mass == 0.0f) d.mass = w->fluid.materials[d.phase].mass;
+    }
+    if (d.particle_radius == 0.0f) d.particle_radius = 0.5f * w->desc.grid.cell_size;
+    if (d.mass == 0.0f) d.mass = 1.0f;
+    if (!(d.particle_radius > 0.0f) || !isfinite(d.particle_radius) || !(d.mass > 0.0f) || !isfinite(d.mass))
+        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE,
+                        "particle_radius %g and mass %g must be positive and finite", (double)d.particle_radius, (double)d.mass);
+    *out = d;
+    return GP_OK;
+}
+
+gp_result gp_emitter_add(gp_world* world, const gp_emitter_desc* desc, gp_emitter* emitter) {
+    gp_emitter_desc d;
+    gp__emitter* e;
+    uint32_t slot;
+    gp_result r;
+    if (!world) return gp__no_world(__func__);
+    gp__begin(world, "gp_emitter_add");
+    if (!emitter) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_NULL, "emitter is NULL"));
+    emitter->id = 0;
+    if ((r = gp__emitter_resolve(world, desc, &d)) != GP_OK) return gp__end(world, r);
+    for (slot = 0; slot < GP_MAX_EMITTERS && world->emitters.emitters[slot].live; ++slot) {}
+    if (slot == GP_MAX_EMITTERS)
+        return gp__end(world, gp__fail(world, GP_ERROR_CAPACITY, GP_LOG_ITEM_TABLE_FULL, "%d emitters are live: at most %d",
+                                       GP_MAX_EMITTERS, GP_MAX_EMITTERS));
+    if (!world->emitters.table &&
+        (r = gp__buffer_new(world, sizeof world->emitters.block, NULL, "the emitters' table", &world->emitters.table)) != GP_OK)
+        return gp__end(world, r);
+    e = &world->emitters.emitters[slot];
+    e->generation = (e->generation + 1u) & 0xffffffu;
+    if (e->generation == 0) e->generation = 1;
+    e->live = true;
+    e->desc = d;
+    e->time = 0.0;
+    e->by_rate = e->emitted = 0;
+    e->burst = e->step_births = e->step_burst = e->serial = 0;
+    world->emitters.any = true;
+    gp__emitter_kinds(world, &d);
+    emitter->id = e->generation << 8 | (slot + 1u);
+    return gp__end(world, GP_OK);
+}
+
+gp_result gp_emitter_set(gp_world* world, gp_emitter emitter, const gp_emitter_desc* desc) {
+    gp__emitter* e;
+    gp_emitter_desc d;
+    gp_result r;
+    if (!world) return gp__no_world(__func__);
+    gp__begin(world, "gp_emitter_set");
+    if (!(e = gp__emitter_or_fail(world, emitter))) return gp__end(world, GP_ERROR_INVALID_ARGUMENT);
+    if ((r = gp__emitter_resolve(world, desc, &d)) != GP_OK) return gp__end(world, r);
+    if (d.rate != e->desc.rate) { e->time = 0.0; e->by_rate = 0; }   /* the new rate counts from now */
+    e->desc = d;
+    gp__emitter_kinds(world, &d);
+    return gp__end(world, GP_OK);
+}
+
+gp_result gp_emitter_get(gp_world* world, gp_emitter emitter, gp_emitter_desc* desc) {
+    gp__emitter* e;
+    if (!world) return gp__no_world(__func__);
+    gp__begin(world, "gp_emitter_get");
+    if (!desc) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_NULL, "desc is NULL"));
+    if (!(e = gp__emitter_or_fail(world, emitter))) return gp__end(world, GP_ERROR_INVALID_ARGUMENT);
+    *desc = e->desc;
+    return gp__end(world, GP_OK);
+}
+
+gp_result gp_emitter_burst(gp_world* world, gp_emitter emitter, uint32_t count) {
+    gp__emitter* e;
+    if (!world) return gp__no_world(__func__);
+    gp__begin(world, "gp_emitter_burst");
+    if (!(e = gp__emitter_or_fail(world, emitter))) return gp__end(world, GP_ERROR_INVALID_ARGUMENT);
+    if (count > world->capacity - (e->burst < world->capacity ? e->burst : world->capacity))
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE,
+                                       "a burst of %u after %u waiting: more than the store's %u", count, e->burst, world->capacity));
+    e->burst += count;
+    return gp__end(world, GP_OK);
+}
+
+gp_result gp_emitter_remove(gp_world* world, gp_emitter emitter) {
+    gp__emitter* e;
+    if (!world) return gp__no_world(__func__);
+    gp__begin(world, "gp_emitter_remove");
+    if (!(e = gp__emitter_or_fail(world, emitter))) return gp__end(world, GP_ERROR_INVALID_ARGUMENT);
+    e->live = false;
+    return gp__end(world, GP_OK);
+}
+
+uint32_t gp_emitter_number(const gp_world* world, gp_emitter emitter) {
+    uint32_t slot = (emitter.id & 0xffu) - 1u;
+    if (!world || emitter.id == 0 || slot >= GP_MAX_EMITTERS || !world->emitters.emitters[slot].live ||
+        world->emitters.emitters[slot].generation != emitter.id >> 8)
+        return GP_NO_OWNER;
+    return slot;
+}
+
+gp_result gp_emitter_stats_get(gp_world* world, gp_emitter emitter, gp_emitter_stats* stats) {
+    gp__emitter* e;
+    if (!world) return gp__no_world(__func__);
+    gp__begin(world, "gp_emitter_stats_get");
+    if (!stats) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_NULL, "stats is NULL"));
+    if (!(e = gp__emitter_or_fail(world, emitter))) return gp__end(world, GP_ERROR_INVALID_ARGUMENT);
+    stats->emitted = e->emitted;
+    stats->refused = world->store.refused_births;
+    return gp__end(world, GP_OK);
+}
+
+/* A step's births for every emitter: floor(rate t) since its rate was set, less those given, and
+   its burst; spread over the step's substeps by gp__emitters_substep. */
+static void gp__emitters_plan(gp_world* w, float dt, uint32_t substeps) {
+    uint32_t i;
+    w->emitters.substep = 0;
+    w->emitters.substeps = substeps;
+    for (i = 0; i < GP_MAX_EMITTERS; ++i) {
+        gp__emitter* e = &w->emitters.emitters[i];
+        double total;
+        uint64_t births;
+        e->step_births = 0;
+        if (!e->live) continue;
+        e->time += (double)dt;
+        total = floor((double)e->desc.rate * e->time);
+        births = (uint64_t)total - e->by_rate;
+        e->by_rate = (uint64_t)total;
+        e->step_births = births > w->capacity ? w->capacity : (uint32_t)births;   /* more is refused anyway */
+        e->step_burst = e->burst;
+        e->burst = 0;
+    }
+}
+
+/* The substep's births (emitter_emit.comp): substep s of S gives each emitter
+   floor(B (s + 1) / S) - floor(B s / S) of the B its rate gives the step, and the first its burst; the host's bound
+   of the count grows by them all. */
+static void gp__emitters_substep(gp_world* w) {
+    gp__emitter_block* block = &w->emitters.block;
+    uint32_t i, n = 0, births = 0, fresh, s = w->emitters.substep++, substeps = w->emitters.substeps ? w->emitters.substeps : 1;
+    uint32_t timer;
+    if (!w->emitters.any) return;
+    for (i = 0; i < GP_MAX_EMITTERS; ++i) {
+        gp__emitter* e = &w->emitters.emitters[i];
+        gp__emitter_gpu* g = &block->emitters[i];
+        uint64_t b = e->step_births;
+        uint64_t k = e->live && s < substeps ? b * (s + 1) / substeps - b * s / substeps + (s == 0 ? e->step_burst : 0) : 0;
+        const gp_emitter_desc* d = &e->desc;
+        if (births + (uint64_t)k > w->capacity) k = w->capacity - births;
+        g->position[0] = d->position[0]; g->position[1] = d->position[1]; g->position[2] = d->position[2]; g->position[3] = (float)d->shape;
+        g->axis[0] = d->direction[0]; g->axis[1] = d->direction[1]; g->axis[2] = d->direction[2]; g->axis[3] = d->spread;
+        g->extent[0] = d->half_extents[0]; g->extent[1] = d->half_extents[1]; g->extent[2] = d->half_extents[2]; g->extent[3] = d->radius;
+        g->motion[0] = d->speed[0]; g->motion[1] = d->speed[1]; g->motion[2] = d->particle_radius; g->motion[3] = d->mass;
+        g->life[0] = d->lifetime[0]; g->life[1] = d->lifetime[1]; g->life[2] = g->life[3] = 0.0f;
+        g->info[0] = (uint32_t)d->kind | d->phase << 16; g->info[1] = i; g->info[2] = d->user; g->info[3] = d->seed;
+        g->births[0] = births; g->births[1] = (uint32_t)k; g->births[2] = e->serial; g->births[3] = 0;
+        e->serial += (uint32_t)k;
+        e->emitted += k;
+        births += (uint32_t)k;
+        if (e->live) n = i + 1;
+        if (k && d->speed[1] > w->step.added_speed) w->step.added_speed = d->speed[1];
+    }
+    if (births == 0) return;
+    fresh = births < w->store.id_space - w->store.next_id ? births : w->store.id_space - w->store.next_id;
+    block->emission[0] = births; block->emission[1] = n; block->emission[2] = fresh; block->emission[3] = w->store.next_id;
+    w->store.next_id += fresh;
+    timer = gp__timer_begin(w, GP__STAGE_EMITTER_EMIT);
+    gp__buffer_upload(w, w->emitters.table, 0, 16 + (size_t)n * sizeof block->emitters[0], block);
+    w->gl.fnBindBufferBase(GP__GL_UNIFORM_BUFFER, 2, w->emitters.table);
+    gp__use(w, GP__PROGRAM_EMITTER_EMIT);
+    w->gl.fnUniform1ui(0, w->fluid.state != 0);
+    gp__dispatch(w, gp__groups(births, GP_GROUP_SIZE));
+    gp__timer_end(w, timer);
+    gp__store_count(w, births, fresh);
+    w->count = (uint64_t)w->count + births > w->capacity ? w->capacity : w->count + births;
+    w->store.added += births;
+    w->grid_built = false;
+}
+
 /* >>step ===================================================================================
    The world's step. gravity and the user's forces, which every system feels; the substep, a
    pipeline of the systems' stages in one stated order; and gp_world_step, which plans the
@@ -8353,6 +8845,7 @@ static gp_result gp__world_substep(gp_world* w, float h, bool integrate) {
     gp_result r = GP_OK;
     if (integrate) r = gp__pours_run(w, h);          /* emitters: the pours (>>sph) */
     if (r != GP_OK) return r;
+    if (integrate) gp__emitters_substep(w);          /* and the emitters' births on the GPU (>>emitters) */
     w->solver_host.gravity[3] = h;                   /* the substep and the integrator: the solvers' block's first 32 bytes */
     gp__buffer_upload(w, w->solver, 0, sizeof w->solver_host.gravity + sizeof w->solver_host.counts, &w->solver_host);
     if (integrate) {
@@ -8427,6 +8920,7 @@ gp_result gp_world_step(gp_world* world, const gp_step_desc* desc) {
                     "gp_particles_remove_flagged: a flag buffer flagged a body's or cloth's particle (they live as long "
                     "as their owner): that removal removed nothing (%u refused so far)", words.refused);
         world->store.refused = words.refused;
+        world->store.refused_births = words.refused_births;
         if (!(world->step.lag >= 0.0f) || !isfinite(world->step.lag)) world->step.lag = 0.0f;
         if (world->step.lag > 0.0f && !world->step.lag_warned)
             GP__LOG(world, GP_LOG_INFO, GP_LOG_ITEM_STEP_BEHIND,
@@ -8450,6 +8944,9 @@ gp_result gp_world_step(gp_world* world, const gp_step_desc* desc) {
     world->step.added_speed = 0.0f;
     for (i = 0; i < world->fluid.pour_count; ++i)
         if (world->fluid.pours[i].desc.speed > world->step.max_speed) world->step.max_speed = world->fluid.pours[i].desc.speed;
+    for (i = 0; i < GP_MAX_EMITTERS; ++i)
+        if (world->emitters.emitters[i].live && world->emitters.emitters[i].desc.speed[1] > world->step.max_speed)
+            world->step.max_speed = world->emitters.emitters[i].desc.speed[1];
     gp__fluid_limits(world, &sound, &spacing, &viscous);
     owed = (double)d.dt + world->step.lag;   /* the step's time and what the step before last left owed */
     needed = ceil(owed * (sound + world->step.max_speed) / ((double)d.max_cfl * spacing));
@@ -8490,6 +8987,7 @@ gp_result gp_world_step(gp_world* world, const gp_step_desc* desc) {
     memcpy(&clock.clock_limit, &limit, 4);
     gp__buffer_upload(world, world->grid_stats, offsetof(gp__stats, clock_start), offsetof(gp__stats, clock_remaining) - offsetof(gp__stats, clock_start),
                       &clock.clock_start);
+    gp__emitters_plan(world, d.dt, d.substeps);
     for (s = 0; s < d.substeps && r == GP_OK; ++s) r = gp__world_substep(world, h, true);
     if (r == GP_OK && world->grid_built) {   /* this step's statistics, for the step after next */
         world->gl.fnMemoryBarrier(GP__GL_BUFFER_UPDATE_BARRIER_BIT);
@@ -8502,7 +9000,7 @@ gp_result gp_world_step(gp_world* world, const gp_step_desc* desc) {
         world->gl.fnCopyBufferSubData(GP__GL_COPY_READ_BUFFER, GP__GL_COPY_WRITE_BUFFER, offsetof(gp__store_words, count),
                                       offsetof(gp__step_words, count), 4);
         world->gl.fnCopyBufferSubData(GP__GL_COPY_READ_BUFFER, GP__GL_COPY_WRITE_BUFFER, offsetof(gp__store_words, refused),
-                                      offsetof(gp__step_words, refused), 4);
+                                      offsetof(gp__step_words, refused), 8);   /* refused, refused_births */
         world->gl.fnBindBuffer(GP__GL_COPY_READ_BUFFER, 0);
         world->store.added_at[world->step.slot] = world->store.added;
         world->gl.fnBindBuffer(GP__GL_COPY_WRITE_BUFFER, 0);
@@ -8930,7 +9428,7 @@ void gp_world_destroy(gp_world* world) {
     size_t i;
     if (!world) return;
     if (world->gl.fnDeleteBuffers) {
-        gp__GLuint* buffers[22];
+        gp__GLuint* buffers[23];
         buffers[0] = &world->position; buffers[1] = &world->velocity; buffers[2] = &world->info;
         buffers[3] = &world->life; buffers[4] = &world->spare16; buffers[5] = &world->spare8;
         buffers[6] = &world->slot_of_id; buffers[7] = &world->cell_key; buffers[8] = &world->order;
@@ -8938,7 +9436,7 @@ void gp_world_destroy(gp_world* world) {
         buffers[12] = &world->params; buffers[13] = &world->solver; buffers[14] = &world->colliders.fields;
         buffers[15] = &world->colliders.points; buffers[16] = &world->colliders.distances; buffers[17] = &world->rigid.offsets;
         buffers[18] = &world->rigid.bodies; buffers[19] = &world->store.words; buffers[20] = &world->store.free_ids;
-        buffers[21] = &world->store.staging;
+        buffers[21] = &world->store.staging; buffers[22] = &world->emitters.table;
         gp__free(&world->desc.allocator, world->effects.wind_grid);
         gp__buffer_delete(world, &world->fluid.state);
         if (world->desc.gpu_timings) gp__timers_collect(world);
@@ -9261,7 +9759,9 @@ uint32_t gp_timings_read(gp_world* world, gp_timing* timings, uint32_t max) {
         and viscosity forces), 8-10 (kernels), 11 (the walls' push), 13 (the wall weight
         function); sections 3.3, 4.4-4.6; figures 4-9; Tables 1-2 (the benchmark).
    002  P. Kipfer, M. Segal, R. Westermann, "UberFlow: A GPU-Based Particle Engine", Graphics
-        Hardware (2004). Cited: the bitonic sort by view depth; drawing from GPU memory.
+        Hardware (2004). Cited: section 4.1 (emitters), 4.2 (motion), 4.3-4.5 (collisions), 4.6
+        (height fields, the back-up and reflection); the bitonic sort by view depth; drawing from
+        GPU memory.
    003  T. Harada, S. Koshizuka, Y. Kawaguchi, "Real-time Fluid Simulation Coupled with Cloth",
         IPSJ (2007). Planned: cloth.
    004  A multi-GPU particle simulation (domain split, ghost and migrating particles). Cited: the
@@ -9281,7 +9781,9 @@ uint32_t gp_timings_read(gp_world* world, gp_timing* timings, uint32_t max) {
    Monaghan, "Smoothed particle hydrodynamics", Annu. Rev. Astron. Astrophys. 30 (1992), the
    artificial viscosity; A. Appleby, MurmurHash3's finaliser, the grid's hash; R. Bridson, J.
    Hourihan, M. Nordenstam, "Curl-noise for procedural fluid flow", ACM TOG 26(3) (2007), the
-   wind's turbulence.
+   wind's turbulence; M. Jarzynski, M. Olano, "Hash Functions for GPU Rendering", JCGT 9(3)
+   (2020), pcg3d, the emitters' random numbers; T. Duff et al., "Building an Orthonormal Basis,
+   Revisited", JCGT 6(1) (2017), the emitters' basis about their direction.
 */
 
 /* >>licence ================================================================================

@@ -17,6 +17,11 @@
 #define GP_KIND_CLOTH 4u
 #define GP_PARTICLE_DEAD 256u
 #define GP_NO_SLOT 4294967295u
+#define GP_MAX_EMITTERS 32u
+#define GP_EMITTER_SPHERE 2.0
+#define GP_EMITTER_BOX 3.0
+#define GP_EMITTER_DISC 4.0
+#define GP_EMITTER_CONE 5.0
 #define GP_INTEGRATOR_MASK 3u
 #define GP_FLAG_ARTIFICIAL_VISCOSITY 256u
 #define GP_SHAPE_SPHERE 1.0
@@ -136,9 +141,9 @@ layout(std430, binding = GP_BINDING_STORE) buffer gp_store_block {
     uint store_draw_first;
     uint store_draw_base;
     uint store_refused;       // removals by flag buffer refused on the GPU (a body's or cloth's particle flagged)
+    uint store_refused_births; // emitters' births with no room or no id, since the world was made
     uint store_padding0;      // the block a whole number of 16 bytes, on every driver
     uint store_padding1;
-    uint store_padding2;
 };
 #endif
 // Ids given back by the builds, waiting to be given again (the queue of gp_store_block), 2 capacity.

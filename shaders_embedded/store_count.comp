@@ -17,6 +17,11 @@
 #define GP_KIND_CLOTH 4u
 #define GP_PARTICLE_DEAD 256u
 #define GP_NO_SLOT 4294967295u
+#define GP_MAX_EMITTERS 32u
+#define GP_EMITTER_SPHERE 2.0
+#define GP_EMITTER_BOX 3.0
+#define GP_EMITTER_DISC 4.0
+#define GP_EMITTER_CONE 5.0
 #define GP_INTEGRATOR_MASK 3u
 #define GP_FLAG_ARTIFICIAL_VISCOSITY 256u
 #define GP_SHAPE_SPHERE 1.0
@@ -31,10 +36,13 @@
 #define GP_BINDING_STORE 7
 // <<defines
 // store_count: the store's count, on the GPU (section >>grid). After a build (u_added 0) it drops
-// the dead that store_free gave back; after an append (store_append) it takes the u_added new
-// particles in (the host checked that they fit). Then it writes the indirect arguments every pass
-// over the store dispatches with, and those of the draw. One invocation; the host then copies
-// store_count into gp_counts.x, where every pass reads it.
+// the dead that store_free gave back; after an append (store_append: u_ids = u_added, the host
+// gave every id and checked the room) or the emitters' births (emitter_emit: u_added births, u_ids
+// of them with never-used ids, the rest taking given-back ones, oldest first) it takes in those
+// that found room and an id, pops the given-back ids they took, and counts the others refused.
+// Then it writes the indirect arguments every pass over the store dispatches with, and those of
+// the draw. One invocation; the host then copies store_count into gp_counts.x, where every pass
+// reads it.
 // >>include gp_common.glsl
 // gp_common.glsl: included first by every gpuparticle.h compute shader.
 // The constants that C and GLSL share (GP_GROUP_SIZE, the kinds, the tables' sizes, the shapes,
@@ -222,9 +230,9 @@ layout(std430, binding = GP_BINDING_STORE) buffer gp_store_block {
     uint store_draw_first;
     uint store_draw_base;
     uint store_refused;       // removals by flag buffer refused on the GPU (a body's or cloth's particle flagged)
+    uint store_refused_births; // emitters' births with no room or no id, since the world was made
     uint store_padding0;      // the block a whole number of 16 bytes, on every driver
     uint store_padding1;
-    uint store_padding2;
 };
 #endif
 // Ids given back by the builds, waiting to be given again (the queue of gp_store_block), 2 capacity.
@@ -281,6 +289,7 @@ layout(std430, binding = GP_BINDING_BODIES) buffer gp_rigid_block { vec4 gp_rigi
 // <<include gp_buffers.glsl
 layout(local_size_x = 1) in;
 layout(location = 0) uniform uint u_added;
+layout(location = 1) uniform uint u_ids;
 
 void main() {
     if (u_added == 0u) {
@@ -289,7 +298,12 @@ void main() {
         store_free_count += died;
         store_count = live;
     } else {
-        store_count += u_added;
+        uint added = min(min(u_added, gp_counts.z - store_count), u_ids + store_free_count);
+        uint taken = added > u_ids ? added - u_ids : 0u;
+        store_free_head = (store_free_head + taken) % (2u * gp_counts.z);
+        store_free_count -= taken;
+        store_refused_births += u_added - added;
+        store_count += added;
     }
     uvec3 groups = gp_dispatch_groups(store_count, uint(GP_GROUP_SIZE));
     store_dispatch_x = groups.x;

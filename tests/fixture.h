@@ -70,6 +70,8 @@ extern const gp_test_case heightfield_tests[];
 extern const int heightfield_test_count;
 extern const gp_test_case store_tests[];
 extern const int store_test_count;
+extern const gp_test_case emitter_tests[];
+extern const int emitter_test_count;
 extern const gp_test_case layout_tests[];
 extern const int layout_test_count;
 extern const gp_test_case plan_tests[];

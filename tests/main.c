@@ -128,6 +128,7 @@ int main(int argc, char** argv) {
     gp_test_main(heightfield_tests, heightfield_test_count, argc, argv, &passed, &failed);
     gp_test_main(effects_tests, effects_test_count, argc, argv, &passed, &failed);
     gp_test_main(store_tests, store_test_count, argc, argv, &passed, &failed);
+    gp_test_main(emitter_tests, emitter_test_count, argc, argv, &passed, &failed);
     gp_test_main(layout_tests, layout_test_count, argc, argv, &passed, &failed);
     gp_test_main(plan_tests, plan_test_count, argc, argv, &passed, &failed);
     gp_egl_close(&fixture_egl);

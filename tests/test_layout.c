@@ -226,7 +226,8 @@ static const layout_field layout_store[] = {
     LAYOUT_STORE("store_dispatch_x", dispatch[0]), LAYOUT_STORE("store_dispatch_y", dispatch[1]), LAYOUT_STORE("store_dispatch_z", dispatch[2]),
     LAYOUT_STORE("store_draw_count", draw[0]), LAYOUT_STORE("store_draw_instances", draw[1]), LAYOUT_STORE("store_draw_first", draw[2]),
     LAYOUT_STORE("store_draw_base", draw[3]), LAYOUT_STORE("store_refused", refused),
-    LAYOUT_STORE("store_padding0", padding[0]), LAYOUT_STORE("store_padding1", padding[1]), LAYOUT_STORE("store_padding2", padding[2]),
+    LAYOUT_STORE("store_refused_births", refused_births), LAYOUT_STORE("store_padding0", padding[0]),
+    LAYOUT_STORE("store_padding1", padding[1]),
 };
 
 static void test_layout_store(void) {
@@ -237,11 +238,30 @@ static void test_layout_store(void) {
     glDeleteProgram(program);
 }
 
+/* The emitters' uniform block (gp__emitter_block), as emitter_emit sees it. */
+#define LAYOUT_EMITTER(glsl, type, member, bytes)                                                                    \
+    LAYOUT_ELEMENT("gp_emitters[%u]." glsl, type, gp__emitter_block, emitters[0].member, bytes, GP_MAX_EMITTERS, sizeof(gp__emitter_gpu))
+static const layout_field layout_emitter[] = {
+    LAYOUT_FIELD("gp_emission", 'u', gp__emitter_block, emission, 16),
+    LAYOUT_EMITTER("position", 'f', position, 16), LAYOUT_EMITTER("axis", 'f', axis, 16), LAYOUT_EMITTER("extent", 'f', extent, 16),
+    LAYOUT_EMITTER("motion", 'f', motion, 16), LAYOUT_EMITTER("life", 'f', life, 16), LAYOUT_EMITTER("info", 'u', info, 16),
+    LAYOUT_EMITTER("births", 'u', births, 16),
+};
+
+static void test_layout_emitter_block(void) {
+    GLuint program = layout_program_of(GP__PROGRAM_EMITTER_EMIT, "void main() { gp_layout_library_main(); }\n");
+    if (!program) return;
+    layout_check(program, GL_UNIFORM_BLOCK, GL_UNIFORM, "gp_emitter_block", sizeof(gp__emitter_block), layout_emitter,
+                 LAYOUT_COUNT(layout_emitter), 0);
+    glDeleteProgram(program);
+}
+
 const gp_test_case layout_tests[] = {
     {"layout_world_params", test_layout_world_params},
     {"layout_solver_params", test_layout_solver_params},
     {"layout_body_gpu", test_layout_body_gpu},
     {"layout_stats", test_layout_stats},
     {"layout_store", test_layout_store},
+    {"layout_emitter_block", test_layout_emitter_block},
 };
 const int layout_test_count = (int)(sizeof layout_tests / sizeof layout_tests[0]);

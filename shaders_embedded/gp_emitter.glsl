@@ -1,0 +1,39 @@
+// gp_emitter.glsl: the emitters' table (section >>emitters), one std140 uniform block at binding 2,
+// mirrored by gp__emitter_gpu and gp__emission in gpuparticle.h (checked field by field by a
+// test), and the counter-based random numbers every birth draws.
+struct gp_emitter {
+    vec4 position;   // xyz centre (m), w shape (GP_EMITTER_*)
+    vec4 axis;       // xyz unit direction, w spread: the half-angle of the directions about it (radians)
+    vec4 extent;     // xyz a box's half extents (m), w a sphere's, disc's or cone's radius (m)
+    vec4 motion;     // x, y the speed's range (m/s), z the particles' radius (m), w their mass (kg)
+    vec4 life;       // x, y the lifetime's range (s; 0 0: forever), z, w unused
+    uvec4 info;      // x kind | phase << 16, y owner (the emitter's number), z user word, w seed
+    uvec4 births;    // x this substep's first birth that is this emitter's, y how many, z the serial
+                     // number of its first (the emitter's births before), w unused
+};
+layout(std140, binding = 2) uniform gp_emitter_block {
+    uvec4 gp_emission;   // x births this substep (every emitter's), y emitters in the table, z births
+                         // that take never-used ids, w the first of those ids
+    gp_emitter gp_emitters[GP_MAX_EMITTERS];
+};
+
+// pcg3d (Jarzynski and Olano 2020, "Hash Functions for GPU Rendering", JCGT 9(3)): three
+// well-mixed words from three, the counter-based random numbers of the births: (seed, serial,
+// stream) gives the same numbers on every device and at any substep.
+uvec3 gp_pcg3d(uvec3 v) {
+    v = v * 1664525u + 1013904223u;
+    v.x += v.y * v.z; v.y += v.z * v.x; v.z += v.x * v.y;
+    v ^= v >> 16u;
+    v.x += v.y * v.z; v.y += v.z * v.x; v.z += v.x * v.y;
+    return v;
+}
+// Three uniform numbers in [0, 1), 24 bits each (exact in a float).
+vec3 gp_random3(uint seed, uint serial, uint stream) { return vec3(gp_pcg3d(uvec3(seed, serial, stream)) >> 8u) * (1.0 / 16777216.0); }
+
+// Two unit vectors completing n (unit) to an orthonormal basis (Duff et al. 2017, "Building an
+// Orthonormal Basis, Revisited", JCGT 6(1)).
+void gp_basis(vec3 n, out vec3 t, out vec3 b) {
+    float s = n.z >= 0.0 ? 1.0 : -1.0, a = -1.0 / (s + n.z), c = n.x * n.y * a;
+    t = vec3(1.0 + s * n.x * n.x * a, s * c, -s * n.x);
+    b = vec3(c, s + n.y * n.y * a, -n.y);
+}

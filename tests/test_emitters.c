@@ -1,0 +1,318 @@
+/* test_emitters.c: emitters (issue 11, item 2; 002 section 4.1): counts exact for rates and bursts
+   over many steps and substeps, never drifting; the steady state of a constant rate; every
+   shape's births against a double-precision CPU reference (the same counter-based random
+   numbers) and their distributions (inside the shape, directions within the spread, uniform in
+   volume and angle); the same seed gives the same particles; births with no room refused and
+   counted; grains poured as a stream; bad input refused. */
+#include "fixture.h"
+#include "cpu_emitter.h"
+#include <math.h>
+#include <stdio.h>
+
+#define EMIT_DT (1.0f / 60.0f)
+
+static void emit_step(gp_world* w, uint32_t substeps) {
+    gp_step_desc step;
+    memset(&step, 0, sizeof step);
+    step.dt = EMIT_DT;
+    step.substeps = substeps;
+    CHECK(gp_world_step(w, &step) == GP_OK);
+}
+
+/* A world of effect particles only, without gravity (they fly straight). */
+static gp_world* emit_world(uint32_t capacity) {
+    const float zero[3] = {0.0f, 0.0f, 0.0f};
+    gp_world* w = fixture_grid_world(capacity, 0.1f, 0);
+    if (w) CHECK(gp_gravity_set(w, zero) == GP_OK);
+    return w;
+}
+
+/* A rate of 37.3 per second, particles that live forever: after every step of 1/60 s (in 1, 2,
+   then 3 substeps) the store holds floor(37.3 t) plus the bursts (25 at step 20, 1000 at step 50),
+   on the host's count and the GPU's, over 90 steps; the emitter's count says the same. */
+static void test_emitter_counts_exact(void) {
+    gp_world* w = emit_world(8192);
+    gp_emitter_desc d;
+    gp_emitter e;
+    gp_emitter_stats stats;
+    double t = 0.0;
+    uint64_t bursts = 0;
+    uint32_t n, exact = 0, wrong = 0;
+    if (!w) return;
+    memset(&d, 0, sizeof d);
+    d.rate = 37.3f;
+    d.speed[0] = 0.5f;
+    d.spread = 3.1415926f;
+    CHECK(gp_emitter_add(w, &d, &e) == GP_OK);
+    for (n = 1; n <= 90; ++n) {
+        uint64_t expected;
+        if (n == 20) { CHECK(gp_emitter_burst(w, e, 25) == GP_OK); bursts += 25; }
+        if (n == 50) { CHECK(gp_emitter_burst(w, e, 1000) == GP_OK); bursts += 1000; }
+        emit_step(w, n <= 30 ? 1u : n <= 60 ? 2u : 3u);
+        t += (double)EMIT_DT;
+        expected = (uint64_t)floor((double)d.rate * t) + bursts;
+        CHECK(gp_particle_count_read(w, &exact) == GP_OK);
+        if (exact != expected || gp_particle_count(w) != expected) {
+            if (!wrong) fprintf(stderr, "    step %u: GPU %u, host %u, floor(r t) + bursts %llu\n", n, exact, gp_particle_count(w),
+                                (unsigned long long)expected);
+            ++wrong;
+        }
+    }
+    CHECKF(wrong == 0, "%u of 90 steps held another count than floor(r t) plus the bursts", wrong);
+    CHECK(gp_emitter_stats_get(w, e, &stats) == GP_OK && stats.emitted == exact && stats.refused == 0);
+    gp_world_destroy(w);
+}
+
+/* 600 per second living 0.5 s each, in steps of 1/60 s of 4 substeps: from 0.5 s on the store
+   holds rate x lifetime = 300 particles, less the births of at most one substep (births come in
+   whole substeps' batches at the substeps' starts: 2.5 each, so 297 to 300), every step to 2 s;
+   no step reads anything back. */
+static void test_emitter_steady_state(void) {
+    gp_world* w = emit_world(4096);
+    gp_emitter_desc d;
+    gp_emitter e;
+    uint32_t n, count = 0, low = 0xffffffffu, high = 0;
+    if (!w) return;
+    memset(&d, 0, sizeof d);
+    d.rate = 600.0f;
+    d.lifetime[0] = d.lifetime[1] = 0.5f;
+    d.speed[0] = 1.0f;
+    d.spread = 3.1415926f;
+    CHECK(gp_emitter_add(w, &d, &e) == GP_OK);
+    for (n = 1; n <= 120; ++n) {
+        uint32_t readbacks = gp_world_readbacks(w);
+        emit_step(w, 4);
+        CHECKF(gp_world_readbacks(w) == readbacks, "step %u read back from the GPU", n);
+        if (n < 31) continue;
+        CHECK(gp_particle_count_read(w, &count) == GP_OK);
+        if (count < low) low = count;
+        if (count > high) high = count;
+    }
+    if (getenv("GP_TEST_VERBOSE")) fprintf(stderr, "    steady state %u to %u particles\n", low, high);
+    CHECKF(low >= 297 && high <= 300, "a rate of 600/s living 0.5 s held %u to %u particles, not 297 to 300", low, high);
+    gp_world_destroy(w);
+}
+
+/* A burst of 2,000 from each shape (seed 42, speeds 1 to 3 m/s, lifetimes 1 to 2 s, spread 0.6
+   rad; the cone 0.8 rad), flown one substep of 1/60 s without gravity: every particle where the
+   double-precision reference puts it (x0 + v h) to 1e-5 m, its velocity to 1e-5 m/s, its lifetime
+   to 1e-6 s; and the distributions: inside the shape, every direction within the spread, the
+   cosine about the axis uniform (its mean (1 + cos spread) / 2 within 2%), the ball filled
+   uniformly (mean of r^3 / R^3 one half within 3%). */
+static void test_emitter_shapes_against_cpu(void) {
+    const gp_emitter_shape shapes[5] = {GP_EMITTER_POINT, GP_EMITTER_SPHERE, GP_EMITTER_BOX, GP_EMITTER_DISC, GP_EMITTER_CONE};
+    const uint32_t n = 2000;
+    gp_particle_position* p = (gp_particle_position*)malloc(n * sizeof *p);
+    gp_particle_velocity* v = (gp_particle_velocity*)malloc(n * sizeof *v);
+    gp_particle_info* info = (gp_particle_info*)malloc(n * sizeof *info);
+    gp_particle_life* life = (gp_particle_life*)malloc(n * sizeof *life);
+    int k;
+    for (k = 0; k < 5; ++k) {
+        gp_world* w = emit_world(4096);
+        gp_emitter_desc d, r;
+        gp_emitter e;
+        uint32_t i, count = 0, first = 0xffffffffu, outside = 0;
+        double worst_x = 0.0, worst_v = 0.0, worst_life = 0.0, cosines = 0.0, cubes = 0.0;
+        if (!w) break;
+        memset(&d, 0, sizeof d);
+        d.shape = shapes[k];
+        d.position[0] = 0.3f; d.position[1] = 1.0f; d.position[2] = -0.2f;
+        d.direction[0] = 1.0f; d.direction[1] = 2.0f; d.direction[2] = 0.5f;
+        d.spread = shapes[k] == GP_EMITTER_CONE ? 0.8f : 0.6f;
+        d.radius = 0.25f;
+        d.half_extents[0] = 0.1f; d.half_extents[1] = 0.2f; d.half_extents[2] = 0.3f;
+        d.speed[0] = 1.0f; d.speed[1] = 3.0f;
+        d.lifetime[0] = 1.0f; d.lifetime[1] = 2.0f;
+        d.seed = 42;
+        CHECK(gp_emitter_add(w, &d, &e) == GP_OK && gp_emitter_get(w, e, &r) == GP_OK);
+        CHECK(gp_emitter_burst(w, e, n) == GP_OK);
+        emit_step(w, 1);
+        CHECK(gp_particle_count_read(w, &count) == GP_OK && count == n);
+        CHECK(gp_particles_read(w, GP_ATTRIBUTE_POSITION, 0, n, p) == GP_OK && gp_particles_read(w, GP_ATTRIBUTE_VELOCITY, 0, n, v) == GP_OK &&
+              gp_particles_read(w, GP_ATTRIBUTE_INFO, 0, n, info) == GP_OK && gp_particles_read(w, GP_ATTRIBUTE_LIFE, 0, n, life) == GP_OK);
+        for (i = 0; i < n; ++i) if (info[i].id < first) first = info[i].id;
+        for (i = 0; i < n; ++i) {
+            double x[3], u[3], lifetime, gx[3], gu[3], rel[3], along = 0.0, speed = 0.0, r3 = 0.0;
+            int c;
+            uint32_t serial = info[i].id - first;   /* never-used ids, given in birth order */
+            cpu_emit(&r, serial, x, u, &lifetime);
+            gx[0] = p[i].x; gx[1] = p[i].y; gx[2] = p[i].z;
+            gu[0] = v[i].x; gu[1] = v[i].y; gu[2] = v[i].z;
+            for (c = 0; c < 3; ++c) {
+                double start = gx[c] - gu[c] * (double)EMIT_DT;   /* where it was born */
+                worst_x = fmax(worst_x, fabs(gx[c] - (x[c] + u[c] * (double)EMIT_DT)));
+                worst_v = fmax(worst_v, fabs(gu[c] - u[c]));
+                rel[c] = start - r.position[c];
+                along += gu[c] * r.direction[c];
+                speed += gu[c] * gu[c];
+                r3 += rel[c] * rel[c];
+            }
+            worst_life = fmax(worst_life, fabs(life[i].lifetime - lifetime));
+            speed = sqrt(speed);
+            cosines += along / speed;
+            r3 = pow(r3, 1.5) / pow(r.radius, 3.0);
+            cubes += r3;
+            if (shapes[k] != GP_EMITTER_CONE && along / speed < cos(r.spread) - 1e-5) ++outside;
+            if (shapes[k] == GP_EMITTER_POINT && r3 > 1e-9) ++outside;
+            if (shapes[k] == GP_EMITTER_SPHERE && r3 > 1.0 + 1e-4) ++outside;
+            if (shapes[k] == GP_EMITTER_BOX && (fabs(rel[0]) > 0.1 + 1e-5 || fabs(rel[1]) > 0.2 + 1e-5 || fabs(rel[2]) > 0.3 + 1e-5)) ++outside;
+            if ((shapes[k] == GP_EMITTER_DISC || shapes[k] == GP_EMITTER_CONE) &&
+                (r3 > 1.0 + 1e-4 || fabs(rel[0] * r.direction[0] + rel[1] * r.direction[1] + rel[2] * r.direction[2]) > 1e-5))
+                ++outside;
+            if (shapes[k] == GP_EMITTER_CONE && along / speed < cos(r.spread) - 1e-5) ++outside;
+            if (speed < 1.0 - 1e-5 || speed > 3.0 + 1e-5 || life[i].lifetime < 1.0f || life[i].lifetime > 2.0f) ++outside;
+        }
+        if (getenv("GP_TEST_VERBOSE"))
+            fprintf(stderr, "    shape %d: %.3g m, %.3g m/s, %.3g s off; mean cosine %.4f, mean r^3/R^3 %.4f\n", (int)shapes[k], worst_x, worst_v,
+                    worst_life, cosines / n, cubes / n);
+        CHECKF(worst_x <= 1e-5 && worst_v <= 1e-5 && worst_life <= 1e-6, "shape %d: births %.3g m, %.3g m/s, %.3g s from the reference",
+               (int)shapes[k], worst_x, worst_v, worst_life);
+        CHECKF(outside == 0, "shape %d: %u births outside the shape, the spread or the ranges", (int)shapes[k], outside);
+        if (shapes[k] != GP_EMITTER_CONE)
+            CHECKF(fabs(cosines / n / (0.5 * (1.0 + cos(r.spread))) - 1.0) <= 0.02, "shape %d: the mean cosine %.4f is not (1 + cos s) / 2 = %.4f",
+                   (int)shapes[k], cosines / n, 0.5 * (1.0 + cos(r.spread)));
+        if (shapes[k] == GP_EMITTER_SPHERE) CHECKF(fabs(cubes / n - 0.5) <= 0.015, "the ball's mean r^3 / R^3 is %.4f, not 1/2", cubes / n);
+        gp_world_destroy(w);
+    }
+    free(p); free(v); free(info); free(life);
+}
+
+/* The same seed gives the same particles, a new seed others: two worlds with the same emitter,
+   stepped differently (1 and 5 substeps), hold bit-identical lifetimes id for id, and a third with
+   another seed differs. */
+static void emit_lifetimes(uint32_t seed, uint32_t substeps, float* out) {
+    gp_world* w = emit_world(1024);
+    gp_emitter_desc d;
+    gp_emitter e;
+    gp_particle_info info[300];
+    gp_particle_life life[300];
+    uint32_t i, count = 0;
+    if (!w) return;
+    memset(&d, 0, sizeof d);
+    d.rate = 6000.0f;
+    d.lifetime[0] = 1.0f; d.lifetime[1] = 3.0f;
+    d.seed = seed;
+    CHECK(gp_emitter_add(w, &d, &e) == GP_OK);
+    for (i = 0; i < 3; ++i) emit_step(w, substeps);
+    CHECK(gp_particle_count_read(w, &count) == GP_OK && count == 300);
+    CHECK(gp_particles_read(w, GP_ATTRIBUTE_INFO, 0, 300, info) == GP_OK && gp_particles_read(w, GP_ATTRIBUTE_LIFE, 0, 300, life) == GP_OK);
+    for (i = 0; i < 300; ++i) if (info[i].id < 300) out[info[i].id] = life[i].lifetime;
+    gp_world_destroy(w);
+}
+
+static void test_emitter_seed_repeats(void) {
+    float a[300], b[300], c[300];
+    memset(a, 0, sizeof a); memset(b, 0, sizeof b); memset(c, 0, sizeof c);
+    emit_lifetimes(7, 1, a);
+    emit_lifetimes(7, 5, b);
+    emit_lifetimes(8, 1, c);
+    CHECK(memcmp(a, b, sizeof a) == 0);
+    CHECK(memcmp(a, c, sizeof a) != 0);
+}
+
+/* A store of 200 and an emitter of 1,000 per second: it fills and stays full, never past 200; the
+   births refused are counted (two steps late) as everything emitted beyond the 200. */
+static void test_emitter_full_store(void) {
+    gp_world* w = emit_world(200);
+    gp_emitter_desc d;
+    gp_emitter e;
+    gp_emitter_stats stats;
+    uint32_t i, count = 0;
+    if (!w) return;
+    memset(&d, 0, sizeof d);
+    d.rate = 1000.0f;
+    CHECK(gp_emitter_add(w, &d, &e) == GP_OK);
+    for (i = 0; i < 30; ++i) emit_step(w, 2);
+    CHECK(gp_particle_count_read(w, &count) == GP_OK && count == 200 && gp_particle_count(w) == 200);
+    CHECK(gp_emitter_remove(w, e) == GP_OK);
+    for (i = 0; i < 2; ++i) emit_step(w, 1);   /* the statistics of the last emitting steps arrive */
+    CHECK(gp_emitter_stats_get(w, e, &stats) == GP_ERROR_INVALID_ARGUMENT);   /* removed */
+    CHECKF(w != NULL && gp_particle_count(w) == 200, "the host counts %u", gp_particle_count(w));
+    {
+        gp_emitter e2;
+        CHECK(gp_emitter_add(w, &d, &e2) == GP_OK && gp_emitter_stats_get(w, e2, &stats) == GP_OK);
+        CHECKF(stats.refused == 500 - 200, "%u births were counted refused; 500 were planned for a store of 200", stats.refused);
+    }
+    gp_world_destroy(w);
+}
+
+/* Grains 2 cm wide poured as a stream from a disc 10 cm wide, 60 a second at 1 m/s downwards (a
+   grain 1.7 cm behind the one before, anywhere on the disc: some touch at birth): after 1 s all 60
+   are in the store, between the floor and the nozzle, their material's size. */
+static void test_emitter_pours_grains(void) {
+    gp_world* w = fixture_grid_world(4096, 0.05f, 0);
+    gp_emitter_desc d;
+    gp_emitter e;
+    gp_collider_desc floor;
+    gp_collider handle;
+    gp_granular_material m;
+    uint32_t count = 0, below = 0, i;
+    gp_particle_position* p;
+    if (!w) return;
+    memset(&m, 0, sizeof m);
+    m.diameter = 0.02f;
+    CHECK(gp_granular_material_set(w, 0, &m) == GP_OK);
+    memset(&floor, 0, sizeof floor);
+    floor.shape = GP_SHAPE_PLANE; floor.normal[1] = 1.0f;
+    CHECK(gp_collider_add(w, &floor, &handle) == GP_OK);
+    memset(&d, 0, sizeof d);
+    d.shape = GP_EMITTER_DISC;
+    d.kind = GP_KIND_GRANULAR;
+    d.position[1] = 0.3f;
+    d.direction[1] = -1.0f;
+    d.radius = 0.05f;
+    d.speed[0] = 1.0f;
+    d.rate = 60.0f;
+    CHECK(gp_emitter_add(w, &d, &e) == GP_OK);
+    fixture_run(w, 60);
+    CHECK(gp_particle_count_read(w, &count) == GP_OK && count == 60);
+    p = (gp_particle_position*)malloc(count * sizeof *p);
+    CHECK(gp_particles_read(w, GP_ATTRIBUTE_POSITION, 0, count, p) == GP_OK);
+    for (i = 0; i < count; ++i) below += !(p[i].y > 0.0f && p[i].y < 0.31f) || p[i].radius != 0.01f;
+    CHECKF(below == 0, "%u of %u grains are below the floor, above the nozzle or not their material's size", below, count);
+    free(p);
+    gp_world_destroy(w);
+}
+
+/* Bad input: refused with a reason, and a stale handle refused. */
+static void test_emitter_misuse(void) {
+    gp_world* w = emit_world(64);
+    gp_emitter_desc d;
+    gp_emitter e, stale, all[GP_MAX_EMITTERS];
+    int i;
+    if (!w) return;
+    memset(&d, 0, sizeof d);
+    CHECK(gp_emitter_add(w, NULL, &e) == GP_ERROR_INVALID_ARGUMENT && gp_emitter_add(w, &d, NULL) == GP_ERROR_INVALID_ARGUMENT);
+    d.rate = -1.0f;
+    CHECK(gp_emitter_add(w, &d, &e) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE));
+    d.rate = 1.0f; d.spread = 4.0f;
+    CHECK(gp_emitter_add(w, &d, &e) == GP_ERROR_INVALID_ARGUMENT);
+    d.spread = 0.0f; d.position[0] = NAN;
+    CHECK(gp_emitter_add(w, &d, &e) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_ARGUMENT_NOT_FINITE));
+    d.position[0] = 0.0f; d.kind = GP_KIND_RIGID;
+    CHECK(gp_emitter_add(w, &d, &e) == GP_ERROR_INVALID_ARGUMENT);
+    d.kind = GP_KIND_EFFECT; d.shape = (gp_emitter_shape)99;
+    CHECK(gp_emitter_add(w, &d, &e) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_NOT_AN_ENUM_VALUE));
+    d.shape = GP_EMITTER_POINT; d.lifetime[1] = 2.0f;
+    CHECK(gp_emitter_add(w, &d, &e) == GP_ERROR_INVALID_ARGUMENT);   /* a range from 0 */
+    d.lifetime[1] = 0.0f;
+    CHECK(gp_emitter_add(w, &d, &stale) == GP_OK && gp_emitter_number(w, stale) == 0 && gp_emitter_remove(w, stale) == GP_OK);
+    CHECK(gp_emitter_remove(w, stale) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_HANDLE_INVALID));
+    CHECK(gp_emitter_number(w, stale) == GP_NO_OWNER && gp_emitter_burst(w, stale, 1) == GP_ERROR_INVALID_ARGUMENT);
+    for (i = 0; i < GP_MAX_EMITTERS; ++i) CHECK(gp_emitter_add(w, &d, &all[i]) == GP_OK);
+    CHECK(gp_emitter_set(w, stale, &d) == GP_ERROR_INVALID_ARGUMENT);   /* its slot has a new emitter */
+    CHECK(gp_emitter_add(w, &d, &e) == GP_ERROR_CAPACITY && fixture_logged_item(GP_LOG_ITEM_TABLE_FULL));
+    CHECK(gp_emitter_burst(w, all[0], 65) == GP_ERROR_INVALID_ARGUMENT);
+    gp_world_destroy(w);
+}
+
+const gp_test_case emitter_tests[] = {
+    {"emitter_counts_exact", test_emitter_counts_exact},
+    {"emitter_steady_state", test_emitter_steady_state},
+    {"emitter_shapes_against_cpu", test_emitter_shapes_against_cpu},
+    {"emitter_seed_repeats", test_emitter_seed_repeats},
+    {"emitter_full_store", test_emitter_full_store},
+    {"emitter_pours_grains", test_emitter_pours_grains},
+    {"emitter_misuse", test_emitter_misuse},
+};
+const int emitter_test_count = (int)(sizeof emitter_tests / sizeof emitter_tests[0]);
