@@ -135,7 +135,8 @@
    GL_UNIFORM_BUFFER's binding 2. It restores the current program,
    and touches nothing else, except gp_draw_particles, which restores the vertex array,
    GL_ARRAY_BUFFER and GL_DRAW_INDIRECT_BUFFER bindings it changes and leaves
-   GL_PROGRAM_POINT_SIZE enabled.
+   GL_PROGRAM_POINT_SIZE enabled, and gp_draw_effects, which restores the vertex array,
+   GL_ARRAY_BUFFER, GL_BLEND, the blend function and the depth write mask it changes.
 
    ERRORS come in three layers: every function that can fail returns a gp_result
    (gp_result_string names it); the logger in the desc receives a message that names the
@@ -449,6 +450,7 @@ typedef struct gp_buffers {
                                                   start, the dead's start = the live count, the end) */
     uint32_t count;                            /* gp_particle_count */
     uint32_t buckets;                          /* buckets, not counting the NaN bucket */
+    uint32_t sprites;                          /* gp_draw_effects' sprites in drawing order (0 before the first) */
     uint32_t store;                            /* the count on the GPU: a uint at offset 0, and
                                                   glDrawArraysIndirect's command (count, 1, 0, 0)
                                                   at GP_STORE_DRAW_OFFSET: draw the live particles
@@ -864,8 +866,13 @@ typedef enum gp_emitter_shape {
     GP_EMITTER_SPHERE,        /* anywhere in a ball of radius about position */
     GP_EMITTER_BOX,           /* anywhere in a box of half_extents about position (axis-aligned) */
     GP_EMITTER_DISC,          /* anywhere on a disc of radius about position, across direction */
-    GP_EMITTER_CONE           /* from a disc as DISC, each particle tilted outwards by its distance
+    GP_EMITTER_CONE,          /* from a disc as DISC, each particle tilted outwards by its distance
                                  from the centre, up to spread at the rim: a cone's spray */
+    GP_EMITTER_SPRAY          /* from the fluid where it moves fast (a breaking wave, a splash):
+                                 each fluid particle faster than speed[0] gives birth at `rate`
+                                 per second (a chance each substep), the newborn within radius of
+                                 it with its velocity plus a random part of up to speed[1] m/s;
+                                 effect particles only; position, direction, spread unused */
 } gp_emitter_shape;
 typedef struct gp_emitter_desc {
     gp_emitter_shape shape;
@@ -886,6 +893,13 @@ typedef struct gp_emitter_desc {
     float mass;               /* kg; default as gp_particles_add's */
     uint32_t user;            /* each particle's info.user */
     uint32_t seed;
+    /* How gp_draw_effects draws its effect particles, over each one's lifetime (read by the GPU
+       from the emitters' table at the particle's owner: no cost per particle): */
+    float size[4];            /* the radius's factor at ages 0, 1/3, 2/3 and 1 of the lifetime, linear
+                                 between; all 0: 1 throughout */
+    float color[4][4];        /* RGBA (0 to 1) at the same ages; all 0: opaque white throughout */
+    uint32_t max_per_substep; /* GP_EMITTER_SPRAY: births per substep at most (the host's bound of the
+                                 count grows by it each substep); default capacity / 64 */
 } gp_emitter_desc;
 /* Adds an emitter (at most GP_MAX_EMITTERS at once); checked like gp_particles_add's values and
    refused with a reason. Its particles' owner is its number, gp_emitter_number. */
@@ -900,7 +914,8 @@ GP_API_DECL gp_result gp_emitter_remove(gp_world* world, gp_emitter emitter);
 /* Its number (the owner of its particles, < GP_MAX_EMITTERS), or GP_NO_OWNER for a stale handle. */
 GP_API_DECL uint32_t gp_emitter_number(const gp_world* world, gp_emitter emitter);
 typedef struct gp_emitter_stats {
-    uint64_t emitted;         /* births planned since it was added (the host knows them exactly) */
+    uint64_t emitted;         /* births planned since it was added (the host knows them exactly; a
+                                 spray emitter's the GPU decides: 0) */
     uint32_t refused;         /* births the store had no room or id for, every emitter's, since the
                                  world was made: two steps late, with the step's statistics */
 } gp_emitter_stats;
@@ -994,7 +1009,9 @@ typedef struct gp_body_desc {
    added. */
 typedef struct gp_body { uint32_t id; } gp_body;
 /* Adds count bodies, all or nothing (their particles must fit in the store); bodies (may be NULL)
-   receives count handles. Each body's particles take consecutive ids. */
+   receives count handles. Each body's particles take consecutive ids. Fluid already where a body
+   is added is not moved out: a fluid particle in a hole of the body's particle lattice stays
+   inside it and rides with it, its weight on the body. Leave the body's place out of the fluid. */
 GP_API_DECL gp_result gp_bodies_add(gp_world* world, const gp_body_desc* descs, uint32_t count, gp_body* bodies);
 GP_API_DECL uint32_t gp_body_count(const gp_world* world);
 /* The body's number (its particles' owner), or GP_NO_OWNER for a handle that is not valid. */
@@ -1024,6 +1041,11 @@ typedef enum gp_color_by {
     GP_COLOR_KIND,          /* a fixed colour per gp_kind */
     GP_COLOR_UNIFORM        /* desc.color */
 } gp_color_by;
+typedef enum gp_blend {
+    GP_BLEND_DEFAULT = 0,    /* resolves to GP_BLEND_ALPHA */
+    GP_BLEND_ALPHA,          /* over what is behind, sorted back to front (smoke, dust, spray) */
+    GP_BLEND_ADDITIVE        /* added, in any order (sparks, fire, glow) */
+} gp_blend;
 typedef struct gp_draw_desc {
     float view[16];          /* column-major, as glUniformMatrix4fv takes it without transposing */
     float projection[16];    /* column-major perspective projection; with view, all zero (the
@@ -1036,6 +1058,10 @@ typedef struct gp_draw_desc {
     float color[4];          /* GP_COLOR_UNIFORM; default (0.3, 0.5, 0.9, 1) */
     float light[3];          /* direction towards the light in view space; default (0.4, 0.7, 0.6) */
     float radius_scale;      /* drawn radius over particle radius; default 1 */
+    uint32_t kinds;          /* gp_draw_particles: a bit (1u << kind) for each kind to draw; 0: every
+                                kind (draw effects as sprites with gp_draw_effects: all but
+                                1u << GP_KIND_EFFECT here) */
+    gp_blend blend;          /* gp_draw_effects: alpha blended back to front, or added */
 } gp_draw_desc;
 /* Draws after a step or build. Fails with GP_ERROR_INVALID_STATE when built with GP_NO_DRAW. */
 GP_API_DECL gp_result gp_draw_particles(gp_world* world, const gp_draw_desc* desc);
@@ -1044,6 +1070,15 @@ GP_API_DECL gp_result gp_draw_particles(gp_world* world, const gp_draw_desc* des
    colour per body from a palette (GP_COLOR_UNIFORM: desc.color). view, projection and light as
    above; the other fields are ignored. Same GL state rules as gp_draw_particles. */
 GP_API_DECL gp_result gp_draw_bodies(gp_world* world, const gp_draw_desc* desc);
+/* Draws the effect particles as camera-facing sprites (soft discs): each its radius times its
+   emitter's size curve at its age, in its emitter's colour there (gp_emitter_desc; an effect
+   particle of no emitter: its radius, white). GP_BLEND_ALPHA sorts them back to front by view
+   depth on the GPU at every call (the bitonic sort) and draws them from the sorted order; nothing
+   is read back. view and projection as gp_draw_particles's, blend; the other fields ignored.
+   Depth tested, depth not written: draw the opaque particles first. It may change the blend
+   state and the depth write mask, and restores them. The sprites stay in gp_world_buffers'
+   `sprites` until the next call (two vec4 each, in drawing order: centre and size, colour). */
+GP_API_DECL gp_result gp_draw_effects(gp_world* world, const gp_draw_desc* desc);
 
 /* ---- primitives on your own buffers ------------------------------------------------------
    GL buffer names of uint32 arrays; counts in elements, offsets in bytes. Each checks that the
@@ -1179,6 +1214,16 @@ typedef unsigned char gp__GLubyte;
 #define GP__GL_DISPATCH_INDIRECT_BUFFER 0x90EE
 #define GP__GL_DRAW_INDIRECT_BUFFER 0x8F3F
 #define GP__GL_DRAW_INDIRECT_BUFFER_BINDING 0x8F43
+#define GP__GL_BLEND 0x0BE2
+#define GP__GL_ONE 1
+#define GP__GL_SRC_ALPHA 0x0302
+#define GP__GL_ONE_MINUS_SRC_ALPHA 0x0303
+#define GP__GL_BLEND_DST_RGB 0x80C8
+#define GP__GL_BLEND_SRC_RGB 0x80C9
+#define GP__GL_BLEND_DST_ALPHA 0x80CA
+#define GP__GL_BLEND_SRC_ALPHA 0x80CB
+#define GP__GL_DEPTH_WRITEMASK 0x0B72
+#define GP__GL_TRIANGLE_STRIP 0x0005
 #define GP__GL_UNIFORM_BUFFER 0x8A11
 #define GP__GL_COPY_READ_BUFFER 0x8F36
 #define GP__GL_COPY_WRITE_BUFFER 0x8F37
@@ -1272,6 +1317,12 @@ typedef unsigned char gp__GLubyte;
     X(void, EnableVertexAttribArray, (gp__GLuint index)) \
     X(void, Enable, (gp__GLenum cap)) \
     X(void, DrawArraysIndirect, (gp__GLenum mode, const void* indirect)) \
+    X(void, DrawArraysInstanced, (gp__GLenum mode, gp__GLint first, gp__GLsizei count, gp__GLsizei instancecount)) \
+    X(void, Disable, (gp__GLenum cap)) \
+    X(gp__GLboolean, IsEnabled, (gp__GLenum cap)) \
+    X(void, BlendFuncSeparate, (gp__GLenum src_rgb, gp__GLenum dst_rgb, gp__GLenum src_alpha, gp__GLenum dst_alpha)) \
+    X(void, DepthMask, (gp__GLboolean flag)) \
+    X(void, GetBooleanv, (gp__GLenum pname, gp__GLboolean* data)) \
     X(void, VertexAttribDivisor, (gp__GLuint index, gp__GLuint divisor)) \
     X(void, DrawElementsInstancedBaseInstance, (gp__GLenum mode, gp__GLsizei count, gp__GLenum type, const void* indices, gp__GLsizei instancecount, gp__GLuint baseinstance)) \
     X(void, UniformMatrix4fv, (gp__GLint location, gp__GLsizei count, gp__GLboolean transpose, const float* value)) \
@@ -1535,11 +1586,15 @@ static const char* const gp__file_coupling_guard_comp[] = {
     "#version 430 core\n",
     "// coupling_guard: keeps the fluid out of the solids (issue 10): after every move of the substep\n",
     "// (the fluid's, the grains', the bodies' particles'), a fluid particle whose centre lies inside a\n",
-    "// solid particle's sphere (closer to its centre than its radius r: inside a grain, or inside a\n",
-    "// body, whose particles' spheres fill its voxels) is put back on that sphere, along the line\n",
-    "// between the centres; several solids' pushes add. Its velocity is kept: the solid, whose own\n",
-    "// this pass cannot change, would not take the opposite impulse, and the total momentum of fluid\n",
-    "// and solids would drift (the fluid's pressure turns the particle within the next substeps). The fluid's pressure keeps it out in any flow the\n",
+    "// solid particle's sphere (closer to its centre than its radius r: inside a grain, or inside one\n",
+    "// of a body's particles) is put back on that sphere, along the line between the centres; several\n",
+    "// solids' pushes add. The spheres do not fill a body's voxels: a fluid particle at a hole of its\n",
+    "// lattice (sqrt(3) r from eight of its particles) is outside every sphere, and is left there;\n",
+    "// fluid put inside a body (a body added where the fluid is) stays in it and rides with it, its\n",
+    "// weight on the body (coupling_floating_and_sinking: 16 particles, a quarter of a box's mass).\n",
+    "// Its velocity is kept: the solid, whose own this pass cannot change, would not take the opposite\n",
+    "// impulse, and the total momentum of fluid and solids would drift (the fluid's pressure turns the\n",
+    "// particle within the next substeps). The fluid's pressure keeps it out in any flow the\n",
     "// substeps resolve (Akinci et al. 2012's boundary particles); the guard is for what they do not\n",
     "// (a body thrown into water faster than a substep's worth of its particles' spacing, one solid\n",
     "// particle of a thin wall, a sharp corner), as the walls' push is for the colliders (sph_integrate,\n",
@@ -1841,6 +1896,7 @@ static const char* const gp__file_draw_particles_vert[] = {
     "layout(location = 2) uniform vec4 u_color;\n",
     "layout(location = 3) uniform vec4 u_mode;   // colour mode, range low, range high, radius scale\n",
     "layout(location = 4) uniform vec4 u_light;   // towards the light (view space), viewport height\n",
+    "layout(location = 5) uniform uint u_kinds;   // a bit per kind to draw\n",
     "out vec3 v_color;\n",
     "out vec3 v_center;\n",
     "out float v_radius;\n",
@@ -1857,7 +1913,41 @@ static const char* const gp__file_draw_particles_vert[] = {
     "    v_color = mix(vec3(0.95, 0.97, 1.0), vec3(0.1, 0.3, 0.95), t);   // white low, blue high (001 figs. 4-5)\n",
     "    if (u_mode.x == 3.0) v_color = kinds[min(a_info.y & 255u, 6u)];\n",
     "    if (u_mode.x == 4.0) v_color = u_color.rgb;\n",
-    "    if ((a_info.y & 256u) != 0u) gl_Position = vec4(2.0, 2.0, 2.0, 1.0);   // GP_PARTICLE_DEAD (removed): clipped until the next build\n",
+    "    bool drawn = (u_kinds & (1u << min(a_info.y & 255u, 31u))) != 0u && (a_info.y & 256u) == 0u;   // 256: GP_PARTICLE_DEAD\n",
+    "    if (!drawn) gl_Position = vec4(2.0, 2.0, 2.0, 1.0);   // another kind, or removed (until the next build): clipped\n",
+    "}\n",
+    0
+};
+static const char* const gp__file_draw_sprites_frag[] = {
+    "#version 430 core\n",
+    "// draw_sprites.frag: a soft disc, its colour's alpha falling off as (1 - r^2)^2 to its rim.\n",
+    "in vec2 v_corner;\n",
+    "in vec4 v_color;\n",
+    "out vec4 o_color;\n",
+    "void main() {\n",
+    "    float r2 = dot(v_corner, v_corner);\n",
+    "    if (r2 > 1.0) discard;\n",
+    "    o_color = vec4(v_color.rgb, v_color.a * (1.0 - r2) * (1.0 - r2));\n",
+    "}\n",
+    0
+};
+static const char* const gp__file_draw_sprites_vert[] = {
+    "#version 430 core\n",
+    "// draw_sprites.vert: gp_draw_effects, a camera-facing square per sprite (sprite_gather wrote them in\n",
+    "// drawing order), two triangles from gl_VertexID, as wide as the sprite's size in view space.\n",
+    "layout(location = 0) in vec4 a_sprite;   // centre (m), size (m)\n",
+    "layout(location = 1) in vec4 a_color;\n",
+    "layout(location = 0) uniform mat4 u_view;\n",
+    "layout(location = 1) uniform mat4 u_projection;\n",
+    "out vec2 v_corner;\n",
+    "out vec4 v_color;\n",
+    "void main() {\n",
+    "    vec2 corner = vec2(float(gl_VertexID & 1), float(gl_VertexID >> 1)) * 2.0 - 1.0;\n",
+    "    vec4 view = u_view * vec4(a_sprite.xyz, 1.0);\n",
+    "    view.xy += corner * a_sprite.w;\n",
+    "    gl_Position = u_projection * view;\n",
+    "    v_corner = corner;\n",
+    "    v_color = a_color;\n",
     "}\n",
     0
 };
@@ -2135,15 +2225,8 @@ static const char* const gp__file_emitter_emit_comp[] = {
     "    if (j >= gp_emission.x) return;\n",
     "    uint e = 0u;\n",
     "    while (e + 1u < gp_emission.y && j >= gp_emitters[e].births.x + gp_emitters[e].births.y) ++e;\n",
-    "    uint slot = store_count + j, id;\n",
-    "    if (slot >= gp_counts.z) return;\n",
-    "    if (j < gp_emission.z) {\n",
-    "        id = gp_emission.w + j;\n",
-    "    } else {\n",
-    "        uint k = j - gp_emission.z;\n",
-    "        if (k >= store_free_count) return;\n",
-    "        id = free_ids[(store_free_head + k) % (2u * gp_counts.z)];\n",
-    "    }\n",
+    "    uint slot, id;\n",
+    "    if (!gp_birth(j, slot, id)) return;\n",
     "    vec4 position = gp_emitters[e].position, axis = gp_emitters[e].axis, extent = gp_emitters[e].extent;\n",
     "    vec4 motion = gp_emitters[e].motion, life = gp_emitters[e].life;\n",
     "    uvec4 info = gp_emitters[e].info;\n",
@@ -2175,6 +2258,24 @@ static const char* const gp__file_emitter_emit_comp[] = {
     "    gp_life[slot] = vec2(0.0, lifetime);\n",
     "    slot_of_id[id] = slot;\n",
     "    if (u_state != 0u) gp_state[slot] = vec2(0.0);\n",
+    "}\n",
+    0
+};
+static const char* const gp__file_gp_birth_glsl[] = {
+    "// gp_birth.glsl: where a birth goes, for every emitter's pass (emitter_emit, spray_emit). Needs\n",
+    "// gp_emitter.glsl and gp_buffers.glsl (STORE, FREE_IDS) first. Birth j of the substep takes slot\n",
+    "// store_count + j, after every particle in the store, and a never-used id (the host's range in\n",
+    "// gp_emission) or else the j-th oldest given back (the free-id queue); false when there is no room\n",
+    "// or no id: store_count, which follows, counts it refused.\n",
+    "bool gp_birth(uint j, out uint slot, out uint id) {\n",
+    "    slot = store_count + j;\n",
+    "    id = 0u;\n",
+    "    if (slot >= gp_counts.z) return false;\n",
+    "    if (j < gp_emission.z) { id = gp_emission.w + j; return true; }\n",
+    "    uint k = j - gp_emission.z;\n",
+    "    if (k >= store_free_count) return false;\n",
+    "    id = free_ids[(store_free_head + k) % (2u * gp_counts.z)];\n",
+    "    return true;\n",
     "}\n",
     0
 };
@@ -2353,8 +2454,8 @@ static const char* const gp__file_gp_buffers_glsl[] = {
     "    uint store_draw_base;\n",
     "    uint store_refused;       // removals by flag buffer refused on the GPU (a body's or cloth's particle flagged)\n",
     "    uint store_refused_births; // emitters' births with no room or no id, since the world was made\n",
-    "    uint store_padding0;      // the block a whole number of 16 bytes, on every driver\n",
-    "    uint store_padding1;\n",
+    "    uint store_spray;         // a spray emitter's sources this substep (the compaction's count)\n",
+    "    uint store_padding;       // the block a whole number of 16 bytes, on every driver\n",
     "};\n",
     "#endif\n",
     "// Ids given back by the builds, waiting to be given again (the queue of gp_store_block), 2 capacity.\n",
@@ -2425,6 +2526,10 @@ static const char* const gp__file_gp_common_glsl[] = {
     "// finite math and fold it away.\n",
     "bool gp_finite(float x) { return (floatBitsToUint(x) & 0x7f800000u) != 0x7f800000u; }\n",
     "bool gp_finite3(vec3 v) { return gp_finite(v.x) && gp_finite(v.y) && gp_finite(v.z); }\n",
+    "\n",
+    "// A uint that orders as the float does, negative values too (gp_float_sort_key in C): the sort\n",
+    "// keys of a depth.\n",
+    "uint gp_float_key(float x) { uint b = floatBitsToUint(x); return (b & 0x80000000u) != 0u ? ~b : (b | 0x80000000u); }\n",
     0
 };
 static const char* const gp__file_gp_coupling_glsl[] = {
@@ -2560,6 +2665,8 @@ static const char* const gp__file_gp_emitter_glsl[] = {
     "    uvec4 info;      // x kind | phase << 16, y owner (the emitter's number), z user word, w seed\n",
     "    uvec4 births;    // x this substep's first birth that is this emitter's, y how many, z the serial\n",
     "                     // number of its first (the emitter's births before), w unused\n",
+    "    vec4 size;       // the radius's factor at ages 0, 1/3, 2/3 and 1 of the lifetime (linear between)\n",
+    "    vec4 color[4];   // RGBA at the same ages\n",
     "};\n",
     "layout(std140, binding = 2) uniform gp_emitter_block {\n",
     "    uvec4 gp_emission;   // x births this substep (every emitter's), y emitters in the table, z births\n",
@@ -2586,6 +2693,17 @@ static const char* const gp__file_gp_emitter_glsl[] = {
     "    float s = n.z >= 0.0 ? 1.0 : -1.0, a = -1.0 / (s + n.z), c = n.x * n.y * a;\n",
     "    t = vec3(1.0 + s * n.x * n.x * a, s * c, -s * n.x);\n",
     "    b = vec3(c, s + n.y * n.y * a, -n.y);\n",
+    "}\n",
+    "\n",
+    "// An emitter's curve at a particle's age: the four keys at 0, 1/3, 2/3 and 1 of its lifetime,\n",
+    "// linear between (a lifetime of 0, forever: the first key). Returns the size factor; color gets\n",
+    "// the colour.\n",
+    "float gp_emitter_look(uint e, vec2 life, out vec4 color) {\n",
+    "    float t = life.y > 0.0 ? 3.0 * clamp(life.x / life.y, 0.0, 1.0) : 0.0;\n",
+    "    uint k = min(uint(t), 2u);\n",
+    "    float w = t - float(k);\n",
+    "    color = mix(gp_emitters[e].color[k], gp_emitters[e].color[k + 1u], w);\n",
+    "    return mix(gp_emitters[e].size[k], gp_emitters[e].size[k + 1u], w);\n",
     "}\n",
     0
 };
@@ -3719,6 +3837,123 @@ static const char* const gp__file_sph_integrate_comp[] = {
     "}\n",
     0
 };
+static const char* const gp__file_spray_emit_comp[] = {
+    "#version 430 core\n",
+    "// spray_emit: the second pass of a spray emitter (section >>emitters): birth j of the substep\n",
+    "// (j below both the sources the compaction listed, store_spray, and the emitter's limit u_limit)\n",
+    "// springs from source j, the fluid particle at slot sources[j]: an effect particle within the\n",
+    "// emitter's radius of it, with its velocity plus a random part of up to speed[1] m/s in a uniform\n",
+    "// direction, a lifetime from the range. Slot and id as emitter_emit's: after the store's count,\n",
+    "// a never-used id or the oldest given back. Reads the fluid's particles (>>sph's kind).\n",
+    "layout(local_size_x = GP_GROUP_SIZE) in;\n",
+    "layout(std430, binding = GP_BINDING_SCAN_OUTPUT) readonly buffer scan_output_block { uint sources[]; };\n",
+    "layout(location = 0) uniform uint u_limit;\n",
+    "layout(location = 1) uniform uint u_emitter;\n",
+    "\n",
+    "void main() {\n",
+    "    uint j = gp_global_index();\n",
+    "    if (j >= min(u_limit, store_spray)) return;\n",
+    "    uint slot, id;\n",
+    "    if (!gp_birth(j, slot, id)) return;\n",
+    "    uint source = sources[j];\n",
+    "    vec4 extent = gp_emitters[u_emitter].extent, motion = gp_emitters[u_emitter].motion, life = gp_emitters[u_emitter].life;\n",
+    "    uvec4 info = gp_emitters[u_emitter].info;\n",
+    "    uint seed = info.w ^ (gp_emitters[u_emitter].births.z * 0x9e3779b9u);   // the substep's serial mixed in\n",
+    "    vec3 a = gp_random3(seed, j, 3u), b = gp_random3(seed, j, 4u);\n",
+    "    float z = 2.0 * a.x - 1.0, phi = 6.28318530718 * a.y, z2 = 2.0 * b.x - 1.0, psi = 6.28318530718 * b.y;\n",
+    "    vec3 offset = extent.w * pow(a.z, 1.0 / 3.0) * vec3(sqrt(max(1.0 - z * z, 0.0)) * vec2(cos(phi), sin(phi)), z);\n",
+    "    vec3 kick = motion.y * b.z * vec3(sqrt(max(1.0 - z2 * z2, 0.0)) * vec2(cos(psi), sin(psi)), z2);\n",
+    "    gp_position[slot] = vec4(gp_position[source].xyz + offset, motion.z);\n",
+    "    gp_velocity[slot] = vec4(gp_velocity[source].xyz + kick, motion.w);\n",
+    "    gp_info[slot] = uvec4(id, info.x, info.y, info.z);\n",
+    "    gp_life[slot] = vec2(0.0, mix(life.x, life.y, gp_random3(seed, j, 5u).x));\n",
+    "    slot_of_id[id] = slot;\n",
+    "}\n",
+    0
+};
+static const char* const gp__file_spray_flags_comp[] = {
+    "#version 430 core\n",
+    "// spray_flags: the first pass of a spray emitter (GP_EMITTER_SPRAY, section >>emitters): a flag per\n",
+    "// slot of the host's bound of the count, 1 where a fluid particle faster than the emitter's speed\n",
+    "// gives birth this substep (a chance of rate x h, drawn by gp_random3 of the emitter's seed, the\n",
+    "// particle's id and the substep's serial number: the same in every run), 0 elsewhere and past the\n",
+    "// count. The library's compaction then lists the flagged slots in order (the spray's sources).\n",
+    "// Reads the fluid's particles (>>sph's kind).\n",
+    "layout(local_size_x = GP_GROUP_SIZE) in;\n",
+    "layout(std430, binding = GP_BINDING_SCAN_INPUT) writeonly buffer scan_input_block { uint flags[]; };\n",
+    "layout(location = 0) uniform uint u_slots;\n",
+    "layout(location = 1) uniform uint u_emitter;\n",
+    "layout(location = 2) uniform float u_chance;   // rate x h: a source's chance of a birth this substep\n",
+    "\n",
+    "void main() {\n",
+    "    uint i = gp_global_index();\n",
+    "    if (i >= u_slots) return;\n",
+    "    uint flag = 0u;\n",
+    "    if (i < gp_counts.x) {\n",
+    "        uvec4 info = gp_info[i], e = gp_emitters[u_emitter].info;\n",
+    "        vec3 v = gp_velocity[i].xyz;\n",
+    "        if (gp_kind_of(info) == GP_KIND_FLUID && (info.y & GP_PARTICLE_DEAD) == 0u && gp_finite3(v) &&\n",
+    "            dot(v, v) > gp_emitters[u_emitter].motion.x * gp_emitters[u_emitter].motion.x &&\n",
+    "            gp_random3(e.w, info.x, gp_emitters[u_emitter].births.z).x < u_chance)\n",
+    "            flag = 1u;\n",
+    "    }\n",
+    "    flags[i] = flag;\n",
+    "}\n",
+    0
+};
+static const char* const gp__file_sprite_depth_comp[] = {
+    "#version 430 core\n",
+    "// sprite_depth: the first pass of gp_draw_effects (section >>draw): a sort key and a value per\n",
+    "// slot of the host's bound of the count. A live effect particle's key orders by its distance in\n",
+    "// front of the camera, the farthest first (the key of minus its depth: alpha blending draws back\n",
+    "// to front); every other slot (another kind, dead, or past the count) takes the last key and is\n",
+    "// not drawn. The value is the slot, which the sort carries along.\n",
+    "layout(local_size_x = GP_GROUP_SIZE) in;\n",
+    "layout(std430, binding = GP_BINDING_SORT_KEYS) writeonly buffer keys_block { uint keys[]; };\n",
+    "layout(std430, binding = GP_BINDING_SORT_VALUES) writeonly buffer values_block { uint values[]; };\n",
+    "layout(location = 0) uniform uint u_slots;\n",
+    "layout(location = 1) uniform vec4 u_view_z;   // the view matrix's third row: view-space z = dot(row, (p, 1))\n",
+    "\n",
+    "void main() {\n",
+    "    uint i = gp_global_index();\n",
+    "    if (i >= u_slots) return;\n",
+    "    uint key = 0xffffffffu;\n",
+    "    if (i < gp_counts.x) {\n",
+    "        uvec4 info = gp_info[i];\n",
+    "        if (gp_kind_of(info) == GP_KIND_EFFECT && !gp_dead(info, gp_life[i]))\n",
+    "            key = min(gp_float_key(dot(u_view_z, vec4(gp_position[i].xyz, 1.0))), 0xfffffffeu);   // -depth: the farthest first\n",
+    "    }\n",
+    "    keys[i] = key;\n",
+    "    values[i] = i;\n",
+    "}\n",
+    0
+};
+static const char* const gp__file_sprite_gather_comp[] = {
+    "#version 430 core\n",
+    "// sprite_gather: the second pass of gp_draw_effects (section >>draw), after the sort: sprite k\n",
+    "// draws the particle the k-th value names, in drawing order: its centre and its radius times its\n",
+    "// emitter's size curve at its age, its emitter's colour there (an effect particle of no emitter:\n",
+    "// its radius, white). A slot with the last key (no live effect particle) gets size 0: no pixel.\n",
+    "// Reads the emitters' curves (>>emitters) and the effect particles' store.\n",
+    "layout(local_size_x = GP_GROUP_SIZE) in;\n",
+    "layout(std430, binding = GP_BINDING_SORT_KEYS) readonly buffer keys_block { uint keys[]; };\n",
+    "layout(std430, binding = GP_BINDING_SORT_VALUES) readonly buffer values_block { uint values[]; };\n",
+    "layout(std430, binding = GP_BINDING_SPRITES) writeonly buffer sprite_block { vec4 sprites[]; };   // centre and size, colour\n",
+    "layout(location = 0) uniform uint u_slots;\n",
+    "\n",
+    "void main() {\n",
+    "    uint k = gp_global_index();\n",
+    "    if (k >= u_slots) return;\n",
+    "    if (keys[k] == 0xffffffffu) { sprites[2u * k] = vec4(0.0); sprites[2u * k + 1u] = vec4(0.0); return; }\n",
+    "    uint i = values[k], owner = gp_info[i].z;\n",
+    "    vec4 p = gp_position[i], color = vec4(1.0);\n",
+    "    float size = 1.0;\n",
+    "    if (owner < GP_MAX_EMITTERS) size = gp_emitter_look(owner, gp_life[i], color);\n",
+    "    sprites[2u * k] = vec4(p.xyz, p.w * size);\n",
+    "    sprites[2u * k + 1u] = color;\n",
+    "}\n",
+    0
+};
 static const char* const gp__file_step_clock_comp[] = {
     "#version 430 core\n",
     "// step_clock: the length of the substep about to run, chosen on the GPU from the speeds the\n",
@@ -3825,14 +4060,16 @@ static const char* const gp__file_store_count_comp[] = {
     "// store_count: the store's count, on the GPU (section >>grid). After a build (u_added 0) it drops\n",
     "// the dead that store_free gave back; after an append (store_append: u_ids = u_added, the host\n",
     "// gave every id and checked the room) or the emitters' births (emitter_emit: u_added births, u_ids\n",
-    "// of them with never-used ids, the rest taking given-back ones, oldest first) it takes in those\n",
-    "// that found room and an id, pops the given-back ids they took, and counts the others refused.\n",
+    "// of them with never-used ids, the rest taking given-back ones, oldest first; a spray emitter's:\n",
+    "// at most store_spray of them) it takes in those that found room and an id, pops the given-back\n",
+    "// ids they took, and counts the others refused.\n",
     "// Then it writes the indirect arguments every pass over the store dispatches with, and those of\n",
     "// the draw. One invocation; the host then copies store_count into gp_counts.x, where every pass\n",
     "// reads it.\n",
     "layout(local_size_x = 1) in;\n",
     "layout(location = 0) uniform uint u_added;\n",
     "layout(location = 1) uniform uint u_ids;\n",
+    "layout(location = 2) uniform uint u_spray;   // 1: a spray emitter's births, at most store_spray of the u_added\n",
     "\n",
     "void main() {\n",
     "    if (u_added == 0u) {\n",
@@ -3841,11 +4078,12 @@ static const char* const gp__file_store_count_comp[] = {
     "        store_free_count += died;\n",
     "        store_count = live;\n",
     "    } else {\n",
-    "        uint added = min(min(u_added, gp_counts.z - store_count), u_ids + store_free_count);\n",
+    "        uint wanted = u_spray != 0u ? min(u_added, store_spray) : u_added;\n",
+    "        uint added = min(min(wanted, gp_counts.z - store_count), u_ids + store_free_count);\n",
     "        uint taken = added > u_ids ? added - u_ids : 0u;\n",
     "        store_free_head = (store_free_head + taken) % (2u * gp_counts.z);\n",
     "        store_free_count -= taken;\n",
-    "        store_refused_births += u_added - added;\n",
+    "        store_refused_births += wanted - added;\n",
     "        store_count += added;\n",
     "    }\n",
     "    uvec3 groups = gp_dispatch_groups(store_count, uint(GP_GROUP_SIZE));\n",
@@ -3930,9 +4168,12 @@ typedef enum gp__shader_file_id {
     GP__FILE_DRAW_BODIES_VERT,
     GP__FILE_DRAW_PARTICLES_FRAG,
     GP__FILE_DRAW_PARTICLES_VERT,
+    GP__FILE_DRAW_SPRITES_FRAG,
+    GP__FILE_DRAW_SPRITES_VERT,
     GP__FILE_EFFECTS_COLLIDE_COMP,
     GP__FILE_EFFECTS_MOVE_COMP,
     GP__FILE_EMITTER_EMIT_COMP,
+    GP__FILE_GP_BIRTH_GLSL,
     GP__FILE_GP_BOUNDARY_GLSL,
     GP__FILE_GP_BUFFERS_GLSL,
     GP__FILE_GP_COMMON_GLSL,
@@ -3962,6 +4203,10 @@ typedef enum gp__shader_file_id {
     GP__FILE_SPH_DENSITY_COMP,
     GP__FILE_SPH_FORCE_COMP,
     GP__FILE_SPH_INTEGRATE_COMP,
+    GP__FILE_SPRAY_EMIT_COMP,
+    GP__FILE_SPRAY_FLAGS_COMP,
+    GP__FILE_SPRITE_DEPTH_COMP,
+    GP__FILE_SPRITE_GATHER_COMP,
     GP__FILE_STEP_CLOCK_COMP,
     GP__FILE_STORE_AGE_COMP,
     GP__FILE_STORE_APPEND_COMP,
@@ -3985,9 +4230,12 @@ static const gp__shader_file gp__shader_files[GP__FILE_COUNT] = {
     { "draw_bodies.vert", gp__file_draw_bodies_vert },
     { "draw_particles.frag", gp__file_draw_particles_frag },
     { "draw_particles.vert", gp__file_draw_particles_vert },
+    { "draw_sprites.frag", gp__file_draw_sprites_frag },
+    { "draw_sprites.vert", gp__file_draw_sprites_vert },
     { "effects_collide.comp", gp__file_effects_collide_comp },
     { "effects_move.comp", gp__file_effects_move_comp },
     { "emitter_emit.comp", gp__file_emitter_emit_comp },
+    { "gp_birth.glsl", gp__file_gp_birth_glsl },
     { "gp_boundary.glsl", gp__file_gp_boundary_glsl },
     { "gp_buffers.glsl", gp__file_gp_buffers_glsl },
     { "gp_common.glsl", gp__file_gp_common_glsl },
@@ -4017,6 +4265,10 @@ static const gp__shader_file gp__shader_files[GP__FILE_COUNT] = {
     { "sph_density.comp", gp__file_sph_density_comp },
     { "sph_force.comp", gp__file_sph_force_comp },
     { "sph_integrate.comp", gp__file_sph_integrate_comp },
+    { "spray_emit.comp", gp__file_spray_emit_comp },
+    { "spray_flags.comp", gp__file_spray_flags_comp },
+    { "sprite_depth.comp", gp__file_sprite_depth_comp },
+    { "sprite_gather.comp", gp__file_sprite_gather_comp },
     { "step_clock.comp", gp__file_step_clock_comp },
     { "store_age.comp", gp__file_store_age_comp },
     { "store_append.comp", gp__file_store_append_comp },
@@ -4027,7 +4279,7 @@ static const gp__shader_file gp__shader_files[GP__FILE_COUNT] = {
 static const gp__shader_range gp__ranges_body_particles_comp[] = {
     { GP__FILE_BODY_PARTICLES_COMP, 0, 1, 1 },
     { GP__FILE_BODY_PARTICLES_COMP, 1, 4, 44 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
@@ -4035,13 +4287,13 @@ static const gp__shader_range gp__ranges_body_particles_comp[] = {
     { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
     { GP__FILE_GP_DEM_GLSL, 0, 65, 1 },
-    { GP__FILE_BODY_PARTICLES_COMP, 5, 11, 439 },
+    { GP__FILE_BODY_PARTICLES_COMP, 5, 11, 443 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_body_update_comp[] = {
     { GP__FILE_BODY_UPDATE_COMP, 0, 1, 1 },
     { GP__FILE_BODY_UPDATE_COMP, 1, 9, 44 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
@@ -4049,44 +4301,44 @@ static const gp__shader_range gp__ranges_body_update_comp[] = {
     { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
     { GP__FILE_GP_DEM_GLSL, 0, 65, 1 },
-    { GP__FILE_BODY_UPDATE_COMP, 10, 33, 444 },
+    { GP__FILE_BODY_UPDATE_COMP, 10, 33, 448 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_boundary_distance_comp[] = {
     { GP__FILE_BOUNDARY_DISTANCE_COMP, 0, 1, 1 },
     { GP__FILE_BOUNDARY_DISTANCE_COMP, 1, 2, 39 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
-    { GP__FILE_BOUNDARY_DISTANCE_COMP, 3, 10, 358 },
+    { GP__FILE_BOUNDARY_DISTANCE_COMP, 3, 10, 362 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_copy_comp[] = {
     { GP__FILE_COPY_COMP, 0, 1, 1 },
     { GP__FILE_COPY_COMP, 1, 3, 38 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
-    { GP__FILE_COPY_COMP, 4, 16, 57 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
+    { GP__FILE_COPY_COMP, 4, 16, 61 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_coupling_guard_comp[] = {
     { GP__FILE_COUPLING_GUARD_COMP, 0, 1, 1 },
-    { GP__FILE_COUPLING_GUARD_COMP, 1, 13, 40 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
+    { GP__FILE_COUPLING_GUARD_COMP, 1, 17, 40 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
-    { GP__FILE_COUPLING_GUARD_COMP, 14, 31, 370 },
+    { GP__FILE_COUPLING_GUARD_COMP, 18, 31, 378 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_COUPLING_GUARD_COMP, 45, 4, 472 },
+    { GP__FILE_COUPLING_GUARD_COMP, 49, 4, 480 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_coupling_solid_comp[] = {
     { GP__FILE_COUPLING_SOLID_COMP, 0, 1, 1 },
     { GP__FILE_COUPLING_SOLID_COMP, 1, 8, 44 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
@@ -4095,15 +4347,15 @@ static const gp__shader_range gp__ranges_coupling_solid_comp[] = {
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 36, 1 },
-    { GP__FILE_COUPLING_SOLID_COMP, 9, 40, 728 },
+    { GP__FILE_COUPLING_SOLID_COMP, 9, 40, 732 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_COUPLING_SOLID_COMP, 49, 2, 839 },
+    { GP__FILE_COUPLING_SOLID_COMP, 49, 2, 843 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_dem_contact_comp[] = {
     { GP__FILE_DEM_CONTACT_COMP, 0, 1, 1 },
     { GP__FILE_DEM_CONTACT_COMP, 1, 8, 44 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
@@ -4112,21 +4364,21 @@ static const gp__shader_range gp__ranges_dem_contact_comp[] = {
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
     { GP__FILE_GP_DEM_GLSL, 0, 65, 1 },
-    { GP__FILE_DEM_CONTACT_COMP, 9, 68, 546 },
+    { GP__FILE_DEM_CONTACT_COMP, 9, 68, 550 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_DEM_CONTACT_COMP, 77, 6, 685 },
+    { GP__FILE_DEM_CONTACT_COMP, 77, 6, 689 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_dem_integrate_comp[] = {
     { GP__FILE_DEM_INTEGRATE_COMP, 0, 1, 1 },
     { GP__FILE_DEM_INTEGRATE_COMP, 1, 6, 41 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
     { GP__FILE_GP_INTEGRATE_GLSL, 0, 24, 1 },
-    { GP__FILE_DEM_INTEGRATE_COMP, 7, 10, 310 },
+    { GP__FILE_DEM_INTEGRATE_COMP, 7, 10, 314 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_dispatch_args_comp[] = {
@@ -4151,27 +4403,35 @@ static const gp__shader_range gp__ranges_draw_particles_frag[] = {
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_draw_particles_vert[] = {
-    { GP__FILE_DRAW_PARTICLES_VERT, 0, 31, 1 },
+    { GP__FILE_DRAW_PARTICLES_VERT, 0, 33, 1 },
+    { GP__FILE_COUNT, 0, 0, 0 }
+};
+static const gp__shader_range gp__ranges_draw_sprites_frag[] = {
+    { GP__FILE_DRAW_SPRITES_FRAG, 0, 10, 1 },
+    { GP__FILE_COUNT, 0, 0, 0 }
+};
+static const gp__shader_range gp__ranges_draw_sprites_vert[] = {
+    { GP__FILE_DRAW_SPRITES_VERT, 0, 17, 1 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_effects_collide_comp[] = {
     { GP__FILE_EFFECTS_COLLIDE_COMP, 0, 1, 1 },
     { GP__FILE_EFFECTS_COLLIDE_COMP, 1, 14, 42 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
-    { GP__FILE_EFFECTS_COLLIDE_COMP, 15, 39, 373 },
+    { GP__FILE_EFFECTS_COLLIDE_COMP, 15, 39, 377 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_EFFECTS_COLLIDE_COMP, 54, 3, 483 },
+    { GP__FILE_EFFECTS_COLLIDE_COMP, 54, 3, 487 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_effects_move_comp[] = {
     { GP__FILE_EFFECTS_MOVE_COMP, 0, 1, 1 },
     { GP__FILE_EFFECTS_MOVE_COMP, 1, 18, 43 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
@@ -4179,101 +4439,102 @@ static const gp__shader_range gp__ranges_effects_move_comp[] = {
     { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
-    { GP__FILE_EFFECTS_MOVE_COMP, 19, 138, 699 },
+    { GP__FILE_EFFECTS_MOVE_COMP, 19, 138, 703 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_EFFECTS_MOVE_COMP, 157, 33, 908 },
+    { GP__FILE_EFFECTS_MOVE_COMP, 157, 33, 912 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_emitter_emit_comp[] = {
     { GP__FILE_EMITTER_EMIT_COMP, 0, 1, 1 },
     { GP__FILE_EMITTER_EMIT_COMP, 1, 11, 44 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
-    { GP__FILE_GP_EMITTER_GLSL, 0, 39, 1 },
+    { GP__FILE_GP_EMITTER_GLSL, 0, 52, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
-    { GP__FILE_EMITTER_EMIT_COMP, 12, 49, 262 },
+    { GP__FILE_GP_BIRTH_GLSL, 0, 15, 1 },
+    { GP__FILE_EMITTER_EMIT_COMP, 12, 42, 296 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_count_comp[] = {
     { GP__FILE_GRID_COUNT_COMP, 0, 1, 1 },
     { GP__FILE_GRID_COUNT_COMP, 1, 10, 43 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
-    { GP__FILE_GRID_COUNT_COMP, 11, 28, 299 },
+    { GP__FILE_GRID_COUNT_COMP, 11, 28, 303 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_ids_comp[] = {
     { GP__FILE_GRID_IDS_COMP, 0, 1, 1 },
     { GP__FILE_GRID_IDS_COMP, 1, 3, 39 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
-    { GP__FILE_GRID_IDS_COMP, 4, 7, 208 },
+    { GP__FILE_GRID_IDS_COMP, 4, 7, 212 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_neighbors_comp[] = {
     { GP__FILE_GRID_NEIGHBORS_COMP, 0, 1, 1 },
     { GP__FILE_GRID_NEIGHBORS_COMP, 1, 3, 40 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
-    { GP__FILE_GRID_NEIGHBORS_COMP, 4, 25, 289 },
+    { GP__FILE_GRID_NEIGHBORS_COMP, 4, 25, 293 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_GRID_NEIGHBORS_COMP, 29, 3, 385 },
+    { GP__FILE_GRID_NEIGHBORS_COMP, 29, 3, 389 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_reorder_comp[] = {
     { GP__FILE_GRID_REORDER_COMP, 0, 1, 1 },
     { GP__FILE_GRID_REORDER_COMP, 1, 9, 44 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
-    { GP__FILE_GRID_REORDER_COMP, 10, 23, 205 },
+    { GP__FILE_GRID_REORDER_COMP, 10, 23, 209 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_scan_block_comp[] = {
     { GP__FILE_SCAN_BLOCK_COMP, 0, 1, 1 },
     { GP__FILE_SCAN_BLOCK_COMP, 1, 9, 40 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
     { GP__FILE_GP_SCAN_GLSL, 0, 27, 1 },
-    { GP__FILE_SCAN_BLOCK_COMP, 10, 35, 94 },
+    { GP__FILE_SCAN_BLOCK_COMP, 10, 35, 98 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_scan_reduce_comp[] = {
     { GP__FILE_SCAN_REDUCE_COMP, 0, 1, 1 },
     { GP__FILE_SCAN_REDUCE_COMP, 1, 2, 38 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
     { GP__FILE_GP_SCAN_GLSL, 0, 27, 1 },
-    { GP__FILE_SCAN_REDUCE_COMP, 3, 12, 85 },
+    { GP__FILE_SCAN_REDUCE_COMP, 3, 12, 89 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sort_global_comp[] = {
     { GP__FILE_SORT_GLOBAL_COMP, 0, 1, 1 },
     { GP__FILE_SORT_GLOBAL_COMP, 1, 5, 38 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
     { GP__FILE_GP_SORT_GLSL, 0, 24, 1 },
-    { GP__FILE_SORT_GLOBAL_COMP, 6, 38, 85 },
+    { GP__FILE_SORT_GLOBAL_COMP, 6, 38, 89 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sort_local_comp[] = {
     { GP__FILE_SORT_LOCAL_COMP, 0, 1, 1 },
     { GP__FILE_SORT_LOCAL_COMP, 1, 4, 38 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
     { GP__FILE_GP_SORT_GLSL, 0, 24, 1 },
-    { GP__FILE_SORT_LOCAL_COMP, 5, 43, 84 },
+    { GP__FILE_SORT_LOCAL_COMP, 5, 43, 88 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_continuity_comp[] = {
     { GP__FILE_SPH_CONTINUITY_COMP, 0, 1, 1 },
     { GP__FILE_SPH_CONTINUITY_COMP, 1, 12, 44 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
@@ -4282,15 +4543,15 @@ static const gp__shader_range gp__ranges_sph_continuity_comp[] = {
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 36, 1 },
-    { GP__FILE_SPH_CONTINUITY_COMP, 13, 62, 732 },
+    { GP__FILE_SPH_CONTINUITY_COMP, 13, 62, 736 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_CONTINUITY_COMP, 75, 26, 865 },
+    { GP__FILE_SPH_CONTINUITY_COMP, 75, 26, 869 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_density_comp[] = {
     { GP__FILE_SPH_DENSITY_COMP, 0, 1, 1 },
     { GP__FILE_SPH_DENSITY_COMP, 1, 6, 43 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
@@ -4299,15 +4560,15 @@ static const gp__shader_range gp__ranges_sph_density_comp[] = {
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 36, 1 },
-    { GP__FILE_SPH_DENSITY_COMP, 7, 29, 725 },
+    { GP__FILE_SPH_DENSITY_COMP, 7, 29, 729 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_DENSITY_COMP, 36, 5, 825 },
+    { GP__FILE_SPH_DENSITY_COMP, 36, 5, 829 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_force_comp[] = {
     { GP__FILE_SPH_FORCE_COMP, 0, 1, 1 },
     { GP__FILE_SPH_FORCE_COMP, 1, 16, 44 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
@@ -4316,15 +4577,15 @@ static const gp__shader_range gp__ranges_sph_force_comp[] = {
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 36, 1 },
-    { GP__FILE_SPH_FORCE_COMP, 17, 62, 736 },
+    { GP__FILE_SPH_FORCE_COMP, 17, 62, 740 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_FORCE_COMP, 79, 8, 869 },
+    { GP__FILE_SPH_FORCE_COMP, 79, 8, 873 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_integrate_comp[] = {
     { GP__FILE_SPH_INTEGRATE_COMP, 0, 1, 1 },
     { GP__FILE_SPH_INTEGRATE_COMP, 1, 8, 44 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
@@ -4333,67 +4594,111 @@ static const gp__shader_range gp__ranges_sph_integrate_comp[] = {
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_INTEGRATE_GLSL, 0, 24, 1 },
-    { GP__FILE_SPH_INTEGRATE_COMP, 9, 28, 716 },
+    { GP__FILE_SPH_INTEGRATE_COMP, 9, 28, 720 },
+    { GP__FILE_COUNT, 0, 0, 0 }
+};
+static const gp__shader_range gp__ranges_spray_emit_comp[] = {
+    { GP__FILE_SPRAY_EMIT_COMP, 0, 1, 1 },
+    { GP__FILE_SPRAY_EMIT_COMP, 1, 6, 44 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
+    { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
+    { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
+    { GP__FILE_GP_EMITTER_GLSL, 0, 52, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
+    { GP__FILE_GP_BIRTH_GLSL, 0, 15, 1 },
+    { GP__FILE_SPRAY_EMIT_COMP, 7, 24, 291 },
+    { GP__FILE_COUNT, 0, 0, 0 }
+};
+static const gp__shader_range gp__ranges_spray_flags_comp[] = {
+    { GP__FILE_SPRAY_FLAGS_COMP, 0, 1, 1 },
+    { GP__FILE_SPRAY_FLAGS_COMP, 1, 6, 39 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
+    { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
+    { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
+    { GP__FILE_GP_EMITTER_GLSL, 0, 52, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
+    { GP__FILE_SPRAY_FLAGS_COMP, 7, 20, 269 },
+    { GP__FILE_COUNT, 0, 0, 0 }
+};
+static const gp__shader_range gp__ranges_sprite_depth_comp[] = {
+    { GP__FILE_SPRITE_DEPTH_COMP, 0, 1, 1 },
+    { GP__FILE_SPRITE_DEPTH_COMP, 1, 5, 41 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
+    { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
+    { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
+    { GP__FILE_SPRITE_DEPTH_COMP, 6, 18, 216 },
+    { GP__FILE_COUNT, 0, 0, 0 }
+};
+static const gp__shader_range gp__ranges_sprite_gather_comp[] = {
+    { GP__FILE_SPRITE_GATHER_COMP, 0, 1, 1 },
+    { GP__FILE_SPRITE_GATHER_COMP, 1, 5, 42 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
+    { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
+    { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
+    { GP__FILE_GP_EMITTER_GLSL, 0, 52, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
+    { GP__FILE_SPRITE_GATHER_COMP, 6, 17, 271 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_step_clock_comp[] = {
     { GP__FILE_STEP_CLOCK_COMP, 0, 1, 1 },
     { GP__FILE_STEP_CLOCK_COMP, 1, 21, 37 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
-    { GP__FILE_STEP_CLOCK_COMP, 22, 31, 201 },
+    { GP__FILE_STEP_CLOCK_COMP, 22, 31, 205 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_store_age_comp[] = {
     { GP__FILE_STORE_AGE_COMP, 0, 1, 1 },
     { GP__FILE_STORE_AGE_COMP, 1, 7, 38 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
-    { GP__FILE_STORE_AGE_COMP, 8, 9, 282 },
+    { GP__FILE_STORE_AGE_COMP, 8, 9, 286 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_store_append_comp[] = {
     { GP__FILE_STORE_APPEND_COMP, 0, 1, 1 },
     { GP__FILE_STORE_APPEND_COMP, 1, 4, 44 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
-    { GP__FILE_STORE_APPEND_COMP, 5, 17, 200 },
+    { GP__FILE_STORE_APPEND_COMP, 5, 17, 204 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_store_count_comp[] = {
     { GP__FILE_STORE_COUNT_COMP, 0, 1, 1 },
-    { GP__FILE_STORE_COUNT_COMP, 1, 8, 38 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
+    { GP__FILE_STORE_COUNT_COMP, 1, 9, 38 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_DISPATCH_GLSL, 0, 10, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
-    { GP__FILE_STORE_COUNT_COMP, 9, 27, 290 },
+    { GP__FILE_STORE_COUNT_COMP, 10, 29, 295 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_store_free_comp[] = {
     { GP__FILE_STORE_FREE_COMP, 0, 1, 1 },
     { GP__FILE_STORE_FREE_COMP, 1, 6, 41 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
-    { GP__FILE_STORE_FREE_COMP, 7, 10, 293 },
+    { GP__FILE_STORE_FREE_COMP, 7, 10, 297 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_store_remove_comp[] = {
     { GP__FILE_STORE_REMOVE_COMP, 0, 1, 1 },
     { GP__FILE_STORE_REMOVE_COMP, 1, 7, 41 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 14, 1 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
-    { GP__FILE_STORE_REMOVE_COMP, 8, 26, 214 },
+    { GP__FILE_STORE_REMOVE_COMP, 8, 26, 218 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 typedef enum gp__program_id {
@@ -4421,6 +4726,10 @@ typedef enum gp__program_id {
     GP__PROGRAM_SPH_DENSITY,
     GP__PROGRAM_SPH_FORCE,
     GP__PROGRAM_SPH_INTEGRATE,
+    GP__PROGRAM_SPRAY_EMIT,
+    GP__PROGRAM_SPRAY_FLAGS,
+    GP__PROGRAM_SPRITE_DEPTH,
+    GP__PROGRAM_SPRITE_GATHER,
     GP__PROGRAM_STEP_CLOCK,
     GP__PROGRAM_STORE_AGE,
     GP__PROGRAM_STORE_APPEND,
@@ -4432,6 +4741,8 @@ typedef enum gp__program_id {
     GP__SHADER_DRAW_BODIES_VERT,
     GP__SHADER_DRAW_PARTICLES_FRAG,
     GP__SHADER_DRAW_PARTICLES_VERT,
+    GP__SHADER_DRAW_SPRITES_FRAG,
+    GP__SHADER_DRAW_SPRITES_VERT,
     GP__SHADER_COUNT
 } gp__program_id;
 static const gp__shader_source gp__shader_sources[GP__SHADER_COUNT] = {
@@ -4459,6 +4770,10 @@ static const gp__shader_source gp__shader_sources[GP__SHADER_COUNT] = {
     { "sph_density.comp", GP__GL_COMPUTE_SHADER, gp__ranges_sph_density_comp },
     { "sph_force.comp", GP__GL_COMPUTE_SHADER, gp__ranges_sph_force_comp },
     { "sph_integrate.comp", GP__GL_COMPUTE_SHADER, gp__ranges_sph_integrate_comp },
+    { "spray_emit.comp", GP__GL_COMPUTE_SHADER, gp__ranges_spray_emit_comp },
+    { "spray_flags.comp", GP__GL_COMPUTE_SHADER, gp__ranges_spray_flags_comp },
+    { "sprite_depth.comp", GP__GL_COMPUTE_SHADER, gp__ranges_sprite_depth_comp },
+    { "sprite_gather.comp", GP__GL_COMPUTE_SHADER, gp__ranges_sprite_gather_comp },
     { "step_clock.comp", GP__GL_COMPUTE_SHADER, gp__ranges_step_clock_comp },
     { "store_age.comp", GP__GL_COMPUTE_SHADER, gp__ranges_store_age_comp },
     { "store_append.comp", GP__GL_COMPUTE_SHADER, gp__ranges_store_append_comp },
@@ -4469,8 +4784,10 @@ static const gp__shader_source gp__shader_sources[GP__SHADER_COUNT] = {
     { "draw_bodies.vert", GP__GL_VERTEX_SHADER, gp__ranges_draw_bodies_vert },
     { "draw_particles.frag", GP__GL_FRAGMENT_SHADER, gp__ranges_draw_particles_frag },
     { "draw_particles.vert", GP__GL_VERTEX_SHADER, gp__ranges_draw_particles_vert },
+    { "draw_sprites.frag", GP__GL_FRAGMENT_SHADER, gp__ranges_draw_sprites_frag },
+    { "draw_sprites.vert", GP__GL_VERTEX_SHADER, gp__ranges_draw_sprites_vert },
 };
-#define GP__SHADER_MOST_LINES 894   /* the longest program, with its #line directives */
+#define GP__SHADER_MOST_LINES 898   /* the longest program, with its #line directives */
 #define GP__SHADER_MOST_RANGES 14   /* the most ranges of one program */
 /* <<shaders-generated */
 
@@ -4503,6 +4820,7 @@ GP__STATIC_ASSERT(shader_lines_fit, GP__SHADER_MOST_LINES <= GP__SHADER_MAX_LINE
     X(COUNT_WORDS, "count_block")           X(ARGS, "args_block")                                \
     X(STORE, "gp_store_block")              X(FREE_IDS, "gp_free_ids_block")                     \
     X(STAGING, "staged_block staged_ids_block") X(FLAGS, "flags_block")                          \
+    X(SPRITES, "sprite_block")                                                                   \
     X(COPY_SOURCE, "source_block source4_block")                                                 \
     X(COPY_DESTINATION, "destination_block destination4_block")                                  \
     X(SORT_KEYS, "keys_block")              X(SORT_VALUES, "values_block")                       \
@@ -4556,6 +4874,14 @@ static const gp__binding_plan gp__binding_plans[GP__PROGRAM_COUNT] = {
     { GP__PROGRAM_STORE_REMOVE,      { 0, 0, GP__R(INFO), 0,
                                        GP__R(FLAGS), GP__R(STAGING), GP__R(SLOT_OF_ID), GP__R(STORE) } },
     { GP__PROGRAM_STORE_AGE,         { 0, 0, GP__R(INFO), GP__R(LIFE) } },
+    { GP__PROGRAM_SPRITE_DEPTH,      { GP__R(POSITION), 0, GP__R(INFO), GP__R(LIFE),
+                                       GP__R(SORT_KEYS), GP__R(SORT_VALUES) } },
+    { GP__PROGRAM_SPRITE_GATHER,     { GP__R(POSITION), 0, GP__R(INFO), GP__R(LIFE),
+                                       GP__R(SORT_KEYS), GP__R(SORT_VALUES), GP__R(SPRITES) } },
+    { GP__PROGRAM_SPRAY_FLAGS,       { 0, GP__R(VELOCITY), GP__R(INFO), 0,
+                                       GP__R(SCAN_INPUT) } },
+    { GP__PROGRAM_SPRAY_EMIT,        { GP__R(POSITION), GP__R(VELOCITY), GP__R(INFO), GP__R(LIFE),
+                                       GP__R(SCAN_OUTPUT), GP__R(FREE_IDS), GP__R(SLOT_OF_ID), GP__R(STORE) } },
     { GP__PROGRAM_EMITTER_EMIT,      { GP__R(POSITION), GP__R(VELOCITY), GP__R(INFO), GP__R(LIFE),
                                        GP__R(FLUID_STATE), GP__R(FREE_IDS), GP__R(SLOT_OF_ID), GP__R(STORE) } },
     { GP__PROGRAM_GRID_NEIGHBORS,    { GP__R(POSITION), 0, 0, 0,
@@ -4695,7 +5021,8 @@ static int gp__shader_strings(gp__program_id id, const char* prelude, char* defi
     X(BODY_UPDATE, "body_update") X(BODY_PARTICLES, "body_particles") X(COUPLING_SOLID, "coupling_solid") \
     X(COUPLING_GUARD, "coupling_guard") X(STEP_CLOCK, "step_clock") X(EFFECTS_COLLIDE, "effects_collide") \
     X(EFFECTS_MOVE, "effects_move") X(STORE_AGE, "store_age") X(STORE_COUNT, "store_count")           \
-    X(STORE_APPEND, "store_append") X(STORE_REMOVE, "store_remove") X(EMITTER_EMIT, "emitter_emit")
+    X(STORE_APPEND, "store_append") X(STORE_REMOVE, "store_remove") X(EMITTER_EMIT, "emitter_emit")    \
+    X(EMITTER_SPRAY, "emitter_spray") X(SPRITES, "sprites")
 typedef enum gp__stage {
 #define GP__STAGE_ENUM(name, text) GP__STAGE_##name,
     GP__STAGES(GP__STAGE_ENUM)
@@ -4742,8 +5069,8 @@ typedef struct gp__store_words {
     uint32_t count, died, free_head, free_count, check;
     uint32_t dispatch[3];
     uint32_t draw[4];
-    uint32_t refused, refused_births;
-    uint32_t padding[2];
+    uint32_t refused, refused_births, spray;
+    uint32_t padding;
 } gp__store_words;
 GP__STATIC_ASSERT(store_words_is_std430, sizeof(gp__store_words) == 64);
 GP__STATIC_ASSERT(store_draw_offset, offsetof(gp__store_words, draw) == GP_STORE_DRAW_OFFSET);
@@ -4758,12 +5085,14 @@ typedef struct gp__emitter_gpu {
     float life[4];        /* lifetime range, 0, 0 */
     uint32_t info[4];     /* kind | phase << 16, owner, user, seed */
     uint32_t births[4];   /* first birth of the substep, births, serial of the first, 0 */
+    float size[4];        /* the size curve's keys */
+    float color[4][4];    /* the colour curve's keys */
 } gp__emitter_gpu;
 typedef struct gp__emitter_block {
     uint32_t emission[4];   /* births, emitters, births with never-used ids, the first of those ids */
     gp__emitter_gpu emitters[GP_MAX_EMITTERS];
 } gp__emitter_block;
-GP__STATIC_ASSERT(emitter_block_is_std140, sizeof(gp__emitter_block) == 16 + 112 * GP_MAX_EMITTERS);
+GP__STATIC_ASSERT(emitter_block_is_std140, sizeof(gp__emitter_block) == 16 + 192 * GP_MAX_EMITTERS);
 
 /* The std140 uniform block of shaders_embedded/gp_solver.glsl, field for field. */
 typedef struct gp__fluid_params {
@@ -4941,11 +5270,17 @@ typedef struct gp__emitter_system {
     gp__GLuint table;                     /* gp__emitter_block, the uniform block at binding 2 */
     gp__emitter_block block;
     uint32_t substep, substeps;           /* where the step is: births are spread over its substeps */
+    float h;                              /* the step's planned substep (a spray's chance is rate h) */
+    gp__GLuint flags, sources;            /* a spray's: a flag and a source slot per slot (with a spray emitter) */
     bool any;                             /* an emitter was added: the stage runs */
 } gp__emitter_system;
 
 /* The draw helpers (section >>draw), made on the first draw. */
-typedef struct gp__draw_state { gp__GLuint particles, vao, bodies; } gp__draw_state;
+typedef struct gp__draw_state {
+    gp__GLuint particles, vao, bodies;
+    gp__GLuint sprites_program, sprites_vao;
+    gp__GLuint keys, values, sprites;     /* gp_draw_effects': a sort key and value and a sprite per slot */
+} gp__draw_state;
 
 struct gp_world {
     gp_world_desc desc;                   /* resolved */
@@ -5625,12 +5960,14 @@ static void gp__params_upload(gp_world* w) {
 
 /* The store's count after a build (added 0: the dead cut off), or after store_append or the
    emitters wrote added particles past it, `ids` of them with ids of their own (the rest take
-   given-back ones); then copied into the world's block, where every pass reads gp_counts.x. */
-static void gp__store_count(gp_world* w, uint32_t added, uint32_t ids) {
+   given-back ones; a spray emitter's: at most its sources); then copied into the world's block,
+   where every pass reads gp_counts.x. */
+static void gp__store_count(gp_world* w, uint32_t added, uint32_t ids, bool spray) {
     uint32_t timer = gp__timer_begin(w, GP__STAGE_STORE_COUNT);
     gp__use(w, GP__PROGRAM_STORE_COUNT);
     w->gl.fnUniform1ui(0, added);
     w->gl.fnUniform1ui(1, ids);
+    w->gl.fnUniform1ui(2, spray);
     gp__dispatch(w, 1);   /* its barrier orders the copy after the write */
     w->gl.fnBindBuffer(GP__GL_COPY_READ_BUFFER, w->store.words);
     w->gl.fnBindBuffer(GP__GL_COPY_WRITE_BUFFER, w->params);
@@ -5708,7 +6045,7 @@ static gp_result gp__grid_build(gp_world* world) {
         gp__use(world, GP__PROGRAM_STORE_FREE);
         gp__dispatch_store(world);   /* still the count before the build */
         gp__timer_end(world, timer);
-        gp__store_count(world, 0, 0);
+        gp__store_count(world, 0, 0, false);
     }
 done:
     world->grid_built = true;
@@ -5995,7 +6332,7 @@ static gp_result gp__particles_add(gp_world* world, const gp_particles_desc* des
         world->gl.fnUniform1ui(1, world->fluid.state != 0);
         gp__dispatch(world, gp__groups(n, GP_GROUP_SIZE));
         gp__timer_end(world, timer);
-        gp__store_count(world, n, n);
+        gp__store_count(world, n, n, false);
         world->count += n;
         world->store.added += n;
     }
@@ -8546,13 +8883,17 @@ static gp_result gp__emitter_resolve(gp_world* w, const gp_emitter_desc* desc, g
     d = *desc;
     if (d.shape == GP_EMITTER_DEFAULT) d.shape = GP_EMITTER_POINT;
     if (d.kind == GP_KIND_DEFAULT) d.kind = GP_KIND_EFFECT;
-    if ((int)d.shape < (int)GP_EMITTER_POINT || (int)d.shape > (int)GP_EMITTER_CONE)
+    if ((int)d.shape < (int)GP_EMITTER_POINT || (int)d.shape > (int)GP_EMITTER_SPRAY)
         return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_NOT_AN_ENUM_VALUE, "shape %d is not a gp_emitter_shape", (int)d.shape);
     if ((int)d.kind <= (int)GP_KIND_DEFAULT || (int)d.kind >= (int)GP_KIND_COUNT)
         return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_NOT_AN_ENUM_VALUE, "kind %d is not a gp_kind", (int)d.kind);
     if (d.kind == GP_KIND_RIGID || d.kind == GP_KIND_CLOTH)
         return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE,
                         "kind %d: bodies' and cloth's particles come with their owners, not from emitters", (int)d.kind);
+    if (d.shape == GP_EMITTER_SPRAY && d.kind != GP_KIND_EFFECT)
+        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE,
+                        "kind %d: a spray emitter gives birth to effect particles only", (int)d.kind);
+    if (d.max_per_substep == 0) d.max_per_substep = w->capacity / 64 ? w->capacity / 64 : 1;
     if ((d.kind == GP_KIND_FLUID && d.phase >= GP_MAX_FLUID_MATERIALS) || (d.kind == GP_KIND_GRANULAR && d.phase >= GP_MAX_GRANULAR_MATERIALS) ||
         d.phase > 0xffffu)
         return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_PHASE_INVALID, "phase %u is beyond its kind's materials", d.phase);
@@ -8589,6 +8930,26 @@ static gp_result gp__emitter_resolve(gp_world* w, const gp_emitter_desc* desc, g
     if (!(d.particle_radius > 0.0f) || !isfinite(d.particle_radius) || !(d.mass > 0.0f) || !isfinite(d.mass))
         return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE,
                         "particle_radius %g and mass %g must be positive and finite", (double)d.particle_radius, (double)d.mass);
+    {   /* the drawing's curves: 0 or more, finite; all zero, the defaults */
+        float size_sum = 0.0f, color_sum = 0.0f;
+        int k, c;
+        for (k = 0; k < 4; ++k) {
+            if (!(d.size[k] >= 0.0f) || !isfinite(d.size[k]))
+                return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE, "size[%d] %g must be 0 or more, finite", k,
+                                (double)d.size[k]);
+            size_sum += d.size[k];
+            for (c = 0; c < 4; ++c) {
+                if (!(d.color[k][c] >= 0.0f) || !isfinite(d.color[k][c]))
+                    return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE, "color[%d][%d] %g must be 0 or more, finite",
+                                    k, c, (double)d.color[k][c]);
+                color_sum += d.color[k][c];
+            }
+        }
+        for (k = 0; k < 4; ++k) {
+            if (size_sum == 0.0f) d.size[k] = 1.0f;
+            for (c = 0; c < 4 && color_sum == 0.0f; ++c) d.color[k][c] = 1.0f;
+        }
+    }
     *out = d;
     return GP_OK;
 }
@@ -8609,6 +8970,10 @@ gp_result gp_emitter_add(gp_world* world, const gp_emitter_desc* desc, gp_emitte
                                        GP_MAX_EMITTERS, GP_MAX_EMITTERS));
     if (!world->emitters.table &&
         (r = gp__buffer_new(world, sizeof world->emitters.block, NULL, "the emitters' table", &world->emitters.table)) != GP_OK)
+        return gp__end(world, r);
+    if (d.shape == GP_EMITTER_SPRAY && !world->emitters.flags &&
+        ((r = gp__buffer_new(world, (size_t)world->capacity * 4, NULL, "a spray's flags", &world->emitters.flags)) != GP_OK ||
+         (r = gp__buffer_new(world, (size_t)world->capacity * 4, NULL, "a spray's sources", &world->emitters.sources)) != GP_OK))
         return gp__end(world, r);
     e = &world->emitters.emitters[slot];
     e->generation = (e->generation + 1u) & 0xffffffu;
@@ -8688,12 +9053,26 @@ gp_result gp_emitter_stats_get(gp_world* world, gp_emitter emitter, gp_emitter_s
     return gp__end(world, GP_OK);
 }
 
+/* An emitter's row of the table but its births (gp_emitter.glsl's gp_emitter). */
+static void gp__emitter_row(const gp__emitter* e, uint32_t number, gp__emitter_gpu* g) {
+    const gp_emitter_desc* d = &e->desc;
+    g->position[0] = d->position[0]; g->position[1] = d->position[1]; g->position[2] = d->position[2]; g->position[3] = (float)d->shape;
+    g->axis[0] = d->direction[0]; g->axis[1] = d->direction[1]; g->axis[2] = d->direction[2]; g->axis[3] = d->spread;
+    g->extent[0] = d->half_extents[0]; g->extent[1] = d->half_extents[1]; g->extent[2] = d->half_extents[2]; g->extent[3] = d->radius;
+    g->motion[0] = d->speed[0]; g->motion[1] = d->speed[1]; g->motion[2] = d->particle_radius; g->motion[3] = d->mass;
+    g->life[0] = d->lifetime[0]; g->life[1] = d->lifetime[1]; g->life[2] = g->life[3] = 0.0f;
+    g->info[0] = (uint32_t)d->kind | d->phase << 16; g->info[1] = number; g->info[2] = d->user; g->info[3] = d->seed;
+    memcpy(g->size, d->size, sizeof g->size);
+    memcpy(g->color, d->color, sizeof g->color);
+}
+
 /* A step's births for every emitter: floor(rate t) since its rate was set, less those given, and
    its burst; spread over the step's substeps by gp__emitters_substep. */
 static void gp__emitters_plan(gp_world* w, float dt, uint32_t substeps) {
     uint32_t i;
     w->emitters.substep = 0;
     w->emitters.substeps = substeps;
+    w->emitters.h = dt / (float)(substeps ? substeps : 1);
     for (i = 0; i < GP_MAX_EMITTERS; ++i) {
         gp__emitter* e = &w->emitters.emitters[i];
         double total;
@@ -8713,6 +9092,49 @@ static void gp__emitters_plan(gp_world* w, float dt, uint32_t substeps) {
 /* The substep's births (emitter_emit.comp): substep s of S gives each emitter
    floor(B (s + 1) / S) - floor(B s / S) of the B its rate gives the step, and the first its burst; the host's bound
    of the count grows by them all. */
+/* The table's emission word for `births` births: how many take never-used ids, and the first;
+   the host's bound of the count grows by them. */
+static uint32_t gp__emitters_ids(gp_world* w, uint32_t births) {
+    gp__emitter_block* block = &w->emitters.block;
+    uint32_t fresh = births < w->store.id_space - w->store.next_id ? births : w->store.id_space - w->store.next_id;
+    block->emission[0] = births; block->emission[2] = fresh; block->emission[3] = w->store.next_id;
+    w->store.next_id += fresh;
+    w->count = (uint64_t)w->count + births > w->capacity ? w->capacity : w->count + births;
+    w->store.added += births;
+    w->grid_built = false;
+    return fresh;
+}
+
+/* A spray emitter's births (spray_flags, the library's compaction, spray_emit): the fluid particles
+   faster than its speed[0] that draw a birth this substep, listed in slot order, each giving one,
+   at most max_per_substep (by which the host's bound of the count grows). */
+static void gp__emitter_spray(gp_world* w, uint32_t i) {
+    gp__emitter* e = &w->emitters.emitters[i];
+    gp__emitter_block* block = &w->emitters.block;
+    uint32_t slots = w->count, limit = e->desc.max_per_substep < w->capacity ? e->desc.max_per_substep : w->capacity, fresh, timer;
+    if (slots == 0) return;
+    fresh = gp__emitters_ids(w, limit);
+    block->emitters[i].births[2] = e->serial++;   /* the substep's serial: its chances and kicks */
+    gp__buffer_upload(w, w->emitters.table, 0, sizeof *block, block);
+    w->gl.fnBindBufferBase(GP__GL_UNIFORM_BUFFER, 2, w->emitters.table);
+    timer = gp__timer_begin(w, GP__STAGE_EMITTER_SPRAY);
+    gp__use(w, GP__PROGRAM_SPRAY_FLAGS);
+    gp__bind(w, GP__ROLE_SCAN_INPUT, w->emitters.flags);
+    w->gl.fnUniform1ui(0, slots);
+    w->gl.fnUniform1ui(1, i);
+    w->gl.fnUniform1f(2, e->desc.rate * w->emitters.h);
+    gp__dispatch(w, gp__groups(slots, GP_GROUP_SIZE));
+    gp__scan_level(w, w->emitters.flags, w->emitters.sources, slots, true, w->store.words,
+                   (uint32_t)(offsetof(gp__store_words, spray) / 4), 0);   /* the sources, in order; their count in store_spray */
+    gp__use(w, GP__PROGRAM_SPRAY_EMIT);
+    gp__bind(w, GP__ROLE_SCAN_OUTPUT, w->emitters.sources);
+    w->gl.fnUniform1ui(0, limit);
+    w->gl.fnUniform1ui(1, i);
+    gp__dispatch(w, gp__groups(limit, GP_GROUP_SIZE));
+    gp__timer_end(w, timer);
+    gp__store_count(w, limit, fresh, true);
+}
+
 static void gp__emitters_substep(gp_world* w) {
     gp__emitter_block* block = &w->emitters.block;
     uint32_t i, n = 0, births = 0, fresh, s = w->emitters.substep++, substeps = w->emitters.substeps ? w->emitters.substeps : 1;
@@ -8724,13 +9146,9 @@ static void gp__emitters_substep(gp_world* w) {
         uint64_t b = e->step_births;
         uint64_t k = e->live && s < substeps ? b * (s + 1) / substeps - b * s / substeps + (s == 0 ? e->step_burst : 0) : 0;
         const gp_emitter_desc* d = &e->desc;
+        if (d->shape == GP_EMITTER_SPRAY) k = 0;   /* the GPU decides its births: below */
         if (births + (uint64_t)k > w->capacity) k = w->capacity - births;
-        g->position[0] = d->position[0]; g->position[1] = d->position[1]; g->position[2] = d->position[2]; g->position[3] = (float)d->shape;
-        g->axis[0] = d->direction[0]; g->axis[1] = d->direction[1]; g->axis[2] = d->direction[2]; g->axis[3] = d->spread;
-        g->extent[0] = d->half_extents[0]; g->extent[1] = d->half_extents[1]; g->extent[2] = d->half_extents[2]; g->extent[3] = d->radius;
-        g->motion[0] = d->speed[0]; g->motion[1] = d->speed[1]; g->motion[2] = d->particle_radius; g->motion[3] = d->mass;
-        g->life[0] = d->lifetime[0]; g->life[1] = d->lifetime[1]; g->life[2] = g->life[3] = 0.0f;
-        g->info[0] = (uint32_t)d->kind | d->phase << 16; g->info[1] = i; g->info[2] = d->user; g->info[3] = d->seed;
+        gp__emitter_row(e, i, g);
         g->births[0] = births; g->births[1] = (uint32_t)k; g->births[2] = e->serial; g->births[3] = 0;
         e->serial += (uint32_t)k;
         e->emitted += k;
@@ -8738,21 +9156,20 @@ static void gp__emitters_substep(gp_world* w) {
         if (e->live) n = i + 1;
         if (k && d->speed[1] > w->step.added_speed) w->step.added_speed = d->speed[1];
     }
-    if (births == 0) return;
-    fresh = births < w->store.id_space - w->store.next_id ? births : w->store.id_space - w->store.next_id;
-    block->emission[0] = births; block->emission[1] = n; block->emission[2] = fresh; block->emission[3] = w->store.next_id;
-    w->store.next_id += fresh;
-    timer = gp__timer_begin(w, GP__STAGE_EMITTER_EMIT);
-    gp__buffer_upload(w, w->emitters.table, 0, 16 + (size_t)n * sizeof block->emitters[0], block);
-    w->gl.fnBindBufferBase(GP__GL_UNIFORM_BUFFER, 2, w->emitters.table);
-    gp__use(w, GP__PROGRAM_EMITTER_EMIT);
-    w->gl.fnUniform1ui(0, w->fluid.state != 0);
-    gp__dispatch(w, gp__groups(births, GP_GROUP_SIZE));
-    gp__timer_end(w, timer);
-    gp__store_count(w, births, fresh);
-    w->count = (uint64_t)w->count + births > w->capacity ? w->capacity : w->count + births;
-    w->store.added += births;
-    w->grid_built = false;
+    block->emission[1] = n;
+    if (births) {
+        fresh = gp__emitters_ids(w, births);
+        timer = gp__timer_begin(w, GP__STAGE_EMITTER_EMIT);
+        gp__buffer_upload(w, w->emitters.table, 0, 16 + (size_t)n * sizeof block->emitters[0], block);
+        w->gl.fnBindBufferBase(GP__GL_UNIFORM_BUFFER, 2, w->emitters.table);
+        gp__use(w, GP__PROGRAM_EMITTER_EMIT);
+        w->gl.fnUniform1ui(0, w->fluid.state != 0);
+        gp__dispatch(w, gp__groups(births, GP_GROUP_SIZE));
+        gp__timer_end(w, timer);
+        gp__store_count(w, births, fresh, false);
+    }
+    for (i = 0; i < GP_MAX_EMITTERS; ++i)
+        if (w->emitters.emitters[i].live && w->emitters.emitters[i].desc.shape == GP_EMITTER_SPRAY) gp__emitter_spray(w, i);
 }
 
 /* >>step ===================================================================================
@@ -9229,6 +9646,7 @@ gp_result gp_draw_particles(gp_world* world, const gp_draw_desc* desc) {
     gl->fnUniform4f(2, d.color[0], d.color[1], d.color[2], d.color[3]);
     gl->fnUniform4f(3, mode, d.range[0], d.range[1], d.radius_scale);
     gl->fnUniform4f(4, d.light[0], d.light[1], d.light[2], (float)viewport[3]);
+    gl->fnUniform1ui(5, d.kinds ? d.kinds : 0xffffffffu);
     gl->fnBindVertexArray(world->draw.vao);
     gl->fnBindBuffer(GP__GL_ARRAY_BUFFER, world->position);
     gl->fnVertexAttribPointer(0, 4, GP__GL_FLOAT, 0, 16, NULL);
@@ -9244,6 +9662,94 @@ gp_result gp_draw_particles(gp_world* world, const gp_draw_desc* desc) {
     gl->fnBindBuffer(GP__GL_DRAW_INDIRECT_BUFFER, world->store.words);   /* the count on the GPU: no readback */
     gl->fnDrawArraysIndirect(GP__GL_POINTS, (const void*)(uintptr_t)offsetof(gp__store_words, draw));
     gl->fnBindBuffer(GP__GL_DRAW_INDIRECT_BUFFER, (gp__GLuint)indirect);
+    gl->fnBindVertexArray((gp__GLuint)vao);
+    gl->fnBindBuffer(GP__GL_ARRAY_BUFFER, (gp__GLuint)array_buffer);
+    return gp__end(world, GP_OK);
+#endif
+}
+
+gp_result gp_draw_effects(gp_world* world, const gp_draw_desc* desc) {
+#if defined(GP_NO_DRAW)
+    if (!world) return gp__no_world(__func__);
+    (void)desc;
+    gp__begin(world, "gp_draw_effects");
+    return gp__end(world, gp__fail(world, GP_ERROR_INVALID_STATE, GP_LOG_ITEM_DRAW_COMPILED_OUT,
+                                   "the draw helper was compiled out (GP_NO_DRAW)"));
+#else
+    gp__gl* gl;
+    gp_draw_desc d;
+    gp__GLint vao = 0, array_buffer = 0, blend_rgb[2] = {0, 0}, blend_alpha[2] = {0, 0};
+    gp__GLboolean blending, depth_writes = 1;
+    size_t n;
+    uint32_t i, slots, timer;
+    gp_result r = GP_OK;
+    if (!world) return gp__no_world(__func__);
+    gl = &world->gl;
+    gp__begin(world, "gp_draw_effects");
+    if ((r = gp__draw_resolve(world, desc, &d)) != GP_OK) return gp__end(world, r);
+    if (d.blend == GP_BLEND_DEFAULT) d.blend = GP_BLEND_ALPHA;
+    if (d.blend != GP_BLEND_ALPHA && d.blend != GP_BLEND_ADDITIVE)
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_NOT_AN_ENUM_VALUE, "blend %d is not a gp_blend", (int)d.blend));
+    n = world->capacity;
+    if (!world->draw.sprites_program) {   /* made on the first call: a key, a value and a sprite per slot */
+        if (r == GP_OK) r = gp__link(world, GP__SHADER_DRAW_SPRITES_VERT, GP__SHADER_DRAW_SPRITES_FRAG, &world->draw.sprites_program);
+        if (r == GP_OK) r = gp__buffer_new(world, n * 4, NULL, "the sprites' sort keys", &world->draw.keys);
+        if (r == GP_OK) r = gp__buffer_new(world, n * 4, NULL, "the sprites' sort values", &world->draw.values);
+        if (r == GP_OK) r = gp__buffer_new(world, n * 32, NULL, "the sprites", &world->draw.sprites);
+        if (r == GP_OK) gl->fnGenVertexArrays(1, &world->draw.sprites_vao);
+        if (r != GP_OK) return gp__end(world, r);
+    }
+    slots = world->count;
+    if (slots == 0) return gp__end(world, GP_OK);
+    for (i = 0; i < GP_MAX_EMITTERS; ++i)   /* the curves of every emitter, as they are now */
+        gp__emitter_row(&world->emitters.emitters[i], i, &world->emitters.block.emitters[i]);
+    if (!world->emitters.table &&
+        (r = gp__buffer_new(world, sizeof world->emitters.block, NULL, "the emitters' table", &world->emitters.table)) != GP_OK)
+        return gp__end(world, r);
+    gp__buffer_upload(world, world->emitters.table, 0, sizeof world->emitters.block, &world->emitters.block);
+    gl->fnBindBufferBase(GP__GL_UNIFORM_BUFFER, 2, world->emitters.table);
+    timer = gp__timer_begin(world, GP__STAGE_SPRITES);
+    gp__use(world, GP__PROGRAM_SPRITE_DEPTH);   /* keys: minus the depth, for the live effect particles */
+    gp__bind(world, GP__ROLE_SORT_KEYS, world->draw.keys);
+    gp__bind(world, GP__ROLE_SORT_VALUES, world->draw.values);
+    gl->fnUniform1ui(0, slots);
+    gl->fnUniform4f(1, d.view[2], d.view[6], d.view[10], d.view[14]);   /* column-major: the third row */
+    gp__dispatch(world, gp__groups(slots, GP_GROUP_SIZE));
+    if (d.blend == GP_BLEND_ALPHA) gp__sort(world, world->draw.keys, world->draw.values, slots, false);   /* back to front */
+    gp__use(world, GP__PROGRAM_SPRITE_GATHER);
+    gp__bind(world, GP__ROLE_SORT_KEYS, world->draw.keys);
+    gp__bind(world, GP__ROLE_SORT_VALUES, world->draw.values);
+    gp__bind(world, GP__ROLE_SPRITES, world->draw.sprites);
+    gl->fnUniform1ui(0, slots);
+    gp__dispatch(world, gp__groups(slots, GP_GROUP_SIZE));
+    gp__timer_end(world, timer);
+    gl->fnGetIntegerv(GP__GL_VERTEX_ARRAY_BINDING, &vao);
+    gl->fnGetIntegerv(GP__GL_ARRAY_BUFFER_BINDING, &array_buffer);
+    blending = gl->fnIsEnabled(GP__GL_BLEND);
+    gl->fnGetIntegerv(GP__GL_BLEND_SRC_RGB, &blend_rgb[0]);
+    gl->fnGetIntegerv(GP__GL_BLEND_DST_RGB, &blend_rgb[1]);
+    gl->fnGetIntegerv(GP__GL_BLEND_SRC_ALPHA, &blend_alpha[0]);
+    gl->fnGetIntegerv(GP__GL_BLEND_DST_ALPHA, &blend_alpha[1]);
+    gl->fnGetBooleanv(GP__GL_DEPTH_WRITEMASK, &depth_writes);
+    gl->fnUseProgram(world->draw.sprites_program);
+    gl->fnUniformMatrix4fv(0, 1, 0, d.view);
+    gl->fnUniformMatrix4fv(1, 1, 0, d.projection);
+    gl->fnBindVertexArray(world->draw.sprites_vao);
+    gl->fnBindBuffer(GP__GL_ARRAY_BUFFER, world->draw.sprites);
+    gl->fnVertexAttribPointer(0, 4, GP__GL_FLOAT, 0, 32, NULL);
+    gl->fnVertexAttribPointer(1, 4, GP__GL_FLOAT, 0, 32, (const void*)16);
+    for (i = 0; i < 2; ++i) {
+        gl->fnEnableVertexAttribArray(i);
+        gl->fnVertexAttribDivisor(i, 1);
+    }
+    gl->fnEnable(GP__GL_BLEND);
+    gl->fnBlendFuncSeparate(GP__GL_SRC_ALPHA, d.blend == GP_BLEND_ALPHA ? GP__GL_ONE_MINUS_SRC_ALPHA : GP__GL_ONE, GP__GL_ONE,
+                            GP__GL_ONE_MINUS_SRC_ALPHA);
+    gl->fnDepthMask(0);
+    gl->fnDrawArraysInstanced(GP__GL_TRIANGLE_STRIP, 0, 4, (gp__GLsizei)slots);   /* slots past the effects: size 0, no pixel */
+    gl->fnDepthMask(depth_writes);
+    gl->fnBlendFuncSeparate((gp__GLenum)blend_rgb[0], (gp__GLenum)blend_rgb[1], (gp__GLenum)blend_alpha[0], (gp__GLenum)blend_alpha[1]);
+    if (!blending) gl->fnDisable(GP__GL_BLEND);
     gl->fnBindVertexArray((gp__GLuint)vao);
     gl->fnBindBuffer(GP__GL_ARRAY_BUFFER, (gp__GLuint)array_buffer);
     return gp__end(world, GP_OK);
@@ -9428,7 +9934,7 @@ void gp_world_destroy(gp_world* world) {
     size_t i;
     if (!world) return;
     if (world->gl.fnDeleteBuffers) {
-        gp__GLuint* buffers[23];
+        gp__GLuint* buffers[25];
         buffers[0] = &world->position; buffers[1] = &world->velocity; buffers[2] = &world->info;
         buffers[3] = &world->life; buffers[4] = &world->spare16; buffers[5] = &world->spare8;
         buffers[6] = &world->slot_of_id; buffers[7] = &world->cell_key; buffers[8] = &world->order;
@@ -9436,7 +9942,8 @@ void gp_world_destroy(gp_world* world) {
         buffers[12] = &world->params; buffers[13] = &world->solver; buffers[14] = &world->colliders.fields;
         buffers[15] = &world->colliders.points; buffers[16] = &world->colliders.distances; buffers[17] = &world->rigid.offsets;
         buffers[18] = &world->rigid.bodies; buffers[19] = &world->store.words; buffers[20] = &world->store.free_ids;
-        buffers[21] = &world->store.staging; buffers[22] = &world->emitters.table;
+        buffers[21] = &world->store.staging; buffers[22] = &world->emitters.table; buffers[23] = &world->emitters.flags;
+        buffers[24] = &world->emitters.sources;
         gp__free(&world->desc.allocator, world->effects.wind_grid);
         gp__buffer_delete(world, &world->fluid.state);
         if (world->desc.gpu_timings) gp__timers_collect(world);
@@ -9456,6 +9963,11 @@ void gp_world_destroy(gp_world* world) {
         }
         if (world->draw.particles) world->gl.fnDeleteProgram(world->draw.particles);
         if (world->draw.vao) world->gl.fnDeleteVertexArrays(1, &world->draw.vao);
+        if (world->draw.sprites_program) world->gl.fnDeleteProgram(world->draw.sprites_program);
+        if (world->draw.sprites_vao) world->gl.fnDeleteVertexArrays(1, &world->draw.sprites_vao);
+        gp__buffer_delete(world, &world->draw.keys);
+        gp__buffer_delete(world, &world->draw.values);
+        gp__buffer_delete(world, &world->draw.sprites);
 #endif
     }
     for (i = 0; i < world->colliders.count; ++i) gp__free(&world->desc.allocator, world->colliders.list[i].field_samples);
@@ -9568,6 +10080,9 @@ gp_buffers gp_world_buffers(const gp_world* world) {
     b.count = world->count;
     b.buckets = world->buckets;
     b.store = world->store.words;
+#if !defined(GP_NO_DRAW)
+    b.sprites = world->draw.sprites;
+#endif
     return b;
 }
 

@@ -68,6 +68,7 @@
 #include "cpu_sph.h"
 #include "cpu_dem.h"
 #include "gp_egl.h"
+#include <GL/gl.h>   /* the types and enums of the few entry points E3 loads (GL/glext.h through it) */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1777,12 +1778,80 @@ static void coupling_print(const coupling_row* rows, int count) {
    256^2, 512^2 and 1024^2 effect particles thrown up from a 2 m square, each frame of 1/60 s one
    gp_world_step (the grid build, then effects_move: gravity, drag, aging; one substep, as the
    library picks for effects alone): E1 motion only, E2 with a 64 x 64 height field under them to
-   bounce on, E4 with collisions between them too (effects_collide). E3 (depth sort and sprites)
-   and E5 (its CPU time) wait for the sprites of issue 11. Milliseconds per frame: wall clock to a
-   readback, and the GPU's stage timers summed. */
+   bounce on, E3 as E2 and then drawn as sprites sorted back to front (gp_draw_effects, alpha
+   blended, into a 960 x 640 frame buffer), E4 with collisions between them too (effects_collide),
+   and E5 the CPU's time for E3's work (the same motion and bounce, the depth keys and a qsort; one
+   thread; no drawing). Milliseconds per frame: wall clock to a readback, and the GPU's stage
+   timers summed. */
 #define EFFECTS_SIZES 3
-#define EFFECTS_CASES 3
-typedef struct effects_row { uint32_t n; double frame_ms[EFFECTS_CASES], gpu_ms[EFFECTS_CASES]; int runs; } effects_row;
+#define EFFECTS_CASES 4
+
+/* A 960 x 640 frame buffer (RGBA8, depth) for E3's sprites, bound; the bench has no GL loader: the
+   few entry points through EGL. */
+static void effects_framebuffer(int open, GLuint* names) {
+    PFNGLGENFRAMEBUFFERSPROC gen_framebuffers = (PFNGLGENFRAMEBUFFERSPROC)eglGetProcAddress("glGenFramebuffers");
+    PFNGLBINDFRAMEBUFFERPROC bind_framebuffer = (PFNGLBINDFRAMEBUFFERPROC)eglGetProcAddress("glBindFramebuffer");
+    PFNGLGENRENDERBUFFERSPROC gen_renderbuffers = (PFNGLGENRENDERBUFFERSPROC)eglGetProcAddress("glGenRenderbuffers");
+    PFNGLBINDRENDERBUFFERPROC bind_renderbuffer = (PFNGLBINDRENDERBUFFERPROC)eglGetProcAddress("glBindRenderbuffer");
+    PFNGLRENDERBUFFERSTORAGEPROC storage = (PFNGLRENDERBUFFERSTORAGEPROC)eglGetProcAddress("glRenderbufferStorage");
+    PFNGLFRAMEBUFFERRENDERBUFFERPROC attach = (PFNGLFRAMEBUFFERRENDERBUFFERPROC)eglGetProcAddress("glFramebufferRenderbuffer");
+    PFNGLDELETEFRAMEBUFFERSPROC delete_framebuffers = (PFNGLDELETEFRAMEBUFFERSPROC)eglGetProcAddress("glDeleteFramebuffers");
+    PFNGLDELETERENDERBUFFERSPROC delete_renderbuffers = (PFNGLDELETERENDERBUFFERSPROC)eglGetProcAddress("glDeleteRenderbuffers");
+    void (*viewport)(GLint, GLint, GLsizei, GLsizei) = (void (*)(GLint, GLint, GLsizei, GLsizei))eglGetProcAddress("glViewport");
+    if (!open) {
+        bind_framebuffer(GL_FRAMEBUFFER, 0);
+        delete_framebuffers(1, &names[0]);
+        delete_renderbuffers(2, &names[1]);
+        return;
+    }
+    gen_framebuffers(1, &names[0]);
+    gen_renderbuffers(2, &names[1]);
+    bind_renderbuffer(GL_RENDERBUFFER, names[1]);
+    storage(GL_RENDERBUFFER, GL_RGBA8, 960, 640);
+    bind_renderbuffer(GL_RENDERBUFFER, names[2]);
+    storage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT24, 960, 640);
+    bind_framebuffer(GL_FRAMEBUFFER, names[0]);
+    attach(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, names[1]);
+    attach(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, names[2]);
+    viewport(0, 0, 960, 640);
+}
+
+typedef struct effects_key { float depth; uint32_t index; } effects_key;
+static int effects_farther(const void* a, const void* b) {
+    float x = ((const effects_key*)a)->depth, y = ((const effects_key*)b)->depth;
+    return x > y ? -1 : x < y ? 1 : 0;
+}
+
+/* E5: E3's work on the CPU for one frame of n particles (xyz, then velocities), in place: drag
+   and gravity, the move, the bounce on the 64 x 64 height field over [-0.5, 2.5]^2 (bilinear,
+   restitution 0.5), then the depth keys for the camera's third row and a qsort, farthest first.
+   Returns the milliseconds. */
+static double effects_cpu_frame(float* xyz, uint32_t n, const float* heights, const float view_z[4], effects_key* keys) {
+    const float dt = 1.0f / 60.0f, k = 0.2f, g = -9.81f;
+    double t = now_ms();
+    uint32_t i;
+    for (i = 0; i < n; ++i) {
+        float* x = xyz + 3 * (size_t)i, *v = xyz + 3 * ((size_t)n + i);
+        float u, w, h;
+        int a, b, c;
+        for (c = 0; c < 3; ++c) {
+            v[c] += ((c == 1 ? g : 0.0f) - k * v[c]) * dt;
+            x[c] += v[c] * dt;
+        }
+        u = (x[0] + 0.5f) / 3.0f * 63.0f; w = (x[2] + 0.5f) / 3.0f * 63.0f;
+        u = u < 0.0f ? 0.0f : u > 62.999f ? 62.999f : u;
+        w = w < 0.0f ? 0.0f : w > 62.999f ? 62.999f : w;
+        a = (int)u; b = (int)w; u -= (float)a; w -= (float)b;
+        h = (1 - u) * (1 - w) * heights[a + 64 * b] + u * (1 - w) * heights[a + 1 + 64 * b] + (1 - u) * w * heights[a + 64 * (b + 1)] +
+            u * w * heights[a + 1 + 64 * (b + 1)];
+        if (x[1] < h + 0.005f) { x[1] = h + 0.005f; if (v[1] < 0.0f) v[1] = -0.5f * v[1]; }
+        keys[i].depth = view_z[0] * x[0] + view_z[1] * x[1] + view_z[2] * x[2] + view_z[3];
+        keys[i].index = i;
+    }
+    qsort(keys, n, sizeof *keys, effects_farther);
+    return now_ms() - t;
+}
+typedef struct effects_row { uint32_t n; double frame_ms[EFFECTS_CASES], gpu_ms[EFFECTS_CASES], cpu_ms; int runs; } effects_row;
 
 static void effects_case(effects_row* row, int c) {
     gp_world_desc d;
@@ -1793,6 +1862,8 @@ static void effects_case(effects_row* row, int c) {
     float* xyz = (float*)bench_alloc((size_t)row->n * 6 * sizeof(float)), *heights = (float*)bench_alloc(64 * 64 * sizeof(float));
     uint64_t state = 77;
     uint32_t k, count;
+    GLuint framebuffer[3];
+    gp_draw_desc draw;
     double total = 0.0, gpu = 0.0;
     int f, warm = row->n >= 1000000u ? 1 : 2, runs = row->n >= 1000000u ? 3 : 5;
     for (k = 0; k < 6 * row->n; ++k) {
@@ -1809,7 +1880,7 @@ static void effects_case(effects_row* row, int c) {
     check_result(gp_world_create(&d, &w), "gp_world_create", row->n);
     memset(&m, 0, sizeof m);
     m.drag = 0.2f;
-    m.collide = c == 2 ? 0.8f : 0.0f;
+    m.collide = c == 3 ? 0.8f : 0.0f;
     check_result(gp_effect_material_set(w, 0, &m), "gp_effect_material_set", row->n);
     if (c >= 1) {
         gp_collider ground;
@@ -1819,6 +1890,8 @@ static void effects_case(effects_row* row, int c) {
     pd.count = row->n; pd.positions = xyz; pd.velocities = xyz + 3 * (size_t)row->n; pd.kind = GP_KIND_EFFECT; pd.radius = 0.005f;
     pd.mass = 1e-4f;
     check_result(gp_particles_add(w, &pd, NULL), "gp_particles_add", row->n);
+    if (c == 2) effects_framebuffer(1, framebuffer);
+    memset(&draw, 0, sizeof draw);   /* the default camera */
     for (f = 0; f < warm + runs; ++f) {
         gp_step_desc step;
         gp_particle_position probe;
@@ -1827,9 +1900,11 @@ static void effects_case(effects_row* row, int c) {
         step.dt = 1.0f / 60.0f;
         if (f == warm) gp_timings_read(w, timings, BENCH_MAX_STAGES);   /* the warm-up's totals, discarded */
         check_result(gp_world_step(w, &step), "gp_world_step", row->n);
+        if (c == 2) check_result(gp_draw_effects(w, &draw), "gp_draw_effects", row->n);
         check_result(gp_particles_read(w, GP_ATTRIBUTE_POSITION, 0, 1, &probe), "gp_particles_read", row->n);
         if (f >= warm) total += now_ms() - t;
     }
+    if (c == 2) effects_framebuffer(0, framebuffer);
     count = gp_timings_read(w, timings, BENCH_MAX_STAGES);
     for (k = 0; k < count && k < BENCH_MAX_STAGES; ++k) gpu += timings[k].milliseconds;
     row->frame_ms[c] = total / runs;
@@ -1837,6 +1912,21 @@ static void effects_case(effects_row* row, int c) {
     row->runs = runs;
     gp_world_destroy(w);
     free(xyz); free(heights);
+}
+
+/* E5 for a row: three CPU frames of E3's work, the mean. */
+static void effects_cpu(effects_row* row) {
+    float* xyz = (float*)bench_alloc((size_t)row->n * 6 * sizeof(float)), heights[64 * 64];
+    effects_key* keys = (effects_key*)bench_alloc((size_t)row->n * sizeof *keys);
+    const float view_z[4] = {-0.35f, -0.45f, -0.82f, -4.0f};   /* looking as the default camera does */
+    uint64_t state = 77;
+    uint32_t k;
+    int f;
+    for (k = 0; k < 6 * row->n; ++k) xyz[k] = (float)((double)(bench_random(&state) >> 11) / 9007199254740992.0) * 2.0f;
+    for (k = 0; k < 64 * 64; ++k) heights[k] = 0.1f * sinf(0.3f * (float)(k % 64)) * cosf(0.2f * (float)(k / 64));
+    row->cpu_ms = 0.0;
+    for (f = 0; f < 3; ++f) row->cpu_ms += effects_cpu_frame(xyz, row->n, heights, view_z, keys) / 3.0;
+    free(xyz); free(keys);
 }
 
 static int effects_bench(uint32_t max_particles, effects_row* rows) {
@@ -1847,26 +1937,28 @@ static int effects_bench(uint32_t max_particles, effects_row* rows) {
         memset(&rows[count], 0, sizeof rows[count]);
         rows[count].n = sizes[i];
         for (c = 0; c < EFFECTS_CASES; ++c) effects_case(&rows[count], c);
+        effects_cpu(&rows[count]);
         ++count;
     }
     return count;
 }
 
 static void effects_print(const effects_row* rows, int count) {
-    static const char* const names[EFFECTS_CASES] = {"E1 motion", "E2 +height field", "E4 +collisions"};
+    static const char* const names[EFFECTS_CASES] = {"E1 motion", "E2 +height field", "E3 +sorted sprites", "E4 +collisions"};
     char text[16];
     int i, c;
     printf("\nEffect particles (paper 002, Table 2): one gp_world_step of 1/60 s (the grid build, then the effects' stages),\n"
-           "ms per frame to a readback (frame) and the GPU's stage timers summed (GPU). E3 and E5 wait for the sprites.\n\n");
+           "ms per frame to a readback (frame) and the GPU's stage timers summed (GPU); E5: the CPU's time for E3's work\n"
+           "(motion, bounce, depth keys, qsort; one thread, no drawing), and E3's speed-up over it.\n\n");
     printf("%10s", "particles");
-    for (c = 0; c < EFFECTS_CASES; ++c) printf(" | %17s", names[c]);
-    printf("\n%10s", "");
-    for (c = 0; c < EFFECTS_CASES; ++c) printf(" | %8s %8s", "frame", "GPU");
-    printf("\n");
+    for (c = 0; c < EFFECTS_CASES; ++c) printf(" | %18s", names[c]);
+    printf(" | %8s %7s\n%10s", "E5 CPU", "E5/E3", "");
+    for (c = 0; c < EFFECTS_CASES; ++c) printf(" | %9s %8s", "frame", "GPU");
+    printf(" | %8s %7s\n", "", "");
     for (i = 0; i < count; ++i) {
         printf("%10s", grouped(rows[i].n, text));
-        for (c = 0; c < EFFECTS_CASES; ++c) printf(" | %8.2f %8.2f", rows[i].frame_ms[c], rows[i].gpu_ms[c]);
-        printf("\n");
+        for (c = 0; c < EFFECTS_CASES; ++c) printf(" | %9.2f %8.2f", rows[i].frame_ms[c], rows[i].gpu_ms[c]);
+        printf(" | %8.2f %7.2f\n", rows[i].cpu_ms, rows[i].cpu_ms / rows[i].frame_ms[2]);
     }
 }
 
@@ -1991,11 +2083,12 @@ int main(int argc, char** argv) {
         csv_row(csv, device, "coupling_fluid_only_substep", r->fluid, r->fluid_step_ms, -1.0, -1.0, -1.0, -1.0);
         csv_row(csv, device, "coupling_fluid_only_stages", r->fluid, r->fluid_stages_ms, -1.0, -1.0, -1.0, -1.0);
     }
-    /* effects_e1/e2/e4: one frame of paper 002's Table 2 cases, n effect particles (gpu_ms: the stage timers) */
+    /* effects_e1 ... e4: one frame of paper 002's Table 2 cases, n effect particles; e5: E3's work on the CPU */
     for (i = 0; i < effects_count; ++i) {
-        static const char* const names[EFFECTS_CASES] = {"effects_e1_frame", "effects_e2_frame", "effects_e4_frame"};
+        static const char* const names[EFFECTS_CASES] = {"effects_e1_frame", "effects_e2_frame", "effects_e3_frame", "effects_e4_frame"};
         int c;
         for (c = 0; c < EFFECTS_CASES; ++c) csv_row(csv, device, names[c], effects_rows[i].n, effects_rows[i].frame_ms[c], -1.0, -1.0, -1.0, -1.0);
+        csv_row(csv, device, "effects_e5_cpu", effects_rows[i].n, effects_rows[i].cpu_ms, -1.0, -1.0, -1.0, -1.0);
     }
     fclose(csv);
     printf("figures in %s; %.0f s in all\n", BENCH_CSV, (now_ms() - start) * 1e-3);

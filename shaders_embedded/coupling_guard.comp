@@ -39,11 +39,15 @@
 // <<defines
 // coupling_guard: keeps the fluid out of the solids (issue 10): after every move of the substep
 // (the fluid's, the grains', the bodies' particles'), a fluid particle whose centre lies inside a
-// solid particle's sphere (closer to its centre than its radius r: inside a grain, or inside a
-// body, whose particles' spheres fill its voxels) is put back on that sphere, along the line
-// between the centres; several solids' pushes add. Its velocity is kept: the solid, whose own
-// this pass cannot change, would not take the opposite impulse, and the total momentum of fluid
-// and solids would drift (the fluid's pressure turns the particle within the next substeps). The fluid's pressure keeps it out in any flow the
+// solid particle's sphere (closer to its centre than its radius r: inside a grain, or inside one
+// of a body's particles) is put back on that sphere, along the line between the centres; several
+// solids' pushes add. The spheres do not fill a body's voxels: a fluid particle at a hole of its
+// lattice (sqrt(3) r from eight of its particles) is outside every sphere, and is left there;
+// fluid put inside a body (a body added where the fluid is) stays in it and rides with it, its
+// weight on the body (coupling_floating_and_sinking: 16 particles, a quarter of a box's mass).
+// Its velocity is kept: the solid, whose own this pass cannot change, would not take the opposite
+// impulse, and the total momentum of fluid and solids would drift (the fluid's pressure turns the
+// particle within the next substeps). The fluid's pressure keeps it out in any flow the
 // substeps resolve (Akinci et al. 2012's boundary particles); the guard is for what they do not
 // (a body thrown into water faster than a substep's worth of its particles' spacing, one solid
 // particle of a thin wall, a sharp corner), as the walls' push is for the colliders (sph_integrate,
@@ -65,6 +69,10 @@ uint gp_global_index() { return gp_group_index() * uint(GP_GROUP_SIZE) + gl_Loca
 // finite math and fold it away.
 bool gp_finite(float x) { return (floatBitsToUint(x) & 0x7f800000u) != 0x7f800000u; }
 bool gp_finite3(vec3 v) { return gp_finite(v.x) && gp_finite(v.y) && gp_finite(v.z); }
+
+// A uint that orders as the float does, negative values too (gp_float_sort_key in C): the sort
+// keys of a depth.
+uint gp_float_key(float x) { uint b = floatBitsToUint(x); return (b & 0x80000000u) != 0u ? ~b : (b | 0x80000000u); }
 // <<include gp_common.glsl
 // >>include gp_world.glsl
 // gp_world.glsl: the world's parameters, one std140 uniform block at binding 0.
@@ -311,8 +319,8 @@ layout(std430, binding = GP_BINDING_STORE) buffer gp_store_block {
     uint store_draw_base;
     uint store_refused;       // removals by flag buffer refused on the GPU (a body's or cloth's particle flagged)
     uint store_refused_births; // emitters' births with no room or no id, since the world was made
-    uint store_padding0;      // the block a whole number of 16 bytes, on every driver
-    uint store_padding1;
+    uint store_spray;         // a spray emitter's sources this substep (the compaction's count)
+    uint store_padding;       // the block a whole number of 16 bytes, on every driver
 };
 #endif
 // Ids given back by the builds, waiting to be given again (the queue of gp_store_block), 2 capacity.

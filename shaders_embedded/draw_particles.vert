@@ -11,6 +11,7 @@ layout(location = 1) uniform mat4 u_projection;
 layout(location = 2) uniform vec4 u_color;
 layout(location = 3) uniform vec4 u_mode;   // colour mode, range low, range high, radius scale
 layout(location = 4) uniform vec4 u_light;   // towards the light (view space), viewport height
+layout(location = 5) uniform uint u_kinds;   // a bit per kind to draw
 out vec3 v_color;
 out vec3 v_center;
 out float v_radius;
@@ -27,5 +28,6 @@ void main() {
     v_color = mix(vec3(0.95, 0.97, 1.0), vec3(0.1, 0.3, 0.95), t);   // white low, blue high (001 figs. 4-5)
     if (u_mode.x == 3.0) v_color = kinds[min(a_info.y & 255u, 6u)];
     if (u_mode.x == 4.0) v_color = u_color.rgb;
-    if ((a_info.y & 256u) != 0u) gl_Position = vec4(2.0, 2.0, 2.0, 1.0);   // GP_PARTICLE_DEAD (removed): clipped until the next build
+    bool drawn = (u_kinds & (1u << min(a_info.y & 255u, 31u))) != 0u && (a_info.y & 256u) == 0u;   // 256: GP_PARTICLE_DEAD
+    if (!drawn) gl_Position = vec4(2.0, 2.0, 2.0, 1.0);   // another kind, or removed (until the next build): clipped
 }

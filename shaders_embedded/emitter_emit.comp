@@ -67,6 +67,10 @@ uint gp_global_index() { return gp_group_index() * uint(GP_GROUP_SIZE) + gl_Loca
 // finite math and fold it away.
 bool gp_finite(float x) { return (floatBitsToUint(x) & 0x7f800000u) != 0x7f800000u; }
 bool gp_finite3(vec3 v) { return gp_finite(v.x) && gp_finite(v.y) && gp_finite(v.z); }
+
+// A uint that orders as the float does, negative values too (gp_float_sort_key in C): the sort
+// keys of a depth.
+uint gp_float_key(float x) { uint b = floatBitsToUint(x); return (b & 0x80000000u) != 0u ? ~b : (b | 0x80000000u); }
 // <<include gp_common.glsl
 // >>include gp_world.glsl
 // gp_world.glsl: the world's parameters, one std140 uniform block at binding 0.
@@ -104,6 +108,8 @@ struct gp_emitter {
     uvec4 info;      // x kind | phase << 16, y owner (the emitter's number), z user word, w seed
     uvec4 births;    // x this substep's first birth that is this emitter's, y how many, z the serial
                      // number of its first (the emitter's births before), w unused
+    vec4 size;       // the radius's factor at ages 0, 1/3, 2/3 and 1 of the lifetime (linear between)
+    vec4 color[4];   // RGBA at the same ages
 };
 layout(std140, binding = 2) uniform gp_emitter_block {
     uvec4 gp_emission;   // x births this substep (every emitter's), y emitters in the table, z births
@@ -130,6 +136,17 @@ void gp_basis(vec3 n, out vec3 t, out vec3 b) {
     float s = n.z >= 0.0 ? 1.0 : -1.0, a = -1.0 / (s + n.z), c = n.x * n.y * a;
     t = vec3(1.0 + s * n.x * n.x * a, s * c, -s * n.x);
     b = vec3(c, s + n.y * n.y * a, -n.y);
+}
+
+// An emitter's curve at a particle's age: the four keys at 0, 1/3, 2/3 and 1 of its lifetime,
+// linear between (a lifetime of 0, forever: the first key). Returns the size factor; color gets
+// the colour.
+float gp_emitter_look(uint e, vec2 life, out vec4 color) {
+    float t = life.y > 0.0 ? 3.0 * clamp(life.x / life.y, 0.0, 1.0) : 0.0;
+    uint k = min(uint(t), 2u);
+    float w = t - float(k);
+    color = mix(gp_emitters[e].color[k], gp_emitters[e].color[k + 1u], w);
+    return mix(gp_emitters[e].size[k], gp_emitters[e].size[k + 1u], w);
 }
 // <<include gp_emitter.glsl
 // >>include gp_buffers.glsl
@@ -203,8 +220,8 @@ layout(std430, binding = GP_BINDING_STORE) buffer gp_store_block {
     uint store_draw_base;
     uint store_refused;       // removals by flag buffer refused on the GPU (a body's or cloth's particle flagged)
     uint store_refused_births; // emitters' births with no room or no id, since the world was made
-    uint store_padding0;      // the block a whole number of 16 bytes, on every driver
-    uint store_padding1;
+    uint store_spray;         // a spray emitter's sources this substep (the compaction's count)
+    uint store_padding;       // the block a whole number of 16 bytes, on every driver
 };
 #endif
 // Ids given back by the builds, waiting to be given again (the queue of gp_store_block), 2 capacity.
@@ -259,6 +276,23 @@ layout(std430, binding = GP_BINDING_OFFSETS) readonly buffer gp_offsets_block { 
 layout(std430, binding = GP_BINDING_BODIES) buffer gp_rigid_block { vec4 gp_rigid[]; };
 #endif
 // <<include gp_buffers.glsl
+// >>include gp_birth.glsl
+// gp_birth.glsl: where a birth goes, for every emitter's pass (emitter_emit, spray_emit). Needs
+// gp_emitter.glsl and gp_buffers.glsl (STORE, FREE_IDS) first. Birth j of the substep takes slot
+// store_count + j, after every particle in the store, and a never-used id (the host's range in
+// gp_emission) or else the j-th oldest given back (the free-id queue); false when there is no room
+// or no id: store_count, which follows, counts it refused.
+bool gp_birth(uint j, out uint slot, out uint id) {
+    slot = store_count + j;
+    id = 0u;
+    if (slot >= gp_counts.z) return false;
+    if (j < gp_emission.z) { id = gp_emission.w + j; return true; }
+    uint k = j - gp_emission.z;
+    if (k >= store_free_count) return false;
+    id = free_ids[(store_free_head + k) % (2u * gp_counts.z)];
+    return true;
+}
+// <<include gp_birth.glsl
 layout(local_size_x = GP_GROUP_SIZE) in;
 layout(location = 0) uniform uint u_state;   // 1: the fluid's carried density exists (0 in it: the rest density)
 
@@ -267,15 +301,8 @@ void main() {
     if (j >= gp_emission.x) return;
     uint e = 0u;
     while (e + 1u < gp_emission.y && j >= gp_emitters[e].births.x + gp_emitters[e].births.y) ++e;
-    uint slot = store_count + j, id;
-    if (slot >= gp_counts.z) return;
-    if (j < gp_emission.z) {
-        id = gp_emission.w + j;
-    } else {
-        uint k = j - gp_emission.z;
-        if (k >= store_free_count) return;
-        id = free_ids[(store_free_head + k) % (2u * gp_counts.z)];
-    }
+    uint slot, id;
+    if (!gp_birth(j, slot, id)) return;
     vec4 position = gp_emitters[e].position, axis = gp_emitters[e].axis, extent = gp_emitters[e].extent;
     vec4 motion = gp_emitters[e].motion, life = gp_emitters[e].life;
     uvec4 info = gp_emitters[e].info;

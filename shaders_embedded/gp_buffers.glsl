@@ -68,8 +68,8 @@ layout(std430, binding = GP_BINDING_STORE) buffer gp_store_block {
     uint store_draw_base;
     uint store_refused;       // removals by flag buffer refused on the GPU (a body's or cloth's particle flagged)
     uint store_refused_births; // emitters' births with no room or no id, since the world was made
-    uint store_padding0;      // the block a whole number of 16 bytes, on every driver
-    uint store_padding1;
+    uint store_spray;         // a spray emitter's sources this substep (the compaction's count)
+    uint store_padding;       // the block a whole number of 16 bytes, on every driver
 };
 #endif
 // Ids given back by the builds, waiting to be given again (the queue of gp_store_block), 2 capacity.

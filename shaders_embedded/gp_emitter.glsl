@@ -10,6 +10,8 @@ struct gp_emitter {
     uvec4 info;      // x kind | phase << 16, y owner (the emitter's number), z user word, w seed
     uvec4 births;    // x this substep's first birth that is this emitter's, y how many, z the serial
                      // number of its first (the emitter's births before), w unused
+    vec4 size;       // the radius's factor at ages 0, 1/3, 2/3 and 1 of the lifetime (linear between)
+    vec4 color[4];   // RGBA at the same ages
 };
 layout(std140, binding = 2) uniform gp_emitter_block {
     uvec4 gp_emission;   // x births this substep (every emitter's), y emitters in the table, z births
@@ -36,4 +38,15 @@ void gp_basis(vec3 n, out vec3 t, out vec3 b) {
     float s = n.z >= 0.0 ? 1.0 : -1.0, a = -1.0 / (s + n.z), c = n.x * n.y * a;
     t = vec3(1.0 + s * n.x * n.x * a, s * c, -s * n.x);
     b = vec3(c, s + n.y * n.y * a, -n.y);
+}
+
+// An emitter's curve at a particle's age: the four keys at 0, 1/3, 2/3 and 1 of its lifetime,
+// linear between (a lifetime of 0, forever: the first key). Returns the size factor; color gets
+// the colour.
+float gp_emitter_look(uint e, vec2 life, out vec4 color) {
+    float t = life.y > 0.0 ? 3.0 * clamp(life.x / life.y, 0.0, 1.0) : 0.0;
+    uint k = min(uint(t), 2u);
+    float w = t - float(k);
+    color = mix(gp_emitters[e].color[k], gp_emitters[e].color[k + 1u], w);
+    return mix(gp_emitters[e].size[k], gp_emitters[e].size[k + 1u], w);
 }

@@ -52,6 +52,10 @@ uint gp_global_index() { return gp_group_index() * uint(GP_GROUP_SIZE) + gl_Loca
 // finite math and fold it away.
 bool gp_finite(float x) { return (floatBitsToUint(x) & 0x7f800000u) != 0x7f800000u; }
 bool gp_finite3(vec3 v) { return gp_finite(v.x) && gp_finite(v.y) && gp_finite(v.z); }
+
+// A uint that orders as the float does, negative values too (gp_float_sort_key in C): the sort
+// keys of a depth.
+uint gp_float_key(float x) { uint b = floatBitsToUint(x); return (b & 0x80000000u) != 0u ? ~b : (b | 0x80000000u); }
 // <<include gp_common.glsl
 // >>include gp_scan.glsl
 // gp_scan.glsl: what scan_reduce and scan_block share. Needs gp_common.glsl first.

@@ -70,6 +70,10 @@ uint gp_global_index() { return gp_group_index() * uint(GP_GROUP_SIZE) + gl_Loca
 // finite math and fold it away.
 bool gp_finite(float x) { return (floatBitsToUint(x) & 0x7f800000u) != 0x7f800000u; }
 bool gp_finite3(vec3 v) { return gp_finite(v.x) && gp_finite(v.y) && gp_finite(v.z); }
+
+// A uint that orders as the float does, negative values too (gp_float_sort_key in C): the sort
+// keys of a depth.
+uint gp_float_key(float x) { uint b = floatBitsToUint(x); return (b & 0x80000000u) != 0u ? ~b : (b | 0x80000000u); }
 // <<include gp_common.glsl
 // >>include gp_buffers.glsl
 // gp_buffers.glsl: the world's shader storage buffers, each declared once, by role. Which roles a
@@ -142,8 +146,8 @@ layout(std430, binding = GP_BINDING_STORE) buffer gp_store_block {
     uint store_draw_base;
     uint store_refused;       // removals by flag buffer refused on the GPU (a body's or cloth's particle flagged)
     uint store_refused_births; // emitters' births with no room or no id, since the world was made
-    uint store_padding0;      // the block a whole number of 16 bytes, on every driver
-    uint store_padding1;
+    uint store_spray;         // a spray emitter's sources this substep (the compaction's count)
+    uint store_padding;       // the block a whole number of 16 bytes, on every driver
 };
 #endif
 // Ids given back by the builds, waiting to be given again (the queue of gp_store_block), 2 capacity.

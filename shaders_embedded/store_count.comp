@@ -38,8 +38,9 @@
 // store_count: the store's count, on the GPU (section >>grid). After a build (u_added 0) it drops
 // the dead that store_free gave back; after an append (store_append: u_ids = u_added, the host
 // gave every id and checked the room) or the emitters' births (emitter_emit: u_added births, u_ids
-// of them with never-used ids, the rest taking given-back ones, oldest first) it takes in those
-// that found room and an id, pops the given-back ids they took, and counts the others refused.
+// of them with never-used ids, the rest taking given-back ones, oldest first; a spray emitter's:
+// at most store_spray of them) it takes in those that found room and an id, pops the given-back
+// ids they took, and counts the others refused.
 // Then it writes the indirect arguments every pass over the store dispatches with, and those of
 // the draw. One invocation; the host then copies store_count into gp_counts.x, where every pass
 // reads it.
@@ -58,6 +59,10 @@ uint gp_global_index() { return gp_group_index() * uint(GP_GROUP_SIZE) + gl_Loca
 // finite math and fold it away.
 bool gp_finite(float x) { return (floatBitsToUint(x) & 0x7f800000u) != 0x7f800000u; }
 bool gp_finite3(vec3 v) { return gp_finite(v.x) && gp_finite(v.y) && gp_finite(v.z); }
+
+// A uint that orders as the float does, negative values too (gp_float_sort_key in C): the sort
+// keys of a depth.
+uint gp_float_key(float x) { uint b = floatBitsToUint(x); return (b & 0x80000000u) != 0u ? ~b : (b | 0x80000000u); }
 // <<include gp_common.glsl
 // >>include gp_world.glsl
 // gp_world.glsl: the world's parameters, one std140 uniform block at binding 0.
@@ -231,8 +236,8 @@ layout(std430, binding = GP_BINDING_STORE) buffer gp_store_block {
     uint store_draw_base;
     uint store_refused;       // removals by flag buffer refused on the GPU (a body's or cloth's particle flagged)
     uint store_refused_births; // emitters' births with no room or no id, since the world was made
-    uint store_padding0;      // the block a whole number of 16 bytes, on every driver
-    uint store_padding1;
+    uint store_spray;         // a spray emitter's sources this substep (the compaction's count)
+    uint store_padding;       // the block a whole number of 16 bytes, on every driver
 };
 #endif
 // Ids given back by the builds, waiting to be given again (the queue of gp_store_block), 2 capacity.
@@ -290,6 +295,7 @@ layout(std430, binding = GP_BINDING_BODIES) buffer gp_rigid_block { vec4 gp_rigi
 layout(local_size_x = 1) in;
 layout(location = 0) uniform uint u_added;
 layout(location = 1) uniform uint u_ids;
+layout(location = 2) uniform uint u_spray;   // 1: a spray emitter's births, at most store_spray of the u_added
 
 void main() {
     if (u_added == 0u) {
@@ -298,11 +304,12 @@ void main() {
         store_free_count += died;
         store_count = live;
     } else {
-        uint added = min(min(u_added, gp_counts.z - store_count), u_ids + store_free_count);
+        uint wanted = u_spray != 0u ? min(u_added, store_spray) : u_added;
+        uint added = min(min(wanted, gp_counts.z - store_count), u_ids + store_free_count);
         uint taken = added > u_ids ? added - u_ids : 0u;
         store_free_head = (store_free_head + taken) % (2u * gp_counts.z);
         store_free_count -= taken;
-        store_refused_births += u_added - added;
+        store_refused_births += wanted - added;
         store_count += added;
     }
     uvec3 groups = gp_dispatch_groups(store_count, uint(GP_GROUP_SIZE));

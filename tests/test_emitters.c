@@ -306,6 +306,296 @@ static void test_emitter_misuse(void) {
     gp_world_destroy(w);
 }
 
+/* A frame buffer of 64 x 64 (RGBA8 and depth) for the drawing tests, bound; 0 if GL cannot. */
+static GLuint emit_framebuffer(GLuint* color, GLuint* depth) {
+    GLuint fb = 0;
+    glGenFramebuffers(1, &fb);
+    glGenRenderbuffers(1, color);
+    glGenRenderbuffers(1, depth);
+    glBindRenderbuffer(GL_RENDERBUFFER, *color);
+    glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, 64, 64);
+    glBindRenderbuffer(GL_RENDERBUFFER, *depth);
+    glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT24, 64, 64);
+    glBindFramebuffer(GL_FRAMEBUFFER, fb);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, *color);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, *depth);
+    CHECK(glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE);
+    glViewport(0, 0, 64, 64);
+    glClearColor(0.0f, 0.0f, 0.0f, 0.0f);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    return fb;
+}
+
+static void emit_framebuffer_delete(GLuint fb, GLuint color, GLuint depth) {
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glDeleteFramebuffers(1, &fb);
+    glDeleteRenderbuffers(1, &color);
+    glDeleteRenderbuffers(1, &depth);
+}
+
+/* A perspective projection (column-major, 60 degrees, square, near 0.1, far 100). */
+static void emit_projection(float m[16]) {
+    float f = 1.0f / tanf(0.5236f), n = 0.1f, fa = 100.0f;
+    memset(m, 0, 16 * sizeof(float));
+    m[0] = f; m[5] = f; m[10] = (fa + n) / (n - fa); m[11] = -1.0f; m[14] = 2.0f * fa * n / (n - fa);
+}
+
+/* 700 effect particles of two emitters (a ball and a box, size curves 1-2-3-4 and 2-1-1-0.5,
+   colour curves of their own), 150 boundary particles among them, drawn alpha blended by a
+   camera looking down a slanted axis: the sprites are the effect particles and only they (the
+   others, and the slots past the count, draw nothing), back to front (each no nearer than the
+   next: their depths in the order of a CPU sort of the store's), each its radius times its
+   emitter's size curve at its age and its colour curve there (against a CPU evaluation, to 1e-5). */
+static void test_emitter_sprites_back_to_front(void) {
+    gp_world* w = emit_world(2048);
+    gp_emitter_desc d;
+    gp_emitter e[2];
+    gp_particles_desc pd;
+    gp_draw_desc draw;
+    float xyz[150 * 3], (*sprites)[8];
+    double* cpu_depth;
+    GLuint fb, color, depth;
+    uint32_t i, count = 0, effects = 0, wrong = 0, unsorted = 0;
+    gp_particle_position* p;
+    gp_particle_info* info;
+    gp_particle_life* life;
+    uint64_t state = 3;
+    if (!w) return;
+    memset(&d, 0, sizeof d);
+    d.shape = GP_EMITTER_SPHERE; d.radius = 0.5f; d.speed[0] = 0.2f; d.spread = 3.14159f;
+    d.lifetime[0] = 0.5f; d.lifetime[1] = 1.5f; d.particle_radius = 0.02f;
+    d.size[0] = 1.0f; d.size[1] = 2.0f; d.size[2] = 3.0f; d.size[3] = 4.0f;
+    for (i = 0; i < 16; ++i) d.color[i / 4][i % 4] = 0.05f * (float)i;
+    CHECK(gp_emitter_add(w, &d, &e[0]) == GP_OK && gp_emitter_burst(w, e[0], 400) == GP_OK);
+    d.shape = GP_EMITTER_BOX; d.half_extents[0] = 0.3f; d.half_extents[1] = 0.6f; d.half_extents[2] = 0.2f; d.position[0] = 0.4f;
+    d.size[0] = 2.0f; d.size[1] = 1.0f; d.size[2] = 1.0f; d.size[3] = 0.5f;
+    for (i = 0; i < 16; ++i) d.color[i / 4][i % 4] = 1.0f - 0.04f * (float)i;
+    CHECK(gp_emitter_add(w, &d, &e[1]) == GP_OK && gp_emitter_burst(w, e[1], 300) == GP_OK);
+    for (i = 0; i < 450; ++i) xyz[i] = (float)(fixture_random(&state) % 1000) * 1e-3f - 0.5f;
+    memset(&pd, 0, sizeof pd);
+    pd.count = 150; pd.positions = xyz; pd.kind = GP_KIND_BOUNDARY;
+    CHECK(gp_particles_add(w, &pd, NULL) == GP_OK);
+    for (i = 0; i < 20; ++i) emit_step(w, 1);   /* a third of a second: ages spread over the curves */
+    fb = emit_framebuffer(&color, &depth);
+    memset(&draw, 0, sizeof draw);
+    {   /* the camera at (1, 2, 3) looking at the origin */
+        const float eye[3] = {1.0f, 2.0f, 3.0f};
+        float f[3], s[3], u[3], len;
+        int k;
+        for (k = 0; k < 3; ++k) f[k] = -eye[k];
+        len = sqrtf(f[0] * f[0] + f[1] * f[1] + f[2] * f[2]);
+        for (k = 0; k < 3; ++k) f[k] /= len;
+        s[0] = f[2]; s[1] = 0.0f; s[2] = -f[0];   /* f x (0, 1, 0) */
+        len = sqrtf(s[0] * s[0] + s[2] * s[2]);
+        s[0] /= len; s[2] /= len;
+        u[0] = s[1] * f[2] - s[2] * f[1]; u[1] = s[2] * f[0] - s[0] * f[2]; u[2] = s[0] * f[1] - s[1] * f[0];
+        for (k = 0; k < 3; ++k) { draw.view[4 * k] = s[k]; draw.view[4 * k + 1] = u[k]; draw.view[4 * k + 2] = -f[k]; }
+        draw.view[12] = -(s[0] * eye[0] + s[1] * eye[1] + s[2] * eye[2]);
+        draw.view[13] = -(u[0] * eye[0] + u[1] * eye[1] + u[2] * eye[2]);
+        draw.view[14] = f[0] * eye[0] + f[1] * eye[1] + f[2] * eye[2];
+        draw.view[15] = 1.0f;
+        emit_projection(draw.projection);
+    }
+    CHECK(gp_draw_effects(w, &draw) == GP_OK);
+    CHECK(gp_particle_count_read(w, &count) == GP_OK);
+    p = (gp_particle_position*)malloc(count * sizeof *p);
+    info = (gp_particle_info*)malloc(count * sizeof *info);
+    life = (gp_particle_life*)malloc(count * sizeof *life);
+    sprites = (float(*)[8])malloc((size_t)gp_particle_count(w) * 32);
+    cpu_depth = (double*)malloc(count * sizeof *cpu_depth);
+    CHECK(gp_particles_read(w, GP_ATTRIBUTE_POSITION, 0, count, p) == GP_OK && gp_particles_read(w, GP_ATTRIBUTE_INFO, 0, count, info) == GP_OK &&
+          gp_particles_read(w, GP_ATTRIBUTE_LIFE, 0, count, life) == GP_OK);
+    glBindBuffer(GL_COPY_READ_BUFFER, gp_world_buffers(w).sprites);
+    glGetBufferSubData(GL_COPY_READ_BUFFER, 0, (GLsizeiptr)gp_particle_count(w) * 32, sprites);
+    glBindBuffer(GL_COPY_READ_BUFFER, 0);
+    for (i = 0; i < count; ++i) {   /* the CPU's depths of the effect particles, farthest first */
+        if ((info[i].kind & 0xffu) != GP_KIND_EFFECT) continue;
+        cpu_depth[effects++] = -(draw.view[2] * p[i].x + draw.view[6] * p[i].y + draw.view[10] * p[i].z + draw.view[14]);
+    }
+    for (i = 1; i < effects; ++i) {   /* insertion sort, descending */
+        double v = cpu_depth[i];
+        uint32_t j = i;
+        while (j > 0 && cpu_depth[j - 1] < v) { cpu_depth[j] = cpu_depth[j - 1]; --j; }
+        cpu_depth[j] = v;
+    }
+    CHECKF(effects == 700 && count == 850, "%u effect particles of %u; 700 of 850 were made", effects, count);
+    for (i = 0; i < gp_particle_count(w); ++i) {
+        const float* g = sprites[i];
+        if (i >= effects) { wrong += g[3] != 0.0f; continue; }
+        {   /* the particle at this sprite's centre, and what the curves give it */
+            double sprite_depth = -(draw.view[2] * g[0] + draw.view[6] * g[1] + draw.view[10] * g[2] + draw.view[14]);
+            uint32_t k, found = count;
+            for (k = 0; k < count && found == count; ++k)
+                if (p[k].x == g[0] && p[k].y == g[1] && p[k].z == g[2] && (info[k].kind & 0xffu) == GP_KIND_EFFECT) found = k;
+            if (found == count) { ++wrong; continue; }
+            if (fabs(sprite_depth - cpu_depth[i]) > 1e-5) ++unsorted;
+            {
+                gp_emitter_desc r;
+                double t = 3.0 * fmin(fmax(life[found].age / life[found].lifetime, 0.0), 1.0), wgt, size;
+                int key = t >= 3.0 ? 2 : (int)t, c;
+                CHECK(gp_emitter_get(w, e[info[found].owner == gp_emitter_number(w, e[0]) ? 0 : 1], &r) == GP_OK);
+                wgt = t - key;
+                size = r.size[key] + (r.size[key + 1] - r.size[key]) * wgt;
+                if (fabs(g[3] - p[found].radius * size) > 1e-5) ++wrong;
+                for (c = 0; c < 4; ++c)
+                    if (fabs(g[4 + c] - (r.color[key][c] + (r.color[key + 1][c] - r.color[key][c]) * wgt)) > 1e-5) ++wrong;
+            }
+        }
+    }
+    CHECKF(wrong == 0, "%u sprites are not the effect particles, their size or their colour", wrong);
+    CHECKF(unsorted == 0, "%u sprites are out of back-to-front order (against a CPU sort)", unsorted);
+    emit_framebuffer_delete(fb, color, depth);
+    free(p); free(info); free(life); free(sprites); free(cpu_depth);
+    gp_world_destroy(w);
+}
+
+/* Two sprites on the camera's axis, red (alpha 0.5) 2 m away and green (alpha 0.5) 1 m away,
+   over black: alpha blended back to front, the centre pixel is green over red, (0.25, 0.5, 0),
+   whichever order the emitters were added in; added, (0.5, 0.5, 0). */
+static void emit_two_sprites(int green_first, gp_blend blend, float out[3]) {
+    gp_world* w = emit_world(64);
+    gp_emitter_desc d;
+    gp_emitter e;
+    gp_draw_desc draw;
+    GLuint fb, color, depth;
+    unsigned char pixel[4] = {0, 0, 0, 0};
+    int k, c;
+    if (!w) return;
+    for (k = 0; k < 2; ++k) {
+        int green = k == 0 ? green_first : !green_first;
+        memset(&d, 0, sizeof d);
+        d.position[2] = green ? -1.0f : -2.0f;
+        d.particle_radius = 0.3f;
+        for (c = 0; c < 4; ++c) { d.color[c][green ? 1 : 0] = 1.0f; d.color[c][3] = 0.5f; }
+        CHECK(gp_emitter_add(w, &d, &e) == GP_OK && gp_emitter_burst(w, e, 1) == GP_OK);
+    }
+    emit_step(w, 1);
+    fb = emit_framebuffer(&color, &depth);
+    memset(&draw, 0, sizeof draw);
+    draw.view[0] = draw.view[5] = draw.view[10] = draw.view[15] = 1.0f;
+    emit_projection(draw.projection);
+    draw.blend = blend;
+    CHECK(gp_draw_effects(w, &draw) == GP_OK);
+    glReadPixels(32, 32, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE, pixel);
+    for (c = 0; c < 3; ++c) out[c] = (float)pixel[c] / 255.0f;
+    emit_framebuffer_delete(fb, color, depth);
+    gp_world_destroy(w);
+}
+
+static void test_emitter_sprites_blend(void) {
+    float a[3], b[3], s[3];
+    emit_two_sprites(0, GP_BLEND_ALPHA, a);
+    emit_two_sprites(1, GP_BLEND_ALPHA, b);
+    emit_two_sprites(1, GP_BLEND_ADDITIVE, s);
+    CHECKF(fabsf(a[0] - 0.25f) < 0.02f && fabsf(a[1] - 0.5f) < 0.02f && fabsf(a[2]) < 0.02f, "red added first: (%.3f, %.3f, %.3f)", a[0], a[1], a[2]);
+    CHECKF(fabsf(b[0] - 0.25f) < 0.02f && fabsf(b[1] - 0.5f) < 0.02f && fabsf(b[2]) < 0.02f, "green added first: (%.3f, %.3f, %.3f)", b[0], b[1], b[2]);
+    CHECKF(fabsf(s[0] - 0.5f) < 0.02f && fabsf(s[1] - 0.5f) < 0.02f, "added: (%.3f, %.3f, %.3f)", s[0], s[1], s[2]);
+}
+
+/* A spray emitter over 400 fluid particles, 5 cm apart, moving at random speeds up to 3 m/s: one
+   substep of 1/60 s without gravity gives exactly the births a CPU model of spray_flags and
+   spray_emit predicts (each fluid particle faster than 1.5 m/s draws a chance of rate h = 0.5 by
+   the hash of its id and the substep; births in slot order up to the limit), each effect
+   particle where the model puts it (born within 2 cm of its source with the source's velocity
+   plus a kick of up to 0.5 m/s, then flown one substep) to 1e-5; with a limit of 10, the first 10
+   sources only. */
+static void emit_spray_case(uint32_t limit) {
+    const uint32_t n = 400;
+    gp_world* w = emit_world(2048);
+    gp_fluid_material water;
+    gp_particles_desc pd;
+    gp_emitter_desc d, r;
+    gp_emitter e;
+    float xyz[400 * 3], v[400 * 3];
+    gp_particle_position p[1024];
+    gp_particle_velocity u[1024];
+    gp_particle_info info[1024];
+    gp_particle_life life[1024];
+    uint32_t i, sources[400], found = 0, count = 0, births, wrong = 0;
+    uint64_t state = 9;
+    const float h = EMIT_DT;
+    if (!w) return;
+    memset(&water, 0, sizeof water);
+    water.spacing = 0.01f;
+    CHECK(gp_fluid_material_set(w, 0, &water) == GP_OK);
+    for (i = 0; i < n; ++i) {
+        int c;
+        xyz[3 * i] = 0.05f * (float)(i % 8); xyz[3 * i + 1] = 0.05f * (float)((i / 8) % 8); xyz[3 * i + 2] = 0.05f * (float)(i / 64);
+        for (c = 0; c < 3; ++c) v[3 * i + c] = (float)(fixture_random(&state) % 2000) * 1e-3f - 1.0f;
+        v[3 * i] *= 2.0f;
+    }
+    memset(&pd, 0, sizeof pd);
+    pd.count = n; pd.positions = xyz; pd.velocities = v; pd.kind = GP_KIND_FLUID;
+    CHECK(gp_particles_add(w, &pd, NULL) == GP_OK);
+    memset(&d, 0, sizeof d);
+    d.shape = GP_EMITTER_SPRAY;
+    d.speed[0] = 1.5f; d.speed[1] = 0.5f;
+    d.radius = 0.02f;
+    d.rate = 30.0f;
+    d.lifetime[0] = 0.5f; d.lifetime[1] = 1.0f;
+    d.particle_radius = 0.005f;
+    d.seed = 77;
+    d.max_per_substep = limit;
+    CHECK(gp_emitter_add(w, &d, &e) == GP_OK && gp_emitter_get(w, e, &r) == GP_OK);
+    for (i = 0; i < n; ++i) {   /* the CPU's spray_flags: the sources in slot order (the add's) */
+        uint32_t words[3];
+        float speed2 = v[3 * i] * v[3 * i] + v[3 * i + 1] * v[3 * i + 1] + v[3 * i + 2] * v[3 * i + 2];
+        words[0] = r.seed; words[1] = i; words[2] = 0;   /* id i, the substep's serial 0 */
+        cpu_pcg3d(words);
+        if (speed2 > r.speed[0] * r.speed[0] && (float)(words[0] >> 8) * (1.0f / 16777216.0f) < r.rate * h) sources[found++] = i;
+    }
+    births = found < limit ? found : limit;
+    emit_step(w, 1);
+    CHECK(gp_particle_count_read(w, &count) == GP_OK);
+    CHECKF(count == n + births, "the spray gave %u births; the CPU model %u (of %u sources, limit %u)", count - n, births, found, limit);
+    CHECK(count <= 1024 && gp_particles_read(w, GP_ATTRIBUTE_POSITION, 0, count, p) == GP_OK &&
+          gp_particles_read(w, GP_ATTRIBUTE_VELOCITY, 0, count, u) == GP_OK && gp_particles_read(w, GP_ATTRIBUTE_INFO, 0, count, info) == GP_OK &&
+          gp_particles_read(w, GP_ATTRIBUTE_LIFE, 0, count, life) == GP_OK);
+    for (i = 0; i < count && count <= 1024; ++i) {
+        uint32_t j, s, words[3], seed = r.seed ^ (0u * 0x9e3779b9u);
+        double a[3], b[3], lifetime = 0.0, x[3], vel[3], z, phi, z2, psi, rr;
+        int c, k;
+        if ((info[i].kind & 0xffu) != GP_KIND_EFFECT) continue;
+        j = info[i].id - n;   /* never-used ids in birth order */
+        if (j >= births) { ++wrong; continue; }
+        s = sources[j];
+        for (k = 3; k <= 5; ++k) {
+            words[0] = seed; words[1] = j; words[2] = (uint32_t)k;
+            cpu_pcg3d(words);
+            for (c = 0; c < 3; ++c) {
+                double q = (double)(words[c] >> 8) / 16777216.0;
+                if (k == 3) a[c] = q;
+                else if (k == 4) b[c] = q;
+                else if (c == 0) lifetime = q;
+            }
+        }
+        z = 2.0 * a[0] - 1.0; phi = 6.283185307179586 * a[1]; rr = r.radius * cbrt(a[2]);
+        z2 = 2.0 * b[0] - 1.0; psi = 6.283185307179586 * b[1];
+        vel[0] = v[3 * s] + r.speed[1] * b[2] * sqrt(fmax(1.0 - z2 * z2, 0.0)) * cos(psi);
+        vel[1] = v[3 * s + 1] + r.speed[1] * b[2] * sqrt(fmax(1.0 - z2 * z2, 0.0)) * sin(psi);
+        vel[2] = v[3 * s + 2] + r.speed[1] * b[2] * z2;
+        x[0] = xyz[3 * s] + rr * sqrt(fmax(1.0 - z * z, 0.0)) * cos(phi) + vel[0] * h;
+        x[1] = xyz[3 * s + 1] + rr * sqrt(fmax(1.0 - z * z, 0.0)) * sin(phi) + vel[1] * h;
+        x[2] = xyz[3 * s + 2] + rr * z + vel[2] * h;
+        lifetime = r.lifetime[0] + (r.lifetime[1] - r.lifetime[0]) * lifetime;
+        if (fabs(p[i].x - x[0]) > 1e-5 || fabs(p[i].y - x[1]) > 1e-5 || fabs(p[i].z - x[2]) > 1e-5 || fabs(u[i].x - vel[0]) > 1e-5 ||
+            fabs(u[i].y - vel[1]) > 1e-5 || fabs(u[i].z - vel[2]) > 1e-5 || fabs(life[i].lifetime - lifetime) > 1e-6) {
+            if (!wrong && getenv("GP_TEST_VERBOSE"))
+                fprintf(stderr, "    birth %u of source %u: (%g %g %g) v (%g %g %g) life %g; model (%g %g %g) v (%g %g %g) life %g\n", j, s, p[i].x,
+                        p[i].y, p[i].z, u[i].x, u[i].y, u[i].z, life[i].lifetime, x[0], x[1], x[2], vel[0], vel[1], vel[2], lifetime);
+            ++wrong;
+        }
+    }
+    CHECKF(wrong == 0, "%u spray particles are not where the CPU model puts them (limit %u)", wrong, limit);
+    CHECKF(found > 20, "only %u sources: the case tests little", found);
+    gp_world_destroy(w);
+}
+
+static void test_emitter_spray_against_cpu(void) {
+    emit_spray_case(1000);
+    emit_spray_case(10);
+}
+
 const gp_test_case emitter_tests[] = {
     {"emitter_counts_exact", test_emitter_counts_exact},
     {"emitter_steady_state", test_emitter_steady_state},
@@ -314,5 +604,8 @@ const gp_test_case emitter_tests[] = {
     {"emitter_full_store", test_emitter_full_store},
     {"emitter_pours_grains", test_emitter_pours_grains},
     {"emitter_misuse", test_emitter_misuse},
+    {"emitter_sprites_back_to_front", test_emitter_sprites_back_to_front},
+    {"emitter_sprites_blend", test_emitter_sprites_blend},
+    {"emitter_spray_against_cpu", test_emitter_spray_against_cpu},
 };
 const int emitter_test_count = (int)(sizeof emitter_tests / sizeof emitter_tests[0]);

@@ -226,8 +226,8 @@ static const layout_field layout_store[] = {
     LAYOUT_STORE("store_dispatch_x", dispatch[0]), LAYOUT_STORE("store_dispatch_y", dispatch[1]), LAYOUT_STORE("store_dispatch_z", dispatch[2]),
     LAYOUT_STORE("store_draw_count", draw[0]), LAYOUT_STORE("store_draw_instances", draw[1]), LAYOUT_STORE("store_draw_first", draw[2]),
     LAYOUT_STORE("store_draw_base", draw[3]), LAYOUT_STORE("store_refused", refused),
-    LAYOUT_STORE("store_refused_births", refused_births), LAYOUT_STORE("store_padding0", padding[0]),
-    LAYOUT_STORE("store_padding1", padding[1]),
+    LAYOUT_STORE("store_refused_births", refused_births), LAYOUT_STORE("store_spray", spray),
+    LAYOUT_STORE("store_padding", padding),
 };
 
 static void test_layout_store(void) {
@@ -245,7 +245,8 @@ static const layout_field layout_emitter[] = {
     LAYOUT_FIELD("gp_emission", 'u', gp__emitter_block, emission, 16),
     LAYOUT_EMITTER("position", 'f', position, 16), LAYOUT_EMITTER("axis", 'f', axis, 16), LAYOUT_EMITTER("extent", 'f', extent, 16),
     LAYOUT_EMITTER("motion", 'f', motion, 16), LAYOUT_EMITTER("life", 'f', life, 16), LAYOUT_EMITTER("info", 'u', info, 16),
-    LAYOUT_EMITTER("births", 'u', births, 16),
+    LAYOUT_EMITTER("births", 'u', births, 16), LAYOUT_EMITTER("size", 'f', size, 16),
+    LAYOUT_ELEMENT("gp_emitters[%u].color[0]", 'f', gp__emitter_block, emitters[0].color, 64, GP_MAX_EMITTERS, sizeof(gp__emitter_gpu)),
 };
 
 static void test_layout_emitter_block(void) {
