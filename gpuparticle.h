@@ -868,11 +868,13 @@ typedef enum gp_emitter_shape {
     GP_EMITTER_DISC,          /* anywhere on a disc of radius about position, across direction */
     GP_EMITTER_CONE,          /* from a disc as DISC, each particle tilted outwards by its distance
                                  from the centre, up to spread at the rim: a cone's spray */
-    GP_EMITTER_SPRAY          /* from the fluid where it moves fast (a breaking wave, a splash):
+    GP_EMITTER_SPRAY,         /* from the fluid where it moves fast (a breaking wave, a splash):
                                  each fluid particle faster than speed[0] gives birth at `rate`
                                  per second (a chance each substep), the newborn within radius of
                                  it with its velocity plus a random part of up to speed[1] m/s;
                                  effect particles only; position, direction, spread unused */
+    GP_EMITTER_MESH           /* anywhere on a triangle mesh's surface (uniform by area), leaving
+                                 along each triangle's normal within spread; effects and grains */
 } gp_emitter_shape;
 typedef struct gp_emitter_desc {
     gp_emitter_shape shape;
@@ -900,6 +902,14 @@ typedef struct gp_emitter_desc {
     float color[4][4];        /* RGBA (0 to 1) at the same ages; all 0: opaque white throughout */
     uint32_t max_per_substep; /* GP_EMITTER_SPRAY: births per substep at most (the host's bound of the
                                  count grows by it each substep); default capacity / 64 */
+    /* GP_EMITTER_MESH: vertices (3 floats each, metres, about position) and triangles (3 indices
+       each; their normal counter-clockwise seen from the side particles leave on), copied; any
+       mesh, closed or not. gp_emitter_get gives them back NULL; gp_emitter_set with them NULL keeps
+       the emitter's mesh. */
+    const float* vertices;
+    uint32_t vertex_count;
+    const uint32_t* triangles;
+    uint32_t triangle_count;
 } gp_emitter_desc;
 /* Adds an emitter (at most GP_MAX_EMITTERS at once); checked like gp_particles_add's values and
    refused with a reason. Its particles' owner is its number, gp_emitter_number. */
@@ -2229,9 +2239,8 @@ static const char* const gp__file_emitter_emit_comp[] = {
     "    if (!gp_birth(j, slot, id)) return;\n",
     "    vec4 position = gp_emitters[e].position, axis = gp_emitters[e].axis, extent = gp_emitters[e].extent;\n",
     "    vec4 motion = gp_emitters[e].motion, life = gp_emitters[e].life;\n",
-    "    uvec4 info = gp_emitters[e].info;\n",
-    "    uint serial = gp_emitters[e].births.z + (j - gp_emitters[e].births.x);\n",
-    "    vec3 a = gp_random3(info.w, serial, 0u), b = gp_random3(info.w, serial, 1u), c = gp_random3(info.w, serial, 2u);\n",
+    "    uint seed = gp_emitters[e].info.w, serial = gp_emitters[e].births.z + (j - gp_emitters[e].births.x);\n",
+    "    vec3 a = gp_random3(seed, serial, 0u), b = gp_random3(seed, serial, 1u), c = gp_random3(seed, serial, 2u);\n",
     "    vec3 t, s, p = position.xyz;\n",
     "    gp_basis(axis.xyz, t, s);\n",
     "    float phi = 6.28318530718 * a.y, rim = 0.0;\n",
@@ -2244,26 +2253,53 @@ static const char* const gp__file_emitter_emit_comp[] = {
     "        rim = sqrt(a.x);\n",
     "        p += extent.w * rim * (cos(phi) * t + sin(phi) * s);\n",
     "    }\n",
-    "    vec3 direction;\n",
-    "    if (position.w == GP_EMITTER_CONE) {\n",
-    "        direction = normalize(axis.xyz + tan(min(axis.w, 1.5)) * rim * (cos(phi) * t + sin(phi) * s));\n",
-    "    } else {\n",
-    "        float cosine = 1.0 - b.x * (1.0 - cos(axis.w)), sine = sqrt(max(1.0 - cosine * cosine, 0.0)), psi = 6.28318530718 * b.y;\n",
-    "        direction = cosine * axis.xyz + sine * (cos(psi) * t + sin(psi) * s);\n",
-    "    }\n",
-    "    float speed = mix(motion.x, motion.y, b.z), lifetime = mix(life.x, life.y, c.x);\n",
-    "    gp_position[slot] = vec4(p, motion.z);\n",
-    "    gp_velocity[slot] = vec4(speed * direction, motion.w);\n",
-    "    gp_info[slot] = uvec4(id, info.x, info.y, info.z);\n",
-    "    gp_life[slot] = vec2(0.0, lifetime);\n",
-    "    slot_of_id[id] = slot;\n",
+    "    vec3 direction = position.w == GP_EMITTER_CONE ? normalize(axis.xyz + tan(min(axis.w, 1.5)) * rim * (cos(phi) * t + sin(phi) * s))\n",
+    "                                                   : gp_emitter_direction(axis.xyz, t, s, axis.w, b.xy);\n",
+    "    gp_birth_write(slot, id, e, p, mix(motion.x, motion.y, b.z) * direction, mix(life.x, life.y, c.x));\n",
     "    if (u_state != 0u) gp_state[slot] = vec2(0.0);\n",
     "}\n",
     0
 };
+static const char* const gp__file_emitter_mesh_comp[] = {
+    "#version 430 core\n",
+    "// emitter_mesh: a mesh emitter's births of a substep (GP_EMITTER_MESH, section >>emitters), one\n",
+    "// invocation each: birth j draws its triangle by area (the first of the emitter's whose cumulative\n",
+    "// share of the area, w of its first corner, exceeds a uniform number: a binary search) and a point\n",
+    "// on it uniform in area (barycentric coordinates 1 - sqrt(u), sqrt(u) (1 - v), sqrt(u) v), and\n",
+    "// leaves along the triangle's normal (counter-clockwise seen from that side) within the spread,\n",
+    "// at a speed and with a lifetime from the ranges. Slot, id and what is written as every emitter's\n",
+    "// (gp_birth.glsl). Effects and grains only: the fluid's carried density is not bound here.\n",
+    "layout(local_size_x = GP_GROUP_SIZE) in;\n",
+    "layout(std430, binding = GP_BINDING_TRIANGLES) readonly buffer triangle_block { vec4 triangles[]; };   // three corners each\n",
+    "layout(location = 0) uniform uint u_emitter;\n",
+    "\n",
+    "void main() {\n",
+    "    uint j = gp_global_index(), e = u_emitter;\n",
+    "    if (j >= gp_emission.x) return;\n",
+    "    uint slot, id;\n",
+    "    if (!gp_birth(j, slot, id)) return;\n",
+    "    uint seed = gp_emitters[e].info.w, serial = gp_emitters[e].births.z + j;\n",
+    "    vec3 a = gp_random3(seed, serial, 0u), b = gp_random3(seed, serial, 1u), c = gp_random3(seed, serial, 2u);\n",
+    "    uint low = gp_emitters[e].mesh.x, high = low + gp_emitters[e].mesh.y - 1u;\n",
+    "    while (low < high) {\n",
+    "        uint middle = (low + high) / 2u;\n",
+    "        if (triangles[3u * middle].w <= a.x) low = middle + 1u; else high = middle;\n",
+    "    }\n",
+    "    vec3 p0 = triangles[3u * low].xyz, p1 = triangles[3u * low + 1u].xyz, p2 = triangles[3u * low + 2u].xyz, t, s;\n",
+    "    float r = sqrt(a.y);\n",
+    "    vec3 p = gp_emitters[e].position.xyz + (1.0 - r) * p0 + r * (1.0 - a.z) * p1 + r * a.z * p2;\n",
+    "    vec3 normal = normalize(cross(p1 - p0, p2 - p0));\n",
+    "    gp_basis(normal, t, s);\n",
+    "    vec4 motion = gp_emitters[e].motion, life = gp_emitters[e].life;\n",
+    "    gp_birth_write(slot, id, e, p, mix(motion.x, motion.y, b.z) * gp_emitter_direction(normal, t, s, gp_emitters[e].axis.w, b.xy),\n",
+    "                   mix(life.x, life.y, c.x));\n",
+    "}\n",
+    0
+};
 static const char* const gp__file_gp_birth_glsl[] = {
-    "// gp_birth.glsl: where a birth goes, for every emitter's pass (emitter_emit, spray_emit). Needs\n",
-    "// gp_emitter.glsl and gp_buffers.glsl (STORE, FREE_IDS) first. Birth j of the substep takes slot\n",
+    "// gp_birth.glsl: where a birth goes and what it is written as, for every emitter's pass\n",
+    "// (emitter_emit, emitter_mesh, spray_emit). Needs gp_emitter.glsl and gp_buffers.glsl (the store's\n",
+    "// attributes, STORE, FREE_IDS, SLOT_OF_ID) first. Birth j of the substep takes slot\n",
     "// store_count + j, after every particle in the store, and a never-used id (the host's range in\n",
     "// gp_emission) or else the j-th oldest given back (the free-id queue); false when there is no room\n",
     "// or no id: store_count, which follows, counts it refused.\n",
@@ -2276,6 +2312,18 @@ static const char* const gp__file_gp_birth_glsl[] = {
     "    if (k >= store_free_count) return false;\n",
     "    id = free_ids[(store_free_head + k) % (2u * gp_counts.z)];\n",
     "    return true;\n",
+    "}\n",
+    "\n",
+    "// Writes birth `id` of emitter e at slot: position p, velocity v, its emitter's radius, mass,\n",
+    "// kind, phase and user word, age 0 and the lifetime; slot_of_id follows it.\n",
+    "void gp_birth_write(uint slot, uint id, uint e, vec3 p, vec3 v, float lifetime) {\n",
+    "    vec4 motion = gp_emitters[e].motion;\n",
+    "    uvec4 info = gp_emitters[e].info;\n",
+    "    gp_position[slot] = vec4(p, motion.z);\n",
+    "    gp_velocity[slot] = vec4(v, motion.w);\n",
+    "    gp_info[slot] = uvec4(id, info.x, info.y, info.z);\n",
+    "    gp_life[slot] = vec2(0.0, lifetime);\n",
+    "    slot_of_id[id] = slot;\n",
     "}\n",
     0
 };
@@ -2667,6 +2715,7 @@ static const char* const gp__file_gp_emitter_glsl[] = {
     "                     // number of its first (the emitter's births before), w unused\n",
     "    vec4 size;       // the radius's factor at ages 0, 1/3, 2/3 and 1 of the lifetime (linear between)\n",
     "    vec4 color[4];   // RGBA at the same ages\n",
+    "    uvec4 mesh;      // GP_EMITTER_MESH: x its first triangle in the triangles' buffer, y its triangles\n",
     "};\n",
     "layout(std140, binding = 2) uniform gp_emitter_block {\n",
     "    uvec4 gp_emission;   // x births this substep (every emitter's), y emitters in the table, z births\n",
@@ -2686,6 +2735,13 @@ static const char* const gp__file_gp_emitter_glsl[] = {
     "}\n",
     "// Three uniform numbers in [0, 1), 24 bits each (exact in a float).\n",
     "vec3 gp_random3(uint seed, uint serial, uint stream) { return vec3(gp_pcg3d(uvec3(seed, serial, stream)) >> 8u) * (1.0 / 16777216.0); }\n",
+    "\n",
+    "// A direction uniform over the cap of half-angle spread about the unit axis (its cosine uniform in\n",
+    "// [cos spread, 1]), from two uniform numbers u; t and s complete the axis to a basis.\n",
+    "vec3 gp_emitter_direction(vec3 axis, vec3 t, vec3 s, float spread, vec2 u) {\n",
+    "    float cosine = 1.0 - u.x * (1.0 - cos(spread)), sine = sqrt(max(1.0 - cosine * cosine, 0.0)), psi = 6.28318530718 * u.y;\n",
+    "    return cosine * axis + sine * (cos(psi) * t + sin(psi) * s);\n",
+    "}\n",
     "\n",
     "// Two unit vectors completing n (unit) to an orthonormal basis (Duff et al. 2017, \"Building an\n",
     "// Orthonormal Basis, Revisited\", JCGT 6(1)).\n",
@@ -3863,11 +3919,8 @@ static const char* const gp__file_spray_emit_comp[] = {
     "    float z = 2.0 * a.x - 1.0, phi = 6.28318530718 * a.y, z2 = 2.0 * b.x - 1.0, psi = 6.28318530718 * b.y;\n",
     "    vec3 offset = extent.w * pow(a.z, 1.0 / 3.0) * vec3(sqrt(max(1.0 - z * z, 0.0)) * vec2(cos(phi), sin(phi)), z);\n",
     "    vec3 kick = motion.y * b.z * vec3(sqrt(max(1.0 - z2 * z2, 0.0)) * vec2(cos(psi), sin(psi)), z2);\n",
-    "    gp_position[slot] = vec4(gp_position[source].xyz + offset, motion.z);\n",
-    "    gp_velocity[slot] = vec4(gp_velocity[source].xyz + kick, motion.w);\n",
-    "    gp_info[slot] = uvec4(id, info.x, info.y, info.z);\n",
-    "    gp_life[slot] = vec2(0.0, mix(life.x, life.y, gp_random3(seed, j, 5u).x));\n",
-    "    slot_of_id[id] = slot;\n",
+    "    gp_birth_write(slot, id, u_emitter, gp_position[source].xyz + offset, gp_velocity[source].xyz + kick,\n",
+    "                   mix(life.x, life.y, gp_random3(seed, j, 5u).x));\n",
     "}\n",
     0
 };
@@ -4173,6 +4226,7 @@ typedef enum gp__shader_file_id {
     GP__FILE_EFFECTS_COLLIDE_COMP,
     GP__FILE_EFFECTS_MOVE_COMP,
     GP__FILE_EMITTER_EMIT_COMP,
+    GP__FILE_EMITTER_MESH_COMP,
     GP__FILE_GP_BIRTH_GLSL,
     GP__FILE_GP_BOUNDARY_GLSL,
     GP__FILE_GP_BUFFERS_GLSL,
@@ -4235,6 +4289,7 @@ static const gp__shader_file gp__shader_files[GP__FILE_COUNT] = {
     { "effects_collide.comp", gp__file_effects_collide_comp },
     { "effects_move.comp", gp__file_effects_move_comp },
     { "emitter_emit.comp", gp__file_emitter_emit_comp },
+    { "emitter_mesh.comp", gp__file_emitter_mesh_comp },
     { "gp_birth.glsl", gp__file_gp_birth_glsl },
     { "gp_boundary.glsl", gp__file_gp_boundary_glsl },
     { "gp_buffers.glsl", gp__file_gp_buffers_glsl },
@@ -4450,10 +4505,22 @@ static const gp__shader_range gp__ranges_emitter_emit_comp[] = {
     { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
-    { GP__FILE_GP_EMITTER_GLSL, 0, 52, 1 },
+    { GP__FILE_GP_EMITTER_GLSL, 0, 60, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
-    { GP__FILE_GP_BIRTH_GLSL, 0, 15, 1 },
-    { GP__FILE_EMITTER_EMIT_COMP, 12, 42, 296 },
+    { GP__FILE_GP_BIRTH_GLSL, 0, 28, 1 },
+    { GP__FILE_EMITTER_EMIT_COMP, 12, 31, 317 },
+    { GP__FILE_COUNT, 0, 0, 0 }
+};
+static const gp__shader_range gp__ranges_emitter_mesh_comp[] = {
+    { GP__FILE_EMITTER_MESH_COMP, 0, 1, 1 },
+    { GP__FILE_EMITTER_MESH_COMP, 1, 7, 44 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
+    { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
+    { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
+    { GP__FILE_GP_EMITTER_GLSL, 0, 60, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
+    { GP__FILE_GP_BIRTH_GLSL, 0, 28, 1 },
+    { GP__FILE_EMITTER_MESH_COMP, 8, 25, 313 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_count_comp[] = {
@@ -4603,10 +4670,10 @@ static const gp__shader_range gp__ranges_spray_emit_comp[] = {
     { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
-    { GP__FILE_GP_EMITTER_GLSL, 0, 52, 1 },
+    { GP__FILE_GP_EMITTER_GLSL, 0, 60, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
-    { GP__FILE_GP_BIRTH_GLSL, 0, 15, 1 },
-    { GP__FILE_SPRAY_EMIT_COMP, 7, 24, 291 },
+    { GP__FILE_GP_BIRTH_GLSL, 0, 28, 1 },
+    { GP__FILE_SPRAY_EMIT_COMP, 7, 21, 312 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_spray_flags_comp[] = {
@@ -4615,9 +4682,9 @@ static const gp__shader_range gp__ranges_spray_flags_comp[] = {
     { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
-    { GP__FILE_GP_EMITTER_GLSL, 0, 52, 1 },
+    { GP__FILE_GP_EMITTER_GLSL, 0, 60, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
-    { GP__FILE_SPRAY_FLAGS_COMP, 7, 20, 269 },
+    { GP__FILE_SPRAY_FLAGS_COMP, 7, 20, 277 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sprite_depth_comp[] = {
@@ -4636,9 +4703,9 @@ static const gp__shader_range gp__ranges_sprite_gather_comp[] = {
     { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
-    { GP__FILE_GP_EMITTER_GLSL, 0, 52, 1 },
+    { GP__FILE_GP_EMITTER_GLSL, 0, 60, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
-    { GP__FILE_SPRITE_GATHER_COMP, 6, 17, 271 },
+    { GP__FILE_SPRITE_GATHER_COMP, 6, 17, 279 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_step_clock_comp[] = {
@@ -4714,6 +4781,7 @@ typedef enum gp__program_id {
     GP__PROGRAM_EFFECTS_COLLIDE,
     GP__PROGRAM_EFFECTS_MOVE,
     GP__PROGRAM_EMITTER_EMIT,
+    GP__PROGRAM_EMITTER_MESH,
     GP__PROGRAM_GRID_COUNT,
     GP__PROGRAM_GRID_IDS,
     GP__PROGRAM_GRID_NEIGHBORS,
@@ -4758,6 +4826,7 @@ static const gp__shader_source gp__shader_sources[GP__SHADER_COUNT] = {
     { "effects_collide.comp", GP__GL_COMPUTE_SHADER, gp__ranges_effects_collide_comp },
     { "effects_move.comp", GP__GL_COMPUTE_SHADER, gp__ranges_effects_move_comp },
     { "emitter_emit.comp", GP__GL_COMPUTE_SHADER, gp__ranges_emitter_emit_comp },
+    { "emitter_mesh.comp", GP__GL_COMPUTE_SHADER, gp__ranges_emitter_mesh_comp },
     { "grid_count.comp", GP__GL_COMPUTE_SHADER, gp__ranges_grid_count_comp },
     { "grid_ids.comp", GP__GL_COMPUTE_SHADER, gp__ranges_grid_ids_comp },
     { "grid_neighbors.comp", GP__GL_COMPUTE_SHADER, gp__ranges_grid_neighbors_comp },
@@ -4820,7 +4889,7 @@ GP__STATIC_ASSERT(shader_lines_fit, GP__SHADER_MOST_LINES <= GP__SHADER_MAX_LINE
     X(COUNT_WORDS, "count_block")           X(ARGS, "args_block")                                \
     X(STORE, "gp_store_block")              X(FREE_IDS, "gp_free_ids_block")                     \
     X(STAGING, "staged_block staged_ids_block") X(FLAGS, "flags_block")                          \
-    X(SPRITES, "sprite_block")                                                                   \
+    X(SPRITES, "sprite_block")              X(TRIANGLES, "triangle_block")                       \
     X(COPY_SOURCE, "source_block source4_block")                                                 \
     X(COPY_DESTINATION, "destination_block destination4_block")                                  \
     X(SORT_KEYS, "keys_block")              X(SORT_VALUES, "values_block")                       \
@@ -4882,6 +4951,8 @@ static const gp__binding_plan gp__binding_plans[GP__PROGRAM_COUNT] = {
                                        GP__R(SCAN_INPUT) } },
     { GP__PROGRAM_SPRAY_EMIT,        { GP__R(POSITION), GP__R(VELOCITY), GP__R(INFO), GP__R(LIFE),
                                        GP__R(SCAN_OUTPUT), GP__R(FREE_IDS), GP__R(SLOT_OF_ID), GP__R(STORE) } },
+    { GP__PROGRAM_EMITTER_MESH,      { GP__R(POSITION), GP__R(VELOCITY), GP__R(INFO), GP__R(LIFE),
+                                       GP__R(TRIANGLES), GP__R(FREE_IDS), GP__R(SLOT_OF_ID), GP__R(STORE) } },
     { GP__PROGRAM_EMITTER_EMIT,      { GP__R(POSITION), GP__R(VELOCITY), GP__R(INFO), GP__R(LIFE),
                                        GP__R(FLUID_STATE), GP__R(FREE_IDS), GP__R(SLOT_OF_ID), GP__R(STORE) } },
     { GP__PROGRAM_GRID_NEIGHBORS,    { GP__R(POSITION), 0, 0, 0,
@@ -5087,12 +5158,13 @@ typedef struct gp__emitter_gpu {
     uint32_t births[4];   /* first birth of the substep, births, serial of the first, 0 */
     float size[4];        /* the size curve's keys */
     float color[4][4];    /* the colour curve's keys */
+    uint32_t mesh[4];     /* first triangle, triangles, 0, 0 */
 } gp__emitter_gpu;
 typedef struct gp__emitter_block {
     uint32_t emission[4];   /* births, emitters, births with never-used ids, the first of those ids */
     gp__emitter_gpu emitters[GP_MAX_EMITTERS];
 } gp__emitter_block;
-GP__STATIC_ASSERT(emitter_block_is_std140, sizeof(gp__emitter_block) == 16 + 192 * GP_MAX_EMITTERS);
+GP__STATIC_ASSERT(emitter_block_is_std140, sizeof(gp__emitter_block) == 16 + 208 * GP_MAX_EMITTERS);
 
 /* The std140 uniform block of shaders_embedded/gp_solver.glsl, field for field. */
 typedef struct gp__fluid_params {
@@ -5264,6 +5336,10 @@ typedef struct gp__emitter {
     uint32_t step_births;                 /* this step's by its rate, spread over its substeps */
     uint32_t step_burst;                  /* this step's burst, all in its first substep */
     uint32_t serial;                      /* the serial number of its next birth */
+    float* triangles;                     /* GP_EMITTER_MESH: 12 floats a triangle (three corners, the
+                                             first's w its cumulative share of the area) */
+    uint32_t triangle_count, first_triangle;
+    uint32_t mesh_births;                 /* this substep's, for its own pass */
 } gp__emitter;
 typedef struct gp__emitter_system {
     gp__emitter emitters[GP_MAX_EMITTERS];
@@ -5272,6 +5348,8 @@ typedef struct gp__emitter_system {
     uint32_t substep, substeps;           /* where the step is: births are spread over its substeps */
     float h;                              /* the step's planned substep (a spray's chance is rate h) */
     gp__GLuint flags, sources;            /* a spray's: a flag and a source slot per slot (with a spray emitter) */
+    gp__GLuint triangles;                 /* every mesh emitter's triangles, one after another */
+    size_t triangles_bytes;
     bool any;                             /* an emitter was added: the stage runs */
 } gp__emitter_system;
 
@@ -6452,8 +6530,23 @@ static void gp__store_age(gp_world* w) {
 }
 
 /* >>mesh ===================================================================================
-   Closed triangle meshes, for every system: the check that a mesh is closed, inside and outside
-   by ray parity, and signed distance fields (colliders of GP_SHAPE_MESH, rigid bodies' shapes). */
+   Triangle meshes, for every system: the check of their arrays, the check that a mesh is closed,
+   inside and outside by ray parity, and signed distance fields (colliders of GP_SHAPE_MESH,
+   rigid bodies' shapes; emitters' surfaces need not be closed). */
+
+/* Vertices and triangles given, every index in range, every vertex finite. */
+static gp_result gp__mesh_check(gp_world* w, const float* vertices, uint32_t vertex_count, const uint32_t* triangles, uint32_t triangle_count) {
+    uint32_t i;
+    if (!vertices || !triangles || vertex_count == 0 || triangle_count == 0)
+        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_MESH_INVALID,
+                        "a mesh needs vertices and triangles (%u vertices, %u triangles, %s, %s)", vertex_count, triangle_count,
+                        vertices ? "vertices given" : "vertices NULL", triangles ? "triangles given" : "triangles NULL");
+    for (i = 0; i < 3 * triangle_count; ++i)
+        if (triangles[i] >= vertex_count)
+            return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_MESH_INVALID, "triangle %u: index %u is out of range (%u vertices)",
+                            i / 3, triangles[i], vertex_count);
+    return gp__check_values(w, "vertex", vertices, vertex_count, 3, 3, false);
+}
 
 /* A closed mesh uses every edge, by its endpoints' positions (so that unwelded copies of a vertex
    count as one), an even number of times. Returns GP_OK, or fails naming an open edge. Indices
@@ -8178,7 +8271,6 @@ static gp_result gp__shape_voxels(gp_world* w, const gp_shape_desc* d, float vox
 }
 
 static gp_result gp__shape_check(gp_world* w, const gp_shape_desc* d) {
-    uint32_t i;
     gp_result r;
     if (!d) return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_NULL, "desc is NULL");
     if ((r = gp__check_phase(w, d->phase)) != GP_OK) return r;
@@ -8188,17 +8280,7 @@ static gp_result gp__shape_check(gp_world* w, const gp_shape_desc* d) {
     case GP_SHAPE_BOX:
         return gp__check_size(w, d->shape, d->radius, d->half_extents, d->half_height);
     case GP_SHAPE_MESH:
-        if (!d->vertices || !d->triangles || d->vertex_count == 0 || d->triangle_count == 0)
-            return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_MESH_INVALID,
-                            "a mesh needs vertices and triangles (%u vertices, %u triangles, %s, %s)",
-                            d->vertex_count, d->triangle_count, d->vertices ? "vertices given" : "vertices NULL",
-                            d->triangles ? "triangles given" : "triangles NULL");
-        for (i = 0; i < 3 * d->triangle_count; ++i)
-            if (d->triangles[i] >= d->vertex_count)
-                return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_MESH_INVALID,
-                                "triangle %u: index %u is out of range (%u vertices)", i / 3,
-                                d->triangles[i], d->vertex_count);
-        if ((r = gp__check_values(w, "vertex", d->vertices, d->vertex_count, 3, 3, false)) != GP_OK) return r;
+        if ((r = gp__mesh_check(w, d->vertices, d->vertex_count, d->triangles, d->triangle_count)) != GP_OK) return r;
         return gp__mesh_check_closed(w, d->vertices, d->triangles, d->triangle_count);
     default:
         return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_NOT_AN_ENUM_VALUE,
@@ -8883,7 +8965,7 @@ static gp_result gp__emitter_resolve(gp_world* w, const gp_emitter_desc* desc, g
     d = *desc;
     if (d.shape == GP_EMITTER_DEFAULT) d.shape = GP_EMITTER_POINT;
     if (d.kind == GP_KIND_DEFAULT) d.kind = GP_KIND_EFFECT;
-    if ((int)d.shape < (int)GP_EMITTER_POINT || (int)d.shape > (int)GP_EMITTER_SPRAY)
+    if ((int)d.shape < (int)GP_EMITTER_POINT || (int)d.shape > (int)GP_EMITTER_MESH)
         return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_NOT_AN_ENUM_VALUE, "shape %d is not a gp_emitter_shape", (int)d.shape);
     if ((int)d.kind <= (int)GP_KIND_DEFAULT || (int)d.kind >= (int)GP_KIND_COUNT)
         return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_NOT_AN_ENUM_VALUE, "kind %d is not a gp_kind", (int)d.kind);
@@ -8893,6 +8975,11 @@ static gp_result gp__emitter_resolve(gp_world* w, const gp_emitter_desc* desc, g
     if (d.shape == GP_EMITTER_SPRAY && d.kind != GP_KIND_EFFECT)
         return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE,
                         "kind %d: a spray emitter gives birth to effect particles only", (int)d.kind);
+    if (d.shape == GP_EMITTER_MESH && d.kind == GP_KIND_FLUID)
+        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE,
+                        "a mesh emitter gives birth to effect particles and grains, not fluid");
+    if (d.shape == GP_EMITTER_MESH && d.vertices && (r = gp__mesh_check(w, d.vertices, d.vertex_count, d.triangles, d.triangle_count)) != GP_OK)
+        return r;
     if (d.max_per_substep == 0) d.max_per_substep = w->capacity / 64 ? w->capacity / 64 : 1;
     if ((d.kind == GP_KIND_FLUID && d.phase >= GP_MAX_FLUID_MATERIALS) || (d.kind == GP_KIND_GRANULAR && d.phase >= GP_MAX_GRANULAR_MATERIALS) ||
         d.phase > 0xffffu)
@@ -8954,6 +9041,68 @@ static gp_result gp__emitter_resolve(gp_world* w, const gp_emitter_desc* desc, g
     return GP_OK;
 }
 
+/* A mesh emitter's triangles as the GPU samples them: 12 floats a triangle (three corners about
+   the emitter's position), the first corner's w the cumulative share of the area up to and with
+   it (the last exactly 1); triangles of no area left out. NULL, logged, for a mesh of no area. */
+static float* gp__emitter_mesh(gp_world* w, const gp_emitter_desc* d, uint32_t* count) {
+    float* t = (float*)gp__alloc(&w->desc.allocator, (size_t)d->triangle_count * 12 * sizeof(float));
+    double total = 0.0, sum = 0.0, *areas;
+    uint32_t i, n = 0;
+    int c, k;
+    *count = 0;
+    areas = (double*)gp__alloc(&w->desc.allocator, (size_t)d->triangle_count * sizeof *areas);
+    if (!t || !areas) {
+        gp__free(&w->desc.allocator, t);
+        gp__free(&w->desc.allocator, areas);
+        gp__fail(w, GP_ERROR_OUT_OF_MEMORY, GP_LOG_ITEM_HOST_OUT_OF_MEMORY, "no host memory for %u triangles", d->triangle_count);
+        return NULL;
+    }
+    for (i = 0; i < d->triangle_count; ++i) {
+        const float* p[3];
+        double e1[3], e2[3], x[3];
+        for (k = 0; k < 3; ++k) p[k] = d->vertices + 3 * (size_t)d->triangles[3 * (size_t)i + k];
+        for (c = 0; c < 3; ++c) { e1[c] = (double)p[1][c] - p[0][c]; e2[c] = (double)p[2][c] - p[0][c]; }
+        x[0] = e1[1] * e2[2] - e1[2] * e2[1]; x[1] = e1[2] * e2[0] - e1[0] * e2[2]; x[2] = e1[0] * e2[1] - e1[1] * e2[0];
+        areas[n] = 0.5 * sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
+        if (!(areas[n] > 0.0)) continue;
+        for (k = 0; k < 3; ++k)
+            for (c = 0; c < 4; ++c) t[12 * (size_t)n + 4 * k + c] = c < 3 ? p[k][c] : 0.0f;
+        total += areas[n++];
+    }
+    for (i = 0; i < n; ++i) {
+        sum += areas[i];
+        t[12 * (size_t)i + 3] = i + 1 == n ? 1.0f : (float)(sum / total);
+    }
+    gp__free(&w->desc.allocator, areas);
+    if (n == 0) {
+        gp__free(&w->desc.allocator, t);
+        gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_MESH_INVALID, "the mesh's %u triangles have no area", d->triangle_count);
+        return NULL;
+    }
+    *count = n;
+    return t;
+}
+
+/* Every live mesh emitter's triangles, one after another, into the triangles' buffer. */
+static gp_result gp__emitters_triangles_upload(gp_world* w) {
+    size_t total = 0, at = 0;
+    uint32_t i;
+    gp_result r;
+    for (i = 0; i < GP_MAX_EMITTERS; ++i)
+        if (w->emitters.emitters[i].live) total += w->emitters.emitters[i].triangle_count;
+    if (total == 0) return GP_OK;
+    if ((r = gp__buffer_grow(w, &w->emitters.triangles, &w->emitters.triangles_bytes, total * 48, 0, "the emitters' triangles")) != GP_OK)
+        return r;
+    for (i = 0; i < GP_MAX_EMITTERS; ++i) {
+        gp__emitter* e = &w->emitters.emitters[i];
+        if (!e->live || !e->triangle_count) continue;
+        e->first_triangle = (uint32_t)at;
+        gp__buffer_upload(w, w->emitters.triangles, at * 48, (size_t)e->triangle_count * 48, e->triangles);
+        at += e->triangle_count;
+    }
+    return GP_OK;
+}
+
 gp_result gp_emitter_add(gp_world* world, const gp_emitter_desc* desc, gp_emitter* emitter) {
     gp_emitter_desc d;
     gp__emitter* e;
@@ -8975,10 +9124,29 @@ gp_result gp_emitter_add(gp_world* world, const gp_emitter_desc* desc, gp_emitte
         ((r = gp__buffer_new(world, (size_t)world->capacity * 4, NULL, "a spray's flags", &world->emitters.flags)) != GP_OK ||
          (r = gp__buffer_new(world, (size_t)world->capacity * 4, NULL, "a spray's sources", &world->emitters.sources)) != GP_OK))
         return gp__end(world, r);
+    if (d.shape == GP_EMITTER_MESH && !d.vertices)
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_MESH_INVALID, "a mesh emitter needs its mesh"));
+    if (d.shape == GP_EMITTER_MESH) {
+        uint32_t n;
+        float* t = gp__emitter_mesh(world, &d, &n);
+        if (!t) return gp__end(world, world->last_result);
+        e = &world->emitters.emitters[slot];
+        e->triangles = t;
+        e->triangle_count = n;
+        e->live = true;
+        if ((r = gp__emitters_triangles_upload(world)) != GP_OK) {
+            e->live = false;
+            gp__free(&world->desc.allocator, e->triangles);
+            e->triangles = NULL;
+            e->triangle_count = 0;
+            return gp__end(world, r);
+        }
+    }
     e = &world->emitters.emitters[slot];
     e->generation = (e->generation + 1u) & 0xffffffu;
     if (e->generation == 0) e->generation = 1;
     e->live = true;
+    d.vertices = NULL; d.triangles = NULL;   /* copied */
     e->desc = d;
     e->time = 0.0;
     e->by_rate = e->emitted = 0;
@@ -8997,7 +9165,19 @@ gp_result gp_emitter_set(gp_world* world, gp_emitter emitter, const gp_emitter_d
     gp__begin(world, "gp_emitter_set");
     if (!(e = gp__emitter_or_fail(world, emitter))) return gp__end(world, GP_ERROR_INVALID_ARGUMENT);
     if ((r = gp__emitter_resolve(world, desc, &d)) != GP_OK) return gp__end(world, r);
+    if (d.shape == GP_EMITTER_MESH && !d.vertices && !e->triangle_count)
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_MESH_INVALID, "a mesh emitter needs its mesh"));
+    if (d.shape == GP_EMITTER_MESH && d.vertices) {   /* a new mesh */
+        uint32_t n;
+        float* t = gp__emitter_mesh(world, &d, &n);
+        if (!t) return gp__end(world, world->last_result);
+        gp__free(&world->desc.allocator, e->triangles);
+        e->triangles = t;
+        e->triangle_count = n;
+        if ((r = gp__emitters_triangles_upload(world)) != GP_OK) return gp__end(world, r);
+    }
     if (d.rate != e->desc.rate) { e->time = 0.0; e->by_rate = 0; }   /* the new rate counts from now */
+    d.vertices = NULL; d.triangles = NULL;
     e->desc = d;
     gp__emitter_kinds(world, &d);
     return gp__end(world, GP_OK);
@@ -9031,6 +9211,9 @@ gp_result gp_emitter_remove(gp_world* world, gp_emitter emitter) {
     gp__begin(world, "gp_emitter_remove");
     if (!(e = gp__emitter_or_fail(world, emitter))) return gp__end(world, GP_ERROR_INVALID_ARGUMENT);
     e->live = false;
+    gp__free(&world->desc.allocator, e->triangles);
+    e->triangles = NULL;
+    e->triangle_count = 0;
     return gp__end(world, GP_OK);
 }
 
@@ -9064,6 +9247,7 @@ static void gp__emitter_row(const gp__emitter* e, uint32_t number, gp__emitter_g
     g->info[0] = (uint32_t)d->kind | d->phase << 16; g->info[1] = number; g->info[2] = d->user; g->info[3] = d->seed;
     memcpy(g->size, d->size, sizeof g->size);
     memcpy(g->color, d->color, sizeof g->color);
+    g->mesh[0] = e->first_triangle; g->mesh[1] = e->triangle_count; g->mesh[2] = g->mesh[3] = 0;
 }
 
 /* A step's births for every emitter: floor(rate t) since its rate was set, less those given, and
@@ -9135,6 +9319,29 @@ static void gp__emitter_spray(gp_world* w, uint32_t i) {
     gp__store_count(w, limit, fresh, true);
 }
 
+/* A mesh emitter's births of the substep (emitter_mesh.comp), its own pass: the triangles' buffer
+   is one role too many for emitter_emit's eight. */
+static void gp__emitter_mesh_births(gp_world* w, uint32_t i) {
+    gp__emitter* e = &w->emitters.emitters[i];
+    gp__emitter_block* block = &w->emitters.block;
+    uint32_t births = e->mesh_births, fresh = gp__emitters_ids(w, births), timer;
+    block->emitters[i].births[0] = 0;
+    block->emitters[i].births[1] = births;
+    block->emitters[i].births[2] = e->serial;
+    e->serial += births;
+    e->emitted += births;
+    if (e->desc.speed[1] > w->step.added_speed) w->step.added_speed = e->desc.speed[1];
+    gp__buffer_upload(w, w->emitters.table, 0, sizeof *block, block);
+    w->gl.fnBindBufferBase(GP__GL_UNIFORM_BUFFER, 2, w->emitters.table);
+    timer = gp__timer_begin(w, GP__STAGE_EMITTER_EMIT);
+    gp__use(w, GP__PROGRAM_EMITTER_MESH);
+    gp__bind(w, GP__ROLE_TRIANGLES, w->emitters.triangles);
+    w->gl.fnUniform1ui(0, i);
+    gp__dispatch(w, gp__groups(births, GP_GROUP_SIZE));
+    gp__timer_end(w, timer);
+    gp__store_count(w, births, fresh, false);
+}
+
 static void gp__emitters_substep(gp_world* w) {
     gp__emitter_block* block = &w->emitters.block;
     uint32_t i, n = 0, births = 0, fresh, s = w->emitters.substep++, substeps = w->emitters.substeps ? w->emitters.substeps : 1;
@@ -9147,6 +9354,7 @@ static void gp__emitters_substep(gp_world* w) {
         uint64_t k = e->live && s < substeps ? b * (s + 1) / substeps - b * s / substeps + (s == 0 ? e->step_burst : 0) : 0;
         const gp_emitter_desc* d = &e->desc;
         if (d->shape == GP_EMITTER_SPRAY) k = 0;   /* the GPU decides its births: below */
+        if (d->shape == GP_EMITTER_MESH) { e->mesh_births = (uint32_t)k; k = 0; }   /* its own pass: below */
         if (births + (uint64_t)k > w->capacity) k = w->capacity - births;
         gp__emitter_row(e, i, g);
         g->births[0] = births; g->births[1] = (uint32_t)k; g->births[2] = e->serial; g->births[3] = 0;
@@ -9168,8 +9376,11 @@ static void gp__emitters_substep(gp_world* w) {
         gp__timer_end(w, timer);
         gp__store_count(w, births, fresh, false);
     }
-    for (i = 0; i < GP_MAX_EMITTERS; ++i)
-        if (w->emitters.emitters[i].live && w->emitters.emitters[i].desc.shape == GP_EMITTER_SPRAY) gp__emitter_spray(w, i);
+    for (i = 0; i < GP_MAX_EMITTERS; ++i) {
+        gp__emitter* e = &w->emitters.emitters[i];
+        if (e->live && e->desc.shape == GP_EMITTER_SPRAY) gp__emitter_spray(w, i);
+        if (e->live && e->desc.shape == GP_EMITTER_MESH && e->mesh_births) gp__emitter_mesh_births(w, i);
+    }
 }
 
 /* >>step ===================================================================================
@@ -9934,7 +10145,7 @@ void gp_world_destroy(gp_world* world) {
     size_t i;
     if (!world) return;
     if (world->gl.fnDeleteBuffers) {
-        gp__GLuint* buffers[25];
+        gp__GLuint* buffers[26];
         buffers[0] = &world->position; buffers[1] = &world->velocity; buffers[2] = &world->info;
         buffers[3] = &world->life; buffers[4] = &world->spare16; buffers[5] = &world->spare8;
         buffers[6] = &world->slot_of_id; buffers[7] = &world->cell_key; buffers[8] = &world->order;
@@ -9943,7 +10154,7 @@ void gp_world_destroy(gp_world* world) {
         buffers[15] = &world->colliders.points; buffers[16] = &world->colliders.distances; buffers[17] = &world->rigid.offsets;
         buffers[18] = &world->rigid.bodies; buffers[19] = &world->store.words; buffers[20] = &world->store.free_ids;
         buffers[21] = &world->store.staging; buffers[22] = &world->emitters.table; buffers[23] = &world->emitters.flags;
-        buffers[24] = &world->emitters.sources;
+        buffers[24] = &world->emitters.sources; buffers[25] = &world->emitters.triangles;
         gp__free(&world->desc.allocator, world->effects.wind_grid);
         gp__buffer_delete(world, &world->fluid.state);
         if (world->desc.gpu_timings) gp__timers_collect(world);
@@ -9975,6 +10186,7 @@ void gp_world_destroy(gp_world* world) {
     gp__free(&world->desc.allocator, world->rigid.shapes);
     gp__free(&world->desc.allocator, world->rigid.runs);
     gp__free(&world->desc.allocator, world->rigid.generations);
+    for (i = 0; i < GP_MAX_EMITTERS; ++i) gp__free(&world->desc.allocator, world->emitters.emitters[i].triangles);
     allocator = world->desc.allocator;
     gp__free(&allocator, world);
 }

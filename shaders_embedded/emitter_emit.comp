@@ -110,6 +110,7 @@ struct gp_emitter {
                      // number of its first (the emitter's births before), w unused
     vec4 size;       // the radius's factor at ages 0, 1/3, 2/3 and 1 of the lifetime (linear between)
     vec4 color[4];   // RGBA at the same ages
+    uvec4 mesh;      // GP_EMITTER_MESH: x its first triangle in the triangles' buffer, y its triangles
 };
 layout(std140, binding = 2) uniform gp_emitter_block {
     uvec4 gp_emission;   // x births this substep (every emitter's), y emitters in the table, z births
@@ -129,6 +130,13 @@ uvec3 gp_pcg3d(uvec3 v) {
 }
 // Three uniform numbers in [0, 1), 24 bits each (exact in a float).
 vec3 gp_random3(uint seed, uint serial, uint stream) { return vec3(gp_pcg3d(uvec3(seed, serial, stream)) >> 8u) * (1.0 / 16777216.0); }
+
+// A direction uniform over the cap of half-angle spread about the unit axis (its cosine uniform in
+// [cos spread, 1]), from two uniform numbers u; t and s complete the axis to a basis.
+vec3 gp_emitter_direction(vec3 axis, vec3 t, vec3 s, float spread, vec2 u) {
+    float cosine = 1.0 - u.x * (1.0 - cos(spread)), sine = sqrt(max(1.0 - cosine * cosine, 0.0)), psi = 6.28318530718 * u.y;
+    return cosine * axis + sine * (cos(psi) * t + sin(psi) * s);
+}
 
 // Two unit vectors completing n (unit) to an orthonormal basis (Duff et al. 2017, "Building an
 // Orthonormal Basis, Revisited", JCGT 6(1)).
@@ -277,8 +285,9 @@ layout(std430, binding = GP_BINDING_BODIES) buffer gp_rigid_block { vec4 gp_rigi
 #endif
 // <<include gp_buffers.glsl
 // >>include gp_birth.glsl
-// gp_birth.glsl: where a birth goes, for every emitter's pass (emitter_emit, spray_emit). Needs
-// gp_emitter.glsl and gp_buffers.glsl (STORE, FREE_IDS) first. Birth j of the substep takes slot
+// gp_birth.glsl: where a birth goes and what it is written as, for every emitter's pass
+// (emitter_emit, emitter_mesh, spray_emit). Needs gp_emitter.glsl and gp_buffers.glsl (the store's
+// attributes, STORE, FREE_IDS, SLOT_OF_ID) first. Birth j of the substep takes slot
 // store_count + j, after every particle in the store, and a never-used id (the host's range in
 // gp_emission) or else the j-th oldest given back (the free-id queue); false when there is no room
 // or no id: store_count, which follows, counts it refused.
@@ -291,6 +300,18 @@ bool gp_birth(uint j, out uint slot, out uint id) {
     if (k >= store_free_count) return false;
     id = free_ids[(store_free_head + k) % (2u * gp_counts.z)];
     return true;
+}
+
+// Writes birth `id` of emitter e at slot: position p, velocity v, its emitter's radius, mass,
+// kind, phase and user word, age 0 and the lifetime; slot_of_id follows it.
+void gp_birth_write(uint slot, uint id, uint e, vec3 p, vec3 v, float lifetime) {
+    vec4 motion = gp_emitters[e].motion;
+    uvec4 info = gp_emitters[e].info;
+    gp_position[slot] = vec4(p, motion.z);
+    gp_velocity[slot] = vec4(v, motion.w);
+    gp_info[slot] = uvec4(id, info.x, info.y, info.z);
+    gp_life[slot] = vec2(0.0, lifetime);
+    slot_of_id[id] = slot;
 }
 // <<include gp_birth.glsl
 layout(local_size_x = GP_GROUP_SIZE) in;
@@ -305,9 +326,8 @@ void main() {
     if (!gp_birth(j, slot, id)) return;
     vec4 position = gp_emitters[e].position, axis = gp_emitters[e].axis, extent = gp_emitters[e].extent;
     vec4 motion = gp_emitters[e].motion, life = gp_emitters[e].life;
-    uvec4 info = gp_emitters[e].info;
-    uint serial = gp_emitters[e].births.z + (j - gp_emitters[e].births.x);
-    vec3 a = gp_random3(info.w, serial, 0u), b = gp_random3(info.w, serial, 1u), c = gp_random3(info.w, serial, 2u);
+    uint seed = gp_emitters[e].info.w, serial = gp_emitters[e].births.z + (j - gp_emitters[e].births.x);
+    vec3 a = gp_random3(seed, serial, 0u), b = gp_random3(seed, serial, 1u), c = gp_random3(seed, serial, 2u);
     vec3 t, s, p = position.xyz;
     gp_basis(axis.xyz, t, s);
     float phi = 6.28318530718 * a.y, rim = 0.0;
@@ -320,18 +340,8 @@ void main() {
         rim = sqrt(a.x);
         p += extent.w * rim * (cos(phi) * t + sin(phi) * s);
     }
-    vec3 direction;
-    if (position.w == GP_EMITTER_CONE) {
-        direction = normalize(axis.xyz + tan(min(axis.w, 1.5)) * rim * (cos(phi) * t + sin(phi) * s));
-    } else {
-        float cosine = 1.0 - b.x * (1.0 - cos(axis.w)), sine = sqrt(max(1.0 - cosine * cosine, 0.0)), psi = 6.28318530718 * b.y;
-        direction = cosine * axis.xyz + sine * (cos(psi) * t + sin(psi) * s);
-    }
-    float speed = mix(motion.x, motion.y, b.z), lifetime = mix(life.x, life.y, c.x);
-    gp_position[slot] = vec4(p, motion.z);
-    gp_velocity[slot] = vec4(speed * direction, motion.w);
-    gp_info[slot] = uvec4(id, info.x, info.y, info.z);
-    gp_life[slot] = vec2(0.0, lifetime);
-    slot_of_id[id] = slot;
+    vec3 direction = position.w == GP_EMITTER_CONE ? normalize(axis.xyz + tan(min(axis.w, 1.5)) * rim * (cos(phi) * t + sin(phi) * s))
+                                                   : gp_emitter_direction(axis.xyz, t, s, axis.w, b.xy);
+    gp_birth_write(slot, id, e, p, mix(motion.x, motion.y, b.z) * direction, mix(life.x, life.y, c.x));
     if (u_state != 0u) gp_state[slot] = vec2(0.0);
 }

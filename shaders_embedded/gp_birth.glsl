@@ -1,5 +1,6 @@
-// gp_birth.glsl: where a birth goes, for every emitter's pass (emitter_emit, spray_emit). Needs
-// gp_emitter.glsl and gp_buffers.glsl (STORE, FREE_IDS) first. Birth j of the substep takes slot
+// gp_birth.glsl: where a birth goes and what it is written as, for every emitter's pass
+// (emitter_emit, emitter_mesh, spray_emit). Needs gp_emitter.glsl and gp_buffers.glsl (the store's
+// attributes, STORE, FREE_IDS, SLOT_OF_ID) first. Birth j of the substep takes slot
 // store_count + j, after every particle in the store, and a never-used id (the host's range in
 // gp_emission) or else the j-th oldest given back (the free-id queue); false when there is no room
 // or no id: store_count, which follows, counts it refused.
@@ -12,4 +13,16 @@ bool gp_birth(uint j, out uint slot, out uint id) {
     if (k >= store_free_count) return false;
     id = free_ids[(store_free_head + k) % (2u * gp_counts.z)];
     return true;
+}
+
+// Writes birth `id` of emitter e at slot: position p, velocity v, its emitter's radius, mass,
+// kind, phase and user word, age 0 and the lifetime; slot_of_id follows it.
+void gp_birth_write(uint slot, uint id, uint e, vec3 p, vec3 v, float lifetime) {
+    vec4 motion = gp_emitters[e].motion;
+    uvec4 info = gp_emitters[e].info;
+    gp_position[slot] = vec4(p, motion.z);
+    gp_velocity[slot] = vec4(v, motion.w);
+    gp_info[slot] = uvec4(id, info.x, info.y, info.z);
+    gp_life[slot] = vec2(0.0, lifetime);
+    slot_of_id[id] = slot;
 }

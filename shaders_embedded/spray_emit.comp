@@ -105,6 +105,7 @@ struct gp_emitter {
                      // number of its first (the emitter's births before), w unused
     vec4 size;       // the radius's factor at ages 0, 1/3, 2/3 and 1 of the lifetime (linear between)
     vec4 color[4];   // RGBA at the same ages
+    uvec4 mesh;      // GP_EMITTER_MESH: x its first triangle in the triangles' buffer, y its triangles
 };
 layout(std140, binding = 2) uniform gp_emitter_block {
     uvec4 gp_emission;   // x births this substep (every emitter's), y emitters in the table, z births
@@ -124,6 +125,13 @@ uvec3 gp_pcg3d(uvec3 v) {
 }
 // Three uniform numbers in [0, 1), 24 bits each (exact in a float).
 vec3 gp_random3(uint seed, uint serial, uint stream) { return vec3(gp_pcg3d(uvec3(seed, serial, stream)) >> 8u) * (1.0 / 16777216.0); }
+
+// A direction uniform over the cap of half-angle spread about the unit axis (its cosine uniform in
+// [cos spread, 1]), from two uniform numbers u; t and s complete the axis to a basis.
+vec3 gp_emitter_direction(vec3 axis, vec3 t, vec3 s, float spread, vec2 u) {
+    float cosine = 1.0 - u.x * (1.0 - cos(spread)), sine = sqrt(max(1.0 - cosine * cosine, 0.0)), psi = 6.28318530718 * u.y;
+    return cosine * axis + sine * (cos(psi) * t + sin(psi) * s);
+}
 
 // Two unit vectors completing n (unit) to an orthonormal basis (Duff et al. 2017, "Building an
 // Orthonormal Basis, Revisited", JCGT 6(1)).
@@ -272,8 +280,9 @@ layout(std430, binding = GP_BINDING_BODIES) buffer gp_rigid_block { vec4 gp_rigi
 #endif
 // <<include gp_buffers.glsl
 // >>include gp_birth.glsl
-// gp_birth.glsl: where a birth goes, for every emitter's pass (emitter_emit, spray_emit). Needs
-// gp_emitter.glsl and gp_buffers.glsl (STORE, FREE_IDS) first. Birth j of the substep takes slot
+// gp_birth.glsl: where a birth goes and what it is written as, for every emitter's pass
+// (emitter_emit, emitter_mesh, spray_emit). Needs gp_emitter.glsl and gp_buffers.glsl (the store's
+// attributes, STORE, FREE_IDS, SLOT_OF_ID) first. Birth j of the substep takes slot
 // store_count + j, after every particle in the store, and a never-used id (the host's range in
 // gp_emission) or else the j-th oldest given back (the free-id queue); false when there is no room
 // or no id: store_count, which follows, counts it refused.
@@ -286,6 +295,18 @@ bool gp_birth(uint j, out uint slot, out uint id) {
     if (k >= store_free_count) return false;
     id = free_ids[(store_free_head + k) % (2u * gp_counts.z)];
     return true;
+}
+
+// Writes birth `id` of emitter e at slot: position p, velocity v, its emitter's radius, mass,
+// kind, phase and user word, age 0 and the lifetime; slot_of_id follows it.
+void gp_birth_write(uint slot, uint id, uint e, vec3 p, vec3 v, float lifetime) {
+    vec4 motion = gp_emitters[e].motion;
+    uvec4 info = gp_emitters[e].info;
+    gp_position[slot] = vec4(p, motion.z);
+    gp_velocity[slot] = vec4(v, motion.w);
+    gp_info[slot] = uvec4(id, info.x, info.y, info.z);
+    gp_life[slot] = vec2(0.0, lifetime);
+    slot_of_id[id] = slot;
 }
 // <<include gp_birth.glsl
 layout(local_size_x = GP_GROUP_SIZE) in;
@@ -306,9 +327,6 @@ void main() {
     float z = 2.0 * a.x - 1.0, phi = 6.28318530718 * a.y, z2 = 2.0 * b.x - 1.0, psi = 6.28318530718 * b.y;
     vec3 offset = extent.w * pow(a.z, 1.0 / 3.0) * vec3(sqrt(max(1.0 - z * z, 0.0)) * vec2(cos(phi), sin(phi)), z);
     vec3 kick = motion.y * b.z * vec3(sqrt(max(1.0 - z2 * z2, 0.0)) * vec2(cos(psi), sin(psi)), z2);
-    gp_position[slot] = vec4(gp_position[source].xyz + offset, motion.z);
-    gp_velocity[slot] = vec4(gp_velocity[source].xyz + kick, motion.w);
-    gp_info[slot] = uvec4(id, info.x, info.y, info.z);
-    gp_life[slot] = vec2(0.0, mix(life.x, life.y, gp_random3(seed, j, 5u).x));
-    slot_of_id[id] = slot;
+    gp_birth_write(slot, id, u_emitter, gp_position[source].xyz + offset, gp_velocity[source].xyz + kick,
+                   mix(life.x, life.y, gp_random3(seed, j, 5u).x));
 }

@@ -102,6 +102,7 @@ struct gp_emitter {
                      // number of its first (the emitter's births before), w unused
     vec4 size;       // the radius's factor at ages 0, 1/3, 2/3 and 1 of the lifetime (linear between)
     vec4 color[4];   // RGBA at the same ages
+    uvec4 mesh;      // GP_EMITTER_MESH: x its first triangle in the triangles' buffer, y its triangles
 };
 layout(std140, binding = 2) uniform gp_emitter_block {
     uvec4 gp_emission;   // x births this substep (every emitter's), y emitters in the table, z births
@@ -121,6 +122,13 @@ uvec3 gp_pcg3d(uvec3 v) {
 }
 // Three uniform numbers in [0, 1), 24 bits each (exact in a float).
 vec3 gp_random3(uint seed, uint serial, uint stream) { return vec3(gp_pcg3d(uvec3(seed, serial, stream)) >> 8u) * (1.0 / 16777216.0); }
+
+// A direction uniform over the cap of half-angle spread about the unit axis (its cosine uniform in
+// [cos spread, 1]), from two uniform numbers u; t and s complete the axis to a basis.
+vec3 gp_emitter_direction(vec3 axis, vec3 t, vec3 s, float spread, vec2 u) {
+    float cosine = 1.0 - u.x * (1.0 - cos(spread)), sine = sqrt(max(1.0 - cosine * cosine, 0.0)), psi = 6.28318530718 * u.y;
+    return cosine * axis + sine * (cos(psi) * t + sin(psi) * s);
+}
 
 // Two unit vectors completing n (unit) to an orthonormal basis (Duff et al. 2017, "Building an
 // Orthonormal Basis, Revisited", JCGT 6(1)).

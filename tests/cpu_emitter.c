@@ -56,3 +56,46 @@ void cpu_emit(const gp_emitter_desc* d, uint32_t serial, double position[3], dou
     for (k = 0; k < 3; ++k) velocity[k] = speed * dir[k];
     *lifetime = d->lifetime[0] + (d->lifetime[1] - d->lifetime[0]) * c[0];
 }
+
+void cpu_emit_mesh(const gp_emitter_desc* d, const float* vertices, const uint32_t* triangles, uint32_t triangle_count,
+                   uint32_t serial, double position[3], double velocity[3], double* lifetime, uint32_t* triangle) {
+    const double two_pi = 6.283185307179586;
+    double a[3], b[3], c[3], total = 0.0, sum = 0.0, area[64], n[3], t[3], s[3], len, r, cosine, sine, psi, speed;
+    float share[64];
+    uint32_t i, k, pick = 0;
+    int m;
+    cpu_random3(d->seed, serial, 0, a);
+    cpu_random3(d->seed, serial, 1, b);
+    cpu_random3(d->seed, serial, 2, c);
+    for (i = 0; i < triangle_count && i < 64; ++i) {   /* the shares as the library stores them (floats) */
+        const float* p0 = vertices + 3 * triangles[3 * i], *p1 = vertices + 3 * triangles[3 * i + 1], *p2 = vertices + 3 * triangles[3 * i + 2];
+        double e1[3], e2[3];
+        for (m = 0; m < 3; ++m) { e1[m] = (double)p1[m] - p0[m]; e2[m] = (double)p2[m] - p0[m]; }
+        n[0] = e1[1] * e2[2] - e1[2] * e2[1]; n[1] = e1[2] * e2[0] - e1[0] * e2[2]; n[2] = e1[0] * e2[1] - e1[1] * e2[0];
+        area[i] = 0.5 * sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+        total += area[i];
+    }
+    for (i = 0; i < triangle_count && i < 64; ++i) {
+        sum += area[i];
+        share[i] = i + 1 == triangle_count ? 1.0f : (float)(sum / total);
+    }
+    while (pick + 1 < triangle_count && (double)share[pick] <= a[0]) ++pick;   /* the first whose share exceeds a.x */
+    *triangle = pick;
+    {
+        const float* p0 = vertices + 3 * triangles[3 * pick], *p1 = vertices + 3 * triangles[3 * pick + 1], *p2 = vertices + 3 * triangles[3 * pick + 2];
+        double e1[3], e2[3];
+        r = sqrt(a[1]);
+        for (m = 0; m < 3; ++m) {
+            position[m] = d->position[m] + (1.0 - r) * p0[m] + r * (1.0 - a[2]) * p1[m] + r * a[2] * p2[m];
+            e1[m] = (double)p1[m] - p0[m]; e2[m] = (double)p2[m] - p0[m];
+        }
+        n[0] = e1[1] * e2[2] - e1[2] * e2[1]; n[1] = e1[2] * e2[0] - e1[0] * e2[2]; n[2] = e1[0] * e2[1] - e1[1] * e2[0];
+        len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+        for (m = 0; m < 3; ++m) n[m] /= len;
+    }
+    cpu_basis(n, t, s);
+    cosine = 1.0 - b[0] * (1.0 - cos(d->spread)); sine = sqrt(fmax(1.0 - cosine * cosine, 0.0)); psi = two_pi * b[1];
+    speed = d->speed[0] + (d->speed[1] - d->speed[0]) * b[2];
+    for (k = 0; k < 3; ++k) velocity[k] = speed * (cosine * n[k] + sine * (cos(psi) * t[k] + sin(psi) * s[k]));
+    *lifetime = d->lifetime[0] + (d->lifetime[1] - d->lifetime[0]) * c[0];
+}

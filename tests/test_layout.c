@@ -247,6 +247,7 @@ static const layout_field layout_emitter[] = {
     LAYOUT_EMITTER("motion", 'f', motion, 16), LAYOUT_EMITTER("life", 'f', life, 16), LAYOUT_EMITTER("info", 'u', info, 16),
     LAYOUT_EMITTER("births", 'u', births, 16), LAYOUT_EMITTER("size", 'f', size, 16),
     LAYOUT_ELEMENT("gp_emitters[%u].color[0]", 'f', gp__emitter_block, emitters[0].color, 64, GP_MAX_EMITTERS, sizeof(gp__emitter_gpu)),
+    LAYOUT_EMITTER("mesh", 'u', mesh, 16),
 };
 
 static void test_layout_emitter_block(void) {
