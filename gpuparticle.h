@@ -604,7 +604,10 @@ GP_API_DECL uint64_t gp_lattice_ball_count(float spacing, const float center[3],
 
 /* A pour: a nozzle that feeds fluid during every gp_world_step, one disc-shaped layer of
    particles each time the stream has moved one spacing, until it is removed or the store is
-   full. When full it adds what fits, logs one warning and reports full in its state. */
+   full. When full it adds what fits, logs one warning and reports full in its state. Its layers
+   are born on the GPU by the pass of GP_EMITTER_POUR (an emitter of any kind that never stops:
+   births with no room are refused and counted); the host knows when the store is full from its
+   count, and waits for the GPU's only when particles may have died. */
 typedef struct gp_pour_desc {
     uint32_t phase;
     float position[3];   /* the nozzle's centre, metres */
@@ -856,8 +859,8 @@ GP_API_DECL gp_result gp_effect_material_get(gp_world* world, uint32_t phase, gp
    of the emitter's seed and each particle's serial number (pcg3d, Jarzynski and Olano 2020), so
    the same seed gives the same particles at any substep and on any device. A birth the store
    has no room for is refused and counted (gp_emitter_stats_get). Any kind but bodies' and cloth's:
-   effects (the default), grains (sand poured as a stream), fluid (mind its spacing: particles
-   born closer than it push apart hard). */
+   effects (the default), grains (sand poured as a stream), fluid (GP_EMITTER_POUR places it on its
+   lattice; other shapes at random: particles born closer than the spacing push apart hard). */
 #define GP_MAX_EMITTERS 32
 typedef struct gp_emitter { uint32_t id; } gp_emitter;   /* 0 is never valid */
 typedef enum gp_emitter_shape {
@@ -873,8 +876,14 @@ typedef enum gp_emitter_shape {
                                  per second (a chance each substep), the newborn within radius of
                                  it with its velocity plus a random part of up to speed[1] m/s;
                                  effect particles only; position, direction, spread unused */
-    GP_EMITTER_MESH           /* anywhere on a triangle mesh's surface (uniform by area), leaving
+    GP_EMITTER_MESH,          /* anywhere on a triangle mesh's surface (uniform by area), leaving
                                  along each triangle's normal within spread; effects and grains */
+    GP_EMITTER_POUR           /* a pour (as gp_pour_add's, on the GPU): a layer of the lattice across
+                                 direction (the fluid's spacing, a grain's diameter, an effect's
+                                 two radii apart) every spacing / speed[0] seconds, of the births
+                                 its rate gives by then (floor of rate times the layers' time), in
+                                 square rings about position within the disc they fill, leaving at
+                                 speed[0]; spread, radius, half_extents unused */
 } gp_emitter_shape;
 typedef struct gp_emitter_desc {
     gp_emitter_shape shape;
@@ -1307,6 +1316,8 @@ typedef unsigned char gp__GLubyte;
     X(void, UseProgram, (gp__GLuint program)) \
     X(void, Uniform1ui, (gp__GLint location, gp__GLuint v0)) \
     X(void, Uniform1f, (gp__GLint location, float v0)) \
+    X(void, Uniform4f, (gp__GLint location, float v0, float v1, float v2, float v3)) \
+    X(void, Uniform4ui, (gp__GLint location, gp__GLuint v0, gp__GLuint v1, gp__GLuint v2, gp__GLuint v3)) \
     X(void, DispatchCompute, (gp__GLuint x, gp__GLuint y, gp__GLuint z)) \
     X(void, DispatchComputeIndirect, (gp__GLintptr indirect)) \
     X(void, MemoryBarrier, (gp__GLbitfield barriers)) \
@@ -1335,8 +1346,7 @@ typedef unsigned char gp__GLubyte;
     X(void, GetBooleanv, (gp__GLenum pname, gp__GLboolean* data)) \
     X(void, VertexAttribDivisor, (gp__GLuint index, gp__GLuint divisor)) \
     X(void, DrawElementsInstancedBaseInstance, (gp__GLenum mode, gp__GLsizei count, gp__GLenum type, const void* indices, gp__GLsizei instancecount, gp__GLuint baseinstance)) \
-    X(void, UniformMatrix4fv, (gp__GLint location, gp__GLsizei count, gp__GLboolean transpose, const float* value)) \
-    X(void, Uniform4f, (gp__GLint location, float v0, float v1, float v2, float v3))
+    X(void, UniformMatrix4fv, (gp__GLint location, gp__GLsizei count, gp__GLboolean transpose, const float* value))
 
 #define GP__GL_MEMBER(ret, name, args) ret (GP__APIENTRY *fn##name) args;
 typedef struct gp__gl {
@@ -2236,7 +2246,7 @@ static const char* const gp__file_emitter_emit_comp[] = {
     "    uint e = 0u;\n",
     "    while (e + 1u < gp_emission.y && j >= gp_emitters[e].births.x + gp_emitters[e].births.y) ++e;\n",
     "    uint slot, id;\n",
-    "    if (!gp_birth(j, slot, id)) return;\n",
+    "    if (!gp_birth(j, gp_emission.z, gp_emission.w, slot, id)) return;\n",
     "    vec4 position = gp_emitters[e].position, axis = gp_emitters[e].axis, extent = gp_emitters[e].extent;\n",
     "    vec4 motion = gp_emitters[e].motion, life = gp_emitters[e].life;\n",
     "    uint seed = gp_emitters[e].info.w, serial = gp_emitters[e].births.z + (j - gp_emitters[e].births.x);\n",
@@ -2277,7 +2287,7 @@ static const char* const gp__file_emitter_mesh_comp[] = {
     "    uint j = gp_global_index(), e = u_emitter;\n",
     "    if (j >= gp_emission.x) return;\n",
     "    uint slot, id;\n",
-    "    if (!gp_birth(j, slot, id)) return;\n",
+    "    if (!gp_birth(j, gp_emission.z, gp_emission.w, slot, id)) return;\n",
     "    uint seed = gp_emitters[e].info.w, serial = gp_emitters[e].births.z + j;\n",
     "    vec3 a = gp_random3(seed, serial, 0u), b = gp_random3(seed, serial, 1u), c = gp_random3(seed, serial, 2u);\n",
     "    uint low = gp_emitters[e].mesh.x, high = low + gp_emitters[e].mesh.y - 1u;\n",
@@ -2296,19 +2306,62 @@ static const char* const gp__file_emitter_mesh_comp[] = {
     "}\n",
     0
 };
+static const char* const gp__file_emitter_pour_comp[] = {
+    "#version 430 core\n",
+    "// emitter_pour: a pour's layer (a GP_EMITTER_POUR emitter's, or gp_pour_add's: one pass for both,\n",
+    "// section >>store), one invocation per particle: birth j takes the j-th point of the lattice across\n",
+    "// the stream (spacing apart, in square rings about the centre, each ring's points kept within the\n",
+    "// disc that the layer's n points fill), u_lead along the stream, moving at its speed. Slot and id\n",
+    "// as every birth's (gp_birth.glsl), from the uniforms' never-used ids.\n",
+    "layout(local_size_x = GP_GROUP_SIZE) in;\n",
+    "layout(location = 0) uniform vec4 u_center;      // xyz the nozzle's centre (m), w the lattice's spacing (m)\n",
+    "layout(location = 1) uniform vec4 u_direction;   // xyz the stream's unit direction, w its speed (m/s)\n",
+    "layout(location = 2) uniform vec4 u_particle;    // radius (m), mass (kg), lifetime (s), the lead along the stream (m)\n",
+    "layout(location = 3) uniform uvec4 u_info;       // kind | phase << 16, owner, user, 1 when the fluid's carried density exists\n",
+    "layout(location = 4) uniform uvec4 u_layer;      // the layer's particles, never-used ids among them, the first of those\n",
+    "\n",
+    "void main() {\n",
+    "    uint j = gp_global_index(), n = u_layer.x;\n",
+    "    if (j >= n) return;\n",
+    "    uint slot, id;\n",
+    "    if (!gp_birth(j, u_layer.y, u_layer.z, slot, id)) return;\n",
+    "    float disc = sqrt(float(n) / 3.14159265) + 0.5;\n",
+    "    int a = 0, b = 0;\n",
+    "    uint k = 0u;\n",
+    "    bool found = false;\n",
+    "    for (int ring = 0; ring < 64 && !found; ++ring)\n",
+    "        for (int x = -ring; x <= ring && !found; ++x)\n",
+    "            for (int y = -ring; y <= ring && !found; ++y) {\n",
+    "                if (x != -ring && x != ring && y != -ring && y != ring) continue;   // the ring's edge only\n",
+    "                if (float(x * x + y * y) > disc * disc) continue;\n",
+    "                if (k == j) { a = x; b = y; found = true; }\n",
+    "                ++k;\n",
+    "            }\n",
+    "    vec3 t, s;\n",
+    "    gp_basis(u_direction.xyz, t, s);\n",
+    "    vec3 p = u_center.xyz + u_center.w * (float(a) * t + float(b) * s) + u_particle.w * u_direction.xyz;\n",
+    "    gp_position[slot] = vec4(p, u_particle.x);\n",
+    "    gp_velocity[slot] = vec4(u_direction.w * u_direction.xyz, u_particle.y);\n",
+    "    gp_info[slot] = uvec4(id, u_info.x, u_info.y, u_info.z);\n",
+    "    gp_life[slot] = vec2(0.0, u_particle.z);\n",
+    "    slot_of_id[id] = slot;\n",
+    "    if (u_info.w != 0u) gp_state[slot] = vec2(0.0);\n",
+    "}\n",
+    0
+};
 static const char* const gp__file_gp_birth_glsl[] = {
     "// gp_birth.glsl: where a birth goes and what it is written as, for every emitter's pass\n",
-    "// (emitter_emit, emitter_mesh, spray_emit). Needs gp_emitter.glsl and gp_buffers.glsl (the store's\n",
-    "// attributes, STORE, FREE_IDS, SLOT_OF_ID) first. Birth j of the substep takes slot\n",
-    "// store_count + j, after every particle in the store, and a never-used id (the host's range in\n",
-    "// gp_emission) or else the j-th oldest given back (the free-id queue); false when there is no room\n",
-    "// or no id: store_count, which follows, counts it refused.\n",
-    "bool gp_birth(uint j, out uint slot, out uint id) {\n",
+    "// (emitter_emit, emitter_mesh, emitter_pour, spray_emit). Needs gp_emitter.glsl and gp_buffers.glsl\n",
+    "// (the store's attributes, STORE, FREE_IDS, SLOT_OF_ID) first. Birth j of the pass takes slot\n",
+    "// store_count + j, after every particle in the store, and a never-used id (fresh of them, from\n",
+    "// first: the host's range) or else the j-th oldest given back (the free-id queue); false when\n",
+    "// there is no room or no id: store_count, which follows, counts it refused.\n",
+    "bool gp_birth(uint j, uint fresh, uint first, out uint slot, out uint id) {\n",
     "    slot = store_count + j;\n",
     "    id = 0u;\n",
     "    if (slot >= gp_counts.z) return false;\n",
-    "    if (j < gp_emission.z) { id = gp_emission.w + j; return true; }\n",
-    "    uint k = j - gp_emission.z;\n",
+    "    if (j < fresh) { id = first + j; return true; }\n",
+    "    uint k = j - fresh;\n",
     "    if (k >= store_free_count) return false;\n",
     "    id = free_ids[(store_free_head + k) % (2u * gp_counts.z)];\n",
     "    return true;\n",
@@ -3910,7 +3963,7 @@ static const char* const gp__file_spray_emit_comp[] = {
     "    uint j = gp_global_index();\n",
     "    if (j >= min(u_limit, store_spray)) return;\n",
     "    uint slot, id;\n",
-    "    if (!gp_birth(j, slot, id)) return;\n",
+    "    if (!gp_birth(j, gp_emission.z, gp_emission.w, slot, id)) return;\n",
     "    uint source = sources[j];\n",
     "    vec4 extent = gp_emitters[u_emitter].extent, motion = gp_emitters[u_emitter].motion, life = gp_emitters[u_emitter].life;\n",
     "    uvec4 info = gp_emitters[u_emitter].info;\n",
@@ -4227,6 +4280,7 @@ typedef enum gp__shader_file_id {
     GP__FILE_EFFECTS_MOVE_COMP,
     GP__FILE_EMITTER_EMIT_COMP,
     GP__FILE_EMITTER_MESH_COMP,
+    GP__FILE_EMITTER_POUR_COMP,
     GP__FILE_GP_BIRTH_GLSL,
     GP__FILE_GP_BOUNDARY_GLSL,
     GP__FILE_GP_BUFFERS_GLSL,
@@ -4290,6 +4344,7 @@ static const gp__shader_file gp__shader_files[GP__FILE_COUNT] = {
     { "effects_move.comp", gp__file_effects_move_comp },
     { "emitter_emit.comp", gp__file_emitter_emit_comp },
     { "emitter_mesh.comp", gp__file_emitter_mesh_comp },
+    { "emitter_pour.comp", gp__file_emitter_pour_comp },
     { "gp_birth.glsl", gp__file_gp_birth_glsl },
     { "gp_boundary.glsl", gp__file_gp_boundary_glsl },
     { "gp_buffers.glsl", gp__file_gp_buffers_glsl },
@@ -4521,6 +4576,18 @@ static const gp__shader_range gp__ranges_emitter_mesh_comp[] = {
     { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
     { GP__FILE_GP_BIRTH_GLSL, 0, 28, 1 },
     { GP__FILE_EMITTER_MESH_COMP, 8, 25, 313 },
+    { GP__FILE_COUNT, 0, 0, 0 }
+};
+static const gp__shader_range gp__ranges_emitter_pour_comp[] = {
+    { GP__FILE_EMITTER_POUR_COMP, 0, 1, 1 },
+    { GP__FILE_EMITTER_POUR_COMP, 1, 5, 44 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
+    { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
+    { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
+    { GP__FILE_GP_EMITTER_GLSL, 0, 60, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
+    { GP__FILE_GP_BIRTH_GLSL, 0, 28, 1 },
+    { GP__FILE_EMITTER_POUR_COMP, 6, 34, 311 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_count_comp[] = {
@@ -4782,6 +4849,7 @@ typedef enum gp__program_id {
     GP__PROGRAM_EFFECTS_MOVE,
     GP__PROGRAM_EMITTER_EMIT,
     GP__PROGRAM_EMITTER_MESH,
+    GP__PROGRAM_EMITTER_POUR,
     GP__PROGRAM_GRID_COUNT,
     GP__PROGRAM_GRID_IDS,
     GP__PROGRAM_GRID_NEIGHBORS,
@@ -4827,6 +4895,7 @@ static const gp__shader_source gp__shader_sources[GP__SHADER_COUNT] = {
     { "effects_move.comp", GP__GL_COMPUTE_SHADER, gp__ranges_effects_move_comp },
     { "emitter_emit.comp", GP__GL_COMPUTE_SHADER, gp__ranges_emitter_emit_comp },
     { "emitter_mesh.comp", GP__GL_COMPUTE_SHADER, gp__ranges_emitter_mesh_comp },
+    { "emitter_pour.comp", GP__GL_COMPUTE_SHADER, gp__ranges_emitter_pour_comp },
     { "grid_count.comp", GP__GL_COMPUTE_SHADER, gp__ranges_grid_count_comp },
     { "grid_ids.comp", GP__GL_COMPUTE_SHADER, gp__ranges_grid_ids_comp },
     { "grid_neighbors.comp", GP__GL_COMPUTE_SHADER, gp__ranges_grid_neighbors_comp },
@@ -4953,6 +5022,8 @@ static const gp__binding_plan gp__binding_plans[GP__PROGRAM_COUNT] = {
                                        GP__R(SCAN_OUTPUT), GP__R(FREE_IDS), GP__R(SLOT_OF_ID), GP__R(STORE) } },
     { GP__PROGRAM_EMITTER_MESH,      { GP__R(POSITION), GP__R(VELOCITY), GP__R(INFO), GP__R(LIFE),
                                        GP__R(TRIANGLES), GP__R(FREE_IDS), GP__R(SLOT_OF_ID), GP__R(STORE) } },
+    { GP__PROGRAM_EMITTER_POUR,      { GP__R(POSITION), GP__R(VELOCITY), GP__R(INFO), GP__R(LIFE),
+                                       GP__R(FLUID_STATE), GP__R(FREE_IDS), GP__R(SLOT_OF_ID), GP__R(STORE) } },
     { GP__PROGRAM_EMITTER_EMIT,      { GP__R(POSITION), GP__R(VELOCITY), GP__R(INFO), GP__R(LIFE),
                                        GP__R(FLUID_STATE), GP__R(FREE_IDS), GP__R(SLOT_OF_ID), GP__R(STORE) } },
     { GP__PROGRAM_GRID_NEIGHBORS,    { GP__R(POSITION), 0, 0, 0,
@@ -5222,7 +5293,6 @@ typedef struct gp__collider {
 typedef struct gp__pour {
     uint32_t id;
     gp_pour_desc desc;                         /* direction normalised */
-    float tangent[3], bitangent[3];            /* the nozzle's plane */
     double clock;                              /* seconds since the last layer */
     double owed;                               /* particles due but not yet emitted (fractions) */
     gp_pour_state state;
@@ -5340,6 +5410,7 @@ typedef struct gp__emitter {
                                              first's w its cumulative share of the area) */
     uint32_t triangle_count, first_triangle;
     uint32_t mesh_births;                 /* this substep's, for its own pass */
+    double clock, owed;                   /* GP_EMITTER_POUR: seconds since its last layer, births due */
 } gp__emitter;
 typedef struct gp__emitter_system {
     gp__emitter emitters[GP_MAX_EMITTERS];
@@ -6217,6 +6288,43 @@ static gp_result gp__store_take_ids(gp_world* w, uint32_t n, uint32_t* out) {
     words.free_count -= n;
     gp__buffer_upload(w, w->store.words, offsetof(gp__store_words, free_head), 8, &words.free_head);
     return GP_OK;
+}
+
+/* The host's side of `births` births on the GPU after the count: how many take never-used ids
+   (returned; *first the first of them), the rest taking given-back ones there; the host's bound of
+   the count grows by them all. */
+static uint32_t gp__store_births(gp_world* w, uint32_t births, uint32_t* first) {
+    uint32_t fresh = births < w->store.id_space - w->store.next_id ? births : w->store.id_space - w->store.next_id;
+    *first = w->store.next_id;
+    w->store.next_id += fresh;
+    w->count = (uint64_t)w->count + births > w->capacity ? w->capacity : w->count + births;
+    w->store.added += births;
+    w->grid_built = false;
+    return fresh;
+}
+
+/* A pour's layer, gp_pour_add's or a GP_EMITTER_POUR emitter's (emitter_pour.comp): n particles on
+   the lattice across the stream, after the GPU's count. */
+typedef struct gp__layer {
+    float center[3], direction[3];   /* the nozzle, the stream's unit direction */
+    float spacing, speed, lead;      /* the lattice's spacing (m), the stream's speed (m/s), how far along it (m) */
+    float radius, mass, lifetime;
+    uint32_t n, kind, owner, user;   /* kind | phase << 16 */
+} gp__layer;
+static void gp__store_layer(gp_world* w, const gp__layer* l) {
+    uint32_t first, fresh, timer;
+    if (l->n == 0) return;
+    fresh = gp__store_births(w, l->n, &first);
+    timer = gp__timer_begin(w, GP__STAGE_EMITTER_EMIT);
+    gp__use(w, GP__PROGRAM_EMITTER_POUR);
+    w->gl.fnUniform4f(0, l->center[0], l->center[1], l->center[2], l->spacing);
+    w->gl.fnUniform4f(1, l->direction[0], l->direction[1], l->direction[2], l->speed);
+    w->gl.fnUniform4f(2, l->radius, l->mass, l->lifetime, l->lead);
+    w->gl.fnUniform4ui(3, l->kind, l->owner, l->user, w->fluid.state != 0);
+    w->gl.fnUniform4ui(4, l->n, fresh, first, 0u);
+    gp__dispatch(w, gp__groups(l->n, GP_GROUP_SIZE));
+    gp__timer_end(w, timer);
+    gp__store_count(w, l->n, fresh, false);
 }
 
 /* ---- the checks every add shares ---- */
@@ -7725,7 +7833,7 @@ gp_result gp_pour_add(gp_world* world, const gp_pour_desc* desc, gp_pour* pour) 
     gp__pour* p;
     gp_pour_desc d;
     gp_result r;
-    float len, *t, *b, *n;
+    float len;
     if (!world) return gp__no_world(__func__);
     gp__begin(world, "gp_pour_add");
     if (!desc || !pour) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_NULL,
@@ -7750,13 +7858,6 @@ gp_result gp_pour_add(gp_world* world, const gp_pour_desc* desc, gp_pour* pour) 
     memset(p, 0, sizeof *p);
     len = sqrtf(d.direction[0] * d.direction[0] + d.direction[1] * d.direction[1] + d.direction[2] * d.direction[2]);
     d.direction[0] /= len; d.direction[1] /= len; d.direction[2] /= len;
-    n = d.direction; t = p->tangent; b = p->bitangent;
-    /* a tangent: the axis least aligned with the direction, made orthogonal */
-    if (fabsf(n[0]) < 0.6f) { t[0] = 1.0f - n[0] * n[0]; t[1] = -n[0] * n[1]; t[2] = -n[0] * n[2]; }
-    else { t[0] = -n[1] * n[0]; t[1] = 1.0f - n[1] * n[1]; t[2] = -n[1] * n[2]; }
-    len = sqrtf(t[0] * t[0] + t[1] * t[1] + t[2] * t[2]);
-    t[0] /= len; t[1] /= len; t[2] /= len;
-    b[0] = n[1] * t[2] - n[2] * t[1]; b[1] = n[2] * t[0] - n[0] * t[2]; b[2] = n[0] * t[1] - n[1] * t[0];
     p->desc = d;
     p->id = ++world->fluid.next_pour_id;
     world->fluid.pour_count++;
@@ -7789,48 +7890,43 @@ gp_result gp_pour_state_get(gp_world* world, gp_pour pour, gp_pour_state* state)
 
 /* Runs a pour for h seconds: each time the stream has moved a spacing, a layer of the lattice
    points of the nozzle's plane nearest its centre (as many as the rate owes), already moved
-   on by the time since it was due. */
+   on by the time since it was due: born on the GPU (gp__store_layer, the pass of GP_EMITTER_POUR). */
 static gp_result gp__pour_run(gp_world* w, gp__pour* p, float h) {
     const gp_fluid_material* m = &w->fluid.materials[p->desc.phase];
     double interval = m->spacing / p->desc.speed;
-    gp_result r = GP_OK;
+    gp__layer l;
+    memset(&l, 0, sizeof l);   /* a layer as a GP_EMITTER_POUR's, on the GPU (emitter_pour.comp) */
+    memcpy(l.center, p->desc.position, sizeof l.center);
+    memcpy(l.direction, p->desc.direction, sizeof l.direction);
+    l.spacing = m->spacing; l.speed = p->desc.speed; l.radius = 0.5f * m->spacing; l.mass = m->mass;
+    l.kind = (uint32_t)GP_KIND_FLUID | p->desc.phase << 16; l.owner = GP_NO_OWNER;
     p->clock += h;
-    while (r == GP_OK && p->clock >= interval && !p->state.full) {
-        float xyz[3 * 1024], lead;
-        uint32_t n, k = 0, room = w->capacity - w->count;
-        int ring, a, b;
+    while (p->clock >= interval && !p->state.full) {
+        uint32_t room = w->capacity - w->count;
         p->clock -= interval;
         p->owed += p->desc.rate * interval;
-        n = p->owed > 1024.0 ? 1024u : (uint32_t)p->owed;
-        lead = (float)(p->clock * p->desc.speed);
-        /* square rings of the plane's lattice, kept when inside the disc of the layer's size */
-        for (ring = 0; k < n && ring < 64; ++ring) {
-            float disc = sqrtf((float)n / 3.14159265f) + 0.5f;
-            for (a = -ring; a <= ring && k < n; ++a)
-                for (b = -ring; b <= ring && k < n; ++b) {
-                    int c;
-                    if (a != -ring && a != ring && b != -ring && b != ring) continue;
-                    if ((float)(a * a + b * b) > disc * disc) continue;
-                    for (c = 0; c < 3; ++c)
-                        xyz[3 * k + c] = p->desc.position[c] + m->spacing * ((float)a * p->tangent[c] + (float)b * p->bitangent[c]) +
-                                         lead * p->desc.direction[c];
-                    ++k;
-                }
+        l.n = p->owed > 1024.0 ? 1024u : (uint32_t)p->owed;
+        l.lead = (float)(p->clock * p->desc.speed);
+        if (l.n > room && w->store.mortal) {   /* the host's bound says full; the GPU's count may not */
+            gp__buffer_download(w, w->store.words, offsetof(gp__store_words, count), 4, &w->count);
+            room = w->capacity - w->count;
         }
-        if (k > room) {
-            k = room;
+        if (l.n > room) {   /* a pour stops at a full store: what fits, then no more */
+            l.n = room;
             p->state.full = true;
             GP__LOG(w, GP_LOG_WARNING, GP_LOG_ITEM_POUR_STOPPED,
                     "gp_world_step: pour %u stopped: the store is full (%u particles)", p->id, w->capacity);
         }
-        if (k) {
-            float v[3];
-            v[0] = p->desc.direction[0] * p->desc.speed; v[1] = p->desc.direction[1] * p->desc.speed; v[2] = p->desc.direction[2] * p->desc.speed;
-            r = gp__fluid_add(w, p->desc.phase, xyz, k, v);
-            if (r == GP_OK) { p->state.emitted += k; p->owed -= k; }
+        gp__store_layer(w, &l);
+        p->state.emitted += l.n;
+        p->owed -= l.n;
+        if (l.n) {
+            float speed = p->desc.speed;
+            if (speed > w->step.added_speed) w->step.added_speed = speed;
+            w->fluid.phases |= 1u << p->desc.phase;
         }
     }
-    return r;
+    return GP_OK;
 }
 
 /* The fluid's emitters, the first stage of a substep (section >>step): every pour's layers due. */
@@ -7851,22 +7947,11 @@ static bool gp__fluid_runs(const gp_world* w) { return w->fluid.phases || !w->de
 /* The fluid's forces: density (summation or continuity) and acceleration, the solids as boundary
    particles (gp_coupling.glsl). */
 static void gp__fluid_forces(gp_world* w) {
-    uint32_t groups = gp__groups(w->count, GP_GROUP_SIZE), timer;
     if (gp__fluid_runs(w)) {
-        timer = gp__timer_begin(w, GP__STAGE_SPH_DENSITY);
-        gp__use(w, GP__PROGRAM_SPH_DENSITY);
-        gp__dispatch(w, groups);
-        gp__timer_end(w, timer);
-        if (w->fluid.state) {   /* some material has carried its density: its particles' pass */
-            timer = gp__timer_begin(w, GP__STAGE_SPH_CONTINUITY);
-            gp__use(w, GP__PROGRAM_SPH_CONTINUITY);
-            gp__dispatch(w, groups);
-            gp__timer_end(w, timer);
-        }
-        timer = gp__timer_begin(w, GP__STAGE_SPH_FORCE);
-        gp__use(w, GP__PROGRAM_SPH_FORCE);
-        gp__dispatch(w, groups);
-        gp__timer_end(w, timer);
+        gp__stage_run(w, GP__STAGE_SPH_DENSITY, GP__PROGRAM_SPH_DENSITY);
+        if (w->fluid.state)   /* some material has carried its density: its particles' pass */
+            gp__stage_run(w, GP__STAGE_SPH_CONTINUITY, GP__PROGRAM_SPH_CONTINUITY);
+        gp__stage_run(w, GP__STAGE_SPH_FORCE, GP__PROGRAM_SPH_FORCE);
     }
     w->fluid.valid = true;
     w->fluid.count = w->count;
@@ -8772,10 +8857,7 @@ static void gp__rigid_substep(gp_world* w) {
     gp__use(w, GP__PROGRAM_BODY_UPDATE);
     gp__dispatch(w, gp__groups(w->rigid.body_count, GP_GROUP_SIZE));
     gp__timer_end(w, timer);
-    timer = gp__timer_begin(w, GP__STAGE_BODY_PARTICLES);
-    gp__use(w, GP__PROGRAM_BODY_PARTICLES);
-    gp__dispatch(w, gp__groups(w->count, GP_GROUP_SIZE));
-    gp__timer_end(w, timer);
+    gp__stage_run(w, GP__STAGE_BODY_PARTICLES, GP__PROGRAM_BODY_PARTICLES);
 }
 
 /* >>coupling ===============================================================================
@@ -8789,12 +8871,8 @@ static void gp__rigid_substep(gp_world* w) {
    inside a solid's sphere (coupling_guard). Through the one grid: no second neighbour search. */
 
 static void gp__coupling_substep(gp_world* w) {
-    uint32_t timer;
     if (!w->fluid.phases || !w->dem.phases) return;   /* needs a fluid and a solid */
-    timer = gp__timer_begin(w, GP__STAGE_COUPLING_SOLID);
-    gp__use(w, GP__PROGRAM_COUPLING_SOLID);
-    gp__dispatch(w, gp__groups(w->count, GP_GROUP_SIZE));
-    gp__timer_end(w, timer);
+    gp__stage_run(w, GP__STAGE_COUPLING_SOLID, GP__PROGRAM_COUPLING_SOLID);
 }
 
 /* The guard, after every system has moved its particles: no fluid particle ends the substep
@@ -8965,7 +9043,7 @@ static gp_result gp__emitter_resolve(gp_world* w, const gp_emitter_desc* desc, g
     d = *desc;
     if (d.shape == GP_EMITTER_DEFAULT) d.shape = GP_EMITTER_POINT;
     if (d.kind == GP_KIND_DEFAULT) d.kind = GP_KIND_EFFECT;
-    if ((int)d.shape < (int)GP_EMITTER_POINT || (int)d.shape > (int)GP_EMITTER_MESH)
+    if ((int)d.shape < (int)GP_EMITTER_POINT || (int)d.shape > (int)GP_EMITTER_POUR)
         return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_NOT_AN_ENUM_VALUE, "shape %d is not a gp_emitter_shape", (int)d.shape);
     if ((int)d.kind <= (int)GP_KIND_DEFAULT || (int)d.kind >= (int)GP_KIND_COUNT)
         return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_NOT_AN_ENUM_VALUE, "kind %d is not a gp_kind", (int)d.kind);
@@ -8998,6 +9076,9 @@ static gp_result gp__emitter_resolve(gp_world* w, const gp_emitter_desc* desc, g
                         "speed [%g, %g] and lifetime [%g, %g] must be finite, from 0", (double)d.speed[0], (double)d.speed[1],
                         (double)d.lifetime[0], (double)d.lifetime[1]);
     if (d.speed[1] < d.speed[0]) d.speed[1] = d.speed[0];
+    if (d.shape == GP_EMITTER_POUR && !(d.speed[0] > 0.0f))
+        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE, "a pour's speed[0] %g must be positive",
+                        (double)d.speed[0]);
     if (d.lifetime[1] < d.lifetime[0]) d.lifetime[1] = d.lifetime[0];
     if (d.lifetime[0] == 0.0f && d.lifetime[1] > 0.0f)
         return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE,
@@ -9151,6 +9232,7 @@ gp_result gp_emitter_add(gp_world* world, const gp_emitter_desc* desc, gp_emitte
     e->time = 0.0;
     e->by_rate = e->emitted = 0;
     e->burst = e->step_births = e->step_burst = e->serial = 0;
+    e->clock = e->owed = 0.0;
     world->emitters.any = true;
     gp__emitter_kinds(world, &d);
     emitter->id = e->generation << 8 | (slot + 1u);
@@ -9276,17 +9358,39 @@ static void gp__emitters_plan(gp_world* w, float dt, uint32_t substeps) {
 /* The substep's births (emitter_emit.comp): substep s of S gives each emitter
    floor(B (s + 1) / S) - floor(B s / S) of the B its rate gives the step, and the first its burst; the host's bound
    of the count grows by them all. */
-/* The table's emission word for `births` births: how many take never-used ids, and the first;
-   the host's bound of the count grows by them. */
+/* The table's emission word for `births` births (gp__store_births: the ids, the host's bound). */
 static uint32_t gp__emitters_ids(gp_world* w, uint32_t births) {
     gp__emitter_block* block = &w->emitters.block;
-    uint32_t fresh = births < w->store.id_space - w->store.next_id ? births : w->store.id_space - w->store.next_id;
-    block->emission[0] = births; block->emission[2] = fresh; block->emission[3] = w->store.next_id;
-    w->store.next_id += fresh;
-    w->count = (uint64_t)w->count + births > w->capacity ? w->capacity : w->count + births;
-    w->store.added += births;
-    w->grid_built = false;
+    uint32_t first, fresh = gp__store_births(w, births, &first);
+    block->emission[0] = births; block->emission[2] = fresh; block->emission[3] = first;
     return fresh;
+}
+
+/* A pour emitter's layers due in the substep of h seconds: one every spacing / speed, each of the
+   births its rate gave by then (at most 1,024), its lead the distance the stream moved since. */
+static void gp__emitter_pour(gp_world* w, uint32_t i, double h) {
+    gp__emitter* e = &w->emitters.emitters[i];
+    const gp_emitter_desc* d = &e->desc;
+    gp__layer l;
+    float spacing = d->kind == GP_KIND_FLUID ? w->fluid.materials[d->phase].spacing
+                  : d->kind == GP_KIND_GRANULAR ? w->dem.materials[d->phase].diameter : 2.0f * d->particle_radius;
+    double interval = spacing / d->speed[0];
+    memset(&l, 0, sizeof l);
+    memcpy(l.center, d->position, sizeof l.center);
+    memcpy(l.direction, d->direction, sizeof l.direction);
+    l.spacing = spacing; l.speed = d->speed[0]; l.radius = d->particle_radius; l.mass = d->mass; l.lifetime = d->lifetime[0];
+    l.kind = (uint32_t)d->kind | d->phase << 16; l.owner = i; l.user = d->user;
+    e->clock += h;
+    while (e->clock >= interval) {
+        e->clock -= interval;
+        e->owed += (double)d->rate * interval;
+        l.n = e->owed > 1024.0 ? 1024u : (uint32_t)e->owed;
+        l.lead = (float)(e->clock * d->speed[0]);
+        e->owed -= l.n;
+        e->emitted += l.n;
+        gp__store_layer(w, &l);
+    }
+    if (d->speed[0] > w->step.added_speed) w->step.added_speed = d->speed[0];
 }
 
 /* A spray emitter's births (spray_flags, the library's compaction, spray_emit): the fluid particles
@@ -9355,6 +9459,7 @@ static void gp__emitters_substep(gp_world* w) {
         const gp_emitter_desc* d = &e->desc;
         if (d->shape == GP_EMITTER_SPRAY) k = 0;   /* the GPU decides its births: below */
         if (d->shape == GP_EMITTER_MESH) { e->mesh_births = (uint32_t)k; k = 0; }   /* its own pass: below */
+        if (d->shape == GP_EMITTER_POUR) k = 0;   /* its layers: below */
         if (births + (uint64_t)k > w->capacity) k = w->capacity - births;
         gp__emitter_row(e, i, g);
         g->births[0] = births; g->births[1] = (uint32_t)k; g->births[2] = e->serial; g->births[3] = 0;
@@ -9380,6 +9485,7 @@ static void gp__emitters_substep(gp_world* w) {
         gp__emitter* e = &w->emitters.emitters[i];
         if (e->live && e->desc.shape == GP_EMITTER_SPRAY) gp__emitter_spray(w, i);
         if (e->live && e->desc.shape == GP_EMITTER_MESH && e->mesh_births) gp__emitter_mesh_births(w, i);
+        if (e->live && e->desc.shape == GP_EMITTER_POUR) gp__emitter_pour(w, i, w->emitters.h);
     }
 }
 

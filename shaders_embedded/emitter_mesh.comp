@@ -282,17 +282,17 @@ layout(std430, binding = GP_BINDING_BODIES) buffer gp_rigid_block { vec4 gp_rigi
 // <<include gp_buffers.glsl
 // >>include gp_birth.glsl
 // gp_birth.glsl: where a birth goes and what it is written as, for every emitter's pass
-// (emitter_emit, emitter_mesh, spray_emit). Needs gp_emitter.glsl and gp_buffers.glsl (the store's
-// attributes, STORE, FREE_IDS, SLOT_OF_ID) first. Birth j of the substep takes slot
-// store_count + j, after every particle in the store, and a never-used id (the host's range in
-// gp_emission) or else the j-th oldest given back (the free-id queue); false when there is no room
-// or no id: store_count, which follows, counts it refused.
-bool gp_birth(uint j, out uint slot, out uint id) {
+// (emitter_emit, emitter_mesh, emitter_pour, spray_emit). Needs gp_emitter.glsl and gp_buffers.glsl
+// (the store's attributes, STORE, FREE_IDS, SLOT_OF_ID) first. Birth j of the pass takes slot
+// store_count + j, after every particle in the store, and a never-used id (fresh of them, from
+// first: the host's range) or else the j-th oldest given back (the free-id queue); false when
+// there is no room or no id: store_count, which follows, counts it refused.
+bool gp_birth(uint j, uint fresh, uint first, out uint slot, out uint id) {
     slot = store_count + j;
     id = 0u;
     if (slot >= gp_counts.z) return false;
-    if (j < gp_emission.z) { id = gp_emission.w + j; return true; }
-    uint k = j - gp_emission.z;
+    if (j < fresh) { id = first + j; return true; }
+    uint k = j - fresh;
     if (k >= store_free_count) return false;
     id = free_ids[(store_free_head + k) % (2u * gp_counts.z)];
     return true;
@@ -318,7 +318,7 @@ void main() {
     uint j = gp_global_index(), e = u_emitter;
     if (j >= gp_emission.x) return;
     uint slot, id;
-    if (!gp_birth(j, slot, id)) return;
+    if (!gp_birth(j, gp_emission.z, gp_emission.w, slot, id)) return;
     uint seed = gp_emitters[e].info.w, serial = gp_emitters[e].births.z + j;
     vec3 a = gp_random3(seed, serial, 0u), b = gp_random3(seed, serial, 1u), c = gp_random3(seed, serial, 2u);
     uint low = gp_emitters[e].mesh.x, high = low + gp_emitters[e].mesh.y - 1u;

@@ -93,6 +93,21 @@ static void test_emitter_steady_state(void) {
     gp_world_destroy(w);
 }
 
+/* A burst of n from emitter e, one substep: the store read back (n particles exactly), and the
+   first id of the burst (ids are never-used ones, in birth order: a birth's serial is its id
+   less it). */
+static uint32_t emit_burst_read(gp_world* w, gp_emitter e, uint32_t n, gp_particle_position* p, gp_particle_velocity* v,
+                                gp_particle_info* info, gp_particle_life* life) {
+    uint32_t i, count = 0, first = 0xffffffffu;
+    CHECK(gp_emitter_burst(w, e, n) == GP_OK);
+    emit_step(w, 1);
+    CHECK(gp_particle_count_read(w, &count) == GP_OK && count == n);
+    CHECK(gp_particles_read(w, GP_ATTRIBUTE_POSITION, 0, n, p) == GP_OK && gp_particles_read(w, GP_ATTRIBUTE_VELOCITY, 0, n, v) == GP_OK &&
+          gp_particles_read(w, GP_ATTRIBUTE_INFO, 0, n, info) == GP_OK && gp_particles_read(w, GP_ATTRIBUTE_LIFE, 0, n, life) == GP_OK);
+    for (i = 0; i < n; ++i) if (info[i].id < first) first = info[i].id;
+    return first;
+}
+
 /* A burst of 2,000 from each shape (seed 42, speeds 1 to 3 m/s, lifetimes 1 to 2 s, spread 0.6
    rad; the cone 0.8 rad), flown one substep of 1/60 s without gravity: every particle where the
    double-precision reference puts it (x0 + v h) to 1e-5 m, its velocity to 1e-5 m/s, its lifetime
@@ -111,7 +126,7 @@ static void test_emitter_shapes_against_cpu(void) {
         gp_world* w = emit_world(4096);
         gp_emitter_desc d, r;
         gp_emitter e;
-        uint32_t i, count = 0, first = 0xffffffffu, outside = 0;
+        uint32_t i, first, outside = 0;
         double worst_x = 0.0, worst_v = 0.0, worst_life = 0.0, cosines = 0.0, cubes = 0.0;
         if (!w) break;
         memset(&d, 0, sizeof d);
@@ -125,12 +140,7 @@ static void test_emitter_shapes_against_cpu(void) {
         d.lifetime[0] = 1.0f; d.lifetime[1] = 2.0f;
         d.seed = 42;
         CHECK(gp_emitter_add(w, &d, &e) == GP_OK && gp_emitter_get(w, e, &r) == GP_OK);
-        CHECK(gp_emitter_burst(w, e, n) == GP_OK);
-        emit_step(w, 1);
-        CHECK(gp_particle_count_read(w, &count) == GP_OK && count == n);
-        CHECK(gp_particles_read(w, GP_ATTRIBUTE_POSITION, 0, n, p) == GP_OK && gp_particles_read(w, GP_ATTRIBUTE_VELOCITY, 0, n, v) == GP_OK &&
-              gp_particles_read(w, GP_ATTRIBUTE_INFO, 0, n, info) == GP_OK && gp_particles_read(w, GP_ATTRIBUTE_LIFE, 0, n, life) == GP_OK);
-        for (i = 0; i < n; ++i) if (info[i].id < first) first = info[i].id;
+        first = emit_burst_read(w, e, n, p, v, info, life);
         for (i = 0; i < n; ++i) {
             double x[3], u[3], lifetime, gx[3], gu[3], rel[3], along = 0.0, speed = 0.0, r3 = 0.0;
             int c;
@@ -611,7 +621,7 @@ static void test_emitter_mesh_against_cpu(void) {
     gp_particle_velocity* v = (gp_particle_velocity*)malloc(n * sizeof *v);
     gp_particle_info* info = (gp_particle_info*)malloc(n * sizeof *info);
     gp_particle_life* life = (gp_particle_life*)malloc(n * sizeof *life);
-    uint32_t i, first = 0xffffffffu, count = 0, on_small = 0, wrong = 0;
+    uint32_t i, first, on_small = 0, wrong = 0;
     double worst = 0.0, small_share;
     if (!w) { free(p); free(v); free(info); free(life); return; }
     memset(&d, 0, sizeof d);
@@ -623,12 +633,7 @@ static void test_emitter_mesh_against_cpu(void) {
     d.lifetime[0] = 1.0f; d.lifetime[1] = 2.0f;
     d.seed = 5;
     CHECK(gp_emitter_add(w, &d, &e) == GP_OK && gp_emitter_get(w, e, &r) == GP_OK && r.vertices == NULL);
-    CHECK(gp_emitter_burst(w, e, n) == GP_OK);
-    emit_step(w, 1);
-    CHECK(gp_particle_count_read(w, &count) == GP_OK && count == n);
-    CHECK(gp_particles_read(w, GP_ATTRIBUTE_POSITION, 0, n, p) == GP_OK && gp_particles_read(w, GP_ATTRIBUTE_VELOCITY, 0, n, v) == GP_OK &&
-          gp_particles_read(w, GP_ATTRIBUTE_INFO, 0, n, info) == GP_OK && gp_particles_read(w, GP_ATTRIBUTE_LIFE, 0, n, life) == GP_OK);
-    for (i = 0; i < n; ++i) if (info[i].id < first) first = info[i].id;
+    first = emit_burst_read(w, e, n, p, v, info, life);
     for (i = 0; i < n; ++i) {
         double x[3], u[3], lifetime, g[3], gu[3], speed;
         uint32_t triangle;
@@ -656,6 +661,71 @@ static void test_emitter_mesh_against_cpu(void) {
     gp_world_destroy(w);
 }
 
+/* A pour emitter of effect particles (2 cm apart, 0.5 m/s along a slanted axis, 700 a second)
+   without gravity: after each of 60 steps the store holds what the layer schedule gives (a layer
+   every spacing / speed seconds of the births the rate gave by then, floor of the sum: a CPU model
+   of it in the same double arithmetic), and every particle sits on the lattice across the stream
+   (its offsets along the two directions across it whole multiples of the spacing, to 1e-4 m). */
+static void test_emitter_pour_layers(void) {
+    gp_world* w = emit_world(8192);
+    gp_emitter_desc d;
+    gp_emitter e;
+    double clock = 0.0, owed = 0.0, interval;
+    uint64_t expected = 0;
+    uint32_t n, count = 0, wrong = 0, off = 0, i;
+    if (!w) return;
+    memset(&d, 0, sizeof d);
+    d.shape = GP_EMITTER_POUR;
+    d.position[0] = 0.2f; d.position[1] = 1.0f;
+    d.direction[0] = 0.3f; d.direction[1] = -1.0f; d.direction[2] = 0.2f;
+    d.speed[0] = 0.5f;
+    d.rate = 700.0f;
+    d.particle_radius = 0.01f;
+    CHECK(gp_emitter_add(w, &d, &e) == GP_OK);
+    interval = 0.02f / d.speed[0];
+    for (n = 1; n <= 60; ++n) {
+        emit_step(w, 1);
+        clock += (double)EMIT_DT;   /* the library's schedule, in its arithmetic */
+        while (clock >= interval) {
+            uint32_t layer;
+            clock -= interval;
+            owed += (double)d.rate * interval;
+            layer = owed > 1024.0 ? 1024u : (uint32_t)owed;
+            owed -= layer;
+            expected += layer;
+        }
+        CHECK(gp_particle_count_read(w, &count) == GP_OK);
+        wrong += count != expected;
+    }
+    CHECKF(wrong == 0, "%u steps held another count than the layers' schedule (%u, %llu at the end)", wrong, count, (unsigned long long)expected);
+    {
+        gp_particle_position* p = (gp_particle_position*)malloc(count * sizeof *p);
+        gp_emitter_desc r;
+        double axis[3], t[3], b[3], len;
+        int c;
+        CHECK(gp_emitter_get(w, e, &r) == GP_OK);
+        for (c = 0; c < 3; ++c) axis[c] = r.direction[c];
+        {   /* any two directions across the axis: a lattice point's offset is whole in the pour's own basis, */
+            double sgn = axis[2] >= 0.0 ? 1.0 : -1.0, a = -1.0 / (sgn + axis[2]), q = axis[0] * axis[1] * a;
+            t[0] = 1.0 + sgn * axis[0] * axis[0] * a; t[1] = sgn * q; t[2] = -sgn * axis[0];   /* Duff et al. 2017, as gp_basis */
+            b[0] = q; b[1] = sgn + axis[1] * axis[1] * a; b[2] = -axis[1];
+        }
+        len = 0.0;
+        CHECK(gp_particles_read(w, GP_ATTRIBUTE_POSITION, 0, count, p) == GP_OK);
+        for (i = 0; i < count; ++i) {
+            double rel[3] = {p[i].x - r.position[0], p[i].y - r.position[1], p[i].z - r.position[2]}, u = 0.0, v = 0.0;
+            for (c = 0; c < 3; ++c) { u += rel[c] * t[c]; v += rel[c] * b[c]; }
+            u /= 0.02; v /= 0.02;
+            if (fabs(u - floor(u + 0.5)) > 5e-3 || fabs(v - floor(v + 0.5)) > 5e-3) ++off;
+            len = fmax(len, sqrt(u * u + v * v));
+        }
+        CHECKF(off == 0, "%u of %u pour particles are off the lattice across the stream", off, count);
+        CHECKF(len < 10.0, "the pour is %.1f spacings wide: its layers of 14 should fill a disc of about 2", len);
+        free(p);
+    }
+    gp_world_destroy(w);
+}
+
 const gp_test_case emitter_tests[] = {
     {"emitter_counts_exact", test_emitter_counts_exact},
     {"emitter_steady_state", test_emitter_steady_state},
@@ -668,5 +738,6 @@ const gp_test_case emitter_tests[] = {
     {"emitter_sprites_blend", test_emitter_sprites_blend},
     {"emitter_spray_against_cpu", test_emitter_spray_against_cpu},
     {"emitter_mesh_against_cpu", test_emitter_mesh_against_cpu},
+    {"emitter_pour_layers", test_emitter_pour_layers},
 };
 const int emitter_test_count = (int)(sizeof emitter_tests / sizeof emitter_tests[0]);

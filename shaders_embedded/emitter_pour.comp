@@ -1,0 +1,344 @@
+#version 430 core
+// >>defines
+#define GP_GROUP_SIZE 256
+#define GP_KIND_FLUID 1u
+#define GP_KIND_GRANULAR 2u
+#define GP_KIND_RIGID 3u
+#define GP_KIND_EFFECT 5u
+#define GP_GRID_BOUNDED 1
+#define GP_GRID_HASHED 2
+#define GP_MAX_FLUID_MATERIALS 8u
+#define GP_MAX_FORCES 8u
+#define GP_MAX_COLLIDERS 32u
+#define GP_MAX_GRANULAR_MATERIALS 8u
+#define GP_MAX_EFFECT_MATERIALS 8u
+#define GP_WALL_SAMPLES 32u
+#define GP_FLAG_DETERMINISTIC 1u
+#define GP_KIND_CLOTH 4u
+#define GP_PARTICLE_DEAD 256u
+#define GP_NO_SLOT 4294967295u
+#define GP_MAX_EMITTERS 32u
+#define GP_EMITTER_SPHERE 2.0
+#define GP_EMITTER_BOX 3.0
+#define GP_EMITTER_DISC 4.0
+#define GP_EMITTER_CONE 5.0
+#define GP_INTEGRATOR_MASK 3u
+#define GP_FLAG_ARTIFICIAL_VISCOSITY 256u
+#define GP_SHAPE_SPHERE 1.0
+#define GP_SHAPE_BOX 2.0
+#define GP_SHAPE_CAPSULE 3.0
+#define GP_SHAPE_PLANE 4.0
+#define GP_SHAPE_MESH 5.0
+#define GP_SHAPE_HEIGHTFIELD 6.0
+#define GP_SCAN_CHUNK 32u
+#define GP_SORT_RUN 16u
+#define GP_BINDING_POSITION 0
+#define GP_BINDING_VELOCITY 1
+#define GP_BINDING_INFO 2
+#define GP_BINDING_LIFE 3
+#define GP_BINDING_FLUID_STATE 4
+#define GP_BINDING_FREE_IDS 5
+#define GP_BINDING_SLOT_OF_ID 6
+#define GP_BINDING_STORE 7
+// <<defines
+// emitter_pour: a pour's layer (a GP_EMITTER_POUR emitter's, or gp_pour_add's: one pass for both,
+// section >>store), one invocation per particle: birth j takes the j-th point of the lattice across
+// the stream (spacing apart, in square rings about the centre, each ring's points kept within the
+// disc that the layer's n points fill), u_lead along the stream, moving at its speed. Slot and id
+// as every birth's (gp_birth.glsl), from the uniforms' never-used ids.
+// >>include gp_common.glsl
+// gp_common.glsl: included first by every gpuparticle.h compute shader.
+// The constants that C and GLSL share (GP_GROUP_SIZE, the kinds, the tables' sizes, the shapes,
+// the chunk and run lengths of the scan and the sort) are not written here: the header defines
+// them from its own C values after the #version line (section >>shaders, gp__shader_constants).
+// The flat index of a workgroup in a dispatch that the host split into x * y groups (GL
+// guarantees only 65,535 groups per axis, and 16M elements need 65,536 groups of 256).
+
+uint gp_group_index() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x; }
+uint gp_global_index() { return gp_group_index() * uint(GP_GROUP_SIZE) + gl_LocalInvocationID.x; }
+
+// True when no component is NaN or infinite. Tested on the bits so that no compiler may assume
+// finite math and fold it away.
+bool gp_finite(float x) { return (floatBitsToUint(x) & 0x7f800000u) != 0x7f800000u; }
+bool gp_finite3(vec3 v) { return gp_finite(v.x) && gp_finite(v.y) && gp_finite(v.z); }
+
+// A uint that orders as the float does, negative values too (gp_float_sort_key in C): the sort
+// keys of a depth.
+uint gp_float_key(float x) { uint b = floatBitsToUint(x); return (b & 0x80000000u) != 0u ? ~b : (b | 0x80000000u); }
+// <<include gp_common.glsl
+// >>include gp_world.glsl
+// gp_world.glsl: the world's parameters, one std140 uniform block at binding 0.
+// Mirrored by gp__world_params in gpuparticle.h (section >>structs), checked field by field by a test.
+layout(std140, binding = 0) uniform gp_world_block {
+    vec4  gp_grid_origin;   // xyz lowest corner of a bounded grid (metres), w cells per metre (1 / cell size)
+    ivec4 gp_grid_dims;     // xyz cells per axis of a bounded grid, w mode (1 bounded, 2 hashed)
+    uvec4 gp_counts;        // x live particles, y buckets, z capacity, w flags (GP_FLAG_DETERMINISTIC)
+};
+// <<include gp_world.glsl
+// >>include gp_particles.glsl
+// gp_particles.glsl: a particle's info word (gp_particle_info in gpuparticle.h): info.y holds the
+// kind (bits 0-7, GP_KIND_*), the flags (bits 8-15) and the phase (bits 16-31). The store's buffers
+// are in gp_buffers.glsl.
+uint gp_kind_of(uvec4 info) { return info.y & 0xffu; }
+uint gp_phase_of(uvec4 info) { return info.y >> 16u; }
+// Grains and rigid bodies' particles: the DEM's kinds, and the fluid's boundary (gp_coupling.glsl).
+bool gp_is_solid(uint kind) { return kind == GP_KIND_GRANULAR || kind == GP_KIND_RIGID; }
+// Dead: removed (GP_PARTICLE_DEAD, set by gp_particles_remove) or as old as its lifetime (0:
+// forever). The next grid build takes it out of the store and gives its id back (section >>grid).
+bool gp_dead(uvec4 info, vec2 life) { return (info.y & GP_PARTICLE_DEAD) != 0u || (life.y > 0.0 && life.x >= life.y); }
+// Bodies' and cloth's particles live as long as their owner: never aged, never removed alone.
+bool gp_owned(uint kind) { return kind == GP_KIND_RIGID || kind == GP_KIND_CLOTH; }
+// <<include gp_particles.glsl
+// >>include gp_emitter.glsl
+// gp_emitter.glsl: the emitters' table (section >>emitters), one std140 uniform block at binding 2,
+// mirrored by gp__emitter_gpu and gp__emission in gpuparticle.h (checked field by field by a
+// test), and the counter-based random numbers every birth draws.
+struct gp_emitter {
+    vec4 position;   // xyz centre (m), w shape (GP_EMITTER_*)
+    vec4 axis;       // xyz unit direction, w spread: the half-angle of the directions about it (radians)
+    vec4 extent;     // xyz a box's half extents (m), w a sphere's, disc's or cone's radius (m)
+    vec4 motion;     // x, y the speed's range (m/s), z the particles' radius (m), w their mass (kg)
+    vec4 life;       // x, y the lifetime's range (s; 0 0: forever), z, w unused
+    uvec4 info;      // x kind | phase << 16, y owner (the emitter's number), z user word, w seed
+    uvec4 births;    // x this substep's first birth that is this emitter's, y how many, z the serial
+                     // number of its first (the emitter's births before), w unused
+    vec4 size;       // the radius's factor at ages 0, 1/3, 2/3 and 1 of the lifetime (linear between)
+    vec4 color[4];   // RGBA at the same ages
+    uvec4 mesh;      // GP_EMITTER_MESH: x its first triangle in the triangles' buffer, y its triangles
+};
+layout(std140, binding = 2) uniform gp_emitter_block {
+    uvec4 gp_emission;   // x births this substep (every emitter's), y emitters in the table, z births
+                         // that take never-used ids, w the first of those ids
+    gp_emitter gp_emitters[GP_MAX_EMITTERS];
+};
+
+// pcg3d (Jarzynski and Olano 2020, "Hash Functions for GPU Rendering", JCGT 9(3)): three
+// well-mixed words from three, the counter-based random numbers of the births: (seed, serial,
+// stream) gives the same numbers on every device and at any substep.
+uvec3 gp_pcg3d(uvec3 v) {
+    v = v * 1664525u + 1013904223u;
+    v.x += v.y * v.z; v.y += v.z * v.x; v.z += v.x * v.y;
+    v ^= v >> 16u;
+    v.x += v.y * v.z; v.y += v.z * v.x; v.z += v.x * v.y;
+    return v;
+}
+// Three uniform numbers in [0, 1), 24 bits each (exact in a float).
+vec3 gp_random3(uint seed, uint serial, uint stream) { return vec3(gp_pcg3d(uvec3(seed, serial, stream)) >> 8u) * (1.0 / 16777216.0); }
+
+// A direction uniform over the cap of half-angle spread about the unit axis (its cosine uniform in
+// [cos spread, 1]), from two uniform numbers u; t and s complete the axis to a basis.
+vec3 gp_emitter_direction(vec3 axis, vec3 t, vec3 s, float spread, vec2 u) {
+    float cosine = 1.0 - u.x * (1.0 - cos(spread)), sine = sqrt(max(1.0 - cosine * cosine, 0.0)), psi = 6.28318530718 * u.y;
+    return cosine * axis + sine * (cos(psi) * t + sin(psi) * s);
+}
+
+// Two unit vectors completing n (unit) to an orthonormal basis (Duff et al. 2017, "Building an
+// Orthonormal Basis, Revisited", JCGT 6(1)).
+void gp_basis(vec3 n, out vec3 t, out vec3 b) {
+    float s = n.z >= 0.0 ? 1.0 : -1.0, a = -1.0 / (s + n.z), c = n.x * n.y * a;
+    t = vec3(1.0 + s * n.x * n.x * a, s * c, -s * n.x);
+    b = vec3(c, s + n.y * n.y * a, -n.y);
+}
+
+// An emitter's curve at a particle's age: the four keys at 0, 1/3, 2/3 and 1 of its lifetime,
+// linear between (a lifetime of 0, forever: the first key). Returns the size factor; color gets
+// the colour.
+float gp_emitter_look(uint e, vec2 life, out vec4 color) {
+    float t = life.y > 0.0 ? 3.0 * clamp(life.x / life.y, 0.0, 1.0) : 0.0;
+    uint k = min(uint(t), 2u);
+    float w = t - float(k);
+    color = mix(gp_emitters[e].color[k], gp_emitters[e].color[k + 1u], w);
+    return mix(gp_emitters[e].size[k], gp_emitters[e].size[k + 1u], w);
+}
+// <<include gp_emitter.glsl
+// >>include gp_buffers.glsl
+// gp_buffers.glsl: the world's shader storage buffers, each declared once, by role. Which roles a
+// program binds, and where, is its row of the binding plan (gpuparticle.h, section >>shaders,
+// gp__binding_plans): the header defines GP_BINDING_<ROLE> for each role of the row and for no
+// other, so that a pass which reads a buffer its row does not give it fails to compile, and no
+// binding ever means two buffers inside one program.
+//
+// The particle store, struct of arrays (gp_particle_position ... gp_particle_life in the header,
+// section >>docs). Slots [0, gp_counts.x) are live; after a grid build they are in cell order.
+#ifdef GP_BINDING_POSITION
+layout(std430, binding = GP_BINDING_POSITION) buffer gp_position_block { vec4 gp_position[]; };  // xyz metres, w radius
+#endif
+#ifdef GP_BINDING_VELOCITY
+layout(std430, binding = GP_BINDING_VELOCITY) buffer gp_velocity_block { vec4 gp_velocity[]; };  // xyz m/s, w mass kg
+#endif
+#ifdef GP_BINDING_INFO
+layout(std430, binding = GP_BINDING_INFO) buffer gp_info_block { uvec4 gp_info[]; };  // id, kind|flags<<8|phase<<16, owner, user
+#endif
+#ifdef GP_BINDING_LIFE
+layout(std430, binding = GP_BINDING_LIFE) buffer gp_life_block { vec2 gp_life[]; };  // age s, lifetime s (0 forever)
+#endif
+// Between two grid builds the store's spare buffers are free for the solvers: the fluid's
+// (density kg/m^3, pressure Pa) in the 8-byte spare, every solver's acceleration (m/s^2) in the
+// 16-byte spare. Both stay readable until the next build, which reuses them.
+#ifdef GP_BINDING_DENSITY
+layout(std430, binding = GP_BINDING_DENSITY) buffer gp_density_block { vec2 gp_density[]; };
+#endif
+#ifdef GP_BINDING_ACCELERATION
+layout(std430, binding = GP_BINDING_ACCELERATION) buffer gp_acceleration_block { vec4 gp_acceleration[]; };
+#endif
+// The continuity model's carried density per slot (kg/m^3; 0: not yet set, the rest density), unused.
+#ifdef GP_BINDING_FLUID_STATE
+layout(std430, binding = GP_BINDING_FLUID_STATE) buffer gp_state_block { vec2 gp_state[]; };
+#endif
+
+// The grid (section >>grid): a cell key and an order entry per particle, a count and a start per
+// bucket (plus two), the slot of each id.
+#ifdef GP_BINDING_CELL_KEY
+layout(std430, binding = GP_BINDING_CELL_KEY) buffer cell_key_block { uint cell_key[]; };
+#endif
+#ifdef GP_BINDING_CELL_COUNT
+layout(std430, binding = GP_BINDING_CELL_COUNT) buffer cell_count_block { uint cell_count[]; };
+#endif
+#ifdef GP_BINDING_CELL_START
+layout(std430, binding = GP_BINDING_CELL_START) readonly buffer cell_start_block { uint cell_start[]; };
+#endif
+#ifdef GP_BINDING_ORDER
+layout(std430, binding = GP_BINDING_ORDER) buffer order_block { uint order[]; };
+#endif
+#ifdef GP_BINDING_SLOT_OF_ID
+layout(std430, binding = GP_BINDING_SLOT_OF_ID) buffer slot_of_id_block { uint slot_of_id[]; };
+#endif
+
+// The store's count and free ids (section >>grid, gp__store_words): the count lives on the GPU, so
+// that particles are born and die there and no call reads it back to know what to dispatch.
+#ifdef GP_BINDING_STORE
+layout(std430, binding = GP_BINDING_STORE) buffer gp_store_block {
+    uint store_count;         // slots in use: [0, store_count), live, and until the next build the dead
+    uint store_died;          // particles the builds took out, since the world was made
+    uint store_free_head;     // the free-id queue: free_ids[(head + k) % (2 capacity)], k < free_count,
+    uint store_free_count;    // oldest first
+    uint store_check;         // a removal's check: listed or flagged particles it may not remove
+    uint store_dispatch_x;    // glDispatchComputeIndirect's three words: one invocation per slot in use
+    uint store_dispatch_y;
+    uint store_dispatch_z;
+    uint store_draw_count;    // glDrawArraysIndirect's four: store_count points from slot 0
+    uint store_draw_instances;
+    uint store_draw_first;
+    uint store_draw_base;
+    uint store_refused;       // removals by flag buffer refused on the GPU (a body's or cloth's particle flagged)
+    uint store_refused_births; // emitters' births with no room or no id, since the world was made
+    uint store_spray;         // a spray emitter's sources this substep (the compaction's count)
+    uint store_padding;       // the block a whole number of 16 bytes, on every driver
+};
+#endif
+// Ids given back by the builds, waiting to be given again (the queue of gp_store_block), 2 capacity.
+#ifdef GP_BINDING_FREE_IDS
+layout(std430, binding = GP_BINDING_FREE_IDS) buffer gp_free_ids_block { uint free_ids[]; };
+#endif
+
+// The world's statistics: the grid's three words, then the solvers'.
+#ifdef GP_BINDING_STATS
+layout(std430, binding = GP_BINDING_STATS) buffer gp_stats_block {
+    uint stat_outside;        // particles outside a bounded grid or the hash's range
+    uint stat_nonfinite;      // particles with a NaN or infinite coordinate
+    uint stat_truncated;      // neighbour loops that visited fewer candidates than the buckets held
+    uint stat_max_speed;      // float bits of the largest speed (non-negative floats order as uints)
+    uint stat_min_density;    // float bits
+    uint stat_max_density;    // float bits
+    uint stat_wall_pushes;    // particles put back out of a wall in the last substep
+    uint stat_bad_updates;    // non-finite updates since the world was made
+    // The step's clock (step_clock.comp): the host writes these at the start of a step,
+    uint clock_start;         // 1: the step's first substep is next (step_clock clears it)
+    uint clock_dt;            // float bits: the step's dt (s)
+    uint clock_planned;       // float bits: the host's substep, (dt + time owed) / substeps
+    uint clock_substeps;      // the step's substeps
+    uint clock_speed;         // float bits: the fastest speed the host knows of (m/s)
+    uint clock_sound;         // float bits: the fluids' largest speed of sound (m/s)
+    uint clock_spacing;       // float bits: the smallest spacing (m) of the CFL condition
+    uint clock_max_cfl;       // float bits: gp_step_desc's max_cfl; 0: the caller fixed the substeps
+    uint clock_limit;         // float bits: the longest substep viscosity, diffusion and contacts allow (s)
+    // and step_clock keeps these:
+    uint clock_remaining;     // float bits: what the step still has to run (s)
+    uint clock_left;          // substeps left in the step
+    uint clock_clean;         // 1 while every substep of the step is the host's
+    uint clock_h;             // float bits: the substep running now (s), copied into gp_gravity.w
+    uint clock_lag;           // float bits: what the last step could not run, owed to the next (s)
+    uint clock_cfl;           // float bits: the largest CFL number a substep of the step started with
+    uint stat_padding;        // the block a whole number of 16 bytes, on every driver
+};
+#endif
+
+// The colliders' mesh distance fields, one after another (section >>colliders).
+#ifdef GP_BINDING_FIELDS
+layout(std430, binding = GP_BINDING_FIELDS) readonly buffer gp_field_block { float gp_field[]; };
+#endif
+// The rigid bodies' shapes: every shape's particle offsets in its principal frame (section >>rigid).
+#ifdef GP_BINDING_OFFSETS
+layout(std430, binding = GP_BINDING_OFFSETS) readonly buffer gp_offsets_block { vec4 gp_offsets[]; };
+#endif
+// The rigid bodies' buffer: first a vec4 per slot, the contact torque about the particle's centre
+// that dem_contact leaves for a rigid particle (N m), then from vec4 gp_counts.z (the store's
+// capacity) on, six vec4s per body (gp_dem.glsl's gp_body).
+#ifdef GP_BINDING_BODIES
+layout(std430, binding = GP_BINDING_BODIES) buffer gp_rigid_block { vec4 gp_rigid[]; };
+#endif
+// <<include gp_buffers.glsl
+// >>include gp_birth.glsl
+// gp_birth.glsl: where a birth goes and what it is written as, for every emitter's pass
+// (emitter_emit, emitter_mesh, emitter_pour, spray_emit). Needs gp_emitter.glsl and gp_buffers.glsl
+// (the store's attributes, STORE, FREE_IDS, SLOT_OF_ID) first. Birth j of the pass takes slot
+// store_count + j, after every particle in the store, and a never-used id (fresh of them, from
+// first: the host's range) or else the j-th oldest given back (the free-id queue); false when
+// there is no room or no id: store_count, which follows, counts it refused.
+bool gp_birth(uint j, uint fresh, uint first, out uint slot, out uint id) {
+    slot = store_count + j;
+    id = 0u;
+    if (slot >= gp_counts.z) return false;
+    if (j < fresh) { id = first + j; return true; }
+    uint k = j - fresh;
+    if (k >= store_free_count) return false;
+    id = free_ids[(store_free_head + k) % (2u * gp_counts.z)];
+    return true;
+}
+
+// Writes birth `id` of emitter e at slot: position p, velocity v, its emitter's radius, mass,
+// kind, phase and user word, age 0 and the lifetime; slot_of_id follows it.
+void gp_birth_write(uint slot, uint id, uint e, vec3 p, vec3 v, float lifetime) {
+    vec4 motion = gp_emitters[e].motion;
+    uvec4 info = gp_emitters[e].info;
+    gp_position[slot] = vec4(p, motion.z);
+    gp_velocity[slot] = vec4(v, motion.w);
+    gp_info[slot] = uvec4(id, info.x, info.y, info.z);
+    gp_life[slot] = vec2(0.0, lifetime);
+    slot_of_id[id] = slot;
+}
+// <<include gp_birth.glsl
+layout(local_size_x = GP_GROUP_SIZE) in;
+layout(location = 0) uniform vec4 u_center;      // xyz the nozzle's centre (m), w the lattice's spacing (m)
+layout(location = 1) uniform vec4 u_direction;   // xyz the stream's unit direction, w its speed (m/s)
+layout(location = 2) uniform vec4 u_particle;    // radius (m), mass (kg), lifetime (s), the lead along the stream (m)
+layout(location = 3) uniform uvec4 u_info;       // kind | phase << 16, owner, user, 1 when the fluid's carried density exists
+layout(location = 4) uniform uvec4 u_layer;      // the layer's particles, never-used ids among them, the first of those
+
+void main() {
+    uint j = gp_global_index(), n = u_layer.x;
+    if (j >= n) return;
+    uint slot, id;
+    if (!gp_birth(j, u_layer.y, u_layer.z, slot, id)) return;
+    float disc = sqrt(float(n) / 3.14159265) + 0.5;
+    int a = 0, b = 0;
+    uint k = 0u;
+    bool found = false;
+    for (int ring = 0; ring < 64 && !found; ++ring)
+        for (int x = -ring; x <= ring && !found; ++x)
+            for (int y = -ring; y <= ring && !found; ++y) {
+                if (x != -ring && x != ring && y != -ring && y != ring) continue;   // the ring's edge only
+                if (float(x * x + y * y) > disc * disc) continue;
+                if (k == j) { a = x; b = y; found = true; }
+                ++k;
+            }
+    vec3 t, s;
+    gp_basis(u_direction.xyz, t, s);
+    vec3 p = u_center.xyz + u_center.w * (float(a) * t + float(b) * s) + u_particle.w * u_direction.xyz;
+    gp_position[slot] = vec4(p, u_particle.x);
+    gp_velocity[slot] = vec4(u_direction.w * u_direction.xyz, u_particle.y);
+    gp_info[slot] = uvec4(id, u_info.x, u_info.y, u_info.z);
+    gp_life[slot] = vec2(0.0, u_particle.z);
+    slot_of_id[id] = slot;
+    if (u_info.w != 0u) gp_state[slot] = vec2(0.0);
+}
