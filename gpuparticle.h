@@ -112,8 +112,10 @@
    first thing of every substep, takes the dead out (its counting sort files them after every live
    particle and cuts them off the count: the store's compaction), keeps every survivor's
    attributes, id and slot_of_id, and gives their ids back. A given-back id is given again (to a
-   new particle added from the host) only when every never-used id is taken, and then oldest first,
-   so a stale id stays detectable (gp_particles_slots_read: GP_NO_SLOT) for as long as possible.
+   particle added or emitted) only when every never-used id is taken, and then oldest first: since
+   ids run to twice max_particles, at least max_particles - 1 other ids are given between an id's
+   death and its return, and until then the stale id is detectable (gp_particles_slots_read:
+   GP_NO_SLOT).
    The host learns the count two steps late, without waiting (gp_particle_count: that count plus
    every particle added since, a bound that is exact while nothing dies); gp_particle_count_read
    waits for the exact one. Slots past the count hold particles that died, flagged GP_PARTICLE_DEAD.
@@ -4168,7 +4170,8 @@ static const char* const gp__file_store_count_comp[] = {
     "// gave every id and checked the room) or the emitters' births (emitter_emit: u_added births, u_ids\n",
     "// of them with never-used ids, the rest taking given-back ones, oldest first; a spray emitter's:\n",
     "// at most store_spray of them) it takes in those that found room and an id, pops the given-back\n",
-    "// ids they took, and counts the others refused.\n",
+    "// ids they took, and counts the others refused; the never-used ids set aside for births that did\n",
+    "// not happen go to the free-id queue (none is lost, so ids never run out while the store has room).\n",
     "// Then it writes the indirect arguments every pass over the store dispatches with, and those of\n",
     "// the draw. One invocation; the host then copies store_count into gp_counts.x, where every pass\n",
     "// reads it.\n",
@@ -4176,6 +4179,7 @@ static const char* const gp__file_store_count_comp[] = {
     "layout(location = 0) uniform uint u_added;\n",
     "layout(location = 1) uniform uint u_ids;\n",
     "layout(location = 2) uniform uint u_spray;   // 1: a spray emitter's births, at most store_spray of the u_added\n",
+    "layout(location = 3) uniform uint u_first;   // the first of the u_ids never-used ids\n",
     "\n",
     "void main() {\n",
     "    if (u_added == 0u) {\n",
@@ -4186,9 +4190,12 @@ static const char* const gp__file_store_count_comp[] = {
     "    } else {\n",
     "        uint wanted = u_spray != 0u ? min(u_added, store_spray) : u_added;\n",
     "        uint added = min(min(wanted, gp_counts.z - store_count), u_ids + store_free_count);\n",
-    "        uint taken = added > u_ids ? added - u_ids : 0u;\n",
+    "        uint taken = added > u_ids ? added - u_ids : 0u, used = min(added, u_ids);\n",
     "        store_free_head = (store_free_head + taken) % (2u * gp_counts.z);\n",
     "        store_free_count -= taken;\n",
+    "        for (uint k = used; k < u_ids; ++k)   // never-used ids set aside for births that did not happen: to the queue\n",
+    "            free_ids[(store_free_head + store_free_count + (k - used)) % (2u * gp_counts.z)] = u_first + k;\n",
+    "        store_free_count += u_ids - used;\n",
     "        store_refused_births += wanted - added;\n",
     "        store_count += added;\n",
     "    }\n",
@@ -4805,13 +4812,13 @@ static const gp__shader_range gp__ranges_store_append_comp[] = {
 };
 static const gp__shader_range gp__ranges_store_count_comp[] = {
     { GP__FILE_STORE_COUNT_COMP, 0, 1, 1 },
-    { GP__FILE_STORE_COUNT_COMP, 1, 9, 38 },
+    { GP__FILE_STORE_COUNT_COMP, 1, 10, 39 },
     { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_DISPATCH_GLSL, 0, 10, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
-    { GP__FILE_STORE_COUNT_COMP, 10, 29, 295 },
+    { GP__FILE_STORE_COUNT_COMP, 11, 33, 297 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_store_free_comp[] = {
@@ -5006,7 +5013,7 @@ static const gp__binding_plan gp__binding_plans[GP__PROGRAM_COUNT] = {
     { GP__PROGRAM_STORE_FREE,        { 0, 0, GP__R(INFO), 0,
                                        GP__R(FREE_IDS), GP__R(CELL_START), GP__R(SLOT_OF_ID), GP__R(STORE) } },
     { GP__PROGRAM_STORE_COUNT,       { 0, 0, 0, 0,
-                                       0, GP__R(CELL_START), 0, GP__R(STORE) } },
+                                       GP__R(FREE_IDS), GP__R(CELL_START), 0, GP__R(STORE) } },
     { GP__PROGRAM_STORE_APPEND,      { GP__R(POSITION), GP__R(VELOCITY), GP__R(INFO), GP__R(LIFE),
                                        GP__R(FLUID_STATE), GP__R(STAGING), GP__R(SLOT_OF_ID), GP__R(STORE) } },
     { GP__PROGRAM_STORE_REMOVE,      { 0, 0, GP__R(INFO), 0,
@@ -6108,15 +6115,17 @@ static void gp__params_upload(gp_world* w) {
 }
 
 /* The store's count after a build (added 0: the dead cut off), or after store_append or the
-   emitters wrote added particles past it, `ids` of them with ids of their own (the rest take
-   given-back ones; a spray emitter's: at most its sources); then copied into the world's block,
-   where every pass reads gp_counts.x. */
-static void gp__store_count(gp_world* w, uint32_t added, uint32_t ids, bool spray) {
+   emitters wrote added particles past it, `ids` of them with never-used ids from `first` (the rest
+   take given-back ones; a spray emitter's: at most its sources; the never-used ids of births that
+   did not happen go to the free-id queue); then copied into the world's block, where every pass
+   reads gp_counts.x. */
+static void gp__store_count(gp_world* w, uint32_t added, uint32_t ids, uint32_t first, bool spray) {
     uint32_t timer = gp__timer_begin(w, GP__STAGE_STORE_COUNT);
     gp__use(w, GP__PROGRAM_STORE_COUNT);
     w->gl.fnUniform1ui(0, added);
     w->gl.fnUniform1ui(1, ids);
     w->gl.fnUniform1ui(2, spray);
+    w->gl.fnUniform1ui(3, first);
     gp__dispatch(w, 1);   /* its barrier orders the copy after the write */
     w->gl.fnBindBuffer(GP__GL_COPY_READ_BUFFER, w->store.words);
     w->gl.fnBindBuffer(GP__GL_COPY_WRITE_BUFFER, w->params);
@@ -6194,7 +6203,7 @@ static gp_result gp__grid_build(gp_world* world) {
         gp__use(world, GP__PROGRAM_STORE_FREE);
         gp__dispatch_store(world);   /* still the count before the build */
         gp__timer_end(world, timer);
-        gp__store_count(world, 0, 0, false);
+        gp__store_count(world, 0, 0, 0, false);
     }
 done:
     world->grid_built = true;
@@ -6324,7 +6333,7 @@ static void gp__store_layer(gp_world* w, const gp__layer* l) {
     w->gl.fnUniform4ui(4, l->n, fresh, first, 0u);
     gp__dispatch(w, gp__groups(l->n, GP_GROUP_SIZE));
     gp__timer_end(w, timer);
-    gp__store_count(w, l->n, fresh, false);
+    gp__store_count(w, l->n, fresh, first, false);
 }
 
 /* ---- the checks every add shares ---- */
@@ -6518,7 +6527,7 @@ static gp_result gp__particles_add(gp_world* world, const gp_particles_desc* des
         world->gl.fnUniform1ui(1, world->fluid.state != 0);
         gp__dispatch(world, gp__groups(n, GP_GROUP_SIZE));
         gp__timer_end(world, timer);
-        gp__store_count(world, n, n, false);
+        gp__store_count(world, n, n, 0, false);   /* every id the host's: none set aside */
         world->count += n;
         world->store.added += n;
     }
@@ -9420,7 +9429,7 @@ static void gp__emitter_spray(gp_world* w, uint32_t i) {
     w->gl.fnUniform1ui(1, i);
     gp__dispatch(w, gp__groups(limit, GP_GROUP_SIZE));
     gp__timer_end(w, timer);
-    gp__store_count(w, limit, fresh, true);
+    gp__store_count(w, limit, fresh, block->emission[3], true);
 }
 
 /* A mesh emitter's births of the substep (emitter_mesh.comp), its own pass: the triangles' buffer
@@ -9443,7 +9452,7 @@ static void gp__emitter_mesh_births(gp_world* w, uint32_t i) {
     w->gl.fnUniform1ui(0, i);
     gp__dispatch(w, gp__groups(births, GP_GROUP_SIZE));
     gp__timer_end(w, timer);
-    gp__store_count(w, births, fresh, false);
+    gp__store_count(w, births, fresh, block->emission[3], false);
 }
 
 static void gp__emitters_substep(gp_world* w) {
@@ -9479,7 +9488,7 @@ static void gp__emitters_substep(gp_world* w) {
         w->gl.fnUniform1ui(0, w->fluid.state != 0);
         gp__dispatch(w, gp__groups(births, GP_GROUP_SIZE));
         gp__timer_end(w, timer);
-        gp__store_count(w, births, fresh, false);
+        gp__store_count(w, births, fresh, block->emission[3], false);
     }
     for (i = 0; i < GP_MAX_EMITTERS; ++i) {
         gp__emitter* e = &w->emitters.emitters[i];

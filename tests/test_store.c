@@ -139,7 +139,7 @@ static void test_store_lifetimes_die_on_time(void) {
 }
 
 /* Removal, all or nothing. By ids: 100 random ones go at the next build; a list with one id that
-   names no particle (dead, or never given) or a cloth's particle (owned, as bodies') removes nothing and says so; a
+   names no particle (dead, or never given), a cloth's particle or a body's removes nothing and says so; a
    list past the ids is refused on the host. By flag buffer: 50 flagged slots go; a buffer that
    flags a cloth's particle removes nothing, and the step's statistics warn two steps later. */
 static void test_store_remove(void) {
@@ -155,6 +155,19 @@ static void test_store_remove(void) {
     memset(&d, 0, sizeof d);
     d.count = 1; d.positions = at; d.kind = GP_KIND_CLOTH;   /* a cloth's vertex (of no cloth yet): lives as long as its owner */
     CHECK(gp_particles_add(w, &d, &owned_id) == GP_OK);
+    {   /* and a body of 8 particles (a 0.1 m box of the grains' 0.05 m voxels), ids owned_id + 1 on */
+        gp_shape_desc shape;
+        gp_body_shape handle;
+        gp_body_desc body;
+        memset(&shape, 0, sizeof shape);
+        shape.shape = GP_SHAPE_BOX;
+        shape.half_extents[0] = shape.half_extents[1] = shape.half_extents[2] = 0.05f;
+        memset(&body, 0, sizeof body);
+        body.position[0] = body.position[1] = body.position[2] = -0.5f;
+        CHECK(gp_body_shape_create(w, &shape, &handle) == GP_OK);
+        body.shape = handle;
+        CHECK(gp_bodies_add(w, &body, 1, NULL) == GP_OK);
+    }
     for (i = 0; i < 100; ++i) {   /* distinct: a partial shuffle of the model */
         uint32_t j = i + (uint32_t)(fixture_random(&state) % (n - i));
         store_model t = model[i]; model[i] = model[j]; model[j] = t;
@@ -162,10 +175,12 @@ static void test_store_remove(void) {
     }
     CHECK(gp_particles_remove(w, victims, 100) == GP_OK);
     CHECK(gp_grid_build(w) == GP_OK && gp_particle_count_read(w, &count) == GP_OK);
-    CHECKF(count == n + 1 - 100, "after removing 100 of %u the store holds %u", n + 1, count);
+    CHECKF(count == n + 9 - 100, "after removing 100 of %u the store holds %u", n + 9, count);
     victims[100] = model[150].id;   /* the removed ids again, and one live: nothing goes */
     CHECK(gp_particles_remove(w, victims, 101) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_SLOTS_NOT_LIVE));
     victims[0] = model[150].id; victims[1] = owned_id;
+    CHECK(gp_particles_remove(w, victims, 2) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_SLOTS_NOT_LIVE));
+    victims[1] = owned_id + 3;   /* a body's particle */
     CHECK(gp_particles_remove(w, victims, 2) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_SLOTS_NOT_LIVE));
     victims[1] = 5000;   /* past the ids (2 x 1024) */
     CHECK(gp_particles_remove(w, victims, 2) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_SLOTS_NOT_LIVE));
@@ -173,7 +188,7 @@ static void test_store_remove(void) {
     CHECK(gp_particles_remove(w, victims, 2) == GP_ERROR_INVALID_ARGUMENT);
     CHECK(gp_particles_remove(w, NULL, 2) == GP_ERROR_INVALID_ARGUMENT && gp_particles_remove(w, NULL, 0) == GP_OK);
     CHECK(gp_grid_build(w) == GP_OK && gp_particle_count_read(w, &count) == GP_OK);
-    CHECKF(count == n + 1 - 100, "refused removals left %u particles of %u", count, n + 1 - 100);
+    CHECKF(count == n + 9 - 100, "refused removals left %u particles of %u", count, n + 9 - 100);
     for (i = 0; i < 100; ++i) model[i].lifetime = -1.0f;   /* gone */
     /* by flag buffer: the first 50 slots that hold no cloth particle */
     {
@@ -183,6 +198,7 @@ static void test_store_remove(void) {
         memset(flags, 0, sizeof flags);
         for (i = 0; i < count; ++i) {
             if ((info[i].kind & 0xffu) == GP_KIND_CLOTH) { owned_slot = i; continue; }
+            if ((info[i].kind & 0xffu) == GP_KIND_RIGID) continue;
             if (flagged < 50) { flags[i] = 1; ++flagged; }
         }
         flags[owned_slot] = 1;   /* first with the cloth's particle: nothing may go */
@@ -193,19 +209,19 @@ static void test_store_remove(void) {
             warned = fixture_logged_item(GP_LOG_ITEM_REMOVAL_REFUSED);
         }
         CHECKF(warned && i == 3, "the refused removal was reported after %u steps (two steps late: the third)", i);
-        CHECK(gp_particle_count_read(w, &count) == GP_OK && count == n + 1 - 100);
+        CHECK(gp_particle_count_read(w, &count) == GP_OK && count == n + 9 - 100);
         /* the slots moved with the steps' builds: flag again from the store as it is */
         CHECK(gp_particles_read(w, GP_ATTRIBUTE_INFO, 0, count, info) == GP_OK);
         memset(flags, 0, sizeof flags);
         for (i = 0, flagged = 0; i < count && flagged < 50; ++i)
-            if ((info[i].kind & 0xffu) != GP_KIND_CLOTH) { flags[i] = 1; ++flagged; }
+            if ((info[i].kind & 0xffu) != GP_KIND_CLOTH && (info[i].kind & 0xffu) != GP_KIND_RIGID) { flags[i] = 1; ++flagged; }
         glBindBuffer(GL_COPY_WRITE_BUFFER, flag_buffer);
         glBufferSubData(GL_COPY_WRITE_BUFFER, 0, sizeof flags, flags);
         glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
         CHECK(gp_particles_remove_flagged(w, flag_buffer) == GP_OK);
         CHECK(gp_particles_remove_flagged(w, 0) == GP_ERROR_INVALID_ARGUMENT);
         CHECK(gp_grid_build(w) == GP_OK && gp_particle_count_read(w, &count) == GP_OK);
-        CHECKF(count == n + 1 - 150, "after removing 50 flagged the store holds %u, not %u", count, n + 1 - 150);
+        CHECKF(count == n + 9 - 150, "after removing 50 flagged the store holds %u, not %u", count, n + 9 - 150);
         glDeleteBuffers(1, &flag_buffer);
         free(info);
     }
