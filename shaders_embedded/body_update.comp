@@ -445,6 +445,32 @@ void gp_touch(vec3 n, float overlap, vec3 v, vec3 w, float r, vec3 partner, vec4
     torque += cross(lever, force);
 }
 // <<include gp_dem.glsl
+// The body's turn over dt under no torque, its angular momentum l (world) fixed: the free rigid
+// body's Hamiltonian H = sum_i L_i^2 / (2 I_i) (body frame) split into its three terms, each an
+// exact rotation about principal axis i at L_i / I_i (the body turns by that angle, its L in the
+// body frame by the opposite), composed symmetrically (1/2, 2/2, 3, 2/2, 1/2: second order), and
+// that composed at Yoshida's weights (1.35..., -1.70..., 1.35...: fourth order). Every sub-step is
+// a rotation, so |L| and the orientation's norm stay exact, and the energy has no drift, only an
+// error of order (|w| dt)^4 that does not grow (McLachlan 1993, "Explicit Lie-Poisson integration
+// and the Euler equations"; Dullweber, Leimkuhler, McLachlan 1997; Yoshida 1990). The explicit
+// update it replaces (000 eqs. 6-8) gained 17% of the energy of a spin in 8 s at 600 substeps a
+// second (issue 13). inverse_inertia: 1 / the principal moments.
+vec4 gp_body_free_rotation(vec4 q, vec3 l, vec3 inverse_inertia, float dt) {
+    const float y1 = 1.3512071919596578, y0 = -1.7024143839193155;   // 1 / (2 - 2^(1/3)), -2^(1/3) y1
+    vec3 lb = gp_rotate(vec4(-q.xyz, q.w), l);
+    for (int stage = 0; stage < 3; ++stage) {
+        float tau = (stage == 1 ? y0 : y1) * dt;
+        for (int s = 0; s < 5; ++s) {
+            int axis = s < 3 ? s : 4 - s;
+            float angle = lb[axis] * inverse_inertia[axis] * tau * (s == 2 ? 1.0 : 0.5);
+            vec4 r = vec4(0.0, 0.0, 0.0, cos(0.5 * angle));
+            r[axis] = sin(0.5 * angle);
+            q = gp_quat_mul(q, r);                      // the body turns about its own axis
+            lb = gp_rotate(vec4(-r.xyz, r.w), lb);      // its L, seen from it, the other way
+        }
+    }
+    return normalize(q);
+}
 layout(local_size_x = GP_GROUP_SIZE) in;
 void main() {
     uint b = gp_global_index();
@@ -464,10 +490,7 @@ void main() {
     next.p.xyz = body.p.xyz + force * dt;
     next.l.xyz = body.l.xyz + torque * dt;
     next.x.xyz = body.x.xyz + next.p.xyz * (body.x.w * dt);
-    vec3 w = gp_body_omega(next);   // the old orientation, the new angular momentum
-    float speed = length(w), half_angle = 0.5 * speed * dt;
-    vec4 dq = speed > 0.0 ? vec4((sin(half_angle) / speed) * w, cos(half_angle)) : vec4(0.0, 0.0, 0.0, 1.0);
-    next.q = normalize(gp_quat_mul(dq, body.q));
+    next.q = gp_body_free_rotation(body.q, next.l.xyz, body.inertia.xyz, dt);   // the new angular momentum
     if (!gp_finite3(next.x.xyz) || !gp_finite3(next.p.xyz) || !gp_finite3(next.l.xyz) || !gp_finite(next.q.x)
         || !gp_finite(next.q.y) || !gp_finite(next.q.z) || !gp_finite(next.q.w)) {
         next = body;

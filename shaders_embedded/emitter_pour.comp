@@ -45,7 +45,10 @@
 // section >>store), one invocation per particle: birth j takes the j-th point of the lattice across
 // the stream (spacing apart, in square rings about the centre, each ring's points kept within the
 // disc that the layer's n points fill), u_lead along the stream, moving at its speed. Slot and id
-// as every birth's (gp_birth.glsl), from the uniforms' never-used ids.
+// as every birth's (gp_birth.glsl), from the uniforms' never-used ids. With a jitter, each point moves
+// across the stream by up to that many spacings each way, drawn by gp_random3 of the emitter's seed,
+// the layer's serial number and the point (grains stacked exactly on a lattice would stand as
+// columns: nothing breaks a perfect symmetry).
 // >>include gp_common.glsl
 // gp_common.glsl: included first by every gpuparticle.h compute shader.
 // The constants that C and GLSL share (GP_GROUP_SIZE, the kinds, the tables' sizes, the shapes,
@@ -314,6 +317,7 @@ layout(location = 1) uniform vec4 u_direction;   // xyz the stream's unit direct
 layout(location = 2) uniform vec4 u_particle;    // radius (m), mass (kg), lifetime (s), the lead along the stream (m)
 layout(location = 3) uniform uvec4 u_info;       // kind | phase << 16, owner, user, 1 when the fluid's carried density exists
 layout(location = 4) uniform uvec4 u_layer;      // the layer's particles, never-used ids among them, the first of those
+layout(location = 5) uniform uvec4 u_jitter;     // the emitter's seed, the layer's serial number, float bits of the jitter (m)
 
 void main() {
     uint j = gp_global_index(), n = u_layer.x;
@@ -334,7 +338,8 @@ void main() {
             }
     vec3 t, s;
     gp_basis(u_direction.xyz, t, s);
-    vec3 p = u_center.xyz + u_center.w * (float(a) * t + float(b) * s) + u_particle.w * u_direction.xyz;
+    vec3 jitter = uintBitsToFloat(u_jitter.z) * (2.0 * gp_random3(u_jitter.x ^ (u_jitter.y * 0x9e3779b9u), j, 6u) - 1.0);
+    vec3 p = u_center.xyz + u_center.w * (float(a) + jitter.x) * t + u_center.w * (float(b) + jitter.y) * s + u_particle.w * u_direction.xyz;
     gp_position[slot] = vec4(p, u_particle.x);
     gp_velocity[slot] = vec4(u_direction.w * u_direction.xyz, u_particle.y);
     gp_info[slot] = uvec4(id, u_info.x, u_info.y, u_info.z);

@@ -665,7 +665,8 @@ static void test_emitter_mesh_against_cpu(void) {
    without gravity: after each of 60 steps the store holds what the layer schedule gives (a layer
    every spacing / speed seconds of the births the rate gave by then, floor of the sum: a CPU model
    of it in the same double arithmetic), and every particle sits on the lattice across the stream
-   (its offsets along the two directions across it whole multiples of the spacing, to 1e-4 m). */
+   (its offsets along the two directions across it whole multiples of the spacing, to 1e-4 m);
+   with a jitter of 0.3 spacings, the next layers' points leave it, by no more than that. */
 static void test_emitter_pour_layers(void) {
     gp_world* w = emit_world(8192);
     gp_emitter_desc d;
@@ -722,6 +723,29 @@ static void test_emitter_pour_layers(void) {
         CHECKF(off == 0, "%u of %u pour particles are off the lattice across the stream", off, count);
         CHECKF(len < 10.0, "the pour is %.1f spacings wide: its layers of 14 should fill a disc of about 2", len);
         free(p);
+        {   /* a jitter of 0.3 spacings: the next layers' points off the lattice, by no more than that */
+            uint32_t before = count, jittered = 0, outside = 0;
+            r.radius = 0.3f;
+            CHECK(gp_emitter_set(w, e, &r) == GP_OK);
+            for (n = 0; n < 5; ++n) emit_step(w, 1);
+            CHECK(gp_particle_count_read(w, &count) == GP_OK && count > before);
+            p = (gp_particle_position*)malloc(count * sizeof *p);
+            {
+                gp_particle_info* info = (gp_particle_info*)malloc(count * sizeof *info);
+                CHECK(gp_particles_read(w, GP_ATTRIBUTE_POSITION, 0, count, p) == GP_OK && gp_particles_read(w, GP_ATTRIBUTE_INFO, 0, count, info) == GP_OK);
+                for (i = 0; i < count; ++i) {
+                    double rel[3] = {p[i].x - r.position[0], p[i].y - r.position[1], p[i].z - r.position[2]}, u = 0.0, v = 0.0, du, dv;
+                    if (info[i].id < before) continue;   /* the new layers' */
+                    for (c = 0; c < 3; ++c) { u += rel[c] * t[c]; v += rel[c] * b[c]; }
+                    du = fabs(u / 0.02 - floor(u / 0.02 + 0.5)); dv = fabs(v / 0.02 - floor(v / 0.02 + 0.5));
+                    jittered += du > 1e-3 || dv > 1e-3;
+                    outside += du > 0.3 + 1e-4 || dv > 0.3 + 1e-4;
+                }
+                CHECKF(jittered > 0 && outside == 0, "jitter 0.3: %u points off the lattice, %u further than 0.3 spacings", jittered, outside);
+                free(info);
+            }
+            free(p);
+        }
     }
     gp_world_destroy(w);
 }
