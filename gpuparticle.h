@@ -810,7 +810,10 @@ typedef struct gp_effect_material {
     float ride;          /* 1/s: in fluid, the rate at which the particle takes the fluid's velocity
                             there (foam and spray riding a wave; the fluid's particles around it
                             through the one grid, Shepard-interpolated, weighted by how full of
-                            fluid its neighbourhood is); default 0 (the fluid is not felt) */
+                            fluid its neighbourhood is), and the fluid buoys it up with the weight
+                            of the fluid it displaces (a sphere of its radius, its own mass: foam
+                            lighter than the fluid floats, a droplet of the fluid's density
+                            hangs); default 0 (the fluid is not felt) */
     float collide;       /* collisions between effect particles whose materials collide (002
                             sections 4.3-4.5, through the one grid): their restitution, the mean
                             of the pair's, up to 1 (elastic); each pair's impulses equal and
@@ -2127,9 +2130,10 @@ static const char* const gp__file_effects_move_comp[] = {
     "\n",
     "// Riding the fluid (issue 11: foam and spray on a wave): the fluid's velocity at p through the\n",
     "// one grid, Shepard's interpolation of its particles' velocities with each one's material's\n",
-    "// poly6 and volume m / rho0, u = sum V_j W_j v_j / sum V_j W_j, and how full of fluid p's\n",
-    "// neighbourhood is, phi = sum V_j W_j (about 1 inside the fluid, 0 away from it).\n",
-    "struct gp_ride { vec3 p; vec3 sum; float filled; };\n",
+    "// poly6 and volume m / rho0, u = sum V_j W_j v_j / sum V_j W_j, how full of fluid p's\n",
+    "// neighbourhood is, phi = sum V_j W_j (about 1 inside the fluid, 0 away from it), and the fluid's\n",
+    "// density there, rho = sum V_j W_j rho0_j / phi (for its buoyancy).\n",
+    "struct gp_ride { vec3 p; vec3 sum; float filled; float rho; };\n",
     "void gp_ride_term(uint k, uint end, ivec3 cell, inout gp_ride s) {\n",
     "    if (k >= end) return;\n",
     "    vec4 q = gp_position[k];\n",
@@ -2143,6 +2147,7 @@ static const char* const gp__file_effects_move_comp[] = {
     "    float weight = v.w / gp_fluids[m].shape.z * gp_poly6_of(gp_fluids[m].kernel.x, re2, r2);\n",
     "    s.sum += weight * v.xyz;\n",
     "    s.filled += weight;\n",
+    "    s.rho += weight * gp_fluids[m].shape.z;\n",
     "}\n",
     "\n",
     "// The wind at p: the uniform wind, the Rankine vortex (solid inside its radius R, falling as 1/r\n",
@@ -2214,13 +2219,13 @@ static const char* const gp__file_effects_move_comp[] = {
     "    float k = m.x;\n",
     "    if (m.w > 0.0) {   // riding: a pull of rate ride phi towards the fluid's velocity, on top of the drag\n",
     "        gp_ride s;\n",
-    "        s.p = p.xyz; s.sum = vec3(0.0); s.filled = 0.0;\n",
+    "        s.p = p.xyz; s.sum = vec3(0.0); s.filled = 0.0; s.rho = 0.0;\n",
     "        vec3 gp_center = p.xyz;\n",
     "#define GP_NEIGHBOR_VISIT(k, end, cell) gp_ride_term(k, end, cell, s)\n",
     "#define GP_NEIGHBOR_BATCH 8\n",
-    "        if (s.filled > 0.0) {\n",
-    "            float pull = m.w * min(s.filled, 1.0);\n",
-    "            a += pull * (s.sum / s.filled);\n",
+    "        if (s.filled > 0.0) {   // and Archimedes: the weight of the fluid it displaces (a sphere of radius r), as far as it is in it\n",
+    "            float pull = m.w * min(s.filled, 1.0), displaced = 4.18879020479 * r * r * r * (s.rho / s.filled);\n",
+    "            a += pull * (s.sum / s.filled) - gp_gravity.xyz * (displaced / v.w) * min(s.filled, 1.0);\n",
     "            k += pull;\n",
     "        }\n",
     "    }\n",
@@ -4588,9 +4593,9 @@ static const gp__shader_range gp__ranges_effects_move_comp[] = {
     { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
-    { GP__FILE_EFFECTS_MOVE_COMP, 19, 138, 703 },
+    { GP__FILE_EFFECTS_MOVE_COMP, 19, 140, 703 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_EFFECTS_MOVE_COMP, 157, 33, 912 },
+    { GP__FILE_EFFECTS_MOVE_COMP, 159, 33, 914 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_emitter_emit_comp[] = {
@@ -4964,7 +4969,7 @@ static const gp__shader_source gp__shader_sources[GP__SHADER_COUNT] = {
     { "draw_sprites.frag", GP__GL_FRAGMENT_SHADER, gp__ranges_draw_sprites_frag },
     { "draw_sprites.vert", GP__GL_VERTEX_SHADER, gp__ranges_draw_sprites_vert },
 };
-#define GP__SHADER_MOST_LINES 898   /* the longest program, with its #line directives */
+#define GP__SHADER_MOST_LINES 900   /* the longest program, with its #line directives */
 #define GP__SHADER_MOST_RANGES 14   /* the most ranges of one program */
 /* <<shaders-generated */
 

@@ -3,8 +3,8 @@
    water: wherever a fluid particle moves faster than 1.2 m/s (the surge, the breaking wave at the
    far wall) it gives birth, by chance, to a droplet that leaves with the water's velocity plus a
    kick; the droplets fly under gravity and air drag, and those that fall back into the water ride
-   it (their material's ride: they take its velocity, sinking at g / ride, for they have no
-   buoyancy yet), fading out within a second. The water is drawn as
+   it as foam (their material's ride: they take its velocity, and, half as dense as water, the
+   water buoys them back to its surface), fading out within a second. The water is drawn as
    impostors (every kind but effects: gp_draw_desc.kinds), the spray as white sprites sorted back
    to front (gp_draw_effects).
 
@@ -32,7 +32,7 @@ int main(int argc, char** argv) {
     memset(&droplet, 0, sizeof droplet);
     droplet.drag = 1.0f;          /* 1/s: air slows a droplet */
     droplet.restitution = 0.2f;
-    droplet.ride = 8.0f;          /* 1/s: in the water, it takes the water's velocity */
+    droplet.ride = 40.0f;         /* 1/s: in the water, it takes the water's velocity, rising at (2 - 1) g / 40 */
     memset(&spray, 0, sizeof spray);
     spray.shape = GP_EMITTER_SPRAY;
     spray.speed[0] = 1.2f;        /* m/s: water faster than this throws spray, */
@@ -42,7 +42,7 @@ int main(int argc, char** argv) {
     spray.radius = 0.5f * tank.spacing;
     spray.lifetime[0] = 0.4f; spray.lifetime[1] = 0.9f;
     spray.particle_radius = 0.6f * tank.spacing;
-    spray.mass = 1e-5f;
+    spray.mass = 500.0f * 4.18879f * spray.particle_radius * spray.particle_radius * spray.particle_radius;   /* kg: foam, half water's density */
     spray.size[0] = spray.size[1] = spray.size[2] = 1.0f; spray.size[3] = 0.5f;
     for (k = 0; k < 4; ++k) {     /* white, fading over the last third of its life */
         spray.color[k][0] = spray.color[k][1] = spray.color[k][2] = 1.0f;

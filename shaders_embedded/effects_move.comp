@@ -747,9 +747,10 @@ vec3 gp_curl_noise(vec3 p, float scale, float speed, uint seed) {
 
 // Riding the fluid (issue 11: foam and spray on a wave): the fluid's velocity at p through the
 // one grid, Shepard's interpolation of its particles' velocities with each one's material's
-// poly6 and volume m / rho0, u = sum V_j W_j v_j / sum V_j W_j, and how full of fluid p's
-// neighbourhood is, phi = sum V_j W_j (about 1 inside the fluid, 0 away from it).
-struct gp_ride { vec3 p; vec3 sum; float filled; };
+// poly6 and volume m / rho0, u = sum V_j W_j v_j / sum V_j W_j, how full of fluid p's
+// neighbourhood is, phi = sum V_j W_j (about 1 inside the fluid, 0 away from it), and the fluid's
+// density there, rho = sum V_j W_j rho0_j / phi (for its buoyancy).
+struct gp_ride { vec3 p; vec3 sum; float filled; float rho; };
 void gp_ride_term(uint k, uint end, ivec3 cell, inout gp_ride s) {
     if (k >= end) return;
     vec4 q = gp_position[k];
@@ -763,6 +764,7 @@ void gp_ride_term(uint k, uint end, ivec3 cell, inout gp_ride s) {
     float weight = v.w / gp_fluids[m].shape.z * gp_poly6_of(gp_fluids[m].kernel.x, re2, r2);
     s.sum += weight * v.xyz;
     s.filled += weight;
+    s.rho += weight * gp_fluids[m].shape.z;
 }
 
 // The wind at p: the uniform wind, the Rankine vortex (solid inside its radius R, falling as 1/r
@@ -834,7 +836,7 @@ void main() {
     float k = m.x;
     if (m.w > 0.0) {   // riding: a pull of rate ride phi towards the fluid's velocity, on top of the drag
         gp_ride s;
-        s.p = p.xyz; s.sum = vec3(0.0); s.filled = 0.0;
+        s.p = p.xyz; s.sum = vec3(0.0); s.filled = 0.0; s.rho = 0.0;
         vec3 gp_center = p.xyz;
 #define GP_NEIGHBOR_VISIT(k, end, cell) gp_ride_term(k, end, cell, s)
 #define GP_NEIGHBOR_BATCH 8
@@ -909,9 +911,9 @@ void main() {
 #undef GP_NEIGHBOR_SUM
 #endif
 // <<include gp_neighbors.glsl
-        if (s.filled > 0.0) {
-            float pull = m.w * min(s.filled, 1.0);
-            a += pull * (s.sum / s.filled);
+        if (s.filled > 0.0) {   // and Archimedes: the weight of the fluid it displaces (a sphere of radius r), as far as it is in it
+            float pull = m.w * min(s.filled, 1.0), displaced = 4.18879020479 * r * r * r * (s.rho / s.filled);
+            a += pull * (s.sum / s.filled) - gp_gravity.xyz * (displaced / v.w) * min(s.filled, 1.0);
             k += pull;
         }
     }

@@ -552,6 +552,67 @@ static void test_effects_against_cpu(void) {
     gp_world_destroy(w);
 }
 
+/* Foam floats, grit sinks, a droplet of the fluid's density hangs (the ride's buoyancy:
+   Archimedes as far as the particle is in the fluid): three effect particles 1 cm wide of 100,
+   3,000 and 1,000 kg/m^3 let go at rest inside still water 12 cm deep (spacing 2 cm, riding at
+   200/s, an air drag of 2/s): after 0.75 s the foam is at the surface (above 9 cm, below 17 cm: it
+   floats, it does not fly off), the grit has sunk at the terminal speed of the ride's linear drag,
+   g (1 - rho / rho_grit) / ride = 3.27 cm/s (to 3 mm of the 2.45 cm that gives), and the droplet is
+   within 1.5 cm of where it was. */
+static void test_effects_foam_floats(void) {
+    gp_world* w = fixture_grid_world(2048, 0.05f, 0);
+    const float lo[3] = {0.0f, 0.0f, 0.0f}, hi[3] = {0.2f, 0.12f, 0.2f};
+    const float at[9] = {0.1f, 0.03f, 0.1f, 0.1f, 0.09f, 0.1f, 0.1f, 0.06f, 0.1f};
+    const float densities[3] = {100.0f, 3000.0f, 1000.0f};
+    float masses[3];
+    gp_fluid_material fm;
+    gp_effect_material m;
+    gp_particles_desc d;
+    gp_collider_desc tank;
+    gp_collider collider;
+    gp_particle_position p[2048];
+    gp_particle_info info[2048];
+    uint32_t count = 0;
+    float y[3] = {-1.0f, -1.0f, -1.0f};
+    int k;
+    if (!w) return;
+    memset(&tank, 0, sizeof tank);
+    tank.shape = GP_SHAPE_BOX; tank.inside = true;
+    tank.center[0] = 0.1f; tank.center[1] = 0.2f; tank.center[2] = 0.1f;
+    tank.half_extents[0] = 0.1f; tank.half_extents[1] = 0.2f; tank.half_extents[2] = 0.1f;
+    CHECK(gp_collider_add(w, &tank, &collider) == GP_OK);
+    memset(&fm, 0, sizeof fm);
+    fm.spacing = 0.02f;
+    CHECK(gp_fluid_material_set(w, 0, &fm) == GP_OK && gp_fluid_add_block(w, 0, lo, hi, NULL, NULL) == GP_OK);
+    memset(&m, 0, sizeof m);
+    m.ride = 200.0f;   /* 1/s: foam rises through the water at (rho / rho_foam - 1) g / ride = 0.44 m/s */
+    m.drag = 2.0f;     /* 1/s: air slows what leaves the water */
+    CHECK(gp_effect_material_set(w, 0, &m) == GP_OK);
+    for (k = 0; k < 3; ++k) masses[k] = densities[k] * 4.18879f * 0.005f * 0.005f * 0.005f;
+    memset(&d, 0, sizeof d);
+    d.count = 3; d.positions = at; d.masses = masses; d.radius = 0.005f; d.kind = GP_KIND_EFFECT;
+    d.users = NULL; d.user = 0;
+    CHECK(gp_particles_add(w, &d, NULL) == GP_OK);
+    fixture_run(w, 45);
+    CHECK(gp_particle_count_read(w, &count) == GP_OK && count <= 2048);
+    CHECK(gp_particles_read(w, GP_ATTRIBUTE_POSITION, 0, count, p) == GP_OK && gp_particles_read(w, GP_ATTRIBUTE_INFO, 0, count, info) == GP_OK);
+    {   /* the three by their ids: the last three added */
+        uint32_t ids[3], slots[3];
+        for (k = 0; k < 3; ++k) ids[k] = count - 3 + (uint32_t)k;
+        CHECK(gp_particles_slots_read(w, ids, 3, slots) == GP_OK);
+        for (k = 0; k < 3; ++k) if (slots[k] < count) y[k] = p[slots[k]].y;
+    }
+    if (getenv("GP_TEST_VERBOSE")) fprintf(stderr, "    after 0.75 s: foam at %.4f m, grit at %.4f m, droplet at %.4f m\n", y[0], y[1], y[2]);
+    CHECKF(y[0] > 0.09f && y[0] < 0.17f, "the foam is at %.4f m: it should float at the surface (12 cm)", y[0]);
+    {
+        double sink = 9.81 * (1.0 - 1000.0 / 3000.0) / 200.0 * 0.75;
+        CHECKF(fabs(y[1] - (0.09 - sink)) < 0.003, "the grit is at %.4f m; sinking at g (1 - rho / rho_grit) / ride puts it at %.4f m",
+               y[1], 0.09 - sink);
+    }
+    CHECKF(fabsf(y[2] - 0.06f) < 0.015f, "the droplet moved from 6 cm to %.4f m in still water", y[2]);
+    gp_world_destroy(w);
+}
+
 const gp_test_case effects_tests[] = {
     {"effects_flight_with_drag", test_effects_flight_with_drag},
     {"effects_bounce_keeps_restitution", test_effects_bounce_keeps_restitution},
@@ -560,6 +621,7 @@ const gp_test_case effects_tests[] = {
     {"effects_wind", test_effects_wind},
     {"effects_wind_noise", test_effects_wind_noise},
     {"effects_ride_the_fluid", test_effects_ride_the_fluid},
+    {"effects_foam_floats", test_effects_foam_floats},
     {"effects_collisions", test_effects_collisions},
     {"effects_against_cpu", test_effects_against_cpu},
 };
