@@ -79,7 +79,10 @@ check-docs: | $(BUILD)
 
 check: deps check-shaders check-compile check-docs
 
-test: deps $(BUILD)/gp_tests $(BUILD)/gp_tests_sanitized $(EXAMPLES)
+# The builds in parallel, one per core (the header compiles into every program), then the tests.
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+test: deps
+	$(MAKE) -j$(JOBS) $(BUILD)/gp_tests $(BUILD)/gp_tests_sanitized $(EXAMPLES)
 	sh tools/run_tests.sh
 
 bench: $(BUILD)/bench
