@@ -125,6 +125,38 @@ static void coupling_tank(gp_world* w, float width) {
     CHECK(gp_collider_add(w, &tank, &handle) == GP_OK);
 }
 
+/* Fluid of material 0 on its lattice (spacing l, from l / 2) over [0, width) x [0, depth) x
+   [0, width), but where hole(x, y, z, place) says a solid is: the place of a body or grain about
+   to be added there (the spheres of a body's particles do not fill its voxels, so fluid left
+   inside it would ride in it). Returns how many were added. */
+typedef int (*coupling_hole)(float x, float y, float z, const float* place);
+static uint32_t coupling_lattice(gp_world* w, float l, float width, float depth, coupling_hole hole, const float* place) {
+    const float lo[3] = {0.0f, 0.0f, 0.0f}, hi[3] = {width, depth, width};
+    float* xyz = (float*)malloc(3 * gp_lattice_block_count(l, lo, hi) * sizeof *xyz), x, y, z;
+    gp_fluid_material m;
+    gp_particles_desc pd;
+    uint32_t n = 0;
+    CHECK(gp_fluid_material_get(w, 0, &m) == GP_OK);
+    for (y = 0.5f * l; y < depth; y += l)
+        for (z = 0.5f * l; z < width; z += l)
+            for (x = 0.5f * l; x < width; x += l) {
+                if (hole && hole(x, y, z, place)) continue;
+                xyz[3 * n] = x; xyz[3 * n + 1] = y; xyz[3 * n + 2] = z;
+                ++n;
+            }
+    memset(&pd, 0, sizeof pd);
+    pd.count = n; pd.positions = xyz; pd.kind = GP_KIND_FLUID; pd.radius = 0.5f * l; pd.mass = m.mass;
+    CHECK(gp_particles_add(w, &pd, NULL) == GP_OK);
+    free(xyz);
+    return n;
+}
+
+/* A box's place: its centre, then its half extents, and a quarter spacing (0.02 m) more, so that
+   the lattice points on its faces go too. */
+static int coupling_box_hole(float x, float y, float z, const float* place) {
+    return fabsf(x - place[0]) < place[3] + 0.005f && fabsf(y - place[1]) < place[4] + 0.005f && fabsf(z - place[2]) < place[5] + 0.005f;
+}
+
 /* The water of the floating and guard tests: a box tank 0.2 m wide and 0.4 m high, filled with
    fluid of the continuity model, spacing 0.02 m and the given viscosity from the floor to
    `depth`; with `place` (a box's centre, then its half extents), less the lattice points inside
@@ -138,26 +170,8 @@ static void coupling_water(gp_world* w, float depth, float viscosity, const floa
     m.viscosity = viscosity;
     m.density_model = GP_DENSITY_CONTINUITY;
     CHECK(gp_fluid_material_set(w, 0, &m) == GP_OK);
-    if (!place) {
-        CHECK(gp_fluid_add_block(w, 0, lo, hi, NULL, NULL) == GP_OK);
-    } else {
-        float* xyz = (float*)malloc(3 * gp_lattice_block_count(l, lo, hi) * sizeof *xyz), x, y, z;
-        gp_particles_desc pd;
-        uint32_t n = 0;
-        CHECK(gp_fluid_material_get(w, 0, &m) == GP_OK);
-        for (y = 0.5f * l; y < depth; y += l)
-            for (z = 0.5f * l; z < 0.2f; z += l)
-                for (x = 0.5f * l; x < 0.2f; x += l) {
-                    if (fabsf(x - place[0]) < place[3] + 0.25f * l && fabsf(y - place[1]) < place[4] + 0.25f * l &&
-                        fabsf(z - place[2]) < place[5] + 0.25f * l) continue;   /* the body's place */
-                    xyz[3 * n] = x; xyz[3 * n + 1] = y; xyz[3 * n + 2] = z;
-                    ++n;
-                }
-        memset(&pd, 0, sizeof pd);
-        pd.count = n; pd.positions = xyz; pd.kind = GP_KIND_FLUID; pd.radius = 0.5f * l; pd.mass = m.mass;
-        CHECK(gp_particles_add(w, &pd, NULL) == GP_OK);
-        free(xyz);
-    }
+    if (!place) CHECK(gp_fluid_add_block(w, 0, lo, hi, NULL, NULL) == GP_OK);
+    else coupling_lattice(w, l, 0.2f, depth, coupling_box_hole, place);
 }
 
 /* A box of density 500 (a 0.1 m cube of 125 particles 0.02 m apart, the fluid's spacing) let go
@@ -233,7 +247,7 @@ static void test_coupling_floating_and_sinking(void) {
    sideways (summation; 0.26% and under 1% after 1 s), and rho0 g V to 4 digits (continuity). */
 #define BUOYANCY_FRAMES 10
 static double coupling_buoyancy(gp_density_model model, float viscosity, int grain, double sideways[2]) {
-    const float l = 0.02f, width = 0.2f, depth = 0.16f, lo = 0.06f, hi = 0.12f, low = 0.04f, high = 0.10f;
+    const float l = 0.02f, width = 0.2f, depth = 0.16f;
     gp_world* w = fixture_grid_world(1000, 2.0f * l, 1);
     gp_fluid_material m;
     gp_particles_desc pd;
@@ -241,32 +255,20 @@ static double coupling_buoyancy(gp_density_model model, float viscosity, int gra
     gp_particle_info* kinds;
     gp_particle_velocity* v;
     gp_particle_position* a;
-    float* xyz;
     const float half[3] = {0.03f, 0.03f, 0.03f}, at[3] = {0.09f, 0.07f, 0.09f};
     double force[3] = {0, 0, 0}, weight;
-    uint32_t n = 0, k, frame, count;
-    float x, y, z;
+    uint32_t k, frame, count;
     if (!w) return NAN;
     coupling_tank(w, width);
     memset(&m, 0, sizeof m);
     m.spacing = l;
     m.density_model = model;
     m.viscosity = viscosity;
-    CHECK(gp_fluid_material_set(w, 0, &m) == GP_OK);
-    CHECK(gp_fluid_material_get(w, 0, &m) == GP_OK);
-    xyz = (float*)malloc(3 * 1000 * sizeof *xyz);
-    for (y = 0.5f * l; y < depth; y += l)
-        for (z = 0.5f * l; z < width; z += l)
-            for (x = 0.5f * l; x < width; x += l) {
-                if (grain ? fabsf(x - 0.09f) + fabsf(y - 0.07f) + fabsf(z - 0.09f) < 0.5f * l   /* the grain's place */
-                          : x > lo && x < hi && z > lo && z < hi && y > low && y < high) continue;   /* the body's */
-                xyz[3 * n] = x; xyz[3 * n + 1] = y; xyz[3 * n + 2] = z;
-                ++n;
-            }
-    memset(&pd, 0, sizeof pd);
-    pd.count = n; pd.positions = xyz; pd.kind = GP_KIND_FLUID; pd.radius = 0.5f * l; pd.mass = m.mass;
-    CHECK(gp_particles_add(w, &pd, NULL) == GP_OK);
-    free(xyz);
+    CHECK(gp_fluid_material_set(w, 0, &m) == GP_OK && gp_fluid_material_get(w, 0, &m) == GP_OK);
+    {   /* the grain's place (one lattice point), or the body's (27: the cube (0.06, 0.12) x (0.04, 0.10) x (0.06, 0.12)) */
+        const float grain_place[6] = {0.09f, 0.07f, 0.09f, 0.005f, 0.005f, 0.005f}, body_place[6] = {0.09f, 0.07f, 0.09f, 0.025f, 0.025f, 0.025f};
+        coupling_lattice(w, l, width, depth, coupling_box_hole, grain ? grain_place : body_place);
+    }
     if (grain) {   /* one grain of the water's density, the fluid's spacing wide */
         gp_granular_material g;
         memset(&g, 0, sizeof g);
