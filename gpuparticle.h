@@ -2299,7 +2299,7 @@ static const char* const gp__file_emitter_emit_comp[] = {
     "    }\n",
     "    vec3 direction = position.w == GP_EMITTER_CONE ? normalize(axis.xyz + tan(min(axis.w, 1.5)) * rim * (cos(phi) * t + sin(phi) * s))\n",
     "                                                   : gp_emitter_direction(axis.xyz, t, s, axis.w, b.xy);\n",
-    "    gp_birth_write(slot, id, e, p, mix(motion.x, motion.y, b.z) * direction, mix(life.x, life.y, c.x));\n",
+    "    gp_birth_write(slot, id, p, mix(motion.x, motion.y, b.z) * direction, motion.zw, gp_emitters[e].info.xyz, mix(life.x, life.y, c.x));\n",
     "    if (u_state != 0u) gp_state[slot] = vec2(0.0);\n",
     "}\n",
     0
@@ -2335,8 +2335,8 @@ static const char* const gp__file_emitter_mesh_comp[] = {
     "    vec3 normal = normalize(cross(p1 - p0, p2 - p0));\n",
     "    gp_basis(normal, t, s);\n",
     "    vec4 motion = gp_emitters[e].motion, life = gp_emitters[e].life;\n",
-    "    gp_birth_write(slot, id, e, p, mix(motion.x, motion.y, b.z) * gp_emitter_direction(normal, t, s, gp_emitters[e].axis.w, b.xy),\n",
-    "                   mix(life.x, life.y, c.x));\n",
+    "    gp_birth_write(slot, id, p, mix(motion.x, motion.y, b.z) * gp_emitter_direction(normal, t, s, gp_emitters[e].axis.w, b.xy), motion.zw,\n",
+    "                   gp_emitters[e].info.xyz, mix(life.x, life.y, c.x));\n",
     "}\n",
     0
 };
@@ -2379,11 +2379,7 @@ static const char* const gp__file_emitter_pour_comp[] = {
     "    gp_basis(u_direction.xyz, t, s);\n",
     "    vec3 jitter = uintBitsToFloat(u_jitter.z) * (2.0 * gp_random3(u_jitter.x ^ (u_jitter.y * 0x9e3779b9u), j, 6u) - 1.0);\n",
     "    vec3 p = u_center.xyz + u_center.w * (float(a) + jitter.x) * t + u_center.w * (float(b) + jitter.y) * s + u_particle.w * u_direction.xyz;\n",
-    "    gp_position[slot] = vec4(p, u_particle.x);\n",
-    "    gp_velocity[slot] = vec4(u_direction.w * u_direction.xyz, u_particle.y);\n",
-    "    gp_info[slot] = uvec4(id, u_info.x, u_info.y, u_info.z);\n",
-    "    gp_life[slot] = vec2(0.0, u_particle.z);\n",
-    "    slot_of_id[id] = slot;\n",
+    "    gp_birth_write(slot, id, p, u_direction.w * u_direction.xyz, u_particle.xy, u_info.xyz, u_particle.z);\n",
     "    if (u_info.w != 0u) gp_state[slot] = vec2(0.0);\n",
     "}\n",
     0
@@ -2406,14 +2402,12 @@ static const char* const gp__file_gp_birth_glsl[] = {
     "    return true;\n",
     "}\n",
     "\n",
-    "// Writes birth `id` of emitter e at slot: position p, velocity v, its emitter's radius, mass,\n",
-    "// kind, phase and user word, age 0 and the lifetime; slot_of_id follows it.\n",
-    "void gp_birth_write(uint slot, uint id, uint e, vec3 p, vec3 v, float lifetime) {\n",
-    "    vec4 motion = gp_emitters[e].motion;\n",
-    "    uvec4 info = gp_emitters[e].info;\n",
-    "    gp_position[slot] = vec4(p, motion.z);\n",
-    "    gp_velocity[slot] = vec4(v, motion.w);\n",
-    "    gp_info[slot] = uvec4(id, info.x, info.y, info.z);\n",
+    "// Writes birth `id` at slot: position p, velocity v, its radius and mass, its info's three other\n",
+    "// words (kind and phase, owner, user), age 0 and the lifetime; slot_of_id follows it.\n",
+    "void gp_birth_write(uint slot, uint id, vec3 p, vec3 v, vec2 radius_mass, uvec3 words, float lifetime) {\n",
+    "    gp_position[slot] = vec4(p, radius_mass.x);\n",
+    "    gp_velocity[slot] = vec4(v, radius_mass.y);\n",
+    "    gp_info[slot] = uvec4(id, words);\n",
     "    gp_life[slot] = vec2(0.0, lifetime);\n",
     "    slot_of_id[id] = slot;\n",
     "}\n",
@@ -4011,7 +4005,7 @@ static const char* const gp__file_spray_emit_comp[] = {
     "    float z = 2.0 * a.x - 1.0, phi = 6.28318530718 * a.y, z2 = 2.0 * b.x - 1.0, psi = 6.28318530718 * b.y;\n",
     "    vec3 offset = extent.w * pow(a.z, 1.0 / 3.0) * vec3(sqrt(max(1.0 - z * z, 0.0)) * vec2(cos(phi), sin(phi)), z);\n",
     "    vec3 kick = motion.y * b.z * vec3(sqrt(max(1.0 - z2 * z2, 0.0)) * vec2(cos(psi), sin(psi)), z2);\n",
-    "    gp_birth_write(slot, id, u_emitter, gp_position[source].xyz + offset, gp_velocity[source].xyz + kick,\n",
+    "    gp_birth_write(slot, id, gp_position[source].xyz + offset, gp_velocity[source].xyz + kick, motion.zw, info.xyz,\n",
     "                   mix(life.x, life.y, gp_random3(seed, j, 5u).x));\n",
     "}\n",
     0
@@ -4606,8 +4600,8 @@ static const gp__shader_range gp__ranges_emitter_emit_comp[] = {
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_EMITTER_GLSL, 0, 60, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
-    { GP__FILE_GP_BIRTH_GLSL, 0, 28, 1 },
-    { GP__FILE_EMITTER_EMIT_COMP, 12, 31, 317 },
+    { GP__FILE_GP_BIRTH_GLSL, 0, 26, 1 },
+    { GP__FILE_EMITTER_EMIT_COMP, 12, 31, 315 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_emitter_mesh_comp[] = {
@@ -4618,8 +4612,8 @@ static const gp__shader_range gp__ranges_emitter_mesh_comp[] = {
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_EMITTER_GLSL, 0, 60, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
-    { GP__FILE_GP_BIRTH_GLSL, 0, 28, 1 },
-    { GP__FILE_EMITTER_MESH_COMP, 8, 25, 313 },
+    { GP__FILE_GP_BIRTH_GLSL, 0, 26, 1 },
+    { GP__FILE_EMITTER_MESH_COMP, 8, 25, 311 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_emitter_pour_comp[] = {
@@ -4630,8 +4624,8 @@ static const gp__shader_range gp__ranges_emitter_pour_comp[] = {
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_EMITTER_GLSL, 0, 60, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
-    { GP__FILE_GP_BIRTH_GLSL, 0, 28, 1 },
-    { GP__FILE_EMITTER_POUR_COMP, 9, 36, 314 },
+    { GP__FILE_GP_BIRTH_GLSL, 0, 26, 1 },
+    { GP__FILE_EMITTER_POUR_COMP, 9, 32, 312 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_count_comp[] = {
@@ -4783,8 +4777,8 @@ static const gp__shader_range gp__ranges_spray_emit_comp[] = {
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_EMITTER_GLSL, 0, 60, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
-    { GP__FILE_GP_BIRTH_GLSL, 0, 28, 1 },
-    { GP__FILE_SPRAY_EMIT_COMP, 7, 21, 312 },
+    { GP__FILE_GP_BIRTH_GLSL, 0, 26, 1 },
+    { GP__FILE_SPRAY_EMIT_COMP, 7, 21, 310 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_spray_flags_comp[] = {
@@ -6307,11 +6301,17 @@ gp_result gp_grid_count_neighbors(gp_world* world, float radius, uint32_t out_bu
 
 #define GP__STAGING_CHUNK 65536u   /* particles an add stages at a time (3.5 MiB) */
 
-/* Room for n more particles: the host's bound says so, or else the exact count (a wait) does. */
+/* The free slots when n more are wanted: the host's bound's, or where that says n do not fit and
+   particles may have died, the exact count's (a wait). Then the room for n, failing with the
+   reason. */
+static uint32_t gp__store_free_slots(gp_world* w, uint64_t n) {
+    if (n > (uint64_t)(w->capacity - w->count) && w->store.mortal)   /* the bound says no; the GPU's count may not */
+        gp__buffer_download(w, w->store.words, offsetof(gp__store_words, count), 4, &w->count);
+    return w->capacity - w->count;
+}
+
 static gp_result gp__store_room(gp_world* w, uint64_t n, const char* what) {
-    if (n <= (uint64_t)(w->capacity - w->count)) return GP_OK;
-    if (w->store.mortal) gp__buffer_download(w, w->store.words, offsetof(gp__store_words, count), 4, &w->count);
-    if (n <= (uint64_t)(w->capacity - w->count)) return GP_OK;
+    if (n <= gp__store_free_slots(w, n)) return GP_OK;
     return gp__fail(w, GP_ERROR_CAPACITY, GP_LOG_ITEM_STORE_FULL, "%llu %s do not fit: %u of %u slots are in use; nothing was added",
                     (unsigned long long)n, what, w->count, w->capacity);
 }
@@ -7955,15 +7955,12 @@ static gp_result gp__pour_run(gp_world* w, gp__pour* p, float h) {
     l.kind = (uint32_t)GP_KIND_FLUID | p->desc.phase << 16; l.owner = GP_NO_OWNER;
     p->clock += h;
     while (p->clock >= interval && !p->state.full) {
-        uint32_t room = w->capacity - w->count;
+        uint32_t room;
         p->clock -= interval;
         p->owed += p->desc.rate * interval;
         l.n = p->owed > 1024.0 ? 1024u : (uint32_t)p->owed;
         l.lead = (float)(p->clock * p->desc.speed);
-        if (l.n > room && w->store.mortal) {   /* the host's bound says full; the GPU's count may not */
-            gp__buffer_download(w, w->store.words, offsetof(gp__store_words, count), 4, &w->count);
-            room = w->capacity - w->count;
-        }
+        room = gp__store_free_slots(w, l.n);
         if (l.n > room) {   /* a pour stops at a full store: what fits, then no more */
             l.n = room;
             p->state.full = true;
@@ -9813,7 +9810,15 @@ gp_result gp_fluid_compute(gp_world* world, float dt) {
    (position, the fluid's (density, pressure), velocity, info), one point per live slot, sized
    to the particle's projected diameter; the fragment shader shades a sphere and writes its
    depth. Compiled out by GP_NO_DRAW, with its GL entry points. */
-#if !defined(GP_NO_DRAW)
+#if defined(GP_NO_DRAW)
+/* What every draw call says when the draw helpers were compiled out. */
+static gp_result gp__draw_compiled_out(gp_world* world, const char* call) {
+    if (!world) return gp__no_world(call);
+    gp__begin(world, call);
+    return gp__end(world, gp__fail(world, GP_ERROR_INVALID_STATE, GP_LOG_ITEM_DRAW_COMPILED_OUT,
+                                   "the draw helper was compiled out (GP_NO_DRAW)"));
+}
+#else
 /* The impostor program and the vertex array, made on the first draw. */
 static gp_result gp__draw_init(gp_world* w) {
     gp_result r;
@@ -9913,11 +9918,8 @@ static gp_result gp__draw_resolve(gp_world* world, const gp_draw_desc* desc, gp_
 
 gp_result gp_draw_bodies(gp_world* world, const gp_draw_desc* desc) {
 #if defined(GP_NO_DRAW)
-    if (!world) return gp__no_world(__func__);
     (void)desc;
-    gp__begin(world, "gp_draw_bodies");
-    return gp__end(world, gp__fail(world, GP_ERROR_INVALID_STATE, GP_LOG_ITEM_DRAW_COMPILED_OUT,
-                                   "the draw helper was compiled out (GP_NO_DRAW)"));
+    return gp__draw_compiled_out(world, __func__);
 #else
     gp__gl* gl;
     gp_draw_desc d;
@@ -9975,11 +9977,8 @@ gp_result gp_draw_bodies(gp_world* world, const gp_draw_desc* desc) {
 
 gp_result gp_draw_particles(gp_world* world, const gp_draw_desc* desc) {
 #if defined(GP_NO_DRAW)
-    if (!world) return gp__no_world(__func__);
     (void)desc;
-    gp__begin(world, "gp_draw_particles");
-    return gp__end(world, gp__fail(world, GP_ERROR_INVALID_STATE, GP_LOG_ITEM_DRAW_COMPILED_OUT,
-                                   "the draw helper was compiled out (GP_NO_DRAW)"));
+    return gp__draw_compiled_out(world, __func__);
 #else
     gp__gl* gl;
     gp_draw_desc d;
@@ -10042,11 +10041,8 @@ gp_result gp_draw_particles(gp_world* world, const gp_draw_desc* desc) {
 
 gp_result gp_draw_effects(gp_world* world, const gp_draw_desc* desc) {
 #if defined(GP_NO_DRAW)
-    if (!world) return gp__no_world(__func__);
     (void)desc;
-    gp__begin(world, "gp_draw_effects");
-    return gp__end(world, gp__fail(world, GP_ERROR_INVALID_STATE, GP_LOG_ITEM_DRAW_COMPILED_OUT,
-                                   "the draw helper was compiled out (GP_NO_DRAW)"));
+    return gp__draw_compiled_out(world, __func__);
 #else
     gp__gl* gl;
     gp_draw_desc d;

@@ -298,14 +298,12 @@ bool gp_birth(uint j, uint fresh, uint first, out uint slot, out uint id) {
     return true;
 }
 
-// Writes birth `id` of emitter e at slot: position p, velocity v, its emitter's radius, mass,
-// kind, phase and user word, age 0 and the lifetime; slot_of_id follows it.
-void gp_birth_write(uint slot, uint id, uint e, vec3 p, vec3 v, float lifetime) {
-    vec4 motion = gp_emitters[e].motion;
-    uvec4 info = gp_emitters[e].info;
-    gp_position[slot] = vec4(p, motion.z);
-    gp_velocity[slot] = vec4(v, motion.w);
-    gp_info[slot] = uvec4(id, info.x, info.y, info.z);
+// Writes birth `id` at slot: position p, velocity v, its radius and mass, its info's three other
+// words (kind and phase, owner, user), age 0 and the lifetime; slot_of_id follows it.
+void gp_birth_write(uint slot, uint id, vec3 p, vec3 v, vec2 radius_mass, uvec3 words, float lifetime) {
+    gp_position[slot] = vec4(p, radius_mass.x);
+    gp_velocity[slot] = vec4(v, radius_mass.y);
+    gp_info[slot] = uvec4(id, words);
     gp_life[slot] = vec2(0.0, lifetime);
     slot_of_id[id] = slot;
 }
@@ -332,6 +330,6 @@ void main() {
     vec3 normal = normalize(cross(p1 - p0, p2 - p0));
     gp_basis(normal, t, s);
     vec4 motion = gp_emitters[e].motion, life = gp_emitters[e].life;
-    gp_birth_write(slot, id, e, p, mix(motion.x, motion.y, b.z) * gp_emitter_direction(normal, t, s, gp_emitters[e].axis.w, b.xy),
-                   mix(life.x, life.y, c.x));
+    gp_birth_write(slot, id, p, mix(motion.x, motion.y, b.z) * gp_emitter_direction(normal, t, s, gp_emitters[e].axis.w, b.xy), motion.zw,
+                   gp_emitters[e].info.xyz, mix(life.x, life.y, c.x));
 }

@@ -299,14 +299,12 @@ bool gp_birth(uint j, uint fresh, uint first, out uint slot, out uint id) {
     return true;
 }
 
-// Writes birth `id` of emitter e at slot: position p, velocity v, its emitter's radius, mass,
-// kind, phase and user word, age 0 and the lifetime; slot_of_id follows it.
-void gp_birth_write(uint slot, uint id, uint e, vec3 p, vec3 v, float lifetime) {
-    vec4 motion = gp_emitters[e].motion;
-    uvec4 info = gp_emitters[e].info;
-    gp_position[slot] = vec4(p, motion.z);
-    gp_velocity[slot] = vec4(v, motion.w);
-    gp_info[slot] = uvec4(id, info.x, info.y, info.z);
+// Writes birth `id` at slot: position p, velocity v, its radius and mass, its info's three other
+// words (kind and phase, owner, user), age 0 and the lifetime; slot_of_id follows it.
+void gp_birth_write(uint slot, uint id, vec3 p, vec3 v, vec2 radius_mass, uvec3 words, float lifetime) {
+    gp_position[slot] = vec4(p, radius_mass.x);
+    gp_velocity[slot] = vec4(v, radius_mass.y);
+    gp_info[slot] = uvec4(id, words);
     gp_life[slot] = vec2(0.0, lifetime);
     slot_of_id[id] = slot;
 }
@@ -340,10 +338,6 @@ void main() {
     gp_basis(u_direction.xyz, t, s);
     vec3 jitter = uintBitsToFloat(u_jitter.z) * (2.0 * gp_random3(u_jitter.x ^ (u_jitter.y * 0x9e3779b9u), j, 6u) - 1.0);
     vec3 p = u_center.xyz + u_center.w * (float(a) + jitter.x) * t + u_center.w * (float(b) + jitter.y) * s + u_particle.w * u_direction.xyz;
-    gp_position[slot] = vec4(p, u_particle.x);
-    gp_velocity[slot] = vec4(u_direction.w * u_direction.xyz, u_particle.y);
-    gp_info[slot] = uvec4(id, u_info.x, u_info.y, u_info.z);
-    gp_life[slot] = vec2(0.0, u_particle.z);
-    slot_of_id[id] = slot;
+    gp_birth_write(slot, id, p, u_direction.w * u_direction.xyz, u_particle.xy, u_info.xyz, u_particle.z);
     if (u_info.w != 0u) gp_state[slot] = vec2(0.0);
 }

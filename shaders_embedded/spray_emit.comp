@@ -297,14 +297,12 @@ bool gp_birth(uint j, uint fresh, uint first, out uint slot, out uint id) {
     return true;
 }
 
-// Writes birth `id` of emitter e at slot: position p, velocity v, its emitter's radius, mass,
-// kind, phase and user word, age 0 and the lifetime; slot_of_id follows it.
-void gp_birth_write(uint slot, uint id, uint e, vec3 p, vec3 v, float lifetime) {
-    vec4 motion = gp_emitters[e].motion;
-    uvec4 info = gp_emitters[e].info;
-    gp_position[slot] = vec4(p, motion.z);
-    gp_velocity[slot] = vec4(v, motion.w);
-    gp_info[slot] = uvec4(id, info.x, info.y, info.z);
+// Writes birth `id` at slot: position p, velocity v, its radius and mass, its info's three other
+// words (kind and phase, owner, user), age 0 and the lifetime; slot_of_id follows it.
+void gp_birth_write(uint slot, uint id, vec3 p, vec3 v, vec2 radius_mass, uvec3 words, float lifetime) {
+    gp_position[slot] = vec4(p, radius_mass.x);
+    gp_velocity[slot] = vec4(v, radius_mass.y);
+    gp_info[slot] = uvec4(id, words);
     gp_life[slot] = vec2(0.0, lifetime);
     slot_of_id[id] = slot;
 }
@@ -327,6 +325,6 @@ void main() {
     float z = 2.0 * a.x - 1.0, phi = 6.28318530718 * a.y, z2 = 2.0 * b.x - 1.0, psi = 6.28318530718 * b.y;
     vec3 offset = extent.w * pow(a.z, 1.0 / 3.0) * vec3(sqrt(max(1.0 - z * z, 0.0)) * vec2(cos(phi), sin(phi)), z);
     vec3 kick = motion.y * b.z * vec3(sqrt(max(1.0 - z2 * z2, 0.0)) * vec2(cos(psi), sin(psi)), z2);
-    gp_birth_write(slot, id, u_emitter, gp_position[source].xyz + offset, gp_velocity[source].xyz + kick,
+    gp_birth_write(slot, id, gp_position[source].xyz + offset, gp_velocity[source].xyz + kick, motion.zw, info.xyz,
                    mix(life.x, life.y, gp_random3(seed, j, 5u).x));
 }
