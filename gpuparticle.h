@@ -257,6 +257,7 @@ typedef enum gp_log_level {
     X(DRAW_COMPILED_OUT, "the draw helpers were compiled out (GP_NO_DRAW)")                                \
     X(CFL_EXCEEDED, "the CFL number is above the step's limit: take more substeps")                        \
     X(SUBSTEP_TOO_LONG_FOR_GRAINS, "the substep is longer than the grains' contacts allow")                \
+    X(CONTACT_SLOTS_FULL, "contacts found no free slot to keep their shear spring in")                    \
     X(STEP_BEHIND, "a step's substeps were shortened on the GPU: the world owes time, the next catch up")  \
     X(PARTICLES_NOT_FINITE, "particles have a NaN or infinite position (kept, not simulated)")             \
     X(POUR_STOPPED, "a pour stopped: the store is full")                                                   \
@@ -320,6 +321,14 @@ typedef struct gp_world_desc {
     gp_logger logger;
     const char* shader_prelude;             /* GLSL put after #version in every library shader,
                                                for experiments; default none */
+    uint32_t contact_slots;                 /* contacts a grain or rigid particle keeps from substep to
+                                               substep (GP_SHEAR_SPRING), each pair kept by its particle of
+                                               lower id, a wall by the particle; default 12 (the densest
+                                               packing of equal spheres touches 12), at most 64. GPU memory:
+                                               32 (contact_slots + 1) bytes per particle of capacity (416
+                                               at 12), allocated with the first grain or body. A contact
+                                               with no free slot is counted (gp_dem_stats) and acts as a
+                                               new one every substep: its dashpot and one substep's spring */
 } gp_world_desc;
 
 typedef struct gp_world gp_world;
@@ -962,6 +971,19 @@ GP_API_DECL gp_result gp_emitter_stats_get(gp_world* world, gp_emitter emitter, 
    18-20). Departure: the paper's dashpot damps the whole relative velocity; here it damps the
    normal part, and the shear the tangential part. */
 #define GP_MAX_GRANULAR_MATERIALS 8
+/* How a contact resists shear (section >>dem, gp_dem.glsl's gp_contact). */
+typedef enum gp_shear_model {
+    GP_SHEAR_DEFAULT = 0,    /* resolves to GP_SHEAR_SPRING */
+    GP_SHEAR_SPRING,         /* a spring across each contact (Cundall and Strack 1979), its stretch
+                                kept from substep to substep while the contact lasts (up to
+                                gp_world_desc.contact_slots contacts per particle), plus the
+                                `shear` dashpot, capped by Coulomb: sand holds its slope, a block on
+                                an incline below its friction angle stays put, piles come to rest */
+    GP_SHEAR_VISCOUS,        /* the paper's eq. 12: the dashpot alone, capped by Coulomb; nothing
+                                kept, but contacts creep (heaps flatten, blocks slide slowly) */
+    GP_SHEAR_COUNT
+} gp_shear_model;
+
 typedef struct gp_granular_material {
     float diameter;          /* m, of a grain or a rigid particle; default the grid's cell size,
                                 at most the cell size (the contact search covers one cell) */
@@ -969,15 +991,20 @@ typedef struct gp_granular_material {
     float stiffness;         /* k of eq. 10, N/m; default 200 m / d^2: two grains meeting at
                                 1 m/s overlap by 5% of the diameter */
     float damping;           /* eta of eq. 11, N s/m; default: restitution 0.5 between two grains */
-    float shear;             /* k_t of eq. 12, N s/m; default = damping */
+    float shear;             /* k_t of eq. 12, N s/m: the shear's dashpot; default = damping */
     float friction;          /* Coulomb's mu, the shear's cap over the normal push; default 0.5 */
+    float tangential_stiffness; /* k_s, N/m: Cundall and Strack's shear spring, which holds a contact
+                                until the shear reaches mu times the push (static friction); default
+                                2/7 of stiffness (tangential and normal oscillations of equal period) */
+    gp_shear_model shear_model; /* GP_SHEAR_SPRING (the default) or GP_SHEAR_VISCOUS */
     float mass;              /* derived, read only: density pi d^3 / 6 */
 } gp_granular_material;
 
 /* material with its zero fields replaced by the defaults (material may be NULL). */
 GP_API_DECL gp_granular_material gp_query_granular_material_defaults(const gp_world* world, const gp_granular_material* material);
 /* Sets material `phase` (< GP_MAX_GRANULAR_MATERIALS); phase 0 has the defaults until set. Two
-   particles in contact use the mean of their materials' k, eta, k_t and mu. Particles keep their
+   particles in contact use the mean of their materials' k, eta, k_t, mu and k_s (a viscous
+   material's k_s counting as 0; a pair whose mean is 0 keeps nothing). Particles keep their
    own radius and mass: set the material before adding grains or shapes. */
 GP_API_DECL gp_result gp_granular_material_set(gp_world* world, uint32_t phase, const gp_granular_material* material);
 GP_API_DECL gp_result gp_granular_material_get(gp_world* world, uint32_t phase, gp_granular_material* material);
@@ -1746,53 +1773,53 @@ static const char* const gp__file_coupling_solid_comp[] = {
 };
 static const char* const gp__file_dem_contact_comp[] = {
     "#version 430 core\n",
-    "// dem_contact: the contact force on every grain and rigid particle (000 sections 29.1.5, 29.2.5):\n",
-    "// the spring, dashpot and shear of eqs. 10-13 (with a Coulomb cap) from every granular or rigid\n",
-    "// particle that it overlaps, found through the shared grid's 27 cells around it, plus the walls'.\n",
-    "// Two particles of one body do not touch. Forces act at the contact points, with the surfaces'\n",
-    "// velocities there (a rigid particle's includes its body's spin). A grain's result is its\n",
-    "// acceleration (force / mass plus gravity and your forces); a rigid particle's is its contact\n",
-    "// force / mass, and its contact torque about its centre, which body_update sums.\n",
+    "// dem_contact: the contact force on every grain and rigid particle from the others (000 sections\n",
+    "// 29.1.5, 29.2.5): the spring, dashpot and shear of eqs. 10-13 with Cundall and Strack's shear\n",
+    "// spring and a Coulomb cap (gp_dem.glsl, gp_contact) from every granular or rigid particle that it\n",
+    "// overlaps, found through the shared grid's 27 cells around it. Two particles of one body do not\n",
+    "// touch. Forces act at the contact points, with the surfaces' velocities there (a rigid particle's\n",
+    "// includes its body's spin). Each pair is computed in the order of its ids, by both particles, from\n",
+    "// the spring its particle of lower id kept last substep, which keeps this substep's: the forces\n",
+    "// are exactly opposite. Leaves the force (N) in the acceleration and a rigid particle's torque\n",
+    "// about its centre in its torque slot for dem_walls, which adds the walls' and makes them accelerations.\n",
     "// The grid's cells must be at least as wide as the largest contact distance (checked on the host).\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
     "\n",
-    "// Contact with the walls: every collider within r pushes, and a container box's six faces each\n",
-    "// push as a plane wall (a grain in a corner touches three). Walls are still.\n",
-    "void gp_wall_contact(vec3 p, vec3 v, vec3 w, float r, vec4 c, inout vec3 f, inout vec3 torque) {\n",
-    "    for (uint k = 0u; k < gp_solver_counts.x; ++k) {\n",
-    "        gp_collider_shape s = gp_colliders[k];\n",
-    "        if (s.a.w == GP_SHAPE_BOX && s.c.x < 0.0) {\n",
-    "            vec3 low = s.b.xyz + (p - s.a.xyz), high = s.b.xyz - (p - s.a.xyz);   // to each face\n",
-    "            for (int a = 0; a < 3; ++a) {\n",
-    "                vec3 e = vec3(0.0);\n",
-    "                e[a] = 1.0;\n",
-    "                if (low[a] < r) gp_touch(-e, r - low[a], v, w, r, vec3(0.0), c, f, torque);\n",
-    "                if (high[a] < r) gp_touch(e, r - high[a], v, w, r, vec3(0.0), c, f, torque);\n",
-    "            }\n",
-    "        } else {\n",
-    "            vec4 d = gp_collider_distance(k, p);\n",
-    "            if (d.w < r) gp_touch(-d.xyz, r - d.w, v, w, r, vec3(0.0), c, f, torque);\n",
-    "        }\n",
-    "    }\n",
-    "}\n",
-    "\n",
     "// What particle i needs of itself in the loop.\n",
-    "struct gp_self { vec3 p; vec3 v; vec3 w; float r; vec4 c; uint owner; bool rigid; uint slot; };\n",
+    "struct gp_self { vec4 p; vec3 v; vec3 w; vec4 c; float ks; uint id; uint owner; bool rigid; uint slot; };\n",
     "\n",
-    "// Adds candidate slot k's contact force and torque.\n",
-    "void gp_contact_term(uint k, uint end, gp_self s, ivec3 cell, inout vec3 f, inout vec3 torque) {\n",
+    "// Adds candidate slot k's contact force and torque; kept counts the contacts i keeps.\n",
+    "void gp_contact_term(uint k, uint end, gp_self s, ivec3 cell, inout vec3 f, inout vec3 torque, inout uint kept) {\n",
     "    if (k >= end || k == s.slot) return;\n",
     "    vec4 q = gp_position[k];\n",
-    "    vec3 d = q.xyz - s.p;\n",
-    "    float reach = s.r + q.w, r2 = dot(d, d);\n",
+    "    vec3 d = q.xyz - s.p.xyz;\n",
+    "    float reach = s.p.w + q.w, r2 = dot(d, d);\n",
     "    if (r2 >= reach * reach || r2 == 0.0 || !gp_grid_same_cell(q.xyz, cell)) return;\n",
     "    uvec4 info = gp_info[k];\n",
     "    uint kind = gp_kind_of(info);\n",
     "    if (!gp_is_solid(kind) || (s.rigid && kind == GP_KIND_RIGID && info.z == s.owner)) return;\n",
+    "    gp_granular m = gp_granulars[gp_grain_material(info)];\n",
+    "    vec3 v = gp_velocity[k].xyz, w = kind == GP_KIND_RIGID ? gp_body_omega(gp_body_load(info.z)) : vec3(0.0);\n",
+    "    vec4 c = 0.5 * (s.c + m.contact);\n",
+    "    float ks = 0.5 * (s.ks + m.grain.z);\n",
+    "    // the pair from its particle of lower id, a, towards b: one computation for both\n",
+    "    bool first = s.id < info.x;\n",
+    "    vec4 pa = first ? s.p : q, pb = first ? q : s.p;\n",
+    "    vec3 va = first ? s.v : v, vb = first ? v : s.v, wa = first ? s.w : w, wb = first ? w : s.w;\n",
+    "    vec3 xi = ks > 0.0 ? gp_kept_spring(first ? s.slot : k, first ? s.id : info.x, first ? info.x : s.id) : vec3(0.0);\n",
+    "    vec3 ab = pb.xyz - pa.xyz;\n",
     "    float r = sqrt(r2), overlap = reach - r;\n",
-    "    vec3 n = d / r, partner = gp_velocity[k].xyz;\n",
-    "    if (kind == GP_KIND_RIGID) partner += cross(gp_body_omega(gp_body_load(info.z)), -(q.w - 0.5 * overlap) * n);\n",
-    "    gp_touch(n, overlap, s.v, s.w, s.r, partner, 0.5 * (s.c + gp_granulars[gp_grain_material(info)].contact), f, torque);\n",
+    "    vec3 n = ab / r, lever;\n",
+    "    vec3 partner = vb + cross(wb, -(pb.w - 0.5 * overlap) * n);\n",
+    "    vec3 force = gp_touch(n, overlap, va, wa, pa.w, partner, c, ks, xi, lever);\n",
+    "    if (first) {\n",
+    "        f += force;\n",
+    "        torque += cross(lever, force);\n",
+    "        if (ks > 0.0) gp_keep_spring(s.slot, kept, info.x, xi);\n",
+    "    } else {\n",
+    "        f -= force;\n",
+    "        torque += cross((s.p.w - 0.5 * overlap) * -n, -force);\n",
+    "    }\n",
     "}\n",
     "\n",
     "void main() {\n",
@@ -1802,31 +1829,29 @@ static const char* const gp__file_dem_contact_comp[] = {
     "    uint kind = gp_kind_of(info);\n",
     "    if (!gp_is_solid(kind)) return;\n",
     "    vec4 p = gp_position[i], v = gp_velocity[i];\n",
-    "    if (!gp_finite3(p.xyz)) {   // meets no one\n",
-    "        gp_acceleration[i] = vec4(0.0);\n",
-    "        if (kind == GP_KIND_RIGID) gp_rigid[i] = vec4(0.0);\n",
-    "        return;\n",
-    "    }\n",
-    "    gp_self s;\n",
-    "    s.p = p.xyz;\n",
-    "    s.v = v.xyz;\n",
-    "    s.r = p.w;\n",
-    "    s.c = gp_granulars[gp_grain_material(info)].contact;\n",
-    "    s.owner = info.z;\n",
-    "    s.rigid = kind == GP_KIND_RIGID;\n",
-    "    s.slot = i;\n",
-    "    s.w = s.rigid ? gp_body_omega(gp_body_load(s.owner)) : vec3(0.0);\n",
+    "    uint kept = 0u;\n",
     "    vec3 f = vec3(0.0), torque = vec3(0.0);\n",
-    "    // One candidate per iteration: 4.5 times faster on llvmpipe than the fluid's eight (grains\n",
-    "    // keep apart, so a neighbourhood holds tens of candidates).\n",
-    "    vec3 gp_center = s.p;\n",
-    "#define GP_NEIGHBOR_VISIT(k, end, cell) gp_contact_term(k, end, s, cell, f, torque)\n",
+    "    if (gp_finite3(p.xyz)) {   // else it meets no one\n",
+    "        gp_granular m = gp_granulars[gp_grain_material(info)];\n",
+    "        gp_self s;\n",
+    "        s.p = p;\n",
+    "        s.v = v.xyz;\n",
+    "        s.c = m.contact;\n",
+    "        s.ks = m.grain.z;\n",
+    "        s.id = info.x;\n",
+    "        s.owner = info.z;\n",
+    "        s.rigid = kind == GP_KIND_RIGID;\n",
+    "        s.slot = i;\n",
+    "        s.w = s.rigid ? gp_body_omega(gp_body_load(s.owner)) : vec3(0.0);\n",
+    "        // One candidate per iteration: 4.5 times faster on llvmpipe than the fluid's eight (grains\n",
+    "        // keep apart, so a neighbourhood holds tens of candidates).\n",
+    "        vec3 gp_center = s.p.xyz;\n",
+    "#define GP_NEIGHBOR_VISIT(k, end, cell) gp_contact_term(k, end, s, cell, f, torque, kept)\n",
     "#define GP_NEIGHBOR_BATCH 1\n",
-    "    gp_wall_contact(s.p, s.v, s.w, s.r, s.c, f, torque);\n",
-    "    vec3 a = f / v.w;\n",
-    "    if (!s.rigid) a += gp_gravity.xyz + gp_user_forces(s.p);\n",
-    "    else gp_rigid[i] = vec4(torque, 0.0);\n",
-    "    gp_acceleration[i] = vec4(a, 0.0);\n",
+    "    }\n",
+    "    gp_history[gp_keep_block(i)] = uvec4(info.x, kept, u_stamp, 0u);\n",
+    "    gp_acceleration[i] = vec4(f, 0.0);\n",
+    "    if (kind == GP_KIND_RIGID) gp_rigid[i] = vec4(torque, 0.0);\n",
     "}\n",
     0
 };
@@ -1847,6 +1872,64 @@ static const char* const gp__file_dem_integrate_comp[] = {
     "    vec3 xn, vn;\n",
     "    gp_integrate(x, gp_velocity[i].xyz, gp_acceleration[i].xyz, xn, vn);\n",
     "    gp_integrate_store(i, xn, vn);\n",
+    "}\n",
+    0
+};
+static const char* const gp__file_dem_walls_comp[] = {
+    "#version 430 core\n",
+    "// dem_walls: the walls' contact force on every grain and rigid particle (000 section 29.1.5, with\n",
+    "// the shear spring of gp_dem.glsl): every collider within a particle's radius pushes, and a\n",
+    "// container box's six faces each push as a plane wall (a grain in a corner touches three). Walls\n",
+    "// are still; each wall a particle touches keeps its own spring, in the particle's block after its\n",
+    "// pairs'. Then the sums become what the moves read: a grain's acceleration (force / mass plus\n",
+    "// gravity and your forces), a rigid particle's contact force / mass and its contact torque about\n",
+    "// its centre, which body_update sums.\n",
+    "layout(local_size_x = GP_GROUP_SIZE) in;\n",
+    "\n",
+    "// One wall (unit normal n towards the wall, overlap) of particle `slot`, keyed `key`.\n",
+    "void gp_wall_touch(uint slot, uint id, uint key, vec3 n, float overlap, vec3 v, vec3 w, float r, vec4 c, float ks,\n",
+    "                   inout vec3 f, inout vec3 torque, inout uint kept) {\n",
+    "    vec3 xi = ks > 0.0 ? gp_kept_spring(slot, id, key) : vec3(0.0), lever;\n",
+    "    vec3 force = gp_touch(n, overlap, v, w, r, vec3(0.0), c, ks, xi, lever);\n",
+    "    f += force;\n",
+    "    torque += cross(lever, force);\n",
+    "    if (ks > 0.0) gp_keep_spring(slot, kept, key, xi);\n",
+    "}\n",
+    "\n",
+    "void main() {\n",
+    "    uint i = gp_global_index();\n",
+    "    if (i >= gp_counts.x) return;\n",
+    "    uvec4 info = gp_info[i];\n",
+    "    uint kind = gp_kind_of(info);\n",
+    "    if (!gp_is_solid(kind)) return;\n",
+    "    vec4 p = gp_position[i], v = gp_velocity[i];\n",
+    "    bool rigid = kind == GP_KIND_RIGID;\n",
+    "    vec3 f = gp_acceleration[i].xyz, torque = rigid ? gp_rigid[i].xyz : vec3(0.0);\n",
+    "    if (gp_finite3(p.xyz)) {   // else it meets no wall\n",
+    "        gp_granular m = gp_granulars[gp_grain_material(info)];\n",
+    "        vec3 w = rigid ? gp_body_omega(gp_body_load(info.z)) : vec3(0.0);\n",
+    "        uint head = gp_keep_block(i), kept = gp_history[head].y;\n",
+    "        for (uint k = 0u; k < gp_solver_counts.x; ++k) {\n",
+    "            gp_collider_shape s = gp_colliders[k];\n",
+    "            if (s.a.w == GP_SHAPE_BOX && s.c.x < 0.0) {\n",
+    "                vec3 low = s.b.xyz + (p.xyz - s.a.xyz), high = s.b.xyz - (p.xyz - s.a.xyz);   // to each face\n",
+    "                for (int a = 0; a < 3; ++a) {\n",
+    "                    vec3 e = vec3(0.0);\n",
+    "                    e[a] = 1.0;\n",
+    "                    if (low[a] < p.w) gp_wall_touch(i, info.x, gp_wall_key(k, uint(2 * a)), -e, p.w - low[a], v.xyz, w, p.w, m.contact, m.grain.z, f, torque, kept);\n",
+    "                    if (high[a] < p.w) gp_wall_touch(i, info.x, gp_wall_key(k, uint(2 * a + 1)), e, p.w - high[a], v.xyz, w, p.w, m.contact, m.grain.z, f, torque, kept);\n",
+    "                }\n",
+    "            } else {\n",
+    "                vec4 d = gp_collider_distance(k, p.xyz);\n",
+    "                if (d.w < p.w) gp_wall_touch(i, info.x, gp_wall_key(k, 6u), -d.xyz, p.w - d.w, v.xyz, w, p.w, m.contact, m.grain.z, f, torque, kept);\n",
+    "            }\n",
+    "        }\n",
+    "        gp_history[head].y = kept;\n",
+    "    }\n",
+    "    vec3 a = f / v.w;\n",
+    "    if (!rigid) a += gp_gravity.xyz + gp_user_forces(p.xyz);\n",
+    "    else gp_rigid[i] = vec4(torque, 0.0);\n",
+    "    gp_acceleration[i] = vec4(a, 0.0);\n",
     "}\n",
     0
 };
@@ -2625,13 +2708,17 @@ static const char* const gp__file_gp_buffers_glsl[] = {
     "    uint clock_h;             // float bits: the substep running now (s), copied into gp_gravity.w\n",
     "    uint clock_lag;           // float bits: what the last step could not run, owed to the next (s)\n",
     "    uint clock_cfl;           // float bits: the largest CFL number a substep of the step started with\n",
-    "    uint stat_padding;        // the block a whole number of 16 bytes, on every driver\n",
+    "    uint stat_unkept;         // contacts that found no free slot to keep their spring in (gp_dem.glsl), since the world was made\n",
     "};\n",
     "#endif\n",
     "\n",
     "// The colliders' mesh distance fields, one after another (section >>colliders).\n",
     "#ifdef GP_BINDING_FIELDS\n",
     "layout(std430, binding = GP_BINDING_FIELDS) readonly buffer gp_field_block { float gp_field[]; };\n",
+    "#endif\n",
+    "// The DEM's contacts kept from substep to substep (gp_dem.glsl, gp_kept_spring): two blocks per slot.\n",
+    "#ifdef GP_BINDING_HISTORY\n",
+    "layout(std430, binding = GP_BINDING_HISTORY) buffer gp_history_block { uvec4 gp_history[]; };\n",
     "#endif\n",
     "// The rigid bodies' shapes: every shape's particle offsets in its principal frame (section >>rigid).\n",
     "#ifdef GP_BINDING_OFFSETS\n",
@@ -2708,8 +2795,9 @@ static const char* const gp__file_gp_coupling_glsl[] = {
 static const char* const gp__file_gp_dem_glsl[] = {
     "// gp_dem.glsl: what the DEM passes share (000): the contact model and the rigid bodies' records.\n",
     "// Needs gp_common.glsl, gp_particles.glsl, gp_solver.glsl, gp_buffers.glsl (the BODIES role) and\n",
-    "// gp_quaternion.glsl first. A pass's force output is the ACCELERATION role: after the contact pass it\n",
-    "// holds, per slot, a grain's acceleration (contact force / mass + gravity + your forces) and a\n",
+    "// gp_quaternion.glsl first (the HISTORY and STATS roles for the contacts kept). A pass's force\n",
+    "// output is the ACCELERATION role: after the contact passes (dem_contact, then dem_walls) it holds,\n",
+    "// per slot, a grain's acceleration (contact force / mass + gravity + your forces) and a\n",
     "// rigid particle's contact force / mass (its body adds gravity once).\n",
     "\n",
     "// A rigid body (mirrored by gp__body_gpu in gpuparticle.h, section >>structs):\n",
@@ -2746,31 +2834,78 @@ static const char* const gp__file_gp_dem_glsl[] = {
     "    return gp_rotate(b.q, b.inertia.xyz * gp_rotate(inverse, b.l.xyz));\n",
     "}\n",
     "\n",
-    "// The contact force on particle i from a partner in direction n (unit, i to partner), overlapping\n",
-    "// by `overlap`, whose surface at the contact point moves at vij relative to i's; c = (k, eta,\n",
-    "// k_t, mu). Eqs. 10-13: a spring and a\n",
-    "// dashpot along n, a viscous shear across it, the shear capped by Coulomb's mu times the normal\n",
-    "// push (never by a pull). Swapping i and the partner negates it exactly.\n",
-    "vec3 gp_contact(vec3 n, float overlap, vec3 vij, vec4 c) {\n",
+    "// The contact force on particle a from a partner in direction n (unit, a to partner), overlapping\n",
+    "// by `overlap`, whose surface at the contact point moves at vij relative to a's; c = (k, eta, k_t,\n",
+    "// mu), ks the shear spring (N/m; 0: the viscous model). Eqs. 10-13: a spring and a dashpot along n;\n",
+    "// across it, Cundall and Strack's spring xi (the tangential displacement since the contact began:\n",
+    "// the one kept last substep, turned into today's contact plane by projection, plus this substep's\n",
+    "// sliding, as LAMMPS's gran/hooke/history) and the viscous shear; the two capped by Coulomb's mu\n",
+    "// times the normal push (never by a pull), and when capped the spring is cut back to hold just the\n",
+    "// sliding force (the contact slides). xi is last substep's in, this substep's out. With ks = 0 this\n",
+    "// is the paper's viscous shear. The pair passes compute it once per pair, in the order of the ids,\n",
+    "// so that the two particles' forces are exactly opposite.\n",
+    "vec3 gp_contact(vec3 n, float overlap, vec3 vij, vec4 c, float ks, inout vec3 xi) {\n",
     "    float vn = dot(vij, n);\n",
-    "    vec3 ft = c.z * (vij - vn * n);\n",
+    "    vec3 vt = vij - vn * n;\n",
+    "    xi = xi - dot(xi, n) * n + vt * gp_gravity.w;\n",
+    "    vec3 ft = ks * xi + c.z * vt;\n",
     "    float limit = c.w * max(0.0, c.x * overlap - c.y * vn);\n",
     "    float t = length(ft);\n",
-    "    if (t > limit) ft *= limit / t;\n",
+    "    if (t > limit) {\n",
+    "        ft *= limit / t;\n",
+    "        if (ks > 0.0) xi = (ft - c.z * vt) / ks;\n",
+    "    }\n",
     "    return (c.y * vn - c.x * overlap) * n + ft;\n",
     "}\n",
     "\n",
-    "// One contact of particle i (velocity v, spin w: 0 for a grain; radius r) with a partner in\n",
-    "// direction n overlapping by `overlap`, whose surface moves at `partner` at the contact point: adds\n",
-    "// the force to f and its torque about i's centre to torque. The contact point is where the two\n",
-    "// spheres' surfaces meet halfway through the overlap, at (r - overlap / 2) n from i's centre, and\n",
-    "// the velocities are the surfaces' there, so that a spinning body's particles roll and grip.\n",
-    "void gp_touch(vec3 n, float overlap, vec3 v, vec3 w, float r, vec3 partner, vec4 c, inout vec3 f, inout vec3 torque) {\n",
-    "    vec3 lever = (r - 0.5 * overlap) * n;\n",
-    "    vec3 force = gp_contact(n, overlap, partner - (v + cross(w, lever)), c);\n",
-    "    f += force;\n",
-    "    torque += cross(lever, force);\n",
+    "// One contact of particle a (velocity v, spin w: 0 for a grain; radius r) with a partner in\n",
+    "// direction n overlapping by `overlap`, whose surface moves at `partner` at the contact point:\n",
+    "// returns the force on a, and in lever the contact point from a's centre, where the two spheres'\n",
+    "// surfaces meet halfway through the overlap, (r - overlap / 2) n; the velocities are the surfaces'\n",
+    "// there, so that a spinning body's particles roll and grip.\n",
+    "vec3 gp_touch(vec3 n, float overlap, vec3 v, vec3 w, float r, vec3 partner, vec4 c, float ks, inout vec3 xi, out vec3 lever) {\n",
+    "    lever = (r - 0.5 * overlap) * n;\n",
+    "    return gp_contact(n, overlap, partner - (v + cross(w, lever)), c, ks, xi);\n",
     "}\n",
+    "\n",
+    "// The contacts kept from substep to substep (the HISTORY role; section >>dem of gpuparticle.h):\n",
+    "// per slot a block of u_slots + 1 uvec4s: a head (the particle's id, contacts kept, the substep's\n",
+    "// stamp, 0), then the contacts (the partner's id, or a wall's key; xi as float bits). The blocks\n",
+    "// the last substep wrote, moved into this substep's order by the grid build, at [0, capacity);\n",
+    "// this substep's at [capacity, 2 capacity). A pair is kept by its particle of lower id.\n",
+    "#ifdef GP_BINDING_HISTORY\n",
+    "layout(location = 8) uniform uint u_slots;   // contacts a particle keeps (gp_world_desc.contact_slots)\n",
+    "layout(location = 9) uniform uint u_stamp;   // this substep's number: the blocks of the last bear u_stamp - 1\n",
+    "\n",
+    "uint gp_kept_block(uint slot) { return slot * (u_slots + 1u); }\n",
+    "uint gp_keep_block(uint slot) { return (gp_counts.z + slot) * (u_slots + 1u); }\n",
+    "// A wall's key: 2^31 + 8 collider + face (a container box's faces 0-5, any other collider 6).\n",
+    "uint gp_wall_key(uint collider, uint face) { return 0x80000000u | (collider * 8u + face); }\n",
+    "\n",
+    "// The spring that particle `id`, in `slot`, kept last substep for `partner`; 0 when it kept none.\n",
+    "vec3 gp_kept_spring(uint slot, uint id, uint partner) {\n",
+    "    uint at = gp_kept_block(slot);\n",
+    "    uvec4 head = gp_history[at];\n",
+    "    if (head.x != id || head.z != u_stamp - 1u) return vec3(0.0);\n",
+    "    uint n = min(head.y, u_slots);\n",
+    "    for (uint e = 1u; e <= n; ++e) {\n",
+    "        uvec4 kept = gp_history[at + e];\n",
+    "        if (kept.x == partner) return uintBitsToFloat(kept.yzw);\n",
+    "    }\n",
+    "    return vec3(0.0);\n",
+    "}\n",
+    "\n",
+    "// Keeps the spring xi for `partner` as contact number `kept` of the particle in `slot`: counted in\n",
+    "// the statistics instead when its slots are full (the contact then starts afresh next substep).\n",
+    "void gp_keep_spring(uint slot, inout uint kept, uint partner, vec3 xi) {\n",
+    "    if (kept >= u_slots) {\n",
+    "        atomicAdd(stat_unkept, 1u);\n",
+    "        return;\n",
+    "    }\n",
+    "    kept += 1u;\n",
+    "    gp_history[gp_keep_block(slot) + kept] = uvec4(partner, floatBitsToUint(xi));\n",
+    "}\n",
+    "#endif\n",
     0
 };
 static const char* const gp__file_gp_dispatch_glsl[] = {
@@ -3101,7 +3236,7 @@ static const char* const gp__file_gp_solver_glsl[] = {
     "\n",
     "// One granular material (000): the contact parameters of its grains and of rigid particles of its\n",
     "// phase. contact = (stiffness k N/m, damping eta N s/m, shear k_t N s/m, friction mu),\n",
-    "// grain = (diameter m, mass kg, 0, 0).\n",
+    "// grain = (diameter m, mass kg, shear spring k_s N/m (0: the viscous model), 0).\n",
     "struct gp_granular { vec4 contact; vec4 grain; };\n",
     "\n",
     "// A user force: a = (center xyz, type 1 uniform / 2 radial), b = (vector xyz or strength in x, radius).\n",
@@ -3408,6 +3543,31 @@ static const char* const gp__file_gp_world_glsl[] = {
     "    ivec4 gp_grid_dims;     // xyz cells per axis of a bounded grid, w mode (1 bounded, 2 hashed)\n",
     "    uvec4 gp_counts;        // x live particles, y buckets, z capacity, w flags (GP_FLAG_DETERMINISTIC)\n",
     "};\n",
+    0
+};
+static const char* const gp__file_grid_carry_comp[] = {
+    "#version 430 core\n",
+    "// grid_carry: after grid_reorder, moves a system's per-slot blocks with their particles\n",
+    "// (gp__grid_carry): the block of u_stride uvec4s that old slot s wrote at (capacity + s) u_stride\n",
+    "// goes to the particle's new slot s' at s' u_stride, its head (the first uvec4) and the y of them\n",
+    "// that follow it (at most u_stride - 1). Scatter (u_scatter 1): order[s] holds the new slot;\n",
+    "// gather: order[s'] holds the old one.\n",
+    "layout(local_size_x = GP_GROUP_SIZE) in;\n",
+    "\n",
+    "layout(std430, binding = GP_BINDING_CARRY) buffer carry_block { uvec4 carried[]; };\n",
+    "layout(location = 0) uniform uint u_stride;\n",
+    "layout(location = 1) uniform uint u_scatter;\n",
+    "\n",
+    "void main() {\n",
+    "    uint i = gp_global_index();\n",
+    "    if (i >= gp_counts.x) return;\n",
+    "    uint from = u_scatter != 0u ? i : order[i], to = u_scatter != 0u ? order[i] : i;\n",
+    "    uint source = (gp_counts.z + from) * u_stride, destination = to * u_stride;\n",
+    "    uvec4 head = carried[source];\n",
+    "    carried[destination] = head;\n",
+    "    uint n = min(head.y, u_stride - 1u);\n",
+    "    for (uint k = 1u; k <= n; ++k) carried[destination + k] = carried[source + k];\n",
+    "}\n",
     0
 };
 static const char* const gp__file_grid_count_comp[] = {
@@ -4307,6 +4467,7 @@ typedef enum gp__shader_file_id {
     GP__FILE_COUPLING_SOLID_COMP,
     GP__FILE_DEM_CONTACT_COMP,
     GP__FILE_DEM_INTEGRATE_COMP,
+    GP__FILE_DEM_WALLS_COMP,
     GP__FILE_DISPATCH_ARGS_COMP,
     GP__FILE_DRAW_BODIES_FRAG,
     GP__FILE_DRAW_BODIES_VERT,
@@ -4337,6 +4498,7 @@ typedef enum gp__shader_file_id {
     GP__FILE_GP_SORT_GLSL,
     GP__FILE_GP_SPH_GLSL,
     GP__FILE_GP_WORLD_GLSL,
+    GP__FILE_GRID_CARRY_COMP,
     GP__FILE_GRID_COUNT_COMP,
     GP__FILE_GRID_IDS_COMP,
     GP__FILE_GRID_NEIGHBORS_COMP,
@@ -4371,6 +4533,7 @@ static const gp__shader_file gp__shader_files[GP__FILE_COUNT] = {
     { "coupling_solid.comp", gp__file_coupling_solid_comp },
     { "dem_contact.comp", gp__file_dem_contact_comp },
     { "dem_integrate.comp", gp__file_dem_integrate_comp },
+    { "dem_walls.comp", gp__file_dem_walls_comp },
     { "dispatch_args.comp", gp__file_dispatch_args_comp },
     { "draw_bodies.frag", gp__file_draw_bodies_frag },
     { "draw_bodies.vert", gp__file_draw_bodies_vert },
@@ -4401,6 +4564,7 @@ static const gp__shader_file gp__shader_files[GP__FILE_COUNT] = {
     { "gp_sort.glsl", gp__file_gp_sort_glsl },
     { "gp_sph.glsl", gp__file_gp_sph_glsl },
     { "gp_world.glsl", gp__file_gp_world_glsl },
+    { "grid_carry.comp", gp__file_grid_carry_comp },
     { "grid_count.comp", gp__file_grid_count_comp },
     { "grid_ids.comp", gp__file_grid_ids_comp },
     { "grid_neighbors.comp", gp__file_grid_neighbors_comp },
@@ -4432,10 +4596,10 @@ static const gp__shader_range gp__ranges_body_particles_comp[] = {
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 129, 1 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
-    { GP__FILE_GP_DEM_GLSL, 0, 65, 1 },
-    { GP__FILE_BODY_PARTICLES_COMP, 5, 11, 443 },
+    { GP__FILE_GP_DEM_GLSL, 0, 113, 1 },
+    { GP__FILE_BODY_PARTICLES_COMP, 5, 11, 495 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_body_update_comp[] = {
@@ -4446,10 +4610,10 @@ static const gp__shader_range gp__ranges_body_update_comp[] = {
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 129, 1 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
-    { GP__FILE_GP_DEM_GLSL, 0, 65, 1 },
-    { GP__FILE_BODY_UPDATE_COMP, 10, 56, 448 },
+    { GP__FILE_GP_DEM_GLSL, 0, 113, 1 },
+    { GP__FILE_BODY_UPDATE_COMP, 10, 56, 500 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_boundary_distance_comp[] = {
@@ -4457,9 +4621,9 @@ static const gp__shader_range gp__ranges_boundary_distance_comp[] = {
     { GP__FILE_BOUNDARY_DISTANCE_COMP, 1, 2, 39 },
     { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 129, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
-    { GP__FILE_BOUNDARY_DISTANCE_COMP, 3, 10, 362 },
+    { GP__FILE_BOUNDARY_DISTANCE_COMP, 3, 10, 366 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_copy_comp[] = {
@@ -4477,10 +4641,10 @@ static const gp__shader_range gp__ranges_coupling_guard_comp[] = {
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
-    { GP__FILE_COUPLING_GUARD_COMP, 18, 31, 378 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 129, 1 },
+    { GP__FILE_COUPLING_GUARD_COMP, 18, 31, 382 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_COUPLING_GUARD_COMP, 49, 4, 480 },
+    { GP__FILE_COUPLING_GUARD_COMP, 49, 4, 484 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_coupling_solid_comp[] = {
@@ -4491,30 +4655,29 @@ static const gp__shader_range gp__ranges_coupling_solid_comp[] = {
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 129, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 36, 1 },
-    { GP__FILE_COUPLING_SOLID_COMP, 9, 40, 732 },
+    { GP__FILE_COUPLING_SOLID_COMP, 9, 40, 736 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_COUPLING_SOLID_COMP, 49, 2, 843 },
+    { GP__FILE_COUPLING_SOLID_COMP, 49, 2, 847 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_dem_contact_comp[] = {
     { GP__FILE_DEM_CONTACT_COMP, 0, 1, 1 },
-    { GP__FILE_DEM_CONTACT_COMP, 1, 8, 44 },
+    { GP__FILE_DEM_CONTACT_COMP, 1, 10, 44 },
     { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
-    { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 129, 1 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
-    { GP__FILE_GP_DEM_GLSL, 0, 65, 1 },
-    { GP__FILE_DEM_CONTACT_COMP, 9, 68, 550 },
+    { GP__FILE_GP_DEM_GLSL, 0, 113, 1 },
+    { GP__FILE_DEM_CONTACT_COMP, 11, 65, 501 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_DEM_CONTACT_COMP, 77, 6, 689 },
+    { GP__FILE_DEM_CONTACT_COMP, 76, 5, 637 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_dem_integrate_comp[] = {
@@ -4524,9 +4687,24 @@ static const gp__shader_range gp__ranges_dem_integrate_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 129, 1 },
     { GP__FILE_GP_INTEGRATE_GLSL, 0, 24, 1 },
-    { GP__FILE_DEM_INTEGRATE_COMP, 7, 10, 314 },
+    { GP__FILE_DEM_INTEGRATE_COMP, 7, 10, 318 },
+    { GP__FILE_COUNT, 0, 0, 0 }
+};
+static const gp__shader_range gp__ranges_dem_walls_comp[] = {
+    { GP__FILE_DEM_WALLS_COMP, 0, 1, 1 },
+    { GP__FILE_DEM_WALLS_COMP, 1, 7, 44 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
+    { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
+    { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
+    { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 129, 1 },
+    { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
+    { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
+    { GP__FILE_GP_DEM_GLSL, 0, 113, 1 },
+    { GP__FILE_DEM_WALLS_COMP, 8, 47, 601 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_dispatch_args_comp[] = {
@@ -4570,10 +4748,10 @@ static const gp__shader_range gp__ranges_effects_collide_comp[] = {
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
-    { GP__FILE_EFFECTS_COLLIDE_COMP, 15, 39, 377 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 129, 1 },
+    { GP__FILE_EFFECTS_COLLIDE_COMP, 15, 39, 381 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_EFFECTS_COLLIDE_COMP, 54, 3, 487 },
+    { GP__FILE_EFFECTS_COLLIDE_COMP, 54, 3, 491 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_effects_move_comp[] = {
@@ -4584,12 +4762,12 @@ static const gp__shader_range gp__ranges_effects_move_comp[] = {
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 129, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
-    { GP__FILE_EFFECTS_MOVE_COMP, 19, 140, 703 },
+    { GP__FILE_EFFECTS_MOVE_COMP, 19, 140, 707 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_EFFECTS_MOVE_COMP, 159, 33, 914 },
+    { GP__FILE_EFFECTS_MOVE_COMP, 159, 33, 918 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_emitter_emit_comp[] = {
@@ -4599,9 +4777,9 @@ static const gp__shader_range gp__ranges_emitter_emit_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_EMITTER_GLSL, 0, 60, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 129, 1 },
     { GP__FILE_GP_BIRTH_GLSL, 0, 26, 1 },
-    { GP__FILE_EMITTER_EMIT_COMP, 12, 31, 315 },
+    { GP__FILE_EMITTER_EMIT_COMP, 12, 31, 319 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_emitter_mesh_comp[] = {
@@ -4611,9 +4789,9 @@ static const gp__shader_range gp__ranges_emitter_mesh_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_EMITTER_GLSL, 0, 60, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 129, 1 },
     { GP__FILE_GP_BIRTH_GLSL, 0, 26, 1 },
-    { GP__FILE_EMITTER_MESH_COMP, 8, 25, 311 },
+    { GP__FILE_EMITTER_MESH_COMP, 8, 25, 315 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_emitter_pour_comp[] = {
@@ -4623,9 +4801,18 @@ static const gp__shader_range gp__ranges_emitter_pour_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_EMITTER_GLSL, 0, 60, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 129, 1 },
     { GP__FILE_GP_BIRTH_GLSL, 0, 26, 1 },
-    { GP__FILE_EMITTER_POUR_COMP, 9, 32, 312 },
+    { GP__FILE_EMITTER_POUR_COMP, 9, 32, 316 },
+    { GP__FILE_COUNT, 0, 0, 0 }
+};
+static const gp__shader_range gp__ranges_grid_carry_comp[] = {
+    { GP__FILE_GRID_CARRY_COMP, 0, 1, 1 },
+    { GP__FILE_GRID_CARRY_COMP, 1, 5, 38 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
+    { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 129, 1 },
+    { GP__FILE_GRID_CARRY_COMP, 6, 16, 203 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_count_comp[] = {
@@ -4635,8 +4822,8 @@ static const gp__shader_range gp__ranges_grid_count_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
-    { GP__FILE_GRID_COUNT_COMP, 11, 28, 303 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 129, 1 },
+    { GP__FILE_GRID_COUNT_COMP, 11, 28, 307 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_ids_comp[] = {
@@ -4645,8 +4832,8 @@ static const gp__shader_range gp__ranges_grid_ids_comp[] = {
     { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
-    { GP__FILE_GRID_IDS_COMP, 4, 7, 212 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 129, 1 },
+    { GP__FILE_GRID_IDS_COMP, 4, 7, 216 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_neighbors_comp[] = {
@@ -4656,10 +4843,10 @@ static const gp__shader_range gp__ranges_grid_neighbors_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
-    { GP__FILE_GRID_NEIGHBORS_COMP, 4, 25, 293 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 129, 1 },
+    { GP__FILE_GRID_NEIGHBORS_COMP, 4, 25, 297 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_GRID_NEIGHBORS_COMP, 29, 3, 389 },
+    { GP__FILE_GRID_NEIGHBORS_COMP, 29, 3, 393 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_reorder_comp[] = {
@@ -4667,8 +4854,8 @@ static const gp__shader_range gp__ranges_grid_reorder_comp[] = {
     { GP__FILE_GRID_REORDER_COMP, 1, 9, 44 },
     { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
-    { GP__FILE_GRID_REORDER_COMP, 10, 23, 209 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 129, 1 },
+    { GP__FILE_GRID_REORDER_COMP, 10, 23, 213 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_scan_block_comp[] = {
@@ -4711,13 +4898,13 @@ static const gp__shader_range gp__ranges_sph_continuity_comp[] = {
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 129, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 36, 1 },
-    { GP__FILE_SPH_CONTINUITY_COMP, 13, 62, 736 },
+    { GP__FILE_SPH_CONTINUITY_COMP, 13, 62, 740 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_CONTINUITY_COMP, 75, 26, 869 },
+    { GP__FILE_SPH_CONTINUITY_COMP, 75, 26, 873 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_density_comp[] = {
@@ -4728,13 +4915,13 @@ static const gp__shader_range gp__ranges_sph_density_comp[] = {
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 129, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 36, 1 },
-    { GP__FILE_SPH_DENSITY_COMP, 7, 29, 729 },
+    { GP__FILE_SPH_DENSITY_COMP, 7, 29, 733 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_DENSITY_COMP, 36, 5, 829 },
+    { GP__FILE_SPH_DENSITY_COMP, 36, 5, 833 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_force_comp[] = {
@@ -4745,13 +4932,13 @@ static const gp__shader_range gp__ranges_sph_force_comp[] = {
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 129, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 36, 1 },
-    { GP__FILE_SPH_FORCE_COMP, 17, 62, 740 },
+    { GP__FILE_SPH_FORCE_COMP, 17, 62, 744 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_FORCE_COMP, 79, 8, 873 },
+    { GP__FILE_SPH_FORCE_COMP, 79, 8, 877 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_integrate_comp[] = {
@@ -4762,11 +4949,11 @@ static const gp__shader_range gp__ranges_sph_integrate_comp[] = {
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 129, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_INTEGRATE_GLSL, 0, 24, 1 },
-    { GP__FILE_SPH_INTEGRATE_COMP, 9, 28, 720 },
+    { GP__FILE_SPH_INTEGRATE_COMP, 9, 28, 724 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_spray_emit_comp[] = {
@@ -4776,9 +4963,9 @@ static const gp__shader_range gp__ranges_spray_emit_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_EMITTER_GLSL, 0, 60, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 129, 1 },
     { GP__FILE_GP_BIRTH_GLSL, 0, 26, 1 },
-    { GP__FILE_SPRAY_EMIT_COMP, 7, 21, 310 },
+    { GP__FILE_SPRAY_EMIT_COMP, 7, 21, 314 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_spray_flags_comp[] = {
@@ -4788,8 +4975,8 @@ static const gp__shader_range gp__ranges_spray_flags_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_EMITTER_GLSL, 0, 60, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
-    { GP__FILE_SPRAY_FLAGS_COMP, 7, 20, 277 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 129, 1 },
+    { GP__FILE_SPRAY_FLAGS_COMP, 7, 20, 281 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sprite_depth_comp[] = {
@@ -4798,8 +4985,8 @@ static const gp__shader_range gp__ranges_sprite_depth_comp[] = {
     { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
-    { GP__FILE_SPRITE_DEPTH_COMP, 6, 18, 216 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 129, 1 },
+    { GP__FILE_SPRITE_DEPTH_COMP, 6, 18, 220 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sprite_gather_comp[] = {
@@ -4809,16 +4996,16 @@ static const gp__shader_range gp__ranges_sprite_gather_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_EMITTER_GLSL, 0, 60, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
-    { GP__FILE_SPRITE_GATHER_COMP, 6, 17, 279 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 129, 1 },
+    { GP__FILE_SPRITE_GATHER_COMP, 6, 17, 283 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_step_clock_comp[] = {
     { GP__FILE_STEP_CLOCK_COMP, 0, 1, 1 },
     { GP__FILE_STEP_CLOCK_COMP, 1, 21, 37 },
     { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
-    { GP__FILE_STEP_CLOCK_COMP, 22, 31, 205 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 129, 1 },
+    { GP__FILE_STEP_CLOCK_COMP, 22, 31, 209 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_store_age_comp[] = {
@@ -4828,8 +5015,8 @@ static const gp__shader_range gp__ranges_store_age_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
-    { GP__FILE_STORE_AGE_COMP, 8, 9, 286 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 129, 1 },
+    { GP__FILE_STORE_AGE_COMP, 8, 9, 290 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_store_append_comp[] = {
@@ -4837,8 +5024,8 @@ static const gp__shader_range gp__ranges_store_append_comp[] = {
     { GP__FILE_STORE_APPEND_COMP, 1, 4, 44 },
     { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
-    { GP__FILE_STORE_APPEND_COMP, 5, 17, 204 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 129, 1 },
+    { GP__FILE_STORE_APPEND_COMP, 5, 17, 208 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_store_count_comp[] = {
@@ -4848,8 +5035,8 @@ static const gp__shader_range gp__ranges_store_count_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_DISPATCH_GLSL, 0, 10, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
-    { GP__FILE_STORE_COUNT_COMP, 11, 33, 297 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 129, 1 },
+    { GP__FILE_STORE_COUNT_COMP, 11, 33, 301 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_store_free_comp[] = {
@@ -4859,8 +5046,8 @@ static const gp__shader_range gp__ranges_store_free_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
-    { GP__FILE_STORE_FREE_COMP, 7, 10, 297 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 129, 1 },
+    { GP__FILE_STORE_FREE_COMP, 7, 10, 301 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_store_remove_comp[] = {
@@ -4869,8 +5056,8 @@ static const gp__shader_range gp__ranges_store_remove_comp[] = {
     { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 125, 1 },
-    { GP__FILE_STORE_REMOVE_COMP, 8, 26, 218 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 129, 1 },
+    { GP__FILE_STORE_REMOVE_COMP, 8, 26, 222 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 typedef enum gp__program_id {
@@ -4882,12 +5069,14 @@ typedef enum gp__program_id {
     GP__PROGRAM_COUPLING_SOLID,
     GP__PROGRAM_DEM_CONTACT,
     GP__PROGRAM_DEM_INTEGRATE,
+    GP__PROGRAM_DEM_WALLS,
     GP__PROGRAM_DISPATCH_ARGS,
     GP__PROGRAM_EFFECTS_COLLIDE,
     GP__PROGRAM_EFFECTS_MOVE,
     GP__PROGRAM_EMITTER_EMIT,
     GP__PROGRAM_EMITTER_MESH,
     GP__PROGRAM_EMITTER_POUR,
+    GP__PROGRAM_GRID_CARRY,
     GP__PROGRAM_GRID_COUNT,
     GP__PROGRAM_GRID_IDS,
     GP__PROGRAM_GRID_NEIGHBORS,
@@ -4928,12 +5117,14 @@ static const gp__shader_source gp__shader_sources[GP__SHADER_COUNT] = {
     { "coupling_solid.comp", GP__GL_COMPUTE_SHADER, gp__ranges_coupling_solid_comp },
     { "dem_contact.comp", GP__GL_COMPUTE_SHADER, gp__ranges_dem_contact_comp },
     { "dem_integrate.comp", GP__GL_COMPUTE_SHADER, gp__ranges_dem_integrate_comp },
+    { "dem_walls.comp", GP__GL_COMPUTE_SHADER, gp__ranges_dem_walls_comp },
     { "dispatch_args.comp", GP__GL_COMPUTE_SHADER, gp__ranges_dispatch_args_comp },
     { "effects_collide.comp", GP__GL_COMPUTE_SHADER, gp__ranges_effects_collide_comp },
     { "effects_move.comp", GP__GL_COMPUTE_SHADER, gp__ranges_effects_move_comp },
     { "emitter_emit.comp", GP__GL_COMPUTE_SHADER, gp__ranges_emitter_emit_comp },
     { "emitter_mesh.comp", GP__GL_COMPUTE_SHADER, gp__ranges_emitter_mesh_comp },
     { "emitter_pour.comp", GP__GL_COMPUTE_SHADER, gp__ranges_emitter_pour_comp },
+    { "grid_carry.comp", GP__GL_COMPUTE_SHADER, gp__ranges_grid_carry_comp },
     { "grid_count.comp", GP__GL_COMPUTE_SHADER, gp__ranges_grid_count_comp },
     { "grid_ids.comp", GP__GL_COMPUTE_SHADER, gp__ranges_grid_ids_comp },
     { "grid_neighbors.comp", GP__GL_COMPUTE_SHADER, gp__ranges_grid_neighbors_comp },
@@ -4963,7 +5154,7 @@ static const gp__shader_source gp__shader_sources[GP__SHADER_COUNT] = {
     { "draw_sprites.frag", GP__GL_FRAGMENT_SHADER, gp__ranges_draw_sprites_frag },
     { "draw_sprites.vert", GP__GL_VERTEX_SHADER, gp__ranges_draw_sprites_vert },
 };
-#define GP__SHADER_MOST_LINES 900   /* the longest program, with its #line directives */
+#define GP__SHADER_MOST_LINES 904   /* the longest program, with its #line directives */
 #define GP__SHADER_MOST_RANGES 14   /* the most ranges of one program */
 /* <<shaders-generated */
 
@@ -5003,7 +5194,8 @@ GP__STATIC_ASSERT(shader_lines_fit, GP__SHADER_MOST_LINES <= GP__SHADER_MAX_LINE
     X(REORDER_SOURCE, "source_block")       X(REORDER_DESTINATION, "destination_block")          \
     X(CARRIED_SOURCE, "carried_source_block") X(CARRIED_DESTINATION, "carried_destination_block") \
     X(NEIGHBOR_COUNT, "neighbor_count_block")                                                    \
-    X(POINTS, "point_block")                X(DISTANCES, "distance_block")
+    X(POINTS, "point_block")                X(DISTANCES, "distance_block")                       \
+    X(HISTORY, "gp_history_block")          X(CARRY, "carry_block")
 typedef enum gp__role {
     GP__ROLE_NONE = 0,
 #define GP__ROLE_ENUM(name, blocks) GP__ROLE_##name,
@@ -5037,6 +5229,8 @@ static const gp__binding_plan gp__binding_plans[GP__PROGRAM_COUNT] = {
     { GP__PROGRAM_SORT_GLOBAL,       { GP__R(SORT_KEYS), GP__R(SORT_VALUES) } },
     { GP__PROGRAM_GRID_COUNT,        { GP__R(POSITION), GP__R(LIFE), GP__R(INFO), 0,
                                        GP__R(CELL_KEY), GP__R(CELL_COUNT), GP__R(STATS), GP__R(ORDER) } },
+    { GP__PROGRAM_GRID_CARRY,        { 0, 0, 0, 0,
+                                       GP__R(CARRY), 0, 0, GP__R(ORDER) } },
     { GP__PROGRAM_GRID_IDS,          { 0, 0, GP__R(INFO), 0,
                                        0, 0, GP__R(SLOT_OF_ID), GP__R(ORDER) } },
     { GP__PROGRAM_GRID_REORDER,      { GP__R(REORDER_SOURCE), GP__R(REORDER_DESTINATION), GP__R(CARRIED_SOURCE), GP__R(CARRIED_DESTINATION),
@@ -5077,7 +5271,9 @@ static const gp__binding_plan gp__binding_plans[GP__PROGRAM_COUNT] = {
     { GP__PROGRAM_SPH_INTEGRATE,     { GP__R(POSITION), GP__R(VELOCITY), GP__R(INFO), GP__R(DENSITY),
                                        GP__R(ACCELERATION), GP__R(FLUID_STATE), GP__R(FIELDS), GP__R(STATS) } },
     { GP__PROGRAM_DEM_CONTACT,       { GP__R(POSITION), GP__R(VELOCITY), GP__R(INFO), GP__R(BODIES),
-                                       GP__R(ACCELERATION), GP__R(CELL_START), GP__R(FIELDS), GP__R(STATS) } },
+                                       GP__R(ACCELERATION), GP__R(CELL_START), GP__R(HISTORY), GP__R(STATS) } },
+    { GP__PROGRAM_DEM_WALLS,         { GP__R(POSITION), GP__R(VELOCITY), GP__R(INFO), GP__R(BODIES),
+                                       GP__R(ACCELERATION), GP__R(FIELDS), GP__R(HISTORY), GP__R(STATS) } },
     { GP__PROGRAM_DEM_INTEGRATE,     { GP__R(POSITION), GP__R(VELOCITY), GP__R(INFO), 0,
                                        GP__R(ACCELERATION), 0, 0, GP__R(STATS) } },
     { GP__PROGRAM_BODY_UPDATE,       { GP__R(POSITION), GP__R(VELOCITY), GP__R(INFO), GP__R(BODIES),
@@ -5197,7 +5393,8 @@ static int gp__shader_strings(gp__program_id id, const char* prelude, char* defi
     X(GRID_COUNT, "grid_count") X(GRID_SCAN, "grid_scan") X(GRID_SORT, "grid_sort")                    \
     X(GRID_REORDER, "grid_reorder") X(NEIGHBORS, "neighbors")                                          \
     X(SPH_DENSITY, "sph_density") X(SPH_CONTINUITY, "sph_continuity") X(SPH_FORCE, "sph_force")        \
-    X(SPH_INTEGRATE, "sph_integrate") X(DEM_CONTACT, "dem_contact") X(DEM_INTEGRATE, "dem_integrate")  \
+    X(SPH_INTEGRATE, "sph_integrate") X(DEM_CONTACT, "dem_contact") X(DEM_WALLS, "dem_walls")          \
+    X(DEM_INTEGRATE, "dem_integrate") X(GRID_CARRY, "grid_carry")                                      \
     X(BODY_UPDATE, "body_update") X(BODY_PARTICLES, "body_particles") X(COUPLING_SOLID, "coupling_solid") \
     X(COUPLING_GUARD, "coupling_guard") X(STEP_CLOCK, "step_clock") X(EFFECTS_COLLIDE, "effects_collide") \
     X(EFFECTS_MOVE, "effects_move") X(STORE_AGE, "store_age") X(STORE_COUNT, "store_count")           \
@@ -5230,7 +5427,7 @@ typedef struct gp__stats {
     uint32_t clock_start, clock_dt, clock_planned, clock_substeps, clock_speed, clock_sound, clock_spacing,
              clock_max_cfl, clock_limit;
     uint32_t clock_remaining, clock_left, clock_clean, clock_h, clock_lag, clock_cfl;
-    uint32_t padding;   /* the block a whole number of 16 bytes (stat_padding) */
+    uint32_t unkept;    /* contacts with no free slot to keep their spring in, since the world was made */
 } gp__stats;
 GP__STATIC_ASSERT(stats_is_std430, sizeof(gp__stats) == 96);
 #define GP__STATS_GRID_BYTES 12u                                      /* outside, nonfinite, truncated */
@@ -5239,8 +5436,8 @@ GP__STATIC_ASSERT(stats_is_std430, sizeof(gp__stats) == 96);
 #define GP__STATS_STEP_AT offsetof(gp__stats, nonfinite)
 #define GP__STATS_STEP_BYTES 12u
 /* What each step copies for the step after next (gp__step_state.stats): those three words, then
-   clock_lag, the store's count, its refused removals and refused births. */
-typedef struct gp__step_words { uint32_t nonfinite, truncated, max_speed, lag, count, refused, refused_births, padding; } gp__step_words;
+   clock_lag, the store's count, its refused removals and refused births, and the contacts unkept. */
+typedef struct gp__step_words { uint32_t nonfinite, truncated, max_speed, lag, count, refused, refused_births, unkept; } gp__step_words;
 
 /* The store's words on the GPU, the STORE role (gp_buffers.glsl's gp_store_block), word for word:
    the count and the free-id queue, a removal's check, and the indirect arguments of every pass
@@ -5368,6 +5565,10 @@ typedef struct gp__dem_system {
     gp_granular_material materials[GP_MAX_GRANULAR_MATERIALS];   /* resolved */
     uint32_t phases;                      /* bit per phase that grains or rigid particles use */
     bool warned;                          /* warned since the substep was last short enough for the grains */
+    gp__GLuint history;                   /* the contacts kept (gp_dem.glsl): two blocks of contact_slots + 1
+                                             uvec4s per slot; made with the first grain or body */
+    uint32_t stamp;                       /* the substeps with contacts so far, plus one (gp_dem.glsl's u_stamp) */
+    uint32_t unkept;                      /* contacts that found no free slot, as last reported */
 } gp__dem_system;
 
 /* Effect particles (section >>effects). */
@@ -5486,6 +5687,9 @@ struct gp_world {
     /* the grid */
     uint32_t buckets;                     /* not counting the NaN bucket */
     gp__GLuint cell_key, order;           /* uint per particle */
+    gp__GLuint carried;                   /* a system's blocks per slot that the build moves with the
+                                             particles (gp__grid_carry); 0: none */
+    uint32_t carried_stride;              /* uvec4s per block */
     gp__GLuint cell_count, cell_start;    /* uint per bucket, plus three (NaN, dead, the end) */
     gp__GLuint grid_stats;                /* outside, nonfinite, truncated, then the solvers' 5 words */
     gp__GLuint params;                    /* the uniform block */
@@ -5798,6 +6002,7 @@ static gp__GLuint gp__role_buffer(const gp_world* w, gp__role role) {
     case GP__ROLE_BODIES: return w->rigid.bodies;   /* 0 before the first body: then no rigid particle reads it */
     case GP__ROLE_STORE: return w->store.words;
     case GP__ROLE_FREE_IDS: return w->store.free_ids;
+    case GP__ROLE_HISTORY: return w->dem.history;   /* 0 before the first grain or body: then no pass reads it */
     case GP__ROLE_STAGING: return w->store.staging ? w->store.staging : w->store.words;   /* unread without one */
     case GP__ROLE_FLAGS: return w->store.words;   /* the caller binds the user's; unread otherwise */
     default: return 0;
@@ -6188,6 +6393,23 @@ static void gp__reorder(gp_world* w, gp__GLuint* attribute) {
     if (carried) gp__swap(carried, &w->spare8);
 }
 
+/* A system's data per slot that lives longer than a substep moves with the particles: its buffer
+   holds two halves of capacity blocks of carried_stride uvec4s each, the block a slot wrote during
+   the last substep in the upper half, in the old order; grid_carry moves each to the lower half at
+   the particle's new slot (a block's first uvec4 says how many follow it, in y). The DEM's contact
+   history is one (>>dem); a system registers its buffer in w->carried. */
+static void gp__grid_carry(gp_world* w) {
+    uint32_t timer;
+    if (!w->carried) return;
+    timer = gp__timer_begin(w, GP__STAGE_GRID_CARRY);
+    gp__use(w, GP__PROGRAM_GRID_CARRY);
+    w->gl.fnUniform1ui(0, w->carried_stride);
+    w->gl.fnUniform1ui(1, !w->desc.deterministic);   /* order holds new slots (scatter) or old ones (gather) */
+    gp__bind(w, GP__ROLE_CARRY, w->carried);
+    gp__dispatch_store(w);   /* the count before the build: every old slot */
+    gp__timer_end(w, timer);
+}
+
 /* The build, inside a gp__begin/gp__end pair. Fluid values of the last substep belong to the
    old order: they are marked stale. */
 static gp_result gp__grid_build(gp_world* world) {
@@ -6228,6 +6450,7 @@ static gp_result gp__grid_build(gp_world* world) {
     gp__reorder(world, &world->velocity);
     gp__reorder(world, &world->info);
     gp__timer_end(world, timer);
+    gp__grid_carry(world);
 
     if (world->store.mortal) {   /* the store's compaction: the dead are past the live now */
         timer = gp__timer_begin(world, GP__STAGE_STORE_COUNT);
@@ -8107,13 +8330,15 @@ gp_granular_material gp_query_granular_material_defaults(const gp_world* world, 
     if (m.damping == 0.0f) m.damping = (float)(2.0 * zeta * sqrt(0.5 * mass * (double)m.stiffness));
     if (m.shear == 0.0f) m.shear = m.damping;
     if (m.friction == 0.0f) m.friction = 0.5f;
+    if (m.shear_model == GP_SHEAR_DEFAULT) m.shear_model = GP_SHEAR_SPRING;
+    if (m.tangential_stiffness == 0.0f) m.tangential_stiffness = (float)(2.0 / 7.0 * m.stiffness);
     m.mass = (float)mass;
     return m;
 }
 
 static void gp__granular_params_fill(float* g, const gp_granular_material* m) {
     g[0] = m->stiffness; g[1] = m->damping; g[2] = m->shear; g[3] = m->friction;
-    g[4] = m->diameter; g[5] = m->mass; g[6] = 0.0f; g[7] = 0.0f;
+    g[4] = m->diameter; g[5] = m->mass; g[6] = m->shear_model == GP_SHEAR_SPRING ? m->tangential_stiffness : 0.0f; g[7] = 0.0f;
 }
 
 static gp_result gp__check_phase(gp_world* w, uint32_t phase) {
@@ -8126,7 +8351,7 @@ static gp_result gp__check_phase(gp_world* w, uint32_t phase) {
 gp_result gp_granular_material_set(gp_world* world, uint32_t phase, const gp_granular_material* material) {
     gp_granular_material m;
     const float* f;
-    static const char* const names[6] = {"diameter", "density", "stiffness", "damping", "shear", "friction"};
+    static const char* const names[7] = {"diameter", "density", "stiffness", "damping", "shear", "friction", "tangential_stiffness"};
     int k;
     gp_result r;
     if (!world) return gp__no_world(__func__);
@@ -8135,8 +8360,11 @@ gp_result gp_granular_material_set(gp_world* world, uint32_t phase, const gp_gra
     if (!material) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_NULL,
                                                   "material is NULL"));
     m = gp_query_granular_material_defaults(world, material);
+    if (m.shear_model != GP_SHEAR_SPRING && m.shear_model != GP_SHEAR_VISCOUS)
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_NOT_AN_ENUM_VALUE,
+                                       "shear_model %d is not a gp_shear_model", (int)m.shear_model));
     f = &m.diameter;
-    for (k = 0; k < 6; ++k)
+    for (k = 0; k < 7; ++k)
         if (!(f[k] > 0.0f) || !isfinite(f[k]))
             return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE,
                                            "%s %g must be positive and finite (0 picks the default)",
@@ -8231,13 +8459,47 @@ static float gp__dem_limit(const gp_world* w) {
     return limit;
 }
 
+/* The contacts kept from substep to substep (gp_dem.glsl): per slot of the store two blocks of
+   contact_slots + 1 uvec4s (the last substep's, moved into this one's order by the grid build, and
+   this substep's), so 32 (contact_slots + 1) bytes per particle of capacity; made, zeroed (nothing
+   kept), with the first substep that has grains or bodies, and handed to the grid to carry. */
+static gp_result gp__dem_history(gp_world* w) {
+    size_t bytes = (size_t)2 * w->capacity * (w->desc.contact_slots + 1) * 16;
+    gp_result r;
+    if (w->dem.history) return GP_OK;
+    if ((r = gp__buffer_new(w, bytes, NULL, "the contacts kept (2 max_particles (contact_slots + 1) 16 bytes: "
+                            "lower either)", &w->dem.history)) != GP_OK)
+        return r;
+    gp__buffer_zero(w, w->dem.history, 0, bytes);
+    w->dem.stamp = 1;
+    w->carried = w->dem.history;
+    w->carried_stride = w->desc.contact_slots + 1;
+    return GP_OK;
+}
+
+/* One contact pass, with the contacts kept: this substep's stamp and the slots per particle. */
+static void gp__dem_pass(gp_world* w, gp__stage stage, gp__program_id program) {
+    uint32_t timer = gp__timer_begin(w, stage);
+    gp__use(w, program);
+    w->gl.fnUniform1ui(8, w->desc.contact_slots);   /* gp_dem.glsl's u_slots, u_stamp */
+    w->gl.fnUniform1ui(9, w->dem.stamp);
+    gp__dispatch_store(w);
+    gp__timer_end(w, timer);
+}
+
 /* The DEM's stages of a substep, after the grid build (section >>step): the contact forces of
    every grain and rigid particle (a rigid particle's left in the store's acceleration and the
    bodies' torque slots for the bodies' stage, >>rigid), then the grains' move. */
-/* The contact forces of grains and rigid particles. */
-static void gp__dem_contacts(gp_world* w) {
-    if (!w->dem.phases) return;
-    gp__stage_run(w, GP__STAGE_DEM_CONTACT, GP__PROGRAM_DEM_CONTACT);
+/* The contact forces of grains and rigid particles: the pairs' (dem_contact), then the walls'
+   (dem_walls), each contact from the spring it kept last substep. */
+static gp_result gp__dem_contacts(gp_world* w) {
+    gp_result r;
+    if (!w->dem.phases) return GP_OK;
+    if ((r = gp__dem_history(w)) != GP_OK) return r;
+    gp__dem_pass(w, GP__STAGE_DEM_CONTACT, GP__PROGRAM_DEM_CONTACT);
+    gp__dem_pass(w, GP__STAGE_DEM_WALLS, GP__PROGRAM_DEM_WALLS);
+    w->dem.stamp += 1;
+    return GP_OK;
 }
 
 /* The grains' move by their accelerations (contacts, coupling, gravity). */
@@ -9641,7 +9903,7 @@ static gp_result gp__world_substep(gp_world* w, float h, bool integrate) {
     if ((r = gp__grid_build(w)) != GP_OK) return r;  /* the one grid over every kind, the store compacted (>>grid) */
     gp__stats_reset(w);
     gp__fluid_forces(w);                             /* SPH density and forces, solids as boundary (>>sph) */
-    gp__dem_contacts(w);                             /* contacts of grains and rigid particles (>>dem) */
+    if ((r = gp__dem_contacts(w)) != GP_OK) return r;   /* contacts of grains and rigid particles (>>dem) */
     gp__coupling_substep(w);                         /* the solids' share of the fluid's forces (>>coupling) */
     if (integrate) {                                 /* every force is in: the moves */
         gp__fluid_move(w);                           /* the fluid (>>sph) */
@@ -9707,6 +9969,12 @@ gp_result gp_world_step(gp_world* world, const gp_step_desc* desc) {
                     "as their owner): that removal removed nothing (%u refused so far)", words.refused);
         world->store.refused = words.refused;
         world->store.refused_births = words.refused_births;
+        if (words.unkept > world->dem.unkept)
+            GP__LOG(world, GP_LOG_WARNING, GP_LOG_ITEM_CONTACT_SLOTS_FULL,
+                    "gp_world_step: %u contacts found no free slot to keep their shear spring in (%u so far; "
+                    "gp_world_desc.contact_slots is %u): they act as new contacts every substep, without static "
+                    "friction", words.unkept - world->dem.unkept, words.unkept, world->desc.contact_slots);
+        world->dem.unkept = words.unkept;
         if (!(world->step.lag >= 0.0f) || !isfinite(world->step.lag)) world->step.lag = 0.0f;
         if (world->step.lag > 0.0f && !world->step.lag_warned)
             GP__LOG(world, GP_LOG_INFO, GP_LOG_ITEM_STEP_BEHIND,
@@ -9782,6 +10050,8 @@ gp_result gp_world_step(gp_world* world, const gp_step_desc* desc) {
         world->gl.fnCopyBufferSubData(GP__GL_COPY_READ_BUFFER, GP__GL_COPY_WRITE_BUFFER, GP__STATS_STEP_AT, 0, GP__STATS_STEP_BYTES);
         world->gl.fnCopyBufferSubData(GP__GL_COPY_READ_BUFFER, GP__GL_COPY_WRITE_BUFFER, offsetof(gp__stats, clock_lag),
                                       offsetof(gp__step_words, lag), 4);
+        world->gl.fnCopyBufferSubData(GP__GL_COPY_READ_BUFFER, GP__GL_COPY_WRITE_BUFFER, offsetof(gp__stats, unkept),
+                                      offsetof(gp__step_words, unkept), 4);
         world->gl.fnBindBuffer(GP__GL_COPY_READ_BUFFER, world->store.words);
         world->gl.fnCopyBufferSubData(GP__GL_COPY_READ_BUFFER, GP__GL_COPY_WRITE_BUFFER, offsetof(gp__store_words, count),
                                       offsetof(gp__step_words, count), 4);
@@ -10137,6 +10407,7 @@ gp_world_desc gp_query_world_defaults(const gp_world_desc* desc) {
     if (desc) d = *desc;
     else memset(&d, 0, sizeof d);
     if (d.max_particles == 0) d.max_particles = 65536;
+    if (d.contact_slots == 0) d.contact_slots = 12;
     if (d.grid.cell_size == 0.0f) d.grid.cell_size = 0.1f;
     if (d.grid.mode == GP_GRID_DEFAULT)
         d.grid.mode = (d.grid.dims[0] | d.grid.dims[1] | d.grid.dims[2]) ? GP_GRID_BOUNDED : GP_GRID_HASHED;
@@ -10168,6 +10439,9 @@ static gp_result gp__check_desc(gp_world* w) {
     if (d->max_particles > 0x40000000u)
         return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE,
                         "max_particles %u is above 2^30", d->max_particles);
+    if (d->contact_slots > 64)
+        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE,
+                        "contact_slots %u is above 64", d->contact_slots);
     if (!(g->cell_size > 0.0f) || !isfinite(g->cell_size))
         return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE,
                         "grid.cell_size %g must be positive and finite", (double)g->cell_size);
@@ -10302,7 +10576,7 @@ void gp_world_destroy(gp_world* world) {
     size_t i;
     if (!world) return;
     if (world->gl.fnDeleteBuffers) {
-        gp__GLuint* buffers[26];
+        gp__GLuint* buffers[27];
         buffers[0] = &world->position; buffers[1] = &world->velocity; buffers[2] = &world->info;
         buffers[3] = &world->life; buffers[4] = &world->spare16; buffers[5] = &world->spare8;
         buffers[6] = &world->slot_of_id; buffers[7] = &world->cell_key; buffers[8] = &world->order;
@@ -10312,6 +10586,7 @@ void gp_world_destroy(gp_world* world) {
         buffers[18] = &world->rigid.bodies; buffers[19] = &world->store.words; buffers[20] = &world->store.free_ids;
         buffers[21] = &world->store.staging; buffers[22] = &world->emitters.table; buffers[23] = &world->emitters.flags;
         buffers[24] = &world->emitters.sources; buffers[25] = &world->emitters.triangles;
+        buffers[26] = &world->dem.history;
         gp__free(&world->desc.allocator, world->effects.wind_grid);
         gp__buffer_delete(world, &world->fluid.state);
         if (world->desc.gpu_timings) gp__timers_collect(world);

@@ -192,7 +192,7 @@ struct gp_fluid {
 
 // One granular material (000): the contact parameters of its grains and of rigid particles of its
 // phase. contact = (stiffness k N/m, damping eta N s/m, shear k_t N s/m, friction mu),
-// grain = (diameter m, mass kg, 0, 0).
+// grain = (diameter m, mass kg, shear spring k_s N/m (0: the viscous model), 0).
 struct gp_granular { vec4 contact; vec4 grain; };
 
 // A user force: a = (center xyz, type 1 uniform / 2 radial), b = (vector xyz or strength in x, radius).
@@ -352,13 +352,17 @@ layout(std430, binding = GP_BINDING_STATS) buffer gp_stats_block {
     uint clock_h;             // float bits: the substep running now (s), copied into gp_gravity.w
     uint clock_lag;           // float bits: what the last step could not run, owed to the next (s)
     uint clock_cfl;           // float bits: the largest CFL number a substep of the step started with
-    uint stat_padding;        // the block a whole number of 16 bytes, on every driver
+    uint stat_unkept;         // contacts that found no free slot to keep their spring in (gp_dem.glsl), since the world was made
 };
 #endif
 
 // The colliders' mesh distance fields, one after another (section >>colliders).
 #ifdef GP_BINDING_FIELDS
 layout(std430, binding = GP_BINDING_FIELDS) readonly buffer gp_field_block { float gp_field[]; };
+#endif
+// The DEM's contacts kept from substep to substep (gp_dem.glsl, gp_kept_spring): two blocks per slot.
+#ifdef GP_BINDING_HISTORY
+layout(std430, binding = GP_BINDING_HISTORY) buffer gp_history_block { uvec4 gp_history[]; };
 #endif
 // The rigid bodies' shapes: every shape's particle offsets in its principal frame (section >>rigid).
 #ifdef GP_BINDING_OFFSETS
@@ -381,8 +385,9 @@ vec4 gp_quat_mul(vec4 a, vec4 b) { return vec4(a.w * b.xyz + b.w * a.xyz + cross
 // >>include gp_dem.glsl
 // gp_dem.glsl: what the DEM passes share (000): the contact model and the rigid bodies' records.
 // Needs gp_common.glsl, gp_particles.glsl, gp_solver.glsl, gp_buffers.glsl (the BODIES role) and
-// gp_quaternion.glsl first. A pass's force output is the ACCELERATION role: after the contact pass it
-// holds, per slot, a grain's acceleration (contact force / mass + gravity + your forces) and a
+// gp_quaternion.glsl first (the HISTORY and STATS roles for the contacts kept). A pass's force
+// output is the ACCELERATION role: after the contact passes (dem_contact, then dem_walls) it holds,
+// per slot, a grain's acceleration (contact force / mass + gravity + your forces) and a
 // rigid particle's contact force / mass (its body adds gravity once).
 
 // A rigid body (mirrored by gp__body_gpu in gpuparticle.h, section >>structs):
@@ -419,31 +424,78 @@ vec3 gp_body_omega(gp_body b) {
     return gp_rotate(b.q, b.inertia.xyz * gp_rotate(inverse, b.l.xyz));
 }
 
-// The contact force on particle i from a partner in direction n (unit, i to partner), overlapping
-// by `overlap`, whose surface at the contact point moves at vij relative to i's; c = (k, eta,
-// k_t, mu). Eqs. 10-13: a spring and a
-// dashpot along n, a viscous shear across it, the shear capped by Coulomb's mu times the normal
-// push (never by a pull). Swapping i and the partner negates it exactly.
-vec3 gp_contact(vec3 n, float overlap, vec3 vij, vec4 c) {
+// The contact force on particle a from a partner in direction n (unit, a to partner), overlapping
+// by `overlap`, whose surface at the contact point moves at vij relative to a's; c = (k, eta, k_t,
+// mu), ks the shear spring (N/m; 0: the viscous model). Eqs. 10-13: a spring and a dashpot along n;
+// across it, Cundall and Strack's spring xi (the tangential displacement since the contact began:
+// the one kept last substep, turned into today's contact plane by projection, plus this substep's
+// sliding, as LAMMPS's gran/hooke/history) and the viscous shear; the two capped by Coulomb's mu
+// times the normal push (never by a pull), and when capped the spring is cut back to hold just the
+// sliding force (the contact slides). xi is last substep's in, this substep's out. With ks = 0 this
+// is the paper's viscous shear. The pair passes compute it once per pair, in the order of the ids,
+// so that the two particles' forces are exactly opposite.
+vec3 gp_contact(vec3 n, float overlap, vec3 vij, vec4 c, float ks, inout vec3 xi) {
     float vn = dot(vij, n);
-    vec3 ft = c.z * (vij - vn * n);
+    vec3 vt = vij - vn * n;
+    xi = xi - dot(xi, n) * n + vt * gp_gravity.w;
+    vec3 ft = ks * xi + c.z * vt;
     float limit = c.w * max(0.0, c.x * overlap - c.y * vn);
     float t = length(ft);
-    if (t > limit) ft *= limit / t;
+    if (t > limit) {
+        ft *= limit / t;
+        if (ks > 0.0) xi = (ft - c.z * vt) / ks;
+    }
     return (c.y * vn - c.x * overlap) * n + ft;
 }
 
-// One contact of particle i (velocity v, spin w: 0 for a grain; radius r) with a partner in
-// direction n overlapping by `overlap`, whose surface moves at `partner` at the contact point: adds
-// the force to f and its torque about i's centre to torque. The contact point is where the two
-// spheres' surfaces meet halfway through the overlap, at (r - overlap / 2) n from i's centre, and
-// the velocities are the surfaces' there, so that a spinning body's particles roll and grip.
-void gp_touch(vec3 n, float overlap, vec3 v, vec3 w, float r, vec3 partner, vec4 c, inout vec3 f, inout vec3 torque) {
-    vec3 lever = (r - 0.5 * overlap) * n;
-    vec3 force = gp_contact(n, overlap, partner - (v + cross(w, lever)), c);
-    f += force;
-    torque += cross(lever, force);
+// One contact of particle a (velocity v, spin w: 0 for a grain; radius r) with a partner in
+// direction n overlapping by `overlap`, whose surface moves at `partner` at the contact point:
+// returns the force on a, and in lever the contact point from a's centre, where the two spheres'
+// surfaces meet halfway through the overlap, (r - overlap / 2) n; the velocities are the surfaces'
+// there, so that a spinning body's particles roll and grip.
+vec3 gp_touch(vec3 n, float overlap, vec3 v, vec3 w, float r, vec3 partner, vec4 c, float ks, inout vec3 xi, out vec3 lever) {
+    lever = (r - 0.5 * overlap) * n;
+    return gp_contact(n, overlap, partner - (v + cross(w, lever)), c, ks, xi);
 }
+
+// The contacts kept from substep to substep (the HISTORY role; section >>dem of gpuparticle.h):
+// per slot a block of u_slots + 1 uvec4s: a head (the particle's id, contacts kept, the substep's
+// stamp, 0), then the contacts (the partner's id, or a wall's key; xi as float bits). The blocks
+// the last substep wrote, moved into this substep's order by the grid build, at [0, capacity);
+// this substep's at [capacity, 2 capacity). A pair is kept by its particle of lower id.
+#ifdef GP_BINDING_HISTORY
+layout(location = 8) uniform uint u_slots;   // contacts a particle keeps (gp_world_desc.contact_slots)
+layout(location = 9) uniform uint u_stamp;   // this substep's number: the blocks of the last bear u_stamp - 1
+
+uint gp_kept_block(uint slot) { return slot * (u_slots + 1u); }
+uint gp_keep_block(uint slot) { return (gp_counts.z + slot) * (u_slots + 1u); }
+// A wall's key: 2^31 + 8 collider + face (a container box's faces 0-5, any other collider 6).
+uint gp_wall_key(uint collider, uint face) { return 0x80000000u | (collider * 8u + face); }
+
+// The spring that particle `id`, in `slot`, kept last substep for `partner`; 0 when it kept none.
+vec3 gp_kept_spring(uint slot, uint id, uint partner) {
+    uint at = gp_kept_block(slot);
+    uvec4 head = gp_history[at];
+    if (head.x != id || head.z != u_stamp - 1u) return vec3(0.0);
+    uint n = min(head.y, u_slots);
+    for (uint e = 1u; e <= n; ++e) {
+        uvec4 kept = gp_history[at + e];
+        if (kept.x == partner) return uintBitsToFloat(kept.yzw);
+    }
+    return vec3(0.0);
+}
+
+// Keeps the spring xi for `partner` as contact number `kept` of the particle in `slot`: counted in
+// the statistics instead when its slots are full (the contact then starts afresh next substep).
+void gp_keep_spring(uint slot, inout uint kept, uint partner, vec3 xi) {
+    if (kept >= u_slots) {
+        atomicAdd(stat_unkept, 1u);
+        return;
+    }
+    kept += 1u;
+    gp_history[gp_keep_block(slot) + kept] = uvec4(partner, floatBitsToUint(xi));
+}
+#endif
 // <<include gp_dem.glsl
 // The body's turn over dt under no torque, its angular momentum l (world) fixed: the free rigid
 // body's Hamiltonian H = sum_i L_i^2 / (2 I_i) (body frame) split into its three terms, each an

@@ -271,13 +271,17 @@ layout(std430, binding = GP_BINDING_STATS) buffer gp_stats_block {
     uint clock_h;             // float bits: the substep running now (s), copied into gp_gravity.w
     uint clock_lag;           // float bits: what the last step could not run, owed to the next (s)
     uint clock_cfl;           // float bits: the largest CFL number a substep of the step started with
-    uint stat_padding;        // the block a whole number of 16 bytes, on every driver
+    uint stat_unkept;         // contacts that found no free slot to keep their spring in (gp_dem.glsl), since the world was made
 };
 #endif
 
 // The colliders' mesh distance fields, one after another (section >>colliders).
 #ifdef GP_BINDING_FIELDS
 layout(std430, binding = GP_BINDING_FIELDS) readonly buffer gp_field_block { float gp_field[]; };
+#endif
+// The DEM's contacts kept from substep to substep (gp_dem.glsl, gp_kept_spring): two blocks per slot.
+#ifdef GP_BINDING_HISTORY
+layout(std430, binding = GP_BINDING_HISTORY) buffer gp_history_block { uvec4 gp_history[]; };
 #endif
 // The rigid bodies' shapes: every shape's particle offsets in its principal frame (section >>rigid).
 #ifdef GP_BINDING_OFFSETS

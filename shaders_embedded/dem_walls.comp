@@ -1,0 +1,647 @@
+#version 430 core
+// >>defines
+#define GP_GROUP_SIZE 256
+#define GP_KIND_FLUID 1u
+#define GP_KIND_GRANULAR 2u
+#define GP_KIND_RIGID 3u
+#define GP_KIND_EFFECT 5u
+#define GP_GRID_BOUNDED 1
+#define GP_GRID_HASHED 2
+#define GP_MAX_FLUID_MATERIALS 8u
+#define GP_MAX_FORCES 8u
+#define GP_MAX_COLLIDERS 32u
+#define GP_MAX_GRANULAR_MATERIALS 8u
+#define GP_MAX_EFFECT_MATERIALS 8u
+#define GP_WALL_SAMPLES 32u
+#define GP_FLAG_DETERMINISTIC 1u
+#define GP_KIND_CLOTH 4u
+#define GP_PARTICLE_DEAD 256u
+#define GP_NO_SLOT 4294967295u
+#define GP_MAX_EMITTERS 32u
+#define GP_EMITTER_SPHERE 2.0
+#define GP_EMITTER_BOX 3.0
+#define GP_EMITTER_DISC 4.0
+#define GP_EMITTER_CONE 5.0
+#define GP_INTEGRATOR_MASK 3u
+#define GP_FLAG_ARTIFICIAL_VISCOSITY 256u
+#define GP_SHAPE_SPHERE 1.0
+#define GP_SHAPE_BOX 2.0
+#define GP_SHAPE_CAPSULE 3.0
+#define GP_SHAPE_PLANE 4.0
+#define GP_SHAPE_MESH 5.0
+#define GP_SHAPE_HEIGHTFIELD 6.0
+#define GP_SCAN_CHUNK 32u
+#define GP_SORT_RUN 16u
+#define GP_BINDING_POSITION 0
+#define GP_BINDING_VELOCITY 1
+#define GP_BINDING_INFO 2
+#define GP_BINDING_BODIES 3
+#define GP_BINDING_ACCELERATION 4
+#define GP_BINDING_FIELDS 5
+#define GP_BINDING_HISTORY 6
+#define GP_BINDING_STATS 7
+// <<defines
+// dem_walls: the walls' contact force on every grain and rigid particle (000 section 29.1.5, with
+// the shear spring of gp_dem.glsl): every collider within a particle's radius pushes, and a
+// container box's six faces each push as a plane wall (a grain in a corner touches three). Walls
+// are still; each wall a particle touches keeps its own spring, in the particle's block after its
+// pairs'. Then the sums become what the moves read: a grain's acceleration (force / mass plus
+// gravity and your forces), a rigid particle's contact force / mass and its contact torque about
+// its centre, which body_update sums.
+// >>include gp_common.glsl
+// gp_common.glsl: included first by every gpuparticle.h compute shader.
+// The constants that C and GLSL share (GP_GROUP_SIZE, the kinds, the tables' sizes, the shapes,
+// the chunk and run lengths of the scan and the sort) are not written here: the header defines
+// them from its own C values after the #version line (section >>shaders, gp__shader_constants).
+// The flat index of a workgroup in a dispatch that the host split into x * y groups (GL
+// guarantees only 65,535 groups per axis, and 16M elements need 65,536 groups of 256).
+
+uint gp_group_index() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x; }
+uint gp_global_index() { return gp_group_index() * uint(GP_GROUP_SIZE) + gl_LocalInvocationID.x; }
+
+// True when no component is NaN or infinite. Tested on the bits so that no compiler may assume
+// finite math and fold it away.
+bool gp_finite(float x) { return (floatBitsToUint(x) & 0x7f800000u) != 0x7f800000u; }
+bool gp_finite3(vec3 v) { return gp_finite(v.x) && gp_finite(v.y) && gp_finite(v.z); }
+
+// A uint that orders as the float does, negative values too (gp_float_sort_key in C): the sort
+// keys of a depth.
+uint gp_float_key(float x) { uint b = floatBitsToUint(x); return (b & 0x80000000u) != 0u ? ~b : (b | 0x80000000u); }
+// <<include gp_common.glsl
+// >>include gp_world.glsl
+// gp_world.glsl: the world's parameters, one std140 uniform block at binding 0.
+// Mirrored by gp__world_params in gpuparticle.h (section >>structs), checked field by field by a test.
+layout(std140, binding = 0) uniform gp_world_block {
+    vec4  gp_grid_origin;   // xyz lowest corner of a bounded grid (metres), w cells per metre (1 / cell size)
+    ivec4 gp_grid_dims;     // xyz cells per axis of a bounded grid, w mode (1 bounded, 2 hashed)
+    uvec4 gp_counts;        // x live particles, y buckets, z capacity, w flags (GP_FLAG_DETERMINISTIC)
+};
+// <<include gp_world.glsl
+// >>include gp_grid.glsl
+// gp_grid.glsl: cell addressing shared by the grid build and every neighbour loop.
+// Needs gp_common.glsl and gp_world.glsl first.
+//
+// A bucket is a cell of the bounded grid (x + nx * (y + ny * z)) or a slot of the hash table.
+// Bucket gp_counts.y, one past the last, holds particles whose position is NaN or infinite:
+// they stay in the store, after every other live particle, and no neighbour loop visits them.
+// Hashed cell coordinates are clamped to +-GP_HASH_CELL_LIMIT so that integer maths never
+// overflows; a particle beyond that is counted as outside, like one outside a bounded grid.
+#define GP_HASH_CELL_LIMIT 1073741823.0
+
+// The unclamped cell coordinates of a finite position, as floats (no integer overflow).
+// A product with the host's reciprocal, not a division: GLSL allows a division 2.5 ULP (NVIDIA's
+// is not correctly rounded), and a particle on a cell's edge must fall in the same cell on every
+// device and in the CPU references (tests/cpu_reference.c), as a product rounded once does.
+// precise: no compiler may fuse the difference and the product into p * w - origin * w.
+vec3 gp_grid_cell_float(vec3 p) {
+    precise vec3 offset = p - gp_grid_origin.xyz;
+    precise vec3 cells = offset * gp_grid_origin.w;
+    return floor(cells);
+}
+
+// The cell of unclamped coordinates c. Bounded: clamped into the border cells, so a particle
+// outside the box still has a cell and is found by its neighbours (clamping never moves two cells
+// apart). Hashed: clamped into the hash's range.
+ivec3 gp_grid_clamp_cell(vec3 c) {
+    if (gp_grid_dims.w == GP_GRID_BOUNDED)
+        return clamp(ivec3(clamp(c, vec3(-1.0), vec3(gp_grid_dims.xyz))), ivec3(0), gp_grid_dims.xyz - 1);
+    return ivec3(clamp(c, vec3(-GP_HASH_CELL_LIMIT), vec3(GP_HASH_CELL_LIMIT)));
+}
+
+// The cell a finite position lies in.
+ivec3 gp_grid_cell(vec3 p) { return gp_grid_clamp_cell(gp_grid_cell_float(p)); }
+
+// True when unclamped coordinates c lie inside the grid's domain (the box, or the hash's range).
+bool gp_grid_inside(vec3 c) {
+    if (gp_grid_dims.w == GP_GRID_BOUNDED)
+        return all(greaterThanEqual(c, vec3(0.0))) && all(lessThan(c, vec3(gp_grid_dims.xyz)));
+    return all(lessThanEqual(abs(c), vec3(GP_HASH_CELL_LIMIT)));
+}
+
+// True when cell c can hold particles: inside the box (bounded) or inside the hash's range.
+bool gp_grid_cell_exists(ivec3 c) {
+    if (gp_grid_dims.w == GP_GRID_BOUNDED)
+        return all(greaterThanEqual(c, ivec3(0))) && all(lessThan(c, gp_grid_dims.xyz));
+    return all(lessThanEqual(abs(c), ivec3(int(GP_HASH_CELL_LIMIT))));
+}
+
+// Finaliser of MurmurHash3: spreads neighbouring cells over the whole table.
+uint gp_hash_mix(uint h) {
+    h ^= h >> 16; h *= 0x85ebca6bu;
+    h ^= h >> 13; h *= 0xc2b2ae35u;
+    h ^= h >> 16;
+    return h;
+}
+
+// Hashed: the 4 x 4 x 4 block of cells is hashed, and its 64 cells take 64 consecutive buckets,
+// so that cells next to each other stay near each other in memory (a particle that crosses into a
+// neighbouring cell moves a short way in the store; a neighbour loop reads nearby buckets). The
+// table is a power of two: a mask, not a division (which CPU SIMD lacks).
+uint gp_grid_bucket(ivec3 c) {
+    if (gp_grid_dims.w == GP_GRID_BOUNDED)
+        return uint(c.x) + uint(gp_grid_dims.x) * (uint(c.y) + uint(gp_grid_dims.y) * uint(c.z));
+    ivec3 block = c >> 2;   // arithmetic shift: floor division by 4, negative cells included
+    uint h = gp_hash_mix(uint(block.x) * 0x8da6b343u ^ gp_hash_mix(uint(block.y) * 0xd8163841u ^ gp_hash_mix(uint(block.z) * 0xcb1ab31fu)));
+    uint local = (uint(c.x) & 3u) | (uint(c.y) & 3u) << 2u | (uint(c.z) & 3u) << 4u;
+    return (h << 6u | local) & (gp_counts.y - 1u);
+}
+
+// With hashing, distant cells share buckets: a neighbour loop keeps a candidate only when its own
+// cell is the cell being visited. A bounded grid has one cell per bucket and needs no test.
+bool gp_grid_same_cell(vec3 candidate, ivec3 cell) {
+    return gp_grid_dims.w == GP_GRID_BOUNDED || gp_grid_cell(candidate) == cell;
+}
+
+uint gp_grid_invalid_bucket() { return gp_counts.y; }
+// The bucket after it holds the dead (gp_dead): the build's counting sort puts them after every
+// live particle, where store_free gives their ids back and store_count cuts them off the count.
+uint gp_grid_dead_bucket() { return gp_counts.y + 1u; }
+// <<include gp_grid.glsl
+// >>include gp_particles.glsl
+// gp_particles.glsl: a particle's info word (gp_particle_info in gpuparticle.h): info.y holds the
+// kind (bits 0-7, GP_KIND_*), the flags (bits 8-15) and the phase (bits 16-31). The store's buffers
+// are in gp_buffers.glsl.
+uint gp_kind_of(uvec4 info) { return info.y & 0xffu; }
+uint gp_phase_of(uvec4 info) { return info.y >> 16u; }
+// Grains and rigid bodies' particles: the DEM's kinds, and the fluid's boundary (gp_coupling.glsl).
+bool gp_is_solid(uint kind) { return kind == GP_KIND_GRANULAR || kind == GP_KIND_RIGID; }
+// Dead: removed (GP_PARTICLE_DEAD, set by gp_particles_remove) or as old as its lifetime (0:
+// forever). The next grid build takes it out of the store and gives its id back (section >>grid).
+bool gp_dead(uvec4 info, vec2 life) { return (info.y & GP_PARTICLE_DEAD) != 0u || (life.y > 0.0 && life.x >= life.y); }
+// Bodies' and cloth's particles live as long as their owner: never aged, never removed alone.
+bool gp_owned(uint kind) { return kind == GP_KIND_RIGID || kind == GP_KIND_CLOTH; }
+// <<include gp_particles.glsl
+// >>include gp_solver.glsl
+// gp_solver.glsl: the solvers' parameters, one std140 uniform block at binding 1.
+// Mirrored by gp__solver_params in gpuparticle.h (section >>structs), checked field by field by a test.
+
+// One fluid material (001): its constants, kernel coefficients and wall weight tables.
+struct gp_fluid {
+    vec4 shape;               // x spacing l0 (m), y smoothing radius re (m), z rest density (kg/m^3), w stiffness k
+    vec4 flow;                // x kinematic viscosity nu (m^2/s), y rest pressure p0 (Pa), z mass (kg), w 1 = allow tension
+    vec4 kernel;              // x poly6 315/(64 pi re^9), y spiky gradient 45/(pi re^6), z viscosity Laplacian 45/(pi re^6), w re^2
+    vec4 table;               // x the tables' sample spacing s (m): l0 / 2j with j whole, so that l0 / 2 is a sample
+    vec4 wall_density[8];     // Z_rho (eq. 13) at d = k s, k = 0..31, four per vec4 (kg/m^3)
+    vec4 wall_viscosity[8];   // the wall's share of the viscosity sum at the same distances (1/m^2)
+    vec4 wall_gradient[8];    // A, M_n and M_t of the walls' pressure term (gp_sph.glsl, gp_wall)
+    vec4 wall_normal[8];
+    vec4 wall_tangent[8];
+};
+
+// One granular material (000): the contact parameters of its grains and of rigid particles of its
+// phase. contact = (stiffness k N/m, damping eta N s/m, shear k_t N s/m, friction mu),
+// grain = (diameter m, mass kg, shear spring k_s N/m (0: the viscous model), 0).
+struct gp_granular { vec4 contact; vec4 grain; };
+
+// A user force: a = (center xyz, type 1 uniform / 2 radial), b = (vector xyz or strength in x, radius).
+struct gp_force_field { vec4 a; vec4 b; };
+
+// A collider (section >>colliders of gpuparticle.h fills these):
+//   a = (centre xyz, a capsule's first end xyz, a plane's point xyz, a mesh field's origin xyz, or
+//       a height field's first point (x, base y, z); shape type)
+//   b = sphere (0, 0, 0, radius); box (half extents, 0); capsule (its second end xyz, radius: the
+//       ends are centre -+ half_height axis); plane (unit normal, 0); mesh (samples along x, y, z
+//       as floats, voxel size); height field (points along x, along z, dx, dz)
+//   c = (side: -1 keeps particles inside the shape, +1 outside; mesh, height field: first
+//       sample's index as float bits; unused, unused)
+struct gp_collider_shape { vec4 a; vec4 b; vec4 c; };
+
+// One effect material (gp_effect_material_set): motion = (drag k 1/s, restitution e of a bounce,
+// friction mu, ride 1/s), contact = (restitution of collisions between effect particles, 0: none;
+// unused x3).
+struct gp_effect { vec4 motion; vec4 contact; };
+
+layout(std140, binding = 1) uniform gp_solver_block {
+    vec4 gp_gravity;          // xyz m/s^2, w the substep (s)
+    uvec4 gp_solver_counts;   // x colliders, y forces, z integrator (1 symplectic, 2 explicit
+                              // Euler; GP_INTEGRATOR_MASK) | GP_FLAG_ARTIFICIAL_VISCOSITY, w bodies
+    gp_fluid gp_fluids[GP_MAX_FLUID_MATERIALS];
+    gp_force_field gp_forces[GP_MAX_FORCES];
+    gp_collider_shape gp_colliders[GP_MAX_COLLIDERS];
+    gp_granular gp_granulars[GP_MAX_GRANULAR_MATERIALS];
+    gp_effect gp_effects[GP_MAX_EFFECT_MATERIALS];
+    vec4 gp_wind[6];   // the wind (gp_wind_set): uniform xyz; vortex centre xyz, speed; its unit axis xyz,
+                       // radius; the grid's first node xyz, cell (0: no grid); its nodes along x, y, z,
+                       // its first float in gp_field (uint bits);
+                       // curl noise: speed (0: none), scale, seed (uint bits)
+};
+
+// The user's forces at p (gp_forces_set).
+vec3 gp_user_forces(vec3 p) {
+    vec3 a = vec3(0.0);
+    for (uint f = 0u; f < gp_solver_counts.y; ++f) {
+        vec4 fa = gp_forces[f].a, fb = gp_forces[f].b;
+        vec3 d = fa.xyz - p;
+        float l = length(d);
+        if (fa.w == 1.0) {
+            if (fb.w <= 0.0 || l < fb.w) a += fb.xyz;
+        } else if (l > 0.0 && (fb.w <= 0.0 || l < fb.w)) {
+            a += (fb.x * (fb.w > 0.0 ? 1.0 - l / fb.w : 1.0) / l) * d;
+        }
+    }
+    return a;
+}
+// <<include gp_solver.glsl
+// >>include gp_buffers.glsl
+// gp_buffers.glsl: the world's shader storage buffers, each declared once, by role. Which roles a
+// program binds, and where, is its row of the binding plan (gpuparticle.h, section >>shaders,
+// gp__binding_plans): the header defines GP_BINDING_<ROLE> for each role of the row and for no
+// other, so that a pass which reads a buffer its row does not give it fails to compile, and no
+// binding ever means two buffers inside one program.
+//
+// The particle store, struct of arrays (gp_particle_position ... gp_particle_life in the header,
+// section >>docs). Slots [0, gp_counts.x) are live; after a grid build they are in cell order.
+#ifdef GP_BINDING_POSITION
+layout(std430, binding = GP_BINDING_POSITION) buffer gp_position_block { vec4 gp_position[]; };  // xyz metres, w radius
+#endif
+#ifdef GP_BINDING_VELOCITY
+layout(std430, binding = GP_BINDING_VELOCITY) buffer gp_velocity_block { vec4 gp_velocity[]; };  // xyz m/s, w mass kg
+#endif
+#ifdef GP_BINDING_INFO
+layout(std430, binding = GP_BINDING_INFO) buffer gp_info_block { uvec4 gp_info[]; };  // id, kind|flags<<8|phase<<16, owner, user
+#endif
+#ifdef GP_BINDING_LIFE
+layout(std430, binding = GP_BINDING_LIFE) buffer gp_life_block { vec2 gp_life[]; };  // age s, lifetime s (0 forever)
+#endif
+// Between two grid builds the store's spare buffers are free for the solvers: the fluid's
+// (density kg/m^3, pressure Pa) in the 8-byte spare, every solver's acceleration (m/s^2) in the
+// 16-byte spare. Both stay readable until the next build, which reuses them.
+#ifdef GP_BINDING_DENSITY
+layout(std430, binding = GP_BINDING_DENSITY) buffer gp_density_block { vec2 gp_density[]; };
+#endif
+#ifdef GP_BINDING_ACCELERATION
+layout(std430, binding = GP_BINDING_ACCELERATION) buffer gp_acceleration_block { vec4 gp_acceleration[]; };
+#endif
+// The continuity model's carried density per slot (kg/m^3; 0: not yet set, the rest density), unused.
+#ifdef GP_BINDING_FLUID_STATE
+layout(std430, binding = GP_BINDING_FLUID_STATE) buffer gp_state_block { vec2 gp_state[]; };
+#endif
+
+// The grid (section >>grid): a cell key and an order entry per particle, a count and a start per
+// bucket (plus two), the slot of each id.
+#ifdef GP_BINDING_CELL_KEY
+layout(std430, binding = GP_BINDING_CELL_KEY) buffer cell_key_block { uint cell_key[]; };
+#endif
+#ifdef GP_BINDING_CELL_COUNT
+layout(std430, binding = GP_BINDING_CELL_COUNT) buffer cell_count_block { uint cell_count[]; };
+#endif
+#ifdef GP_BINDING_CELL_START
+layout(std430, binding = GP_BINDING_CELL_START) readonly buffer cell_start_block { uint cell_start[]; };
+#endif
+#ifdef GP_BINDING_ORDER
+layout(std430, binding = GP_BINDING_ORDER) buffer order_block { uint order[]; };
+#endif
+#ifdef GP_BINDING_SLOT_OF_ID
+layout(std430, binding = GP_BINDING_SLOT_OF_ID) buffer slot_of_id_block { uint slot_of_id[]; };
+#endif
+
+// The store's count and free ids (section >>grid, gp__store_words): the count lives on the GPU, so
+// that particles are born and die there and no call reads it back to know what to dispatch.
+#ifdef GP_BINDING_STORE
+layout(std430, binding = GP_BINDING_STORE) buffer gp_store_block {
+    uint store_count;         // slots in use: [0, store_count), live, and until the next build the dead
+    uint store_died;          // particles the builds took out, since the world was made
+    uint store_free_head;     // the free-id queue: free_ids[(head + k) % (2 capacity)], k < free_count,
+    uint store_free_count;    // oldest first
+    uint store_check;         // a removal's check: listed or flagged particles it may not remove
+    uint store_dispatch_x;    // glDispatchComputeIndirect's three words: one invocation per slot in use
+    uint store_dispatch_y;
+    uint store_dispatch_z;
+    uint store_draw_count;    // glDrawArraysIndirect's four: store_count points from slot 0
+    uint store_draw_instances;
+    uint store_draw_first;
+    uint store_draw_base;
+    uint store_refused;       // removals by flag buffer refused on the GPU (a body's or cloth's particle flagged)
+    uint store_refused_births; // emitters' births with no room or no id, since the world was made
+    uint store_spray;         // a spray emitter's sources this substep (the compaction's count)
+    uint store_padding;       // the block a whole number of 16 bytes, on every driver
+};
+#endif
+// Ids given back by the builds, waiting to be given again (the queue of gp_store_block), 2 capacity.
+#ifdef GP_BINDING_FREE_IDS
+layout(std430, binding = GP_BINDING_FREE_IDS) buffer gp_free_ids_block { uint free_ids[]; };
+#endif
+
+// The world's statistics: the grid's three words, then the solvers'.
+#ifdef GP_BINDING_STATS
+layout(std430, binding = GP_BINDING_STATS) buffer gp_stats_block {
+    uint stat_outside;        // particles outside a bounded grid or the hash's range
+    uint stat_nonfinite;      // particles with a NaN or infinite coordinate
+    uint stat_truncated;      // neighbour loops that visited fewer candidates than the buckets held
+    uint stat_max_speed;      // float bits of the largest speed (non-negative floats order as uints)
+    uint stat_min_density;    // float bits
+    uint stat_max_density;    // float bits
+    uint stat_wall_pushes;    // particles put back out of a wall in the last substep
+    uint stat_bad_updates;    // non-finite updates since the world was made
+    // The step's clock (step_clock.comp): the host writes these at the start of a step,
+    uint clock_start;         // 1: the step's first substep is next (step_clock clears it)
+    uint clock_dt;            // float bits: the step's dt (s)
+    uint clock_planned;       // float bits: the host's substep, (dt + time owed) / substeps
+    uint clock_substeps;      // the step's substeps
+    uint clock_speed;         // float bits: the fastest speed the host knows of (m/s)
+    uint clock_sound;         // float bits: the fluids' largest speed of sound (m/s)
+    uint clock_spacing;       // float bits: the smallest spacing (m) of the CFL condition
+    uint clock_max_cfl;       // float bits: gp_step_desc's max_cfl; 0: the caller fixed the substeps
+    uint clock_limit;         // float bits: the longest substep viscosity, diffusion and contacts allow (s)
+    // and step_clock keeps these:
+    uint clock_remaining;     // float bits: what the step still has to run (s)
+    uint clock_left;          // substeps left in the step
+    uint clock_clean;         // 1 while every substep of the step is the host's
+    uint clock_h;             // float bits: the substep running now (s), copied into gp_gravity.w
+    uint clock_lag;           // float bits: what the last step could not run, owed to the next (s)
+    uint clock_cfl;           // float bits: the largest CFL number a substep of the step started with
+    uint stat_unkept;         // contacts that found no free slot to keep their spring in (gp_dem.glsl), since the world was made
+};
+#endif
+
+// The colliders' mesh distance fields, one after another (section >>colliders).
+#ifdef GP_BINDING_FIELDS
+layout(std430, binding = GP_BINDING_FIELDS) readonly buffer gp_field_block { float gp_field[]; };
+#endif
+// The DEM's contacts kept from substep to substep (gp_dem.glsl, gp_kept_spring): two blocks per slot.
+#ifdef GP_BINDING_HISTORY
+layout(std430, binding = GP_BINDING_HISTORY) buffer gp_history_block { uvec4 gp_history[]; };
+#endif
+// The rigid bodies' shapes: every shape's particle offsets in its principal frame (section >>rigid).
+#ifdef GP_BINDING_OFFSETS
+layout(std430, binding = GP_BINDING_OFFSETS) readonly buffer gp_offsets_block { vec4 gp_offsets[]; };
+#endif
+// The rigid bodies' buffer: first a vec4 per slot, the contact torque about the particle's centre
+// that dem_contact leaves for a rigid particle (N m), then from vec4 gp_counts.z (the store's
+// capacity) on, six vec4s per body (gp_dem.glsl's gp_body).
+#ifdef GP_BINDING_BODIES
+layout(std430, binding = GP_BINDING_BODIES) buffer gp_rigid_block { vec4 gp_rigid[]; };
+#endif
+// <<include gp_buffers.glsl
+// >>include gp_boundary.glsl
+// gp_boundary.glsl: the boundary's signed distance function (001 section 3.3): the union of every
+// collider's wall. Needs gp_common.glsl, gp_solver.glsl and gp_buffers.glsl (the FIELDS role) first.
+// Each function returns vec4(unit normal towards the free side, distance), the distance positive
+// where particles may be and negative inside a wall.
+// Shapes as usual signed distance functions, positive outside the shape, with their gradients.
+vec4 gp_sphere_sdf(vec3 p, vec3 c, float r) {
+    vec3 d = p - c;
+    float l = length(d);
+    return vec4(l > 0.0 ? d / l : vec3(0.0, 1.0, 0.0), l - r);
+}
+
+vec4 gp_box_sdf(vec3 p, vec3 c, vec3 h) {
+    vec3 d = p - c;
+    vec3 s = vec3(d.x < 0.0 ? -1.0 : 1.0, d.y < 0.0 ? -1.0 : 1.0, d.z < 0.0 ? -1.0 : 1.0);
+    vec3 q = abs(d) - h;
+    if (any(greaterThan(q, vec3(0.0)))) {
+        vec3 o = max(q, vec3(0.0));
+        float l = length(o);
+        return vec4(s * o / l, l);
+    }
+    // inside: the nearest face
+    if (q.x >= q.y && q.x >= q.z) return vec4(s.x, 0.0, 0.0, q.x);
+    if (q.y >= q.z) return vec4(0.0, s.y, 0.0, q.y);
+    return vec4(0.0, 0.0, s.z, q.z);
+}
+
+vec4 gp_capsule_sdf(vec3 p, vec3 a, vec3 b, float r) {
+    vec3 ab = b - a;
+    float len2 = dot(ab, ab);
+    float t = len2 > 0.0 ? clamp(dot(p - a, ab) / len2, 0.0, 1.0) : 0.0;
+    return gp_sphere_sdf(p, a + t * ab, r);
+}
+
+// A mesh's distance field, trilinear between samples; beyond the field's box, the distance at
+// the nearest point of the box plus the way there. dims >= 2 on every axis.
+float gp_field_distance(gp_collider_shape s, vec3 p) {
+    vec3 dims = s.b.xyz;
+    vec3 g = (p - s.a.xyz) / s.b.w;
+    vec3 gc = clamp(g, vec3(0.0), dims - 1.0);
+    float beyond = length(g - gc) * s.b.w;
+    ivec3 i0 = min(ivec3(gc), ivec3(dims) - 2);
+    vec3 f = gc - vec3(i0);
+    uint nx = uint(dims.x), nxy = nx * uint(dims.y);
+    uint base = floatBitsToUint(s.c.y) + uint(i0.x) + nx * uint(i0.y) + nxy * uint(i0.z);
+    float c00 = mix(gp_field[base], gp_field[base + 1u], f.x);
+    float c10 = mix(gp_field[base + nx], gp_field[base + nx + 1u], f.x);
+    float c01 = mix(gp_field[base + nxy], gp_field[base + nxy + 1u], f.x);
+    float c11 = mix(gp_field[base + nxy + nx], gp_field[base + nxy + nx + 1u], f.x);
+    return mix(mix(c00, c10, f.y), mix(c01, c11, f.y), f.z) + beyond;
+}
+
+vec4 gp_field_sdf(gp_collider_shape s, vec3 p) {
+    float h = 0.5 * s.b.w;
+    vec3 n = vec3(gp_field_distance(s, p + vec3(h, 0.0, 0.0)) - gp_field_distance(s, p - vec3(h, 0.0, 0.0)),
+                  gp_field_distance(s, p + vec3(0.0, h, 0.0)) - gp_field_distance(s, p - vec3(0.0, h, 0.0)),
+                  gp_field_distance(s, p + vec3(0.0, 0.0, h)) - gp_field_distance(s, p - vec3(0.0, 0.0, h)));
+    float l = length(n);
+    return vec4(l > 0.0 ? n / l : vec3(0.0, 1.0, 0.0), gp_field_distance(s, p));
+}
+
+// A height field (GP_SHAPE_HEIGHTFIELD): a = (its first point x, base y, z), b = (points along x,
+// along z, dx, dz), c.y the first height's index as float bits. The height is bilinear between
+// the points; beyond the rectangle the edge's height and slope (clamped: the distance stays
+// continuous across the edge); the distance is the height above it along the normal of its local
+// tangent plane, (p.y - h) / sqrt(1 + |grad h|^2).
+vec4 gp_height_sdf(gp_collider_shape s, vec3 p) {
+    vec2 cells = s.b.xy - 1.0;
+    vec2 u = (p.xz - s.a.xz) / s.b.zw;
+    vec2 g = clamp(u, vec2(0.0), cells);
+    vec2 i0 = min(floor(g), cells - 1.0);
+    vec2 f = g - i0;
+    uint nx = uint(s.b.x), at = floatBitsToUint(s.c.y) + uint(i0.x) + nx * uint(i0.y);
+    float h00 = gp_field[at], h10 = gp_field[at + 1u], h01 = gp_field[at + nx], h11 = gp_field[at + nx + 1u];
+    float h = mix(mix(h00, h10, f.x), mix(h01, h11, f.x), f.y);
+    vec2 slope = vec2(mix(h10 - h00, h11 - h01, f.y) / s.b.z, mix(h01 - h00, h11 - h10, f.x) / s.b.w);
+    vec3 n = normalize(vec3(-slope.x, 1.0, -slope.y));
+    return vec4(n, (p.y - s.a.y - h) * n.y);
+}
+
+// One collider's free distance: the shape's own, turned inside out for a container (side -1).
+vec4 gp_collider_distance(uint index, vec3 p) {
+    gp_collider_shape s = gp_colliders[index];
+    vec4 r;
+    if (s.a.w == GP_SHAPE_SPHERE) r = gp_sphere_sdf(p, s.a.xyz, s.b.w);
+    else if (s.a.w == GP_SHAPE_BOX) r = gp_box_sdf(p, s.a.xyz, s.b.xyz);
+    else if (s.a.w == GP_SHAPE_CAPSULE) r = gp_capsule_sdf(p, s.a.xyz, s.b.xyz, s.b.w);
+    else if (s.a.w == GP_SHAPE_PLANE) r = vec4(s.b.xyz, dot(p - s.a.xyz, s.b.xyz));
+    else if (s.a.w == GP_SHAPE_HEIGHTFIELD) r = gp_height_sdf(s, p);
+    else r = gp_field_sdf(s, p);
+    return s.c.x < 0.0 ? -r : r;
+}
+
+// The boundary at p: the nearest wall over all colliders; distance 3.4e38 with none.
+vec4 gp_boundary(vec3 p) {
+    vec4 best = vec4(0.0, 1.0, 0.0, 3.4e38);
+    for (uint c = 0u; c < gp_solver_counts.x; ++c) {
+        vec4 r = gp_collider_distance(c, p);
+        if (r.w < best.w) best = r;
+    }
+    return best;
+}
+// <<include gp_boundary.glsl
+// >>include gp_quaternion.glsl
+// gp_quaternion.glsl: rotations by unit quaternions (x, y, z, s), for the bodies' passes and
+// their drawing (000 section 29.2).
+// v rotated by q (eq. 18), and the product a * b (000's appendix).
+vec3 gp_rotate(vec4 q, vec3 v) { return v + 2.0 * cross(q.xyz, cross(q.xyz, v) + q.w * v); }
+vec4 gp_quat_mul(vec4 a, vec4 b) { return vec4(a.w * b.xyz + b.w * a.xyz + cross(a.xyz, b.xyz), a.w * b.w - dot(a.xyz, b.xyz)); }
+// <<include gp_quaternion.glsl
+// >>include gp_dem.glsl
+// gp_dem.glsl: what the DEM passes share (000): the contact model and the rigid bodies' records.
+// Needs gp_common.glsl, gp_particles.glsl, gp_solver.glsl, gp_buffers.glsl (the BODIES role) and
+// gp_quaternion.glsl first (the HISTORY and STATS roles for the contacts kept). A pass's force
+// output is the ACCELERATION role: after the contact passes (dem_contact, then dem_walls) it holds,
+// per slot, a grain's acceleration (contact force / mass + gravity + your forces) and a
+// rigid particle's contact force / mass (its body adds gravity once).
+
+// A rigid body (mirrored by gp__body_gpu in gpuparticle.h, section >>structs):
+//   x = (centre of mass X, 1 / M); q = orientation (x, y, z, s); p = (linear momentum P, particle
+//   mass); l = (angular momentum L, 0); inertia = (1 / principal moments, 0);
+//   particles = (first id, count, first offset, shape). Particle k has id first + k and offset
+//   gp_offsets[first offset + k] in the principal frame.
+struct gp_body { vec4 x; vec4 q; vec4 p; vec4 l; vec4 inertia; uvec4 particles; };
+
+gp_body gp_body_load(uint b) {
+    uint at = gp_counts.z + 6u * b;
+    gp_body body;
+    body.x = gp_rigid[at];
+    body.q = gp_rigid[at + 1u];
+    body.p = gp_rigid[at + 2u];
+    body.l = gp_rigid[at + 3u];
+    body.inertia = gp_rigid[at + 4u];
+    body.particles = floatBitsToUint(gp_rigid[at + 5u]);
+    return body;
+}
+void gp_body_store(uint b, gp_body body) {   // what moves
+    uint at = gp_counts.z + 6u * b;
+    gp_rigid[at] = body.x;
+    gp_rigid[at + 1u] = body.q;
+    gp_rigid[at + 2u] = body.p;
+    gp_rigid[at + 3u] = body.l;
+}
+
+uint gp_grain_material(uvec4 info) { return min(gp_phase_of(info), GP_MAX_GRANULAR_MATERIALS - 1u); }
+
+// The world angular velocity W = I(t)^-1 L = R diag(1 / lambda) R^T L (eqs. 5-6).
+vec3 gp_body_omega(gp_body b) {
+    vec4 inverse = vec4(-b.q.xyz, b.q.w);
+    return gp_rotate(b.q, b.inertia.xyz * gp_rotate(inverse, b.l.xyz));
+}
+
+// The contact force on particle a from a partner in direction n (unit, a to partner), overlapping
+// by `overlap`, whose surface at the contact point moves at vij relative to a's; c = (k, eta, k_t,
+// mu), ks the shear spring (N/m; 0: the viscous model). Eqs. 10-13: a spring and a dashpot along n;
+// across it, Cundall and Strack's spring xi (the tangential displacement since the contact began:
+// the one kept last substep, turned into today's contact plane by projection, plus this substep's
+// sliding, as LAMMPS's gran/hooke/history) and the viscous shear; the two capped by Coulomb's mu
+// times the normal push (never by a pull), and when capped the spring is cut back to hold just the
+// sliding force (the contact slides). xi is last substep's in, this substep's out. With ks = 0 this
+// is the paper's viscous shear. The pair passes compute it once per pair, in the order of the ids,
+// so that the two particles' forces are exactly opposite.
+vec3 gp_contact(vec3 n, float overlap, vec3 vij, vec4 c, float ks, inout vec3 xi) {
+    float vn = dot(vij, n);
+    vec3 vt = vij - vn * n;
+    xi = xi - dot(xi, n) * n + vt * gp_gravity.w;
+    vec3 ft = ks * xi + c.z * vt;
+    float limit = c.w * max(0.0, c.x * overlap - c.y * vn);
+    float t = length(ft);
+    if (t > limit) {
+        ft *= limit / t;
+        if (ks > 0.0) xi = (ft - c.z * vt) / ks;
+    }
+    return (c.y * vn - c.x * overlap) * n + ft;
+}
+
+// One contact of particle a (velocity v, spin w: 0 for a grain; radius r) with a partner in
+// direction n overlapping by `overlap`, whose surface moves at `partner` at the contact point:
+// returns the force on a, and in lever the contact point from a's centre, where the two spheres'
+// surfaces meet halfway through the overlap, (r - overlap / 2) n; the velocities are the surfaces'
+// there, so that a spinning body's particles roll and grip.
+vec3 gp_touch(vec3 n, float overlap, vec3 v, vec3 w, float r, vec3 partner, vec4 c, float ks, inout vec3 xi, out vec3 lever) {
+    lever = (r - 0.5 * overlap) * n;
+    return gp_contact(n, overlap, partner - (v + cross(w, lever)), c, ks, xi);
+}
+
+// The contacts kept from substep to substep (the HISTORY role; section >>dem of gpuparticle.h):
+// per slot a block of u_slots + 1 uvec4s: a head (the particle's id, contacts kept, the substep's
+// stamp, 0), then the contacts (the partner's id, or a wall's key; xi as float bits). The blocks
+// the last substep wrote, moved into this substep's order by the grid build, at [0, capacity);
+// this substep's at [capacity, 2 capacity). A pair is kept by its particle of lower id.
+#ifdef GP_BINDING_HISTORY
+layout(location = 8) uniform uint u_slots;   // contacts a particle keeps (gp_world_desc.contact_slots)
+layout(location = 9) uniform uint u_stamp;   // this substep's number: the blocks of the last bear u_stamp - 1
+
+uint gp_kept_block(uint slot) { return slot * (u_slots + 1u); }
+uint gp_keep_block(uint slot) { return (gp_counts.z + slot) * (u_slots + 1u); }
+// A wall's key: 2^31 + 8 collider + face (a container box's faces 0-5, any other collider 6).
+uint gp_wall_key(uint collider, uint face) { return 0x80000000u | (collider * 8u + face); }
+
+// The spring that particle `id`, in `slot`, kept last substep for `partner`; 0 when it kept none.
+vec3 gp_kept_spring(uint slot, uint id, uint partner) {
+    uint at = gp_kept_block(slot);
+    uvec4 head = gp_history[at];
+    if (head.x != id || head.z != u_stamp - 1u) return vec3(0.0);
+    uint n = min(head.y, u_slots);
+    for (uint e = 1u; e <= n; ++e) {
+        uvec4 kept = gp_history[at + e];
+        if (kept.x == partner) return uintBitsToFloat(kept.yzw);
+    }
+    return vec3(0.0);
+}
+
+// Keeps the spring xi for `partner` as contact number `kept` of the particle in `slot`: counted in
+// the statistics instead when its slots are full (the contact then starts afresh next substep).
+void gp_keep_spring(uint slot, inout uint kept, uint partner, vec3 xi) {
+    if (kept >= u_slots) {
+        atomicAdd(stat_unkept, 1u);
+        return;
+    }
+    kept += 1u;
+    gp_history[gp_keep_block(slot) + kept] = uvec4(partner, floatBitsToUint(xi));
+}
+#endif
+// <<include gp_dem.glsl
+layout(local_size_x = GP_GROUP_SIZE) in;
+
+// One wall (unit normal n towards the wall, overlap) of particle `slot`, keyed `key`.
+void gp_wall_touch(uint slot, uint id, uint key, vec3 n, float overlap, vec3 v, vec3 w, float r, vec4 c, float ks,
+                   inout vec3 f, inout vec3 torque, inout uint kept) {
+    vec3 xi = ks > 0.0 ? gp_kept_spring(slot, id, key) : vec3(0.0), lever;
+    vec3 force = gp_touch(n, overlap, v, w, r, vec3(0.0), c, ks, xi, lever);
+    f += force;
+    torque += cross(lever, force);
+    if (ks > 0.0) gp_keep_spring(slot, kept, key, xi);
+}
+
+void main() {
+    uint i = gp_global_index();
+    if (i >= gp_counts.x) return;
+    uvec4 info = gp_info[i];
+    uint kind = gp_kind_of(info);
+    if (!gp_is_solid(kind)) return;
+    vec4 p = gp_position[i], v = gp_velocity[i];
+    bool rigid = kind == GP_KIND_RIGID;
+    vec3 f = gp_acceleration[i].xyz, torque = rigid ? gp_rigid[i].xyz : vec3(0.0);
+    if (gp_finite3(p.xyz)) {   // else it meets no wall
+        gp_granular m = gp_granulars[gp_grain_material(info)];
+        vec3 w = rigid ? gp_body_omega(gp_body_load(info.z)) : vec3(0.0);
+        uint head = gp_keep_block(i), kept = gp_history[head].y;
+        for (uint k = 0u; k < gp_solver_counts.x; ++k) {
+            gp_collider_shape s = gp_colliders[k];
+            if (s.a.w == GP_SHAPE_BOX && s.c.x < 0.0) {
+                vec3 low = s.b.xyz + (p.xyz - s.a.xyz), high = s.b.xyz - (p.xyz - s.a.xyz);   // to each face
+                for (int a = 0; a < 3; ++a) {
+                    vec3 e = vec3(0.0);
+                    e[a] = 1.0;
+                    if (low[a] < p.w) gp_wall_touch(i, info.x, gp_wall_key(k, uint(2 * a)), -e, p.w - low[a], v.xyz, w, p.w, m.contact, m.grain.z, f, torque, kept);
+                    if (high[a] < p.w) gp_wall_touch(i, info.x, gp_wall_key(k, uint(2 * a + 1)), e, p.w - high[a], v.xyz, w, p.w, m.contact, m.grain.z, f, torque, kept);
+                }
+            } else {
+                vec4 d = gp_collider_distance(k, p.xyz);
+                if (d.w < p.w) gp_wall_touch(i, info.x, gp_wall_key(k, 6u), -d.xyz, p.w - d.w, v.xyz, w, p.w, m.contact, m.grain.z, f, torque, kept);
+            }
+        }
+        gp_history[head].y = kept;
+    }
+    vec3 a = f / v.w;
+    if (!rigid) a += gp_gravity.xyz + gp_user_forces(p.xyz);
+    else gp_rigid[i] = vec4(torque, 0.0);
+    gp_acceleration[i] = vec4(a, 0.0);
+}

@@ -1,0 +1,218 @@
+#version 430 core
+// >>defines
+#define GP_GROUP_SIZE 256
+#define GP_KIND_FLUID 1u
+#define GP_KIND_GRANULAR 2u
+#define GP_KIND_RIGID 3u
+#define GP_KIND_EFFECT 5u
+#define GP_GRID_BOUNDED 1
+#define GP_GRID_HASHED 2
+#define GP_MAX_FLUID_MATERIALS 8u
+#define GP_MAX_FORCES 8u
+#define GP_MAX_COLLIDERS 32u
+#define GP_MAX_GRANULAR_MATERIALS 8u
+#define GP_MAX_EFFECT_MATERIALS 8u
+#define GP_WALL_SAMPLES 32u
+#define GP_FLAG_DETERMINISTIC 1u
+#define GP_KIND_CLOTH 4u
+#define GP_PARTICLE_DEAD 256u
+#define GP_NO_SLOT 4294967295u
+#define GP_MAX_EMITTERS 32u
+#define GP_EMITTER_SPHERE 2.0
+#define GP_EMITTER_BOX 3.0
+#define GP_EMITTER_DISC 4.0
+#define GP_EMITTER_CONE 5.0
+#define GP_INTEGRATOR_MASK 3u
+#define GP_FLAG_ARTIFICIAL_VISCOSITY 256u
+#define GP_SHAPE_SPHERE 1.0
+#define GP_SHAPE_BOX 2.0
+#define GP_SHAPE_CAPSULE 3.0
+#define GP_SHAPE_PLANE 4.0
+#define GP_SHAPE_MESH 5.0
+#define GP_SHAPE_HEIGHTFIELD 6.0
+#define GP_SCAN_CHUNK 32u
+#define GP_SORT_RUN 16u
+#define GP_BINDING_CARRY 4
+#define GP_BINDING_ORDER 7
+// <<defines
+// grid_carry: after grid_reorder, moves a system's per-slot blocks with their particles
+// (gp__grid_carry): the block of u_stride uvec4s that old slot s wrote at (capacity + s) u_stride
+// goes to the particle's new slot s' at s' u_stride, its head (the first uvec4) and the y of them
+// that follow it (at most u_stride - 1). Scatter (u_scatter 1): order[s] holds the new slot;
+// gather: order[s'] holds the old one.
+// >>include gp_common.glsl
+// gp_common.glsl: included first by every gpuparticle.h compute shader.
+// The constants that C and GLSL share (GP_GROUP_SIZE, the kinds, the tables' sizes, the shapes,
+// the chunk and run lengths of the scan and the sort) are not written here: the header defines
+// them from its own C values after the #version line (section >>shaders, gp__shader_constants).
+// The flat index of a workgroup in a dispatch that the host split into x * y groups (GL
+// guarantees only 65,535 groups per axis, and 16M elements need 65,536 groups of 256).
+
+uint gp_group_index() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x; }
+uint gp_global_index() { return gp_group_index() * uint(GP_GROUP_SIZE) + gl_LocalInvocationID.x; }
+
+// True when no component is NaN or infinite. Tested on the bits so that no compiler may assume
+// finite math and fold it away.
+bool gp_finite(float x) { return (floatBitsToUint(x) & 0x7f800000u) != 0x7f800000u; }
+bool gp_finite3(vec3 v) { return gp_finite(v.x) && gp_finite(v.y) && gp_finite(v.z); }
+
+// A uint that orders as the float does, negative values too (gp_float_sort_key in C): the sort
+// keys of a depth.
+uint gp_float_key(float x) { uint b = floatBitsToUint(x); return (b & 0x80000000u) != 0u ? ~b : (b | 0x80000000u); }
+// <<include gp_common.glsl
+// >>include gp_world.glsl
+// gp_world.glsl: the world's parameters, one std140 uniform block at binding 0.
+// Mirrored by gp__world_params in gpuparticle.h (section >>structs), checked field by field by a test.
+layout(std140, binding = 0) uniform gp_world_block {
+    vec4  gp_grid_origin;   // xyz lowest corner of a bounded grid (metres), w cells per metre (1 / cell size)
+    ivec4 gp_grid_dims;     // xyz cells per axis of a bounded grid, w mode (1 bounded, 2 hashed)
+    uvec4 gp_counts;        // x live particles, y buckets, z capacity, w flags (GP_FLAG_DETERMINISTIC)
+};
+// <<include gp_world.glsl
+// >>include gp_buffers.glsl
+// gp_buffers.glsl: the world's shader storage buffers, each declared once, by role. Which roles a
+// program binds, and where, is its row of the binding plan (gpuparticle.h, section >>shaders,
+// gp__binding_plans): the header defines GP_BINDING_<ROLE> for each role of the row and for no
+// other, so that a pass which reads a buffer its row does not give it fails to compile, and no
+// binding ever means two buffers inside one program.
+//
+// The particle store, struct of arrays (gp_particle_position ... gp_particle_life in the header,
+// section >>docs). Slots [0, gp_counts.x) are live; after a grid build they are in cell order.
+#ifdef GP_BINDING_POSITION
+layout(std430, binding = GP_BINDING_POSITION) buffer gp_position_block { vec4 gp_position[]; };  // xyz metres, w radius
+#endif
+#ifdef GP_BINDING_VELOCITY
+layout(std430, binding = GP_BINDING_VELOCITY) buffer gp_velocity_block { vec4 gp_velocity[]; };  // xyz m/s, w mass kg
+#endif
+#ifdef GP_BINDING_INFO
+layout(std430, binding = GP_BINDING_INFO) buffer gp_info_block { uvec4 gp_info[]; };  // id, kind|flags<<8|phase<<16, owner, user
+#endif
+#ifdef GP_BINDING_LIFE
+layout(std430, binding = GP_BINDING_LIFE) buffer gp_life_block { vec2 gp_life[]; };  // age s, lifetime s (0 forever)
+#endif
+// Between two grid builds the store's spare buffers are free for the solvers: the fluid's
+// (density kg/m^3, pressure Pa) in the 8-byte spare, every solver's acceleration (m/s^2) in the
+// 16-byte spare. Both stay readable until the next build, which reuses them.
+#ifdef GP_BINDING_DENSITY
+layout(std430, binding = GP_BINDING_DENSITY) buffer gp_density_block { vec2 gp_density[]; };
+#endif
+#ifdef GP_BINDING_ACCELERATION
+layout(std430, binding = GP_BINDING_ACCELERATION) buffer gp_acceleration_block { vec4 gp_acceleration[]; };
+#endif
+// The continuity model's carried density per slot (kg/m^3; 0: not yet set, the rest density), unused.
+#ifdef GP_BINDING_FLUID_STATE
+layout(std430, binding = GP_BINDING_FLUID_STATE) buffer gp_state_block { vec2 gp_state[]; };
+#endif
+
+// The grid (section >>grid): a cell key and an order entry per particle, a count and a start per
+// bucket (plus two), the slot of each id.
+#ifdef GP_BINDING_CELL_KEY
+layout(std430, binding = GP_BINDING_CELL_KEY) buffer cell_key_block { uint cell_key[]; };
+#endif
+#ifdef GP_BINDING_CELL_COUNT
+layout(std430, binding = GP_BINDING_CELL_COUNT) buffer cell_count_block { uint cell_count[]; };
+#endif
+#ifdef GP_BINDING_CELL_START
+layout(std430, binding = GP_BINDING_CELL_START) readonly buffer cell_start_block { uint cell_start[]; };
+#endif
+#ifdef GP_BINDING_ORDER
+layout(std430, binding = GP_BINDING_ORDER) buffer order_block { uint order[]; };
+#endif
+#ifdef GP_BINDING_SLOT_OF_ID
+layout(std430, binding = GP_BINDING_SLOT_OF_ID) buffer slot_of_id_block { uint slot_of_id[]; };
+#endif
+
+// The store's count and free ids (section >>grid, gp__store_words): the count lives on the GPU, so
+// that particles are born and die there and no call reads it back to know what to dispatch.
+#ifdef GP_BINDING_STORE
+layout(std430, binding = GP_BINDING_STORE) buffer gp_store_block {
+    uint store_count;         // slots in use: [0, store_count), live, and until the next build the dead
+    uint store_died;          // particles the builds took out, since the world was made
+    uint store_free_head;     // the free-id queue: free_ids[(head + k) % (2 capacity)], k < free_count,
+    uint store_free_count;    // oldest first
+    uint store_check;         // a removal's check: listed or flagged particles it may not remove
+    uint store_dispatch_x;    // glDispatchComputeIndirect's three words: one invocation per slot in use
+    uint store_dispatch_y;
+    uint store_dispatch_z;
+    uint store_draw_count;    // glDrawArraysIndirect's four: store_count points from slot 0
+    uint store_draw_instances;
+    uint store_draw_first;
+    uint store_draw_base;
+    uint store_refused;       // removals by flag buffer refused on the GPU (a body's or cloth's particle flagged)
+    uint store_refused_births; // emitters' births with no room or no id, since the world was made
+    uint store_spray;         // a spray emitter's sources this substep (the compaction's count)
+    uint store_padding;       // the block a whole number of 16 bytes, on every driver
+};
+#endif
+// Ids given back by the builds, waiting to be given again (the queue of gp_store_block), 2 capacity.
+#ifdef GP_BINDING_FREE_IDS
+layout(std430, binding = GP_BINDING_FREE_IDS) buffer gp_free_ids_block { uint free_ids[]; };
+#endif
+
+// The world's statistics: the grid's three words, then the solvers'.
+#ifdef GP_BINDING_STATS
+layout(std430, binding = GP_BINDING_STATS) buffer gp_stats_block {
+    uint stat_outside;        // particles outside a bounded grid or the hash's range
+    uint stat_nonfinite;      // particles with a NaN or infinite coordinate
+    uint stat_truncated;      // neighbour loops that visited fewer candidates than the buckets held
+    uint stat_max_speed;      // float bits of the largest speed (non-negative floats order as uints)
+    uint stat_min_density;    // float bits
+    uint stat_max_density;    // float bits
+    uint stat_wall_pushes;    // particles put back out of a wall in the last substep
+    uint stat_bad_updates;    // non-finite updates since the world was made
+    // The step's clock (step_clock.comp): the host writes these at the start of a step,
+    uint clock_start;         // 1: the step's first substep is next (step_clock clears it)
+    uint clock_dt;            // float bits: the step's dt (s)
+    uint clock_planned;       // float bits: the host's substep, (dt + time owed) / substeps
+    uint clock_substeps;      // the step's substeps
+    uint clock_speed;         // float bits: the fastest speed the host knows of (m/s)
+    uint clock_sound;         // float bits: the fluids' largest speed of sound (m/s)
+    uint clock_spacing;       // float bits: the smallest spacing (m) of the CFL condition
+    uint clock_max_cfl;       // float bits: gp_step_desc's max_cfl; 0: the caller fixed the substeps
+    uint clock_limit;         // float bits: the longest substep viscosity, diffusion and contacts allow (s)
+    // and step_clock keeps these:
+    uint clock_remaining;     // float bits: what the step still has to run (s)
+    uint clock_left;          // substeps left in the step
+    uint clock_clean;         // 1 while every substep of the step is the host's
+    uint clock_h;             // float bits: the substep running now (s), copied into gp_gravity.w
+    uint clock_lag;           // float bits: what the last step could not run, owed to the next (s)
+    uint clock_cfl;           // float bits: the largest CFL number a substep of the step started with
+    uint stat_unkept;         // contacts that found no free slot to keep their spring in (gp_dem.glsl), since the world was made
+};
+#endif
+
+// The colliders' mesh distance fields, one after another (section >>colliders).
+#ifdef GP_BINDING_FIELDS
+layout(std430, binding = GP_BINDING_FIELDS) readonly buffer gp_field_block { float gp_field[]; };
+#endif
+// The DEM's contacts kept from substep to substep (gp_dem.glsl, gp_kept_spring): two blocks per slot.
+#ifdef GP_BINDING_HISTORY
+layout(std430, binding = GP_BINDING_HISTORY) buffer gp_history_block { uvec4 gp_history[]; };
+#endif
+// The rigid bodies' shapes: every shape's particle offsets in its principal frame (section >>rigid).
+#ifdef GP_BINDING_OFFSETS
+layout(std430, binding = GP_BINDING_OFFSETS) readonly buffer gp_offsets_block { vec4 gp_offsets[]; };
+#endif
+// The rigid bodies' buffer: first a vec4 per slot, the contact torque about the particle's centre
+// that dem_contact leaves for a rigid particle (N m), then from vec4 gp_counts.z (the store's
+// capacity) on, six vec4s per body (gp_dem.glsl's gp_body).
+#ifdef GP_BINDING_BODIES
+layout(std430, binding = GP_BINDING_BODIES) buffer gp_rigid_block { vec4 gp_rigid[]; };
+#endif
+// <<include gp_buffers.glsl
+layout(local_size_x = GP_GROUP_SIZE) in;
+
+layout(std430, binding = GP_BINDING_CARRY) buffer carry_block { uvec4 carried[]; };
+layout(location = 0) uniform uint u_stride;
+layout(location = 1) uniform uint u_scatter;
+
+void main() {
+    uint i = gp_global_index();
+    if (i >= gp_counts.x) return;
+    uint from = u_scatter != 0u ? i : order[i], to = u_scatter != 0u ? order[i] : i;
+    uint source = (gp_counts.z + from) * u_stride, destination = to * u_stride;
+    uvec4 head = carried[source];
+    carried[destination] = head;
+    uint n = min(head.y, u_stride - 1u);
+    for (uint k = 1u; k <= n; ++k) carried[destination + k] = carried[source + k];
+}
