@@ -1014,6 +1014,18 @@ GP_API_DECL gp_result gp_granular_material_get(gp_world* world, uint32_t phase, 
 GP_API_DECL gp_result gp_granular_add_block(gp_world* world, uint32_t phase, const float min[3], const float max[3],
                                             const float velocity[3], uint32_t* added);
 
+/* The contacts' statistics (GP_SHEAR_SPRING's kept springs). */
+typedef struct gp_dem_stats {
+    uint32_t contacts_kept;       /* contacts whose spring the last substep kept (pairs and walls) */
+    uint32_t contacts_unkept;     /* contacts that found no free slot, since the world was made: each acted as a
+                                     new contact that substep (warned in the log, two steps late, by gp_world_step) */
+    uint32_t contact_slots;       /* gp_world_desc.contact_slots */
+    uint64_t history_bytes;       /* GPU memory of the kept contacts: 32 (contact_slots + 1) max_particles, 0 before
+                                     the first substep with grains or bodies */
+} gp_dem_stats;
+/* Reads them from the GPU (waits for it; for tests and tools, not every frame). */
+GP_API_DECL gp_result gp_dem_stats_read(gp_world* world, gp_dem_stats* stats);
+
 /* A shape: the particles that make up a rigid body, made once and shared by many bodies
    (000 section 29.1.3). From a closed triangle mesh, space is cut into voxels of the material's
    diameter and a voxel whose centre is inside the mesh (ray parity along each voxel column)
@@ -5569,6 +5581,7 @@ typedef struct gp__dem_system {
                                              uvec4s per slot; made with the first grain or body */
     uint32_t stamp;                       /* the substeps with contacts so far, plus one (gp_dem.glsl's u_stamp) */
     uint32_t unkept;                      /* contacts that found no free slot, as last reported */
+    bool unkept_warned;                   /* warned, and contacts have kept finding no slot since */
 } gp__dem_system;
 
 /* Effect particles (section >>effects). */
@@ -8394,6 +8407,32 @@ gp_result gp_granular_material_get(gp_world* world, uint32_t phase, gp_granular_
     return gp__end(world, GP_OK);
 }
 
+gp_result gp_dem_stats_read(gp_world* world, gp_dem_stats* stats) {
+    gp__stats words;
+    uint32_t n = world ? world->count : 0, i, stride;   /* the host's bound: slots past the GPU's count bear old stamps */
+    uint32_t* heads;
+    if (!world) return gp__no_world(__func__);
+    gp__begin(world, "gp_dem_stats_read");
+    if (!stats) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_NULL, "stats is NULL"));
+    memset(stats, 0, sizeof *stats);
+    stats->contact_slots = world->desc.contact_slots;
+    gp__buffer_download(world, world->grid_stats, 0, sizeof words, &words);
+    stats->contacts_unkept = words.unkept;
+    if (!world->dem.history) return gp__end(world, GP_OK);
+    stride = world->desc.contact_slots + 1;
+    stats->history_bytes = (uint64_t)2 * world->capacity * stride * 16;
+    if (n == 0) return gp__end(world, GP_OK);
+    heads = (uint32_t*)gp__alloc(&world->desc.allocator, (size_t)n * stride * 16);
+    if (!heads) return gp__end(world, gp__fail(world, GP_ERROR_OUT_OF_MEMORY, GP_LOG_ITEM_HOST_OUT_OF_MEMORY,
+                                               "no host memory to read %u particles' contacts", n));
+    /* the blocks the last substep wrote: a head (id, kept, stamp, 0) each */
+    gp__buffer_download(world, world->dem.history, (size_t)world->capacity * stride * 16, (size_t)n * stride * 16, heads);
+    for (i = 0; i < n; ++i)
+        if (heads[(size_t)i * stride * 4 + 2] == world->dem.stamp - 1) stats->contacts_kept += heads[(size_t)i * stride * 4 + 1];
+    gp__free(&world->desc.allocator, heads);
+    return gp__end(world, GP_OK);
+}
+
 gp_result gp_granular_add_block(gp_world* world, uint32_t phase, const float min[3], const float max[3],
                                 const float velocity[3], uint32_t* added) {
     gp_particles_desc d;
@@ -9969,11 +10008,12 @@ gp_result gp_world_step(gp_world* world, const gp_step_desc* desc) {
                     "as their owner): that removal removed nothing (%u refused so far)", words.refused);
         world->store.refused = words.refused;
         world->store.refused_births = words.refused_births;
-        if (words.unkept > world->dem.unkept)
+        if (words.unkept > world->dem.unkept && !world->dem.unkept_warned)
             GP__LOG(world, GP_LOG_WARNING, GP_LOG_ITEM_CONTACT_SLOTS_FULL,
                     "gp_world_step: %u contacts found no free slot to keep their shear spring in (%u so far; "
                     "gp_world_desc.contact_slots is %u): they act as new contacts every substep, without static "
                     "friction", words.unkept - world->dem.unkept, words.unkept, world->desc.contact_slots);
+        world->dem.unkept_warned = words.unkept > world->dem.unkept;   /* once while it lasts */
         world->dem.unkept = words.unkept;
         if (!(world->step.lag >= 0.0f) || !isfinite(world->step.lag)) world->step.lag = 0.0f;
         if (world->step.lag > 0.0f && !world->step.lag_warned)

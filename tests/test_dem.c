@@ -407,6 +407,10 @@ static void test_dem_rejects_bad_input(void) {
     CHECK(gp_granular_material_set(w, 0, &m) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE));
     m = before; m.diameter = 0.06f;
     CHECK(gp_granular_material_set(w, 0, &m) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_CELL_TOO_SMALL));
+    m = before; m.tangential_stiffness = -1.0f;
+    CHECK(gp_granular_material_set(w, 0, &m) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE));
+    m = before; m.shear_model = (gp_shear_model)7;
+    CHECK(gp_granular_material_set(w, 0, &m) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_NOT_AN_ENUM_VALUE));
     CHECK(gp_granular_material_set(w, 8, &before) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_PHASE_INVALID));
     CHECK(gp_granular_material_get(w, 0, &m) == GP_OK && memcmp(&m, &before, sizeof m) == 0);
     CHECK(gp_granular_add_block(w, 0, lo, hi, NULL, &added) == GP_ERROR_CAPACITY && added == 0 && fixture_logged_item(GP_LOG_ITEM_STORE_FULL));
@@ -623,6 +627,145 @@ static void test_dem_shapes_from_meshes(void) {
     gp_world_destroy(w);
 }
 
+/* Grains on a plane tilted 20 degrees (below the default friction's 26.6), in rows of three that
+   lean on each other down the slope, while 600 effect particles rain through the grid around them
+   so that the grains change slots from build to build (the grid moves each one's kept springs
+   with it, grid_carry: scatter, and gather in deterministic mode). With the springs kept they do
+   not move: under 0.1 mm over 1 s. Without them (GP_SHEAR_VISCOUS) a grain creeps at the speed
+   where its dashpot holds its weight's pull, m g sin / k_t, about 4 cm/s with the defaults: the
+   same scene must move more than 2 cm, so the bound has teeth. */
+static double dem_slope_creep(int deterministic, gp_shear_model model, uint32_t* slot_changes) {
+    const double theta = 20.0 * 3.14159265358979323846 / 180.0, r = 0.025;
+    const double n[3] = {sin(theta), cos(theta), 0.0}, down[3] = {cos(theta), -sin(theta), 0.0};
+    gp_world* w = fixture_grid_world(4096, 0.05f, deterministic);
+    gp_granular_material m;
+    gp_particles_desc d;
+    float grains[3 * 12], effects[3 * 600], rain[3 * 600];
+    gp_particle_position before[12], after[12];
+    gp_particle_info info[12];
+    uint32_t ids[12], slots[2][12], count, i, k;
+    uint64_t rng = 7;
+    double most = 0.0;
+    int frame;
+    if (!w) return -1.0;
+    memset(&m, 0, sizeof m);
+    m.shear_model = model;
+    CHECK(gp_granular_material_set(w, 0, &m) == GP_OK);
+    dem_plane(w, n[0], n[1], n[2]);
+    for (i = 0; i < 12; ++i)   /* four rows across the slope (z), three grains touching down it */
+        for (k = 0; k < 3; ++k)
+            grains[3 * i + k] = (float)(r * n[k] + 2.0 * r * (double)(i % 3) * down[k] + (k == 2 ? 0.1 * (double)(i / 3) : 0.0));
+    memset(&d, 0, sizeof d);
+    d.count = 12; d.positions = grains; d.radius = (float)r; d.mass = m.mass; d.kind = GP_KIND_GRANULAR;
+    CHECK(gp_granular_material_get(w, 0, &m) == GP_OK);
+    d.mass = m.mass;
+    CHECK(gp_particles_add(w, &d, NULL) == GP_OK);
+    for (i = 0; i < 600; ++i) {   /* a cloud above and around the rows, falling through them */
+        effects[3 * i] = (float)(-0.2 + 0.4 * (double)(fixture_random(&rng) % 1000) / 1000.0);
+        effects[3 * i + 1] = (float)(0.05 + 0.5 * (double)(fixture_random(&rng) % 1000) / 1000.0);
+        effects[3 * i + 2] = (float)(-0.1 + 0.5 * (double)(fixture_random(&rng) % 1000) / 1000.0);
+        rain[3 * i] = 0.0f; rain[3 * i + 1] = -(float)(0.5 + (double)(fixture_random(&rng) % 1000) / 1000.0); rain[3 * i + 2] = 0.0f;
+    }
+    memset(&d, 0, sizeof d);
+    d.count = 600; d.positions = effects; d.velocities = rain; d.radius = 0.005f; d.mass = 1e-4f; d.kind = GP_KIND_EFFECT;
+    CHECK(gp_particles_add(w, &d, NULL) == GP_OK);
+    fixture_run(w, 12);   /* settle into their contacts */
+    count = gp_particle_count(w);
+    {   /* the grains' ids, and where they sit now */
+        gp_particle_info* all = (gp_particle_info*)calloc(count, sizeof *all);
+        uint32_t found = 0;
+        CHECK(all && gp_particles_read(w, GP_ATTRIBUTE_INFO, 0, count, all) == GP_OK);
+        for (i = 0; all && i < count && found < 12; ++i)
+            if ((all[i].kind & 0xffu) == GP_KIND_GRANULAR) ids[found++] = all[i].id;
+        CHECK(found == 12);
+        free(all);
+    }
+    CHECK(gp_particles_slots_read(w, ids, 12, slots[0]) == GP_OK);
+    for (i = 0; i < 12; ++i) CHECK(gp_particles_read(w, GP_ATTRIBUTE_POSITION, slots[0][i], 1, &before[i]) == GP_OK);
+    *slot_changes = 0;
+    for (frame = 0; frame < 60; ++frame) {
+        fixture_run(w, 1);
+        CHECK(gp_particles_slots_read(w, ids, 12, slots[1]) == GP_OK);
+        for (i = 0; i < 12; ++i) *slot_changes += slots[1][i] != slots[0][i];
+        memcpy(slots[0], slots[1], sizeof slots[0]);
+    }
+    for (i = 0; i < 12; ++i) {
+        double moved = 0.0;
+        CHECK(gp_particles_read(w, GP_ATTRIBUTE_POSITION, slots[1][i], 1, &after[i]) == GP_OK &&
+              gp_particles_read(w, GP_ATTRIBUTE_INFO, slots[1][i], 1, &info[i]) == GP_OK && info[i].id == ids[i]);
+        moved = sqrt(pow(after[i].x - before[i].x, 2) + pow(after[i].y - before[i].y, 2) + pow(after[i].z - before[i].z, 2));
+        if (moved > most) most = moved;
+    }
+    CHECKF(gp_particle_count(w) == 612, "%u particles of 612", gp_particle_count(w));
+    gp_world_destroy(w);
+    return most;
+}
+
+static void test_dem_springs_follow_particles(void) {
+    uint32_t changes[3];
+    double held = dem_slope_creep(0, GP_SHEAR_DEFAULT, &changes[0]), held_sorted = dem_slope_creep(1, GP_SHEAR_DEFAULT, &changes[1]);
+    double crept = dem_slope_creep(0, GP_SHEAR_VISCOUS, &changes[2]);
+    CHECKF(held >= 0.0 && held < 1e-4, "with the springs kept, a grain on the slope moved %.3g m in 1 s", held);
+    CHECKF(held_sorted >= 0.0 && held_sorted < 1e-4, "deterministic order: a grain moved %.3g m in 1 s", held_sorted);
+    CHECKF(crept > 0.02, "the viscous model's grains crept only %.3g m: the scene does not tell the models apart", crept);
+    CHECKF(changes[0] > 100 && changes[1] > 100, "the grains changed slots only %u and %u times: the carry is not exercised",
+           changes[0], changes[1]);
+    if (getenv("GP_TEST_VERBOSE"))
+        fprintf(stderr, "    slope: held %.3g m (sorted %.3g m), viscous crept %.3g m; slot changes %u, %u\n", held, held_sorted,
+                crept, changes[0], changes[1]);
+}
+
+/* contact_slots 1 in a settled lattice of 4 x 4 x 4 grains on a floor (up to 6 neighbours and a
+   wall each): contacts find no free slot; they are counted and warned about, and nothing is lost.
+   The default 12 keeps every contact. Above 64 the world is refused. */
+static void dem_block_stats(uint32_t slots, gp_dem_stats* stats, int* warned) {
+    gp_world_desc desc;
+    gp_world* w;
+    const float lo[3] = {-0.1f, 0.0f, -0.1f}, hi[3] = {0.1f, 0.2f, 0.1f};
+    uint32_t added = 0;
+    int frame;
+    memset(&desc, 0, sizeof desc);
+    desc.max_particles = 256;
+    desc.grid.cell_size = 0.05f;
+    desc.contact_slots = slots;
+    w = fixture_world(&desc);
+    memset(stats, 0, sizeof *stats);
+    *warned = 0;
+    fixture_log_item = GP_LOG_ITEM_COUNT;   /* no message yet from this world */
+    if (!w) return;
+    dem_plane(w, 0.0, 1.0, 0.0);
+    CHECK(gp_granular_add_block(w, 0, lo, hi, NULL, &added) == GP_OK && added == 64);
+    for (frame = 0; frame < 12; ++frame) {
+        fixture_run(w, 1);
+        *warned |= fixture_logged_item(GP_LOG_ITEM_CONTACT_SLOTS_FULL);
+    }
+    CHECK(gp_dem_stats_read(w, stats) == GP_OK);
+    CHECKF(gp_particle_count(w) == 64, "%u grains of 64", gp_particle_count(w));
+    gp_world_destroy(w);
+}
+
+static void test_dem_contact_slots(void) {
+    gp_dem_stats one, all;
+    gp_world_desc desc;
+    gp_world* refused = NULL;
+    int warned_one, warned_all;
+    dem_block_stats(1, &one, &warned_one);
+    dem_block_stats(0, &all, &warned_all);
+    CHECKF(one.contact_slots == 1 && one.contacts_unkept > 0 && warned_one && one.contacts_kept > 0 && one.contacts_kept <= 64,
+           "one slot: %u kept, %u unkept, warned %d", one.contacts_kept, one.contacts_unkept, warned_one);
+    CHECKF(one.history_bytes == 2ull * 256 * 2 * 16, "one slot: %llu bytes of history", (unsigned long long)one.history_bytes);
+    /* each grain rests on one below it or on the floor: 48 pairs between the layers, 16 with the floor, at least */
+    CHECKF(all.contact_slots == 12 && all.contacts_unkept == 0 && !warned_all && all.contacts_kept >= 64,
+           "twelve slots: %u kept, %u unkept, warned %d", all.contacts_kept, all.contacts_unkept, warned_all);
+    CHECK(one.contacts_kept + one.contacts_unkept > 0);
+    desc = fixture_desc(NULL);
+    desc.contact_slots = 65;
+    CHECK(gp_world_create(&desc, &refused) == GP_ERROR_INVALID_ARGUMENT && refused == NULL &&
+          fixture_logged_item(GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE));
+    if (getenv("GP_TEST_VERBOSE"))
+        fprintf(stderr, "    slots: one: %u kept, %u unkept; twelve: %u kept\n", one.contacts_kept, one.contacts_unkept, all.contacts_kept);
+}
+
 const gp_test_case dem_tests[] = {
     {"dem_head_on_collision", test_dem_head_on_collision},
     {"dem_free_spin", test_dem_free_spin},
@@ -632,5 +775,7 @@ const gp_test_case dem_tests[] = {
     {"dem_rejects_bad_input", test_dem_rejects_bad_input},
     {"dem_strong_shear_substeps", test_dem_strong_shear_substeps},
     {"dem_shapes_from_meshes", test_dem_shapes_from_meshes},
+    {"dem_springs_follow_particles", test_dem_springs_follow_particles},
+    {"dem_contact_slots", test_dem_contact_slots},
 };
 const int dem_test_count = (int)(sizeof dem_tests / sizeof dem_tests[0]);
