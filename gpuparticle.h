@@ -997,6 +997,11 @@ typedef struct gp_granular_material {
                                 until the shear reaches mu times the push (static friction); default
                                 2/7 of stiffness (tangential and normal oscillations of equal period) */
     gp_shear_model shear_model; /* GP_SHEAR_SPRING (the default) or GP_SHEAR_VISCOUS */
+    float rolling_friction;  /* mu_r: a torque of mu_r r N against the spin of a contact's spheres
+                                relative to each other (r the pair's r_a r_b / (r_a + r_b), N the
+                                push), so that round bodies' particles roll to a stop: a ball
+                                rolling on a floor decelerates at 5/7 mu_r g. Default 0 (off).
+                                Grains do not spin: their rolling is always fully resisted */
     float mass;              /* derived, read only: density pi d^3 / 6 */
 } gp_granular_material;
 
@@ -1798,7 +1803,7 @@ static const char* const gp__file_dem_contact_comp[] = {
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
     "\n",
     "// What particle i needs of itself in the loop.\n",
-    "struct gp_self { vec4 p; vec3 v; vec3 w; vec4 c; float ks; uint id; uint owner; bool rigid; uint slot; };\n",
+    "struct gp_self { vec4 p; vec4 v; vec3 w; vec4 c; vec2 spring; uint id; uint owner; bool rigid; uint slot; };\n",
     "\n",
     "// Adds candidate slot k's contact force and torque; kept counts the contacts i keeps.\n",
     "void gp_contact_term(uint k, uint end, gp_self s, ivec3 cell, inout vec3 f, inout vec3 torque, inout uint kept) {\n",
@@ -1811,26 +1816,28 @@ static const char* const gp__file_dem_contact_comp[] = {
     "    uint kind = gp_kind_of(info);\n",
     "    if (!gp_is_solid(kind) || (s.rigid && kind == GP_KIND_RIGID && info.z == s.owner)) return;\n",
     "    gp_granular m = gp_granulars[gp_grain_material(info)];\n",
-    "    vec3 v = gp_velocity[k].xyz, w = kind == GP_KIND_RIGID ? gp_body_omega(gp_body_load(info.z)) : vec3(0.0);\n",
+    "    vec4 v = gp_velocity[k];\n",
+    "    vec3 w = kind == GP_KIND_RIGID ? gp_body_omega(gp_body_load(info.z)) : vec3(0.0);\n",
     "    vec4 c = 0.5 * (s.c + m.contact);\n",
-    "    float ks = 0.5 * (s.ks + m.grain.z);\n",
+    "    vec2 spring = 0.5 * (s.spring + m.grain.zw);   // k_s, rolling friction\n",
     "    // the pair from its particle of lower id, a, towards b: one computation for both\n",
     "    bool first = s.id < info.x;\n",
-    "    vec4 pa = first ? s.p : q, pb = first ? q : s.p;\n",
-    "    vec3 va = first ? s.v : v, vb = first ? v : s.v, wa = first ? s.w : w, wb = first ? w : s.w;\n",
-    "    vec3 xi = ks > 0.0 ? gp_kept_spring(first ? s.slot : k, first ? s.id : info.x, first ? info.x : s.id) : vec3(0.0);\n",
+    "    vec4 pa = first ? s.p : q, pb = first ? q : s.p, va = first ? s.v : v, vb = first ? v : s.v;\n",
+    "    vec3 wa = first ? s.w : w, wb = first ? w : s.w;\n",
+    "    vec3 xi = spring.x > 0.0 ? gp_kept_spring(first ? s.slot : k, first ? s.id : info.x, first ? info.x : s.id) : vec3(0.0);\n",
     "    vec3 ab = pb.xyz - pa.xyz;\n",
     "    float r = sqrt(r2), overlap = reach - r;\n",
     "    vec3 n = ab / r, lever;\n",
-    "    vec3 partner = vb + cross(wb, -(pb.w - 0.5 * overlap) * n);\n",
-    "    vec3 force = gp_touch(n, overlap, va, wa, pa.w, partner, c, ks, xi, lever);\n",
+    "    vec3 partner = vb.xyz + cross(wb, -(pb.w - 0.5 * overlap) * n);\n",
+    "    vec3 force = gp_touch(n, overlap, va.xyz, wa, pa.w, partner, c, spring.x, xi, lever);\n",
+    "    vec3 rolling = gp_rolling(wa - wb, pa.w * pb.w / (pa.w + pb.w), va.w * vb.w / (va.w + vb.w), max(0.0, -dot(force, n)), spring.y);\n",
     "    if (first) {\n",
     "        f += force;\n",
-    "        torque += cross(lever, force);\n",
-    "        if (ks > 0.0) gp_keep_spring(s.slot, kept, info.x, xi);\n",
+    "        torque += cross(lever, force) + rolling;\n",
+    "        if (spring.x > 0.0) gp_keep_spring(s.slot, kept, info.x, xi);\n",
     "    } else {\n",
     "        f -= force;\n",
-    "        torque += cross((s.p.w - 0.5 * overlap) * -n, -force);\n",
+    "        torque += cross((s.p.w - 0.5 * overlap) * -n, -force) - rolling;\n",
     "    }\n",
     "}\n",
     "\n",
@@ -1847,9 +1854,9 @@ static const char* const gp__file_dem_contact_comp[] = {
     "        gp_granular m = gp_granulars[gp_grain_material(info)];\n",
     "        gp_self s;\n",
     "        s.p = p;\n",
-    "        s.v = v.xyz;\n",
+    "        s.v = v;\n",
     "        s.c = m.contact;\n",
-    "        s.ks = m.grain.z;\n",
+    "        s.spring = m.grain.zw;\n",
     "        s.id = info.x;\n",
     "        s.owner = info.z;\n",
     "        s.rigid = kind == GP_KIND_RIGID;\n",
@@ -1898,14 +1905,15 @@ static const char* const gp__file_dem_walls_comp[] = {
     "// its centre, which body_update sums.\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
     "\n",
-    "// One wall (unit normal n towards the wall, overlap) of particle `slot`, keyed `key`.\n",
-    "void gp_wall_touch(uint slot, uint id, uint key, vec3 n, float overlap, vec3 v, vec3 w, float r, vec4 c, float ks,\n",
+    "// One wall (unit normal n towards the wall, overlap) of particle `slot`, keyed `key`: v = (velocity,\n",
+    "// mass), spring = (k_s, rolling friction).\n",
+    "void gp_wall_touch(uint slot, uint id, uint key, vec3 n, float overlap, vec4 v, vec3 w, float r, vec4 c, vec2 spring,\n",
     "                   inout vec3 f, inout vec3 torque, inout uint kept) {\n",
-    "    vec3 xi = ks > 0.0 ? gp_kept_spring(slot, id, key) : vec3(0.0), lever;\n",
-    "    vec3 force = gp_touch(n, overlap, v, w, r, vec3(0.0), c, ks, xi, lever);\n",
+    "    vec3 xi = spring.x > 0.0 ? gp_kept_spring(slot, id, key) : vec3(0.0), lever;\n",
+    "    vec3 force = gp_touch(n, overlap, v.xyz, w, r, vec3(0.0), c, spring.x, xi, lever);\n",
     "    f += force;\n",
-    "    torque += cross(lever, force);\n",
-    "    if (ks > 0.0) gp_keep_spring(slot, kept, key, xi);\n",
+    "    torque += cross(lever, force) + gp_rolling(w, r, v.w, max(0.0, -dot(force, n)), spring.y);\n",
+    "    if (spring.x > 0.0) gp_keep_spring(slot, kept, key, xi);\n",
     "}\n",
     "\n",
     "void main() {\n",
@@ -1928,12 +1936,12 @@ static const char* const gp__file_dem_walls_comp[] = {
     "                for (int a = 0; a < 3; ++a) {\n",
     "                    vec3 e = vec3(0.0);\n",
     "                    e[a] = 1.0;\n",
-    "                    if (low[a] < p.w) gp_wall_touch(i, info.x, gp_wall_key(k, uint(2 * a)), -e, p.w - low[a], v.xyz, w, p.w, m.contact, m.grain.z, f, torque, kept);\n",
-    "                    if (high[a] < p.w) gp_wall_touch(i, info.x, gp_wall_key(k, uint(2 * a + 1)), e, p.w - high[a], v.xyz, w, p.w, m.contact, m.grain.z, f, torque, kept);\n",
+    "                    if (low[a] < p.w) gp_wall_touch(i, info.x, gp_wall_key(k, uint(2 * a)), -e, p.w - low[a], v, w, p.w, m.contact, m.grain.zw, f, torque, kept);\n",
+    "                    if (high[a] < p.w) gp_wall_touch(i, info.x, gp_wall_key(k, uint(2 * a + 1)), e, p.w - high[a], v, w, p.w, m.contact, m.grain.zw, f, torque, kept);\n",
     "                }\n",
     "            } else {\n",
     "                vec4 d = gp_collider_distance(k, p.xyz);\n",
-    "                if (d.w < p.w) gp_wall_touch(i, info.x, gp_wall_key(k, 6u), -d.xyz, p.w - d.w, v.xyz, w, p.w, m.contact, m.grain.z, f, torque, kept);\n",
+    "                if (d.w < p.w) gp_wall_touch(i, info.x, gp_wall_key(k, 6u), -d.xyz, p.w - d.w, v, w, p.w, m.contact, m.grain.zw, f, torque, kept);\n",
     "            }\n",
     "        }\n",
     "        gp_history[head].y = kept;\n",
@@ -2880,6 +2888,20 @@ static const char* const gp__file_gp_dem_glsl[] = {
     "    return gp_contact(n, overlap, partner - (v + cross(w, lever)), c, ks, xi);\n",
     "}\n",
     "\n",
+    "// Rolling resistance (a constant torque against the relative spin, model A of Ai, Chen, Rotter and\n",
+    "// Ooi 2011): on particle a, whose spin relative to its partner's is wr, of mean radius\n",
+    "// r = r_a r_b / (r_a + r_b) and reduced mass m (m_a m_b / (m_a + m_b)), pressed with `push`\n",
+    "// (N), rolling friction mu_r: -mu_r r push along wr, but never more than stops the spin of a\n",
+    "// ball of that mass and radius, (2/5) m r^2 |wr| / h, within the substep (no sign flip each substep\n",
+    "// once rolling stops: the model's known chatter). A ball rolling on a floor decelerates at\n",
+    "// (5/7) mu_r g. The partner gets the opposite torque.\n",
+    "vec3 gp_rolling(vec3 wr, float r, float m, float push, float mu_r) {\n",
+    "    float spin = length(wr);\n",
+    "    if (mu_r <= 0.0 || spin == 0.0) return vec3(0.0);\n",
+    "    float torque = min(mu_r * r * push, 0.4 * m * r * r * spin / gp_gravity.w);\n",
+    "    return (-torque / spin) * wr;\n",
+    "}\n",
+    "\n",
     "// The contacts kept from substep to substep (the HISTORY role; section >>dem of gpuparticle.h):\n",
     "// per slot a block of u_slots + 1 uvec4s: a head (the particle's id, contacts kept, the substep's\n",
     "// stamp, 0), then the contacts (the partner's id, or a wall's key; xi as float bits). The blocks\n",
@@ -3248,7 +3270,7 @@ static const char* const gp__file_gp_solver_glsl[] = {
     "\n",
     "// One granular material (000): the contact parameters of its grains and of rigid particles of its\n",
     "// phase. contact = (stiffness k N/m, damping eta N s/m, shear k_t N s/m, friction mu),\n",
-    "// grain = (diameter m, mass kg, shear spring k_s N/m (0: the viscous model), 0).\n",
+    "// grain = (diameter m, mass kg, shear spring k_s N/m (0: the viscous model), rolling friction mu_r).\n",
     "struct gp_granular { vec4 contact; vec4 grain; };\n",
     "\n",
     "// A user force: a = (center xyz, type 1 uniform / 2 radial), b = (vector xyz or strength in x, radius).\n",
@@ -4610,8 +4632,8 @@ static const gp__shader_range gp__ranges_body_particles_comp[] = {
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 129, 1 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
-    { GP__FILE_GP_DEM_GLSL, 0, 113, 1 },
-    { GP__FILE_BODY_PARTICLES_COMP, 5, 11, 495 },
+    { GP__FILE_GP_DEM_GLSL, 0, 127, 1 },
+    { GP__FILE_BODY_PARTICLES_COMP, 5, 11, 509 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_body_update_comp[] = {
@@ -4624,8 +4646,8 @@ static const gp__shader_range gp__ranges_body_update_comp[] = {
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 129, 1 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
-    { GP__FILE_GP_DEM_GLSL, 0, 113, 1 },
-    { GP__FILE_BODY_UPDATE_COMP, 10, 56, 500 },
+    { GP__FILE_GP_DEM_GLSL, 0, 127, 1 },
+    { GP__FILE_BODY_UPDATE_COMP, 10, 56, 514 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_boundary_distance_comp[] = {
@@ -4686,10 +4708,10 @@ static const gp__shader_range gp__ranges_dem_contact_comp[] = {
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 129, 1 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
-    { GP__FILE_GP_DEM_GLSL, 0, 113, 1 },
-    { GP__FILE_DEM_CONTACT_COMP, 11, 65, 501 },
+    { GP__FILE_GP_DEM_GLSL, 0, 127, 1 },
+    { GP__FILE_DEM_CONTACT_COMP, 11, 67, 515 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_DEM_CONTACT_COMP, 76, 5, 637 },
+    { GP__FILE_DEM_CONTACT_COMP, 78, 5, 653 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_dem_integrate_comp[] = {
@@ -4715,8 +4737,8 @@ static const gp__shader_range gp__ranges_dem_walls_comp[] = {
     { GP__FILE_GP_BUFFERS_GLSL, 0, 129, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
-    { GP__FILE_GP_DEM_GLSL, 0, 113, 1 },
-    { GP__FILE_DEM_WALLS_COMP, 8, 47, 601 },
+    { GP__FILE_GP_DEM_GLSL, 0, 127, 1 },
+    { GP__FILE_DEM_WALLS_COMP, 8, 48, 615 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_dispatch_args_comp[] = {
@@ -8351,7 +8373,8 @@ gp_granular_material gp_query_granular_material_defaults(const gp_world* world, 
 
 static void gp__granular_params_fill(float* g, const gp_granular_material* m) {
     g[0] = m->stiffness; g[1] = m->damping; g[2] = m->shear; g[3] = m->friction;
-    g[4] = m->diameter; g[5] = m->mass; g[6] = m->shear_model == GP_SHEAR_SPRING ? m->tangential_stiffness : 0.0f; g[7] = 0.0f;
+    g[4] = m->diameter; g[5] = m->mass; g[6] = m->shear_model == GP_SHEAR_SPRING ? m->tangential_stiffness : 0.0f;
+    g[7] = m->rolling_friction;
 }
 
 static gp_result gp__check_phase(gp_world* w, uint32_t phase) {
@@ -8382,6 +8405,9 @@ gp_result gp_granular_material_set(gp_world* world, uint32_t phase, const gp_gra
             return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE,
                                            "%s %g must be positive and finite (0 picks the default)",
                                            names[k], (double)f[k]));
+    if (!(m.rolling_friction >= 0.0f) || !isfinite(m.rolling_friction))
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE,
+                                       "rolling_friction %g must be 0 or positive, and finite", (double)m.rolling_friction));
     if (m.diameter > world->desc.grid.cell_size)
         return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_CELL_TOO_SMALL,
                                        "diameter %g m exceeds the grid's cell size %g m: contacts "

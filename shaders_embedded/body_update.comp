@@ -192,7 +192,7 @@ struct gp_fluid {
 
 // One granular material (000): the contact parameters of its grains and of rigid particles of its
 // phase. contact = (stiffness k N/m, damping eta N s/m, shear k_t N s/m, friction mu),
-// grain = (diameter m, mass kg, shear spring k_s N/m (0: the viscous model), 0).
+// grain = (diameter m, mass kg, shear spring k_s N/m (0: the viscous model), rolling friction mu_r).
 struct gp_granular { vec4 contact; vec4 grain; };
 
 // A user force: a = (center xyz, type 1 uniform / 2 radial), b = (vector xyz or strength in x, radius).
@@ -456,6 +456,20 @@ vec3 gp_contact(vec3 n, float overlap, vec3 vij, vec4 c, float ks, inout vec3 xi
 vec3 gp_touch(vec3 n, float overlap, vec3 v, vec3 w, float r, vec3 partner, vec4 c, float ks, inout vec3 xi, out vec3 lever) {
     lever = (r - 0.5 * overlap) * n;
     return gp_contact(n, overlap, partner - (v + cross(w, lever)), c, ks, xi);
+}
+
+// Rolling resistance (a constant torque against the relative spin, model A of Ai, Chen, Rotter and
+// Ooi 2011): on particle a, whose spin relative to its partner's is wr, of mean radius
+// r = r_a r_b / (r_a + r_b) and reduced mass m (m_a m_b / (m_a + m_b)), pressed with `push`
+// (N), rolling friction mu_r: -mu_r r push along wr, but never more than stops the spin of a
+// ball of that mass and radius, (2/5) m r^2 |wr| / h, within the substep (no sign flip each substep
+// once rolling stops: the model's known chatter). A ball rolling on a floor decelerates at
+// (5/7) mu_r g. The partner gets the opposite torque.
+vec3 gp_rolling(vec3 wr, float r, float m, float push, float mu_r) {
+    float spin = length(wr);
+    if (mu_r <= 0.0 || spin == 0.0) return vec3(0.0);
+    float torque = min(mu_r * r * push, 0.4 * m * r * r * spin / gp_gravity.w);
+    return (-torque / spin) * wr;
 }
 
 // The contacts kept from substep to substep (the HISTORY role; section >>dem of gpuparticle.h):

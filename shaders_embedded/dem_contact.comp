@@ -193,7 +193,7 @@ struct gp_fluid {
 
 // One granular material (000): the contact parameters of its grains and of rigid particles of its
 // phase. contact = (stiffness k N/m, damping eta N s/m, shear k_t N s/m, friction mu),
-// grain = (diameter m, mass kg, shear spring k_s N/m (0: the viscous model), 0).
+// grain = (diameter m, mass kg, shear spring k_s N/m (0: the viscous model), rolling friction mu_r).
 struct gp_granular { vec4 contact; vec4 grain; };
 
 // A user force: a = (center xyz, type 1 uniform / 2 radial), b = (vector xyz or strength in x, radius).
@@ -459,6 +459,20 @@ vec3 gp_touch(vec3 n, float overlap, vec3 v, vec3 w, float r, vec3 partner, vec4
     return gp_contact(n, overlap, partner - (v + cross(w, lever)), c, ks, xi);
 }
 
+// Rolling resistance (a constant torque against the relative spin, model A of Ai, Chen, Rotter and
+// Ooi 2011): on particle a, whose spin relative to its partner's is wr, of mean radius
+// r = r_a r_b / (r_a + r_b) and reduced mass m (m_a m_b / (m_a + m_b)), pressed with `push`
+// (N), rolling friction mu_r: -mu_r r push along wr, but never more than stops the spin of a
+// ball of that mass and radius, (2/5) m r^2 |wr| / h, within the substep (no sign flip each substep
+// once rolling stops: the model's known chatter). A ball rolling on a floor decelerates at
+// (5/7) mu_r g. The partner gets the opposite torque.
+vec3 gp_rolling(vec3 wr, float r, float m, float push, float mu_r) {
+    float spin = length(wr);
+    if (mu_r <= 0.0 || spin == 0.0) return vec3(0.0);
+    float torque = min(mu_r * r * push, 0.4 * m * r * r * spin / gp_gravity.w);
+    return (-torque / spin) * wr;
+}
+
 // The contacts kept from substep to substep (the HISTORY role; section >>dem of gpuparticle.h):
 // per slot a block of u_slots + 1 uvec4s: a head (the particle's id, contacts kept, the substep's
 // stamp, 0), then the contacts (the partner's id, or a wall's key; xi as float bits). The blocks
@@ -501,7 +515,7 @@ void gp_keep_spring(uint slot, inout uint kept, uint partner, vec3 xi) {
 layout(local_size_x = GP_GROUP_SIZE) in;
 
 // What particle i needs of itself in the loop.
-struct gp_self { vec4 p; vec3 v; vec3 w; vec4 c; float ks; uint id; uint owner; bool rigid; uint slot; };
+struct gp_self { vec4 p; vec4 v; vec3 w; vec4 c; vec2 spring; uint id; uint owner; bool rigid; uint slot; };
 
 // Adds candidate slot k's contact force and torque; kept counts the contacts i keeps.
 void gp_contact_term(uint k, uint end, gp_self s, ivec3 cell, inout vec3 f, inout vec3 torque, inout uint kept) {
@@ -514,26 +528,28 @@ void gp_contact_term(uint k, uint end, gp_self s, ivec3 cell, inout vec3 f, inou
     uint kind = gp_kind_of(info);
     if (!gp_is_solid(kind) || (s.rigid && kind == GP_KIND_RIGID && info.z == s.owner)) return;
     gp_granular m = gp_granulars[gp_grain_material(info)];
-    vec3 v = gp_velocity[k].xyz, w = kind == GP_KIND_RIGID ? gp_body_omega(gp_body_load(info.z)) : vec3(0.0);
+    vec4 v = gp_velocity[k];
+    vec3 w = kind == GP_KIND_RIGID ? gp_body_omega(gp_body_load(info.z)) : vec3(0.0);
     vec4 c = 0.5 * (s.c + m.contact);
-    float ks = 0.5 * (s.ks + m.grain.z);
+    vec2 spring = 0.5 * (s.spring + m.grain.zw);   // k_s, rolling friction
     // the pair from its particle of lower id, a, towards b: one computation for both
     bool first = s.id < info.x;
-    vec4 pa = first ? s.p : q, pb = first ? q : s.p;
-    vec3 va = first ? s.v : v, vb = first ? v : s.v, wa = first ? s.w : w, wb = first ? w : s.w;
-    vec3 xi = ks > 0.0 ? gp_kept_spring(first ? s.slot : k, first ? s.id : info.x, first ? info.x : s.id) : vec3(0.0);
+    vec4 pa = first ? s.p : q, pb = first ? q : s.p, va = first ? s.v : v, vb = first ? v : s.v;
+    vec3 wa = first ? s.w : w, wb = first ? w : s.w;
+    vec3 xi = spring.x > 0.0 ? gp_kept_spring(first ? s.slot : k, first ? s.id : info.x, first ? info.x : s.id) : vec3(0.0);
     vec3 ab = pb.xyz - pa.xyz;
     float r = sqrt(r2), overlap = reach - r;
     vec3 n = ab / r, lever;
-    vec3 partner = vb + cross(wb, -(pb.w - 0.5 * overlap) * n);
-    vec3 force = gp_touch(n, overlap, va, wa, pa.w, partner, c, ks, xi, lever);
+    vec3 partner = vb.xyz + cross(wb, -(pb.w - 0.5 * overlap) * n);
+    vec3 force = gp_touch(n, overlap, va.xyz, wa, pa.w, partner, c, spring.x, xi, lever);
+    vec3 rolling = gp_rolling(wa - wb, pa.w * pb.w / (pa.w + pb.w), va.w * vb.w / (va.w + vb.w), max(0.0, -dot(force, n)), spring.y);
     if (first) {
         f += force;
-        torque += cross(lever, force);
-        if (ks > 0.0) gp_keep_spring(s.slot, kept, info.x, xi);
+        torque += cross(lever, force) + rolling;
+        if (spring.x > 0.0) gp_keep_spring(s.slot, kept, info.x, xi);
     } else {
         f -= force;
-        torque += cross((s.p.w - 0.5 * overlap) * -n, -force);
+        torque += cross((s.p.w - 0.5 * overlap) * -n, -force) - rolling;
     }
 }
 
@@ -550,9 +566,9 @@ void main() {
         gp_granular m = gp_granulars[gp_grain_material(info)];
         gp_self s;
         s.p = p;
-        s.v = v.xyz;
+        s.v = v;
         s.c = m.contact;
-        s.ks = m.grain.z;
+        s.spring = m.grain.zw;
         s.id = info.x;
         s.owner = info.z;
         s.rigid = kind == GP_KIND_RIGID;

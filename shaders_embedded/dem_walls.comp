@@ -190,7 +190,7 @@ struct gp_fluid {
 
 // One granular material (000): the contact parameters of its grains and of rigid particles of its
 // phase. contact = (stiffness k N/m, damping eta N s/m, shear k_t N s/m, friction mu),
-// grain = (diameter m, mass kg, shear spring k_s N/m (0: the viscous model), 0).
+// grain = (diameter m, mass kg, shear spring k_s N/m (0: the viscous model), rolling friction mu_r).
 struct gp_granular { vec4 contact; vec4 grain; };
 
 // A user force: a = (center xyz, type 1 uniform / 2 radial), b = (vector xyz or strength in x, radius).
@@ -559,6 +559,20 @@ vec3 gp_touch(vec3 n, float overlap, vec3 v, vec3 w, float r, vec3 partner, vec4
     return gp_contact(n, overlap, partner - (v + cross(w, lever)), c, ks, xi);
 }
 
+// Rolling resistance (a constant torque against the relative spin, model A of Ai, Chen, Rotter and
+// Ooi 2011): on particle a, whose spin relative to its partner's is wr, of mean radius
+// r = r_a r_b / (r_a + r_b) and reduced mass m (m_a m_b / (m_a + m_b)), pressed with `push`
+// (N), rolling friction mu_r: -mu_r r push along wr, but never more than stops the spin of a
+// ball of that mass and radius, (2/5) m r^2 |wr| / h, within the substep (no sign flip each substep
+// once rolling stops: the model's known chatter). A ball rolling on a floor decelerates at
+// (5/7) mu_r g. The partner gets the opposite torque.
+vec3 gp_rolling(vec3 wr, float r, float m, float push, float mu_r) {
+    float spin = length(wr);
+    if (mu_r <= 0.0 || spin == 0.0) return vec3(0.0);
+    float torque = min(mu_r * r * push, 0.4 * m * r * r * spin / gp_gravity.w);
+    return (-torque / spin) * wr;
+}
+
 // The contacts kept from substep to substep (the HISTORY role; section >>dem of gpuparticle.h):
 // per slot a block of u_slots + 1 uvec4s: a head (the particle's id, contacts kept, the substep's
 // stamp, 0), then the contacts (the partner's id, or a wall's key; xi as float bits). The blocks
@@ -600,14 +614,15 @@ void gp_keep_spring(uint slot, inout uint kept, uint partner, vec3 xi) {
 // <<include gp_dem.glsl
 layout(local_size_x = GP_GROUP_SIZE) in;
 
-// One wall (unit normal n towards the wall, overlap) of particle `slot`, keyed `key`.
-void gp_wall_touch(uint slot, uint id, uint key, vec3 n, float overlap, vec3 v, vec3 w, float r, vec4 c, float ks,
+// One wall (unit normal n towards the wall, overlap) of particle `slot`, keyed `key`: v = (velocity,
+// mass), spring = (k_s, rolling friction).
+void gp_wall_touch(uint slot, uint id, uint key, vec3 n, float overlap, vec4 v, vec3 w, float r, vec4 c, vec2 spring,
                    inout vec3 f, inout vec3 torque, inout uint kept) {
-    vec3 xi = ks > 0.0 ? gp_kept_spring(slot, id, key) : vec3(0.0), lever;
-    vec3 force = gp_touch(n, overlap, v, w, r, vec3(0.0), c, ks, xi, lever);
+    vec3 xi = spring.x > 0.0 ? gp_kept_spring(slot, id, key) : vec3(0.0), lever;
+    vec3 force = gp_touch(n, overlap, v.xyz, w, r, vec3(0.0), c, spring.x, xi, lever);
     f += force;
-    torque += cross(lever, force);
-    if (ks > 0.0) gp_keep_spring(slot, kept, key, xi);
+    torque += cross(lever, force) + gp_rolling(w, r, v.w, max(0.0, -dot(force, n)), spring.y);
+    if (spring.x > 0.0) gp_keep_spring(slot, kept, key, xi);
 }
 
 void main() {
@@ -630,12 +645,12 @@ void main() {
                 for (int a = 0; a < 3; ++a) {
                     vec3 e = vec3(0.0);
                     e[a] = 1.0;
-                    if (low[a] < p.w) gp_wall_touch(i, info.x, gp_wall_key(k, uint(2 * a)), -e, p.w - low[a], v.xyz, w, p.w, m.contact, m.grain.z, f, torque, kept);
-                    if (high[a] < p.w) gp_wall_touch(i, info.x, gp_wall_key(k, uint(2 * a + 1)), e, p.w - high[a], v.xyz, w, p.w, m.contact, m.grain.z, f, torque, kept);
+                    if (low[a] < p.w) gp_wall_touch(i, info.x, gp_wall_key(k, uint(2 * a)), -e, p.w - low[a], v, w, p.w, m.contact, m.grain.zw, f, torque, kept);
+                    if (high[a] < p.w) gp_wall_touch(i, info.x, gp_wall_key(k, uint(2 * a + 1)), e, p.w - high[a], v, w, p.w, m.contact, m.grain.zw, f, torque, kept);
                 }
             } else {
                 vec4 d = gp_collider_distance(k, p.xyz);
-                if (d.w < p.w) gp_wall_touch(i, info.x, gp_wall_key(k, 6u), -d.xyz, p.w - d.w, v.xyz, w, p.w, m.contact, m.grain.z, f, torque, kept);
+                if (d.w < p.w) gp_wall_touch(i, info.x, gp_wall_key(k, 6u), -d.xyz, p.w - d.w, v, w, p.w, m.contact, m.grain.zw, f, torque, kept);
             }
         }
         gp_history[head].y = kept;

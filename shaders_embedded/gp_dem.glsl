@@ -73,6 +73,20 @@ vec3 gp_touch(vec3 n, float overlap, vec3 v, vec3 w, float r, vec3 partner, vec4
     return gp_contact(n, overlap, partner - (v + cross(w, lever)), c, ks, xi);
 }
 
+// Rolling resistance (a constant torque against the relative spin, model A of Ai, Chen, Rotter and
+// Ooi 2011): on particle a, whose spin relative to its partner's is wr, of mean radius
+// r = r_a r_b / (r_a + r_b) and reduced mass m (m_a m_b / (m_a + m_b)), pressed with `push`
+// (N), rolling friction mu_r: -mu_r r push along wr, but never more than stops the spin of a
+// ball of that mass and radius, (2/5) m r^2 |wr| / h, within the substep (no sign flip each substep
+// once rolling stops: the model's known chatter). A ball rolling on a floor decelerates at
+// (5/7) mu_r g. The partner gets the opposite torque.
+vec3 gp_rolling(vec3 wr, float r, float m, float push, float mu_r) {
+    float spin = length(wr);
+    if (mu_r <= 0.0 || spin == 0.0) return vec3(0.0);
+    float torque = min(mu_r * r * push, 0.4 * m * r * r * spin / gp_gravity.w);
+    return (-torque / spin) * wr;
+}
+
 // The contacts kept from substep to substep (the HISTORY role; section >>dem of gpuparticle.h):
 // per slot a block of u_slots + 1 uvec4s: a head (the particle's id, contacts kept, the substep's
 // stamp, 0), then the contacts (the partner's id, or a wall's key; xi as float bits). The blocks

@@ -191,7 +191,7 @@ struct gp_fluid {
 
 // One granular material (000): the contact parameters of its grains and of rigid particles of its
 // phase. contact = (stiffness k N/m, damping eta N s/m, shear k_t N s/m, friction mu),
-// grain = (diameter m, mass kg, shear spring k_s N/m (0: the viscous model), 0).
+// grain = (diameter m, mass kg, shear spring k_s N/m (0: the viscous model), rolling friction mu_r).
 struct gp_granular { vec4 contact; vec4 grain; };
 
 // A user force: a = (center xyz, type 1 uniform / 2 radial), b = (vector xyz or strength in x, radius).
