@@ -8349,7 +8349,14 @@ gp_result gp_fluid_stats_read(gp_world* world, gp_fluid_stats* stats) {
 /* >>dem ====================================================================================
    Granular matter and rigid bodies made of particles (000): materials, grains, shapes from
    voxelized meshes and primitives, bodies, and the DEM part of each substep (gp__dem_contacts and gp__dem_move,
-   called by gp_world_step). The shaders: dem_contact, dem_integrate (shaders_embedded/). */
+   called by gp_world_step). The shaders: dem_contact (pairs), dem_walls, dem_integrate
+   (shaders_embedded/; the contact model in gp_dem.glsl).
+   The contact: 000's spring and dashpot along the normal (eqs. 10-11); across it Cundall and
+   Strack's shear spring (1979), its stretch kept from substep to substep while the contact lasts,
+   plus eq. 12's viscous shear as its dashpot, the two capped by Coulomb (GP_SHEAR_SPRING; the
+   paper's viscous shear alone is GP_SHEAR_VISCOUS); a rolling torque for spinning particles
+   (rolling_friction). Memory per particle of capacity: 32 (contact_slots + 1) bytes of kept
+   contacts (416 at the default 12), made with the first substep that has grains or bodies. */
 
 gp_granular_material gp_query_granular_material_defaults(const gp_world* world, const gp_granular_material* material) {
     gp_granular_material m;
