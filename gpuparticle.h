@@ -1947,8 +1947,8 @@ static const char* const gp__file_dem_walls_comp[] = {
     "        gp_history[head].y = kept;\n",
     "    }\n",
     "    vec3 a = f / v.w;\n",
-    "    if (!rigid) a += gp_gravity.xyz + gp_user_forces(p.xyz);\n",
-    "    else gp_rigid[i] = vec4(torque, 0.0);\n",
+    "    if (!rigid && gp_finite3(p.xyz)) a += gp_gravity.xyz + gp_user_forces(p.xyz);   // a NaN grain: 0, unmoved\n",
+    "    if (rigid) gp_rigid[i] = vec4(torque, 0.0);\n",
     "    gp_acceleration[i] = vec4(a, 0.0);\n",
     "}\n",
     0

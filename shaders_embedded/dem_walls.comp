@@ -656,7 +656,7 @@ void main() {
         gp_history[head].y = kept;
     }
     vec3 a = f / v.w;
-    if (!rigid) a += gp_gravity.xyz + gp_user_forces(p.xyz);
-    else gp_rigid[i] = vec4(torque, 0.0);
+    if (!rigid && gp_finite3(p.xyz)) a += gp_gravity.xyz + gp_user_forces(p.xyz);   // a NaN grain: 0, unmoved
+    if (rigid) gp_rigid[i] = vec4(torque, 0.0);
     gp_acceleration[i] = vec4(a, 0.0);
 }

@@ -26,7 +26,8 @@ static int dem_finite3(const double a[3]) { return isfinite(a[0]) && isfinite(a[
 /* ---- materials and the closed-form collision ----------------------------------------------- */
 
 /* m = rho pi d^3 / 6, k = 200 m / d^2, eta = 2 zeta sqrt(m_eff k) with m_eff = m / 2 and
-   zeta = -ln 0.5 / sqrt(pi^2 + ln^2 0.5) (restitution 0.5), k_t = eta, mu = 0.5. */
+   zeta = -ln 0.5 / sqrt(pi^2 + ln^2 0.5) (restitution 0.5), k_t = eta, mu = 0.5, k_s = 2k / 7
+   (the spring model). */
 cpu_dem_material cpu_dem_material_default(double diameter) {
     cpu_dem_material m;
     double ln_e = log(0.5), zeta = -ln_e / sqrt(CPU_DEM_PI * CPU_DEM_PI + ln_e * ln_e);
@@ -37,8 +38,12 @@ cpu_dem_material cpu_dem_material_default(double diameter) {
     m.damping = 2.0 * zeta * sqrt(0.5 * m.mass * m.stiffness);
     m.shear = m.damping;
     m.friction = 0.5;
+    m.tangential_stiffness = 2.0 * m.stiffness / 7.0;
+    m.viscous = 0;
     return m;
 }
+
+double cpu_dem_material_ks(const cpu_dem_material* m) { return m->viscous ? 0.0 : m->tangential_stiffness; }
 
 /* m_eff x'' = -k x - eta x': x = (v0 / w) e^{-g t} sin(w t) returns to 0 at t_c = pi / w with
    the velocity -v0 e^{-g t_c}. */
@@ -60,19 +65,95 @@ double cpu_dem_material_substep(const cpu_dem_material* m) {
 
 /* ---- contact forces ------------------------------------------------------------------------- */
 
-/* vn = v_ij . n, f_t = k_t (v_ij - vn n) capped at mu max(0, k delta - eta vn),
-   f = (eta vn - k delta) n + f_t (eqs. 10-13) */
-void cpu_dem_contact(const double n[3], double delta, const double v_ij[3], double k, double eta, double kt, double mu,
-                     double f[3]) {
-    double ft[3], len, vn = dem_dot(v_ij, n), limit = mu * fmax(0.0, k * delta - eta * vn);
-    int c;
-    for (c = 0; c < 3; ++c) ft[c] = kt * (v_ij[c] - vn * n[c]);
+/* vn = v_rel . n, v_t = v_rel - vn n; xi = xi - (xi . n) n + v_t h; f_t = k_s xi + k_t v_t
+   capped at mu max(0, k delta - eta vn) (Coulomb; sliding: xi = (f_t - k_t v_t) / k_s);
+   f = (eta vn - k delta) n + f_t (eqs. 10-13 with the spring) */
+int cpu_dem_contact(const double n[3], double delta, const double v_rel[3], double k, double eta, double kt, double mu,
+                    double ks, double h, double xi[3], double f[3]) {
+    double vt[3], ft[3], len, vn = dem_dot(v_rel, n), xn = dem_dot(xi, n), limit = mu * fmax(0.0, k * delta - eta * vn);
+    int c, sliding = 0;
+    for (c = 0; c < 3; ++c) {
+        vt[c] = v_rel[c] - vn * n[c];
+        xi[c] = xi[c] - xn * n[c] + vt[c] * h;
+        ft[c] = ks * xi[c] + kt * vt[c];
+    }
     len = dem_length(ft);
     if (len > limit) {   /* Coulomb; limit 0 -> f_t = 0 */
         double scale = len > 0.0 ? limit / len : 0.0;
-        for (c = 0; c < 3; ++c) ft[c] *= scale;
+        sliding = 1;
+        for (c = 0; c < 3; ++c) {
+            ft[c] *= scale;
+            if (ks > 0.0) xi[c] = (ft[c] - kt * vt[c]) / ks;   /* sliding: the spring holds the Coulomb force */
+        }
     }
     for (c = 0; c < 3; ++c) f[c] = (eta * vn - k * delta) * n[c] + ft[c];
+    return sliding;
+}
+
+/* ---- the springs' history --------------------------------------------------------------------- */
+
+uint32_t cpu_dem_wall_key(uint32_t collider, uint32_t face) { return collider * 8u + face; }
+
+static int dem_spring_order(uint32_t id, uint32_t wall, uint32_t partner, const cpu_dem_spring* s) {
+    if (id != s->id) return id < s->id ? -1 : 1;
+    if (wall != s->wall) return wall < s->wall ? -1 : 1;
+    if (partner != s->partner) return partner < s->partner ? -1 : 1;
+    return 0;
+}
+
+static int dem_spring_compare(const void* a, const void* b) {
+    const cpu_dem_spring* s = (const cpu_dem_spring*)a;
+    return dem_spring_order(s->id, s->wall, s->partner, (const cpu_dem_spring*)b);
+}
+
+const double* cpu_dem_history_find(const cpu_dem_history* history, uint32_t id, uint32_t wall, uint32_t partner) {
+    uint32_t lo = 0, hi = history ? history->count : 0;
+    while (lo < hi) {   /* binary search of the sorted array */
+        uint32_t mid = lo + (hi - lo) / 2;
+        int o = dem_spring_order(id, wall, partner, history->springs + mid);
+        if (o == 0) return history->springs[mid].xi;
+        if (o < 0) hi = mid;
+        else lo = mid + 1;
+    }
+    return NULL;
+}
+
+/* Appends a spring (unsorted: dem_history_sort after the pass). Returns 0 for no memory. */
+static int dem_history_add(cpu_dem_history* h, uint32_t id, uint32_t wall, uint32_t partner, uint32_t sliding, const double xi[3]) {
+    cpu_dem_spring* s;
+    if (h->count == h->capacity) {
+        uint32_t capacity = h->capacity ? 2 * h->capacity : 64;
+        cpu_dem_spring* grown = (cpu_dem_spring*)realloc(h->springs, (size_t)capacity * sizeof *grown);
+        if (!grown) return 0;
+        h->springs = grown;
+        h->capacity = capacity;
+    }
+    s = h->springs + h->count++;
+    s->id = id;
+    s->wall = wall;
+    s->partner = partner;
+    s->sliding = sliding;
+    memcpy(s->xi, xi, sizeof s->xi);
+    return 1;
+}
+
+static void dem_history_sort(cpu_dem_history* h) {
+    if (h->count > 1) qsort(h->springs, h->count, sizeof *h->springs, dem_spring_compare);
+}
+
+int cpu_dem_history_copy(cpu_dem_history* to, const cpu_dem_history* from) {
+    memset(to, 0, sizeof *to);
+    if (!from->count) return 1;
+    to->springs = (cpu_dem_spring*)malloc((size_t)from->count * sizeof *to->springs);
+    if (!to->springs) return 0;
+    memcpy(to->springs, from->springs, (size_t)from->count * sizeof *to->springs);
+    to->count = to->capacity = from->count;
+    return 1;
+}
+
+void cpu_dem_history_free(cpu_dem_history* history) {
+    free(history->springs);
+    memset(history, 0, sizeof *history);
 }
 
 /* A contact at lever (from the particle's centre, along n): u = v + w x lever (w NULL: v). */
@@ -87,66 +168,75 @@ static void dem_surface_velocity(const double v[3], const double w[3], const dou
    within it of r_i + r_j (or of a wall at r). */
 #define CPU_DEM_TOUCHING 1e-6
 
-/* r_ij = x_j - x_i, n = r_ij / |r_ij|, delta = r_i + r_j - |r_ij|, the contact point at
-   lever_i = (r_i - delta/2) n from i and lever_j = -(r_j - delta/2) n from j; u = v + w x lever;
-   f = contact(n, delta, u_j - u_i), torque = lever_i x f. Each of k, eta, k_t, mu the mean of
-   both materials: (a + b) / 2 is symmetric, and swapping i and j negates n, the levers and
-   u_j - u_i, so the force on j is exactly the negative. */
-double cpu_dem_pair_force(const double xi[3], const double vi[3], const double wi[3], double ri, const cpu_dem_material* mi,
-                          const double xj[3], const double vj[3], const double wj[3], double rj, const cpu_dem_material* mj,
-                          double f[3], double torque[3]) {
-    double r[3], n[3], li[3], lj[3], ui[3], uj[3], v[3], fc[3], t[3], dist, delta, reach = ri + rj;
-    double k = 0.5 * (mi->stiffness + mj->stiffness), eta = 0.5 * (mi->damping + mj->damping);
-    double kt = 0.5 * (mi->shear + mj->shear), mu = 0.5 * (mi->friction + mj->friction);
+/* d = x_b - x_a, n = d / |d|, delta = r_a + r_b - |d|, the contact point at
+   lever_a = (r_a - delta/2) n from a and lever_b = -(r_b - delta/2) n from b; u = v + w x lever;
+   f_a = contact(n, delta, u_b - u_a, xi), f_b = -f_a; torques lever x f. Each of k, eta, k_t, mu,
+   k_s the mean of both materials: both particles compute the same numbers in a's frame. */
+void cpu_dem_pair_force(const double xa[3], const double va[3], const double wa[3], double ra, const cpu_dem_material* ma,
+                        const double xb[3], const double vb[3], const double wb[3], double rb, const cpu_dem_material* mb,
+                        const double xi_old[3], double h, cpu_dem_pair* out) {
+    double d[3], n[3], la[3], lb[3], ua[3], ub[3], v[3], fb[3], dist, delta, reach = ra + rb;
+    double k = 0.5 * (ma->stiffness + mb->stiffness), eta = 0.5 * (ma->damping + mb->damping);
+    double kt = 0.5 * (ma->shear + mb->shear), mu = 0.5 * (ma->friction + mb->friction);
+    double ks = 0.5 * (cpu_dem_material_ks(ma) + cpu_dem_material_ks(mb)), kept = xi_old ? dem_length(xi_old) : 0.0;
     int c;
-    for (c = 0; c < 3; ++c) r[c] = xj[c] - xi[c];
-    dist = dem_length(r);
+    memset(out, 0, sizeof *out);
+    out->ks = ks;
+    for (c = 0; c < 3; ++c) d[c] = xb[c] - xa[c];
+    dist = dem_length(d);
     if (dist == 0.0 || !(dist < reach)) {   /* NaN fails the test: meets no one */
-        return fabs(dist - reach) <= CPU_DEM_TOUCHING * reach ? k * (reach + dist) : 0.0;
+        if (fabs(dist - reach) <= CPU_DEM_TOUCHING * reach) out->magnitude = k * (reach + dist) + ks * kept;
+        return;
     }
+    out->touching = 1;
     delta = reach - dist;
     for (c = 0; c < 3; ++c) {
-        n[c] = r[c] / dist;
-        li[c] = (ri - 0.5 * delta) * n[c];
-        lj[c] = -(rj - 0.5 * delta) * n[c];
+        n[c] = d[c] / dist;
+        la[c] = (ra - 0.5 * delta) * n[c];
+        lb[c] = -(rb - 0.5 * delta) * n[c];
+        out->xi[c] = xi_old ? xi_old[c] : 0.0;
     }
-    dem_surface_velocity(vi, wi, li, ui);
-    dem_surface_velocity(vj, wj, lj, uj);
-    for (c = 0; c < 3; ++c) v[c] = uj[c] - ui[c];
-    cpu_dem_contact(n, delta, v, k, eta, kt, mu, fc);
-    for (c = 0; c < 3; ++c) f[c] += fc[c];
-    if (torque) {
-        dem_cross(li, fc, t);
-        for (c = 0; c < 3; ++c) torque[c] += t[c];
-    }
-    return k * (reach + dist) + (eta + kt) * (dem_length(ui) + dem_length(uj));
+    dem_surface_velocity(va, wa, la, ua);
+    dem_surface_velocity(vb, wb, lb, ub);
+    for (c = 0; c < 3; ++c) v[c] = ub[c] - ua[c];
+    out->sliding = cpu_dem_contact(n, delta, v, k, eta, kt, mu, ks, h, out->xi, out->force);
+    for (c = 0; c < 3; ++c) fb[c] = -out->force[c];
+    dem_cross(la, out->force, out->torque_a);
+    dem_cross(lb, fb, out->torque_b);
+    out->magnitude = k * (reach + dist) + (eta + kt + ks * h) * (dem_length(ua) + dem_length(ub)) + ks * kept;
 }
 
 /* One wall at distance phi with normal n_w (towards the particle): a still partner in
-   direction n = -n_w, overlap r - phi. Adds force and torque, returns the magnitudes' sum
-   (size: the sizes in phi's sum). */
+   direction n = -n_w, overlap r - phi, its own spring under key `wall`. Adds force and torque,
+   returns the magnitudes' sum (size: the sizes in phi's sum). */
 static double dem_wall(double phi, const double n_w[3], double size, const double v[3], const double w[3], double r,
-                       const cpu_dem_material* m, double f[3], double torque[3]) {
-    double n[3], lever[3], u[3], fc[3], t[3], delta = r - phi;
-    int c;
-    if (!(delta > 0.0)) return fabs(delta) <= CPU_DEM_TOUCHING * (r + size) ? m->stiffness * (r + size) : 0.0;
+                       const cpu_dem_material* m, uint32_t id, uint32_t wall, const cpu_dem_history* old, cpu_dem_history* next,
+                       double h, double f[3], double torque[3]) {
+    double n[3], lever[3], u[3], fc[3], t[3], xi[3] = {0.0, 0.0, 0.0}, delta = r - phi, ks = cpu_dem_material_ks(m), kept;
+    const double* xi_old = old ? cpu_dem_history_find(old, id, 1, wall) : NULL;
+    int c, sliding;
+    if (xi_old) memcpy(xi, xi_old, sizeof xi);
+    kept = dem_length(xi);
+    if (!(delta > 0.0)) return fabs(delta) <= CPU_DEM_TOUCHING * (r + size) ? m->stiffness * (r + size) + ks * kept : 0.0;
     for (c = 0; c < 3; ++c) {
         n[c] = -n_w[c];
         lever[c] = (r - 0.5 * delta) * n[c];
     }
     dem_surface_velocity(v, w, lever, u);
     for (c = 0; c < 3; ++c) u[c] = -u[c];   /* the wall's surface (at rest) relative to the particle's */
-    cpu_dem_contact(n, delta, u, m->stiffness, m->damping, m->shear, m->friction, fc);
+    sliding = cpu_dem_contact(n, delta, u, m->stiffness, m->damping, m->shear, m->friction, ks, h, xi, fc);
+    if (next && ks > 0.0) dem_history_add(next, id, 1, wall, (uint32_t)sliding, xi);
     for (c = 0; c < 3; ++c) f[c] += fc[c];
     if (torque) {
         dem_cross(lever, fc, t);
         for (c = 0; c < 3; ++c) torque[c] += t[c];
     }
-    return m->stiffness * (r + size) + (m->damping + m->shear) * dem_length(u);
+    return m->stiffness * (r + size) + (m->damping + m->shear + ks * h) * dem_length(u) + ks * kept;
 }
 
 double cpu_dem_wall_force(const gp_collider_desc* colliders, uint32_t collider_count, const double x[3], const double v[3],
-                          const double w[3], double r, const cpu_dem_material* m, double f[3], double torque[3]) {
+                          const double w[3], double r, const cpu_dem_material* m, uint32_t id, const cpu_dem_history* old,
+                          cpu_dem_history* next, double h, double f[3], double torque[3]) {
     double sum = 0.0;
     uint32_t k;
     int a;
@@ -155,14 +245,16 @@ double cpu_dem_wall_force(const gp_collider_desc* colliders, uint32_t collider_c
         const gp_collider_desc* c = colliders + k;
         double d[3], n[3], size, phi;
         for (a = 0; a < 3; ++a) d[a] = x[a] - c->center[a];
-        if (c->shape == GP_SHAPE_BOX && c->inside) {   /* six plane walls: h_a + d_a below, h_a - d_a above */
+        if (c->shape == GP_SHAPE_BOX && c->inside) {   /* six plane walls: h_a + d_a below (face 2a), h_a - d_a above (2a + 1) */
             for (a = 0; a < 3; ++a) {
                 double e[3] = {0.0, 0.0, 0.0};
                 size = (double)c->half_extents[a] + fabs(d[a]);
                 e[a] = 1.0;
-                sum += dem_wall(c->half_extents[a] + d[a], e, size, v, w, r, m, f, torque);
+                sum += dem_wall(c->half_extents[a] + d[a], e, size, v, w, r, m, id, cpu_dem_wall_key(k, 2u * (uint32_t)a), old, next,
+                                h, f, torque);
                 e[a] = -1.0;
-                sum += dem_wall(c->half_extents[a] - d[a], e, size, v, w, r, m, f, torque);
+                sum += dem_wall(c->half_extents[a] - d[a], e, size, v, w, r, m, id, cpu_dem_wall_key(k, 2u * (uint32_t)a + 1u), old,
+                                next, h, f, torque);
             }
             continue;
         }
@@ -170,13 +262,13 @@ double cpu_dem_wall_force(const gp_collider_desc* colliders, uint32_t collider_c
         size = dem_length(d);
         if (c->shape == GP_SHAPE_SPHERE || c->shape == GP_SHAPE_CAPSULE) size += c->radius;
         if (c->shape == GP_SHAPE_BOX) {
-            double h[3] = {c->half_extents[0], c->half_extents[1], c->half_extents[2]};
-            size += dem_length(h);
+            double hx[3] = {c->half_extents[0], c->half_extents[1], c->half_extents[2]};
+            size += dem_length(hx);
         }
         if (c->shape == GP_SHAPE_CAPSULE) {
             size += 2.0 * c->half_height;
         }
-        if (isfinite(phi)) sum += dem_wall(phi, n, size, v, w, r, m, f, torque);
+        if (isfinite(phi)) sum += dem_wall(phi, n, size, v, w, r, m, id, cpu_dem_wall_key(k, 6u), old, next, h, f, torque);
     }
     return sum;
 }
@@ -528,6 +620,7 @@ int cpu_dem_scene_alloc(cpu_dem_scene* scene, uint32_t count) {
 
 void cpu_dem_scene_free(cpu_dem_scene* scene) {
     free(scene->x); free(scene->v); free(scene->radius); free(scene->mass); free(scene->info);
+    cpu_dem_history_free(&scene->history);
     memset(scene, 0, sizeof *scene);
 }
 
@@ -710,38 +803,53 @@ static uint32_t dem_grid_around(const dem_grid* g, const int64_t cell[3], uint32
     return nb;
 }
 
-/* Adds partner j's contact to particle i's sums. */
-static double dem_partner(const cpu_dem_scene* s, const double (*spin)[3], uint32_t i, const double* wi, uint32_t j,
-                          double f[3], double t[3]) {
-    const double* wj = NULL;
-    if (j == i) return 0.0;
-    if (dem_kind(s, j) == GP_KIND_RIGID) {
-        if (wi && s->info[j].owner == s->info[i].owner) return 0.0;   /* one body */
-        if (s->info[j].owner < s->body_count) wj = spin[s->info[j].owner];
-    }
-    return cpu_dem_pair_force(s->x[i], s->v[i], wi, s->radius[i], s->materials + dem_phase(s, i), s->x[j], s->v[j], wj,
-                              s->radius[j], s->materials + dem_phase(s, j), f, t);
+/* A particle's spin in contacts: its body's angular velocity (rigid, with a body), zeros (rigid
+   without one: it still skips its owner's others), NULL (a grain). */
+static const double* dem_spin(const cpu_dem_scene* s, const double (*spin)[3], uint32_t i) {
+    static const double none[3] = {0.0, 0.0, 0.0};
+    if (dem_kind(s, i) != GP_KIND_RIGID) return NULL;
+    return s->info[i].owner < s->body_count ? spin[s->info[i].owner] : none;
 }
 
-static void dem_forces(const cpu_dem_scene* s, double (*force)[3], double (*torque)[3], double* magnitude, int use_grid) {
+/* Adds partner j's contact to particle i's sums: the pair computed in canonical order (a the
+   lower id, on a tie the lower slot) with its old spring; i = a keeps the new one in next. */
+static double dem_partner(const cpu_dem_scene* s, const double (*spin)[3], uint32_t i, uint32_t j, cpu_dem_history* next,
+                          double f[3], double t[3]) {
+    cpu_dem_pair p;
+    uint32_t a, b;
+    int c;
+    if (j == i) return 0.0;
+    if (dem_kind(s, i) == GP_KIND_RIGID && dem_kind(s, j) == GP_KIND_RIGID && s->info[j].owner == s->info[i].owner) return 0.0;
+    a = s->info[i].id < s->info[j].id || (s->info[i].id == s->info[j].id && i < j) ? i : j;
+    b = a == i ? j : i;
+    cpu_dem_pair_force(s->x[a], s->v[a], dem_spin(s, spin, a), s->radius[a], s->materials + dem_phase(s, a), s->x[b], s->v[b],
+                       dem_spin(s, spin, b), s->radius[b], s->materials + dem_phase(s, b),
+                       cpu_dem_history_find(&s->history, s->info[a].id, 0, s->info[b].id), s->dt, &p);
+    if (!p.touching) return p.magnitude;
+    for (c = 0; c < 3; ++c) {
+        f[c] += a == i ? p.force[c] : -p.force[c];
+        t[c] += a == i ? p.torque_a[c] : p.torque_b[c];
+    }
+    if (a == i && p.ks > 0.0 && next) dem_history_add(next, s->info[a].id, 0, s->info[b].id, (uint32_t)p.sliding, p.xi);
+    return p.magnitude;
+}
+
+/* The pass reads s->history (the last pass's springs) and writes next, which replaces it at the
+   end: no contact reads a spring written in this pass. */
+static void dem_forces(cpu_dem_scene* s, double (*force)[3], double (*torque)[3], double* magnitude, int use_grid) {
     double(*spin)[3] = (double(*)[3])malloc(((size_t)s->body_count + 1) * sizeof *spin);
+    cpu_dem_history next;
     dem_grid g;
     uint32_t i, j, b;
     int grid = use_grid && dem_grid_build(s, &g);
+    memset(&next, 0, sizeof next);
     for (b = 0; b < s->body_count; ++b) {
         double V[3];
         cpu_dem_body_velocity(s->bodies + b, V, spin[b]);
     }
     for (i = 0; i < s->count; ++i) {
         double f[3] = {0.0, 0.0, 0.0}, t[3] = {0.0, 0.0, 0.0}, sum = 0.0;
-        const double* wi = NULL;
         if (dem_takes_part(s, i)) {
-            int rigid = dem_kind(s, i) == GP_KIND_RIGID;
-            if (rigid && s->info[i].owner < s->body_count) wi = spin[s->info[i].owner];
-            if (rigid && !wi) {   /* a rigid particle without a body: it still skips its owner's others */
-                static const double none[3] = {0.0, 0.0, 0.0};
-                wi = none;
-            }
             if (grid) {
                 uint32_t buckets[27], nb, k;
                 int64_t cell[3];
@@ -749,26 +857,29 @@ static void dem_forces(const cpu_dem_scene* s, double (*force)[3], double (*torq
                 nb = dem_grid_around(&g, cell, buckets);
                 for (k = 0; k < nb; ++k)
                     for (j = g.start[buckets[k]]; j < g.start[buckets[k] + 1]; ++j)
-                        sum += dem_partner(s, (const double(*)[3])spin, i, wi, g.member[j], f, t);
+                        sum += dem_partner(s, (const double(*)[3])spin, i, g.member[j], &next, f, t);
             } else {
                 for (j = 0; j < s->count; ++j)
-                    if (dem_takes_part(s, j)) sum += dem_partner(s, (const double(*)[3])spin, i, wi, j, f, t);
+                    if (dem_takes_part(s, j)) sum += dem_partner(s, (const double(*)[3])spin, i, j, &next, f, t);
             }
-            sum += cpu_dem_wall_force(s->colliders, s->collider_count, s->x[i], s->v[i], wi, s->radius[i],
-                                      s->materials + dem_phase(s, i), f, t);
+            sum += cpu_dem_wall_force(s->colliders, s->collider_count, s->x[i], s->v[i], dem_spin(s, (const double(*)[3])spin, i),
+                                      s->radius[i], s->materials + dem_phase(s, i), s->info[i].id, &s->history, &next, s->dt, f, t);
         }
         memcpy(force[i], f, sizeof f);
         if (torque) memcpy(torque[i], t, sizeof t);
         if (magnitude) magnitude[i] = sum;
     }
+    dem_history_sort(&next);
+    cpu_dem_history_free(&s->history);
+    s->history = next;
     if (grid) { free(g.start); free(g.member); }
     free(spin);
 }
 
-void cpu_dem_forces(const cpu_dem_scene* s, double (*force)[3], double (*torque)[3], double* magnitude) {
+void cpu_dem_forces(cpu_dem_scene* s, double (*force)[3], double (*torque)[3], double* magnitude) {
     dem_forces(s, force, torque, magnitude, 0);
 }
-void cpu_dem_forces_grid(const cpu_dem_scene* s, double (*force)[3], double (*torque)[3], double* magnitude) {
+void cpu_dem_forces_grid(cpu_dem_scene* s, double (*force)[3], double (*torque)[3], double* magnitude) {
     dem_forces(s, force, torque, magnitude, 1);
 }
 

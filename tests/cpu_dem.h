@@ -1,15 +1,18 @@
 /* cpu_dem.h: a double-precision, single-threaded CPU reference of one DEM substep, granular
    grains and rigid bodies made of particles (paper 000: Harada's linear spring-dashpot contact,
-   eqs. 10-13, with a Coulomb limit on its tangential part; rigid bodies, eqs. 1-8 and 14-20),
-   written from the formulas of the model gpuparticle.h implements and nothing else: materials'
-   defaults, shapes' inertia and principal frames are derived here, not read from the library.
-   Contacts act at the contact points, with the surfaces' velocities there (a rigid particle
-   spins with its body), so a contact also has a torque about the particle's centre; walls are
-   every collider on its own, a container box face by face.
+   eqs. 10-13, with a Coulomb limit on its tangential part and, by default, a tangential spring
+   with history: static friction after Cundall & Strack 1979, as LAMMPS gran/hooke/history keeps
+   it; rigid bodies, eqs. 1-8 and 14-20), written from the formulas of the model gpuparticle.h
+   implements and nothing else: materials' defaults, shapes' inertia and principal frames are
+   derived here, not read from the library. Contacts act at the contact points, with the
+   surfaces' velocities there (a rigid particle spins with its body), so a contact also has a
+   torque about the particle's centre; walls are every collider on its own, a container box face
+   by face.
 
    Two versions of the contact pass give the same results (to rounding): cpu_dem_forces pairs
    every particle with every other, O(n^2), the tests' truth; cpu_dem_forces_grid finds partners
-   through a hashed grid of cells, O(n), the single-threaded CPU column of `make bench`.
+   through a hashed grid of cells, O(n), the single-threaded CPU column of `make bench`. Both
+   read the scene's springs (its history) as the last pass left them and leave this pass's.
 
    Quaternions are [s, x, y, z], the Hamilton product; R(q) rotates a vector by q v q*, so
    R(a * b) = R(a) R(b). (The library's are (x, y, z, w): the same product, another order.)
@@ -32,8 +35,13 @@ typedef struct cpu_dem_material {
     double damping;    /* eta, N s/m, default: restitution 0.5 for two equal grains */
     double shear;      /* k_t, N s/m, default eta */
     double friction;   /* mu, default 0.5 */
+    double tangential_stiffness;   /* k_s, N/m, the shear spring; default 2/7 stiffness */
+    int viscous;       /* 1: GP_SHEAR_VISCOUS, the paper's eq. 12 alone (k_s taken as 0); default 0 */
     double mass;       /* derived: rho pi d^3 / 6, kg */
 } cpu_dem_material;
+
+/* The material's k_s as contacts use it: 0 for a viscous one. */
+double cpu_dem_material_ks(const cpu_dem_material* m);
 
 cpu_dem_material cpu_dem_material_default(double diameter);
 
@@ -46,44 +54,95 @@ double cpu_dem_contact_duration(double k, double eta, double m1, double m2);
 /* The largest substep a material allows: t_c / 12 of two of its grains (m1 = m2 = mass). */
 double cpu_dem_material_substep(const cpu_dem_material* m);
 
-/* One contact (the spec's gp_contact): unit normal n from i towards the partner, overlap
-   delta > 0, v_ij the partner's surface velocity minus i's at the contact point; k, eta, k_t,
-   mu of the pair:
-       vn = v_ij . n,  f_t = k_t (v_ij - vn n), capped at mu max(0, k delta - eta vn) (Coulomb)
-       f = (eta vn - k delta) n + f_t                     (eqs. 10-13, dashpot on the normal part)
-   Writes f. */
-void cpu_dem_contact(const double n[3], double delta, const double v_ij[3], double k, double eta, double kt, double mu,
-                     double f[3]);
+/* One contact (the library's gp_contact, shaders_embedded/gp_dem.glsl), in the pair's canonical
+   frame: a is the particle with the lower id (at a wall, the particle), unit normal n from a
+   towards b, overlap delta > 0, v_rel = u_b - u_a the partner's surface velocity minus a's at the
+   contact point, the pair's k, eta, k_t, mu and k_s, h the substep; xi: in, the spring kept from
+   the last substep (zeros for a contact that was not kept); out, this substep's:
+       vn = v_rel . n,  v_t = v_rel - vn n
+       xi = xi - (xi . n) n + v_t h          (last substep's spring turned into today's plane)
+       f_t = k_s xi + k_t v_t,  limit = mu max(0, k delta - eta vn)
+       if |f_t| > limit: f_t *= limit / |f_t|, and if k_s > 0: xi = (f_t - k_t v_t) / k_s (sliding)
+       f = (eta vn - k delta) n + f_t         (on a; eqs. 10-13 with the spring)
+   With k_s = 0 this is the viscous model exactly (xi is then meaningless: not kept). Writes f;
+   returns 1 when the cap acted (sliding), else 0. */
+int cpu_dem_contact(const double n[3], double delta, const double v_rel[3], double k, double eta, double kt, double mu,
+                    double ks, double h, double xi[3], double f[3]);
 
-/* The force on particle i (centre xi, velocity vi, spin wi: its body's angular velocity, NULL
-   for a grain; radius ri) from its contact with j, the pair's material the arithmetic mean of
-   both (so that the force on j is exactly the negative):
-       r_ij = x_j - x_i, dist = |r_ij|; none when dist == 0, dist >= r_i + r_j or not finite
-       n = r_ij / dist, delta = r_i + r_j - dist
-       lever_i = (r_i - delta / 2) n, lever_j = -(r_j - delta / 2) n   (the same contact point)
-       u_i = v_i + w_i x lever_i, u_j = v_j + w_j x lever_j
-       f = cpu_dem_contact(n, delta, u_j - u_i);  torque about i's centre = lever_i x f
-   Adds to f and to torque (may be NULL). Returns the magnitudes of the terms that made it:
-   k (r_i + r_j + dist) (the spring's two terms, k (r_i + r_j) and k dist, whose difference is
-   k delta: float's rounding of the distance is relative to the distance, not the overlap) plus
-   (eta + k_t) (|u_i| + |u_j|) (the velocity terms); 0 when they do not touch, except that a
-   pair within 1e-6 (relative) of touching still returns the spring's terms, where float may
-   find an overlap of rounding's size (or none) that double does not. */
-double cpu_dem_pair_force(const double xi[3], const double vi[3], const double wi[3], double ri, const cpu_dem_material* mi,
-                          const double xj[3], const double vj[3], const double wj[3], double rj, const cpu_dem_material* mj,
-                          double f[3], double torque[3]);
+/* The springs kept between contact passes (the history): one xi per contact that touched at the
+   last pass with k_s > 0, keyed by (id, wall, partner): a pair of particles as (lower id, 0,
+   higher id), a particle at a wall as (its id, 1, cpu_dem_wall_key). Kept as an array sorted by
+   key, looked up by binary search; a pass builds the next one whole (appended, then sorted), so
+   that every contact of the pass reads the last pass's xi, never one written in this pass. Keyed
+   by ids, not slots: a scene reloaded from the GPU's store in another slot order keeps it. (A
+   spring that finds no host memory is dropped.) */
+typedef struct cpu_dem_spring {
+    uint32_t id;       /* the pair's lower id, or the particle's at a wall */
+    uint32_t wall;     /* 0: a pair; 1: a wall */
+    uint32_t partner;  /* the higher id, or the wall's key */
+    uint32_t sliding;  /* 1: the contact slid at the pass that kept it (the spring holds the Coulomb force) */
+    double xi[3];      /* metres */
+} cpu_dem_spring;
+typedef struct cpu_dem_history {
+    cpu_dem_spring* springs;   /* sorted by (id, wall, partner) */
+    uint32_t count, capacity;
+} cpu_dem_history;
 
-/* The walls' force on a particle of its own material, spin w (NULL: none): every collider on its
-   own whose distance phi < r touches it, and a container box (GP_SHAPE_BOX, inside) as six
-   plane walls, one per face at distance h_a +- (x_a - c_a). A wall with normal n_w is a partner
-   at rest in direction n = -n_w, overlap delta = r - phi, lever (r - delta / 2) n:
-   f = cpu_dem_contact(n, delta, -(v + w x lever)), torque += lever x f. Adds to f and torque
-   (may be NULL). Returns the magnitudes' sum: per wall touched, k (r + s) with s the sizes in the
-   distance's sum (|x - center| plus the shape's radius, half extents' length or segment length)
-   plus (eta + k_t) |v + w x lever|, and k (r + s) for a wall within 1e-6 (relative to r + s) of
-   touching that does not; nothing for a position that is not finite. */
+/* A wall's key: collider index * 8 + face; a container box's faces in the order of
+   cpu_dem_wall_force, axis a's low face 2a and high face 2a + 1; any other collider face 6. */
+uint32_t cpu_dem_wall_key(uint32_t collider, uint32_t face);
+/* The kept xi of a contact, or NULL. */
+const double* cpu_dem_history_find(const cpu_dem_history* history, uint32_t id, uint32_t wall, uint32_t partner);
+/* Copies from into to (to's old contents are not freed); returns 1, or 0 for no memory. */
+int cpu_dem_history_copy(cpu_dem_history* to, const cpu_dem_history* from);
+void cpu_dem_history_free(cpu_dem_history* history);
+
+/* One pair's contact, a and b in canonical order (a the lower id): a's centre xa, velocity va,
+   spin wa (its body's angular velocity; NULL for a grain), radius ra; the pair's k, eta, k_t,
+   mu, k_s the arithmetic means of both materials' (a viscous material's k_s counts as 0):
+       d = x_b - x_a, dist = |d|; none when dist == 0, dist >= r_a + r_b or not finite
+       n = d / dist, delta = r_a + r_b - dist
+       lever_a = (r_a - delta / 2) n, lever_b = -(r_b - delta / 2) n   (the same contact point)
+       u_a = v_a + w_a x lever_a, u_b = v_b + w_b x lever_b
+       f_a = cpu_dem_contact(n, delta, u_b - u_a, ..., xi), f_b = -f_a exactly
+       torque_a = lever_a x f_a, torque_b = lever_b x f_b   (about each one's centre)
+   xi_old: the pair's kept spring (NULL: none); h the substep. magnitude: k (r_a + r_b + dist)
+   (the spring's two terms, k (r_a + r_b) and k dist, whose difference is k delta: float's
+   rounding of the distance is relative to the distance, not the overlap) plus (eta + k_t)
+   (|u_a| + |u_b|) (the velocity terms) plus k_s (|xi_old| + h (|u_a| + |u_b|)) (the spring's);
+   0 when they do not touch, except that a pair within 1e-6 (relative) of touching still counts
+   k (r_a + r_b + dist) + k_s |xi_old|, where float may find an overlap of rounding's size (or
+   none) that double does not. */
+typedef struct cpu_dem_pair {
+    double force[3];      /* f_a, N */
+    double torque_a[3];   /* N m */
+    double torque_b[3];
+    double xi[3];         /* the spring after this substep, metres */
+    double ks;            /* the pair's k_s: the spring is kept when touching and ks > 0 */
+    double magnitude;
+    int touching;
+    int sliding;          /* the Coulomb cap acted */
+} cpu_dem_pair;
+void cpu_dem_pair_force(const double xa[3], const double va[3], const double wa[3], double ra, const cpu_dem_material* ma,
+                        const double xb[3], const double vb[3], const double wb[3], double rb, const cpu_dem_material* mb,
+                        const double xi_old[3], double h, cpu_dem_pair* out);
+
+/* The walls' force on particle `id` of its own material (no mean), spin w (NULL: none): every
+   collider on its own whose distance phi < r touches it, and a container box (GP_SHAPE_BOX,
+   inside) as six plane walls, one per face at distance h_a +- (x_a - c_a). A wall with normal
+   n_w is a partner at rest in direction n = -n_w, overlap delta = r - phi, lever
+   (r - delta / 2) n: f = cpu_dem_contact(n, delta, -(v + w x lever), ..., xi), torque +=
+   lever x f, the particle as a. Each wall (face) has its own spring: read from old (NULL: none),
+   appended to next when touching with k_s > 0 (NULL: not kept; next is left unsorted, the
+   caller sorts: cpu_dem_forces does). h the substep. Adds to f and torque (may be NULL).
+   Returns the magnitudes' sum: per wall touched, k (r + s) with s the sizes in the distance's
+   sum (|x - center| plus the shape's radius, half extents' length or segment length) plus
+   (eta + k_t) |v + w x lever| plus k_s (|xi_old| + h |v + w x lever|), and k (r + s) + k_s
+   |xi_old| for a wall within 1e-6 (relative to r + s) of touching that does not; nothing for a
+   position that is not finite. */
 double cpu_dem_wall_force(const gp_collider_desc* colliders, uint32_t collider_count, const double x[3], const double v[3],
-                          const double w[3], double r, const cpu_dem_material* m, double f[3], double torque[3]);
+                          const double w[3], double r, const cpu_dem_material* m, uint32_t id, const cpu_dem_history* old,
+                          cpu_dem_history* next, double h, double f[3], double torque[3]);
 
 /* Quaternions [s, x, y, z]. rotate and to_matrix take a unit quaternion. from_matrix takes a
    proper rotation and returns the quaternion with s >= 0 (of the two, q and -q). */
@@ -183,11 +242,13 @@ typedef struct cpu_dem_scene {
     uint32_t body_count;
     double gravity[3];                   /* m/s^2 */
     double dt;                           /* the substep h, seconds */
+    cpu_dem_history history;             /* the springs the last contact pass kept (owned; cleared by alloc) */
     uint32_t non_finite;                 /* grains and bodies whose update was not finite (the steps add) */
 } cpu_dem_scene;
 
 /* Allocates count particles, all zero (kind GP_KIND_DEFAULT: taking no part), and clears the
-   rest of the scene. Returns 1, or 0 for no memory. */
+   rest of the scene (an empty history). Returns 1, or 0 for no memory. free frees the history
+   too. */
 int cpu_dem_scene_alloc(cpu_dem_scene* scene, uint32_t count);
 void cpu_dem_scene_free(cpu_dem_scene* scene);
 /* From and to the store's float layouts (count each; info may be NULL to keep the scene's). */
@@ -207,16 +268,21 @@ void cpu_dem_scene_body_particles(cpu_dem_scene* scene);
 double cpu_dem_user_forces(const cpu_dem_scene* scene, const double x[3], double a[3]);
 
 /* The contact force and torque on every particle (count of each; torque and magnitude may be
-   NULL): every pair of particles that take part (two RIGID particles of one owner skipped), then
-   the walls; particles that take no part, or whose position is not finite, get 0. Reads the
-   scene's x and v as they are. magnitude: the sum of the contacts' returns. */
-void cpu_dem_forces(const cpu_dem_scene* scene, double (*force)[3], double (*torque)[3], double* magnitude);
+   NULL): every pair of particles that take part (two RIGID particles of one owner skipped), each
+   computed in canonical order (cpu_dem_pair_force, a the lower id; on equal ids the lower slot)
+   with the pair's kept spring, then the walls with theirs; particles that take no part, or whose
+   position is not finite, get 0. Reads the scene's x and v as they are, and the history as the
+   last pass left it; afterwards the history holds exactly the contacts touching now with
+   k_s > 0, each with this substep's xi (h = scene->dt). magnitude: the sum of the contacts'
+   returns. */
+void cpu_dem_forces(cpu_dem_scene* scene, double (*force)[3], double (*torque)[3], double* magnitude);
 /* The same through a hashed grid of cells as wide as the largest contact distance (twice the
    largest radius), each particle's partners from the 27 cells around it. */
-void cpu_dem_forces_grid(const cpu_dem_scene* scene, double (*force)[3], double (*torque)[3], double* magnitude);
+void cpu_dem_forces_grid(cpu_dem_scene* scene, double (*force)[3], double (*torque)[3], double* magnitude);
 
 /* One substep h = scene->dt, in the GPU's order:
-     contact forces from the x and v as they are (a rigid particle's from the last stage 1);
+     contact forces from the x and v as they are (a rigid particle's from the last stage 1) and
+       the history (cpu_dem_forces: the scene's history becomes this substep's);
      grains: a = f / m + gravity + your forces at x; v += a h; x += v h (symplectic Euler); a grain
        whose position is not finite is left as it is; an update that is not finite keeps the old
        x, stops the grain and adds to scene->non_finite;

@@ -11,13 +11,21 @@
        state: grains' positions and velocities, bodies' centres, velocities, angular momenta and
        orientations, the rigid particles placed from them (so the force and torque sums match);
      - dem_reference_momentum: in a closed box without gravity, grains and bodies colliding away
-       from the walls keep their total linear momentum (and angular momentum) over 400 substeps.
+       from the walls keep their total linear momentum (and angular momentum) over 400 substeps;
+     - dem_reference_history: the tangential spring's history (static friction, Cundall & Strack
+       1979; notes in cpu_dem.h): 60 substeps of grains of three materials (one viscous), two
+       bodies, a container, a dome and a slope under gravity, the reference loading the GPU's
+       state before each and keeping its own springs; every acceleration and each body's
+       momenta after each substep match, while contacts start, end, slide and stick.
+   The library's default shear model is the spring (k_s = 2/7 of the stiffness), so the first
+   substep of a contact already carries k_s v_t h: the reference's materials mirror it.
    Tolerances are relative to the sum of the magnitudes of the terms behind each value (what the
    reference returns, see cpu_dem.h): float's rounding scales with them, not with the result. */
 #include "gp_test.h"
 #include "fixture.h"
 #include "gpuparticle.h"
 #include "cpu_dem.h"
+#include "cpu_collider.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,8 +41,9 @@
 /* A world and what the reference needs to mirror it. */
 typedef struct ref_world {
     gp_world* w;
-    cpu_dem_material materials[2];
-    gp_collider_desc colliders[2];
+    cpu_dem_material materials[3];
+    uint32_t material_count;
+    gp_collider_desc colliders[3];
     uint32_t collider_count;
     gp_force forces[2];
     uint32_t force_count;
@@ -52,20 +61,35 @@ static double ref_uniform(uint64_t* state, double lo, double hi) {
 static double ref_length(const double a[3]) { return sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]); }
 
 /* Phase 0: diameter 0.01 m, every default. Phase 1: diameter 0.008 m, steel (7800 kg/m^3), twice
-   the default damping, four times the shear, friction 0.3: pairs of the two use the mean. The
+   the default damping, four times the shear, friction 0.3: pairs of the two use the mean. Both
+   keep the default shear model, the tangential spring, k_s = 2/7 of the stiffness. The
    reference derives both from cpu_dem_material_default, and they must match what the library
-   resolved to float's rounding. */
+   resolved to float's rounding (k_s but for a viscous material, which takes none). */
+static void ref_check_material(ref_world* r, uint32_t p) {
+    const cpu_dem_material* c = &r->materials[p];
+    gp_granular_material got;
+    CHECK(gp_granular_material_get(r->w, p, &got) == GP_OK);
+    CHECKF(fabs(got.mass / c->mass - 1.0) < 1e-6 && fabs(got.stiffness / c->stiffness - 1.0) < 1e-6 &&
+           fabs(got.damping / c->damping - 1.0) < 1e-6 && fabs(got.shear / c->shear - 1.0) < 1e-6 &&
+           fabs(got.friction / c->friction - 1.0) < 1e-6 &&
+           (c->viscous || fabs(got.tangential_stiffness / c->tangential_stiffness - 1.0) < 1e-6) &&
+           (got.shear_model == GP_SHEAR_VISCOUS) == (c->viscous != 0), "phase %u: the library resolved m %g k %g eta %g k_t %g mu %g "
+           "k_s %g model %d; the reference derives %g %g %g %g %g %g viscous %d", p, got.mass, got.stiffness, got.damping, got.shear,
+           got.friction, got.tangential_stiffness, (int)got.shear_model, c->mass, c->stiffness, c->damping, c->shear, c->friction,
+           c->tangential_stiffness, c->viscous);
+}
+
 static void ref_materials(ref_world* r) {
-    gp_granular_material m, got;
-    int p;
+    gp_granular_material m;
     memset(&m, 0, sizeof m);
     m.diameter = 0.01f;
     CHECK(gp_granular_material_set(r->w, 0, &m) == GP_OK);
     r->materials[0] = cpu_dem_material_default(0.01f);
-    r->materials[1] = cpu_dem_material_default(0.008f);   /* sand's; mass, k and the default eta scale with the density */
+    r->materials[1] = cpu_dem_material_default(0.008f);   /* sand's; mass, k, k_s and the default eta scale with the density */
     r->materials[1].density = 7800.0;
     r->materials[1].mass *= 7800.0 / 2500.0;
     r->materials[1].stiffness *= 7800.0 / 2500.0;
+    r->materials[1].tangential_stiffness *= 7800.0 / 2500.0;
     r->materials[1].damping *= 2.0 * 7800.0 / 2500.0;
     r->materials[1].shear = 2.0 * r->materials[1].damping;   /* 4 x the default */
     r->materials[1].friction = 0.3;
@@ -76,15 +100,9 @@ static void ref_materials(ref_world* r) {
     m.shear = (float)r->materials[1].shear;
     m.friction = 0.3f;
     CHECK(gp_granular_material_set(r->w, 1, &m) == GP_OK);
-    for (p = 0; p < 2; ++p) {
-        const cpu_dem_material* c = &r->materials[p];
-        CHECK(gp_granular_material_get(r->w, (uint32_t)p, &got) == GP_OK);
-        CHECKF(fabs(got.mass / c->mass - 1.0) < 1e-6 && fabs(got.stiffness / c->stiffness - 1.0) < 1e-6 &&
-               fabs(got.damping / c->damping - 1.0) < 1e-6 && fabs(got.shear / c->shear - 1.0) < 1e-6 &&
-               fabs(got.friction / c->friction - 1.0) < 1e-6, "phase %d: the library resolved m %g k %g eta %g k_t %g mu %g; the "
-               "reference derives %g %g %g %g %g", p, got.mass, got.stiffness, got.damping, got.shear, got.friction, c->mass,
-               c->stiffness, c->damping, c->shear, c->friction);
-    }
+    r->material_count = 2;
+    ref_check_material(r, 0);
+    ref_check_material(r, 1);
 }
 
 /* A world of cell REF_CELL (hashed grid), deterministic, with both materials. */
@@ -263,13 +281,13 @@ static void ref_read(ref_world* r, ref_state* s, int with_acceleration) {
     CHECK(cpu_dem_scene_alloc(&s->scene, n));
     cpu_dem_scene_load(&s->scene, s->position, s->velocity, s->info);
     s->scene.materials = r->materials;
-    s->scene.material_count = 2;
+    s->scene.material_count = r->material_count;
     s->scene.colliders = r->colliders;
     s->scene.collider_count = r->collider_count;
     s->scene.forces = r->forces;
     s->scene.force_count = r->force_count;
     memcpy(s->scene.gravity, r->gravity, sizeof s->scene.gravity);
-    s->scene.dt = REF_H;
+    s->scene.dt = (float)REF_H;   /* the GPU's substep, which the springs grow by */
     for (b = 0; b < r->body_count; ++b) {
         const gp_body_state* st = &s->states[b];
         const cpu_dem_shape* shape = &r->shapes[r->body_shape[b]];
@@ -333,6 +351,16 @@ static int ref_expected(const ref_state* s, uint32_t i, const double f[3], doubl
     return 1;
 }
 
+/* cpu_dem_forces, leaving the scene's history as it was (the pass would replace it by its own):
+   a second pass over the same state then reads the same springs. */
+static void ref_forces_keep(cpu_dem_scene* scene, double (*f)[3], double (*t)[3], double* m) {
+    cpu_dem_history kept;
+    CHECK(cpu_dem_history_copy(&kept, &scene->history));
+    cpu_dem_forces(scene, f, t, m);
+    cpu_dem_history_free(&scene->history);
+    scene->history = kept;
+}
+
 /* Compares the acceleration attribute with the reference slot by slot. A particle whose
    position is not finite meets no one and must read exactly 0. Returns the worst
    |gpu - cpu| / magnitude; *power receives the largest |a - a_without_spin| / magnitude, what a
@@ -343,12 +371,12 @@ static double ref_compare_forces(ref_state* s, const char* what, double* power) 
     double(*g)[3] = (double(*)[3])calloc((size_t)n + 1, sizeof *g);
     double* m = (double*)calloc((size_t)n + 1, sizeof *m);
     double worst = 0.0, L[REF_MAX_BODIES][3];
-    cpu_dem_forces(&s->scene, f, NULL, m);
+    ref_forces_keep(&s->scene, f, NULL, m);
     for (b = 0; b < s->scene.body_count; ++b) {   /* the same without the bodies' spin */
         memcpy(L[b], s->bodies[b].L, sizeof L[b]);
         memset(s->bodies[b].L, 0, sizeof L[b]);
     }
-    cpu_dem_forces(&s->scene, g, NULL, NULL);
+    ref_forces_keep(&s->scene, g, NULL, NULL);
     for (b = 0; b < s->scene.body_count; ++b) memcpy(s->bodies[b].L, L[b], sizeof L[b]);
     *power = 0.0;
     for (i = 0; i < n; ++i) {
@@ -581,7 +609,7 @@ static void test_dem_reference_substep(void) {
     m = (double*)calloc((size_t)before.count + 1, sizeof *m);
     {   /* the bodies' force and torque bounds, from the start state (stage 4's r_k) */
         double Fmag[REF_MAX_BODIES], Tmag[REF_MAX_BODIES], Tcontact[REF_MAX_BODIES][3];
-        cpu_dem_forces(&before.scene, f, t, m);
+        ref_forces_keep(&before.scene, f, t, m);   /* cpu_dem_step below reads the same (empty) history */
         for (b = 0; b < r.body_count; ++b) {
             double ext[3] = {0.0, 0.0, 0.0}, g = ref_length(before.scene.gravity);
             Fmag[b] = before.bodies[b].shape->mass * (g + cpu_dem_user_forces(&before.scene, before.bodies[b].X, ext));
@@ -858,9 +886,386 @@ static void test_dem_reference_momentum(void) {
     }
 }
 
+/* ---- (d) the tangential spring's history over many substeps ------------------------------------ */
+
+#define REF_HISTORY_SUBSTEPS 60
+
+/* Phase 2: diameter 0.01 m, the paper's viscous shear alone (GP_SHEAR_VISCOUS: k_s counts as 0,
+   so its pairs with phase 0 or 1 have half their k_s), friction 0.4, every other default. */
+static void ref_viscous_material(ref_world* r) {
+    gp_granular_material m;
+    memset(&m, 0, sizeof m);
+    m.diameter = 0.01f;
+    m.friction = 0.4f;
+    m.shear_model = GP_SHEAR_VISCOUS;
+    CHECK(gp_granular_material_set(r->w, 2, &m) == GP_OK);
+    r->materials[2] = cpu_dem_material_default(0.01f);
+    r->materials[2].friction = 0.4;
+    r->materials[2].viscous = 1;
+    r->material_count = 3;
+    ref_check_material(r, 2);
+}
+
+/* The smallest distance from x to a wall (a container's face, another collider's surface) less rad. */
+static double ref_wall_gap(const ref_world* r, const double x[3], double rad) {
+    double gap = INFINITY, n[3];
+    uint32_t k;
+    int a;
+    for (k = 0; k < r->collider_count; ++k) {
+        const gp_collider_desc* c = &r->colliders[k];
+        if (c->shape == GP_SHAPE_BOX && c->inside)
+            for (a = 0; a < 3; ++a) gap = fmin(gap, c->half_extents[a] - fabs(x[a] - c->center[a]) - rad);
+        else
+            gap = fmin(gap, cpu_collider_distance(c, x, n) - rad);
+    }
+    return gap;
+}
+
+/* The scene of dem_reference_history: a container box of half side 0.035 m with a dome (a sphere
+   collider half sunk in the floor) and a 45-degree slope across one lower edge (a plane), gravity
+   tilted along the floor (2 and 1 m/s^2); a sand ball body (8 particles) rolling and spinning on
+   the floor and a steel box body (12) sliding on it; 12 grains resting on the floor (overlapping
+   it by 1e-6 m), creeping at up to 2 cm/s, and 89 grains thrown at up to 0.8 m/s among them, of
+   phases 0, 1, 0, 1, 2 in turn (2: viscous). Grains are drawn at random, kept where they overlap
+   no particle and no wall by more than 3% of the contact distance. Before them, 6 grains of phase
+   0 touching two or three walls at once, thrown into them and along: the floor's edges with two
+   faces of the box, a corner of it, the slope's foot and the dome's, and the V between the slope
+   and the dome (each wall keeps its own spring: face and collider). */
+static void ref_history_scene(ref_world* r, uint64_t seed) {
+    uint64_t rng = seed * 0x9e3779b97f4a7c15ull + 3;
+    const double box = 0.035;
+    gp_collider_desc c;
+    gp_shape_desc shape;
+    double placed[160][4];   /* x, y, z, radius of every particle so far */
+    float xyz[3], vel[3];
+    uint32_t n = 0, s[2], b, k, tries = 0, grains = 0;
+    int a;
+    ref_gravity(r, 2.0, -9.81, 1.0);
+    ref_container(r, (float)box);
+    memset(&c, 0, sizeof c);
+    c.shape = GP_SHAPE_SPHERE;
+    c.center[0] = -0.008f; c.center[1] = (float)-box; c.center[2] = -0.015f;
+    c.radius = 0.01f;
+    ref_collider(r, &c);
+    memset(&c, 0, sizeof c);
+    c.shape = GP_SHAPE_PLANE;
+    c.center[0] = (float)-box; c.center[1] = -0.02f;
+    c.normal[0] = 1.0f; c.normal[1] = 1.0f;
+    ref_collider(r, &c);
+    memset(&shape, 0, sizeof shape);
+    shape.shape = GP_SHAPE_SPHERE;
+    shape.radius = 0.01f;
+    s[0] = ref_shape(r, &shape);
+    memset(&shape, 0, sizeof shape);
+    shape.shape = GP_SHAPE_BOX;
+    shape.phase = 1;
+    shape.half_extents[0] = 0.012f; shape.half_extents[1] = 0.008f; shape.half_extents[2] = 0.008f;
+    s[1] = ref_shape(r, &shape);
+    {
+        const double at[2][3] = {{-0.008, -box + 0.01 - 2e-5, 0.016}, {0.014, -box + 0.008 - 1e-5, 0.014}};
+        const double v[2][3] = {{0.3, 0.0, -0.1}, {-0.2, 0.0, 0.15}}, w[2][3] = {{0.0, 5.0, 20.0}, {0.0, 3.0, 0.0}};
+        const double q[4] = {0.0, 0.0, 0.0, 1.0}, qs[4] = {1.0, 0.0, 0.0, 0.0};
+        for (b = 0; b < 2; ++b) {
+            cpu_dem_body placed_body = cpu_dem_body_place(&r->shapes[s[b]], at[b], qs, v[b], w[b]);
+            ref_body(r, s[b], at[b], q, v[b], w[b]);
+            for (k = 0; k < r->shapes[s[b]].count; ++k, ++n) {
+                cpu_dem_body_particle(&placed_body, k, placed[n], NULL, NULL);
+                placed[n][3] = r->shapes[s[b]].particle_radius;
+            }
+        }
+    }
+    {   /* grains thrown into two or three walls at once: a box's edges and corner, the slope's and the
+           dome's feet on the floor, and the V between the slope and the dome (two colliders) */
+        const double r0 = 0.5 * r->materials[0].diameter, in = r0 - 1e-6, root2 = sqrt(2.0), dome = 0.01 + in;
+        const double S = in * root2 - 0.055, w = S + box, A = 0.008;   /* the V: x + y = S, |(x, y) - (-A, -box)| = dome */
+        const double u = 0.5 * (w - A - sqrt((A - w) * (A - w) - 2.0 * (A * A + w * w - dome * dome)));
+        const double at[6][3] = {{box - in, -box + in, -0.002}, {0.0, -box + in, -box + in}, {box - in, -box + in, box - in},
+                                 {S + box - in, -box + in, 0.0}, {-A + sqrt(dome * dome - in * in), -box + in, -0.015},
+                                 {u, S - u, -0.015}};
+        const float v[6][3] = {{0.4f, -0.4f, 0.3f}, {0.3f, -0.4f, -0.4f}, {0.3f, -0.3f, 0.35f}, {-0.4f, -0.4f, 0.3f},
+                               {-0.4f, -0.3f, 0.2f}, {0.05f, -0.5f, 0.3f}};
+        for (k = 0; k < 6; ++k) {
+            double x[3];
+            uint32_t o;
+            for (a = 0; a < 3; ++a) xyz[a] = (float)at[k][a];
+            for (a = 0; a < 3; ++a) x[a] = xyz[a];
+            for (o = 0; o < n; ++o) {
+                double d[3] = {x[0] - placed[o][0], x[1] - placed[o][1], x[2] - placed[o][2]};
+                CHECKF(ref_length(d) >= r0 + placed[o][3], "edge grain %u overlaps particle %u", k, o);
+            }
+            CHECKF(ref_wall_gap(r, x, r0) > -2e-6 && ref_wall_gap(r, x, r0) < 0.0, "edge grain %u: gap %g to the walls", k,
+                   ref_wall_gap(r, x, r0));
+            ref_grains(r, 0, 1, xyz, v[k]);
+            memcpy(placed[n], x, sizeof x);
+            placed[n++][3] = r0;
+        }
+    }
+    while (grains < 101 && tries++ < 200000) {
+        uint32_t phase = (uint32_t)(grains % 5 == 4 ? 2 : grains % 2);
+        double x[3], rad = 0.5 * r->materials[phase].diameter, gap;
+        int resting = grains < 12, clear = 1;
+        for (a = 0; a < 3; ++a) {
+            x[a] = ref_uniform(&rng, -box + rad, box - rad);
+            vel[a] = (float)(resting ? ref_uniform(&rng, -0.02, 0.02) : ref_uniform(&rng, -0.8, 0.8));
+        }
+        if (resting) {
+            x[1] = -box + rad - 1e-6;
+            vel[1] = 0.0f;
+        } else {
+            x[1] = ref_uniform(&rng, -box + rad, 0.0);
+            vel[1] = (float)ref_uniform(&rng, -0.8, 0.3);
+        }
+        for (a = 0; a < 3; ++a) xyz[a] = (float)x[a];
+        for (a = 0; a < 3; ++a) x[a] = xyz[a];
+        gap = ref_wall_gap(r, x, rad);
+        if (gap < (resting ? -2e-6 : -0.03 * rad)) clear = 0;
+        if (resting && clear) {   /* on the floor, and on no other wall */
+            double above[3] = {x[0], x[1] + 1e-5, x[2]};
+            clear = ref_wall_gap(r, above, rad) > 0.0;
+        }
+        for (k = 0; k < n && clear; ++k) {
+            double d[3] = {x[0] - placed[k][0], x[1] - placed[k][1], x[2] - placed[k][2]};
+            clear = ref_length(d) >= 0.97 * (rad + placed[k][3]);
+        }
+        if (!clear) continue;
+        ref_grains(r, phase, 1, xyz, vel);
+        memcpy(placed[n], x, sizeof x);
+        placed[n++][3] = rad;
+        ++grains;
+    }
+    CHECKF(grains == 101, "only %u grains found room", grains);
+}
+
+/* The springs of `now` that `before` did not hold (started), and those of `before` that `now`
+   no longer does (ended). */
+static void ref_history_changes(const cpu_dem_history* before, const cpu_dem_history* now, uint32_t* started, uint32_t* ended) {
+    uint32_t k;
+    for (k = 0; k < now->count; ++k) {
+        const cpu_dem_spring* p = &now->springs[k];
+        *started += cpu_dem_history_find(before, p->id, p->wall, p->partner) == NULL;
+    }
+    for (k = 0; k < before->count; ++k) {
+        const cpu_dem_spring* p = &before->springs[k];
+        *ended += cpu_dem_history_find(now, p->id, p->wall, p->partner) == NULL;
+    }
+}
+
+/* The largest number of springs any one particle keeps (a pair's counts for both). */
+static uint32_t ref_history_most(const cpu_dem_history* h, uint32_t capacity) {
+    uint32_t* count = (uint32_t*)calloc((size_t)capacity + 1, sizeof *count), k, most = 0;
+    for (k = 0; k < h->count; ++k) {
+        const cpu_dem_spring* p = &h->springs[k];
+        if (p->id < capacity) most = ++count[p->id] > most ? count[p->id] : most;
+        if (!p->wall && p->partner < capacity) most = ++count[p->partner] > most ? count[p->partner] : most;
+    }
+    free(count);
+    return most;
+}
+
+/* Forces of the scene with the given springs in place of its history (the scene's history is
+   left as it was). */
+static void ref_forces_with(cpu_dem_scene* scene, const cpu_dem_history* springs, double (*f)[3], double* m) {
+    cpu_dem_history kept = scene->history;
+    CHECK(cpu_dem_history_copy(&scene->history, springs));
+    cpu_dem_forces(scene, f, NULL, m);
+    cpu_dem_history_free(&scene->history);
+    scene->history = kept;
+}
+
+/* REF_HISTORY_SUBSTEPS substeps of REF_H, each on its own gp_world_step (substeps = 1), of the
+   scene of ref_history_scene (127 particles: 107 grains of three materials, two bodies; a
+   container, a dome, a slope; gravity). Before each substep the reference loads the GPU's state
+   (positions, velocities, bodies) and computes its forces with its own history, kept by id
+   from substep to substep: so the springs it reads are its own, grown from the GPU's velocities,
+   never the GPU's. After the substep, per particle (by id: the GPU re-sorts the store), the
+   GPU's acceleration within REF_TOLERANCE of the terms' magnitude (cpu_dem.h: the springs'
+   k_s (|xi| + h |u|) counted in); per body, V and L within the bounds of dem_reference_substep
+   (so the contact torques, the springs' included). The scene must show what it tests: at some
+   substep, dropping every kept spring (a GPU that ignored the history) would move some
+   particle's acceleration by 100 times the tolerance, and dropping the walls' alone by 10 times;
+   contacts must start and end (at least 20 each), slide and stick (at least 100 spring-substeps
+   each), at walls and between particles; no particle ever keeps more springs than the GPU's
+   contact_slots (else the GPU may drop one: the test would be void); and the reference's grid
+   pass must agree with its O(n^2) pass (forces to 1e-12 of the magnitudes, the history bit for
+   bit) at every substep. After each substep the GPU keeps as many springs as the reference
+   (gp_dem_stats_read), none refused a slot. */
+static void test_dem_reference_history(void) {
+    ref_world r;
+    gp_world_desc defaults;
+    gp_step_desc step;
+    gp_dem_stats stats;
+    cpu_dem_history history, grid_history;
+    const uint32_t capacity = 512;
+    double worst = 0.0, worst_body = 0.0, power = 0.0, wall_power = 0.0, grid_worst = 0.0, h = (float)REF_H;
+    uint32_t sub, started = 0, ended = 0, sliding = 0, sticking = 0, wall_springs = 0, pair_springs = 0, most = 0, failures = 0;
+    uint32_t grid_mismatch = 0;
+    int log_count;
+    memset(&history, 0, sizeof history);
+    memset(&grid_history, 0, sizeof grid_history);
+    defaults = gp_query_world_defaults(NULL);
+    if (!ref_open(&r, capacity)) return;
+    ref_viscous_material(&r);
+    ref_history_scene(&r, 13);
+    memset(&step, 0, sizeof step);
+    step.dt = (float)REF_H;
+    step.substeps = 1;
+    log_count = fixture_log_count;
+    for (sub = 0; sub < REF_HISTORY_SUBSTEPS; ++sub) {
+        ref_state before, after;
+        cpu_dem_history old, walls_dropped, empty;
+        uint32_t n, i, j, b, k, *slot;
+        double(*f)[3], (*t)[3], (*g)[3], *m, *mg;
+        ref_read(&r, &before, 0);
+        n = before.count;
+        f = (double(*)[3])calloc((size_t)n + 1, sizeof *f);
+        t = (double(*)[3])calloc((size_t)n + 1, sizeof *t);
+        g = (double(*)[3])calloc((size_t)n + 1, sizeof *g);
+        m = (double*)calloc((size_t)n + 1, sizeof *m);
+        mg = (double*)calloc((size_t)n + 1, sizeof *mg);
+        before.scene.history = history;   /* the reference's own springs, by id */
+        memset(&history, 0, sizeof history);
+        CHECK(cpu_dem_history_copy(&old, &before.scene.history));
+        cpu_dem_forces(&before.scene, f, t, m);
+        /* the grid pass with its own history: the same forces and springs */
+        {
+            cpu_dem_history kept = before.scene.history;
+            double e = 0.0;
+            before.scene.history = grid_history;
+            cpu_dem_forces_grid(&before.scene, g, NULL, mg);
+            grid_history = before.scene.history;
+            before.scene.history = kept;
+            for (i = 0; i < n; ++i) {
+                double d[3] = {g[i][0] - f[i][0], g[i][1] - f[i][1], g[i][2] - f[i][2]};
+                if (m[i] > 0.0) e = fmax(e, ref_length(d) / m[i]);
+                else if (ref_length(d) > 0.0) e = INFINITY;
+            }
+            grid_worst = fmax(grid_worst, e);
+            if (grid_history.count != kept.count ||
+                (kept.count && memcmp(grid_history.springs, kept.springs, (size_t)kept.count * sizeof *kept.springs) != 0))
+                ++grid_mismatch;
+        }
+        /* what the scene shows: springs started and ended, sliding and sticking, the most per particle */
+        ref_history_changes(&old, &before.scene.history, &started, &ended);
+        for (k = 0; k < before.scene.history.count; ++k) {
+            const cpu_dem_spring* p = &before.scene.history.springs[k];
+            sliding += p->sliding;
+            sticking += !p->sliding;
+            wall_springs += p->wall;
+            pair_springs += !p->wall;
+        }
+        k = ref_history_most(&before.scene.history, capacity);
+        most = k > most ? k : most;
+        /* and what a GPU that dropped every spring, or the walls' alone, would be off by */
+        memset(&empty, 0, sizeof empty);
+        memset(&walls_dropped, 0, sizeof walls_dropped);
+        CHECK(cpu_dem_history_copy(&walls_dropped, &old));
+        for (i = 0, j = 0; i < walls_dropped.count; ++i)
+            if (!walls_dropped.springs[i].wall) walls_dropped.springs[j++] = walls_dropped.springs[i];
+        walls_dropped.count = j;
+        for (k = 0; k < 2; ++k) {
+            ref_forces_with(&before.scene, k ? &walls_dropped : &empty, g, NULL);
+            for (i = 0; i < n; ++i) {
+                double d[3] = {g[i][0] - f[i][0], g[i][1] - f[i][1], g[i][2] - f[i][2]};
+                if (m[i] > 0.0) {
+                    if (k) wall_power = fmax(wall_power, ref_length(d) / m[i]);
+                    else power = fmax(power, ref_length(d) / m[i]);
+                }
+            }
+        }
+        cpu_dem_history_free(&walls_dropped);
+        cpu_dem_history_free(&old);
+        history = before.scene.history;   /* kept for the next substep */
+        memset(&before.scene.history, 0, sizeof before.scene.history);
+
+        CHECKF(gp_world_step(r.w, &step) == GP_OK, "substep %u: gp_world_step: %s", sub, fixture_log);
+        ref_no_truncation(&r, "history");
+        CHECK(gp_dem_stats_read(r.w, &stats) == GP_OK);   /* the GPU kept what the reference keeps */
+        CHECKF(stats.contacts_kept == history.count && stats.contacts_unkept == 0, "substep %u: the GPU kept %u springs (%u found no "
+               "slot), the reference %u", sub, stats.contacts_kept, stats.contacts_unkept, history.count);
+        ref_read(&r, &after, 1);
+        CHECKF(after.count == n, "substep %u: %u particles, not %u", sub, after.count, n);
+        slot = ref_slots(before.info, n, capacity);
+        for (j = 0; j < after.count && j < n; ++j) {   /* after's slot j against before's slot i of the same id */
+            const gp_particle_position* A = &after.acceleration[j];
+            const double gpu[3] = {A->x, A->y, A->z};
+            double want[3], mag, d[3], e;
+            uint32_t id = after.info[j].id;
+            i = id < capacity ? slot[id] : 0xffffffffu;
+            if (i == 0xffffffffu) { CHECKF(0, "substep %u: id %u is not in the store before the substep", sub, id); continue; }
+            if (!ref_expected(&before, i, f[i], m[i], want, &mag)) continue;
+            for (k = 0; k < 3; ++k) d[k] = gpu[k] - want[k];
+            e = mag > 0.0 ? ref_length(d) / mag : ref_length(d) > 0.0 ? INFINITY : 0.0;
+            if (!(e <= REF_TOLERANCE) && failures++ < 6)
+                CHECKF(0, "substep %u: id %u (kind %u, phase %u): the GPU's acceleration (%.7g %.7g %.7g), the reference's (%.7g %.7g "
+                       "%.7g): off by %.3g of the terms' magnitude %.4g (tolerance %g)", sub, id, before.info[i].kind & 0xffu,
+                       before.info[i].kind >> 16, gpu[0], gpu[1], gpu[2], want[0], want[1], want[2], e, mag, REF_TOLERANCE);
+            if (e > worst || e != e) worst = e;
+        }
+        for (b = 0; b < r.body_count; ++b) {   /* stage 4 and 5's momenta from the reference's forces and torques */
+            const cpu_dem_body* cb = &before.bodies[b];
+            const gp_body_state* st = &after.states[b];
+            uint32_t count = cb->shape->count;
+            double* fk = (double*)calloc(3 * (size_t)count, sizeof *fk);
+            double* tk = (double*)calloc(3 * (size_t)count, sizeof *tk);
+            double F[3], tau[3], V[3], L[3], M = cb->shape->mass, Fmag = M * ref_length(before.scene.gravity), Tmag = 0.0;
+            double vbound, lbound, e;
+            for (i = 0; i < n; ++i) {
+                double rk[3];
+                if ((before.info[i].kind & 0xffu) != GP_KIND_RIGID || before.info[i].owner != b) continue;
+                k = before.info[i].id - cb->first_id;
+                memcpy(fk + 3 * (size_t)k, f[i], sizeof f[i]);
+                memcpy(tk + 3 * (size_t)k, t[i], sizeof t[i]);
+                cpu_dem_body_particle(cb, k, NULL, NULL, rk);
+                Fmag += m[i];
+                Tmag += (ref_length(rk) + before.scene.radius[i]) * m[i];
+            }
+            cpu_dem_body_sums(cb, fk, tk, before.scene.gravity, F, tau);
+            for (k = 0; k < 3; ++k) {
+                V[k] = (cb->P[k] + F[k] * h) / M;
+                L[k] = cb->L[k] + tau[k] * h;
+            }
+            vbound = REF_TOLERANCE * h * Fmag / M + 4.0 * REF_EPS * ref_length(V);
+            lbound = REF_TOLERANCE * h * Tmag + 4.0 * REF_EPS * ref_length(L);
+            e = fmax(ref_diff3(st->velocity, V) / vbound, ref_diff3(st->angular_momentum, L) / lbound);
+            CHECKF(e <= 1.0, "substep %u, body %u: GPU V (%.7g %.7g %.7g) L (%.7g %.7g %.7g), reference V (%.7g %.7g %.7g) L (%.7g %.7g "
+                   "%.7g): |dV| %.3g (bound %.3g), |dL| %.3g (bound %.3g)", sub, b, st->velocity[0], st->velocity[1], st->velocity[2],
+                   st->angular_momentum[0], st->angular_momentum[1], st->angular_momentum[2], V[0], V[1], V[2], L[0], L[1], L[2],
+                   ref_diff3(st->velocity, V), vbound, ref_diff3(st->angular_momentum, L), lbound);
+            worst_body = fmax(worst_body, e);
+            free(fk); free(tk);
+        }
+        free(slot); free(f); free(t); free(g); free(m); free(mg);
+        ref_free(&before);
+        ref_free(&after);
+    }
+    if (failures > 6) CHECKF(0, "%u accelerations off in all", failures);
+    CHECKF(fixture_log_count == log_count, "the library warned during the run (a contact without a slot?): %s", fixture_log);
+    CHECKF(most <= defaults.contact_slots, "a particle kept %u springs, more than the GPU's %u contact slots: the scene is void", most,
+           defaults.contact_slots);
+    CHECKF(power > 100.0 * REF_TOLERANCE, "dropping every spring would be off by only %.3g of the magnitudes: the scene cannot see the "
+           "history", power);
+    CHECKF(wall_power > 10.0 * REF_TOLERANCE, "dropping the walls' springs would be off by only %.3g of the magnitudes", wall_power);
+    CHECKF(started >= 20 && ended >= 20, "contacts started %u and ended %u times: at least 20 each wanted", started, ended);
+    CHECKF(sliding >= 100 && sticking >= 100, "%u sliding and %u sticking spring-substeps: at least 100 each wanted", sliding, sticking);
+    CHECKF(wall_springs >= 100 && pair_springs >= 100, "%u wall and %u pair spring-substeps: at least 100 each wanted", wall_springs,
+           pair_springs);
+    CHECKF(grid_worst <= 1e-12 && grid_mismatch == 0, "the reference's grid pass differs from its O(n^2) pass: forces by %.3g of the "
+           "magnitudes, the history at %u substeps", grid_worst, grid_mismatch);
+    if (getenv("GP_TEST_VERBOSE"))
+        fprintf(stderr, "    history: %d substeps: worst |gpu - cpu| %.3g of the magnitudes (tolerance %g), bodies %.3g of their bounds; "
+                "dropping every spring would be off by %.3g, the walls' by %.3g; springs started %u, ended %u, sliding %u, sticking "
+                "%u, at walls %u, between particles %u; at most %u per particle (slots %u); grid pass %.2g\n", REF_HISTORY_SUBSTEPS,
+                worst, REF_TOLERANCE, worst_body, power, wall_power, started, ended, sliding, sticking, wall_springs, pair_springs,
+                most, defaults.contact_slots, grid_worst);
+    cpu_dem_history_free(&history);
+    cpu_dem_history_free(&grid_history);
+    ref_close(&r);
+}
+
 const gp_test_case dem_reference_tests[] = {
     {"dem_reference_contact_forces", test_dem_reference_contact_forces},
     {"dem_reference_substep", test_dem_reference_substep},
     {"dem_reference_momentum", test_dem_reference_momentum},
+    {"dem_reference_history", test_dem_reference_history},
 };
 const int dem_reference_test_count = (int)(sizeof dem_reference_tests / sizeof dem_reference_tests[0]);
