@@ -42,7 +42,9 @@
    particles (65,536 particles) and 16,384 grains dropped into a box, in iterations (substeps) per
    second on the GPU and with tests/cpu_dem.c's single-threaded grid version on the same state
    (checked first against the GPU's contact accelerations), and the speed-up; 1,048,576-particle
-   rows too (262,144 bodies; grains) when GP_BENCH_MAX_PARTICLES is at least 1,048,576.
+   rows too (262,144 bodies; grains) when GP_BENCH_MAX_PARTICLES is at least 1,048,576. Then the
+   cost of the contacts kept (issue 13): each scene with the default shear spring and with
+   GP_SHEAR_VISCOUS, stepped in turn in one run (dem_history_row), and the bytes they take.
 
    The coupling section reproduces paper 000's figure 29-11 (top, see coupling_bench_row): 49,153
    fluid particles in a tank among 61 rigid glasses of particles of the fluid's spacing, in GPU
@@ -1151,11 +1153,14 @@ typedef struct dem_row {
     double paper_ips;       /* < 0: none */
     int runs;               /* 0: not run (note says why) */
     double step_ms;         /* one substep, wall clock to a readback, mean */
-    double contact_ms;      /* the dem_contact stage of a substep, GPU timers */
+    double contact_ms;      /* the contact passes of a substep (dem_contact and dem_walls), GPU timers */
     double stages_ms;       /* every stage of a substep, GPU timers */
     double cpu_ms;          /* cpu_dem_step_grid, median; < 0: not run */
     double error;           /* worst GPU-CPU acceleration difference over the terms' magnitude */
     double contacts;        /* the share of particles with a contact force, the CPU's count at the checked state */
+    /* dem_history_row: medians of substeps taken in turn with the default material and with
+       GP_SHEAR_VISCOUS (nothing kept): the contact passes, the whole substep, and the carry */
+    double spring_contact_ms, viscous_contact_ms, spring_step_ms, viscous_step_ms, carry_ms;
     char note[160];
 } dem_row;
 
@@ -1219,7 +1224,10 @@ static void dem_scene(gp_world* world, const cpu_dem_material* material, const g
 }
 
 /* The CPU column: first the check (the GPU's contact accelerations after gp_fluid_compute
-   against cpu_dem_forces_grid), then cpu_dem_step_grid timed, median of up to DEM_CPU_RUNS. */
+   against cpu_dem_forces_grid), then cpu_dem_step_grid timed, median of up to DEM_CPU_RUNS. The
+   check runs with the viscous shear on both sides: the springs the GPU kept through the warm-up
+   are not the CPU's (test dem_reference_history checks the springs, substep by substep); the
+   timing with the world's own material, springs included. */
 static void dem_cpu(gp_world* world, const cpu_dem_material* material, const gp_collider_desc* walls, const cpu_dem_shape* shape,
                     dem_row* row) {
     uint32_t n = gp_particle_count(world), i, touching = 0;
@@ -1232,12 +1240,21 @@ static void dem_cpu(gp_world* world, const cpu_dem_material* material, const gp_
     double* magnitude = (double*)bench_alloc((size_t)n * sizeof *magnitude);
     double ms[DEM_CPU_RUNS], spent = 0.0;
     cpu_dem_scene scene;
+    cpu_dem_material viscous = *material;
+    gp_granular_material kept, check;
     int runs = 0;
 
+    check_result(gp_granular_material_get(world, 0, &kept), "gp_granular_material_get", n);
+    check = kept;
+    check.shear_model = GP_SHEAR_VISCOUS;
+    viscous.viscous = 1;
+    check_result(gp_granular_material_set(world, 0, &check), "gp_granular_material_set", n);
     check_result(gp_fluid_compute(world, (float)cpu_dem_material_substep(material)), "gp_fluid_compute", n);
     check_result(gp_particles_read(world, GP_ATTRIBUTE_ACCELERATION, 0, n, acceleration), "gp_particles_read", n);
-    dem_scene(world, material, walls, shape, row->bodies, &scene, bodies, position, velocity, info);
+    check_result(gp_granular_material_set(world, 0, &kept), "gp_granular_material_set", n);
+    dem_scene(world, &viscous, walls, shape, row->bodies, &scene, bodies, position, velocity, info);
     cpu_dem_forces_grid(&scene, force, NULL, magnitude);
+    scene.materials = material;   /* timed with the springs */
     row->error = 0.0;
     for (i = 0; i < n; ++i) {
         double want[3], d[3], mag = magnitude[i] / scene.mass[i], e;
@@ -1269,29 +1286,25 @@ static void dem_cpu(gp_world* world, const cpu_dem_material* material, const gp_
     free(position); free(velocity); free(info); free(acceleration); free(bodies); free(force); free(magnitude);
 }
 
-/* One row: the world, the lattice, the warm-up, the CPU column, the timed substeps. */
-static void dem_bench_row(dem_row* row) {
+/* A row's scene: the world, the walls, the material (viscous: its shear GP_SHEAR_VISCOUS, the
+   paper's eq. 12 with nothing kept; else the default, the shear spring), the lattice of grains or
+   bodies, the same on every call (one seed per size). NULL when the world could not be made (the
+   row's note says why). */
+static gp_world* dem_world(dem_row* row, int viscous, cpu_dem_material* material, gp_collider_desc* walls, cpu_dem_shape* shape) {
     const double d = DEM_DIAMETER, pitch = row->bodies ? 2.2 * d : 1.02 * d;
-    uint32_t n = row->particles, units = row->bodies ? row->bodies : n, dims[3], i, j, k, a, count;
+    uint32_t n = row->particles, units = row->bodies ? row->bodies : n, dims[3], i, j, k, a;
     gp_world_desc desc;
     gp_world* world = NULL;
     gp_granular_material sand;
-    cpu_dem_material material;
-    cpu_dem_shape shape;
-    gp_collider_desc walls;
     gp_collider collider;
     gp_body_shape handle;
     gp_body_shape_info info;
-    gp_fluid_stats stats;
-    gp_grid_stats grid;
-    gp_timing timings[BENCH_MAX_STAGES];
     uint64_t rng = 0x000d0e5eedull + n;
-    double h, total = 0.0, stages = 0.0, contact = 0.0, points[12];
+    double points[12];
     float* xyz = (float*)bench_alloc((size_t)units * 12);
     float* vel = (float*)bench_alloc((size_t)units * 12);
     gp_body_desc* body = row->bodies ? (gp_body_desc*)bench_alloc((size_t)row->bodies * sizeof *body) : NULL;
     char text[16];
-    int s;
 
     dem_lattice(units, dims);
     memset(&desc, 0, sizeof desc);
@@ -1299,23 +1312,25 @@ static void dem_bench_row(dem_row* row) {
     desc.gpu_timings = true;
     desc.get_proc_address = (gp_get_proc_address_fn)eglGetProcAddress;
     desc.grid.cell_size = (float)d;   /* hashed, the default buckets */
-    memset(&walls, 0, sizeof walls);
-    walls.shape = GP_SHAPE_BOX;
-    walls.inside = true;
-    for (a = 0; a < 3; ++a) walls.half_extents[a] = (float)(0.5 * dims[a] * pitch + 2.0 * d);
-    walls.half_extents[1] += (float)(4.0 * d);   /* head room */
-    fprintf(stderr, "bench: dem %s: %s particles, lattice %u x %u x %u\n", row->name, grouped(n, text), dims[0], dims[1], dims[2]);
+    memset(walls, 0, sizeof *walls);
+    walls->shape = GP_SHAPE_BOX;
+    walls->inside = true;
+    for (a = 0; a < 3; ++a) walls->half_extents[a] = (float)(0.5 * dims[a] * pitch + 2.0 * d);
+    walls->half_extents[1] += (float)(4.0 * d);   /* head room */
+    fprintf(stderr, "bench: dem %s%s: %s particles, lattice %u x %u x %u\n", row->name, viscous ? " (viscous shear)" : "", grouped(n, text),
+            dims[0], dims[1], dims[2]);
     if (gp_world_create(&desc, &world) != GP_OK) {
         snprintf(row->note, sizeof row->note, "not run: gp_world_create failed (the library's message is above)");
         free(xyz); free(vel); free(body);
-        return;
+        return NULL;
     }
     memset(&sand, 0, sizeof sand);
     sand.diameter = (float)d;
+    if (viscous) sand.shear_model = GP_SHEAR_VISCOUS;
     check_result(gp_granular_material_set(world, 0, &sand), "gp_granular_material_set", n);
     check_result(gp_granular_material_get(world, 0, &sand), "gp_granular_material_get", n);
-    material = cpu_dem_material_default((float)d);
-    check_result(gp_collider_add(world, &walls, &collider), "gp_collider_add", n);
+    *material = cpu_dem_material_default((float)d);
+    check_result(gp_collider_add(world, walls, &collider), "gp_collider_add", n);
     /* the lattice: lowest layer one radius (grains) or reach (bodies) above the floor */
     for (k = 0; k < dims[2]; ++k)
         for (j = 0; j < dims[1]; ++j)
@@ -1323,7 +1338,7 @@ static void dem_bench_row(dem_row* row) {
                 size_t u = i + (size_t)dims[0] * (j + (size_t)dims[1] * k);
                 double c[3];
                 c[0] = ((double)i - 0.5 * (dims[0] - 1)) * pitch;
-                c[1] = -walls.half_extents[1] + (row->bodies ? 1.25 * d : 0.5 * d) + (double)j * pitch;
+                c[1] = -walls->half_extents[1] + (row->bodies ? 1.25 * d : 0.5 * d) + (double)j * pitch;
                 c[2] = ((double)k - 0.5 * (dims[2] - 1)) * pitch;
                 for (a = 0; a < 3; ++a) {
                     double jitter = row->bodies || (a == 1 && j == 0) ? 0.0 : dem_uniform(&rng, -0.04, 0.04) * d;
@@ -1358,7 +1373,7 @@ static void dem_bench_row(dem_row* row) {
             points[3 * i + 1] = (i & 2 ? 0.5 : -0.5) * (float)d;
             points[3 * i + 2] = 0.0;
         }
-        cpu_dem_shape_make(points, 4, 0.5 * (float)d, (float)material.mass, &shape);
+        cpu_dem_shape_make(points, 4, 0.5 * (float)d, (float)material->mass, shape);
     } else {
         gp_particles_desc p;
         memset(&p, 0, sizeof p);
@@ -1369,12 +1384,29 @@ static void dem_bench_row(dem_row* row) {
         p.mass = sand.mass;
         p.kind = GP_KIND_GRANULAR;
         check_result(gp_particles_add(world, &p, NULL), "gp_particles_add", n);
-        memset(&shape, 0, sizeof shape);
+        memset(shape, 0, sizeof *shape);
     }
     if (gp_particle_count(world) != n) {
         fprintf(stderr, "bench: dem %s: %u particles, not %u\n", row->name, gp_particle_count(world), n);
         exit(1);
     }
+    free(xyz); free(vel); free(body);
+    return world;
+}
+
+/* One row: the scene, the warm-up, the CPU column, the timed substeps. */
+static void dem_bench_row(dem_row* row) {
+    uint32_t n = row->particles, k, count;
+    gp_world* world;
+    cpu_dem_material material;
+    cpu_dem_shape shape;
+    gp_collider_desc walls;
+    gp_fluid_stats stats;
+    gp_grid_stats grid;
+    gp_timing timings[BENCH_MAX_STAGES];
+    double h, total = 0.0, stages = 0.0, contact = 0.0;
+    int s;
+    if (!(world = dem_world(row, 0, &material, &walls, &shape))) return;
     h = cpu_dem_material_substep(&material);
     for (s = 0; s < DEM_WARM_UP; ++s) sph_substep(world, (float)h, &stats);
     dem_cpu(world, &material, &walls, &shape, row);
@@ -1388,7 +1420,8 @@ static void dem_bench_row(dem_row* row) {
     count = gp_timings_read(world, timings, BENCH_MAX_STAGES);
     for (k = 0; k < count && k < BENCH_MAX_STAGES; ++k) {
         stages += timings[k].milliseconds;
-        if (strcmp(timings[k].stage, "dem_contact") == 0) contact += timings[k].milliseconds;
+        if (strcmp(timings[k].stage, "dem_contact") == 0 || strcmp(timings[k].stage, "dem_walls") == 0)
+            contact += timings[k].milliseconds;
     }
     row->step_ms = total / row->runs;
     row->stages_ms = stages / row->runs;
@@ -1401,7 +1434,60 @@ static void dem_bench_row(dem_row* row) {
     }
     gp_world_destroy(world);
     cpu_dem_shape_free(&shape);
-    free(xyz); free(vel); free(body);
+}
+
+/* The contacts kept against the paper's viscous shear (issue 13, item 8), in one run: the row's
+   scene twice, one world with the default material (GP_SHEAR_SPRING) and one with
+   GP_SHEAR_VISCOUS, stepped in turn (which goes first alternating), DEM_HISTORY_RUNS substeps
+   each after the warm-up; each substep's contact passes (dem_contact and dem_walls) and the grid
+   build's carry of the kept contacts (grid_carry, which runs for either) from the GPU timers, and
+   its wall clock to a readback; the medians, so that a busy moment of a shared machine falls on
+   both alike or on neither. */
+#define DEM_HISTORY_RUNS 15
+static void dem_history_row(dem_row* row) {
+    gp_world* world[2];
+    cpu_dem_material material;
+    cpu_dem_shape shape[2];
+    gp_collider_desc walls;
+    gp_fluid_stats stats;
+    gp_timing timings[BENCH_MAX_STAGES];
+    double h, contact[2][DEM_HISTORY_RUNS], step[2][DEM_HISTORY_RUNS], carry[DEM_HISTORY_RUNS];
+    int s, m;
+    uint32_t k, count;
+    world[0] = dem_world(row, 0, &material, &walls, &shape[0]);
+    world[1] = world[0] ? dem_world(row, 1, &material, &walls, &shape[1]) : NULL;
+    if (!world[1]) {
+        if (world[0]) { gp_world_destroy(world[0]); cpu_dem_shape_free(&shape[0]); }
+        return;
+    }
+    h = cpu_dem_material_substep(&material);
+    for (m = 0; m < 2; ++m) {
+        for (s = 0; s < DEM_WARM_UP; ++s) sph_substep(world[m], (float)h, &stats);
+        gp_timings_read(world[m], timings, BENCH_MAX_STAGES);   /* the totals so far, discarded */
+    }
+    for (s = 0; s < DEM_HISTORY_RUNS; ++s)
+        for (m = 0; m < 2; ++m) {
+            int w = (s + m) & 1;   /* the spring first, then the viscous first, ... */
+            double t = now_ms();
+            sph_substep(world[w], (float)h, &stats);
+            step[w][s] = now_ms() - t;
+            contact[w][s] = 0.0;
+            count = gp_timings_read(world[w], timings, BENCH_MAX_STAGES);
+            for (k = 0; k < count && k < BENCH_MAX_STAGES; ++k) {
+                if (strcmp(timings[k].stage, "dem_contact") == 0 || strcmp(timings[k].stage, "dem_walls") == 0)
+                    contact[w][s] += timings[k].milliseconds;
+                if (w == 0 && strcmp(timings[k].stage, "grid_carry") == 0) carry[s] = timings[k].milliseconds;
+            }
+        }
+    row->spring_contact_ms = median(contact[0], DEM_HISTORY_RUNS);
+    row->viscous_contact_ms = median(contact[1], DEM_HISTORY_RUNS);
+    row->spring_step_ms = median(step[0], DEM_HISTORY_RUNS);
+    row->viscous_step_ms = median(step[1], DEM_HISTORY_RUNS);
+    row->carry_ms = median(carry, DEM_HISTORY_RUNS);
+    for (m = 0; m < 2; ++m) {
+        gp_world_destroy(world[m]);
+        cpu_dem_shape_free(&shape[m]);
+    }
 }
 
 static int dem_bench(uint32_t max_particles, dem_row* rows) {
@@ -1419,6 +1505,7 @@ static int dem_bench(uint32_t max_particles, dem_row* rows) {
         row->paper_ips = plan[i].paper;
         row->cpu_ms = row->error = -1.0;
         dem_bench_row(row);
+        if (row->runs) dem_history_row(row);
         ++count;
     }
     return count;
@@ -1456,6 +1543,27 @@ static void dem_print(const dem_row* rows, int count) {
     for (i = 0; i < count; ++i)
         if (rows[i].note[0]) printf("%s %s: %s\n", rows[i].name, grouped(rows[i].particles, text[0]), rows[i].note);
     printf("touching: the share of particles with a contact force at the checked state.\n");
+    /* The history's cost (issue 13, item 8): the rows' scenes again with the paper's viscous shear. */
+    printf("\nThe contacts kept (GP_SHEAR_SPRING, the default) against the paper's viscous shear (GP_SHEAR_VISCOUS): each\n"
+           "scene twice in this run, the two worlds stepped in turn, medians of %d substeps each; contact = dem_contact +\n"
+           "dem_walls (GPU timers), step = a substep to a readback; carry = the grid build's carry of the kept contacts\n"
+           "(grid_carry, run for either model). Memory: 32 (contact_slots + 1) bytes per particle of capacity, %u at the default\n"
+           "%u slots (gp_world_desc.contact_slots), allocated for either model.\n\n", DEM_HISTORY_RUNS, 32u * (12u + 1u), 12u);
+    printf("%-7s %10s %11s %11s %7s %9s %9s %7s %9s\n", "scene", "particles", "contact ms", "viscous ms", "ratio", "step ms",
+           "viscous", "ratio", "carry ms");
+    for (i = 0; i < count; ++i) {
+        const dem_row* r = &rows[i];
+        if (!r->runs || !(r->viscous_contact_ms > 0.0)) continue;
+        printf("%-7s %10s", r->name, grouped(r->particles, text[0]));
+        print_cell(r->spring_contact_ms, " %*.3f", 11);
+        print_cell(r->viscous_contact_ms, " %*.3f", 11);
+        print_cell(r->spring_contact_ms / r->viscous_contact_ms, " %*.2f", 7);
+        print_cell(r->spring_step_ms, " %*.2f", 9);
+        print_cell(r->viscous_step_ms, " %*.2f", 9);
+        print_cell(r->viscous_step_ms > 0.0 ? r->spring_step_ms / r->viscous_step_ms : -1.0, " %*.2f", 7);
+        print_cell(r->carry_ms, " %*.3f", 9);
+        printf("\n");
+    }
     if (count < DEM_ROWS) printf("GP_BENCH_MAX_PARTICLES=1048576 adds rows of 1,048,576 particles (262,144 bodies; grains).\n");
 }
 
@@ -2070,6 +2178,12 @@ int main(int argc, char** argv) {
         if (!r->runs) continue;
         snprintf(name, sizeof name, "dem_%s_substep", r->name);
         csv_row(csv, device, name, r->particles, r->step_ms, -1.0, -1.0, r->cpu_ms, -1.0);
+        /* dem_*_contact (spring) and dem_*_contact_viscous: the contact passes; ratio: spring over viscous */
+        snprintf(name, sizeof name, "dem_%s_contact", r->name);
+        csv_row(csv, device, name, r->particles, r->spring_contact_ms, -1.0,
+                r->viscous_contact_ms > 0.0 ? r->spring_contact_ms / r->viscous_contact_ms : -1.0, -1.0, 32.0 * (12 + 1));   /* the kept contacts' bytes */
+        snprintf(name, sizeof name, "dem_%s_contact_viscous", r->name);
+        csv_row(csv, device, name, r->particles, r->viscous_contact_ms, -1.0, -1.0, -1.0, -1.0);
     }
     /* coupling_substep: one substep of paper 000's figure 29-11 scene, n its fluid particles (ips = 1000 /
        gpu_ms); coupling_stages: its stage timers summed; coupling_solid: that stage; coupling_fluid_only_*:

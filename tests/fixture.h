@@ -76,4 +76,6 @@ extern const gp_test_case layout_tests[];
 extern const int layout_test_count;
 extern const gp_test_case plan_tests[];
 extern const int plan_test_count;
+extern const gp_test_case collapse_tests[];
+extern const int collapse_test_count;
 #endif
