@@ -899,7 +899,10 @@ typedef enum gp_emitter_shape {
                                  square rings about position within the disc they fill, leaving at
                                  speed[0]; radius: each point's jitter across the stream, in
                                  spacings (0: exactly on the lattice; grains want some, or they
-                                 stand in columns); spread, half_extents unused */
+                                 stand in columns; but fluid, the lattice is then 1 + 2 radius
+                                 sizes apart, so that no two are born overlapping, and the jitter
+                                 radius sizes); spread, half_extents unused. The nozzle does not
+                                 look where it pours: a heap that reaches it is poured into */
 } gp_emitter_shape;
 typedef struct gp_emitter_desc {
     gp_emitter_shape shape;
@@ -9758,13 +9761,19 @@ static void gp__emitter_pour(gp_world* w, uint32_t i, double h) {
     gp__layer l;
     float spacing = d->kind == GP_KIND_FLUID ? w->fluid.materials[d->phase].spacing
                   : d->kind == GP_KIND_GRANULAR ? w->dem.materials[d->phase].diameter : 2.0f * d->particle_radius;
-    double interval = spacing / d->speed[0];
+    double interval;
+    float jitter = d->radius;
+    if (d->kind != GP_KIND_FLUID) {   /* jittered grains never born overlapping: the lattice 1 + 2 jitter sizes apart */
+        spacing *= 1.0f + 2.0f * d->radius;
+        jitter = d->radius / (1.0f + 2.0f * d->radius);   /* the same metres, in the wider lattice's spacings */
+    }
+    interval = spacing / d->speed[0];
     memset(&l, 0, sizeof l);
     memcpy(l.center, d->position, sizeof l.center);
     memcpy(l.direction, d->direction, sizeof l.direction);
     l.spacing = spacing; l.speed = d->speed[0]; l.radius = d->particle_radius; l.mass = d->mass; l.lifetime = d->lifetime[0];
     l.kind = (uint32_t)d->kind | d->phase << 16; l.owner = i; l.user = d->user;
-    l.jitter = d->radius; l.seed = d->seed;
+    l.jitter = jitter; l.seed = d->seed;
     e->clock += h;
     while (e->clock >= interval) {
         e->clock -= interval;

@@ -666,7 +666,8 @@ static void test_emitter_mesh_against_cpu(void) {
    every spacing / speed seconds of the births the rate gave by then, floor of the sum: a CPU model
    of it in the same double arithmetic), and every particle sits on the lattice across the stream
    (its offsets along the two directions across it whole multiples of the spacing, to 1e-4 m);
-   with a jitter of 0.3 spacings, the next layers' points leave it, by no more than that. */
+   with a jitter of 0.3 spacings, the next layers' points sit on a lattice 1.6 spacings apart (so
+   that no two are born overlapping) and leave it, by no more than 0.3 spacings. */
 static void test_emitter_pour_layers(void) {
     gp_world* w = emit_world(8192);
     gp_emitter_desc d;
@@ -735,13 +736,23 @@ static void test_emitter_pour_layers(void) {
                 CHECK(gp_particles_read(w, GP_ATTRIBUTE_POSITION, 0, count, p) == GP_OK && gp_particles_read(w, GP_ATTRIBUTE_INFO, 0, count, info) == GP_OK);
                 for (i = 0; i < count; ++i) {
                     double rel[3] = {p[i].x - r.position[0], p[i].y - r.position[1], p[i].z - r.position[2]}, u = 0.0, v = 0.0, du, dv;
+                    const double wide = 0.02 * 1.6;   /* the jittered lattice's spacing */
                     if (info[i].id < before) continue;   /* the new layers' */
                     for (c = 0; c < 3; ++c) { u += rel[c] * t[c]; v += rel[c] * b[c]; }
-                    du = fabs(u / 0.02 - floor(u / 0.02 + 0.5)); dv = fabs(v / 0.02 - floor(v / 0.02 + 0.5));
+                    du = fabs(u / wide - floor(u / wide + 0.5)) * wide / 0.02; dv = fabs(v / wide - floor(v / wide + 0.5)) * wide / 0.02;
                     jittered += du > 1e-3 || dv > 1e-3;
                     outside += du > 0.3 + 1e-4 || dv > 0.3 + 1e-4;
                 }
                 CHECKF(jittered > 0 && outside == 0, "jitter 0.3: %u points off the lattice, %u further than 0.3 spacings", jittered, outside);
+                {   /* and no two born overlapping (moving together, without gravity, they keep their distances) */
+                    double closest = 1.0;
+                    uint32_t k;
+                    for (i = 0; i < count; ++i)
+                        for (k = i + 1; k < count; ++k)
+                            if (info[i].id >= before && info[k].id >= before)
+                                closest = fmin(closest, sqrt(pow(p[i].x - p[k].x, 2) + pow(p[i].y - p[k].y, 2) + pow(p[i].z - p[k].z, 2)));
+                    CHECKF(closest >= 0.02 * (1.0 - 1e-4), "jitter 0.3: two particles born %.4g m apart (diameter 0.02 m)", closest);
+                }
                 free(info);
             }
             free(p);
