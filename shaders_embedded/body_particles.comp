@@ -453,6 +453,15 @@ vec3 gp_touch(vec3 n, float overlap, vec3 v, vec3 w, float r, vec3 partner, vec4
     return gp_contact(n, overlap, partner - (v + cross(w, lever)), c, ks, xi);
 }
 
+// A contact's dashpots (eta, k_t) are the material's for two grains; a rigid particle moves with
+// its whole body, so a contact's are scaled by sqrt(M / m), M the pair's reduced mass with each
+// rigid particle's body's mass in place of its own, m with the particles' own (a wall: infinite):
+// every contact keeps the damping ratio, and so the restitution, that the material gives two
+// grains, whatever the bodies weigh (LAMMPS's granular pair styles likewise take a rigid body's
+// mass for its particles). mass = (the particles' reduced mass, the bodies').
+vec4 gp_body_damping(vec4 c, vec2 mass) { return vec4(c.x, c.yz * sqrt(mass.y / mass.x), c.w); }
+float gp_reduced_mass(float a, float b) { return a * b / (a + b); }
+
 // Rolling resistance (a constant torque against the relative spin, model A of Ai, Chen, Rotter and
 // Ooi 2011): on particle a, whose spin relative to its partner's is wr, of mean radius
 // r = r_a r_b / (r_a + r_b) and reduced mass m (m_a m_b / (m_a + m_b)), pressed with `push`

@@ -559,6 +559,15 @@ vec3 gp_touch(vec3 n, float overlap, vec3 v, vec3 w, float r, vec3 partner, vec4
     return gp_contact(n, overlap, partner - (v + cross(w, lever)), c, ks, xi);
 }
 
+// A contact's dashpots (eta, k_t) are the material's for two grains; a rigid particle moves with
+// its whole body, so a contact's are scaled by sqrt(M / m), M the pair's reduced mass with each
+// rigid particle's body's mass in place of its own, m with the particles' own (a wall: infinite):
+// every contact keeps the damping ratio, and so the restitution, that the material gives two
+// grains, whatever the bodies weigh (LAMMPS's granular pair styles likewise take a rigid body's
+// mass for its particles). mass = (the particles' reduced mass, the bodies').
+vec4 gp_body_damping(vec4 c, vec2 mass) { return vec4(c.x, c.yz * sqrt(mass.y / mass.x), c.w); }
+float gp_reduced_mass(float a, float b) { return a * b / (a + b); }
+
 // Rolling resistance (a constant torque against the relative spin, model A of Ai, Chen, Rotter and
 // Ooi 2011): on particle a, whose spin relative to its partner's is wr, of mean radius
 // r = r_a r_b / (r_a + r_b) and reduced mass m (m_a m_b / (m_a + m_b)), pressed with `push`
@@ -636,7 +645,13 @@ void main() {
     vec3 f = gp_acceleration[i].xyz, torque = rigid ? gp_rigid[i].xyz : vec3(0.0);
     if (gp_finite3(p.xyz)) {   // else it meets no wall
         gp_granular m = gp_granulars[gp_grain_material(info)];
-        vec3 w = rigid ? gp_body_omega(gp_body_load(info.z)) : vec3(0.0);
+        vec3 w = vec3(0.0);
+        vec4 c = m.contact;
+        if (rigid) {   // its body's mass against the wall's infinite one
+            gp_body body = gp_body_load(info.z);
+            w = gp_body_omega(body);
+            c = gp_body_damping(c, vec2(v.w, 1.0 / body.x.w));
+        }
         uint head = gp_keep_block(i), kept = gp_history[head].y;
         for (uint k = 0u; k < gp_solver_counts.x; ++k) {
             gp_collider_shape s = gp_colliders[k];
@@ -645,12 +660,12 @@ void main() {
                 for (int a = 0; a < 3; ++a) {
                     vec3 e = vec3(0.0);
                     e[a] = 1.0;
-                    if (low[a] < p.w) gp_wall_touch(i, info.x, gp_wall_key(k, uint(2 * a)), -e, p.w - low[a], v, w, p.w, m.contact, m.grain.zw, f, torque, kept);
-                    if (high[a] < p.w) gp_wall_touch(i, info.x, gp_wall_key(k, uint(2 * a + 1)), e, p.w - high[a], v, w, p.w, m.contact, m.grain.zw, f, torque, kept);
+                    if (low[a] < p.w) gp_wall_touch(i, info.x, gp_wall_key(k, uint(2 * a)), -e, p.w - low[a], v, w, p.w, c, m.grain.zw, f, torque, kept);
+                    if (high[a] < p.w) gp_wall_touch(i, info.x, gp_wall_key(k, uint(2 * a + 1)), e, p.w - high[a], v, w, p.w, c, m.grain.zw, f, torque, kept);
                 }
             } else {
                 vec4 d = gp_collider_distance(k, p.xyz);
-                if (d.w < p.w) gp_wall_touch(i, info.x, gp_wall_key(k, 6u), -d.xyz, p.w - d.w, v, w, p.w, m.contact, m.grain.zw, f, torque, kept);
+                if (d.w < p.w) gp_wall_touch(i, info.x, gp_wall_key(k, 6u), -d.xyz, p.w - d.w, v, w, p.w, c, m.grain.zw, f, torque, kept);
             }
         }
         gp_history[head].y = kept;

@@ -37,7 +37,7 @@ cpu_dem_material cpu_dem_material_default(double diameter) {
     m.stiffness = 200.0 * m.mass / (diameter * diameter);
     m.damping = 2.0 * zeta * sqrt(0.5 * m.mass * m.stiffness);
     m.shear = m.damping;
-    m.friction = 0.5;
+    m.friction = 0.3;
     m.tangential_stiffness = 2.0 * m.stiffness / 7.0;
     m.viscous = 0;
     return m;
@@ -174,10 +174,10 @@ static void dem_surface_velocity(const double v[3], const double w[3], const dou
    k_s the mean of both materials: both particles compute the same numbers in a's frame. */
 void cpu_dem_pair_force(const double xa[3], const double va[3], const double wa[3], double ra, const cpu_dem_material* ma,
                         const double xb[3], const double vb[3], const double wb[3], double rb, const cpu_dem_material* mb,
-                        const double xi_old[3], double h, cpu_dem_pair* out) {
+                        const double xi_old[3], double h, double damping, cpu_dem_pair* out) {
     double d[3], n[3], la[3], lb[3], ua[3], ub[3], v[3], fb[3], dist, delta, reach = ra + rb;
-    double k = 0.5 * (ma->stiffness + mb->stiffness), eta = 0.5 * (ma->damping + mb->damping);
-    double kt = 0.5 * (ma->shear + mb->shear), mu = 0.5 * (ma->friction + mb->friction);
+    double k = 0.5 * (ma->stiffness + mb->stiffness), eta = 0.5 * (ma->damping + mb->damping) * damping;
+    double kt = 0.5 * (ma->shear + mb->shear) * damping, mu = 0.5 * (ma->friction + mb->friction);
     double ks = 0.5 * (cpu_dem_material_ks(ma) + cpu_dem_material_ks(mb)), kept = xi_old ? dem_length(xi_old) : 0.0;
     int c;
     memset(out, 0, sizeof *out);
@@ -206,12 +206,17 @@ void cpu_dem_pair_force(const double xa[3], const double va[3], const double wa[
     out->magnitude = k * (reach + dist) + (eta + kt + ks * h) * (dem_length(ua) + dem_length(ub)) + ks * kept;
 }
 
+double cpu_dem_damping_scale(double ma, double mb, double Ma, double Mb) {
+    double m = mb > 0.0 ? ma * mb / (ma + mb) : ma, M = Mb > 0.0 ? Ma * Mb / (Ma + Mb) : Ma;
+    return sqrt(M / m);
+}
+
 /* One wall at distance phi with normal n_w (towards the particle): a still partner in
    direction n = -n_w, overlap r - phi, its own spring under key `wall`. Adds force and torque,
    returns the magnitudes' sum (size: the sizes in phi's sum). */
 static double dem_wall(double phi, const double n_w[3], double size, const double v[3], const double w[3], double r,
                        const cpu_dem_material* m, uint32_t id, uint32_t wall, const cpu_dem_history* old, cpu_dem_history* next,
-                       double h, double f[3], double torque[3]) {
+                       double h, double damping, double f[3], double torque[3]) {
     double n[3], lever[3], u[3], fc[3], t[3], xi[3] = {0.0, 0.0, 0.0}, delta = r - phi, ks = cpu_dem_material_ks(m), kept;
     const double* xi_old = old ? cpu_dem_history_find(old, id, 1, wall) : NULL;
     int c, sliding;
@@ -224,19 +229,19 @@ static double dem_wall(double phi, const double n_w[3], double size, const doubl
     }
     dem_surface_velocity(v, w, lever, u);
     for (c = 0; c < 3; ++c) u[c] = -u[c];   /* the wall's surface (at rest) relative to the particle's */
-    sliding = cpu_dem_contact(n, delta, u, m->stiffness, m->damping, m->shear, m->friction, ks, h, xi, fc);
+    sliding = cpu_dem_contact(n, delta, u, m->stiffness, m->damping * damping, m->shear * damping, m->friction, ks, h, xi, fc);
     if (next && ks > 0.0) dem_history_add(next, id, 1, wall, (uint32_t)sliding, xi);
     for (c = 0; c < 3; ++c) f[c] += fc[c];
     if (torque) {
         dem_cross(lever, fc, t);
         for (c = 0; c < 3; ++c) torque[c] += t[c];
     }
-    return m->stiffness * (r + size) + (m->damping + m->shear + ks * h) * dem_length(u) + ks * kept;
+    return m->stiffness * (r + size) + ((m->damping + m->shear) * damping + ks * h) * dem_length(u) + ks * kept;
 }
 
 double cpu_dem_wall_force(const gp_collider_desc* colliders, uint32_t collider_count, const double x[3], const double v[3],
                           const double w[3], double r, const cpu_dem_material* m, uint32_t id, const cpu_dem_history* old,
-                          cpu_dem_history* next, double h, double f[3], double torque[3]) {
+                          cpu_dem_history* next, double h, double damping, double f[3], double torque[3]) {
     double sum = 0.0;
     uint32_t k;
     int a;
@@ -251,10 +256,10 @@ double cpu_dem_wall_force(const gp_collider_desc* colliders, uint32_t collider_c
                 size = (double)c->half_extents[a] + fabs(d[a]);
                 e[a] = 1.0;
                 sum += dem_wall(c->half_extents[a] + d[a], e, size, v, w, r, m, id, cpu_dem_wall_key(k, 2u * (uint32_t)a), old, next,
-                                h, f, torque);
+                                h, damping, f, torque);
                 e[a] = -1.0;
                 sum += dem_wall(c->half_extents[a] - d[a], e, size, v, w, r, m, id, cpu_dem_wall_key(k, 2u * (uint32_t)a + 1u), old,
-                                next, h, f, torque);
+                                next, h, damping, f, torque);
             }
             continue;
         }
@@ -268,7 +273,7 @@ double cpu_dem_wall_force(const gp_collider_desc* colliders, uint32_t collider_c
         if (c->shape == GP_SHAPE_CAPSULE) {
             size += 2.0 * c->half_height;
         }
-        if (isfinite(phi)) sum += dem_wall(phi, n, size, v, w, r, m, id, cpu_dem_wall_key(k, 6u), old, next, h, f, torque);
+        if (isfinite(phi)) sum += dem_wall(phi, n, size, v, w, r, m, id, cpu_dem_wall_key(k, 6u), old, next, h, damping, f, torque);
     }
     return sum;
 }
@@ -811,6 +816,12 @@ static const double* dem_spin(const cpu_dem_scene* s, const double (*spin)[3], u
     return s->info[i].owner < s->body_count ? spin[s->info[i].owner] : none;
 }
 
+/* The mass particle i moves with: its body's (rigid, with a body), else its own. */
+static double dem_body_mass(const cpu_dem_scene* s, uint32_t i) {
+    if (dem_kind(s, i) == GP_KIND_RIGID && s->info[i].owner < s->body_count) return s->bodies[s->info[i].owner].shape->mass;
+    return s->mass[i];
+}
+
 /* Adds partner j's contact to particle i's sums: the pair computed in canonical order (a the
    lower id, on a tie the lower slot) with its old spring; i = a keeps the new one in next. */
 static double dem_partner(const cpu_dem_scene* s, const double (*spin)[3], uint32_t i, uint32_t j, cpu_dem_history* next,
@@ -824,7 +835,8 @@ static double dem_partner(const cpu_dem_scene* s, const double (*spin)[3], uint3
     b = a == i ? j : i;
     cpu_dem_pair_force(s->x[a], s->v[a], dem_spin(s, spin, a), s->radius[a], s->materials + dem_phase(s, a), s->x[b], s->v[b],
                        dem_spin(s, spin, b), s->radius[b], s->materials + dem_phase(s, b),
-                       cpu_dem_history_find(&s->history, s->info[a].id, 0, s->info[b].id), s->dt, &p);
+                       cpu_dem_history_find(&s->history, s->info[a].id, 0, s->info[b].id), s->dt,
+                       cpu_dem_damping_scale(s->mass[a], s->mass[b], dem_body_mass(s, a), dem_body_mass(s, b)), &p);
     if (!p.touching) return p.magnitude;
     for (c = 0; c < 3; ++c) {
         f[c] += a == i ? p.force[c] : -p.force[c];
@@ -863,7 +875,8 @@ static void dem_forces(cpu_dem_scene* s, double (*force)[3], double (*torque)[3]
                     if (dem_takes_part(s, j)) sum += dem_partner(s, (const double(*)[3])spin, i, j, &next, f, t);
             }
             sum += cpu_dem_wall_force(s->colliders, s->collider_count, s->x[i], s->v[i], dem_spin(s, (const double(*)[3])spin, i),
-                                      s->radius[i], s->materials + dem_phase(s, i), s->info[i].id, &s->history, &next, s->dt, f, t);
+                                      s->radius[i], s->materials + dem_phase(s, i), s->info[i].id, &s->history, &next, s->dt,
+                                      cpu_dem_damping_scale(s->mass[i], 0.0, dem_body_mass(s, i), 0.0), f, t);
         }
         memcpy(force[i], f, sizeof f);
         if (torque) memcpy(torque[i], t, sizeof t);

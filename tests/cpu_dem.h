@@ -34,7 +34,7 @@ typedef struct cpu_dem_material {
     double stiffness;  /* k, N/m, default 200 m / d^2 (equal grains meeting at 1 m/s overlap d / 20) */
     double damping;    /* eta, N s/m, default: restitution 0.5 for two equal grains */
     double shear;      /* k_t, N s/m, default eta */
-    double friction;   /* mu, default 0.5 */
+    double friction;   /* mu, default 0.3 */
     double tangential_stiffness;   /* k_s, N/m, the shear spring; default 2/7 stiffness */
     int viscous;       /* 1: GP_SHEAR_VISCOUS, the paper's eq. 12 alone (k_s taken as 0); default 0 */
     double mass;       /* derived: rho pi d^3 / 6, kg */
@@ -123,16 +123,23 @@ typedef struct cpu_dem_pair {
     int touching;
     int sliding;          /* the Coulomb cap acted */
 } cpu_dem_pair;
+/* damping: the dashpots' scale (eta and k_t times it), sqrt(M / m) with m the pair's reduced
+   mass and M the same with each rigid particle's body's mass in place of its own (1 for grains):
+   a contact keeps the damping ratio the material gives two grains (cpu_dem_damping_scale). */
 void cpu_dem_pair_force(const double xa[3], const double va[3], const double wa[3], double ra, const cpu_dem_material* ma,
                         const double xb[3], const double vb[3], const double wb[3], double rb, const cpu_dem_material* mb,
-                        const double xi_old[3], double h, cpu_dem_pair* out);
+                        const double xi_old[3], double h, double damping, cpu_dem_pair* out);
+/* sqrt(M / m) of masses ma, mb (their particles') and Ma, Mb (their bodies', or their own): mb
+   and Mb 0 for a wall (infinite mass: m = ma, M = Ma). */
+double cpu_dem_damping_scale(double ma, double mb, double Ma, double Mb);
 
 /* The walls' force on particle `id` of its own material (no mean), spin w (NULL: none): every
    collider on its own whose distance phi < r touches it, and a container box (GP_SHAPE_BOX,
    inside) as six plane walls, one per face at distance h_a +- (x_a - c_a). A wall with normal
    n_w is a partner at rest in direction n = -n_w, overlap delta = r - phi, lever
    (r - delta / 2) n: f = cpu_dem_contact(n, delta, -(v + w x lever), ..., xi), torque +=
-   lever x f, the particle as a. Each wall (face) has its own spring: read from old (NULL: none),
+   lever x f, the particle as a; eta and k_t times damping (cpu_dem_damping_scale with the wall's
+   infinite mass). Each wall (face) has its own spring: read from old (NULL: none),
    appended to next when touching with k_s > 0 (NULL: not kept; next is left unsorted, the
    caller sorts: cpu_dem_forces does). h the substep. Adds to f and torque (may be NULL).
    Returns the magnitudes' sum: per wall touched, k (r + s) with s the sizes in the distance's
@@ -142,7 +149,7 @@ void cpu_dem_pair_force(const double xa[3], const double va[3], const double wa[
    position that is not finite. */
 double cpu_dem_wall_force(const gp_collider_desc* colliders, uint32_t collider_count, const double x[3], const double v[3],
                           const double w[3], double r, const cpu_dem_material* m, uint32_t id, const cpu_dem_history* old,
-                          cpu_dem_history* next, double h, double f[3], double torque[3]);
+                          cpu_dem_history* next, double h, double damping, double f[3], double torque[3]);
 
 /* Quaternions [s, x, y, z]. rotate and to_matrix take a unit quaternion. from_matrix takes a
    proper rotation and returns the quaternion with s >= 0 (of the two, q and -q). */

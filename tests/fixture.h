@@ -78,4 +78,6 @@ extern const gp_test_case plan_tests[];
 extern const int plan_test_count;
 extern const gp_test_case collapse_tests[];
 extern const int collapse_test_count;
+extern const gp_test_case friction_tests[];
+extern const int friction_test_count;
 #endif

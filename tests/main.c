@@ -132,6 +132,7 @@ int main(int argc, char** argv) {
     gp_test_main(layout_tests, layout_test_count, argc, argv, &passed, &failed);
     gp_test_main(plan_tests, plan_test_count, argc, argv, &passed, &failed);
     gp_test_main(collapse_tests, collapse_test_count, argc, argv, &passed, &failed);
+    gp_test_main(friction_tests, friction_test_count, argc, argv, &passed, &failed);
     gp_egl_close(&fixture_egl);
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;

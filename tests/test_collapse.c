@@ -63,17 +63,15 @@ static uint32_t collapse_column(gp_world* w, double r0, double h0) {
 /* The column of a = 2 (R0 = 6 d, about 1,300 grains, 18 s on llvmpipe with two threads) must
    come to rest within COLLAPSE_FRAMES (every grain slower than 0.01 sqrt(g d), 6 mm/s, for 10
    frames: the viscous shear's column still creeps at 6 s), every grain kept and finite, having
-   collapsed (its summit below 0.9 H0), with its runout within a factor 0.3 to 1.3 of Lube's
+   collapsed (its summit below 0.9 H0), with its runout within a factor 0.75 to 1.3 of Lube's
    1.6 a^(1/2) = 2.26. The runout: the radius within which 99% of the grains' outer edges lie (a
    few grains rolled out alone do not count; the covered edge, rings of d covered 30%, gives the
    same within a grain). The band: the experiments themselves scatter by about 25% at this
    aspect ratio (Lube's 2.26 against Lajeunesse's 2.83), the runout depends on R0 / d as well as
    on a below R0 of some 30 grains (Warnett et al. 2014, Granular Matter 16, 115-124), and one
-   grain here is 0.17 of R0; above, 1.3 allows all of that. Below, 0.3 is where the library
-   stands today, not what the experiments allow: measured 1.04 (0.46 of the law; 1.74 at a = 4,
-   0.54 of it; deposits about 1.5 times as tall as Lube's), because grains do not spin here
-   (their rolling is fully resisted: they act as rougher grains than any of the experiments').
-   Rolling (issue 13, item 3) should close the gap; then raise the lower bound. */
+   grain here is 0.17 of R0: 0.75 to 1.3 allows that. Measured with the default material (mu 0.3,
+   the friction at which these grains, which do not spin, pile at sand's angle of repose): 1.85,
+   0.82 of the law; at mu 0.5 it was 1.04 (0.46 of it), the deposits 1.5 times as tall as Lube's. */
 static void test_friction_column_collapse(void) {
     const double d = COLLAPSE_D, r0 = COLLAPSE_RADIUS * d, h0 = COLLAPSE_ASPECT * r0, g = 9.81;
     const double lube = 1.6 * sqrt(COLLAPSE_ASPECT);
@@ -130,7 +128,7 @@ static void test_friction_column_collapse(void) {
     }
     runout = count ? (edge[(uint32_t)(0.99 * (count - 1))] - r0) / r0 : 0.0;
     CHECKF(summit < 0.9 * h0, "the column stood: its summit %.3f m of H0 = %.3f m", summit, h0);
-    CHECKF(runout >= 0.3 * lube && runout <= 1.3 * lube, "runout (R - R0) / R0 = %.3f, %.2f of Lube's 1.6 a^(1/2) = %.3f (allowed 0.3 "
+    CHECKF(runout >= 0.75 * lube && runout <= 1.3 * lube, "runout (R - R0) / R0 = %.3f, %.2f of Lube's 1.6 a^(1/2) = %.3f (allowed 0.75 "
            "to 1.3)", runout, runout / lube, lube);
     if (getenv("GP_TEST_VERBOSE"))
         fprintf(stderr, "    a = %.1f, %u grains, R0 = %.0f d: at rest after %d frames, runout %.3f (%.2f of Lube's %.3f), summit "

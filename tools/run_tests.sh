@@ -100,7 +100,7 @@ echo "== examples, longer runs"
 long_example pile_of_bodies "--frames 60 --particles 400" 0059 '$2 == 59 && $4 == 16 && $8 == 0' \
     "16 bodies dropped in 4 layers, none outside the box at frame 59"
 # shellcheck disable=SC2016
-long_example sand_pile "--frames 170 --particles 300" 0169 \
+long_example sand_pile "--frames 200 --particles 300" 0199 \
     '$4 == $6 && $4 >= 300 && $14 == "heap" && $15 >= 0.12 && $19 >= 15 && $19 <= 60 && $22 == "rest" && $23 >= 30 && $27 >= -2 && $27 <= 2' \
     "300 grains poured from a nozzle make a heap at least 3 grains high with a slope of 15 to 60 degrees, which holds within 2 degrees for 30 frames and more after it comes to rest, every grain poured still there"
 # shellcheck disable=SC2016
