@@ -993,7 +993,11 @@ typedef struct gp_granular_material {
     float density;           /* kg/m^3 of the grain's material; default 2500 (sand, glass) */
     float stiffness;         /* k of eq. 10, N/m; default 200 m / d^2: two grains meeting at
                                 1 m/s overlap by 5% of the diameter */
-    float damping;           /* eta of eq. 11, N s/m; default: restitution 0.5 between two grains */
+    float damping;           /* eta of eq. 11, N s/m; default: restitution 0.5 between two grains.
+                                A body's particle moves with its whole body: its contacts scale
+                                damping and shear by sqrt(M / m), the pair's reduced mass with the
+                                bodies' masses over that with the particles' own, so that a body's
+                                contacts keep the damping ratio two grains have */
     float shear;             /* k_t of eq. 12, N s/m: the shear's dashpot; default = damping */
     float friction;          /* Coulomb's mu, the shear's cap over the normal push; default 0.3:
                                 grains here do not spin (nor roll), and at 0.3 they pile as sand
