@@ -30,12 +30,25 @@ int gp_test_failures;
 /* Runs the cases whose name contains one of the arguments (all when there are none); counts a
    case as passed when it recorded no failed check; each line ends with the case's wall-clock
    seconds (the suite must stay under 10 minutes on llvmpipe). Returns the process exit code. */
+/* GP_TEST_SHARD=k/n runs the k-th of n shares of the tests (every n-th test of those asked for,
+   from the k-th): `make test` runs two shares side by side, each with one llvmpipe thread, so
+   that one's shader compiles and host work overlap the other's GPU work. */
+static int gp_test_in_shard(void) {
+    static int counter = 0;
+    const char* shard = getenv("GP_TEST_SHARD");
+    int k = 0, n = 1, mine;
+    if (shard && (sscanf(shard, "%d/%d", &k, &n) != 2 || n < 1 || k < 0 || k >= n)) { k = 0; n = 1; }
+    mine = counter % n == k;
+    ++counter;
+    return mine;
+}
+
 static int gp_test_main(const gp_test_case* cases, int n, int argc, char** argv, int* passed, int* failed) {
     int i, a;
     for (i = 0; i < n; ++i) {
         int wanted = argc <= 1;
         for (a = 1; a < argc; ++a) wanted |= strstr(cases[i].name, argv[a]) != NULL;
-        if (!wanted) continue;
+        if (!wanted || !gp_test_in_shard()) continue;
         time_t start = time(NULL);
         gp_test_failures = 0;
         cases[i].run();
