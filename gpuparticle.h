@@ -327,7 +327,7 @@ typedef struct gp_world_desc {
                                                packing of equal spheres touches 12), at most 64. GPU memory:
                                                32 (contact_slots + 1) bytes per particle of capacity (416
                                                at 12), allocated with the first grain or body. A contact
-                                               with no free slot is counted (gp_dem_stats) and acts as a
+                                               with no free slot is counted (gp_dem_stats_read) and acts as a
                                                new one every substep: its dashpot and one substep's spring */
 } gp_world_desc;
 
