@@ -830,6 +830,62 @@ static void test_dem_rolling_friction(void) {
                 a, predicted, stop, 0.6 / predicted, last, a_free);
 }
 
+/* Runs repeat bit for bit: two deterministic worlds given the same grains (a block of 4 x 5 x 4
+   dropped askew into a container box) and two boxes, stepped 40 frames with the springs kept,
+   hold bit-identical positions, velocities and bodies at the end (the kept contacts are found
+   by id, and deterministic order fixes which contact takes which slot). */
+static void dem_repeat_run(gp_particle_position* p, gp_particle_velocity* v, gp_particle_info* info, gp_body_state* bodies,
+                           uint32_t* count) {
+    gp_world* w = fixture_grid_world(512, 0.05f, 1);
+    gp_collider_desc c;
+    gp_collider handle;
+    gp_shape_desc box;
+    gp_body_shape shape;
+    gp_body_desc b[2];
+    const float lo[3] = {-0.1f, 0.3f, -0.1f}, hi[3] = {0.1f, 0.55f, 0.1f}, drift[3] = {0.3f, 0.0f, -0.2f};
+    uint32_t added = 0;
+    *count = 0;
+    if (!w) return;
+    memset(&c, 0, sizeof c);
+    c.shape = GP_SHAPE_BOX;
+    c.inside = true;
+    c.center[1] = 0.5f;
+    c.half_extents[0] = c.half_extents[1] = c.half_extents[2] = 0.5f;
+    CHECK(gp_collider_add(w, &c, &handle) == GP_OK);
+    CHECK(gp_granular_add_block(w, 0, lo, hi, drift, &added) == GP_OK && added == 80);
+    memset(&box, 0, sizeof box);
+    box.shape = GP_SHAPE_BOX;
+    box.half_extents[0] = 0.1f; box.half_extents[1] = 0.05f; box.half_extents[2] = 0.05f;
+    CHECK(gp_body_shape_create(w, &box, &shape) == GP_OK);
+    memset(b, 0, sizeof b);
+    b[0].shape = b[1].shape = shape;
+    b[0].position[0] = 0.25f; b[0].position[1] = 0.2f;
+    b[1].position[0] = -0.25f; b[1].position[1] = 0.3f; b[1].orientation[0] = 0.3f; b[1].orientation[3] = 0.95f;
+    b[1].angular_velocity[2] = 3.0f;
+    CHECK(gp_bodies_add(w, b, 2, NULL) == GP_OK);
+    fixture_run(w, 40);
+    *count = gp_particle_count(w);
+    CHECK(*count <= 512 && gp_particles_read(w, GP_ATTRIBUTE_POSITION, 0, *count, p) == GP_OK &&
+          gp_particles_read(w, GP_ATTRIBUTE_VELOCITY, 0, *count, v) == GP_OK && gp_particles_read(w, GP_ATTRIBUTE_INFO, 0, *count, info) == GP_OK &&
+          gp_bodies_read(w, NULL, 2, bodies) == GP_OK);
+    gp_world_destroy(w);
+}
+
+static void test_dem_deterministic_runs_repeat(void) {
+    static gp_particle_position p[2][512];
+    static gp_particle_velocity v[2][512];
+    static gp_particle_info info[2][512];
+    gp_body_state bodies[2][2];
+    uint32_t count[2];
+    int r;
+    for (r = 0; r < 2; ++r) dem_repeat_run(p[r], v[r], info[r], bodies[r], &count[r]);
+    CHECKF(count[0] == 80 + 2 * 16 && count[1] == count[0], "%u and %u particles", count[0], count[1]);
+    CHECK(memcmp(p[0], p[1], count[0] * sizeof p[0][0]) == 0 && memcmp(v[0], v[1], count[0] * sizeof v[0][0]) == 0 &&
+          memcmp(info[0], info[1], count[0] * sizeof info[0][0]) == 0);
+    CHECK(memcmp(bodies[0], bodies[1], sizeof bodies[0]) == 0);
+    CHECKF(p[0][0].y < 0.5f, "the grains did not fall (%g)", p[0][0].y);
+}
+
 const gp_test_case dem_tests[] = {
     {"dem_head_on_collision", test_dem_head_on_collision},
     {"dem_free_spin", test_dem_free_spin},
@@ -842,5 +898,6 @@ const gp_test_case dem_tests[] = {
     {"dem_springs_follow_particles", test_dem_springs_follow_particles},
     {"dem_contact_slots", test_dem_contact_slots},
     {"dem_rolling_friction", test_dem_rolling_friction},
+    {"dem_deterministic_runs_repeat", test_dem_deterministic_runs_repeat},
 };
 const int dem_test_count = (int)(sizeof dem_tests / sizeof dem_tests[0]);
