@@ -6405,7 +6405,9 @@ uint32_t gp_float_sort_key(float value) {
         first pass turns the rank in order into the slot for the others) or spare[k] =
         attribute[order[k]] (gather), then the two names swap; position carries life along, and
         the info pass also writes slot_of_id[id] = slot. On a CPU renderer random stores cost less
-        than random loads, so the usual path scatters.
+        than random loads, so the usual path scatters. Then grid_carry moves a system's blocks per
+        slot that live longer than a substep (the DEM's kept contacts) the same way
+        (gp__grid_carry).
      5. The store's compaction, when a particle may have died (gp__store_state.mortal): store_free
         gives the ids of the dead, now in slots [live, count), to the free-id queue, and
         store_count cuts the count to the live (gp__store_count).
