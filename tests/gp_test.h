@@ -30,13 +30,24 @@ int gp_test_failures;
 /* Runs the cases whose name contains one of the arguments (all when there are none); counts a
    case as passed when it recorded no failed check; each line ends with the case's wall-clock
    seconds (the suite must stay under 10 minutes on llvmpipe). Returns the process exit code. */
-/* GP_TEST_SHARD=k/n runs the k-th of n shares of the tests (every n-th test of those asked for,
-   from the k-th): `make test` runs two shares side by side, each with one llvmpipe thread, so
-   that one's shader compiles and host work overlap the other's GPU work. */
+/* Two or more runs side by side share the tests: GP_TEST_CLAIMS=DIR, and each run takes a test
+   only when it is the first to create DIR/N for the test's number N (fopen's exclusive "x" mode),
+   so a run that finishes a test takes the next one nobody has: `make test` runs two, each with
+   one llvmpipe thread, so that one's shader compiles and host work overlap the other's GPU work.
+   GP_TEST_SHARD=k/n instead takes every n-th test from the k-th. */
 static int gp_test_in_shard(void) {
     static int counter = 0;
     const char* shard = getenv("GP_TEST_SHARD");
+    const char* claims = getenv("GP_TEST_CLAIMS");
     int k = 0, n = 1, mine;
+    if (claims) {
+        char path[4096];
+        FILE* f;
+        snprintf(path, sizeof path, "%s/%d", claims, counter++);
+        f = fopen(path, "wx");
+        if (f) fclose(f);
+        return f != NULL;
+    }
     if (shard && (sscanf(shard, "%d/%d", &k, &n) != 2 || n < 1 || k < 0 || k >= n)) { k = 0; n = 1; }
     mine = counter % n == k;
     ++counter;

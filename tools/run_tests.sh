@@ -27,18 +27,20 @@ count_checks build/check_compile.out
 sh tools/check_docs.sh | tee build/check_docs.out
 count_checks build/check_docs.out
 
-# Two shares of the tests side by side, one llvmpipe thread each (GP_TEST_SHARD, tests/gp_test.h):
-# one's shader compiles and host work overlap the other's GPU work, about a fifth less time on
-# two cores than one run with two threads. Each share's lines are printed when it ends.
-echo "== GPU tests (build/gp_tests, two shares side by side)"
-GP_TEST_SHARD=0/2 LP_NUM_THREADS=1 build/gp_tests > build/gp_tests.0.out 2>&1 &
+# Two runs side by side, one llvmpipe thread each, each taking the next test nobody has taken
+# (GP_TEST_CLAIMS, tests/gp_test.h): one's shader compiles and host work overlap the other's GPU
+# work, a third less time on two cores than one run with two threads. Each run's lines are
+# printed when it ends.
+echo "== GPU tests (build/gp_tests, two runs sharing the tests)"
+rm -rf build/test_claims && mkdir -p build/test_claims
+GP_TEST_CLAIMS=build/test_claims LP_NUM_THREADS=1 build/gp_tests > build/gp_tests.0.out 2>&1 &
 shard=$!
-GP_TEST_SHARD=1/2 LP_NUM_THREADS=1 build/gp_tests > build/gp_tests.1.out 2>&1
+GP_TEST_CLAIMS=build/test_claims LP_NUM_THREADS=1 build/gp_tests > build/gp_tests.1.out 2>&1
 wait "$shard"
 cat build/gp_tests.0.out build/gp_tests.1.out > build/gp_tests.out
 grep -v 'passed, .* failed$' build/gp_tests.out
-count_runner build/gp_tests.0.out "gp_tests (share 0)"
-count_runner build/gp_tests.1.out "gp_tests (share 1)"
+count_runner build/gp_tests.0.out "gp_tests (run 0)"
+count_runner build/gp_tests.1.out "gp_tests (run 1)"
 
 # Under the sanitizers: the host side (validation, staging, loader, logging, allocator) on every
 # small test. Mesa's own allocations are not ours to check: leaks inside the driver are ignored.
