@@ -1002,8 +1002,8 @@ typedef struct gp_granular_material {
     float friction;          /* Coulomb's mu, the shear's cap over the normal push; default 0.3:
                                 grains here do not spin (nor roll), and at 0.3 they pile as sand
                                 does, at 30-35 degrees (800 grains poured from a point stand at
-                                33; a wide stream flattens a small heap's top); at 0.5 they stand
-                                at 42-52 */
+                                32, tested; a wide stream flattens a small heap's top); at 0.5
+                                they stand at 42-52 */
     float tangential_stiffness; /* k_s, N/m: Cundall and Strack's shear spring, which holds a contact
                                 until the shear reaches mu times the push (static friction); default
                                 2/7 of stiffness (tangential and normal oscillations of equal period) */
