@@ -90,9 +90,9 @@ static void test_heightfield_rejects_bad_input(void) {
    grain on that plane as a GP_SHAPE_PLANE collider: both slide down the same way, their paths
    within 1e-4 m over 0.5 s (the field's distance and normal are the plane's, to float rounding),
    and the grain on the field has gone downhill (+x) more than 5 cm. */
-static void heightfield_slide(int as_field, float out[3]) {
+static void heightfield_slide(int as_field, float slope, float gap, gp_shear_model shear, float out[3]) {
     gp_world* w = fixture_grid_world(16, 0.05f, 1);
-    const float slope = 0.84f, x0 = -0.3f, r = 0.01f;
+    const float x0 = -0.3f, r = 0.01f;
     gp_collider handle;
     gp_granular_material g;
     gp_particles_desc pd;
@@ -103,6 +103,7 @@ static void heightfield_slide(int as_field, float out[3]) {
     if (!w) return;
     memset(&g, 0, sizeof g);
     g.diameter = 2.0f * r;
+    g.shear_model = shear;
     CHECK(gp_granular_material_set(w, 0, &g) == GP_OK);
     if (as_field) {
         for (k = 0; k < 9; ++k)
@@ -117,7 +118,7 @@ static void heightfield_slide(int as_field, float out[3]) {
         CHECK(gp_collider_add(w, &d, &handle) == GP_OK);
     }
     at[0] = x0;
-    at[1] = 0.3f - slope * x0 + (r + 0.002f) * sqrtf(1.0f + slope * slope);
+    at[1] = 0.3f - slope * x0 + (r + gap) * sqrtf(1.0f + slope * slope);
     at[2] = 0.0f;
     memset(&pd, 0, sizeof pd);
     pd.count = 1; pd.positions = at; pd.kind = GP_KIND_GRANULAR;
@@ -131,8 +132,8 @@ static void heightfield_slide(int as_field, float out[3]) {
 static void test_heightfield_grain_slides_as_on_its_plane(void) {
     float field[3], plane[3];
     double gap;
-    heightfield_slide(1, field);
-    heightfield_slide(0, plane);
+    heightfield_slide(1, 0.84f, 0.002f, GP_SHEAR_DEFAULT, field);
+    heightfield_slide(0, 0.84f, 0.002f, GP_SHEAR_DEFAULT, plane);
     gap = sqrt(((double)field[0] - plane[0]) * (field[0] - plane[0]) + ((double)field[1] - plane[1]) * (field[1] - plane[1]) +
                ((double)field[2] - plane[2]) * (field[2] - plane[2]));
     if (getenv("GP_TEST_VERBOSE"))
@@ -140,6 +141,30 @@ static void test_heightfield_grain_slides_as_on_its_plane(void) {
                 plane[0], plane[1], plane[2]);
     CHECKF(gap <= 1e-4, "the grain on the height field ends %.3g m from the grain on its plane", gap);
     CHECKF(field[0] > -0.3f + 0.05f, "the grain on a 40-degree height field moved from x = -0.3 to %.4f: it should slide down (+x)", field[0]);
+}
+
+/* Static friction on a height field (issue 13, item 1: the shear spring against every collider):
+   the grain of heightfield_slide set down touching a slope of 15 degrees (below the default
+   friction's atan 0.3 = 16.7 degrees) of the same field holds: in 0.5 s it moves no more than its
+   springs give under its weight (measured 6.1e-5 m, as on the plane the field samples; allowed
+   1e-4). With the paper's viscous shear (GP_SHEAR_VISCOUS) a contact cannot hold: the grain
+   creeps down at the speed its dashpot allows, further than that (checked here too). */
+static double heightfield_hold(int as_field, gp_shear_model shear) {
+    const float slope = 0.2679f, x0 = -0.3f, r = 0.01f;   /* tan 15 degrees */
+    const double start[2] = {x0, 0.3f - slope * x0 + r * sqrtf(1.0f + slope * slope)};
+    float end[3];
+    heightfield_slide(as_field, slope, 0.0f, shear, end);
+    return sqrt((end[0] - start[0]) * (end[0] - start[0]) + (end[1] - start[1]) * (end[1] - start[1]));
+}
+static void test_heightfield_grain_holds_below_friction(void) {
+    double field = heightfield_hold(1, GP_SHEAR_DEFAULT), plane = heightfield_hold(0, GP_SHEAR_DEFAULT);
+    double viscous = heightfield_hold(1, GP_SHEAR_VISCOUS);
+    if (getenv("GP_TEST_VERBOSE"))
+        fprintf(stderr, "    on a 15-degree slope after 0.5 s: moved %.3g m on the field, %.3g m on the plane; %.3g m on the field with the "
+                "viscous shear\n", field, plane, viscous);
+    CHECKF(field < 1e-4 && plane < 1e-4, "a grain on a 15-degree slope (mu 0.3) moved %.3g m on the height field, %.3g m on the "
+           "plane: it should hold", field, plane);
+    CHECKF(viscous > 1e-4, "with the viscous shear the grain moved only %.3g m: the test would not see a contact that creeps", viscous);
 }
 
 /* Water (the default) poured as a block onto a bumpy height field (a bowl of cosine bumps, 0.04 m
@@ -191,6 +216,7 @@ const gp_test_case heightfield_tests[] = {
     {"heightfield_distance_against_cpu", test_heightfield_distance_against_cpu},
     {"heightfield_rejects_bad_input", test_heightfield_rejects_bad_input},
     {"heightfield_grain_slides_as_on_its_plane", test_heightfield_grain_slides_as_on_its_plane},
+    {"heightfield_grain_holds_below_friction", test_heightfield_grain_holds_below_friction},
     {"heightfield_holds_water", test_heightfield_holds_water},
 };
 const int heightfield_test_count = (int)(sizeof heightfield_tests / sizeof heightfield_tests[0]);
