@@ -520,9 +520,10 @@ GP_API_DECL gp_result gp_grid_count_neighbors(gp_world* world, float radius, uin
    kinetic, potential and compression energy from growing (within the test's 0.5%); and a
    particle at a free surface (its neighbourhood less than 3/4 filled) carries no more than the
    density of zero pressure, without which a block of water dropped onto a floor pumped itself
-   up (4 times its energy in 1.5 s). Grains and rigid bodies'
-   particles are the fluid's moving boundary (section >>coupling); other kinds are filed in the
-   grid but take no part in the fluid's sums. */
+   up (4 times its energy in 1.5 s). Rigid bodies' particles, and grains as wide as a fluid's
+   smoothing radius or wider, are the fluid's moving boundary (section >>coupling); narrower
+   grains, which the fluid cannot flow around, it drags (a drag law and Archimedes' buoyancy,
+   section >>coupling); other kinds are filed in the grid but take no part in the fluid's sums. */
 
 #define GP_MAX_FLUID_MATERIALS 8
 
@@ -677,10 +678,11 @@ typedef struct gp_step_desc {
 
 /* Advances the whole world by desc->dt in substeps; each substep runs every system's stages in
    one order (section >>step): the pours, the grid build, then every force (the fluid's density and
-   forces, with grains and bodies' particles as its boundary; the contacts of grains and rigid
-   particles; the fluid's equal and opposite force on them), then every move (the fluid and its
-   walls, the grains, the bodies' update and their particles), then the guard that puts back any
-   fluid particle left inside a grain or a body, then the effect particles' flight and bounce.
+   forces, with bodies' particles and wide grains as its boundary; the contacts of grains and rigid
+   particles; the fluid's equal and opposite force on them; its drag on narrow grains and their
+   pull back), then every move (the fluid and its walls, the grains, the bodies' update and their
+   particles), then the guard that puts back any fluid particle left inside a wide grain or a
+   body, then the effect particles' flight and bounce.
    Afterwards the store is in the cell order of the last substep's build and densities
    and accelerations (GP_ATTRIBUTE_DENSITY, _PRESSURE, _ACCELERATION) match its slots. With
    fixed substeps, warns when the CFL number exceeds max_cfl. A particle whose update is not finite keeps its last
@@ -989,7 +991,10 @@ typedef enum gp_shear_model {
 
 typedef struct gp_granular_material {
     float diameter;          /* m, of a grain or a rigid particle; default the grid's cell size,
-                                at most the cell size (the contact search covers one cell) */
+                                at most the cell size (the contact search covers one cell). In a
+                                fluid, a grain narrower than the fluid's smoothing radius (twice its
+                                spacing by default) is dragged by it (a sphere's drag curve and
+                                Archimedes' buoyancy); a wider one is its boundary (>>coupling) */
     float density;           /* kg/m^3 of the grain's material; default 2500 (sand, glass) */
     float stiffness;         /* k of eq. 10, N/m; default 200 m / d^2: two grains meeting at
                                 1 m/s overlap by 5% of the diameter */
@@ -1689,6 +1694,105 @@ static const char* const gp__file_copy_comp[] = {
     "}\n",
     0
 };
+static const char* const gp__file_coupling_drag_comp[] = {
+    "#version 430 core\n",
+    "// coupling_drag: the fluid's pull on every grain it cannot flow around (issue 10, item 4: a grain\n",
+    "// narrower than the fluid's smoothing radius, gp_coupling.glsl's gp_drag_grain, which is no\n",
+    "// boundary particle to it). The fluid at the grain, gp_fluid_sample's Shepard interpolation of its\n",
+    "// velocity u, rest density rho and viscosity nu, and how far the grain is in it,\n",
+    "// phi = sum V_j W_j / (1 - own), at most 1 (own: the share one fluid particle at the grain would\n",
+    "// add, so that a grain in the hole the fluid left for it, or between its particles, is wholly in,\n",
+    "// and one at the free surface about half), gives\n",
+    "//   drag      F_d = beta (u - v), beta = 3 pi mu d (1 + 0.15 Re^0.687) below Re = 1,000 and\n",
+    "//             0.44 pi d^2 rho |u - v| / 8 above (the standard drag curve of a sphere, Schiller and\n",
+    "//             Naumann 1933, as Clift, Grace and Weber 1978 give it; mu = rho nu, Re = |u - v| d / nu;\n",
+    "//             Stokes' 3 pi mu d as Re goes to 0), taken implicitly over the substep h: the impulse\n",
+    "//             m (u - v) (1 - exp(-beta h / m)), so that no substep drives v past u (a fine grain in\n",
+    "//             honey relaxes in microseconds);\n",
+    "//   buoyancy  F_b = -rho V g, V = pi d^3 / 6 (Archimedes, the fluid's hydrostatic pressure on the\n",
+    "//             grain's volume);\n",
+    "// both times phi. The grain's acceleration gains (F_d + F_b) / m, and gp_drag holds (F, sum V_j W_j)\n",
+    "// for coupling_drag_fluid, which gives every fluid neighbour its share of -F, so that fluid and\n",
+    "// grain exchange momentum exactly (to the float rounding) and the fluid carries the grains' weight.\n",
+    "// Left out: the pressure gradient of an accelerating flow beyond the hydrostatic and the added\n",
+    "// mass (sampled from the fluid's accelerations, the grain's own reaction, which the fluid's\n",
+    "// pressure answers around it, came back as 3% more buoyancy: a grain of the water's density rose),\n",
+    "// and the crowding of many grains (Di Felice 1994's voidage factor: a dense bed drags as loose\n",
+    "// grains would). Reads the fluid's positions, velocities and materials; runs after coupling_solid\n",
+    "// and before every integration (gp__world_substep).\n",
+    "layout(local_size_x = GP_GROUP_SIZE) in;\n",
+    "\n",
+    "void main() {\n",
+    "    uint i = gp_global_index();\n",
+    "    if (i >= gp_counts.x) return;\n",
+    "    vec4 p = gp_position[i], v = gp_velocity[i];\n",
+    "    if (gp_kind_of(gp_info[i]) != GP_KIND_GRANULAR || !gp_finite3(p.xyz)) return;\n",
+    "    float d = 2.0 * p.w, h = gp_gravity.w;\n",
+    "    gp_fluid_sample s = gp_fluid_sample_at(p.xyz, d);\n",
+    "    vec3 gp_center = p.xyz;\n",
+    "#define GP_NEIGHBOR_VISIT(k, end, cell) gp_fluid_sample_term(k, end, cell, s)\n",
+    "#define GP_NEIGHBOR_BATCH 8\n",
+    "    if (!(s.filled > 0.0)) { gp_drag[i] = vec4(0.0); return; }\n",
+    "    vec3 u = s.velocity / s.filled, w = u - v.xyz;\n",
+    "    float rho = s.rho / s.filled, nu = s.nu / s.filled, in_fluid = min(s.filled / (1.0 - s.own / s.filled), 1.0);\n",
+    "    float speed = length(w), re = speed * d / nu;\n",
+    "    float beta = re < 1000.0 ? 9.42477796 * rho * nu * d * (1.0 + 0.15 * pow(re, 0.687))\n",
+    "                             : 0.17278760 * rho * d * d * speed;   // 0.44 pi / 8\n",
+    "    float m = v.w, relax = beta * h / m;\n",
+    "    vec3 drag = relax > 1e-4 ? (m / h) * (1.0 - exp(-relax)) * w : beta * w;   // the implicit impulse over h\n",
+    "    vec3 force = in_fluid * (drag - (0.52359878 * d * d * d * rho) * gp_gravity.xyz);\n",
+    "    if (!gp_finite3(force)) force = vec3(0.0);\n",
+    "    gp_acceleration[i].xyz += force / m;\n",
+    "    gp_drag[i] = vec4(force, s.filled);\n",
+    "}\n",
+    0
+};
+static const char* const gp__file_coupling_drag_fluid_comp[] = {
+    "#version 430 core\n",
+    "// coupling_drag_fluid: the grains' pull back on the fluid (issue 10, item 4): every fluid particle\n",
+    "// j takes its share of minus the force coupling_drag put on each grain g near it that it drags,\n",
+    "// F_g V_j W_j / sum_k V_k W_k (the weights coupling_drag summed, gp_fluid_sample's), as an\n",
+    "// acceleration -F_g W_j / (rho0_j sum_k V_k W_k), so that the shares add up to F_g (to the float\n",
+    "// rounding) and fluid and grains keep their momentum. Reads gp_drag (coupling_drag's, this\n",
+    "// substep); runs after it, before every integration (gp__world_substep).\n",
+    "layout(local_size_x = GP_GROUP_SIZE) in;\n",
+    "\n",
+    "// Fluid particle j's own: its position, material's poly6 coefficient, re^2 and rest density.\n",
+    "struct gp_dragged { vec3 p; float poly6; float re2; float rho0; };\n",
+    "\n",
+    "// Candidate slot k's pull on j, when k is a grain that j drags.\n",
+    "vec3 gp_drag_share(uint k, uint end, ivec3 cell, gp_dragged j) {\n",
+    "    if (k >= end) return vec3(0.0);\n",
+    "    vec4 q = gp_position[k];\n",
+    "    if (!gp_drag_grain(q.w, j.re2, gp_kind_of(gp_info[k])) || !gp_grid_same_cell(q.xyz, cell)) return vec3(0.0);\n",
+    "    vec3 d = q.xyz - j.p;\n",
+    "    float r2 = dot(d, d);\n",
+    "    vec4 f = gp_drag[k];\n",
+    "    if (r2 >= j.re2 || !(f.w > 0.0)) return vec3(0.0);\n",
+    "    return (gp_poly6_of(j.poly6, j.re2, r2) / (j.rho0 * f.w)) * f.xyz;\n",
+    "}\n",
+    "\n",
+    "void main() {\n",
+    "    uint i = gp_global_index();\n",
+    "    if (i >= gp_counts.x) return;\n",
+    "    vec4 p = gp_position[i];\n",
+    "    uvec4 info = gp_info[i];\n",
+    "    if (gp_kind_of(info) != GP_KIND_FLUID || !gp_finite3(p.xyz)) return;\n",
+    "    uint m = gp_material_of(info);\n",
+    "    gp_dragged j;\n",
+    "    j.p = p.xyz;\n",
+    "    j.poly6 = gp_fluids[m].kernel.x;\n",
+    "    j.re2 = gp_fluids[m].kernel.w;\n",
+    "    j.rho0 = gp_fluids[m].shape.z;\n",
+    "    vec3 pull = vec3(0.0);\n",
+    "    vec3 gp_center = j.p;\n",
+    "#define GP_NEIGHBOR_TERM(k, end, cell) gp_drag_share(k, end, cell, j)\n",
+    "#define GP_NEIGHBOR_SUM pull\n",
+    "#define GP_NEIGHBOR_BATCH 8\n",
+    "    gp_acceleration[i].xyz -= pull;\n",
+    "}\n",
+    0
+};
 static const char* const gp__file_coupling_guard_comp[] = {
     "#version 430 core\n",
     "// coupling_guard: keeps the fluid out of the solids (issue 10): after every move of the substep\n",
@@ -1711,12 +1815,15 @@ static const char* const gp__file_coupling_guard_comp[] = {
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
     "\n",
     "// What fluid particle i needs of itself in the loop, and what the solids push it by.\n",
-    "struct gp_guard { vec3 p; uint slot; vec3 push; float solids; };\n",
+    "struct gp_guard { vec3 p; uint slot; vec3 push; float solids; float re2; };\n",
     "\n",
-    "// When candidate slot k is a solid whose sphere holds i's centre: the push that puts i on it.\n",
+    "// When candidate slot k is a solid whose sphere holds i's centre, and a boundary to i's material\n",
+    "// (a grain narrower than its smoothing radius is not: gp_drag_grain): the push that puts i on it.\n",
     "void gp_guard_term(uint k, uint end, ivec3 cell, inout gp_guard g) {\n",
-    "    if (k >= end || k == g.slot || !gp_is_solid(gp_kind_of(gp_info[k]))) return;\n",
+    "    if (k >= end || k == g.slot) return;\n",
+    "    uint kind = gp_kind_of(gp_info[k]);\n",
     "    vec4 q = gp_position[k];\n",
+    "    if (!gp_is_solid(kind) || gp_drag_grain(q.w, g.re2, kind)) return;\n",
     "    vec3 d = g.p - q.xyz;\n",
     "    float r2 = dot(d, d);\n",
     "    if (!(r2 < q.w * q.w) || !gp_grid_same_cell(q.xyz, cell)) return;\n",
@@ -1734,6 +1841,7 @@ static const char* const gp__file_coupling_guard_comp[] = {
     "    gp_guard g;\n",
     "    g.p = p.xyz;\n",
     "    g.slot = i;\n",
+    "    g.re2 = gp_fluids[gp_material_of(gp_info[i])].kernel.w;\n",
     "    g.push = vec3(0.0);\n",
     "    g.solids = 0.0;\n",
     "    vec3 gp_center = g.p;\n",
@@ -1775,7 +1883,7 @@ static const char* const gp__file_coupling_solid_comp[] = {
     "    vec4 v = gp_velocity[k];\n",
     "    vec3 pressure = vec3(0.0), viscosity = vec3(0.0);\n",
     "    gp_coupling_terms(shape.y, kernel.y, kernel.z, shape.z, d, r2, v.xyz, rho_p.y, b.v,\n",
-    "                      gp_solid_mass(gp_solid_scale(gp_fluids[m].flow.z, shape.x), b.r, b.kind), pressure, viscosity);\n",
+    "                      gp_solid_mass(gp_solid_scale(gp_fluids[m].flow.z, shape.x), kernel.w, b.r, b.kind), pressure, viscosity);\n",
     "    force -= (v.w / rho_p.x) * (pressure + gp_fluids[m].flow.x * shape.z * viscosity);\n",
     "}\n",
     "\n",
@@ -2260,27 +2368,8 @@ static const char* const gp__file_effects_move_comp[] = {
     "    return (GP_CURL_RMS * speed / (2.0 * e)) * vec3(dzy - dyz, dxz - dzx, dyx - dxy);\n",
     "}\n",
     "\n",
-    "// Riding the fluid (issue 11: foam and spray on a wave): the fluid's velocity at p through the\n",
-    "// one grid, Shepard's interpolation of its particles' velocities with each one's material's\n",
-    "// poly6 and volume m / rho0, u = sum V_j W_j v_j / sum V_j W_j, how full of fluid p's\n",
-    "// neighbourhood is, phi = sum V_j W_j (about 1 inside the fluid, 0 away from it), and the fluid's\n",
-    "// density there, rho = sum V_j W_j rho0_j / phi (for its buoyancy).\n",
-    "struct gp_ride { vec3 p; vec3 sum; float filled; float rho; };\n",
-    "void gp_ride_term(uint k, uint end, ivec3 cell, inout gp_ride s) {\n",
-    "    if (k >= end) return;\n",
-    "    vec4 q = gp_position[k];\n",
-    "    uvec4 info = gp_info[k];\n",
-    "    if (gp_kind_of(info) != GP_KIND_FLUID || !gp_grid_same_cell(q.xyz, cell)) return;\n",
-    "    uint m = gp_material_of(info);\n",
-    "    vec3 d = s.p - q.xyz;\n",
-    "    float r2 = dot(d, d), re2 = gp_fluids[m].kernel.w;\n",
-    "    if (r2 >= re2) return;\n",
-    "    vec4 v = gp_velocity[k];\n",
-    "    float weight = v.w / gp_fluids[m].shape.z * gp_poly6_of(gp_fluids[m].kernel.x, re2, r2);\n",
-    "    s.sum += weight * v.xyz;\n",
-    "    s.filled += weight;\n",
-    "    s.rho += weight * gp_fluids[m].shape.z;\n",
-    "}\n",
+    "// Riding the fluid (issue 11: foam and spray on a wave): the fluid's velocity at p, how full of\n",
+    "// fluid p's neighbourhood is and its density there (for the buoyancy), gp_fluid_sample's.\n",
     "\n",
     "// The wind at p: the uniform wind, the Rankine vortex (solid inside its radius R, falling as 1/r\n",
     "// outside: speed s r / R, then s R / r, counter-clockwise about the axis), the grid's,\n",
@@ -2350,14 +2439,13 @@ static const char* const gp__file_effects_move_comp[] = {
     "    vec3 a = gp_gravity.xyz + gp_user_forces(p.xyz) + m.x * gp_wind_at(p.xyz);   // -k (v - wind): the drag's wind part\n",
     "    float k = m.x;\n",
     "    if (m.w > 0.0) {   // riding: a pull of rate ride phi towards the fluid's velocity, on top of the drag\n",
-    "        gp_ride s;\n",
-    "        s.p = p.xyz; s.sum = vec3(0.0); s.filled = 0.0; s.rho = 0.0;\n",
+    "        gp_fluid_sample s = gp_fluid_sample_at(p.xyz, 0.0);\n",
     "        vec3 gp_center = p.xyz;\n",
-    "#define GP_NEIGHBOR_VISIT(k, end, cell) gp_ride_term(k, end, cell, s)\n",
+    "#define GP_NEIGHBOR_VISIT(k, end, cell) gp_fluid_sample_term(k, end, cell, s)\n",
     "#define GP_NEIGHBOR_BATCH 8\n",
     "        if (s.filled > 0.0) {   // and Archimedes: the weight of the fluid it displaces (a sphere of radius r), as far as it is in it\n",
     "            float pull = m.w * min(s.filled, 1.0), displaced = 4.18879020479 * r * r * r * (s.rho / s.filled);\n",
-    "            a += pull * (s.sum / s.filled) - gp_gravity.xyz * (displaced / v.w) * min(s.filled, 1.0);\n",
+    "            a += pull * (s.velocity / s.filled) - gp_gravity.xyz * (displaced / v.w) * min(s.filled, 1.0);\n",
     "            k += pull;\n",
     "        }\n",
     "    }\n",
@@ -2769,6 +2857,11 @@ static const char* const gp__file_gp_buffers_glsl[] = {
     "#ifdef GP_BINDING_HISTORY\n",
     "layout(std430, binding = GP_BINDING_HISTORY) buffer gp_history_block { uvec4 gp_history[]; };\n",
     "#endif\n",
+    "// The coupling's drag (coupling_drag): per slot of a grain the fluid drags, the force it put on the\n",
+    "// grain (N) and the weights it summed, sum V_j W_j (0: no fluid near), for coupling_drag_fluid.\n",
+    "#ifdef GP_BINDING_DRAG\n",
+    "layout(std430, binding = GP_BINDING_DRAG) buffer gp_drag_block { vec4 gp_drag[]; };\n",
+    "#endif\n",
     "// The rigid bodies' shapes: every shape's particle offsets in its principal frame (section >>rigid).\n",
     "#ifdef GP_BINDING_OFFSETS\n",
     "layout(std430, binding = GP_BINDING_OFFSETS) readonly buffer gp_offsets_block { vec4 gp_offsets[]; };\n",
@@ -2819,11 +2912,19 @@ static const char* const gp__file_gp_coupling_glsl[] = {
     "// would feed energy in at every contact, as the walls' did); the equal and opposite force on b is summed by coupling_solid, from the same\n",
     "// functions, so that the pair's forces cancel to the float rounding. Needs gp_sph.glsl first.\n",
     "\n",
+    "// A grain narrower than a fluid material's smoothing radius re (re2 = re^2) is one particle the\n",
+    "// fluid cannot flow around (issue 10: as a boundary particle it sank through water at an eighth of\n",
+    "// the speed a sphere does): to that fluid it is no boundary (m_b 0) but meets it through a drag\n",
+    "// law and the fluid's pressure gradient (coupling_drag, coupling_drag_fluid). Rigid particles,\n",
+    "// which resolve their body's shape together, and grains as wide as re or wider are boundaries.\n",
+    "bool gp_drag_grain(float r, float re2, uint kind) { return kind == GP_KIND_GRANULAR && 4.0 * r * r < re2; }\n",
+    "\n",
     "// m_b: the fluid mass that solid particle b of kind `kind` and radius r stands for, with scale =\n",
-    "// gp_solid_scale of the fluid material's particle mass and spacing.\n",
+    "// gp_solid_scale of the fluid material's particle mass and spacing (re2: its smoothing radius^2).\n",
     "float gp_solid_scale(float mass, float spacing) { return mass / (spacing * spacing * spacing); }\n",
-    "float gp_solid_mass(float scale, float r, uint kind) {\n",
+    "float gp_solid_mass(float scale, float re2, float r, uint kind) {\n",
     "    float d = 2.0 * r, cube = scale * d * d * d;\n",
+    "    if (gp_drag_grain(r, re2, kind)) return 0.0;\n",
     "    return kind == GP_KIND_RIGID ? cube : 0.52359878 * cube;   // pi / 6: a grain's sphere\n",
     "}\n",
     "\n",
@@ -3053,6 +3154,48 @@ static const char* const gp__file_gp_emitter_glsl[] = {
     "    float w = t - float(k);\n",
     "    color = mix(gp_emitters[e].color[k], gp_emitters[e].color[k + 1u], w);\n",
     "    return mix(gp_emitters[e].size[k], gp_emitters[e].size[k + 1u], w);\n",
+    "}\n",
+    0
+};
+static const char* const gp__file_gp_fluid_sample_glsl[] = {
+    "// gp_fluid_sample.glsl: the fluid at a point that is not one of its particles (an effect particle\n",
+    "// riding it, a grain it drags), through the one grid: Shepard's interpolation with each fluid\n",
+    "// particle j's material's poly6 W_j and volume V_j = m_j / rho0_j,\n",
+    "//   filled       phi = sum V_j W_j            (about 1 inside the fluid, 0 away from it)\n",
+    "//   velocity     sum V_j W_j v_j              (over phi: the fluid's velocity there)\n",
+    "//   rho          sum V_j W_j rho0_j           (over phi: its rest density)\n",
+    "//   nu           sum V_j W_j nu_j             (over phi: its kinematic viscosity)\n",
+    "//   own          sum V_j W_j V_j W_j(0)       (over phi: what one fluid particle at the point\n",
+    "//                                              would add to phi, so that phi / (1 - own) is 1 in a\n",
+    "//                                              hole the size of one of its particles)\n",
+    "// over the fluid particles within their material's smoothing radius re of p whose re is more than\n",
+    "// `width` (a grain as wide as re or wider is the fluid's boundary instead, gp_coupling.glsl).\n",
+    "// Needs gp_sph.glsl (gp_poly6_of) and the POSITION, VELOCITY and INFO roles.\n",
+    "struct gp_fluid_sample { vec3 p; float width; float filled; vec3 velocity; float rho; float nu; float own; };\n",
+    "\n",
+    "gp_fluid_sample gp_fluid_sample_at(vec3 p, float width) {\n",
+    "    gp_fluid_sample s;\n",
+    "    s.p = p; s.width = width; s.filled = 0.0; s.velocity = vec3(0.0); s.rho = 0.0; s.nu = 0.0; s.own = 0.0;\n",
+    "    return s;\n",
+    "}\n",
+    "\n",
+    "// Candidate slot k's share, when it is a fluid particle near enough.\n",
+    "void gp_fluid_sample_term(uint k, uint end, ivec3 cell, inout gp_fluid_sample s) {\n",
+    "    if (k >= end) return;\n",
+    "    vec4 q = gp_position[k];\n",
+    "    uvec4 info = gp_info[k];\n",
+    "    if (gp_kind_of(info) != GP_KIND_FLUID || !gp_grid_same_cell(q.xyz, cell)) return;\n",
+    "    uint m = gp_material_of(info);\n",
+    "    vec3 d = s.p - q.xyz;\n",
+    "    float r2 = dot(d, d), re2 = gp_fluids[m].kernel.w;\n",
+    "    if (r2 >= re2 || !(s.width * s.width < re2)) return;   // as gp_drag_grain decides\n",
+    "    vec4 v = gp_velocity[k];\n",
+    "    float weight = v.w / gp_fluids[m].shape.z * gp_poly6_of(gp_fluids[m].kernel.x, re2, r2);\n",
+    "    s.velocity += weight * v.xyz;\n",
+    "    s.filled += weight;\n",
+    "    s.rho += weight * gp_fluids[m].shape.z;\n",
+    "    s.nu += weight * gp_fluids[m].flow.x;\n",
+    "    s.own += weight * (v.w / gp_fluids[m].shape.z * gp_poly6_of(gp_fluids[m].kernel.x, re2, 0.0));\n",
     "}\n",
     0
 };
@@ -3968,7 +4111,7 @@ static const char* const gp__file_sph_continuity_comp[] = {
     "    uint kind = gp_kind_of(info);\n",
     "    if (kind != GP_KIND_FLUID && !gp_is_solid(kind)) return;\n",
     "    vec4 v = gp_velocity[k];\n",
-    "    float mass = kind == GP_KIND_FLUID ? v.w : gp_solid_mass(s.solid, q.w, kind);\n",
+    "    float mass = kind == GP_KIND_FLUID ? v.w : gp_solid_mass(s.solid, s.re2, q.w, kind);\n",
     "    sum.z += mass * gp_poly6_of(s.poly6, s.re2, r2);\n",
     "    if (r2 == 0.0) return;   // on top of another: no rate\n",
     "    float r = sqrt(r2), x = s.re - r;\n",
@@ -4056,7 +4199,7 @@ static const char* const gp__file_sph_density_comp[] = {
     "    float r2 = dot(d, d);\n",
     "    if (r2 >= re2 || !gp_grid_same_cell(q.xyz, cell)) return 0.0;\n",
     "    uint kind = gp_kind_of(gp_info[k]);\n",
-    "    float mass = kind == GP_KIND_FLUID ? gp_velocity[k].w : gp_is_solid(kind) ? gp_solid_mass(solid, q.w, kind) : 0.0;\n",
+    "    float mass = kind == GP_KIND_FLUID ? gp_velocity[k].w : gp_is_solid(kind) ? gp_solid_mass(solid, re2, q.w, kind) : 0.0;\n",
     "    return mass * gp_poly6_of(poly6, re2, r2);\n",
     "}\n",
     "\n",
@@ -4118,7 +4261,7 @@ static const char* const gp__file_sph_force_comp[] = {
     "        uint kind = gp_kind_of(gp_info[k]);\n",
     "        if (gp_is_solid(kind))\n",
     "            gp_coupling_terms(s.re, s.spiky, s.laplacian, s.rho0, d, r2, s.v, s.pressure, v.xyz,\n",
-    "                              gp_solid_mass(s.solid, gp_position[k].w, kind), pressure, viscosity);\n",
+    "                              gp_solid_mass(s.solid, s.re2, gp_position[k].w, kind), pressure, viscosity);\n",
     "        return;\n",
     "    }\n",
     "    float r = sqrt(r2), x = s.re - r;\n",
@@ -4535,6 +4678,8 @@ typedef enum gp__shader_file_id {
     GP__FILE_BODY_UPDATE_COMP,
     GP__FILE_BOUNDARY_DISTANCE_COMP,
     GP__FILE_COPY_COMP,
+    GP__FILE_COUPLING_DRAG_COMP,
+    GP__FILE_COUPLING_DRAG_FLUID_COMP,
     GP__FILE_COUPLING_GUARD_COMP,
     GP__FILE_COUPLING_SOLID_COMP,
     GP__FILE_DEM_CONTACT_COMP,
@@ -4560,6 +4705,7 @@ typedef enum gp__shader_file_id {
     GP__FILE_GP_DEM_GLSL,
     GP__FILE_GP_DISPATCH_GLSL,
     GP__FILE_GP_EMITTER_GLSL,
+    GP__FILE_GP_FLUID_SAMPLE_GLSL,
     GP__FILE_GP_GRID_GLSL,
     GP__FILE_GP_INTEGRATE_GLSL,
     GP__FILE_GP_NEIGHBORS_GLSL,
@@ -4601,6 +4747,8 @@ static const gp__shader_file gp__shader_files[GP__FILE_COUNT] = {
     { "body_update.comp", gp__file_body_update_comp },
     { "boundary_distance.comp", gp__file_boundary_distance_comp },
     { "copy.comp", gp__file_copy_comp },
+    { "coupling_drag.comp", gp__file_coupling_drag_comp },
+    { "coupling_drag_fluid.comp", gp__file_coupling_drag_fluid_comp },
     { "coupling_guard.comp", gp__file_coupling_guard_comp },
     { "coupling_solid.comp", gp__file_coupling_solid_comp },
     { "dem_contact.comp", gp__file_dem_contact_comp },
@@ -4626,6 +4774,7 @@ static const gp__shader_file gp__shader_files[GP__FILE_COUNT] = {
     { "gp_dem.glsl", gp__file_gp_dem_glsl },
     { "gp_dispatch.glsl", gp__file_gp_dispatch_glsl },
     { "gp_emitter.glsl", gp__file_gp_emitter_glsl },
+    { "gp_fluid_sample.glsl", gp__file_gp_fluid_sample_glsl },
     { "gp_grid.glsl", gp__file_gp_grid_glsl },
     { "gp_integrate.glsl", gp__file_gp_integrate_glsl },
     { "gp_neighbors.glsl", gp__file_gp_neighbors_glsl },
@@ -4668,10 +4817,10 @@ static const gp__shader_range gp__ranges_body_particles_comp[] = {
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 129, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 134, 1 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
     { GP__FILE_GP_DEM_GLSL, 0, 136, 1 },
-    { GP__FILE_BODY_PARTICLES_COMP, 5, 11, 518 },
+    { GP__FILE_BODY_PARTICLES_COMP, 5, 11, 523 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_body_update_comp[] = {
@@ -4682,10 +4831,10 @@ static const gp__shader_range gp__ranges_body_update_comp[] = {
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 129, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 134, 1 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
     { GP__FILE_GP_DEM_GLSL, 0, 136, 1 },
-    { GP__FILE_BODY_UPDATE_COMP, 10, 56, 523 },
+    { GP__FILE_BODY_UPDATE_COMP, 10, 56, 528 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_boundary_distance_comp[] = {
@@ -4693,9 +4842,9 @@ static const gp__shader_range gp__ranges_boundary_distance_comp[] = {
     { GP__FILE_BOUNDARY_DISTANCE_COMP, 1, 2, 39 },
     { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 129, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 134, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
-    { GP__FILE_BOUNDARY_DISTANCE_COMP, 3, 10, 366 },
+    { GP__FILE_BOUNDARY_DISTANCE_COMP, 3, 10, 371 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_copy_comp[] = {
@@ -4705,18 +4854,56 @@ static const gp__shader_range gp__ranges_copy_comp[] = {
     { GP__FILE_COPY_COMP, 4, 16, 61 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
-static const gp__shader_range gp__ranges_coupling_guard_comp[] = {
-    { GP__FILE_COUPLING_GUARD_COMP, 0, 1, 1 },
-    { GP__FILE_COUPLING_GUARD_COMP, 1, 17, 40 },
+static const gp__shader_range gp__ranges_coupling_drag_comp[] = {
+    { GP__FILE_COUPLING_DRAG_COMP, 0, 1, 1 },
+    { GP__FILE_COUPLING_DRAG_COMP, 1, 24, 44 },
     { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 129, 1 },
-    { GP__FILE_COUPLING_GUARD_COMP, 18, 31, 382 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 134, 1 },
+    { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
+    { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
+    { GP__FILE_GP_COUPLING_GLSL, 0, 44, 1 },
+    { GP__FILE_GP_FLUID_SAMPLE_GLSL, 0, 39, 1 },
+    { GP__FILE_COUPLING_DRAG_COMP, 25, 12, 806 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_COUPLING_GUARD_COMP, 49, 4, 484 },
+    { GP__FILE_COUPLING_DRAG_COMP, 37, 13, 889 },
+    { GP__FILE_COUNT, 0, 0, 0 }
+};
+static const gp__shader_range gp__ranges_coupling_drag_fluid_comp[] = {
+    { GP__FILE_COUPLING_DRAG_FLUID_COMP, 0, 1, 1 },
+    { GP__FILE_COUPLING_DRAG_FLUID_COMP, 1, 6, 43 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
+    { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
+    { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
+    { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 134, 1 },
+    { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
+    { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
+    { GP__FILE_GP_COUPLING_GLSL, 0, 44, 1 },
+    { GP__FILE_COUPLING_DRAG_FLUID_COMP, 7, 34, 746 },
+    { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
+    { GP__FILE_COUPLING_DRAG_FLUID_COMP, 41, 2, 851 },
+    { GP__FILE_COUNT, 0, 0, 0 }
+};
+static const gp__shader_range gp__ranges_coupling_guard_comp[] = {
+    { GP__FILE_COUPLING_GUARD_COMP, 0, 1, 1 },
+    { GP__FILE_COUPLING_GUARD_COMP, 1, 17, 41 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
+    { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
+    { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
+    { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 134, 1 },
+    { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
+    { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
+    { GP__FILE_GP_COUPLING_GLSL, 0, 44, 1 },
+    { GP__FILE_COUPLING_GUARD_COMP, 18, 35, 755 },
+    { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
+    { GP__FILE_COUPLING_GUARD_COMP, 53, 4, 861 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_coupling_solid_comp[] = {
@@ -4727,13 +4914,13 @@ static const gp__shader_range gp__ranges_coupling_solid_comp[] = {
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 129, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 134, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
-    { GP__FILE_GP_COUPLING_GLSL, 0, 36, 1 },
-    { GP__FILE_COUPLING_SOLID_COMP, 9, 40, 736 },
+    { GP__FILE_GP_COUPLING_GLSL, 0, 44, 1 },
+    { GP__FILE_COUPLING_SOLID_COMP, 9, 40, 749 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_COUPLING_SOLID_COMP, 49, 2, 847 },
+    { GP__FILE_COUPLING_SOLID_COMP, 49, 2, 860 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_dem_contact_comp[] = {
@@ -4744,12 +4931,12 @@ static const gp__shader_range gp__ranges_dem_contact_comp[] = {
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 129, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 134, 1 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
     { GP__FILE_GP_DEM_GLSL, 0, 136, 1 },
-    { GP__FILE_DEM_CONTACT_COMP, 11, 79, 524 },
+    { GP__FILE_DEM_CONTACT_COMP, 11, 79, 529 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_DEM_CONTACT_COMP, 90, 5, 674 },
+    { GP__FILE_DEM_CONTACT_COMP, 90, 5, 679 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_dem_integrate_comp[] = {
@@ -4759,9 +4946,9 @@ static const gp__shader_range gp__ranges_dem_integrate_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 129, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 134, 1 },
     { GP__FILE_GP_INTEGRATE_GLSL, 0, 24, 1 },
-    { GP__FILE_DEM_INTEGRATE_COMP, 7, 10, 318 },
+    { GP__FILE_DEM_INTEGRATE_COMP, 7, 10, 323 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_dem_walls_comp[] = {
@@ -4772,11 +4959,11 @@ static const gp__shader_range gp__ranges_dem_walls_comp[] = {
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 129, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 134, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
     { GP__FILE_GP_DEM_GLSL, 0, 136, 1 },
-    { GP__FILE_DEM_WALLS_COMP, 8, 54, 624 },
+    { GP__FILE_DEM_WALLS_COMP, 8, 54, 629 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_dispatch_args_comp[] = {
@@ -4820,10 +5007,10 @@ static const gp__shader_range gp__ranges_effects_collide_comp[] = {
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 129, 1 },
-    { GP__FILE_EFFECTS_COLLIDE_COMP, 15, 39, 381 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 134, 1 },
+    { GP__FILE_EFFECTS_COLLIDE_COMP, 15, 39, 386 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_EFFECTS_COLLIDE_COMP, 54, 3, 491 },
+    { GP__FILE_EFFECTS_COLLIDE_COMP, 54, 3, 496 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_effects_move_comp[] = {
@@ -4834,12 +5021,14 @@ static const gp__shader_range gp__ranges_effects_move_comp[] = {
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 129, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 134, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
-    { GP__FILE_EFFECTS_MOVE_COMP, 19, 140, 707 },
+    { GP__FILE_EFFECTS_MOVE_COMP, 19, 47, 712 },
+    { GP__FILE_GP_FLUID_SAMPLE_GLSL, 0, 39, 1 },
+    { GP__FILE_EFFECTS_MOVE_COMP, 66, 73, 800 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_EFFECTS_MOVE_COMP, 159, 33, 918 },
+    { GP__FILE_EFFECTS_MOVE_COMP, 139, 33, 944 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_emitter_emit_comp[] = {
@@ -4849,9 +5038,9 @@ static const gp__shader_range gp__ranges_emitter_emit_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_EMITTER_GLSL, 0, 60, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 129, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 134, 1 },
     { GP__FILE_GP_BIRTH_GLSL, 0, 26, 1 },
-    { GP__FILE_EMITTER_EMIT_COMP, 12, 31, 319 },
+    { GP__FILE_EMITTER_EMIT_COMP, 12, 31, 324 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_emitter_mesh_comp[] = {
@@ -4861,9 +5050,9 @@ static const gp__shader_range gp__ranges_emitter_mesh_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_EMITTER_GLSL, 0, 60, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 129, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 134, 1 },
     { GP__FILE_GP_BIRTH_GLSL, 0, 26, 1 },
-    { GP__FILE_EMITTER_MESH_COMP, 8, 25, 315 },
+    { GP__FILE_EMITTER_MESH_COMP, 8, 25, 320 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_emitter_pour_comp[] = {
@@ -4873,9 +5062,9 @@ static const gp__shader_range gp__ranges_emitter_pour_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_EMITTER_GLSL, 0, 60, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 129, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 134, 1 },
     { GP__FILE_GP_BIRTH_GLSL, 0, 26, 1 },
-    { GP__FILE_EMITTER_POUR_COMP, 9, 32, 316 },
+    { GP__FILE_EMITTER_POUR_COMP, 9, 32, 321 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_carry_comp[] = {
@@ -4883,8 +5072,8 @@ static const gp__shader_range gp__ranges_grid_carry_comp[] = {
     { GP__FILE_GRID_CARRY_COMP, 1, 5, 38 },
     { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 129, 1 },
-    { GP__FILE_GRID_CARRY_COMP, 6, 16, 203 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 134, 1 },
+    { GP__FILE_GRID_CARRY_COMP, 6, 16, 208 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_count_comp[] = {
@@ -4894,8 +5083,8 @@ static const gp__shader_range gp__ranges_grid_count_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 129, 1 },
-    { GP__FILE_GRID_COUNT_COMP, 11, 28, 307 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 134, 1 },
+    { GP__FILE_GRID_COUNT_COMP, 11, 28, 312 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_ids_comp[] = {
@@ -4904,8 +5093,8 @@ static const gp__shader_range gp__ranges_grid_ids_comp[] = {
     { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 129, 1 },
-    { GP__FILE_GRID_IDS_COMP, 4, 7, 216 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 134, 1 },
+    { GP__FILE_GRID_IDS_COMP, 4, 7, 221 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_neighbors_comp[] = {
@@ -4915,10 +5104,10 @@ static const gp__shader_range gp__ranges_grid_neighbors_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 129, 1 },
-    { GP__FILE_GRID_NEIGHBORS_COMP, 4, 25, 297 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 134, 1 },
+    { GP__FILE_GRID_NEIGHBORS_COMP, 4, 25, 302 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_GRID_NEIGHBORS_COMP, 29, 3, 393 },
+    { GP__FILE_GRID_NEIGHBORS_COMP, 29, 3, 398 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_reorder_comp[] = {
@@ -4926,8 +5115,8 @@ static const gp__shader_range gp__ranges_grid_reorder_comp[] = {
     { GP__FILE_GRID_REORDER_COMP, 1, 9, 44 },
     { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 129, 1 },
-    { GP__FILE_GRID_REORDER_COMP, 10, 23, 213 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 134, 1 },
+    { GP__FILE_GRID_REORDER_COMP, 10, 23, 218 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_scan_block_comp[] = {
@@ -4970,13 +5159,13 @@ static const gp__shader_range gp__ranges_sph_continuity_comp[] = {
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 129, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 134, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
-    { GP__FILE_GP_COUPLING_GLSL, 0, 36, 1 },
-    { GP__FILE_SPH_CONTINUITY_COMP, 13, 62, 740 },
+    { GP__FILE_GP_COUPLING_GLSL, 0, 44, 1 },
+    { GP__FILE_SPH_CONTINUITY_COMP, 13, 62, 753 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_CONTINUITY_COMP, 75, 26, 873 },
+    { GP__FILE_SPH_CONTINUITY_COMP, 75, 26, 886 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_density_comp[] = {
@@ -4987,13 +5176,13 @@ static const gp__shader_range gp__ranges_sph_density_comp[] = {
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 129, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 134, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
-    { GP__FILE_GP_COUPLING_GLSL, 0, 36, 1 },
-    { GP__FILE_SPH_DENSITY_COMP, 7, 29, 733 },
+    { GP__FILE_GP_COUPLING_GLSL, 0, 44, 1 },
+    { GP__FILE_SPH_DENSITY_COMP, 7, 29, 746 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_DENSITY_COMP, 36, 5, 833 },
+    { GP__FILE_SPH_DENSITY_COMP, 36, 5, 846 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_force_comp[] = {
@@ -5004,13 +5193,13 @@ static const gp__shader_range gp__ranges_sph_force_comp[] = {
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 129, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 134, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
-    { GP__FILE_GP_COUPLING_GLSL, 0, 36, 1 },
-    { GP__FILE_SPH_FORCE_COMP, 17, 62, 744 },
+    { GP__FILE_GP_COUPLING_GLSL, 0, 44, 1 },
+    { GP__FILE_SPH_FORCE_COMP, 17, 62, 757 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_FORCE_COMP, 79, 8, 877 },
+    { GP__FILE_SPH_FORCE_COMP, 79, 8, 890 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_integrate_comp[] = {
@@ -5021,11 +5210,11 @@ static const gp__shader_range gp__ranges_sph_integrate_comp[] = {
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 129, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 134, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_INTEGRATE_GLSL, 0, 24, 1 },
-    { GP__FILE_SPH_INTEGRATE_COMP, 9, 28, 724 },
+    { GP__FILE_SPH_INTEGRATE_COMP, 9, 28, 729 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_spray_emit_comp[] = {
@@ -5035,9 +5224,9 @@ static const gp__shader_range gp__ranges_spray_emit_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_EMITTER_GLSL, 0, 60, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 129, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 134, 1 },
     { GP__FILE_GP_BIRTH_GLSL, 0, 26, 1 },
-    { GP__FILE_SPRAY_EMIT_COMP, 7, 21, 314 },
+    { GP__FILE_SPRAY_EMIT_COMP, 7, 21, 319 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_spray_flags_comp[] = {
@@ -5047,8 +5236,8 @@ static const gp__shader_range gp__ranges_spray_flags_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_EMITTER_GLSL, 0, 60, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 129, 1 },
-    { GP__FILE_SPRAY_FLAGS_COMP, 7, 20, 281 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 134, 1 },
+    { GP__FILE_SPRAY_FLAGS_COMP, 7, 20, 286 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sprite_depth_comp[] = {
@@ -5057,8 +5246,8 @@ static const gp__shader_range gp__ranges_sprite_depth_comp[] = {
     { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 129, 1 },
-    { GP__FILE_SPRITE_DEPTH_COMP, 6, 18, 220 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 134, 1 },
+    { GP__FILE_SPRITE_DEPTH_COMP, 6, 18, 225 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sprite_gather_comp[] = {
@@ -5068,16 +5257,16 @@ static const gp__shader_range gp__ranges_sprite_gather_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_EMITTER_GLSL, 0, 60, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 129, 1 },
-    { GP__FILE_SPRITE_GATHER_COMP, 6, 17, 283 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 134, 1 },
+    { GP__FILE_SPRITE_GATHER_COMP, 6, 17, 288 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_step_clock_comp[] = {
     { GP__FILE_STEP_CLOCK_COMP, 0, 1, 1 },
     { GP__FILE_STEP_CLOCK_COMP, 1, 21, 37 },
     { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 129, 1 },
-    { GP__FILE_STEP_CLOCK_COMP, 22, 31, 209 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 134, 1 },
+    { GP__FILE_STEP_CLOCK_COMP, 22, 31, 214 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_store_age_comp[] = {
@@ -5087,8 +5276,8 @@ static const gp__shader_range gp__ranges_store_age_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 129, 1 },
-    { GP__FILE_STORE_AGE_COMP, 8, 9, 290 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 134, 1 },
+    { GP__FILE_STORE_AGE_COMP, 8, 9, 295 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_store_append_comp[] = {
@@ -5096,8 +5285,8 @@ static const gp__shader_range gp__ranges_store_append_comp[] = {
     { GP__FILE_STORE_APPEND_COMP, 1, 4, 44 },
     { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 129, 1 },
-    { GP__FILE_STORE_APPEND_COMP, 5, 17, 208 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 134, 1 },
+    { GP__FILE_STORE_APPEND_COMP, 5, 17, 213 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_store_count_comp[] = {
@@ -5107,8 +5296,8 @@ static const gp__shader_range gp__ranges_store_count_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_DISPATCH_GLSL, 0, 10, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 129, 1 },
-    { GP__FILE_STORE_COUNT_COMP, 11, 33, 301 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 134, 1 },
+    { GP__FILE_STORE_COUNT_COMP, 11, 33, 306 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_store_free_comp[] = {
@@ -5118,8 +5307,8 @@ static const gp__shader_range gp__ranges_store_free_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 129, 1 },
-    { GP__FILE_STORE_FREE_COMP, 7, 10, 301 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 134, 1 },
+    { GP__FILE_STORE_FREE_COMP, 7, 10, 306 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_store_remove_comp[] = {
@@ -5128,8 +5317,8 @@ static const gp__shader_range gp__ranges_store_remove_comp[] = {
     { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 129, 1 },
-    { GP__FILE_STORE_REMOVE_COMP, 8, 26, 222 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 134, 1 },
+    { GP__FILE_STORE_REMOVE_COMP, 8, 26, 227 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 typedef enum gp__program_id {
@@ -5137,6 +5326,8 @@ typedef enum gp__program_id {
     GP__PROGRAM_BODY_UPDATE,
     GP__PROGRAM_BOUNDARY_DISTANCE,
     GP__PROGRAM_COPY,
+    GP__PROGRAM_COUPLING_DRAG,
+    GP__PROGRAM_COUPLING_DRAG_FLUID,
     GP__PROGRAM_COUPLING_GUARD,
     GP__PROGRAM_COUPLING_SOLID,
     GP__PROGRAM_DEM_CONTACT,
@@ -5185,6 +5376,8 @@ static const gp__shader_source gp__shader_sources[GP__SHADER_COUNT] = {
     { "body_update.comp", GP__GL_COMPUTE_SHADER, gp__ranges_body_update_comp },
     { "boundary_distance.comp", GP__GL_COMPUTE_SHADER, gp__ranges_boundary_distance_comp },
     { "copy.comp", GP__GL_COMPUTE_SHADER, gp__ranges_copy_comp },
+    { "coupling_drag.comp", GP__GL_COMPUTE_SHADER, gp__ranges_coupling_drag_comp },
+    { "coupling_drag_fluid.comp", GP__GL_COMPUTE_SHADER, gp__ranges_coupling_drag_fluid_comp },
     { "coupling_guard.comp", GP__GL_COMPUTE_SHADER, gp__ranges_coupling_guard_comp },
     { "coupling_solid.comp", GP__GL_COMPUTE_SHADER, gp__ranges_coupling_solid_comp },
     { "dem_contact.comp", GP__GL_COMPUTE_SHADER, gp__ranges_dem_contact_comp },
@@ -5226,8 +5419,8 @@ static const gp__shader_source gp__shader_sources[GP__SHADER_COUNT] = {
     { "draw_sprites.frag", GP__GL_FRAGMENT_SHADER, gp__ranges_draw_sprites_frag },
     { "draw_sprites.vert", GP__GL_VERTEX_SHADER, gp__ranges_draw_sprites_vert },
 };
-#define GP__SHADER_MOST_LINES 904   /* the longest program, with its #line directives */
-#define GP__SHADER_MOST_RANGES 14   /* the most ranges of one program */
+#define GP__SHADER_MOST_LINES 930   /* the longest program, with its #line directives */
+#define GP__SHADER_MOST_RANGES 15   /* the most ranges of one program */
 /* <<shaders-generated */
 
 /* Lines one program may have (checked by tools/embed_shaders.sh, which refuses a longer one). */
@@ -5267,7 +5460,8 @@ GP__STATIC_ASSERT(shader_lines_fit, GP__SHADER_MOST_LINES <= GP__SHADER_MAX_LINE
     X(CARRIED_SOURCE, "carried_source_block") X(CARRIED_DESTINATION, "carried_destination_block") \
     X(NEIGHBOR_COUNT, "neighbor_count_block")                                                    \
     X(POINTS, "point_block")                X(DISTANCES, "distance_block")                       \
-    X(HISTORY, "gp_history_block")          X(CARRY, "carry_block")
+    X(HISTORY, "gp_history_block")          X(CARRY, "carry_block")                              \
+    X(DRAG, "gp_drag_block")
 typedef enum gp__role {
     GP__ROLE_NONE = 0,
 #define GP__ROLE_ENUM(name, blocks) GP__ROLE_##name,
@@ -5354,8 +5548,12 @@ static const gp__binding_plan gp__binding_plans[GP__PROGRAM_COUNT] = {
                                        GP__R(ACCELERATION), GP__R(SLOT_OF_ID), GP__R(OFFSETS), GP__R(STATS) } },
     { GP__PROGRAM_COUPLING_SOLID,    { GP__R(POSITION), GP__R(VELOCITY), GP__R(INFO), GP__R(DENSITY),
                                        GP__R(ACCELERATION), GP__R(CELL_START), GP__R(FIELDS), GP__R(STATS) } },
+    { GP__PROGRAM_COUPLING_DRAG,     { GP__R(POSITION), GP__R(VELOCITY), GP__R(INFO), GP__R(DRAG),
+                                       GP__R(ACCELERATION), GP__R(CELL_START), GP__R(FIELDS), GP__R(STATS) } },
+    { GP__PROGRAM_COUPLING_DRAG_FLUID, { GP__R(POSITION), 0, GP__R(INFO), GP__R(DRAG),
+                                       GP__R(ACCELERATION), GP__R(CELL_START), GP__R(FIELDS), GP__R(STATS) } },
     { GP__PROGRAM_COUPLING_GUARD,    { GP__R(POSITION), 0, GP__R(INFO), 0,
-                                       0, GP__R(CELL_START), 0, GP__R(STATS) } },
+                                       0, GP__R(CELL_START), GP__R(FIELDS), GP__R(STATS) } },
     { GP__PROGRAM_STEP_CLOCK,        { 0, 0, 0, 0,
                                        0, 0, 0, GP__R(STATS) } },
     { GP__PROGRAM_EFFECTS_COLLIDE,   { GP__R(POSITION), GP__R(VELOCITY), GP__R(INFO), 0,
@@ -5468,6 +5666,7 @@ static int gp__shader_strings(gp__program_id id, const char* prelude, char* defi
     X(SPH_INTEGRATE, "sph_integrate") X(DEM_CONTACT, "dem_contact") X(DEM_WALLS, "dem_walls")          \
     X(DEM_INTEGRATE, "dem_integrate") X(GRID_CARRY, "grid_carry")                                      \
     X(BODY_UPDATE, "body_update") X(BODY_PARTICLES, "body_particles") X(COUPLING_SOLID, "coupling_solid") \
+    X(COUPLING_DRAG, "coupling_drag") X(COUPLING_DRAG_FLUID, "coupling_drag_fluid")                    \
     X(COUPLING_GUARD, "coupling_guard") X(STEP_CLOCK, "step_clock") X(EFFECTS_COLLIDE, "effects_collide") \
     X(EFFECTS_MOVE, "effects_move") X(STORE_AGE, "store_age") X(STORE_COUNT, "store_count")           \
     X(STORE_APPEND, "store_append") X(STORE_REMOVE, "store_remove") X(EMITTER_EMIT, "emitter_emit")    \
@@ -5636,6 +5835,7 @@ typedef struct gp__fluid_system {
 typedef struct gp__dem_system {
     gp_granular_material materials[GP_MAX_GRANULAR_MATERIALS];   /* resolved */
     uint32_t phases;                      /* bit per phase that grains or rigid particles use */
+    bool grains;                          /* grains were added (not only bodies' particles) */
     bool warned;                          /* warned since the substep was last short enough for the grains */
     gp__GLuint history;                   /* the contacts kept (gp_dem.glsl): two blocks of contact_slots + 1
                                              uvec4s per slot; made with the first grain or body */
@@ -5643,6 +5843,13 @@ typedef struct gp__dem_system {
     uint32_t unkept;                      /* contacts that found no free slot, as last reported */
     bool unkept_warned;                   /* warned, and contacts have kept finding no slot since */
 } gp__dem_system;
+
+/* The fluid and the solids (section >>coupling). */
+typedef struct gp__coupling_system {
+    gp__GLuint drag;                      /* vec4 per slot: coupling_drag's force on a grain the fluid drags and
+                                             its weights (gp_buffers.glsl's gp_drag); made with the first substep
+                                             that has fluid and grains */
+} gp__coupling_system;
 
 /* Effect particles (section >>effects). */
 typedef struct gp__effects_system {
@@ -5776,6 +5983,7 @@ struct gp_world {
     gp__fluid_system fluid;
     gp__dem_system dem;
     gp__rigid_system rigid;
+    gp__coupling_system coupling;
     gp__effects_system effects;
     gp__emitter_system emitters;
     gp__step_state step;
@@ -6076,6 +6284,7 @@ static gp__GLuint gp__role_buffer(const gp_world* w, gp__role role) {
     case GP__ROLE_STORE: return w->store.words;
     case GP__ROLE_FREE_IDS: return w->store.free_ids;
     case GP__ROLE_HISTORY: return w->dem.history;   /* 0 before the first grain or body: then no pass reads it */
+    case GP__ROLE_DRAG: return w->coupling.drag;     /* 0 before the first substep with fluid and grains: then unread */
     case GP__ROLE_STAGING: return w->store.staging ? w->store.staging : w->store.words;   /* unread without one */
     case GP__ROLE_FLAGS: return w->store.words;   /* the caller binds the user's; unread otherwise */
     default: return 0;
@@ -6880,6 +7089,7 @@ static gp_result gp__particles_add(gp_world* world, const gp_particles_desc* des
     if (d.lifetime > 0.0f) world->store.mortal = true;
     if (d.kind == GP_KIND_FLUID) world->fluid.phases |= 1u << d.phase;
     if (d.kind == GP_KIND_GRANULAR || d.kind == GP_KIND_RIGID) world->dem.phases |= 1u << d.phase;
+    if (d.kind == GP_KIND_GRANULAR) world->dem.grains = true;
     if (d.kind == GP_KIND_EFFECT) world->effects.any = true;
     return GP_OK;
 }
@@ -9285,18 +9495,38 @@ static void gp__rigid_substep(gp_world* w) {
 }
 
 /* >>coupling ===============================================================================
-   The fluid and the solids (000 section 29.3.3; Akinci et al. 2012): a grain or a rigid body's
-   particle is a boundary particle to the fluid (shaders_embedded/gp_coupling.glsl: the volume it
-   fills, a rigid particle its voxel (2 r)^3, a grain its sphere, at the fluid's rest density,
-   with the fluid's pressure continued hydrostatically and its own velocity), which the fluid's own passes take into its density,
-   density rate and force. This stage gives each solid particle the equal and opposite force
+   The fluid and the solids (000 section 29.3.3; Akinci et al. 2012): a rigid body's particle, or a
+   grain as wide as the fluid's smoothing radius or wider, is a boundary particle to the fluid
+   (shaders_embedded/gp_coupling.glsl: the volume it fills, a rigid particle its voxel (2 r)^3, a
+   grain its sphere, at the fluid's rest density, with the fluid's pressure continued
+   hydrostatically and its own velocity), which the fluid's own passes take into its density,
+   density rate and force. This stage gives each such particle the equal and opposite force
    (coupling_solid), added to its contact force before the grains move and the bodies sum their
-   particles' forces and torques. After every move, a guard puts back any fluid particle that ended
-   inside a solid's sphere (coupling_guard). Through the one grid: no second neighbour search. */
+   particles' forces and torques. A grain narrower than the fluid's smoothing radius is one particle
+   the fluid cannot flow around (as a boundary particle a 2 cm grain of sand sank through water at
+   an eighth of a sphere's speed): the fluid drags it instead (coupling_drag: the standard drag
+   curve of a sphere against the fluid's velocity there, and Archimedes' buoyancy, both as far as
+   it is in the fluid), and every fluid particle near it takes its share of the opposite force
+   (coupling_drag_fluid); such a grain and the fluid may overlap. After every move, a guard puts
+   back any fluid particle that ended inside a boundary particle's sphere (coupling_guard). Through
+   the one grid: no second neighbour search. */
 
-static void gp__coupling_substep(gp_world* w) {
-    if (!w->fluid.phases || !w->dem.phases) return;   /* needs a fluid and a solid */
+/* The drag's buffer (gp_drag): a vec4 per slot of capacity, made with the first substep that has
+   fluid and grains. */
+static gp_result gp__coupling_drag_buffer(gp_world* w) {
+    if (w->coupling.drag) return GP_OK;
+    return gp__buffer_new(w, (size_t)w->capacity * 16, NULL, "the fluid's drag on grains (16 bytes a particle)", &w->coupling.drag);
+}
+
+static gp_result gp__coupling_substep(gp_world* w) {
+    gp_result r;
+    if (!w->fluid.phases || !w->dem.phases) return GP_OK;   /* needs a fluid and a solid */
     gp__stage_run(w, GP__STAGE_COUPLING_SOLID, GP__PROGRAM_COUPLING_SOLID);
+    if (!w->dem.grains) return GP_OK;                        /* bodies only: no grain to drag */
+    if ((r = gp__coupling_drag_buffer(w)) != GP_OK) return r;
+    gp__stage_run(w, GP__STAGE_COUPLING_DRAG, GP__PROGRAM_COUPLING_DRAG);
+    gp__stage_run(w, GP__STAGE_COUPLING_DRAG_FLUID, GP__PROGRAM_COUPLING_DRAG_FLUID);
+    return GP_OK;
 }
 
 /* The guard, after every system has moved its particles: no fluid particle ends the substep
@@ -9456,6 +9686,7 @@ static void gp__emitter_kinds(gp_world* w, const gp_emitter_desc* d) {
     if (d->kind == GP_KIND_EFFECT) w->effects.any = true;
     if (d->kind == GP_KIND_FLUID) w->fluid.phases |= 1u << d->phase;
     if (d->kind == GP_KIND_GRANULAR) w->dem.phases |= 1u << d->phase;
+    if (d->kind == GP_KIND_GRANULAR) w->dem.grains = true;
 }
 
 /* desc checked, and its zeros resolved. */
@@ -10022,7 +10253,7 @@ static gp_result gp__world_substep(gp_world* w, float h, bool integrate) {
     gp__stats_reset(w);
     gp__fluid_forces(w);                             /* SPH density and forces, solids as boundary (>>sph) */
     if ((r = gp__dem_contacts(w)) != GP_OK) return r;   /* contacts of grains and rigid particles (>>dem) */
-    gp__coupling_substep(w);                         /* the solids' share of the fluid's forces (>>coupling) */
+    if ((r = gp__coupling_substep(w)) != GP_OK) return r;   /* the solids' share of the fluid's forces, the grains' drag (>>coupling) */
     if (integrate) {                                 /* every force is in: the moves */
         gp__fluid_move(w);                           /* the fluid (>>sph) */
         gp__dem_move(w);                             /* the grains (>>dem) */
@@ -10695,7 +10926,7 @@ void gp_world_destroy(gp_world* world) {
     size_t i;
     if (!world) return;
     if (world->gl.fnDeleteBuffers) {
-        gp__GLuint* buffers[27];
+        gp__GLuint* buffers[28];
         buffers[0] = &world->position; buffers[1] = &world->velocity; buffers[2] = &world->info;
         buffers[3] = &world->life; buffers[4] = &world->spare16; buffers[5] = &world->spare8;
         buffers[6] = &world->slot_of_id; buffers[7] = &world->cell_key; buffers[8] = &world->order;
@@ -10705,7 +10936,7 @@ void gp_world_destroy(gp_world* world) {
         buffers[18] = &world->rigid.bodies; buffers[19] = &world->store.words; buffers[20] = &world->store.free_ids;
         buffers[21] = &world->store.staging; buffers[22] = &world->emitters.table; buffers[23] = &world->emitters.flags;
         buffers[24] = &world->emitters.sources; buffers[25] = &world->emitters.triangles;
-        buffers[26] = &world->dem.history;
+        buffers[26] = &world->dem.history; buffers[27] = &world->coupling.drag;
         gp__free(&world->desc.allocator, world->effects.wind_grid);
         gp__buffer_delete(world, &world->fluid.state);
         if (world->desc.gpu_timings) gp__timers_collect(world);

@@ -363,6 +363,11 @@ layout(std430, binding = GP_BINDING_FIELDS) readonly buffer gp_field_block { flo
 #ifdef GP_BINDING_HISTORY
 layout(std430, binding = GP_BINDING_HISTORY) buffer gp_history_block { uvec4 gp_history[]; };
 #endif
+// The coupling's drag (coupling_drag): per slot of a grain the fluid drags, the force it put on the
+// grain (N) and the weights it summed, sum V_j W_j (0: no fluid near), for coupling_drag_fluid.
+#ifdef GP_BINDING_DRAG
+layout(std430, binding = GP_BINDING_DRAG) buffer gp_drag_block { vec4 gp_drag[]; };
+#endif
 // The rigid bodies' shapes: every shape's particle offsets in its principal frame (section >>rigid).
 #ifdef GP_BINDING_OFFSETS
 layout(std430, binding = GP_BINDING_OFFSETS) readonly buffer gp_offsets_block { vec4 gp_offsets[]; };
@@ -712,11 +717,19 @@ gp_wall gp_walls(uint m, vec3 p) {
 // would feed energy in at every contact, as the walls' did); the equal and opposite force on b is summed by coupling_solid, from the same
 // functions, so that the pair's forces cancel to the float rounding. Needs gp_sph.glsl first.
 
+// A grain narrower than a fluid material's smoothing radius re (re2 = re^2) is one particle the
+// fluid cannot flow around (issue 10: as a boundary particle it sank through water at an eighth of
+// the speed a sphere does): to that fluid it is no boundary (m_b 0) but meets it through a drag
+// law and the fluid's pressure gradient (coupling_drag, coupling_drag_fluid). Rigid particles,
+// which resolve their body's shape together, and grains as wide as re or wider are boundaries.
+bool gp_drag_grain(float r, float re2, uint kind) { return kind == GP_KIND_GRANULAR && 4.0 * r * r < re2; }
+
 // m_b: the fluid mass that solid particle b of kind `kind` and radius r stands for, with scale =
-// gp_solid_scale of the fluid material's particle mass and spacing.
+// gp_solid_scale of the fluid material's particle mass and spacing (re2: its smoothing radius^2).
 float gp_solid_scale(float mass, float spacing) { return mass / (spacing * spacing * spacing); }
-float gp_solid_mass(float scale, float r, uint kind) {
+float gp_solid_mass(float scale, float re2, float r, uint kind) {
     float d = 2.0 * r, cube = scale * d * d * d;
+    if (gp_drag_grain(r, re2, kind)) return 0.0;
     return kind == GP_KIND_RIGID ? cube : 0.52359878 * cube;   // pi / 6: a grain's sphere
 }
 
@@ -753,7 +766,7 @@ void gp_solid_term(uint k, uint end, gp_solid b, ivec3 cell, inout vec3 force) {
     vec4 v = gp_velocity[k];
     vec3 pressure = vec3(0.0), viscosity = vec3(0.0);
     gp_coupling_terms(shape.y, kernel.y, kernel.z, shape.z, d, r2, v.xyz, rho_p.y, b.v,
-                      gp_solid_mass(gp_solid_scale(gp_fluids[m].flow.z, shape.x), b.r, b.kind), pressure, viscosity);
+                      gp_solid_mass(gp_solid_scale(gp_fluids[m].flow.z, shape.x), kernel.w, b.r, b.kind), pressure, viscosity);
     force -= (v.w / rho_p.x) * (pressure + gp_fluids[m].flow.x * shape.z * viscosity);
 }
 

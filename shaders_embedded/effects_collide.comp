@@ -367,6 +367,11 @@ layout(std430, binding = GP_BINDING_FIELDS) readonly buffer gp_field_block { flo
 #ifdef GP_BINDING_HISTORY
 layout(std430, binding = GP_BINDING_HISTORY) buffer gp_history_block { uvec4 gp_history[]; };
 #endif
+// The coupling's drag (coupling_drag): per slot of a grain the fluid drags, the force it put on the
+// grain (N) and the weights it summed, sum V_j W_j (0: no fluid near), for coupling_drag_fluid.
+#ifdef GP_BINDING_DRAG
+layout(std430, binding = GP_BINDING_DRAG) buffer gp_drag_block { vec4 gp_drag[]; };
+#endif
 // The rigid bodies' shapes: every shape's particle offsets in its principal frame (section >>rigid).
 #ifdef GP_BINDING_OFFSETS
 layout(std430, binding = GP_BINDING_OFFSETS) readonly buffer gp_offsets_block { vec4 gp_offsets[]; };

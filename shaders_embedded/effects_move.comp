@@ -372,6 +372,11 @@ layout(std430, binding = GP_BINDING_FIELDS) readonly buffer gp_field_block { flo
 #ifdef GP_BINDING_HISTORY
 layout(std430, binding = GP_BINDING_HISTORY) buffer gp_history_block { uvec4 gp_history[]; };
 #endif
+// The coupling's drag (coupling_drag): per slot of a grain the fluid drags, the force it put on the
+// grain (N) and the weights it summed, sum V_j W_j (0: no fluid near), for coupling_drag_fluid.
+#ifdef GP_BINDING_DRAG
+layout(std430, binding = GP_BINDING_DRAG) buffer gp_drag_block { vec4 gp_drag[]; };
+#endif
 // The rigid bodies' shapes: every shape's particle offsets in its principal frame (section >>rigid).
 #ifdef GP_BINDING_OFFSETS
 layout(std430, binding = GP_BINDING_OFFSETS) readonly buffer gp_offsets_block { vec4 gp_offsets[]; };
@@ -749,13 +754,32 @@ vec3 gp_curl_noise(vec3 p, float scale, float speed, uint seed) {
     return (GP_CURL_RMS * speed / (2.0 * e)) * vec3(dzy - dyz, dxz - dzx, dyx - dxy);
 }
 
-// Riding the fluid (issue 11: foam and spray on a wave): the fluid's velocity at p through the
-// one grid, Shepard's interpolation of its particles' velocities with each one's material's
-// poly6 and volume m / rho0, u = sum V_j W_j v_j / sum V_j W_j, how full of fluid p's
-// neighbourhood is, phi = sum V_j W_j (about 1 inside the fluid, 0 away from it), and the fluid's
-// density there, rho = sum V_j W_j rho0_j / phi (for its buoyancy).
-struct gp_ride { vec3 p; vec3 sum; float filled; float rho; };
-void gp_ride_term(uint k, uint end, ivec3 cell, inout gp_ride s) {
+// Riding the fluid (issue 11: foam and spray on a wave): the fluid's velocity at p, how full of
+// fluid p's neighbourhood is and its density there (for the buoyancy), gp_fluid_sample's.
+// >>include gp_fluid_sample.glsl
+// gp_fluid_sample.glsl: the fluid at a point that is not one of its particles (an effect particle
+// riding it, a grain it drags), through the one grid: Shepard's interpolation with each fluid
+// particle j's material's poly6 W_j and volume V_j = m_j / rho0_j,
+//   filled       phi = sum V_j W_j            (about 1 inside the fluid, 0 away from it)
+//   velocity     sum V_j W_j v_j              (over phi: the fluid's velocity there)
+//   rho          sum V_j W_j rho0_j           (over phi: its rest density)
+//   nu           sum V_j W_j nu_j             (over phi: its kinematic viscosity)
+//   own          sum V_j W_j V_j W_j(0)       (over phi: what one fluid particle at the point
+//                                              would add to phi, so that phi / (1 - own) is 1 in a
+//                                              hole the size of one of its particles)
+// over the fluid particles within their material's smoothing radius re of p whose re is more than
+// `width` (a grain as wide as re or wider is the fluid's boundary instead, gp_coupling.glsl).
+// Needs gp_sph.glsl (gp_poly6_of) and the POSITION, VELOCITY and INFO roles.
+struct gp_fluid_sample { vec3 p; float width; float filled; vec3 velocity; float rho; float nu; float own; };
+
+gp_fluid_sample gp_fluid_sample_at(vec3 p, float width) {
+    gp_fluid_sample s;
+    s.p = p; s.width = width; s.filled = 0.0; s.velocity = vec3(0.0); s.rho = 0.0; s.nu = 0.0; s.own = 0.0;
+    return s;
+}
+
+// Candidate slot k's share, when it is a fluid particle near enough.
+void gp_fluid_sample_term(uint k, uint end, ivec3 cell, inout gp_fluid_sample s) {
     if (k >= end) return;
     vec4 q = gp_position[k];
     uvec4 info = gp_info[k];
@@ -763,13 +787,16 @@ void gp_ride_term(uint k, uint end, ivec3 cell, inout gp_ride s) {
     uint m = gp_material_of(info);
     vec3 d = s.p - q.xyz;
     float r2 = dot(d, d), re2 = gp_fluids[m].kernel.w;
-    if (r2 >= re2) return;
+    if (r2 >= re2 || !(s.width * s.width < re2)) return;   // as gp_drag_grain decides
     vec4 v = gp_velocity[k];
     float weight = v.w / gp_fluids[m].shape.z * gp_poly6_of(gp_fluids[m].kernel.x, re2, r2);
-    s.sum += weight * v.xyz;
+    s.velocity += weight * v.xyz;
     s.filled += weight;
     s.rho += weight * gp_fluids[m].shape.z;
+    s.nu += weight * gp_fluids[m].flow.x;
+    s.own += weight * (v.w / gp_fluids[m].shape.z * gp_poly6_of(gp_fluids[m].kernel.x, re2, 0.0));
 }
+// <<include gp_fluid_sample.glsl
 
 // The wind at p: the uniform wind, the Rankine vortex (solid inside its radius R, falling as 1/r
 // outside: speed s r / R, then s R / r, counter-clockwise about the axis), the grid's,
@@ -839,10 +866,9 @@ void main() {
     vec3 a = gp_gravity.xyz + gp_user_forces(p.xyz) + m.x * gp_wind_at(p.xyz);   // -k (v - wind): the drag's wind part
     float k = m.x;
     if (m.w > 0.0) {   // riding: a pull of rate ride phi towards the fluid's velocity, on top of the drag
-        gp_ride s;
-        s.p = p.xyz; s.sum = vec3(0.0); s.filled = 0.0; s.rho = 0.0;
+        gp_fluid_sample s = gp_fluid_sample_at(p.xyz, 0.0);
         vec3 gp_center = p.xyz;
-#define GP_NEIGHBOR_VISIT(k, end, cell) gp_ride_term(k, end, cell, s)
+#define GP_NEIGHBOR_VISIT(k, end, cell) gp_fluid_sample_term(k, end, cell, s)
 #define GP_NEIGHBOR_BATCH 8
 // >>include gp_neighbors.glsl
 // gp_neighbors.glsl: the neighbour loop, written once for every pass that visits neighbours
@@ -917,7 +943,7 @@ void main() {
 // <<include gp_neighbors.glsl
         if (s.filled > 0.0) {   // and Archimedes: the weight of the fluid it displaces (a sphere of radius r), as far as it is in it
             float pull = m.w * min(s.filled, 1.0), displaced = 4.18879020479 * r * r * r * (s.rho / s.filled);
-            a += pull * (s.sum / s.filled) - gp_gravity.xyz * (displaced / v.w) * min(s.filled, 1.0);
+            a += pull * (s.velocity / s.filled) - gp_gravity.xyz * (displaced / v.w) * min(s.filled, 1.0);
             k += pull;
         }
     }

@@ -14,11 +14,19 @@
 // would feed energy in at every contact, as the walls' did); the equal and opposite force on b is summed by coupling_solid, from the same
 // functions, so that the pair's forces cancel to the float rounding. Needs gp_sph.glsl first.
 
+// A grain narrower than a fluid material's smoothing radius re (re2 = re^2) is one particle the
+// fluid cannot flow around (issue 10: as a boundary particle it sank through water at an eighth of
+// the speed a sphere does): to that fluid it is no boundary (m_b 0) but meets it through a drag
+// law and the fluid's pressure gradient (coupling_drag, coupling_drag_fluid). Rigid particles,
+// which resolve their body's shape together, and grains as wide as re or wider are boundaries.
+bool gp_drag_grain(float r, float re2, uint kind) { return kind == GP_KIND_GRANULAR && 4.0 * r * r < re2; }
+
 // m_b: the fluid mass that solid particle b of kind `kind` and radius r stands for, with scale =
-// gp_solid_scale of the fluid material's particle mass and spacing.
+// gp_solid_scale of the fluid material's particle mass and spacing (re2: its smoothing radius^2).
 float gp_solid_scale(float mass, float spacing) { return mass / (spacing * spacing * spacing); }
-float gp_solid_mass(float scale, float r, uint kind) {
+float gp_solid_mass(float scale, float re2, float r, uint kind) {
     float d = 2.0 * r, cube = scale * d * d * d;
+    if (gp_drag_grain(r, re2, kind)) return 0.0;
     return kind == GP_KIND_RIGID ? cube : 0.52359878 * cube;   // pi / 6: a grain's sphere
 }
 

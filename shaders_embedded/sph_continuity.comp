@@ -367,6 +367,11 @@ layout(std430, binding = GP_BINDING_FIELDS) readonly buffer gp_field_block { flo
 #ifdef GP_BINDING_HISTORY
 layout(std430, binding = GP_BINDING_HISTORY) buffer gp_history_block { uvec4 gp_history[]; };
 #endif
+// The coupling's drag (coupling_drag): per slot of a grain the fluid drags, the force it put on the
+// grain (N) and the weights it summed, sum V_j W_j (0: no fluid near), for coupling_drag_fluid.
+#ifdef GP_BINDING_DRAG
+layout(std430, binding = GP_BINDING_DRAG) buffer gp_drag_block { vec4 gp_drag[]; };
+#endif
 // The rigid bodies' shapes: every shape's particle offsets in its principal frame (section >>rigid).
 #ifdef GP_BINDING_OFFSETS
 layout(std430, binding = GP_BINDING_OFFSETS) readonly buffer gp_offsets_block { vec4 gp_offsets[]; };
@@ -716,11 +721,19 @@ gp_wall gp_walls(uint m, vec3 p) {
 // would feed energy in at every contact, as the walls' did); the equal and opposite force on b is summed by coupling_solid, from the same
 // functions, so that the pair's forces cancel to the float rounding. Needs gp_sph.glsl first.
 
+// A grain narrower than a fluid material's smoothing radius re (re2 = re^2) is one particle the
+// fluid cannot flow around (issue 10: as a boundary particle it sank through water at an eighth of
+// the speed a sphere does): to that fluid it is no boundary (m_b 0) but meets it through a drag
+// law and the fluid's pressure gradient (coupling_drag, coupling_drag_fluid). Rigid particles,
+// which resolve their body's shape together, and grains as wide as re or wider are boundaries.
+bool gp_drag_grain(float r, float re2, uint kind) { return kind == GP_KIND_GRANULAR && 4.0 * r * r < re2; }
+
 // m_b: the fluid mass that solid particle b of kind `kind` and radius r stands for, with scale =
-// gp_solid_scale of the fluid material's particle mass and spacing.
+// gp_solid_scale of the fluid material's particle mass and spacing (re2: its smoothing radius^2).
 float gp_solid_scale(float mass, float spacing) { return mass / (spacing * spacing * spacing); }
-float gp_solid_mass(float scale, float r, uint kind) {
+float gp_solid_mass(float scale, float re2, float r, uint kind) {
     float d = 2.0 * r, cube = scale * d * d * d;
+    if (gp_drag_grain(r, re2, kind)) return 0.0;
     return kind == GP_KIND_RIGID ? cube : 0.52359878 * cube;   // pi / 6: a grain's sphere
 }
 
@@ -758,7 +771,7 @@ void gp_continuity_term(uint k, uint end, gp_flow s, ivec3 cell, inout vec3 sum)
     uint kind = gp_kind_of(info);
     if (kind != GP_KIND_FLUID && !gp_is_solid(kind)) return;
     vec4 v = gp_velocity[k];
-    float mass = kind == GP_KIND_FLUID ? v.w : gp_solid_mass(s.solid, q.w, kind);
+    float mass = kind == GP_KIND_FLUID ? v.w : gp_solid_mass(s.solid, s.re2, q.w, kind);
     sum.z += mass * gp_poly6_of(s.poly6, s.re2, r2);
     if (r2 == 0.0) return;   // on top of another: no rate
     float r = sqrt(r2), x = s.re - r;

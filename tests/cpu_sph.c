@@ -396,11 +396,16 @@ static int sph_visit_next(sph_visit* v) {
     return 0;
 }
 
+/* Whether a grain of radius r (negative, sph_work.solid) is one material m drags rather than
+   meets as a boundary: narrower than its smoothing radius (gp_coupling.glsl's gp_drag_grain). */
+static int sph_drag_grain(const cpu_sph_material* m, double r) { return r < 0.0 && 4.0 * r * r < m->smoothing_radius * m->smoothing_radius; }
+
 /* The fluid mass a solid particle of radius r stands for to material m (gp_coupling.glsl):
    m's lattice-scaled mass times (2 r / l0)^3, the voxel a rigid particle fills, or pi / 6 of
-   that, a grain's sphere. r is negative for a grain (sph_work.solid). */
+   that, a grain's sphere; none for a grain m drags. r is negative for a grain (sph_work.solid). */
 static double sph_solid_mass(const cpu_sph_material* m, double r) {
     double d = 2.0 * fabs(r) / m->spacing, cube = m->mass * d * d * d;
+    if (sph_drag_grain(m, r)) return 0.0;
     return r > 0.0 ? cube : (double)0.52359878f * cube;
 }
 
@@ -616,6 +621,68 @@ static void sph_solid_pass(sph_work* w, cpu_sph_particle* out) {
     }
 }
 
+/* coupling_drag.comp and coupling_drag_fluid.comp: every grain b that a fluid neighbour's material
+   drags samples the fluid (Shepard, weights V_j W_j with V_j = m_j / rho0_j: S = sum, u, rho0, nu
+   over S, own = sum V_j W_j V_j W_j(0) over S), is in it by phi = min(S / (1 - own), 1), and takes
+   F = phi (F_d - rho V g), F_d the implicit impulse of Schiller and Naumann's drag over the substep
+   m (u - v) (1 - exp(-beta dt / m)) / dt (beta dt / m <= 1e-4: beta (u - v)); each of those fluid
+   neighbours j takes -F W_j / (rho0_j S). Accelerations and their scales added to out. */
+static void sph_drag_pass(sph_work* w, cpu_sph_particle* out) {
+    const cpu_sph_scene* s = w->scene;
+    sph_ranges r;
+    uint32_t b, k, j, c, pass;
+    r.valid = 0;
+    for (b = 0; b < w->n; ++b) {
+        double S = 0.0, u[3] = {0.0, 0.0, 0.0}, rho = 0.0, nu = 0.0, own = 0.0, force[3] = {0.0, 0.0, 0.0}, f_abs = 0.0;
+        double d = 2.0 * fabs(w->solid[b]), vb[3], wr[3], speed, re, beta, mass = w->m[b], relax, phi, volume;
+        cpu_sph_particle* o = out + w->slot[b];
+        if (!(w->solid[b] < 0.0)) continue;
+        sph_candidates(w, b, &r);
+        for (pass = 0; pass < 2; ++pass) {   /* 0: the sample; 1: the fluid's shares */
+            for (k = 0; k < r.count; ++k)
+                for (j = r.begin[k]; j < r.end[k]; ++j) {
+                    const cpu_sph_material* m;
+                    sph_kernel K;
+                    double x[3], r2, weight, q;
+                    if (w->solid[j] != 0.0) continue;
+                    m = w->material[j];
+                    K = sph_kernel_of(m);
+                    for (c = 0; c < 3; ++c) x[c] = w->x[3 * (size_t)b + c] - w->x[3 * (size_t)j + c];
+                    r2 = sph_dot(x, x);
+                    if (!(r2 < K.re2) || !sph_drag_grain(m, w->solid[b])) continue;
+                    q = K.re2 - r2;
+                    weight = K.poly6 * q * q * q;
+                    if (pass == 1) {
+                        cpu_sph_particle* oj = out + w->slot[j];
+                        for (c = 0; c < 3; ++c) oj->acceleration[c] -= force[c] * weight / (m->rest_density * S);
+                        oj->acceleration_abs += f_abs * weight / (m->rest_density * S);
+                        continue;
+                    }
+                    weight *= w->m[j] / m->rest_density;
+                    S += weight;
+                    for (c = 0; c < 3; ++c) u[c] += weight * w->v[3 * (size_t)j + c];
+                    rho += weight * m->rest_density;
+                    nu += weight * m->viscosity;
+                    own += weight * (w->m[j] / m->rest_density) * K.poly6 * pow(K.re2, 3.0);
+                }
+            if (pass == 1 || !(S > 0.0)) break;
+            for (c = 0; c < 3; ++c) { vb[c] = w->v[3 * (size_t)b + c]; wr[c] = u[c] / S - vb[c]; }
+            rho /= S; nu /= S; own /= S;
+            phi = fmin(S / (1.0 - own), 1.0);
+            speed = sph_length(wr);
+            re = speed * d / nu;
+            beta = re < 1000.0 ? 3.0 * CPU_SPH_PI * rho * nu * d * (1.0 + 0.15 * pow(re, 0.687)) : 0.44 * CPU_SPH_PI / 8.0 * rho * d * d * speed;
+            relax = beta * s->dt / mass;
+            volume = CPU_SPH_PI / 6.0 * d * d * d;
+            for (c = 0; c < 3; ++c)
+                force[c] = phi * ((relax > 1e-4 ? mass / s->dt * (1.0 - exp(-relax)) : beta) * wr[c] - rho * volume * s->gravity[c]);
+            f_abs = phi * ((relax > 1e-4 ? mass / s->dt * (1.0 - exp(-relax)) : beta) * speed + rho * volume * sph_length(s->gravity));
+            for (c = 0; c < 3; ++c) o->acceleration[c] += force[c] / mass;
+            o->acceleration_abs += f_abs / mass;
+        }
+    }
+}
+
 static int sph_is_fluid(const cpu_sph_scene* s, uint32_t k) { return (s->info[k].kind & 0xffu) == GP_KIND_FLUID; }
 static int sph_is_solid(const cpu_sph_scene* s, uint32_t k) {
     uint32_t kind = s->info[k].kind & 0xffu;
@@ -690,6 +757,7 @@ static void sph_compute(const cpu_sph_scene* s, cpu_sph_particle* out, int use_g
     sph_pass(&w, out, sph_density);
     sph_pass(&w, out, sph_force);
     sph_solid_pass(&w, out);
+    sph_drag_pass(&w, out);
     free(fluid); free(order); free(w.slot); free(w.cell_start); free(w.x); free(w.v); free(w.m); free((void*)w.material);
     free(w.rho); free(w.p); free(w.pabs); free(w.wall); free(w.normal); free(w.cell); free(w.carried); free(w.solid);
 }

@@ -672,11 +672,13 @@ static void test_sph_artificial_viscosity(void) {
 
 /* Fluid and solids (issue 10, gpuparticle.h section >>coupling): a jittered block of 512 fluid
    particles with random velocities, a rigid box of 64 particles beside it, moving and spinning,
-   and three grains at its other side. The GPU's density, pressure and acceleration of every fluid
-   particle (the solids as its boundary particles) and the acceleration of every solid particle
-   (the equal and opposite force over its mass; a grain's with gravity, which dem_contact adds)
-   against the double-precision reference, to 1e-4 of the terms' magnitudes; at least 16 solid
-   particles (of 67) within reach of the fluid. */
+   and three grains at its other side, as wide as the fluid's spacing (narrower than its smoothing
+   radius: the fluid drags them, coupling_drag). The GPU's density, pressure and acceleration of
+   every fluid particle (the body's particles as its boundary particles, the grains' pull back on
+   it) and the acceleration of every solid particle (the equal and opposite force over its mass; a
+   grain's the drag and buoyancy, with gravity, which dem_contact adds) against the
+   double-precision reference (tests/cpu_sph.c), to 1e-4 of the terms' magnitudes; at least 16
+   solid particles (of 67) within reach of the fluid, the three grains among them. */
 static void test_sph_coupling_matches_reference(void) {
     uint64_t state = 1234;
     const double corner[3] = {0.0, 0.0, 0.0};
@@ -693,7 +695,7 @@ static void test_sph_coupling_matches_reference(void) {
     cpu_sph_particle* ref;
     cpu_sph_scene scene;
     float xyz[3 * 512], vel[3 * 512], grains[9] = {-0.012f, 0.02f, 0.03f, -0.013f, 0.05f, 0.05f, -0.011f, 0.035f, 0.065f};
-    uint32_t k, solids = 0, bad = 0;
+    uint32_t k, solids = 0, bad = 0, dragged = 0;
     double worst = 0.0;
     if (!w) return;
     memset(&setup, 0, sizeof setup);
@@ -752,7 +754,9 @@ static void test_sph_coupling_matches_reference(void) {
             fprintf(stderr, "    solid slot %u: acceleration (%g %g %g), reference (%g %g %g), scale %g\n", k, got[0], got[1], got[2],
                     a[0], a[1], a[2], ref[k].acceleration_abs);
         solids += ref[k].acceleration_abs > 0.0;
+        dragged += kind == GP_KIND_GRANULAR && ref[k].acceleration_abs > 0.0;
     }
+    CHECKF(dragged == 3, "%u of the 3 grains feel the fluid's drag", dragged);
     CHECKF(bad == 0 && solids >= 16, "%u of the solids' fluid forces differ from the reference (worst %.3g of the terms), %u solids "
            "feel the fluid", bad, worst, solids);
     free(ref);
