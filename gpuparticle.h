@@ -1707,8 +1707,10 @@ static const char* const gp__file_coupling_drag_comp[] = {
     "//             0.44 pi d^2 rho |u - v| / 8 above (the standard drag curve of a sphere, Schiller and\n",
     "//             Naumann 1933, as Clift, Grace and Weber 1978 give it; mu = rho nu, Re = |u - v| d / nu;\n",
     "//             Stokes' 3 pi mu d as Re goes to 0), taken implicitly over the substep h: the impulse\n",
-    "//             m (u - v) (1 - exp(-beta h / m)), so that no substep drives v past u (a fine grain in\n",
-    "//             honey relaxes in microseconds);\n",
+    "//             M (u - v) (1 - exp(-beta h / M)), M the reduced mass of the grain m and the fluid\n",
+    "//             that shares the opposite pull (phi^2 / sum (V_j W_j)^2 / m_j), so that no substep\n",
+    "//             drives v past u, nor u past v (a fine grain in honey relaxes in microseconds; a grain\n",
+    "//             heavier than the fluid around it moves that fluid);\n",
     "//   buoyancy  F_b = -rho V g, V = pi d^3 / 6 (Archimedes, the fluid's hydrostatic pressure on the\n",
     "//             grain's volume);\n",
     "// both times phi. The grain's acceleration gains (F_d + F_b) / m, and gp_drag holds (F, sum V_j W_j)\n",
@@ -1738,8 +1740,10 @@ static const char* const gp__file_coupling_drag_comp[] = {
     "    float speed = length(w), re = speed * d / nu;\n",
     "    float beta = re < 1000.0 ? 9.42477796 * rho * nu * d * (1.0 + 0.15 * pow(re, 0.687))\n",
     "                             : 0.17278760 * rho * d * d * speed;   // 0.44 pi / 8\n",
-    "    float m = v.w, relax = beta * h / m;\n",
-    "    vec3 drag = relax > 1e-4 ? (m / h) * (1.0 - exp(-relax)) * w : beta * w;   // the implicit impulse over h\n",
+    "    float m = v.w;\n",
+    "    if (!(m > 0.0)) { gp_drag[i] = vec4(0.0); return; }\n",
+    "    float reduced = 1.0 / (1.0 / m + s.inertia / (s.filled * s.filled)), relax = beta * h / reduced;\n",
+    "    vec3 drag = relax > 1e-4 ? (reduced / h) * (1.0 - exp(-relax)) * w : beta * w;   // the implicit impulse over h\n",
     "    vec3 force = in_fluid * (drag - (0.52359878 * d * d * d * rho) * gp_gravity.xyz);\n",
     "    if (!gp_finite3(force)) force = vec3(0.0);\n",
     "    gp_acceleration[i].xyz += force / m;\n",
@@ -3168,14 +3172,16 @@ static const char* const gp__file_gp_fluid_sample_glsl[] = {
     "//   own          sum V_j W_j V_j W_j(0)       (over phi: what one fluid particle at the point\n",
     "//                                              would add to phi, so that phi / (1 - own) is 1 in a\n",
     "//                                              hole the size of one of its particles)\n",
+    "//   inertia      sum (V_j W_j)^2 / m_j        (phi^2 over it: the fluid mass whose sampled velocity\n",
+    "//                                              a force shared as coupling_drag_fluid shares it moves)\n",
     "// over the fluid particles within their material's smoothing radius re of p whose re is more than\n",
     "// `width` (a grain as wide as re or wider is the fluid's boundary instead, gp_coupling.glsl).\n",
     "// Needs gp_sph.glsl (gp_poly6_of) and the POSITION, VELOCITY and INFO roles.\n",
-    "struct gp_fluid_sample { vec3 p; float width; float filled; vec3 velocity; float rho; float nu; float own; };\n",
+    "struct gp_fluid_sample { vec3 p; float width; float filled; vec3 velocity; float rho; float nu; float own; float inertia; };\n",
     "\n",
     "gp_fluid_sample gp_fluid_sample_at(vec3 p, float width) {\n",
     "    gp_fluid_sample s;\n",
-    "    s.p = p; s.width = width; s.filled = 0.0; s.velocity = vec3(0.0); s.rho = 0.0; s.nu = 0.0; s.own = 0.0;\n",
+    "    s.p = p; s.width = width; s.filled = 0.0; s.velocity = vec3(0.0); s.rho = 0.0; s.nu = 0.0; s.own = 0.0; s.inertia = 0.0;\n",
     "    return s;\n",
     "}\n",
     "\n",
@@ -3196,6 +3202,7 @@ static const char* const gp__file_gp_fluid_sample_glsl[] = {
     "    s.rho += weight * gp_fluids[m].shape.z;\n",
     "    s.nu += weight * gp_fluids[m].flow.x;\n",
     "    s.own += weight * (v.w / gp_fluids[m].shape.z * gp_poly6_of(gp_fluids[m].kernel.x, re2, 0.0));\n",
+    "    s.inertia += weight * weight / v.w;\n",
     "}\n",
     0
 };
@@ -4856,7 +4863,7 @@ static const gp__shader_range gp__ranges_copy_comp[] = {
 };
 static const gp__shader_range gp__ranges_coupling_drag_comp[] = {
     { GP__FILE_COUPLING_DRAG_COMP, 0, 1, 1 },
-    { GP__FILE_COUPLING_DRAG_COMP, 1, 24, 44 },
+    { GP__FILE_COUPLING_DRAG_COMP, 1, 26, 44 },
     { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
@@ -4866,10 +4873,10 @@ static const gp__shader_range gp__ranges_coupling_drag_comp[] = {
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 44, 1 },
-    { GP__FILE_GP_FLUID_SAMPLE_GLSL, 0, 39, 1 },
-    { GP__FILE_COUPLING_DRAG_COMP, 25, 12, 806 },
+    { GP__FILE_GP_FLUID_SAMPLE_GLSL, 0, 42, 1 },
+    { GP__FILE_COUPLING_DRAG_COMP, 27, 12, 811 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_COUPLING_DRAG_COMP, 37, 13, 889 },
+    { GP__FILE_COUPLING_DRAG_COMP, 39, 15, 894 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_coupling_drag_fluid_comp[] = {
@@ -5025,10 +5032,10 @@ static const gp__shader_range gp__ranges_effects_move_comp[] = {
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_EFFECTS_MOVE_COMP, 19, 47, 712 },
-    { GP__FILE_GP_FLUID_SAMPLE_GLSL, 0, 39, 1 },
-    { GP__FILE_EFFECTS_MOVE_COMP, 66, 73, 800 },
+    { GP__FILE_GP_FLUID_SAMPLE_GLSL, 0, 42, 1 },
+    { GP__FILE_EFFECTS_MOVE_COMP, 66, 73, 803 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_EFFECTS_MOVE_COMP, 139, 33, 944 },
+    { GP__FILE_EFFECTS_MOVE_COMP, 139, 33, 947 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_emitter_emit_comp[] = {
@@ -5419,7 +5426,7 @@ static const gp__shader_source gp__shader_sources[GP__SHADER_COUNT] = {
     { "draw_sprites.frag", GP__GL_FRAGMENT_SHADER, gp__ranges_draw_sprites_frag },
     { "draw_sprites.vert", GP__GL_VERTEX_SHADER, gp__ranges_draw_sprites_vert },
 };
-#define GP__SHADER_MOST_LINES 930   /* the longest program, with its #line directives */
+#define GP__SHADER_MOST_LINES 933   /* the longest program, with its #line directives */
 #define GP__SHADER_MOST_RANGES 15   /* the most ranges of one program */
 /* <<shaders-generated */
 

@@ -52,8 +52,10 @@
 //             0.44 pi d^2 rho |u - v| / 8 above (the standard drag curve of a sphere, Schiller and
 //             Naumann 1933, as Clift, Grace and Weber 1978 give it; mu = rho nu, Re = |u - v| d / nu;
 //             Stokes' 3 pi mu d as Re goes to 0), taken implicitly over the substep h: the impulse
-//             m (u - v) (1 - exp(-beta h / m)), so that no substep drives v past u (a fine grain in
-//             honey relaxes in microseconds);
+//             M (u - v) (1 - exp(-beta h / M)), M the reduced mass of the grain m and the fluid
+//             that shares the opposite pull (phi^2 / sum (V_j W_j)^2 / m_j), so that no substep
+//             drives v past u, nor u past v (a fine grain in honey relaxes in microseconds; a grain
+//             heavier than the fluid around it moves that fluid);
 //   buoyancy  F_b = -rho V g, V = pi d^3 / 6 (Archimedes, the fluid's hydrostatic pressure on the
 //             grain's volume);
 // both times phi. The grain's acceleration gains (F_d + F_b) / m, and gp_drag holds (F, sum V_j W_j)
@@ -773,14 +775,16 @@ void gp_coupling_terms(float re, float spiky, float laplacian, float rho0, vec3 
 //   own          sum V_j W_j V_j W_j(0)       (over phi: what one fluid particle at the point
 //                                              would add to phi, so that phi / (1 - own) is 1 in a
 //                                              hole the size of one of its particles)
+//   inertia      sum (V_j W_j)^2 / m_j        (phi^2 over it: the fluid mass whose sampled velocity
+//                                              a force shared as coupling_drag_fluid shares it moves)
 // over the fluid particles within their material's smoothing radius re of p whose re is more than
 // `width` (a grain as wide as re or wider is the fluid's boundary instead, gp_coupling.glsl).
 // Needs gp_sph.glsl (gp_poly6_of) and the POSITION, VELOCITY and INFO roles.
-struct gp_fluid_sample { vec3 p; float width; float filled; vec3 velocity; float rho; float nu; float own; };
+struct gp_fluid_sample { vec3 p; float width; float filled; vec3 velocity; float rho; float nu; float own; float inertia; };
 
 gp_fluid_sample gp_fluid_sample_at(vec3 p, float width) {
     gp_fluid_sample s;
-    s.p = p; s.width = width; s.filled = 0.0; s.velocity = vec3(0.0); s.rho = 0.0; s.nu = 0.0; s.own = 0.0;
+    s.p = p; s.width = width; s.filled = 0.0; s.velocity = vec3(0.0); s.rho = 0.0; s.nu = 0.0; s.own = 0.0; s.inertia = 0.0;
     return s;
 }
 
@@ -801,6 +805,7 @@ void gp_fluid_sample_term(uint k, uint end, ivec3 cell, inout gp_fluid_sample s)
     s.rho += weight * gp_fluids[m].shape.z;
     s.nu += weight * gp_fluids[m].flow.x;
     s.own += weight * (v.w / gp_fluids[m].shape.z * gp_poly6_of(gp_fluids[m].kernel.x, re2, 0.0));
+    s.inertia += weight * weight / v.w;
 }
 // <<include gp_fluid_sample.glsl
 layout(local_size_x = GP_GROUP_SIZE) in;
@@ -892,8 +897,10 @@ void main() {
     float speed = length(w), re = speed * d / nu;
     float beta = re < 1000.0 ? 9.42477796 * rho * nu * d * (1.0 + 0.15 * pow(re, 0.687))
                              : 0.17278760 * rho * d * d * speed;   // 0.44 pi / 8
-    float m = v.w, relax = beta * h / m;
-    vec3 drag = relax > 1e-4 ? (m / h) * (1.0 - exp(-relax)) * w : beta * w;   // the implicit impulse over h
+    float m = v.w;
+    if (!(m > 0.0)) { gp_drag[i] = vec4(0.0); return; }
+    float reduced = 1.0 / (1.0 / m + s.inertia / (s.filled * s.filled)), relax = beta * h / reduced;
+    vec3 drag = relax > 1e-4 ? (reduced / h) * (1.0 - exp(-relax)) * w : beta * w;   // the implicit impulse over h
     vec3 force = in_fluid * (drag - (0.52359878 * d * d * d * rho) * gp_gravity.xyz);
     if (!gp_finite3(force)) force = vec3(0.0);
     gp_acceleration[i].xyz += force / m;

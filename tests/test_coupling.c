@@ -465,12 +465,13 @@ static double coupling_drag_law(double d, double rho_g, double rho, double nu, d
 
 /* Grains smaller than the fluid can flow around sink as the drag law says (issue 10, items 4 and
    6): a grain of sand (2,500 kg/m^3) 0.02 m wide, as wide as the fluid's spacing, let go at rest
-   in still water and olive oil (the presets; the fluid settled 0.25 s first), its downward speed
-   every frame against the grain's equation of motion under the standard drag curve of a sphere
-   (coupling_drag_law), until it comes within three spacings of the floor (0.3 s): within 10% of
-   the law's terminal speed at every frame, and over the last five frames within 10% of the law
-   on average (measured on llvmpipe: water +4.9%, Re up to 19,000, Newton's constant drag; oil
-   +7.9%, Re up to 160). In honey (Re 0.07, Stokes' law; not tested) the grain sinks 30-50% faster
+   in still water and olive oil (the presets, in a tank 0.14 m wide; the fluid settled 0.25 s
+   first), its downward speed every frame against the grain's equation of motion under the
+   standard drag curve of a sphere (coupling_drag_law), until it comes within three spacings of the
+   floor (0.3 s): within 10% of the law's terminal speed at every frame, and over the last five
+   frames within 10% of the law on average (measured on llvmpipe: water +2.8%, Re up to 19,000,
+   Newton's constant drag; oil +3.6%, Re up to 160; in a tank 0.2 m wide +4.9% and +7.9%, the
+   walls' blockage, which slows a sphere, weaker than the self-induced velocity below). In honey (Re 0.07, Stokes' law; not tested) the grain sinks 30-50% faster
    than the law's 0.023 m/s: the excess grows with the viscosity, because the fluid near the grain
    is carried by the grain's own pull, which the law's fluid velocity should not include (the
    self-induced velocity of point-particle coupling, which Balachandar, Liu and Lakhote 2019, J.
@@ -479,7 +480,7 @@ static double coupling_drag_law(double d, double rho_g, double rho, double nu, d
 static void test_coupling_grain_drag_law(void) {
     const gp_fluid_preset presets[2] = {GP_FLUID_WATER, GP_FLUID_OIL};
     const char* names[2] = {"water", "oil"};
-    const float l = 0.02f, d = 0.02f, rho_g = 2500.0f, width = 0.2f, depth = 0.32f;
+    const float l = 0.02f, d = 0.02f, rho_g = 2500.0f, width = 0.14f, depth = 0.32f;
     int f, c;
     for (c = 0; c < 2; ++c) {
         gp_world* w = fixture_grid_world(4000, 2.0f * l, 1);
