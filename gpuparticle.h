@@ -1715,7 +1715,9 @@ static const char* const gp__file_coupling_drag_comp[] = {
     "//             grain's volume);\n",
     "// both times phi. The grain's acceleration gains (F_d + F_b) / m, and gp_drag holds (F, sum V_j W_j)\n",
     "// for coupling_drag_fluid, which gives every fluid neighbour its share of -F, so that fluid and\n",
-    "// grain exchange momentum exactly (to the float rounding) and the fluid carries the grains' weight.\n",
+    "// grain exchange momentum exactly (to the float rounding) and the fluid carries the grains' weight;\n",
+    "// and it stamps the buckets of the grain's 27 cells with this substep's u_stamp, so that\n",
+    "// coupling_drag_fluid searches only around fluid whose own bucket a grain stamped.\n",
     "// Left out: the pressure gradient of an accelerating flow beyond the hydrostatic and the added\n",
     "// mass (sampled from the fluid's accelerations, the grain's own reaction, which the fluid's\n",
     "// pressure answers around it, came back as 3% more buoyancy: a grain of the water's density rose),\n",
@@ -1723,6 +1725,7 @@ static const char* const gp__file_coupling_drag_comp[] = {
     "// grains would). Reads the fluid's positions, velocities and materials; runs after coupling_solid\n",
     "// and before every integration (gp__world_substep).\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
+    "layout(location = 8) uniform uint u_stamp;   // this substep's number among those with a drag (from 1)\n",
     "\n",
     "void main() {\n",
     "    uint i = gp_global_index();\n",
@@ -1748,6 +1751,13 @@ static const char* const gp__file_coupling_drag_comp[] = {
     "    if (!gp_finite3(force)) force = vec3(0.0);\n",
     "    gp_acceleration[i].xyz += force / m;\n",
     "    gp_drag[i] = vec4(force, s.filled);\n",
+    "    ivec3 home = gp_grid_cell(p.xyz);\n",
+    "    for (int c = 0; c < 27; ++c) {   // every fluid particle this grain pulls lies in one of these cells\n",
+    "        ivec3 cell = home + ivec3(c % 3, (c / 3) % 3, c / 9) - 1;\n",
+    "        if (!gp_grid_cell_exists(cell)) continue;\n",
+    "        uint bucket = gp_grid_bucket(cell);\n",
+    "        gp_drag[gp_counts.z + bucket / 4u][bucket % 4u] = uintBitsToFloat(u_stamp);   // all writers write the same\n",
+    "    }\n",
     "}\n",
     0
 };
@@ -1757,9 +1767,11 @@ static const char* const gp__file_coupling_drag_fluid_comp[] = {
     "// j takes its share of minus the force coupling_drag put on each grain g near it that it drags,\n",
     "// F_g V_j W_j / sum_k V_k W_k (the weights coupling_drag summed, gp_fluid_sample's), as an\n",
     "// acceleration -F_g W_j / (rho0_j sum_k V_k W_k), so that the shares add up to F_g (to the float\n",
-    "// rounding) and fluid and grains keep their momentum. Reads gp_drag (coupling_drag's, this\n",
-    "// substep); runs after it, before every integration (gp__world_substep).\n",
+    "// rounding) and fluid and grains keep their momentum. A fluid particle whose bucket no grain stamped\n",
+    "// this substep (u_stamp) has no such grain within reach and returns at once. Reads gp_drag\n",
+    "// (coupling_drag's, this substep); runs after it, before every integration (gp__world_substep).\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
+    "layout(location = 8) uniform uint u_stamp;   // coupling_drag's stamp of this substep\n",
     "\n",
     "// Fluid particle j's own: its position, material's poly6 coefficient, re^2 and rest density.\n",
     "struct gp_dragged { vec3 p; float poly6; float re2; float rho0; };\n",
@@ -1782,6 +1794,7 @@ static const char* const gp__file_coupling_drag_fluid_comp[] = {
     "    vec4 p = gp_position[i];\n",
     "    uvec4 info = gp_info[i];\n",
     "    if (gp_kind_of(info) != GP_KIND_FLUID || !gp_finite3(p.xyz)) return;\n",
+    "    if (gp_drag_bucket_word(gp_grid_bucket(gp_grid_cell(p.xyz))) != u_stamp) return;   // no dragged grain within reach\n",
     "    uint m = gp_material_of(info);\n",
     "    gp_dragged j;\n",
     "    j.p = p.xyz;\n",
@@ -2862,7 +2875,10 @@ static const char* const gp__file_gp_buffers_glsl[] = {
     "layout(std430, binding = GP_BINDING_HISTORY) buffer gp_history_block { uvec4 gp_history[]; };\n",
     "#endif\n",
     "// The coupling's drag (coupling_drag): per slot of a grain the fluid drags, the force it put on the\n",
-    "// grain (N) and the weights it summed, sum V_j W_j (0: no fluid near), for coupling_drag_fluid.\n",
+    "// grain (N) and the weights it summed, sum V_j W_j (0: no fluid near), for coupling_drag_fluid; then,\n",
+    "// from vec4 gp_counts.z (the store's capacity) on, a uint per bucket of the grid (as float bits,\n",
+    "// four to a vec4): the substep's stamp where a dragged grain's 27 cells include one of the\n",
+    "// bucket's, so that fluid elsewhere skips its search (gp_drag_bucket).\n",
     "#ifdef GP_BINDING_DRAG\n",
     "layout(std430, binding = GP_BINDING_DRAG) buffer gp_drag_block { vec4 gp_drag[]; };\n",
     "#endif\n",
@@ -2922,6 +2938,11 @@ static const char* const gp__file_gp_coupling_glsl[] = {
     "// law and the fluid's pressure gradient (coupling_drag, coupling_drag_fluid). Rigid particles,\n",
     "// which resolve their body's shape together, and grains as wide as re or wider are boundaries.\n",
     "bool gp_drag_grain(float r, float re2, uint kind) { return kind == GP_KIND_GRANULAR && 4.0 * r * r < re2; }\n",
+    "\n",
+    "// The word of gp_drag that holds bucket b's stamp (DRAG role): component b % 4 of vec4 capacity + b / 4.\n",
+    "#ifdef GP_BINDING_DRAG\n",
+    "uint gp_drag_bucket_word(uint bucket) { return floatBitsToUint(gp_drag[gp_counts.z + bucket / 4u][bucket % 4u]); }\n",
+    "#endif\n",
     "\n",
     "// m_b: the fluid mass that solid particle b of kind `kind` and radius r stands for, with scale =\n",
     "// gp_solid_scale of the fluid material's particle mass and spacing (re2: its smoothing radius^2).\n",
@@ -4824,10 +4845,10 @@ static const gp__shader_range gp__ranges_body_particles_comp[] = {
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 134, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
     { GP__FILE_GP_DEM_GLSL, 0, 136, 1 },
-    { GP__FILE_BODY_PARTICLES_COMP, 5, 11, 523 },
+    { GP__FILE_BODY_PARTICLES_COMP, 5, 11, 526 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_body_update_comp[] = {
@@ -4838,10 +4859,10 @@ static const gp__shader_range gp__ranges_body_update_comp[] = {
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 134, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
     { GP__FILE_GP_DEM_GLSL, 0, 136, 1 },
-    { GP__FILE_BODY_UPDATE_COMP, 10, 56, 528 },
+    { GP__FILE_BODY_UPDATE_COMP, 10, 56, 531 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_boundary_distance_comp[] = {
@@ -4849,9 +4870,9 @@ static const gp__shader_range gp__ranges_boundary_distance_comp[] = {
     { GP__FILE_BOUNDARY_DISTANCE_COMP, 1, 2, 39 },
     { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 134, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
-    { GP__FILE_BOUNDARY_DISTANCE_COMP, 3, 10, 371 },
+    { GP__FILE_BOUNDARY_DISTANCE_COMP, 3, 10, 374 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_copy_comp[] = {
@@ -4863,37 +4884,37 @@ static const gp__shader_range gp__ranges_copy_comp[] = {
 };
 static const gp__shader_range gp__ranges_coupling_drag_comp[] = {
     { GP__FILE_COUPLING_DRAG_COMP, 0, 1, 1 },
-    { GP__FILE_COUPLING_DRAG_COMP, 1, 26, 44 },
+    { GP__FILE_COUPLING_DRAG_COMP, 1, 28, 44 },
     { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 134, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
-    { GP__FILE_GP_COUPLING_GLSL, 0, 44, 1 },
+    { GP__FILE_GP_COUPLING_GLSL, 0, 49, 1 },
     { GP__FILE_GP_FLUID_SAMPLE_GLSL, 0, 42, 1 },
-    { GP__FILE_COUPLING_DRAG_COMP, 27, 12, 811 },
+    { GP__FILE_COUPLING_DRAG_COMP, 29, 13, 821 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_COUPLING_DRAG_COMP, 39, 15, 894 },
+    { GP__FILE_COUPLING_DRAG_COMP, 42, 22, 905 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_coupling_drag_fluid_comp[] = {
     { GP__FILE_COUPLING_DRAG_FLUID_COMP, 0, 1, 1 },
-    { GP__FILE_COUPLING_DRAG_FLUID_COMP, 1, 6, 43 },
+    { GP__FILE_COUPLING_DRAG_FLUID_COMP, 1, 7, 43 },
     { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 134, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
-    { GP__FILE_GP_COUPLING_GLSL, 0, 44, 1 },
-    { GP__FILE_COUPLING_DRAG_FLUID_COMP, 7, 34, 746 },
+    { GP__FILE_GP_COUPLING_GLSL, 0, 49, 1 },
+    { GP__FILE_COUPLING_DRAG_FLUID_COMP, 8, 36, 755 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_COUPLING_DRAG_FLUID_COMP, 41, 2, 851 },
+    { GP__FILE_COUPLING_DRAG_FLUID_COMP, 44, 2, 862 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_coupling_guard_comp[] = {
@@ -4904,13 +4925,13 @@ static const gp__shader_range gp__ranges_coupling_guard_comp[] = {
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 134, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
-    { GP__FILE_GP_COUPLING_GLSL, 0, 44, 1 },
-    { GP__FILE_COUPLING_GUARD_COMP, 18, 35, 755 },
+    { GP__FILE_GP_COUPLING_GLSL, 0, 49, 1 },
+    { GP__FILE_COUPLING_GUARD_COMP, 18, 35, 763 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_COUPLING_GUARD_COMP, 53, 4, 861 },
+    { GP__FILE_COUPLING_GUARD_COMP, 53, 4, 869 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_coupling_solid_comp[] = {
@@ -4921,13 +4942,13 @@ static const gp__shader_range gp__ranges_coupling_solid_comp[] = {
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 134, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
-    { GP__FILE_GP_COUPLING_GLSL, 0, 44, 1 },
-    { GP__FILE_COUPLING_SOLID_COMP, 9, 40, 749 },
+    { GP__FILE_GP_COUPLING_GLSL, 0, 49, 1 },
+    { GP__FILE_COUPLING_SOLID_COMP, 9, 40, 757 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_COUPLING_SOLID_COMP, 49, 2, 860 },
+    { GP__FILE_COUPLING_SOLID_COMP, 49, 2, 868 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_dem_contact_comp[] = {
@@ -4938,12 +4959,12 @@ static const gp__shader_range gp__ranges_dem_contact_comp[] = {
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 134, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
     { GP__FILE_GP_DEM_GLSL, 0, 136, 1 },
-    { GP__FILE_DEM_CONTACT_COMP, 11, 79, 529 },
+    { GP__FILE_DEM_CONTACT_COMP, 11, 79, 532 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_DEM_CONTACT_COMP, 90, 5, 679 },
+    { GP__FILE_DEM_CONTACT_COMP, 90, 5, 682 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_dem_integrate_comp[] = {
@@ -4953,9 +4974,9 @@ static const gp__shader_range gp__ranges_dem_integrate_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 134, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
     { GP__FILE_GP_INTEGRATE_GLSL, 0, 24, 1 },
-    { GP__FILE_DEM_INTEGRATE_COMP, 7, 10, 323 },
+    { GP__FILE_DEM_INTEGRATE_COMP, 7, 10, 326 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_dem_walls_comp[] = {
@@ -4966,11 +4987,11 @@ static const gp__shader_range gp__ranges_dem_walls_comp[] = {
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 134, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
     { GP__FILE_GP_DEM_GLSL, 0, 136, 1 },
-    { GP__FILE_DEM_WALLS_COMP, 8, 54, 629 },
+    { GP__FILE_DEM_WALLS_COMP, 8, 54, 632 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_dispatch_args_comp[] = {
@@ -5014,10 +5035,10 @@ static const gp__shader_range gp__ranges_effects_collide_comp[] = {
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 134, 1 },
-    { GP__FILE_EFFECTS_COLLIDE_COMP, 15, 39, 386 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
+    { GP__FILE_EFFECTS_COLLIDE_COMP, 15, 39, 389 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_EFFECTS_COLLIDE_COMP, 54, 3, 496 },
+    { GP__FILE_EFFECTS_COLLIDE_COMP, 54, 3, 499 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_effects_move_comp[] = {
@@ -5028,14 +5049,14 @@ static const gp__shader_range gp__ranges_effects_move_comp[] = {
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 134, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
-    { GP__FILE_EFFECTS_MOVE_COMP, 19, 47, 712 },
+    { GP__FILE_EFFECTS_MOVE_COMP, 19, 47, 715 },
     { GP__FILE_GP_FLUID_SAMPLE_GLSL, 0, 42, 1 },
-    { GP__FILE_EFFECTS_MOVE_COMP, 66, 73, 803 },
+    { GP__FILE_EFFECTS_MOVE_COMP, 66, 73, 806 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_EFFECTS_MOVE_COMP, 139, 33, 947 },
+    { GP__FILE_EFFECTS_MOVE_COMP, 139, 33, 950 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_emitter_emit_comp[] = {
@@ -5045,9 +5066,9 @@ static const gp__shader_range gp__ranges_emitter_emit_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_EMITTER_GLSL, 0, 60, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 134, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
     { GP__FILE_GP_BIRTH_GLSL, 0, 26, 1 },
-    { GP__FILE_EMITTER_EMIT_COMP, 12, 31, 324 },
+    { GP__FILE_EMITTER_EMIT_COMP, 12, 31, 327 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_emitter_mesh_comp[] = {
@@ -5057,9 +5078,9 @@ static const gp__shader_range gp__ranges_emitter_mesh_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_EMITTER_GLSL, 0, 60, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 134, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
     { GP__FILE_GP_BIRTH_GLSL, 0, 26, 1 },
-    { GP__FILE_EMITTER_MESH_COMP, 8, 25, 320 },
+    { GP__FILE_EMITTER_MESH_COMP, 8, 25, 323 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_emitter_pour_comp[] = {
@@ -5069,9 +5090,9 @@ static const gp__shader_range gp__ranges_emitter_pour_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_EMITTER_GLSL, 0, 60, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 134, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
     { GP__FILE_GP_BIRTH_GLSL, 0, 26, 1 },
-    { GP__FILE_EMITTER_POUR_COMP, 9, 32, 321 },
+    { GP__FILE_EMITTER_POUR_COMP, 9, 32, 324 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_carry_comp[] = {
@@ -5079,8 +5100,8 @@ static const gp__shader_range gp__ranges_grid_carry_comp[] = {
     { GP__FILE_GRID_CARRY_COMP, 1, 5, 38 },
     { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 134, 1 },
-    { GP__FILE_GRID_CARRY_COMP, 6, 16, 208 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
+    { GP__FILE_GRID_CARRY_COMP, 6, 16, 211 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_count_comp[] = {
@@ -5090,8 +5111,8 @@ static const gp__shader_range gp__ranges_grid_count_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 134, 1 },
-    { GP__FILE_GRID_COUNT_COMP, 11, 28, 312 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
+    { GP__FILE_GRID_COUNT_COMP, 11, 28, 315 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_ids_comp[] = {
@@ -5100,8 +5121,8 @@ static const gp__shader_range gp__ranges_grid_ids_comp[] = {
     { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 134, 1 },
-    { GP__FILE_GRID_IDS_COMP, 4, 7, 221 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
+    { GP__FILE_GRID_IDS_COMP, 4, 7, 224 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_neighbors_comp[] = {
@@ -5111,10 +5132,10 @@ static const gp__shader_range gp__ranges_grid_neighbors_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 134, 1 },
-    { GP__FILE_GRID_NEIGHBORS_COMP, 4, 25, 302 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
+    { GP__FILE_GRID_NEIGHBORS_COMP, 4, 25, 305 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_GRID_NEIGHBORS_COMP, 29, 3, 398 },
+    { GP__FILE_GRID_NEIGHBORS_COMP, 29, 3, 401 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_reorder_comp[] = {
@@ -5122,8 +5143,8 @@ static const gp__shader_range gp__ranges_grid_reorder_comp[] = {
     { GP__FILE_GRID_REORDER_COMP, 1, 9, 44 },
     { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 134, 1 },
-    { GP__FILE_GRID_REORDER_COMP, 10, 23, 218 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
+    { GP__FILE_GRID_REORDER_COMP, 10, 23, 221 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_scan_block_comp[] = {
@@ -5166,13 +5187,13 @@ static const gp__shader_range gp__ranges_sph_continuity_comp[] = {
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 134, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
-    { GP__FILE_GP_COUPLING_GLSL, 0, 44, 1 },
-    { GP__FILE_SPH_CONTINUITY_COMP, 13, 62, 753 },
+    { GP__FILE_GP_COUPLING_GLSL, 0, 49, 1 },
+    { GP__FILE_SPH_CONTINUITY_COMP, 13, 62, 761 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_CONTINUITY_COMP, 75, 26, 886 },
+    { GP__FILE_SPH_CONTINUITY_COMP, 75, 26, 894 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_density_comp[] = {
@@ -5183,13 +5204,13 @@ static const gp__shader_range gp__ranges_sph_density_comp[] = {
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 134, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
-    { GP__FILE_GP_COUPLING_GLSL, 0, 44, 1 },
-    { GP__FILE_SPH_DENSITY_COMP, 7, 29, 746 },
+    { GP__FILE_GP_COUPLING_GLSL, 0, 49, 1 },
+    { GP__FILE_SPH_DENSITY_COMP, 7, 29, 754 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_DENSITY_COMP, 36, 5, 846 },
+    { GP__FILE_SPH_DENSITY_COMP, 36, 5, 854 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_force_comp[] = {
@@ -5200,13 +5221,13 @@ static const gp__shader_range gp__ranges_sph_force_comp[] = {
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 134, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
-    { GP__FILE_GP_COUPLING_GLSL, 0, 44, 1 },
-    { GP__FILE_SPH_FORCE_COMP, 17, 62, 757 },
+    { GP__FILE_GP_COUPLING_GLSL, 0, 49, 1 },
+    { GP__FILE_SPH_FORCE_COMP, 17, 62, 765 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_FORCE_COMP, 79, 8, 890 },
+    { GP__FILE_SPH_FORCE_COMP, 79, 8, 898 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_integrate_comp[] = {
@@ -5217,11 +5238,11 @@ static const gp__shader_range gp__ranges_sph_integrate_comp[] = {
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 134, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_INTEGRATE_GLSL, 0, 24, 1 },
-    { GP__FILE_SPH_INTEGRATE_COMP, 9, 28, 729 },
+    { GP__FILE_SPH_INTEGRATE_COMP, 9, 28, 732 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_spray_emit_comp[] = {
@@ -5231,9 +5252,9 @@ static const gp__shader_range gp__ranges_spray_emit_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_EMITTER_GLSL, 0, 60, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 134, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
     { GP__FILE_GP_BIRTH_GLSL, 0, 26, 1 },
-    { GP__FILE_SPRAY_EMIT_COMP, 7, 21, 319 },
+    { GP__FILE_SPRAY_EMIT_COMP, 7, 21, 322 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_spray_flags_comp[] = {
@@ -5243,8 +5264,8 @@ static const gp__shader_range gp__ranges_spray_flags_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_EMITTER_GLSL, 0, 60, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 134, 1 },
-    { GP__FILE_SPRAY_FLAGS_COMP, 7, 20, 286 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
+    { GP__FILE_SPRAY_FLAGS_COMP, 7, 20, 289 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sprite_depth_comp[] = {
@@ -5253,8 +5274,8 @@ static const gp__shader_range gp__ranges_sprite_depth_comp[] = {
     { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 134, 1 },
-    { GP__FILE_SPRITE_DEPTH_COMP, 6, 18, 225 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
+    { GP__FILE_SPRITE_DEPTH_COMP, 6, 18, 228 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sprite_gather_comp[] = {
@@ -5264,16 +5285,16 @@ static const gp__shader_range gp__ranges_sprite_gather_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_EMITTER_GLSL, 0, 60, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 134, 1 },
-    { GP__FILE_SPRITE_GATHER_COMP, 6, 17, 288 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
+    { GP__FILE_SPRITE_GATHER_COMP, 6, 17, 291 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_step_clock_comp[] = {
     { GP__FILE_STEP_CLOCK_COMP, 0, 1, 1 },
     { GP__FILE_STEP_CLOCK_COMP, 1, 21, 37 },
     { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 134, 1 },
-    { GP__FILE_STEP_CLOCK_COMP, 22, 31, 214 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
+    { GP__FILE_STEP_CLOCK_COMP, 22, 31, 217 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_store_age_comp[] = {
@@ -5283,8 +5304,8 @@ static const gp__shader_range gp__ranges_store_age_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 134, 1 },
-    { GP__FILE_STORE_AGE_COMP, 8, 9, 295 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
+    { GP__FILE_STORE_AGE_COMP, 8, 9, 298 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_store_append_comp[] = {
@@ -5292,8 +5313,8 @@ static const gp__shader_range gp__ranges_store_append_comp[] = {
     { GP__FILE_STORE_APPEND_COMP, 1, 4, 44 },
     { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 134, 1 },
-    { GP__FILE_STORE_APPEND_COMP, 5, 17, 213 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
+    { GP__FILE_STORE_APPEND_COMP, 5, 17, 216 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_store_count_comp[] = {
@@ -5303,8 +5324,8 @@ static const gp__shader_range gp__ranges_store_count_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_DISPATCH_GLSL, 0, 10, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 134, 1 },
-    { GP__FILE_STORE_COUNT_COMP, 11, 33, 306 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
+    { GP__FILE_STORE_COUNT_COMP, 11, 33, 309 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_store_free_comp[] = {
@@ -5314,8 +5335,8 @@ static const gp__shader_range gp__ranges_store_free_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 134, 1 },
-    { GP__FILE_STORE_FREE_COMP, 7, 10, 306 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
+    { GP__FILE_STORE_FREE_COMP, 7, 10, 309 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_store_remove_comp[] = {
@@ -5324,8 +5345,8 @@ static const gp__shader_range gp__ranges_store_remove_comp[] = {
     { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 134, 1 },
-    { GP__FILE_STORE_REMOVE_COMP, 8, 26, 227 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
+    { GP__FILE_STORE_REMOVE_COMP, 8, 26, 230 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 typedef enum gp__program_id {
@@ -5426,7 +5447,7 @@ static const gp__shader_source gp__shader_sources[GP__SHADER_COUNT] = {
     { "draw_sprites.frag", GP__GL_FRAGMENT_SHADER, gp__ranges_draw_sprites_frag },
     { "draw_sprites.vert", GP__GL_VERTEX_SHADER, gp__ranges_draw_sprites_vert },
 };
-#define GP__SHADER_MOST_LINES 933   /* the longest program, with its #line directives */
+#define GP__SHADER_MOST_LINES 936   /* the longest program, with its #line directives */
 #define GP__SHADER_MOST_RANGES 15   /* the most ranges of one program */
 /* <<shaders-generated */
 
@@ -5854,8 +5875,9 @@ typedef struct gp__dem_system {
 /* The fluid and the solids (section >>coupling). */
 typedef struct gp__coupling_system {
     gp__GLuint drag;                      /* vec4 per slot: coupling_drag's force on a grain the fluid drags and
-                                             its weights (gp_buffers.glsl's gp_drag); made with the first substep
-                                             that has fluid and grains */
+                                             its weights, then a stamp per bucket (gp_buffers.glsl's gp_drag);
+                                             made with the first substep that has fluid and grains */
+    uint32_t stamp;                       /* the substeps that ran the drag, plus one (the shaders' u_stamp) */
 } gp__coupling_system;
 
 /* Effect particles (section >>effects). */
@@ -6378,12 +6400,15 @@ static void gp__timer_end(gp_world* w, uint32_t timer) {
 }
 
 /* A stage over every slot in use: its program, one invocation per slot, timed as `stage`. */
-static void gp__stage_run(gp_world* w, gp__stage stage, gp__program_id program) {
-    uint32_t timer = gp__timer_begin(w, stage);
+/* The same with `count` uint uniforms of the program, at locations 8, 9, ... (a pass's u_ words). */
+static void gp__stage_run_with(gp_world* w, gp__stage stage, gp__program_id program, uint32_t count, const uint32_t* values) {
+    uint32_t timer = gp__timer_begin(w, stage), k;
     gp__use(w, program);
+    for (k = 0; k < count; ++k) w->gl.fnUniform1ui(8 + (gp__GLint)k, values[k]);
     gp__dispatch_store(w);
     gp__timer_end(w, timer);
 }
+static void gp__stage_run(gp_world* w, gp__stage stage, gp__program_id program) { gp__stage_run_with(w, stage, program, 0, NULL); }
 
 /* >>scan ===================================================================================
    Exclusive prefix sum by reduce-then-scan (shaders_embedded/gp_scan.glsl, scan_reduce.comp,
@@ -8808,12 +8833,8 @@ static gp_result gp__dem_history(gp_world* w) {
 
 /* One contact pass, with the contacts kept: this substep's stamp and the slots per particle. */
 static void gp__dem_pass(gp_world* w, gp__stage stage, gp__program_id program) {
-    uint32_t timer = gp__timer_begin(w, stage);
-    gp__use(w, program);
-    w->gl.fnUniform1ui(8, w->desc.contact_slots);   /* gp_dem.glsl's u_slots, u_stamp */
-    w->gl.fnUniform1ui(9, w->dem.stamp);
-    gp__dispatch_store(w);
-    gp__timer_end(w, timer);
+    const uint32_t words[2] = {w->desc.contact_slots, w->dem.stamp};   /* gp_dem.glsl's u_slots, u_stamp */
+    gp__stage_run_with(w, stage, program, 2, words);
 }
 
 /* The DEM's stages of a substep, after the grid build (section >>step): the contact forces of
@@ -9518,12 +9539,19 @@ static void gp__rigid_substep(gp_world* w) {
    back any fluid particle that ended inside a boundary particle's sphere (coupling_guard). Through
    the one grid: no second neighbour search. */
 
-/* The drag's buffer (gp_drag): a vec4 per slot of capacity, made with the first substep that has
-   fluid and grains. */
+/* The drag's buffer (gp_drag): a vec4 per slot of capacity, then a stamp per bucket (four to a
+   vec4), made zeroed (no bucket stamped) with the first substep that has fluid and grains. */
 static gp_result gp__coupling_drag_buffer(gp_world* w) {
+    size_t bytes = (size_t)w->capacity * 16 + ((size_t)w->buckets + 3) / 4 * 16;
+    gp_result r;
     if (w->coupling.drag) return GP_OK;
-    return gp__buffer_new(w, (size_t)w->capacity * 16, NULL, "the fluid's drag on grains (16 bytes a particle)", &w->coupling.drag);
+    if ((r = gp__buffer_new(w, bytes, NULL, "the fluid's drag on grains (16 bytes a particle, 4 a bucket)", &w->coupling.drag)) != GP_OK)
+        return r;
+    gp__buffer_zero(w, w->coupling.drag, 0, bytes);
+    w->coupling.stamp = 1;
+    return GP_OK;
 }
+
 
 static gp_result gp__coupling_substep(gp_world* w) {
     gp_result r;
@@ -9531,8 +9559,9 @@ static gp_result gp__coupling_substep(gp_world* w) {
     gp__stage_run(w, GP__STAGE_COUPLING_SOLID, GP__PROGRAM_COUPLING_SOLID);
     if (!w->dem.grains) return GP_OK;                        /* bodies only: no grain to drag */
     if ((r = gp__coupling_drag_buffer(w)) != GP_OK) return r;
-    gp__stage_run(w, GP__STAGE_COUPLING_DRAG, GP__PROGRAM_COUPLING_DRAG);
-    gp__stage_run(w, GP__STAGE_COUPLING_DRAG_FLUID, GP__PROGRAM_COUPLING_DRAG_FLUID);
+    gp__stage_run_with(w, GP__STAGE_COUPLING_DRAG, GP__PROGRAM_COUPLING_DRAG, 1, &w->coupling.stamp);   /* u_stamp */
+    gp__stage_run_with(w, GP__STAGE_COUPLING_DRAG_FLUID, GP__PROGRAM_COUPLING_DRAG_FLUID, 1, &w->coupling.stamp);
+    w->coupling.stamp += 1;
     return GP_OK;
 }
 

@@ -60,7 +60,9 @@
 //             grain's volume);
 // both times phi. The grain's acceleration gains (F_d + F_b) / m, and gp_drag holds (F, sum V_j W_j)
 // for coupling_drag_fluid, which gives every fluid neighbour its share of -F, so that fluid and
-// grain exchange momentum exactly (to the float rounding) and the fluid carries the grains' weight.
+// grain exchange momentum exactly (to the float rounding) and the fluid carries the grains' weight;
+// and it stamps the buckets of the grain's 27 cells with this substep's u_stamp, so that
+// coupling_drag_fluid searches only around fluid whose own bucket a grain stamped.
 // Left out: the pressure gradient of an accelerating flow beyond the hydrostatic and the added
 // mass (sampled from the fluid's accelerations, the grain's own reaction, which the fluid's
 // pressure answers around it, came back as 3% more buoyancy: a grain of the water's density rose),
@@ -382,7 +384,10 @@ layout(std430, binding = GP_BINDING_FIELDS) readonly buffer gp_field_block { flo
 layout(std430, binding = GP_BINDING_HISTORY) buffer gp_history_block { uvec4 gp_history[]; };
 #endif
 // The coupling's drag (coupling_drag): per slot of a grain the fluid drags, the force it put on the
-// grain (N) and the weights it summed, sum V_j W_j (0: no fluid near), for coupling_drag_fluid.
+// grain (N) and the weights it summed, sum V_j W_j (0: no fluid near), for coupling_drag_fluid; then,
+// from vec4 gp_counts.z (the store's capacity) on, a uint per bucket of the grid (as float bits,
+// four to a vec4): the substep's stamp where a dragged grain's 27 cells include one of the
+// bucket's, so that fluid elsewhere skips its search (gp_drag_bucket).
 #ifdef GP_BINDING_DRAG
 layout(std430, binding = GP_BINDING_DRAG) buffer gp_drag_block { vec4 gp_drag[]; };
 #endif
@@ -742,6 +747,11 @@ gp_wall gp_walls(uint m, vec3 p) {
 // which resolve their body's shape together, and grains as wide as re or wider are boundaries.
 bool gp_drag_grain(float r, float re2, uint kind) { return kind == GP_KIND_GRANULAR && 4.0 * r * r < re2; }
 
+// The word of gp_drag that holds bucket b's stamp (DRAG role): component b % 4 of vec4 capacity + b / 4.
+#ifdef GP_BINDING_DRAG
+uint gp_drag_bucket_word(uint bucket) { return floatBitsToUint(gp_drag[gp_counts.z + bucket / 4u][bucket % 4u]); }
+#endif
+
 // m_b: the fluid mass that solid particle b of kind `kind` and radius r stands for, with scale =
 // gp_solid_scale of the fluid material's particle mass and spacing (re2: its smoothing radius^2).
 float gp_solid_scale(float mass, float spacing) { return mass / (spacing * spacing * spacing); }
@@ -809,6 +819,7 @@ void gp_fluid_sample_term(uint k, uint end, ivec3 cell, inout gp_fluid_sample s)
 }
 // <<include gp_fluid_sample.glsl
 layout(local_size_x = GP_GROUP_SIZE) in;
+layout(location = 8) uniform uint u_stamp;   // this substep's number among those with a drag (from 1)
 
 void main() {
     uint i = gp_global_index();
@@ -905,4 +916,11 @@ void main() {
     if (!gp_finite3(force)) force = vec3(0.0);
     gp_acceleration[i].xyz += force / m;
     gp_drag[i] = vec4(force, s.filled);
+    ivec3 home = gp_grid_cell(p.xyz);
+    for (int c = 0; c < 27; ++c) {   // every fluid particle this grain pulls lies in one of these cells
+        ivec3 cell = home + ivec3(c % 3, (c / 3) % 3, c / 9) - 1;
+        if (!gp_grid_cell_exists(cell)) continue;
+        uint bucket = gp_grid_bucket(cell);
+        gp_drag[gp_counts.z + bucket / 4u][bucket % 4u] = uintBitsToFloat(u_stamp);   // all writers write the same
+    }
 }

@@ -44,8 +44,9 @@
 // j takes its share of minus the force coupling_drag put on each grain g near it that it drags,
 // F_g V_j W_j / sum_k V_k W_k (the weights coupling_drag summed, gp_fluid_sample's), as an
 // acceleration -F_g W_j / (rho0_j sum_k V_k W_k), so that the shares add up to F_g (to the float
-// rounding) and fluid and grains keep their momentum. Reads gp_drag (coupling_drag's, this
-// substep); runs after it, before every integration (gp__world_substep).
+// rounding) and fluid and grains keep their momentum. A fluid particle whose bucket no grain stamped
+// this substep (u_stamp) has no such grain within reach and returns at once. Reads gp_drag
+// (coupling_drag's, this substep); runs after it, before every integration (gp__world_substep).
 // >>include gp_common.glsl
 // gp_common.glsl: included first by every gpuparticle.h compute shader.
 // The constants that C and GLSL share (GP_GROUP_SIZE, the kinds, the tables' sizes, the shapes,
@@ -361,7 +362,10 @@ layout(std430, binding = GP_BINDING_FIELDS) readonly buffer gp_field_block { flo
 layout(std430, binding = GP_BINDING_HISTORY) buffer gp_history_block { uvec4 gp_history[]; };
 #endif
 // The coupling's drag (coupling_drag): per slot of a grain the fluid drags, the force it put on the
-// grain (N) and the weights it summed, sum V_j W_j (0: no fluid near), for coupling_drag_fluid.
+// grain (N) and the weights it summed, sum V_j W_j (0: no fluid near), for coupling_drag_fluid; then,
+// from vec4 gp_counts.z (the store's capacity) on, a uint per bucket of the grid (as float bits,
+// four to a vec4): the substep's stamp where a dragged grain's 27 cells include one of the
+// bucket's, so that fluid elsewhere skips its search (gp_drag_bucket).
 #ifdef GP_BINDING_DRAG
 layout(std430, binding = GP_BINDING_DRAG) buffer gp_drag_block { vec4 gp_drag[]; };
 #endif
@@ -721,6 +725,11 @@ gp_wall gp_walls(uint m, vec3 p) {
 // which resolve their body's shape together, and grains as wide as re or wider are boundaries.
 bool gp_drag_grain(float r, float re2, uint kind) { return kind == GP_KIND_GRANULAR && 4.0 * r * r < re2; }
 
+// The word of gp_drag that holds bucket b's stamp (DRAG role): component b % 4 of vec4 capacity + b / 4.
+#ifdef GP_BINDING_DRAG
+uint gp_drag_bucket_word(uint bucket) { return floatBitsToUint(gp_drag[gp_counts.z + bucket / 4u][bucket % 4u]); }
+#endif
+
 // m_b: the fluid mass that solid particle b of kind `kind` and radius r stands for, with scale =
 // gp_solid_scale of the fluid material's particle mass and spacing (re2: its smoothing radius^2).
 float gp_solid_scale(float mass, float spacing) { return mass / (spacing * spacing * spacing); }
@@ -744,6 +753,7 @@ void gp_coupling_terms(float re, float spiky, float laplacian, float rho0, vec3 
 }
 // <<include gp_coupling.glsl
 layout(local_size_x = GP_GROUP_SIZE) in;
+layout(location = 8) uniform uint u_stamp;   // coupling_drag's stamp of this substep
 
 // Fluid particle j's own: its position, material's poly6 coefficient, re^2 and rest density.
 struct gp_dragged { vec3 p; float poly6; float re2; float rho0; };
@@ -766,6 +776,7 @@ void main() {
     vec4 p = gp_position[i];
     uvec4 info = gp_info[i];
     if (gp_kind_of(info) != GP_KIND_FLUID || !gp_finite3(p.xyz)) return;
+    if (gp_drag_bucket_word(gp_grid_bucket(gp_grid_cell(p.xyz))) != u_stamp) return;   // no dragged grain within reach
     uint m = gp_material_of(info);
     gp_dragged j;
     j.p = p.xyz;

@@ -190,7 +190,10 @@ layout(std430, binding = GP_BINDING_FIELDS) readonly buffer gp_field_block { flo
 layout(std430, binding = GP_BINDING_HISTORY) buffer gp_history_block { uvec4 gp_history[]; };
 #endif
 // The coupling's drag (coupling_drag): per slot of a grain the fluid drags, the force it put on the
-// grain (N) and the weights it summed, sum V_j W_j (0: no fluid near), for coupling_drag_fluid.
+// grain (N) and the weights it summed, sum V_j W_j (0: no fluid near), for coupling_drag_fluid; then,
+// from vec4 gp_counts.z (the store's capacity) on, a uint per bucket of the grid (as float bits,
+// four to a vec4): the substep's stamp where a dragged grain's 27 cells include one of the
+// bucket's, so that fluid elsewhere skips its search (gp_drag_bucket).
 #ifdef GP_BINDING_DRAG
 layout(std430, binding = GP_BINDING_DRAG) buffer gp_drag_block { vec4 gp_drag[]; };
 #endif
