@@ -1706,7 +1706,18 @@ static const char* const gp__file_coupling_drag_comp[] = {
     "//   drag      F_d = beta (u - v), beta = 3 pi mu d (1 + 0.15 Re^0.687) below Re = 1,000 and\n",
     "//             0.44 pi d^2 rho |u - v| / 8 above (the standard drag curve of a sphere, Schiller and\n",
     "//             Naumann 1933, as Clift, Grace and Weber 1978 give it; mu = rho nu, Re = |u - v| d / nu;\n",
-    "//             Stokes' 3 pi mu d as Re goes to 0), taken implicitly over the substep h: the impulse\n",
+    "//             Stokes' 3 pi mu d as Re goes to 0), against the fluid's velocity undisturbed by the\n",
+    "//             grain's own pull: the fluid sampled around the grain moves with the opposite of\n",
+    "//             the force F, by u_self = c F, c = 1 / (M |u - v| / re + 6 pi mu re / 1.814) (M the\n",
+    "//             fluid mass that shares the pull, phi^2 / sum (V_j W_j)^2 / m_j): the steady\n",
+    "//             Stokes flow of F spread and sampled by the kernel (1.814 / re the mean inverse\n",
+    "//             distance of two points drawn from poly6 within re, a regularized Stokeslet's\n",
+    "//             u = F <1/r> / (6 pi mu)), or, when the grain passes the kernel's fluid faster than\n",
+    "//             viscosity spreads its pull (M |u - v| / re the larger), the momentum F re / |u - v|\n",
+    "//             left in M as it goes by. F = beta (u - v + c F) gives beta / (1 - beta c) for beta\n",
+    "//             (beta c at most 0.5; without it a grain in honey sank 30-50% too fast, in water 3%,\n",
+    "//             the point-particle coupling's self-induced velocity, Balachandar, Liu and Lakhote\n",
+    "//             2019, J. Comput. Phys. 376, 160-185); taken implicitly over the substep h: the impulse\n",
     "//             M (u - v) (1 - exp(-beta h / M)), M the reduced mass of the grain m and the fluid\n",
     "//             that shares the opposite pull (phi^2 / sum (V_j W_j)^2 / m_j), so that no substep\n",
     "//             drives v past u, nor u past v (a fine grain in honey relaxes in microseconds; a grain\n",
@@ -1743,9 +1754,11 @@ static const char* const gp__file_coupling_drag_comp[] = {
     "    float speed = length(w), re = speed * d / nu;\n",
     "    float beta = re < 1000.0 ? 9.42477796 * rho * nu * d * (1.0 + 0.15 * pow(re, 0.687))\n",
     "                             : 0.17278760 * rho * d * d * speed;   // 0.44 pi / 8\n",
-    "    float m = v.w;\n",
+    "    float m = v.w, fluid = s.filled * s.filled / s.inertia, reach = s.reach / s.filled;\n",
     "    if (!(m > 0.0)) { gp_drag[i] = vec4(0.0); return; }\n",
-    "    float reduced = 1.0 / (1.0 / m + s.inertia / (s.filled * s.filled)), relax = beta * h / reduced;\n",
+    "    float apart = fluid * speed / reach + 10.3888 * rho * nu * reach;   // 1 / c; 6 pi / 1.814\n",
+    "    beta /= 1.0 - (apart > 0.0 ? min(beta / apart, 0.5) : 0.0);         // the self-induced velocity\n",
+    "    float reduced = 1.0 / (1.0 / m + 1.0 / fluid), relax = beta * h / reduced;\n",
     "    vec3 drag = relax > 1e-4 ? (reduced / h) * (1.0 - exp(-relax)) * w : beta * w;   // the implicit impulse over h\n",
     "    vec3 force = in_fluid * (drag - (0.52359878 * d * d * d * rho) * gp_gravity.xyz);\n",
     "    if (!gp_finite3(force)) force = vec3(0.0);\n",
@@ -3190,6 +3203,7 @@ static const char* const gp__file_gp_fluid_sample_glsl[] = {
     "//   velocity     sum V_j W_j v_j              (over phi: the fluid's velocity there)\n",
     "//   rho          sum V_j W_j rho0_j           (over phi: its rest density)\n",
     "//   nu           sum V_j W_j nu_j             (over phi: its kinematic viscosity)\n",
+    "//   reach        sum V_j W_j re_j             (over phi: its smoothing radius)\n",
     "//   own          sum V_j W_j V_j W_j(0)       (over phi: what one fluid particle at the point\n",
     "//                                              would add to phi, so that phi / (1 - own) is 1 in a\n",
     "//                                              hole the size of one of its particles)\n",
@@ -3198,11 +3212,11 @@ static const char* const gp__file_gp_fluid_sample_glsl[] = {
     "// over the fluid particles within their material's smoothing radius re of p whose re is more than\n",
     "// `width` (a grain as wide as re or wider is the fluid's boundary instead, gp_coupling.glsl).\n",
     "// Needs gp_sph.glsl (gp_poly6_of) and the POSITION, VELOCITY and INFO roles.\n",
-    "struct gp_fluid_sample { vec3 p; float width; float filled; vec3 velocity; float rho; float nu; float own; float inertia; };\n",
+    "struct gp_fluid_sample { vec3 p; float width; float filled; vec3 velocity; float rho; float nu; float reach; float own; float inertia; };\n",
     "\n",
     "gp_fluid_sample gp_fluid_sample_at(vec3 p, float width) {\n",
     "    gp_fluid_sample s;\n",
-    "    s.p = p; s.width = width; s.filled = 0.0; s.velocity = vec3(0.0); s.rho = 0.0; s.nu = 0.0; s.own = 0.0; s.inertia = 0.0;\n",
+    "    s.p = p; s.width = width; s.filled = 0.0; s.velocity = vec3(0.0); s.rho = 0.0; s.nu = 0.0; s.reach = 0.0; s.own = 0.0; s.inertia = 0.0;\n",
     "    return s;\n",
     "}\n",
     "\n",
@@ -3222,6 +3236,7 @@ static const char* const gp__file_gp_fluid_sample_glsl[] = {
     "    s.filled += weight;\n",
     "    s.rho += weight * gp_fluids[m].shape.z;\n",
     "    s.nu += weight * gp_fluids[m].flow.x;\n",
+    "    s.reach += weight * gp_fluids[m].shape.y;\n",
     "    s.own += weight * (v.w / gp_fluids[m].shape.z * gp_poly6_of(gp_fluids[m].kernel.x, re2, 0.0));\n",
     "    s.inertia += weight * weight / v.w;\n",
     "}\n",
@@ -4884,7 +4899,7 @@ static const gp__shader_range gp__ranges_copy_comp[] = {
 };
 static const gp__shader_range gp__ranges_coupling_drag_comp[] = {
     { GP__FILE_COUPLING_DRAG_COMP, 0, 1, 1 },
-    { GP__FILE_COUPLING_DRAG_COMP, 1, 28, 44 },
+    { GP__FILE_COUPLING_DRAG_COMP, 1, 39, 44 },
     { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
@@ -4894,10 +4909,10 @@ static const gp__shader_range gp__ranges_coupling_drag_comp[] = {
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 49, 1 },
-    { GP__FILE_GP_FLUID_SAMPLE_GLSL, 0, 42, 1 },
-    { GP__FILE_COUPLING_DRAG_COMP, 29, 13, 821 },
+    { GP__FILE_GP_FLUID_SAMPLE_GLSL, 0, 44, 1 },
+    { GP__FILE_COUPLING_DRAG_COMP, 40, 13, 834 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_COUPLING_DRAG_COMP, 42, 22, 905 },
+    { GP__FILE_COUPLING_DRAG_COMP, 53, 24, 918 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_coupling_drag_fluid_comp[] = {
@@ -5053,10 +5068,10 @@ static const gp__shader_range gp__ranges_effects_move_comp[] = {
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_EFFECTS_MOVE_COMP, 19, 47, 715 },
-    { GP__FILE_GP_FLUID_SAMPLE_GLSL, 0, 42, 1 },
-    { GP__FILE_EFFECTS_MOVE_COMP, 66, 73, 806 },
+    { GP__FILE_GP_FLUID_SAMPLE_GLSL, 0, 44, 1 },
+    { GP__FILE_EFFECTS_MOVE_COMP, 66, 73, 808 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_EFFECTS_MOVE_COMP, 139, 33, 950 },
+    { GP__FILE_EFFECTS_MOVE_COMP, 139, 33, 952 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_emitter_emit_comp[] = {
@@ -5447,7 +5462,7 @@ static const gp__shader_source gp__shader_sources[GP__SHADER_COUNT] = {
     { "draw_sprites.frag", GP__GL_FRAGMENT_SHADER, gp__ranges_draw_sprites_frag },
     { "draw_sprites.vert", GP__GL_VERTEX_SHADER, gp__ranges_draw_sprites_vert },
 };
-#define GP__SHADER_MOST_LINES 936   /* the longest program, with its #line directives */
+#define GP__SHADER_MOST_LINES 938   /* the longest program, with its #line directives */
 #define GP__SHADER_MOST_RANGES 15   /* the most ranges of one program */
 /* <<shaders-generated */
 

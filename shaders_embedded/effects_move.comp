@@ -767,6 +767,7 @@ vec3 gp_curl_noise(vec3 p, float scale, float speed, uint seed) {
 //   velocity     sum V_j W_j v_j              (over phi: the fluid's velocity there)
 //   rho          sum V_j W_j rho0_j           (over phi: its rest density)
 //   nu           sum V_j W_j nu_j             (over phi: its kinematic viscosity)
+//   reach        sum V_j W_j re_j             (over phi: its smoothing radius)
 //   own          sum V_j W_j V_j W_j(0)       (over phi: what one fluid particle at the point
 //                                              would add to phi, so that phi / (1 - own) is 1 in a
 //                                              hole the size of one of its particles)
@@ -775,11 +776,11 @@ vec3 gp_curl_noise(vec3 p, float scale, float speed, uint seed) {
 // over the fluid particles within their material's smoothing radius re of p whose re is more than
 // `width` (a grain as wide as re or wider is the fluid's boundary instead, gp_coupling.glsl).
 // Needs gp_sph.glsl (gp_poly6_of) and the POSITION, VELOCITY and INFO roles.
-struct gp_fluid_sample { vec3 p; float width; float filled; vec3 velocity; float rho; float nu; float own; float inertia; };
+struct gp_fluid_sample { vec3 p; float width; float filled; vec3 velocity; float rho; float nu; float reach; float own; float inertia; };
 
 gp_fluid_sample gp_fluid_sample_at(vec3 p, float width) {
     gp_fluid_sample s;
-    s.p = p; s.width = width; s.filled = 0.0; s.velocity = vec3(0.0); s.rho = 0.0; s.nu = 0.0; s.own = 0.0; s.inertia = 0.0;
+    s.p = p; s.width = width; s.filled = 0.0; s.velocity = vec3(0.0); s.rho = 0.0; s.nu = 0.0; s.reach = 0.0; s.own = 0.0; s.inertia = 0.0;
     return s;
 }
 
@@ -799,6 +800,7 @@ void gp_fluid_sample_term(uint k, uint end, ivec3 cell, inout gp_fluid_sample s)
     s.filled += weight;
     s.rho += weight * gp_fluids[m].shape.z;
     s.nu += weight * gp_fluids[m].flow.x;
+    s.reach += weight * gp_fluids[m].shape.y;
     s.own += weight * (v.w / gp_fluids[m].shape.z * gp_poly6_of(gp_fluids[m].kernel.x, re2, 0.0));
     s.inertia += weight * weight / v.w;
 }

@@ -626,7 +626,9 @@ static void sph_solid_pass(sph_work* w, cpu_sph_particle* out) {
    over S, own = sum V_j W_j V_j W_j(0) over S, I = sum (V_j W_j)^2 / m_j), is in it by
    phi = min(S / (1 - own), 1), and takes F = phi (F_d - rho V g), F_d the implicit impulse of
    Schiller and Naumann's drag over the substep M (u - v) (1 - exp(-beta dt / M)) / dt, M the reduced
-   mass of m and S^2 / I (beta dt / M <= 1e-4: beta (u - v)); each of those fluid
+   mass of m and S^2 / I (beta dt / M <= 1e-4: beta (u - v)), beta first divided by 1 - beta c, c the
+   self-induced velocity's 1 / (S^2 / I |u - v| / re + 6 pi rho nu re / 1.814) (re over S, beta c
+   at most 0.5); each of those fluid
    neighbours j takes -F W_j / (rho0_j S). Accelerations and their scales added to out. */
 static void sph_drag_pass(sph_work* w, cpu_sph_particle* out) {
     const cpu_sph_scene* s = w->scene;
@@ -634,7 +636,8 @@ static void sph_drag_pass(sph_work* w, cpu_sph_particle* out) {
     uint32_t b, k, j, c, pass;
     r.valid = 0;
     for (b = 0; b < w->n; ++b) {
-        double S = 0.0, u[3] = {0.0, 0.0, 0.0}, rho = 0.0, nu = 0.0, own = 0.0, inertia = 0.0, force[3] = {0.0, 0.0, 0.0}, f_abs = 0.0;
+        double S = 0.0, u[3] = {0.0, 0.0, 0.0}, rho = 0.0, nu = 0.0, reach = 0.0, own = 0.0, inertia = 0.0, force[3] = {0.0, 0.0, 0.0}, f_abs = 0.0;
+        double apart, fluid;
         double d = 2.0 * fabs(w->solid[b]), vb[3], wr[3], speed, re, beta, mass = w->m[b], relax, phi, volume;
         cpu_sph_particle* o = out + w->slot[b];
         if (!(w->solid[b] < 0.0)) continue;
@@ -664,18 +667,22 @@ static void sph_drag_pass(sph_work* w, cpu_sph_particle* out) {
                     for (c = 0; c < 3; ++c) u[c] += weight * w->v[3 * (size_t)j + c];
                     rho += weight * m->rest_density;
                     nu += weight * m->viscosity;
+                    reach += weight * m->smoothing_radius;
                     own += weight * (w->m[j] / m->rest_density) * K.poly6 * pow(K.re2, 3.0);
                     inertia += weight * weight / w->m[j];
                 }
             if (pass == 1 || !(S > 0.0)) break;
             for (c = 0; c < 3; ++c) { vb[c] = w->v[3 * (size_t)b + c]; wr[c] = u[c] / S - vb[c]; }
-            rho /= S; nu /= S; own /= S;
+            rho /= S; nu /= S; own /= S; reach /= S;
             phi = fmin(S / (1.0 - own), 1.0);
             speed = sph_length(wr);
             re = speed * d / nu;
             beta = re < 1000.0 ? 3.0 * CPU_SPH_PI * rho * nu * d * (1.0 + 0.15 * pow(re, 0.687)) : 0.44 * CPU_SPH_PI / 8.0 * rho * d * d * speed;
             if (!(mass > 0.0)) break;
-            mass = 1.0 / (1.0 / mass + inertia / (S * S));   /* the reduced mass */
+            fluid = S * S / inertia;
+            apart = fluid * speed / reach + (double)10.3888f * rho * nu * reach;   /* 6 pi / 1.814 */
+            beta /= 1.0 - (apart > 0.0 ? fmin(beta / apart, 0.5) : 0.0);   /* the self-induced velocity */
+            mass = 1.0 / (1.0 / mass + 1.0 / fluid);   /* the reduced mass */
             relax = beta * s->dt / mass;
             volume = CPU_SPH_PI / 6.0 * d * d * d;
             for (c = 0; c < 3; ++c)

@@ -466,17 +466,20 @@ static double coupling_drag_law(double d, double rho_g, double rho, double nu, d
 /* Grains smaller than the fluid can flow around sink as the drag law says (issue 10, items 4 and
    6): a grain of sand (2,500 kg/m^3) 0.02 m wide, as wide as the fluid's spacing, let go at rest
    in still water and olive oil (the presets, in a tank 0.14 m wide; the fluid settled 0.25 s
-   first), its downward speed every frame against the grain's equation of motion under the
-   standard drag curve of a sphere (coupling_drag_law), until it comes within three spacings of the
-   floor (0.3 s): within 10% of the law's terminal speed at every frame, and over the last five
-   frames within 10% of the law on average (measured on llvmpipe: water +2.8%, Re up to 19,000,
-   Newton's constant drag; oil +3.6%, Re up to 160; in a tank 0.2 m wide +4.9% and +7.9%, the
-   walls' blockage, which slows a sphere, weaker than the self-induced velocity below). In honey (Re 0.07, Stokes' law; not tested) the grain sinks 30-50% faster
-   than the law's 0.023 m/s: the excess grows with the viscosity, because the fluid near the grain
-   is carried by the grain's own pull, which the law's fluid velocity should not include (the
-   self-induced velocity of point-particle coupling, which Balachandar, Liu and Lakhote 2019, J.
-   Comput. Phys. 376, 160-185, correct for; not done here). As a boundary particle (before) such a
-   grain sank through water at 0.11 m/s. */
+   first), against the grain's equation of motion under the standard drag curve of a sphere
+   (coupling_drag_law): water Re up to 19,000 (Newton's constant drag), oil up to 160. The grain's
+   speed is taken against the fluid of its layer (the mean vertical velocity of the fluid particles
+   within 0.06 m of its height: the weakly compressible fluid breathes), until it comes within
+   three spacings of the floor (0.3 s): within 10% of the law's terminal speed at every frame, and
+   on average over the last five frames within 10% of the law's. Measured on llvmpipe: water
+   +1.8%, oil -0.1%. Without coupling_drag's self-induced velocity (the fluid sampled around the
+   grain, carried by the grain's own pull, is not the fluid the law means) the grain sank 3-8% too
+   fast in oil, 30-50% in honey. Honey (Re 0.07, Stokes' law; not tested: its flow reaches the
+   walls): through its layer the grain sinks at about 0.025 m/s at first (the law 0.023), slowing
+   to 0.017-0.018 after 0.25 s as the creeping flow reaches the tank's walls 3.5 grains away,
+   where Haberman and Sayre's (1958) factor for a sphere in a cylinder 7 diameters wide says 0.71
+   of the unbounded law. As a boundary particle (before) such a grain sank through water at
+   0.11 m/s, where the law says 0.94. */
 static void test_coupling_grain_drag_law(void) {
     const gp_fluid_preset presets[2] = {GP_FLUID_WATER, GP_FLUID_OIL};
     const char* names[2] = {"water", "oil"};
@@ -491,7 +494,8 @@ static void test_coupling_grain_drag_law(void) {
         gp_particle_position* p = (gp_particle_position*)malloc(4000 * sizeof *p);
         gp_particle_velocity* v = (gp_particle_velocity*)malloc(4000 * sizeof *v);
         gp_particle_info* info = (gp_particle_info*)malloc(4000 * sizeof *info);
-        double terminal, worst = 0.0, speeds[40], laws[40], mean = 0.0, mean_law = 0.0;
+        double terminal, worst = 0.0, speeds[41], laws[41], mean = 0.0, mean_law = 0.0;
+        const int span = 5;
         uint32_t id = 0, n, k;
         int frames = 0;
         if (!w || !p || !v || !info) return;
@@ -507,29 +511,33 @@ static void test_coupling_grain_drag_law(void) {
         CHECK(gp_particles_add(w, &pd, &id) == GP_OK);
         terminal = coupling_drag_law(d, rho_g, m.rest_density, m.viscosity, 10.0);
         for (f = 1; f <= 40; ++f) {
-            double y = 0.0, speed = 0.0, law = coupling_drag_law(d, rho_g, m.rest_density, m.viscosity, f / 60.0);
+            double y = 0.0, speed = 0.0, layer = 0.0, law = coupling_drag_law(d, rho_g, m.rest_density, m.viscosity, f / 60.0);
+            uint32_t around = 0;
             fixture_run(w, 1);
             n = gp_particle_count(w);
             CHECK(gp_particles_read(w, GP_ATTRIBUTE_POSITION, 0, n, p) == GP_OK && gp_particles_read(w, GP_ATTRIBUTE_VELOCITY, 0, n, v) == GP_OK &&
                   gp_particles_read(w, GP_ATTRIBUTE_INFO, 0, n, info) == GP_OK);
             for (k = 0; k < n; ++k)
                 if (info[k].id == id) { y = p[k].y; speed = -v[k].y; }
+            for (k = 0; k < n; ++k)
+                if ((info[k].kind & 0xffu) == GP_KIND_FLUID && fabs(p[k].y - y) < 0.06f) { layer += v[k].y; ++around; }
             if (y < 3.0 * l) break;
+            speed += around ? layer / around : 0.0;   /* against its layer of fluid */
             worst = fmax(worst, fabs(speed - law) / terminal);
             speeds[frames] = speed; laws[frames] = law;
             ++frames;
             if (getenv("GP_TEST_VERBOSE"))
-                fprintf(stderr, "    %s t %.3f s: at %.4f m, sinking at %.4f m/s, the law %.4f\n", names[c], f / 60.0, y, speed, law);
+                fprintf(stderr, "    %s t %.3f s: at %.4f m, sinking at %.4f m/s through its layer, the law %.4f\n", names[c], f / 60.0, y, speed, law);
         }
         CHECKF(frames >= 15, "%s: the grain reached the floor after %d frames", names[c], frames);
-        for (k = frames >= 5 ? (uint32_t)frames - 5 : 0; k < (uint32_t)frames; ++k) { mean += speeds[k]; mean_law += laws[k]; }
-        CHECKF(fabs(mean / mean_law - 1.0) <= 0.1, "%s: the grain sank at %.4f m/s over its last five frames, the drag law %.4f", names[c],
-               mean / 5.0, mean_law / 5.0);
+        for (f = frames > span ? frames - span : 0; f < frames; ++f) { mean += speeds[f]; mean_law += laws[f]; }
+        CHECKF(fabs(mean / mean_law - 1.0) <= 0.1, "%s: the grain sank at %.4f m/s over its last %d frames, the drag law %.4f", names[c],
+               mean / span, span, mean_law / span);
         CHECKF(worst <= 0.1, "%s: the grain's speed strayed %.1f%% of the terminal %.4f m/s from the drag law's", names[c], 100.0 * worst,
                terminal);
         if (getenv("GP_TEST_VERBOSE"))
-            fprintf(stderr, "    %s: mean %+.1f%% of the law, worst frame %.1f%% of the terminal %.4f m/s\n", names[c], 100.0 * (mean / mean_law - 1.0),
-                    100.0 * worst, terminal);
+            fprintf(stderr, "    %s: %+.1f%% of the law over the last %d frames, worst frame %.1f%% of the terminal %.4f m/s\n", names[c],
+                    100.0 * (mean / mean_law - 1.0), span, 100.0 * worst, terminal);
         free(p); free(v); free(info);
         gp_world_destroy(w);
     }
