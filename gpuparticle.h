@@ -1718,15 +1718,24 @@ static const char* const gp__file_coupling_drag_comp[] = {
     "//             (beta c at most 0.5; without it a grain in honey sank 30-50% too fast, in water 3%,\n",
     "//             the point-particle coupling's self-induced velocity, Balachandar, Liu and Lakhote\n",
     "//             2019, J. Comput. Phys. 376, 160-185); taken implicitly over the substep h: the impulse\n",
-    "//             M (u - v) (1 - exp(-beta h / M)), M the reduced mass of the grain m and the fluid\n",
-    "//             that shares the opposite pull (phi^2 / sum (V_j W_j)^2 / m_j), so that no substep\n",
-    "//             drives v past u, nor u past v (a fine grain in honey relaxes in microseconds; a grain\n",
-    "//             heavier than the fluid around it moves that fluid);\n",
+    "//             M (u - v) (1 - exp(-beta h / M)), M the reduced mass of the grain m and its part of\n",
+    "//             the fluid that shares the opposite pull (phi^2 / sum (V_j W_j)^2 / m_j over the\n",
+    "//             crowd 1 + sum_k (1 - r_k^2 / R^2)^3 of the other grains the fluid drags within R,\n",
+    "//             the fluid's largest smoothing radius, u_reach), so that no substep drives v past u,\n",
+    "//             nor the crowd's pulls u past v (a fine grain in honey relaxes in microseconds; in a\n",
+    "//             bed of grains at rest the fluid in the pores jittered at 0.1-0.3 m/s, each grain's\n",
+    "//             impulse bounded as if it alone moved that fluid);\n",
     "//   buoyancy  F_b = -rho V g, V = pi d^3 / 6 (Archimedes, the fluid's hydrostatic pressure on the\n",
     "//             grain's volume);\n",
-    "// both times phi. The grain's acceleration gains (F_d + F_b) / m, and gp_drag holds (F, sum V_j W_j)\n",
-    "// for coupling_drag_fluid, which gives every fluid neighbour its share of -F, so that fluid and\n",
-    "// grain exchange momentum exactly (to the float rounding) and the fluid carries the grains' weight;\n",
+    "// both times phi. The grain's acceleration gains (F_d + F_b) / m, and gp_drag holds (F_d,\n",
+    "// sum V_j W_j) for coupling_drag_fluid, which gives every fluid neighbour its share of -F_d, so\n",
+    "// that fluid and grain exchange the drag's momentum exactly (to the float rounding). The buoyancy\n",
+    "// stays a field on the grain: the fluid does not take it back, because in it the grain takes no\n",
+    "// room (the water does not rise for the sand in it), and the weight of the water a grain would\n",
+    "// displace, pressed on the fluid where the grain is, is a body force that no pressure balances\n",
+    "// (its curl is not zero at a bed's sides): a bed of sand at rest kept its pore water circling at\n",
+    "// 0.1-0.3 m/s. So the floor under a bed carries the water and the grains' weight less their\n",
+    "// buoyancy, not the grains' whole weight;\n",
     "// and it stamps the buckets of the grain's 27 cells with this substep's u_stamp, so that\n",
     "// coupling_drag_fluid searches only around fluid whose own bucket a grain stamped.\n",
     "// Left out: the pressure gradient of an accelerating flow beyond the hydrostatic and the added\n",
@@ -1737,6 +1746,19 @@ static const char* const gp__file_coupling_drag_comp[] = {
     "// and before every integration (gp__world_substep).\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
     "layout(location = 8) uniform uint u_stamp;   // this substep's number among those with a drag (from 1)\n",
+    "layout(location = 9) uniform uint u_reach;   // float bits: the fluid materials' largest smoothing radius R (m)\n",
+    "\n",
+    "// Candidate slot k: its share of the fluid sample, or, when it is another grain the fluid drags\n",
+    "// within R, its part in the crowd that shares that fluid ((1 - r^2 / R^2)^3).\n",
+    "void gp_drag_term(uint k, uint end, ivec3 cell, uint self, float reach2, inout gp_fluid_sample s, inout float crowd) {\n",
+    "    gp_fluid_sample_term(k, end, cell, s);\n",
+    "    if (k >= end || k == self) return;\n",
+    "    vec4 q = gp_position[k];\n",
+    "    if (gp_kind_of(gp_info[k]) != GP_KIND_GRANULAR || !gp_grid_same_cell(q.xyz, cell) || !(4.0 * q.w * q.w < reach2)) return;\n",
+    "    vec3 d = q.xyz - s.p;\n",
+    "    float x = 1.0 - dot(d, d) / reach2;\n",
+    "    if (x > 0.0) crowd += x * x * x;\n",
+    "}\n",
     "\n",
     "void main() {\n",
     "    uint i = gp_global_index();\n",
@@ -1745,8 +1767,9 @@ static const char* const gp__file_coupling_drag_comp[] = {
     "    if (gp_kind_of(gp_info[i]) != GP_KIND_GRANULAR || !gp_finite3(p.xyz)) return;\n",
     "    float d = 2.0 * p.w, h = gp_gravity.w;\n",
     "    gp_fluid_sample s = gp_fluid_sample_at(p.xyz, d);\n",
+    "    float far = uintBitsToFloat(u_reach), crowd = 1.0;\n",
     "    vec3 gp_center = p.xyz;\n",
-    "#define GP_NEIGHBOR_VISIT(k, end, cell) gp_fluid_sample_term(k, end, cell, s)\n",
+    "#define GP_NEIGHBOR_VISIT(k, end, cell) gp_drag_term(k, end, cell, i, far * far, s, crowd)\n",
     "#define GP_NEIGHBOR_BATCH 8\n",
     "    if (!(s.filled > 0.0)) { gp_drag[i] = vec4(0.0); return; }\n",
     "    vec3 u = s.velocity / s.filled, w = u - v.xyz;\n",
@@ -1758,12 +1781,12 @@ static const char* const gp__file_coupling_drag_comp[] = {
     "    if (!(m > 0.0)) { gp_drag[i] = vec4(0.0); return; }\n",
     "    float apart = fluid * speed / reach + 10.3888 * rho * nu * reach;   // 1 / c; 6 pi / 1.814\n",
     "    beta /= 1.0 - (apart > 0.0 ? min(beta / apart, 0.5) : 0.0);         // the self-induced velocity\n",
-    "    float reduced = 1.0 / (1.0 / m + 1.0 / fluid), relax = beta * h / reduced;\n",
+    "    float reduced = 1.0 / (1.0 / m + crowd / fluid), relax = beta * h / reduced;\n",
     "    vec3 drag = relax > 1e-4 ? (reduced / h) * (1.0 - exp(-relax)) * w : beta * w;   // the implicit impulse over h\n",
-    "    vec3 force = in_fluid * (drag - (0.52359878 * d * d * d * rho) * gp_gravity.xyz);\n",
-    "    if (!gp_finite3(force)) force = vec3(0.0);\n",
-    "    gp_acceleration[i].xyz += force / m;\n",
-    "    gp_drag[i] = vec4(force, s.filled);\n",
+    "    vec3 pull = in_fluid * drag, lift = -(in_fluid * 0.52359878 * d * d * d * rho) * gp_gravity.xyz;\n",
+    "    if (!gp_finite3(pull) || !gp_finite3(lift)) pull = lift = vec3(0.0);\n",
+    "    gp_acceleration[i].xyz += (pull + lift) / m;\n",
+    "    gp_drag[i] = vec4(pull, s.filled);   // the fluid takes the drag's reaction, not the lift's\n",
     "    ivec3 home = gp_grid_cell(p.xyz);\n",
     "    for (int c = 0; c < 27; ++c) {   // every fluid particle this grain pulls lies in one of these cells\n",
     "        ivec3 cell = home + ivec3(c % 3, (c / 3) % 3, c / 9) - 1;\n",
@@ -4899,7 +4922,7 @@ static const gp__shader_range gp__ranges_copy_comp[] = {
 };
 static const gp__shader_range gp__ranges_coupling_drag_comp[] = {
     { GP__FILE_COUPLING_DRAG_COMP, 0, 1, 1 },
-    { GP__FILE_COUPLING_DRAG_COMP, 1, 39, 44 },
+    { GP__FILE_COUPLING_DRAG_COMP, 1, 48, 44 },
     { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
@@ -4910,9 +4933,9 @@ static const gp__shader_range gp__ranges_coupling_drag_comp[] = {
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 49, 1 },
     { GP__FILE_GP_FLUID_SAMPLE_GLSL, 0, 44, 1 },
-    { GP__FILE_COUPLING_DRAG_COMP, 40, 13, 834 },
+    { GP__FILE_COUPLING_DRAG_COMP, 49, 27, 843 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_COUPLING_DRAG_COMP, 53, 24, 918 },
+    { GP__FILE_COUPLING_DRAG_COMP, 76, 24, 941 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_coupling_drag_fluid_comp[] = {
@@ -9569,13 +9592,19 @@ static gp_result gp__coupling_drag_buffer(gp_world* w) {
 
 
 static gp_result gp__coupling_substep(gp_world* w) {
+    uint32_t words[2], k;
+    float reach = 0.0f;
     gp_result r;
     if (!w->fluid.phases || !w->dem.phases) return GP_OK;   /* needs a fluid and a solid */
     gp__stage_run(w, GP__STAGE_COUPLING_SOLID, GP__PROGRAM_COUPLING_SOLID);
     if (!w->dem.grains) return GP_OK;                        /* bodies only: no grain to drag */
     if ((r = gp__coupling_drag_buffer(w)) != GP_OK) return r;
-    gp__stage_run_with(w, GP__STAGE_COUPLING_DRAG, GP__PROGRAM_COUPLING_DRAG, 1, &w->coupling.stamp);   /* u_stamp */
-    gp__stage_run_with(w, GP__STAGE_COUPLING_DRAG_FLUID, GP__PROGRAM_COUPLING_DRAG_FLUID, 1, &w->coupling.stamp);
+    for (k = 0; k < GP_MAX_FLUID_MATERIALS; ++k)   /* R: the largest smoothing radius of the fluid in use */
+        if (w->fluid.phases & (1u << k)) reach = w->fluid.materials[k].smoothing_radius > reach ? w->fluid.materials[k].smoothing_radius : reach;
+    memcpy(&words[1], &reach, 4);
+    words[0] = w->coupling.stamp;
+    gp__stage_run_with(w, GP__STAGE_COUPLING_DRAG, GP__PROGRAM_COUPLING_DRAG, 2, words);   /* u_stamp, u_reach */
+    gp__stage_run_with(w, GP__STAGE_COUPLING_DRAG_FLUID, GP__PROGRAM_COUPLING_DRAG_FLUID, 1, words);
     w->coupling.stamp += 1;
     return GP_OK;
 }

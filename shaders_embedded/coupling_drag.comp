@@ -63,15 +63,24 @@
 //             (beta c at most 0.5; without it a grain in honey sank 30-50% too fast, in water 3%,
 //             the point-particle coupling's self-induced velocity, Balachandar, Liu and Lakhote
 //             2019, J. Comput. Phys. 376, 160-185); taken implicitly over the substep h: the impulse
-//             M (u - v) (1 - exp(-beta h / M)), M the reduced mass of the grain m and the fluid
-//             that shares the opposite pull (phi^2 / sum (V_j W_j)^2 / m_j), so that no substep
-//             drives v past u, nor u past v (a fine grain in honey relaxes in microseconds; a grain
-//             heavier than the fluid around it moves that fluid);
+//             M (u - v) (1 - exp(-beta h / M)), M the reduced mass of the grain m and its part of
+//             the fluid that shares the opposite pull (phi^2 / sum (V_j W_j)^2 / m_j over the
+//             crowd 1 + sum_k (1 - r_k^2 / R^2)^3 of the other grains the fluid drags within R,
+//             the fluid's largest smoothing radius, u_reach), so that no substep drives v past u,
+//             nor the crowd's pulls u past v (a fine grain in honey relaxes in microseconds; in a
+//             bed of grains at rest the fluid in the pores jittered at 0.1-0.3 m/s, each grain's
+//             impulse bounded as if it alone moved that fluid);
 //   buoyancy  F_b = -rho V g, V = pi d^3 / 6 (Archimedes, the fluid's hydrostatic pressure on the
 //             grain's volume);
-// both times phi. The grain's acceleration gains (F_d + F_b) / m, and gp_drag holds (F, sum V_j W_j)
-// for coupling_drag_fluid, which gives every fluid neighbour its share of -F, so that fluid and
-// grain exchange momentum exactly (to the float rounding) and the fluid carries the grains' weight;
+// both times phi. The grain's acceleration gains (F_d + F_b) / m, and gp_drag holds (F_d,
+// sum V_j W_j) for coupling_drag_fluid, which gives every fluid neighbour its share of -F_d, so
+// that fluid and grain exchange the drag's momentum exactly (to the float rounding). The buoyancy
+// stays a field on the grain: the fluid does not take it back, because in it the grain takes no
+// room (the water does not rise for the sand in it), and the weight of the water a grain would
+// displace, pressed on the fluid where the grain is, is a body force that no pressure balances
+// (its curl is not zero at a bed's sides): a bed of sand at rest kept its pore water circling at
+// 0.1-0.3 m/s. So the floor under a bed carries the water and the grains' weight less their
+// buoyancy, not the grains' whole weight;
 // and it stamps the buckets of the grain's 27 cells with this substep's u_stamp, so that
 // coupling_drag_fluid searches only around fluid whose own bucket a grain stamped.
 // Left out: the pressure gradient of an accelerating flow beyond the hydrostatic and the added
@@ -833,6 +842,19 @@ void gp_fluid_sample_term(uint k, uint end, ivec3 cell, inout gp_fluid_sample s)
 // <<include gp_fluid_sample.glsl
 layout(local_size_x = GP_GROUP_SIZE) in;
 layout(location = 8) uniform uint u_stamp;   // this substep's number among those with a drag (from 1)
+layout(location = 9) uniform uint u_reach;   // float bits: the fluid materials' largest smoothing radius R (m)
+
+// Candidate slot k: its share of the fluid sample, or, when it is another grain the fluid drags
+// within R, its part in the crowd that shares that fluid ((1 - r^2 / R^2)^3).
+void gp_drag_term(uint k, uint end, ivec3 cell, uint self, float reach2, inout gp_fluid_sample s, inout float crowd) {
+    gp_fluid_sample_term(k, end, cell, s);
+    if (k >= end || k == self) return;
+    vec4 q = gp_position[k];
+    if (gp_kind_of(gp_info[k]) != GP_KIND_GRANULAR || !gp_grid_same_cell(q.xyz, cell) || !(4.0 * q.w * q.w < reach2)) return;
+    vec3 d = q.xyz - s.p;
+    float x = 1.0 - dot(d, d) / reach2;
+    if (x > 0.0) crowd += x * x * x;
+}
 
 void main() {
     uint i = gp_global_index();
@@ -841,8 +863,9 @@ void main() {
     if (gp_kind_of(gp_info[i]) != GP_KIND_GRANULAR || !gp_finite3(p.xyz)) return;
     float d = 2.0 * p.w, h = gp_gravity.w;
     gp_fluid_sample s = gp_fluid_sample_at(p.xyz, d);
+    float far = uintBitsToFloat(u_reach), crowd = 1.0;
     vec3 gp_center = p.xyz;
-#define GP_NEIGHBOR_VISIT(k, end, cell) gp_fluid_sample_term(k, end, cell, s)
+#define GP_NEIGHBOR_VISIT(k, end, cell) gp_drag_term(k, end, cell, i, far * far, s, crowd)
 #define GP_NEIGHBOR_BATCH 8
 // >>include gp_neighbors.glsl
 // gp_neighbors.glsl: the neighbour loop, written once for every pass that visits neighbours
@@ -925,12 +948,12 @@ void main() {
     if (!(m > 0.0)) { gp_drag[i] = vec4(0.0); return; }
     float apart = fluid * speed / reach + 10.3888 * rho * nu * reach;   // 1 / c; 6 pi / 1.814
     beta /= 1.0 - (apart > 0.0 ? min(beta / apart, 0.5) : 0.0);         // the self-induced velocity
-    float reduced = 1.0 / (1.0 / m + 1.0 / fluid), relax = beta * h / reduced;
+    float reduced = 1.0 / (1.0 / m + crowd / fluid), relax = beta * h / reduced;
     vec3 drag = relax > 1e-4 ? (reduced / h) * (1.0 - exp(-relax)) * w : beta * w;   // the implicit impulse over h
-    vec3 force = in_fluid * (drag - (0.52359878 * d * d * d * rho) * gp_gravity.xyz);
-    if (!gp_finite3(force)) force = vec3(0.0);
-    gp_acceleration[i].xyz += force / m;
-    gp_drag[i] = vec4(force, s.filled);
+    vec3 pull = in_fluid * drag, lift = -(in_fluid * 0.52359878 * d * d * d * rho) * gp_gravity.xyz;
+    if (!gp_finite3(pull) || !gp_finite3(lift)) pull = lift = vec3(0.0);
+    gp_acceleration[i].xyz += (pull + lift) / m;
+    gp_drag[i] = vec4(pull, s.filled);   // the fluid takes the drag's reaction, not the lift's
     ivec3 home = gp_grid_cell(p.xyz);
     for (int c = 0; c < 27; ++c) {   // every fluid particle this grain pulls lies in one of these cells
         ivec3 cell = home + ivec3(c % 3, (c / 3) % 3, c / 9) - 1;

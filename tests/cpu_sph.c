@@ -624,20 +624,21 @@ static void sph_solid_pass(sph_work* w, cpu_sph_particle* out) {
 /* coupling_drag.comp and coupling_drag_fluid.comp: every grain b that a fluid neighbour's material
    drags samples the fluid (Shepard, weights V_j W_j with V_j = m_j / rho0_j: S = sum, u, rho0, nu
    over S, own = sum V_j W_j V_j W_j(0) over S, I = sum (V_j W_j)^2 / m_j), is in it by
-   phi = min(S / (1 - own), 1), and takes F = phi (F_d - rho V g), F_d the implicit impulse of
+   phi = min(S / (1 - own), 1), and takes phi (F_d - rho V g), F_d the implicit impulse of
    Schiller and Naumann's drag over the substep M (u - v) (1 - exp(-beta dt / M)) / dt, M the reduced
-   mass of m and S^2 / I (beta dt / M <= 1e-4: beta (u - v)), beta first divided by 1 - beta c, c the
+   mass of m and S^2 / I over the crowd 1 + sum_k (1 - r_k^2 / R^2)^3 of the other dragged grains
+   within R, the materials' largest smoothing radius (beta dt / M <= 1e-4: beta (u - v)), beta first divided by 1 - beta c, c the
    self-induced velocity's 1 / (S^2 / I |u - v| / re + 6 pi rho nu re / 1.814) (re over S, beta c
    at most 0.5); each of those fluid
-   neighbours j takes -F W_j / (rho0_j S). Accelerations and their scales added to out. */
-static void sph_drag_pass(sph_work* w, cpu_sph_particle* out) {
+   neighbours j takes -F W_j / (rho0_j S), F = phi F_d (the drag only: the lift stays the grain's). Accelerations and their scales added to out. */
+static void sph_drag_pass(sph_work* w, cpu_sph_particle* out, double far) {
     const cpu_sph_scene* s = w->scene;
     sph_ranges r;
     uint32_t b, k, j, c, pass;
     r.valid = 0;
     for (b = 0; b < w->n; ++b) {
         double S = 0.0, u[3] = {0.0, 0.0, 0.0}, rho = 0.0, nu = 0.0, reach = 0.0, own = 0.0, inertia = 0.0, force[3] = {0.0, 0.0, 0.0}, f_abs = 0.0;
-        double apart, fluid;
+        double apart, fluid, crowd = 1.0;
         double d = 2.0 * fabs(w->solid[b]), vb[3], wr[3], speed, re, beta, mass = w->m[b], relax, phi, volume;
         cpu_sph_particle* o = out + w->slot[b];
         if (!(w->solid[b] < 0.0)) continue;
@@ -648,11 +649,15 @@ static void sph_drag_pass(sph_work* w, cpu_sph_particle* out) {
                     const cpu_sph_material* m;
                     sph_kernel K;
                     double x[3], r2, weight, q;
+                    for (c = 0; c < 3; ++c) x[c] = w->x[3 * (size_t)b + c] - w->x[3 * (size_t)j + c];
+                    r2 = sph_dot(x, x);
+                    if (w->solid[j] < 0.0 && j != b && pass == 0 && 4.0 * w->solid[j] * w->solid[j] < far * far && r2 < far * far) {
+                        q = 1.0 - r2 / (far * far);   /* another dragged grain: the crowd */
+                        crowd += q * q * q;
+                    }
                     if (w->solid[j] != 0.0) continue;
                     m = w->material[j];
                     K = sph_kernel_of(m);
-                    for (c = 0; c < 3; ++c) x[c] = w->x[3 * (size_t)b + c] - w->x[3 * (size_t)j + c];
-                    r2 = sph_dot(x, x);
                     if (!(r2 < K.re2) || !sph_drag_grain(m, w->solid[b])) continue;
                     q = K.re2 - r2;
                     weight = K.poly6 * q * q * q;
@@ -682,14 +687,13 @@ static void sph_drag_pass(sph_work* w, cpu_sph_particle* out) {
             fluid = S * S / inertia;
             apart = fluid * speed / reach + (double)10.3888f * rho * nu * reach;   /* 6 pi / 1.814 */
             beta /= 1.0 - (apart > 0.0 ? fmin(beta / apart, 0.5) : 0.0);   /* the self-induced velocity */
-            mass = 1.0 / (1.0 / mass + 1.0 / fluid);   /* the reduced mass */
+            mass = 1.0 / (1.0 / mass + crowd / fluid);   /* the reduced mass, the fluid shared by the crowd */
             relax = beta * s->dt / mass;
             volume = CPU_SPH_PI / 6.0 * d * d * d;
-            for (c = 0; c < 3; ++c)
-                force[c] = phi * ((relax > 1e-4 ? mass / s->dt * (1.0 - exp(-relax)) : beta) * wr[c] - rho * volume * s->gravity[c]);
-            f_abs = phi * ((relax > 1e-4 ? mass / s->dt * (1.0 - exp(-relax)) : beta) * speed + rho * volume * sph_length(s->gravity));
-            for (c = 0; c < 3; ++c) o->acceleration[c] += force[c] / w->m[b];
-            o->acceleration_abs += f_abs / w->m[b];
+            for (c = 0; c < 3; ++c) force[c] = phi * (relax > 1e-4 ? mass / s->dt * (1.0 - exp(-relax)) : beta) * wr[c];   /* the drag */
+            f_abs = phi * (relax > 1e-4 ? mass / s->dt * (1.0 - exp(-relax)) : beta) * speed;
+            for (c = 0; c < 3; ++c) o->acceleration[c] += (force[c] - phi * rho * volume * s->gravity[c]) / w->m[b];   /* and the lift */
+            o->acceleration_abs += (f_abs + phi * rho * volume * sph_length(s->gravity)) / w->m[b];
         }
     }
 }
@@ -768,7 +772,7 @@ static void sph_compute(const cpu_sph_scene* s, cpu_sph_particle* out, int use_g
     sph_pass(&w, out, sph_density);
     sph_pass(&w, out, sph_force);
     sph_solid_pass(&w, out);
-    sph_drag_pass(&w, out);
+    sph_drag_pass(&w, out, max_re);
     free(fluid); free(order); free(w.slot); free(w.cell_start); free(w.x); free(w.v); free(w.m); free((void*)w.material);
     free(w.rho); free(w.p); free(w.pabs); free(w.wall); free(w.normal); free(w.cell); free(w.carried); free(w.solid);
 }
