@@ -1700,9 +1700,10 @@ static const char* const gp__file_coupling_drag_comp[] = {
     "// narrower than the fluid's smoothing radius, gp_coupling.glsl's gp_drag_grain, which is no\n",
     "// boundary particle to it). The fluid at the grain, gp_fluid_sample's Shepard interpolation of its\n",
     "// velocity u, rest density rho and viscosity nu, and how far the grain is in it,\n",
-    "// phi = sum V_j W_j / (1 - own), at most 1 (own: the share one fluid particle at the grain would\n",
-    "// add, so that a grain in the hole the fluid left for it, or between its particles, is wholly in,\n",
-    "// and one at the free surface about half), gives\n",
+    "// phi = sum V_j W_j / max(1 - own, 1/2), at most 1 (own: the share one fluid particle at the grain\n",
+    "// would add, so that a grain in the hole the fluid left for it, or between its particles, is\n",
+    "// wholly in, and one at the free surface about half; the bound for kernels barely wider than the\n",
+    "// spacing, where own nears 1), gives\n",
     "//   drag      F_d = beta (u - v), beta = 3 pi mu d (1 + 0.15 Re^0.687) below Re = 1,000 and\n",
     "//             0.44 pi d^2 rho |u - v| / 8 above (the standard drag curve of a sphere, Schiller and\n",
     "//             Naumann 1933, as Clift, Grace and Weber 1978 give it; mu = rho nu, Re = |u - v| d / nu;\n",
@@ -1773,7 +1774,7 @@ static const char* const gp__file_coupling_drag_comp[] = {
     "#define GP_NEIGHBOR_BATCH 8\n",
     "    if (!(s.filled > 0.0)) { gp_drag[i] = vec4(0.0); return; }\n",
     "    vec3 u = s.velocity / s.filled, w = u - v.xyz;\n",
-    "    float rho = s.rho / s.filled, nu = s.nu / s.filled, in_fluid = min(s.filled / (1.0 - s.own / s.filled), 1.0);\n",
+    "    float rho = s.rho / s.filled, nu = s.nu / s.filled, in_fluid = min(s.filled / max(1.0 - s.own / s.filled, 0.5), 1.0);\n",
     "    float speed = length(w), re = speed * d / nu;\n",
     "    float beta = re < 1000.0 ? 9.42477796 * rho * nu * d * (1.0 + 0.15 * pow(re, 0.687))\n",
     "                             : 0.17278760 * rho * d * d * speed;   // 0.44 pi / 8\n",
@@ -4922,7 +4923,7 @@ static const gp__shader_range gp__ranges_copy_comp[] = {
 };
 static const gp__shader_range gp__ranges_coupling_drag_comp[] = {
     { GP__FILE_COUPLING_DRAG_COMP, 0, 1, 1 },
-    { GP__FILE_COUPLING_DRAG_COMP, 1, 48, 44 },
+    { GP__FILE_COUPLING_DRAG_COMP, 1, 49, 44 },
     { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
@@ -4933,9 +4934,9 @@ static const gp__shader_range gp__ranges_coupling_drag_comp[] = {
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 49, 1 },
     { GP__FILE_GP_FLUID_SAMPLE_GLSL, 0, 44, 1 },
-    { GP__FILE_COUPLING_DRAG_COMP, 49, 27, 843 },
+    { GP__FILE_COUPLING_DRAG_COMP, 50, 27, 844 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_COUPLING_DRAG_COMP, 76, 24, 941 },
+    { GP__FILE_COUPLING_DRAG_COMP, 77, 24, 942 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_coupling_drag_fluid_comp[] = {

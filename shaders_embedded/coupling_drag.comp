@@ -45,9 +45,10 @@
 // narrower than the fluid's smoothing radius, gp_coupling.glsl's gp_drag_grain, which is no
 // boundary particle to it). The fluid at the grain, gp_fluid_sample's Shepard interpolation of its
 // velocity u, rest density rho and viscosity nu, and how far the grain is in it,
-// phi = sum V_j W_j / (1 - own), at most 1 (own: the share one fluid particle at the grain would
-// add, so that a grain in the hole the fluid left for it, or between its particles, is wholly in,
-// and one at the free surface about half), gives
+// phi = sum V_j W_j / max(1 - own, 1/2), at most 1 (own: the share one fluid particle at the grain
+// would add, so that a grain in the hole the fluid left for it, or between its particles, is
+// wholly in, and one at the free surface about half; the bound for kernels barely wider than the
+// spacing, where own nears 1), gives
 //   drag      F_d = beta (u - v), beta = 3 pi mu d (1 + 0.15 Re^0.687) below Re = 1,000 and
 //             0.44 pi d^2 rho |u - v| / 8 above (the standard drag curve of a sphere, Schiller and
 //             Naumann 1933, as Clift, Grace and Weber 1978 give it; mu = rho nu, Re = |u - v| d / nu;
@@ -940,7 +941,7 @@ void main() {
 // <<include gp_neighbors.glsl
     if (!(s.filled > 0.0)) { gp_drag[i] = vec4(0.0); return; }
     vec3 u = s.velocity / s.filled, w = u - v.xyz;
-    float rho = s.rho / s.filled, nu = s.nu / s.filled, in_fluid = min(s.filled / (1.0 - s.own / s.filled), 1.0);
+    float rho = s.rho / s.filled, nu = s.nu / s.filled, in_fluid = min(s.filled / max(1.0 - s.own / s.filled, 0.5), 1.0);
     float speed = length(w), re = speed * d / nu;
     float beta = re < 1000.0 ? 9.42477796 * rho * nu * d * (1.0 + 0.15 * pow(re, 0.687))
                              : 0.17278760 * rho * d * d * speed;   // 0.44 pi / 8

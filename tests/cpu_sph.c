@@ -624,7 +624,7 @@ static void sph_solid_pass(sph_work* w, cpu_sph_particle* out) {
 /* coupling_drag.comp and coupling_drag_fluid.comp: every grain b that a fluid neighbour's material
    drags samples the fluid (Shepard, weights V_j W_j with V_j = m_j / rho0_j: S = sum, u, rho0, nu
    over S, own = sum V_j W_j V_j W_j(0) over S, I = sum (V_j W_j)^2 / m_j), is in it by
-   phi = min(S / (1 - own), 1), and takes phi (F_d - rho V g), F_d the implicit impulse of
+   phi = min(S / max(1 - own, 1/2), 1), and takes phi (F_d - rho V g), F_d the implicit impulse of
    Schiller and Naumann's drag over the substep M (u - v) (1 - exp(-beta dt / M)) / dt, M the reduced
    mass of m and S^2 / I over the crowd 1 + sum_k (1 - r_k^2 / R^2)^3 of the other dragged grains
    within R, the materials' largest smoothing radius (beta dt / M <= 1e-4: beta (u - v)), beta first divided by 1 - beta c, c the
@@ -679,7 +679,7 @@ static void sph_drag_pass(sph_work* w, cpu_sph_particle* out, double far) {
             if (pass == 1 || !(S > 0.0)) break;
             for (c = 0; c < 3; ++c) { vb[c] = w->v[3 * (size_t)b + c]; wr[c] = u[c] / S - vb[c]; }
             rho /= S; nu /= S; own /= S; reach /= S;
-            phi = fmin(S / (1.0 - own), 1.0);
+            phi = fmin(S / fmax(1.0 - own, 0.5), 1.0);
             speed = sph_length(wr);
             re = speed * d / nu;
             beta = re < 1000.0 ? 3.0 * CPU_SPH_PI * rho * nu * d * (1.0 + 0.15 * pow(re, 0.687)) : 0.44 * CPU_SPH_PI / 8.0 * rho * d * d * speed;
