@@ -1611,6 +1611,9 @@ typedef struct coupling_row {
     double fluid_stages_ms;   /* the same fluid without the glasses: every stage, */
     double fluid_step_ms;     /* and wall clock */
     uint32_t layers;          /* layers of the lattice the water reaches, the last part full */
+    uint32_t grains;          /* the sand in the water alone (a third world): grains, */
+    double sand_stages_ms;    /* every stage of its substep, */
+    double drag_ms;           /* and the drag's stages (coupling_drag, coupling_drag_fluid) */
     char note[160];
 } coupling_row;
 
@@ -1641,14 +1644,14 @@ static void coupling_glass(float vertices[48], uint32_t triangles[84]) {
 }
 
 /* warm_up substeps of h, the totals read and discarded, then runs timed ones: their mean wall
-   clock, every stage's GPU time and coupling_solid's, per substep. */
+   clock, every stage's GPU time, the coupling stages' and the drag's, per substep. */
 static void coupling_time(gp_world* world, float h, int warm_up, int runs, double* step_ms, double* stages_ms,
-                          double* coupling_ms) {
+                          double* coupling_ms, double* drag_ms) {
     uint32_t n = gp_particle_count(world), count, k;
     gp_fluid_stats stats;
     gp_grid_stats grid;
     gp_timing timings[BENCH_MAX_STAGES];
-    double total = 0.0, stages = 0.0, coupling = 0.0;
+    double total = 0.0, stages = 0.0, coupling = 0.0, drag = 0.0;
     int s;
     for (s = 0; s < warm_up; ++s) sph_substep(world, h, &stats);
     gp_timings_read(world, timings, BENCH_MAX_STAGES);   /* the totals so far, discarded */
@@ -1660,8 +1663,10 @@ static void coupling_time(gp_world* world, float h, int warm_up, int runs, doubl
     count = gp_timings_read(world, timings, BENCH_MAX_STAGES);
     for (k = 0; k < count && k < BENCH_MAX_STAGES; ++k) {
         stages += timings[k].milliseconds;
-        if (strncmp(timings[k].stage, "coupling_", 9) == 0) coupling += timings[k].milliseconds;   /* coupling_solid, coupling_guard */
+        if (strncmp(timings[k].stage, "coupling_", 9) == 0) coupling += timings[k].milliseconds;   /* coupling_solid, _guard, _drag... */
+        if (strncmp(timings[k].stage, "coupling_drag", 13) == 0) drag += timings[k].milliseconds;
     }
+    *drag_ms = drag / runs;
     *step_ms = total / runs;
     *stages_ms = stages / runs;
     *coupling_ms = coupling / runs;
@@ -1731,10 +1736,12 @@ static void coupling_bench_row(coupling_row* row) {
     fprintf(stderr, "bench: coupling: %s fluid particles, %s glasses in a tank of %u x %u x %u spacings\n",
             grouped(row->fluid, text[0]), grouped(row->bodies, text[1]), width, height, width);
 
-    for (pass = 0; pass < 2; ++pass) {   /* 0: the glasses and the water; 1: the water alone */
-        uint32_t n = row->fluid + (pass ? 0 : row->body_particles);
-        double *step = pass ? &row->fluid_step_ms : &row->step_ms, *stages = pass ? &row->fluid_stages_ms : &row->stages_ms;
-        double unused, *coupling = pass ? &unused : &row->coupling_ms;
+    row->grains = row->fluid / 8;
+    for (pass = 0; pass < 3; ++pass) {   /* 0: the glasses and the water; 1: the water alone; 2: the water with sand */
+        uint32_t n = row->fluid + (pass == 0 ? row->body_particles : pass == 2 ? row->grains : 0);
+        double unused[3], *step = pass == 0 ? &row->step_ms : pass == 1 ? &row->fluid_step_ms : &unused[0];
+        double *stages = pass == 0 ? &row->stages_ms : pass == 1 ? &row->fluid_stages_ms : &row->sand_stages_ms;
+        double *coupling = pass ? &unused[1] : &row->coupling_ms, *drag = pass == 2 ? &row->drag_ms : &unused[2];
         memset(&desc, 0, sizeof desc);
         desc.max_particles = n;
         desc.gpu_timings = true;
@@ -1812,11 +1819,28 @@ static void coupling_bench_row(coupling_row* row) {
         p.mass = water.mass;
         p.kind = GP_KIND_FLUID;
         check_result(gp_particles_add(world, &p, NULL), "gp_particles_add", n);
-        if (gp_particle_count(world) != n) {
+        if (gp_particle_count(world) != n - (pass == 2 ? row->grains : 0)) {
             fprintf(stderr, "bench: coupling: %u particles, not %u\n", gp_particle_count(world), n);
             exit(1);
         }
-        coupling_time(world, h, row->warm_up, row->runs, step, stages, coupling);
+        if (pass == 2) {   /* sand half the water's spacing, a grain at every 8th water point, a quarter spacing off it */
+            gp_granular_material sand;
+            float* grains = (float*)bench_alloc((size_t)row->grains * 12);
+            memset(&sand, 0, sizeof sand);
+            sand.diameter = 0.5f * s;
+            check_result(gp_granular_material_set(world, 0, &sand), "gp_granular_material_set", n);
+            for (i = 0; i < row->grains; ++i)
+                for (a = 0; a < 3; ++a) grains[3 * (size_t)i + a] = xyz[3 * (size_t)8 * i + a] + (a == 1 ? 0.0f : 0.25f * s);
+            memset(&p, 0, sizeof p);
+            p.count = row->grains;
+            p.positions = grains;
+            p.kind = GP_KIND_GRANULAR;
+            check_result(gp_particles_add(world, &p, NULL), "gp_particles_add", n);
+            free(grains);
+            reference = cpu_dem_material_default(0.5f * s);   /* the sand's contacts may want a shorter substep */
+            h = (float)fmin(h, cpu_dem_material_substep(&reference));
+        }
+        coupling_time(world, h, row->warm_up, row->runs, step, stages, coupling, drag);
         gp_world_destroy(world);
     }
     free(solid); free(xyz); free(glasses); free(at);
@@ -1879,6 +1903,12 @@ static void coupling_print(const coupling_row* rows, int count) {
         else printf("%s: the water %u layers deep (the last part full) over glasses 16 high\n", grouped(rows[i].fluid, text[0]),
                     rows[i].layers);
     }
+    for (i = 0; i < count; ++i)
+        if (rows[i].runs && rows[i].sand_stages_ms > 0.0)
+            printf("%s with %s grains of sand (half the spacing wide, dragged by the water; no glasses): the drag's stages "
+                   "(coupling_drag, coupling_drag_fluid) %.2f ms of the substep's %.2f (%.1f%%); the water alone %.2f\n",
+                   grouped(rows[i].fluid, text[0]), grouped(rows[i].grains, text[1]), rows[i].drag_ms, rows[i].sand_stages_ms,
+                   100.0 * rows[i].drag_ms / rows[i].sand_stages_ms, rows[i].fluid_stages_ms);
     if (count < COUPLING_ROWS) printf("GP_BENCH_MAX_PARTICLES=1048576 adds a row of 1,048,576 fluid particles (1,513 glasses).\n");
 }
 
@@ -2196,6 +2226,8 @@ int main(int argc, char** argv) {
         csv_row(csv, device, "coupling_solid", r->fluid, r->coupling_ms, -1.0, -1.0, -1.0, -1.0);
         csv_row(csv, device, "coupling_fluid_only_substep", r->fluid, r->fluid_step_ms, -1.0, -1.0, -1.0, -1.0);
         csv_row(csv, device, "coupling_fluid_only_stages", r->fluid, r->fluid_stages_ms, -1.0, -1.0, -1.0, -1.0);
+        csv_row(csv, device, "coupling_sand_stages", r->fluid, r->sand_stages_ms, -1.0, -1.0, -1.0, -1.0);
+        csv_row(csv, device, "coupling_drag", r->fluid, r->drag_ms, -1.0, -1.0, -1.0, -1.0);
     }
     /* effects_e1 ... e4: one frame of paper 002's Table 2 cases, n effect particles; e5: E3's work on the CPU */
     for (i = 0; i < effects_count; ++i) {
