@@ -51,7 +51,8 @@
        >>dem        granular matter (000): materials, grains, the contacts of grains and rigid
                     particles, their stages
        >>rigid      rigid bodies made of particles (000): shapes, bodies, the bodies' stages
-       >>coupling   the fluid and the solids: the solids' share of their forces (000 29.3.3)
+       >>coupling   the fluid and the solids: the solids' share of their forces (000 29.3.3),
+                    the fluid's drag on grains too small to be its boundary
        >>effects    effect particles (002): materials, their flight and bounce
        >>emitters   emitters (002): births on the GPU at exact rates and in bursts
        >>step       gravity and forces, the world's substep as a pipeline of every system's
@@ -11377,7 +11378,15 @@ uint32_t gp_timings_read(gp_world* world, gp_timing* timings, uint32_t max) {
    Lie-Poisson integration and the Euler equations", Phys. Rev. Lett. 71 (1993), A. Dullweber, B.
    Leimkuhler, R. McLachlan, "Symplectic splitting methods for rigid body molecular dynamics", J.
    Chem. Phys. 107 (1997), and H. Yoshida, "Construction of higher order symplectic integrators",
-   Phys. Lett. A 150 (1990), the bodies' free rotation.
+   Phys. Lett. A 150 (1990), the bodies' free rotation; P. Cundall, O. Strack, "A discrete
+   numerical model for granular assemblies", Geotechnique 29 (1979), the contacts' shear spring;
+   J. Ai, J.-F. Chen, J. M. Rotter, J. Y. Ooi, "Assessment of rolling resistance models in discrete
+   element simulations", Powder Technol. 206 (2011), the rolling resistance; L. Schiller, A.
+   Naumann, "Ueber die grundlegenden Berechnungen bei der Schwerkraftaufbereitung", Z. Ver. Dtsch.
+   Ing. 77 (1933), and R. Clift, J. Grace, M. Weber, "Bubbles, Drops, and Particles" (1978), the
+   drag curve of a sphere the fluid drags small grains by; S. Balachandar, K. Liu, M. Lakhote,
+   "Self-induced velocity correction for improved drag estimation in Euler-Lagrange point-particle
+   simulations", J. Comput. Phys. 376 (2019), the drag's self-induced velocity.
 */
 
 /* >>licence ================================================================================
