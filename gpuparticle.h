@@ -1793,8 +1793,7 @@ static const char* const gp__file_coupling_drag_comp[] = {
     "    for (int c = 0; c < 27; ++c) {   // every fluid particle this grain pulls lies in one of these cells\n",
     "        ivec3 cell = home + ivec3(c % 3, (c / 3) % 3, c / 9) - 1;\n",
     "        if (!gp_grid_cell_exists(cell)) continue;\n",
-    "        uint bucket = gp_grid_bucket(cell);\n",
-    "        gp_drag[gp_counts.z + bucket / 4u][bucket % 4u] = uintBitsToFloat(u_stamp);   // all writers write the same\n",
+    "        gp_drag_bucket_stamp(gp_grid_bucket(cell), u_stamp);   // all writers write the same\n",
     "    }\n",
     "}\n",
     0
@@ -2916,7 +2915,7 @@ static const char* const gp__file_gp_buffers_glsl[] = {
     "// grain (N) and the weights it summed, sum V_j W_j (0: no fluid near), for coupling_drag_fluid; then,\n",
     "// from vec4 gp_counts.z (the store's capacity) on, a uint per bucket of the grid (as float bits,\n",
     "// four to a vec4): the substep's stamp where a dragged grain's 27 cells include one of the\n",
-    "// bucket's, so that fluid elsewhere skips its search (gp_drag_bucket).\n",
+    "// bucket's, so that fluid elsewhere skips its search (gp_coupling.glsl's gp_drag_bucket_word).\n",
     "#ifdef GP_BINDING_DRAG\n",
     "layout(std430, binding = GP_BINDING_DRAG) buffer gp_drag_block { vec4 gp_drag[]; };\n",
     "#endif\n",
@@ -2977,9 +2976,10 @@ static const char* const gp__file_gp_coupling_glsl[] = {
     "// which resolve their body's shape together, and grains as wide as re or wider are boundaries.\n",
     "bool gp_drag_grain(float r, float re2, uint kind) { return kind == GP_KIND_GRANULAR && 4.0 * r * r < re2; }\n",
     "\n",
-    "// The word of gp_drag that holds bucket b's stamp (DRAG role): component b % 4 of vec4 capacity + b / 4.\n",
+    "// Bucket b's stamp in gp_drag (DRAG role): component b % 4 of vec4 capacity + b / 4, read and written.\n",
     "#ifdef GP_BINDING_DRAG\n",
     "uint gp_drag_bucket_word(uint bucket) { return floatBitsToUint(gp_drag[gp_counts.z + bucket / 4u][bucket % 4u]); }\n",
+    "void gp_drag_bucket_stamp(uint bucket, uint stamp) { gp_drag[gp_counts.z + bucket / 4u][bucket % 4u] = uintBitsToFloat(stamp); }\n",
     "#endif\n",
     "\n",
     "// m_b: the fluid mass that solid particle b of kind `kind` and radius r stands for, with scale =\n",
@@ -4933,11 +4933,11 @@ static const gp__shader_range gp__ranges_coupling_drag_comp[] = {
     { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
-    { GP__FILE_GP_COUPLING_GLSL, 0, 49, 1 },
+    { GP__FILE_GP_COUPLING_GLSL, 0, 50, 1 },
     { GP__FILE_GP_FLUID_SAMPLE_GLSL, 0, 44, 1 },
-    { GP__FILE_COUPLING_DRAG_COMP, 50, 27, 844 },
+    { GP__FILE_COUPLING_DRAG_COMP, 50, 27, 845 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_COUPLING_DRAG_COMP, 77, 24, 942 },
+    { GP__FILE_COUPLING_DRAG_COMP, 77, 23, 943 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_coupling_drag_fluid_comp[] = {
@@ -4951,10 +4951,10 @@ static const gp__shader_range gp__ranges_coupling_drag_fluid_comp[] = {
     { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
-    { GP__FILE_GP_COUPLING_GLSL, 0, 49, 1 },
-    { GP__FILE_COUPLING_DRAG_FLUID_COMP, 8, 36, 755 },
+    { GP__FILE_GP_COUPLING_GLSL, 0, 50, 1 },
+    { GP__FILE_COUPLING_DRAG_FLUID_COMP, 8, 36, 756 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_COUPLING_DRAG_FLUID_COMP, 44, 2, 862 },
+    { GP__FILE_COUPLING_DRAG_FLUID_COMP, 44, 2, 863 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_coupling_guard_comp[] = {
@@ -4968,10 +4968,10 @@ static const gp__shader_range gp__ranges_coupling_guard_comp[] = {
     { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
-    { GP__FILE_GP_COUPLING_GLSL, 0, 49, 1 },
-    { GP__FILE_COUPLING_GUARD_COMP, 18, 35, 763 },
+    { GP__FILE_GP_COUPLING_GLSL, 0, 50, 1 },
+    { GP__FILE_COUPLING_GUARD_COMP, 18, 35, 764 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_COUPLING_GUARD_COMP, 53, 4, 869 },
+    { GP__FILE_COUPLING_GUARD_COMP, 53, 4, 870 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_coupling_solid_comp[] = {
@@ -4985,10 +4985,10 @@ static const gp__shader_range gp__ranges_coupling_solid_comp[] = {
     { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
-    { GP__FILE_GP_COUPLING_GLSL, 0, 49, 1 },
-    { GP__FILE_COUPLING_SOLID_COMP, 9, 40, 757 },
+    { GP__FILE_GP_COUPLING_GLSL, 0, 50, 1 },
+    { GP__FILE_COUPLING_SOLID_COMP, 9, 40, 758 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_COUPLING_SOLID_COMP, 49, 2, 868 },
+    { GP__FILE_COUPLING_SOLID_COMP, 49, 2, 869 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_dem_contact_comp[] = {
@@ -5230,10 +5230,10 @@ static const gp__shader_range gp__ranges_sph_continuity_comp[] = {
     { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
-    { GP__FILE_GP_COUPLING_GLSL, 0, 49, 1 },
-    { GP__FILE_SPH_CONTINUITY_COMP, 13, 62, 761 },
+    { GP__FILE_GP_COUPLING_GLSL, 0, 50, 1 },
+    { GP__FILE_SPH_CONTINUITY_COMP, 13, 62, 762 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_CONTINUITY_COMP, 75, 26, 894 },
+    { GP__FILE_SPH_CONTINUITY_COMP, 75, 26, 895 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_density_comp[] = {
@@ -5247,10 +5247,10 @@ static const gp__shader_range gp__ranges_sph_density_comp[] = {
     { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
-    { GP__FILE_GP_COUPLING_GLSL, 0, 49, 1 },
-    { GP__FILE_SPH_DENSITY_COMP, 7, 29, 754 },
+    { GP__FILE_GP_COUPLING_GLSL, 0, 50, 1 },
+    { GP__FILE_SPH_DENSITY_COMP, 7, 29, 755 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_DENSITY_COMP, 36, 5, 854 },
+    { GP__FILE_SPH_DENSITY_COMP, 36, 5, 855 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_force_comp[] = {
@@ -5264,10 +5264,10 @@ static const gp__shader_range gp__ranges_sph_force_comp[] = {
     { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
-    { GP__FILE_GP_COUPLING_GLSL, 0, 49, 1 },
-    { GP__FILE_SPH_FORCE_COMP, 17, 62, 765 },
+    { GP__FILE_GP_COUPLING_GLSL, 0, 50, 1 },
+    { GP__FILE_SPH_FORCE_COMP, 17, 62, 766 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_FORCE_COMP, 79, 8, 898 },
+    { GP__FILE_SPH_FORCE_COMP, 79, 8, 899 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_integrate_comp[] = {

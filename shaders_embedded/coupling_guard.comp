@@ -373,7 +373,7 @@ layout(std430, binding = GP_BINDING_HISTORY) buffer gp_history_block { uvec4 gp_
 // grain (N) and the weights it summed, sum V_j W_j (0: no fluid near), for coupling_drag_fluid; then,
 // from vec4 gp_counts.z (the store's capacity) on, a uint per bucket of the grid (as float bits,
 // four to a vec4): the substep's stamp where a dragged grain's 27 cells include one of the
-// bucket's, so that fluid elsewhere skips its search (gp_drag_bucket).
+// bucket's, so that fluid elsewhere skips its search (gp_coupling.glsl's gp_drag_bucket_word).
 #ifdef GP_BINDING_DRAG
 layout(std430, binding = GP_BINDING_DRAG) buffer gp_drag_block { vec4 gp_drag[]; };
 #endif
@@ -733,9 +733,10 @@ gp_wall gp_walls(uint m, vec3 p) {
 // which resolve their body's shape together, and grains as wide as re or wider are boundaries.
 bool gp_drag_grain(float r, float re2, uint kind) { return kind == GP_KIND_GRANULAR && 4.0 * r * r < re2; }
 
-// The word of gp_drag that holds bucket b's stamp (DRAG role): component b % 4 of vec4 capacity + b / 4.
+// Bucket b's stamp in gp_drag (DRAG role): component b % 4 of vec4 capacity + b / 4, read and written.
 #ifdef GP_BINDING_DRAG
 uint gp_drag_bucket_word(uint bucket) { return floatBitsToUint(gp_drag[gp_counts.z + bucket / 4u][bucket % 4u]); }
+void gp_drag_bucket_stamp(uint bucket, uint stamp) { gp_drag[gp_counts.z + bucket / 4u][bucket % 4u] = uintBitsToFloat(stamp); }
 #endif
 
 // m_b: the fluid mass that solid particle b of kind `kind` and radius r stands for, with scale =

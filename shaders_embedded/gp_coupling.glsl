@@ -21,9 +21,10 @@
 // which resolve their body's shape together, and grains as wide as re or wider are boundaries.
 bool gp_drag_grain(float r, float re2, uint kind) { return kind == GP_KIND_GRANULAR && 4.0 * r * r < re2; }
 
-// The word of gp_drag that holds bucket b's stamp (DRAG role): component b % 4 of vec4 capacity + b / 4.
+// Bucket b's stamp in gp_drag (DRAG role): component b % 4 of vec4 capacity + b / 4, read and written.
 #ifdef GP_BINDING_DRAG
 uint gp_drag_bucket_word(uint bucket) { return floatBitsToUint(gp_drag[gp_counts.z + bucket / 4u][bucket % 4u]); }
+void gp_drag_bucket_stamp(uint bucket, uint stamp) { gp_drag[gp_counts.z + bucket / 4u][bucket % 4u] = uintBitsToFloat(stamp); }
 #endif
 
 // m_b: the fluid mass that solid particle b of kind `kind` and radius r stands for, with scale =

@@ -199,7 +199,7 @@ layout(std430, binding = GP_BINDING_HISTORY) buffer gp_history_block { uvec4 gp_
 // grain (N) and the weights it summed, sum V_j W_j (0: no fluid near), for coupling_drag_fluid; then,
 // from vec4 gp_counts.z (the store's capacity) on, a uint per bucket of the grid (as float bits,
 // four to a vec4): the substep's stamp where a dragged grain's 27 cells include one of the
-// bucket's, so that fluid elsewhere skips its search (gp_drag_bucket).
+// bucket's, so that fluid elsewhere skips its search (gp_coupling.glsl's gp_drag_bucket_word).
 #ifdef GP_BINDING_DRAG
 layout(std430, binding = GP_BINDING_DRAG) buffer gp_drag_block { vec4 gp_drag[]; };
 #endif

@@ -384,7 +384,7 @@ static void test_coupling_fluid_stays_out(void) {
    particle at mid-depth of a tank of still water (the default material, 0.16 m deep): after 0.5 s
    the heavy one has sunk more than two spacings, the light one risen more than one and a half, and
    the one of the water's own density moved less than one (measured on llvmpipe: -7.9 cm, to the
-   floor, where it rests; +7.8 cm, bobbing at the surface; -0.01 cm). Without the fluid's push all
+   floor, where it rests; +8.2 cm, bobbing at the surface; +0.1 cm). Without the fluid's push all
    three would have fallen 1.2 m. coupling_grain_drag_law checks their speed. */
 static void test_coupling_grains_float_hang_sink(void) {
     const float l = 0.02f, width = 0.2f, depth = 0.16f, density[3] = {2500.0f, 1000.0f, 500.0f}, gx[3] = {0.05f, 0.11f, 0.15f};
