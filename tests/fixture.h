@@ -46,6 +46,8 @@ int fixture_logged(const char* text);
 /* Whether the last log message carries item: how the tests match what the library said. */
 int fixture_logged_item(gp_log_item item);
 
+extern const gp_test_case driver_tests[];
+extern const int driver_test_count;
 extern const gp_test_case primitive_tests[];
 extern const int primitive_test_count;
 extern const gp_test_case grid_tests[];

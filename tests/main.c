@@ -117,6 +117,7 @@ int main(int argc, char** argv) {
     }
     printf("OpenGL %s, %s\n", (const char*)glGetString(GL_VERSION), (const char*)glGetString(GL_RENDERER));
     gp_test_main(world_tests, world_test_count, argc, argv, &passed, &failed);
+    gp_test_main(driver_tests, driver_test_count, argc, argv, &passed, &failed);
     gp_test_main(primitive_tests, primitive_test_count, argc, argv, &passed, &failed);
     gp_test_main(grid_tests, grid_test_count, argc, argv, &passed, &failed);
     gp_test_main(sph_tests, sph_test_count, argc, argv, &passed, &failed);
