@@ -140,6 +140,10 @@
    GL_ARRAY_BUFFER and GL_DRAW_INDIRECT_BUFFER bindings it changes and leaves
    GL_PROGRAM_POINT_SIZE enabled, and gp_draw_effects, which restores the vertex array,
    GL_ARRAY_BUFFER, GL_BLEND, the blend function and the depth write mask it changes.
+   Host data reaches the GPU in command order: each upload fills fresh storage of the world's
+   upload buffer (glBufferData) and the GPU copies it into place, never glBufferSubData into a
+   buffer that passes already sent may still read (a driver may write before they have read it:
+   NVIDIA's did). Do the same when you write a buffer you handed the library.
 
    ERRORS come in three layers: every function that can fail returns a gp_result
    (gp_result_string names it); the logger in the desc receives a message that names the

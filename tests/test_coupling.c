@@ -180,9 +180,10 @@ static void coupling_water(gp_world* w, float depth, float viscosity, const floa
    more than it displaces: the water settles into the gaps they leave around it, its surface
    3.5 mm lower by 0.25 s and 1.7 mm more by 1.25 s, and the box follows it down slowly), stays
    afloat with its draft, the depth of its bottom below the free surface, near what Archimedes
-   gives: mass / (rho0 * base) = half its height. Measured on llvmpipe: 0.0494 m at 0.25 s,
-   0.0481 at 1.25 s (the suite's time: 3.8% short, sinking at 0.8 mm/s), 0.0497 at 5 s (0.6%,
-   0.3 mm/s). Tested within 5% (issue 10). The water's lattice must leave the body's place out:
+   gives: mass / (rho0 * base) = half its height. Watched for 5 s (issue 10), every quarter
+   second from 0.25 s on within 5% of it; measured on llvmpipe: 0.0494 m at 0.25 s, 0.0481 at
+   1.25 (3.8% short, sinking at 0.8 mm/s as the surface settles), 0.0487 at 2.5, 0.0493 at 3.75,
+   0.0496 at 5 s (0.8% short, 0.3 mm/s). The water's lattice must leave the body's place out:
    the spheres of a body's particles do not fill its voxels, and a fluid particle at a hole of
    their lattice (at sqrt(3) r from eight of them) is outside every sphere, so that the guard
    (coupling_guard) leaves it there and it rides inside the body, pressed on by its particles from
@@ -194,7 +195,7 @@ static void coupling_water(gp_world* w, float depth, float viscosity, const floa
    1 s, 52 at 1.6-3 s; its centre of mass is at the surface at any tilt, but the draft read here
    averaged 0.0459 m over 1.5-3 s, 8% short, with the waves it makes: open.) A box of density 2000
    let go with its bottom 0.04 m above the floor sinks to the floor within 0.5 s. */
-static void coupling_float_case(float density, float height, uint32_t frames, double* draft, double* bottom) {
+static void coupling_float_case(float density, float height, uint32_t frames, double* draft, double* bottom, double* worst) {
     const float half[3] = {0.05f, 0.05f, 0.05f}, at[3] = {0.1f, height, 0.1f};
     const float place[6] = {at[0], at[1], at[2], half[0], half[1], half[2]};
     gp_world* w = fixture_grid_world(4000, 0.04f, 1);
@@ -203,6 +204,7 @@ static void coupling_float_case(float density, float height, uint32_t frames, do
     gp_body box;
     uint32_t n, frame;
     *draft = *bottom = NAN;
+    *worst = 0.0;
     if (!w) return;
     coupling_water(w, 0.14f, 0.02f, place);
     box = coupling_box(w, 0, 0.02f, density, half, at, NULL, &info);
@@ -214,6 +216,8 @@ static void coupling_float_case(float density, float height, uint32_t frames, do
             CHECK(gp_bodies_read(w, &box, 1, &state) == GP_OK);
             *bottom = state.center_of_mass[1] - 0.05;
             *draft = surface - *bottom;
+            if (frame >= 15) *worst = fmax(*worst, fabs(*draft / 0.05 - 1.0));   /* from 0.25 s on (NaN: worse than any) */
+            if (!(*draft == *draft)) *worst = INFINITY;
             if (getenv("GP_TEST_VERBOSE")) {
                 gp_fluid_stats stats;
                 CHECK(gp_fluid_stats_read(w, &stats) == GP_OK);
@@ -226,10 +230,11 @@ static void coupling_float_case(float density, float height, uint32_t frames, do
 }
 
 static void test_coupling_floating_and_sinking(void) {
-    double draft, bottom;
-    coupling_float_case(500.0f, 0.14f, 75, &draft, &bottom);
-    CHECKF(fabs(draft / 0.05 - 1.0) <= 0.05, "a box of density 500 floats with a draft of %.4f m; Archimedes: 0.05 m", draft);
-    coupling_float_case(2000.0f, 0.09f, 30, &draft, &bottom);
+    double draft, bottom, worst;
+    coupling_float_case(500.0f, 0.14f, 300, &draft, &bottom, &worst);
+    CHECKF(worst <= 0.05, "a box of density 500 floats with its draft %.1f%% off Archimedes' 0.05 m at worst over 0.25-5 s (%.4f m at 5 s)",
+           100.0 * worst, draft);
+    coupling_float_case(2000.0f, 0.09f, 30, &draft, &bottom, &worst);
     CHECKF(bottom < 0.03, "a box of density 2000 ends with its bottom %.4f m above the floor: it should have sunk", bottom);
 }
 
