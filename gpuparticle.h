@@ -557,7 +557,8 @@ typedef struct gp_fluid_material {
                                 needs; for fluid H metres deep take about 100 * 2 g H, or it
                                 squeezes where it hits a wall, 25% at a 1 m column) */
     float viscosity;         /* nu of eq. 7, kinematic, m^2/s; default 1e-6 (water at 20 C; the
-                                summation model wants about 0.02, a syrup) */
+                                summation model wants about 0.02, a syrup). The fluid's own, in
+                                the bulk: 0.93 of it (Taylor and Green's decaying vortex, tested) */
     float rest_pressure;     /* p_0 of eq. 5, Pa; default 0 */
     bool allow_tension;      /* false (default): negative pressures are clamped to 0, so that the
                                 free surface does not clump; true: eq. 5 as it is */
@@ -11412,7 +11413,9 @@ uint32_t gp_timings_read(gp_world* world, gp_timing* timings, uint32_t max) {
    Ing. 77 (1933), and R. Clift, J. Grace, M. Weber, "Bubbles, Drops, and Particles" (1978), the
    drag curve of a sphere the fluid drags small grains by; S. Balachandar, K. Liu, M. Lakhote,
    "Self-induced velocity correction for improved drag estimation in Euler-Lagrange point-particle
-   simulations", J. Comput. Phys. 376 (2019), the drag's self-induced velocity.
+   simulations", J. Comput. Phys. 376 (2019), the drag's self-induced velocity; G. Taylor, A.
+   Green, "Mechanism of the production of small eddies from large ones", Proc. R. Soc. A 158
+   (1937), the decaying vortex the fluid's viscosity is measured by.
 */
 
 /* >>licence ================================================================================
