@@ -1,52 +1,105 @@
 #!/bin/sh
-# gpu_bundle.sh: packs what `make test` and `make bench` run on the GPU side (build/gp_tests,
-# build/bench, build/examples/*) with the shared libraries the examples link beyond a GL driver
-# (GLFW and the X libraries), into build/gpu_bundle/, for a machine that has a GPU driver but no
-# build tools (a lent GPU machine). There: `sh build/gpu_bundle/run.sh [tests|examples|bench|all]`
-# from the repository root, with $OUT naming a folder for the logs (default build/gpu_out).
-# The libEGL of glvnd must be there too; bring its Debian packages (libegl1, libglvnd0,
-# libopengl0, libgl1, libglx0) and unpack them first when the machine lacks them.
+# gpu_bundle.sh: packs what `make test`, `make bench` and `make soak` run on the GPU side
+# (build/gp_tests, build/bench, build/soak, build/examples/*) with the shared libraries the
+# examples link beyond a GL driver (GLFW and the X libraries), glvnd's Debian packages (libEGL and
+# its dispatch, for a machine whose driver comes without them) and the checks' own files, into
+# build/gpu_bundle/, for a machine that has a GPU driver but no build tools (a lent GPU machine,
+# whose time is short: see the device tool's README). There, from the repository root:
+#     sh build/gpu_bundle/run.sh [tests|examples|long|bench|soak|all ...]
+# with $OUT naming a folder for the logs (default build/gpu_out). `all` is tests, examples, long
+# and bench: about 6 minutes on an H100 (tests 2 in 8 processes sharing them, examples 1, bench
+# 3). The soak (SOAK_ARGS, default the 0.01 m spacing, every material) is apart: it is long.
 set -eu
-make -s build/gp_tests build/bench examples
+make -s build/gp_tests build/bench build/soak examples
 bundle=build/gpu_bundle
 rm -rf "$bundle"
-mkdir -p "$bundle/bin/examples" "$bundle/lib"
-cp build/gp_tests build/bench "$bundle/bin/"
+mkdir -p "$bundle/bin/examples" "$bundle/lib" "$bundle/debs"
+cp build/gp_tests build/bench build/soak "$bundle/bin/"
 cp build/examples/* "$bundle/bin/examples/"
+cp tools/long_examples.txt tools/check_png.py "$bundle/"
 for library in libglfw.so.3 libX11.so.6 libxcb.so.1 libXau.so.6 libXdmcp.so.6 libbsd.so.0 libmd.so.0; do
     path=$(ldconfig -p | awk -v l="$library" '$1 == l { print $NF; exit }')
     [ -n "$path" ] && cp -L "$path" "$bundle/lib/"
 done
+# glvnd's libEGL and dispatch (Debian's, amd64): unpacked there only when the machine lacks them.
+(cd "$bundle/debs" && apt-get -q download libegl1 libglvnd0 libopengl0 libgl1 libglx0 > /dev/null 2>&1) ||
+    echo "gpu_bundle: could not download glvnd's packages; the GPU machine must have libEGL.so.1"
 cat > "$bundle/run.sh" <<'RUN'
 #!/bin/sh
-# Runs the bundled GPU tests, examples (headless, 60 frames each) and benchmark; logs in $OUT.
-here=$(dirname "$0")
+# Runs the bundled GPU checks; logs in $OUT; each mode prints its ok/FAIL lines and a summary.
+#   tests     build/gp_tests in 8 processes sharing the tests (GP_TEST_CLAIMS)
+#   examples  every example headless, 3 frames: it runs and its last frame shows particles
+#   long      the longer example runs of long_examples.txt, their printed figures checked
+#   bench     the benchmark's sections, each in a process of its own
+#   soak      build/soak $SOAK_ARGS (default: --spacings 0.01)
+here=$(cd "$(dirname "$0")" && pwd)
 OUT=${OUT:-build/gpu_out}
 mkdir -p "$OUT" build
+if ! ldconfig -p | grep -q 'libEGL.so.1 '; then
+    for package in "$here"/debs/*.deb; do [ -f "$package" ] && dpkg -x "$package" /; done
+    ldconfig
+fi
 export LD_LIBRARY_PATH="$here/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 nvidia=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
 [ -f "$nvidia" ] && export __EGL_VENDOR_LIBRARY_FILENAMES="$nvidia"
-mode=${1:-all}
-if [ "$mode" = tests ] || [ "$mode" = all ]; then
-    timeout 600 "$here/bin/gp_tests" > "$OUT/gp_tests.log" 2>&1
-    grep -E '^FAIL|passed, .* failed$' "$OUT/gp_tests.log"
-fi
-if [ "$mode" = examples ] || [ "$mode" = all ]; then
-    for example in "$here"/bin/examples/*; do
-        name=$(basename "$example")
-        timeout 120 "$example" --headless --frames 60 --out "$OUT/frames/$name" > "$OUT/$name.log" 2>&1 &&
-            python3 tools/check_png.py "$OUT/frames/$name/frame_0059.png" > /dev/null 2>&1 &&
-            echo "ok   example $name" || echo "FAIL example $name (see $OUT/$name.log)"
-    done
-fi
-if [ "$mode" = bench ] || [ "$mode" = all ]; then
-    # The sections in processes of their own: see bench/RESULTS.md on NVIDIA's world-after-world bug.
-    for section in "--sizes 65536,1048576 --no-sph --no-dem --no-coupling" "--sizes 4194304 --no-sph --no-dem --no-coupling" \
-                   "--sph-only" "--dem-only" "--coupling-only"; do
-        GP_BENCH_MAX_PARTICLES=${GP_BENCH_MAX_PARTICLES:-4194304} timeout 600 "$here/bin/bench" $section >> "$OUT/bench.log" 2>&1 ||
-            echo "FAIL bench $section"
-    done
-    grep -v '^bench:' "$OUT/bench.log" | tail -40
-fi
+command -v nvidia-smi > /dev/null && nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$OUT/device.txt"
+[ $# -gt 0 ] || set -- all
+for mode in "$@"; do
+    [ "$mode" = all ] && set -- tests examples long bench && break
+done
+start=$(date +%s)
+for mode in "$@"; do
+    case "$mode" in
+    tests)
+        rm -rf build/test_claims && mkdir -p build/test_claims
+        for shard in 1 2 3 4 5 6 7 8; do
+            GP_TEST_CLAIMS=build/test_claims timeout 400 "$here/bin/gp_tests" > "$OUT/gp_tests.$shard.log" 2>&1 &
+        done
+        wait
+        cat "$OUT"/gp_tests.*.log | grep -E '^FAIL'
+        cat "$OUT"/gp_tests.*.log | awk '/^[0-9]+ passed, [0-9]+ failed$/ { p += $1; f += $3; n++ }
+            END { printf "gp_tests: %d passed, %d failed (%d of 8 processes finished)\n", p, f, n }' ;;
+    examples)
+        for example in "$here"/bin/examples/*; do
+            name=$(basename "$example")
+            if timeout 120 "$example" --headless --frames 3 --out "$OUT/frames/$name" < /dev/null > "$OUT/$name.log" 2>&1 &&
+               python3 "$here/check_png.py" "$OUT/frames/$name/frame_0002.png" > /dev/null 2>&1; then
+                echo "ok   example $name"
+            else
+                echo "FAIL example $name (see $OUT/$name.log)"
+            fi
+        done ;;
+    long)
+        while IFS='|' read -r name arguments last awk_test what; do
+            case "$name" in ''|'#'*) continue ;; esac
+            # shellcheck disable=SC2086
+            if timeout 300 "$here/bin/examples/$name" --headless $arguments --out "$OUT/long/$name" < /dev/null > "$OUT/${name}_long.log" 2>&1 &&
+               grep '^frame ' "$OUT/${name}_long.log" | tail -1 | awk "{ exit !($awk_test) }" &&
+               ! grep -q 'not finite' "$OUT/${name}_long.log" &&
+               python3 "$here/check_png.py" "$OUT/long/$name/frame_$last.png" > /dev/null 2>&1; then
+                echo "ok   example $name: $what"
+            else
+                echo "FAIL example $name: $what"; grep '^frame ' "$OUT/${name}_long.log" | tail -1
+            fi
+        done < "$here/long_examples.txt" ;;
+    bench)
+        # The sections in processes of their own: see bench/RESULTS.md on NVIDIA's world-after-world bug.
+        for section in "--sizes 65536,1048576 --no-sph --no-dem --no-coupling --no-effects" \
+                       "--sizes 4194304 --no-sph --no-dem --no-coupling --no-effects" \
+                       "--sph-only" "--dem-only" "--coupling-only" "--effects-only"; do
+            # shellcheck disable=SC2086
+            GP_BENCH_MAX_PARTICLES=${GP_BENCH_MAX_PARTICLES:-4194304} timeout 600 "$here/bin/bench" $section >> "$OUT/bench.log" 2>&1 ||
+                echo "FAIL bench $section"
+            cp build/bench.csv "$OUT/bench$(echo "$section" | tr -cd 'a-z0-9').csv" 2>/dev/null || true
+        done
+        grep -v '^bench:' "$OUT/bench.log" | tail -60 ;;
+    soak)
+        # shellcheck disable=SC2086
+        timeout 3000 "$here/bin/soak" ${SOAK_ARGS:---spacings 0.01} > "$OUT/soak.log" 2>&1 || echo "FAIL soak (see $OUT/soak.log)"
+        tail -20 "$OUT/soak.log" ;;
+    *) echo "run.sh: no mode $mode (tests, examples, long, bench, soak, all)"; exit 2 ;;
+    esac
+done
+echo "run.sh: $* in $(( $(date +%s) - start )) s"
 RUN
-echo "$bundle: $(du -sh "$bundle" | cut -f1); run there: sh $bundle/run.sh"
+echo "$bundle: $(du -sh "$bundle" | cut -f1); run there: sh $bundle/run.sh [tests|examples|long|bench|soak|all]"
