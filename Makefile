@@ -4,6 +4,7 @@
 #                  (tables on stdout, CSV in build/)
 #   make soak      issue 10's 60 s of sloshing at every spacing and material (SOAK_ARGS narrows it:
 #                  hours on llvmpipe, minutes on a GPU)
+#   make sink      a resolved body let go in a tank of fluid, frame by frame (SINK_ARGS: bench/sink.c)
 #   make shaders   write every file of shaders_embedded/ into gpuparticle.h (each once), then fill the
 #                  stage files' generated regions (snippets, defines)
 #   make check     the quick checks only: shaders in step and valid, the header compiles cleanly,
@@ -21,7 +22,7 @@ LIBS := -lEGL -lm -ldl
 TEST_SOURCES := tests/main.c tests/test_world.c tests/test_primitives.c tests/test_grid.c tests/test_sph.c tests/test_sph_mesh.c tests/test_dem.c tests/test_shapes.c tests/test_dem_reference.c tests/test_coupling.c tests/test_heightfield.c tests/test_effects.c tests/test_store.c tests/test_emitters.c tests/test_layout.c tests/test_plan.c tests/test_collapse.c tests/test_friction.c tests/test_driver.c tests/cpu_reference.c tests/cpu_sph.c tests/cpu_dem.c tests/cpu_collider.c tests/cpu_effects.c tests/cpu_emitter.c
 TEST_HEADERS := examples/shapes.h tests/fixture.h tests/gp_test.h tests/gp_egl.h tests/cpu_reference.h tests/cpu_sph.h tests/cpu_dem.h tests/cpu_collider.h tests/cpu_effects.h tests/cpu_emitter.h gpuparticle.h
 
-.PHONY: all test check deps shaders check-shaders check-compile check-docs bench soak demo examples clean
+.PHONY: all test check deps shaders check-shaders check-compile check-docs bench soak sink demo examples clean
 EXAMPLES := $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c))
 all: $(BUILD)/gp_tests $(BUILD)/bench $(EXAMPLES)
 examples: $(EXAMPLES)
@@ -95,6 +96,14 @@ $(BUILD)/soak: bench/soak.c tests/gp_egl.h gpuparticle.h
 
 soak: $(BUILD)/soak
 	$(BUILD)/soak $(SOAK_ARGS)
+
+$(BUILD)/sink: bench/sink.c tests/gp_egl.h gpuparticle.h
+	@sh tools/deps.sh
+	@mkdir -p $(BUILD)
+	$(CC) -std=c99 -O2 -g $(CWARN) -I. -Itests bench/sink.c -o $@ $(LIBS)
+
+sink: $(BUILD)/sink
+	$(BUILD)/sink $(SINK_ARGS)
 
 $(BUILD):
 	mkdir -p $(BUILD)
