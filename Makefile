@@ -24,7 +24,7 @@ TEST_HEADERS := examples/shapes.h tests/fixture.h tests/gp_test.h tests/gp_egl.h
 
 .PHONY: all test check deps shaders check-shaders check-compile check-docs bench soak sink demo examples clean
 EXAMPLES := $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c))
-all: $(BUILD)/gp_tests $(BUILD)/bench $(EXAMPLES)
+all: $(BUILD)/gp_tests $(BUILD)/bench $(BUILD)/soak $(BUILD)/sink $(EXAMPLES)
 examples: $(EXAMPLES)
 
 $(BUILD)/examples/%: examples/%.c examples/example_app.h examples/shapes.h gpuparticle.h $(GLAD)/src/gl.c
@@ -81,9 +81,11 @@ check-docs: | $(BUILD)
 check: deps check-shaders check-compile check-docs
 
 # The builds in parallel, one per core (the header compiles into every program), then the tests.
+# The benchmark and the measurement programs are built too, so that a change cannot break them
+# unseen (they run by `make bench`, `make soak`, `make sink`).
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 test: deps
-	$(MAKE) -j$(JOBS) $(BUILD)/gp_tests $(BUILD)/gp_tests_sanitized $(EXAMPLES)
+	$(MAKE) -j$(JOBS) $(BUILD)/gp_tests $(BUILD)/gp_tests_sanitized $(EXAMPLES) $(BUILD)/bench $(BUILD)/soak $(BUILD)/sink
 	sh tools/run_tests.sh
 
 bench: $(BUILD)/bench
