@@ -5985,8 +5985,6 @@ typedef struct gp__step_state {
 typedef struct gp__store_state {
     gp__GLuint words;                     /* gp__store_words */
     gp__GLuint free_ids;                  /* the free-id queue, id_space uints */
-    gp__GLuint staging;                   /* what an add or a removal by ids uploads, grown on demand */
-    size_t staging_bytes;
     uint32_t id_space;                    /* 2 capacity: every id is below it */
     uint32_t next_id;                     /* the first never-used id */
     bool mortal;                          /* a particle may die (added with a lifetime, life written,
@@ -6179,12 +6177,31 @@ static gp_result gp__check_buffer(gp_world* w, gp__GLuint buffer, size_t bytes, 
    out before them: NVIDIA's (580, on an H100) did, and a particle add's second chunk overwrote the
    staging that the first chunk's store_append had yet to read. So the data goes into fresh storage
    of the upload buffer (glBufferData: the storage earlier commands use stays theirs), and the GPU
-   copies it into place in command order. No call writes a world buffer with glBufferSubData. */
-static void gp__buffer_upload(gp_world* w, gp__GLuint buffer, size_t offset, size_t bytes, const void* src) {
-    if (!bytes) return;
+   copies it into place in command order. No call writes a world buffer with glBufferSubData.
+   gp__buffer_stage alone leaves the data in the upload buffer, where a pass that binds the STAGING
+   role reads it (a particle add, a removal by ids): no copy. Restaging before that pass is sent
+   would lose the data; after it, the pass keeps the storage it was sent with. */
+static void gp__upload_storage(gp_world* w, size_t bytes, const void* src) {
     if (!w->upload) w->gl.fnGenBuffers(1, &w->upload);
     w->gl.fnBindBuffer(GP__GL_COPY_READ_BUFFER, w->upload);
-    w->gl.fnBufferData(GP__GL_COPY_READ_BUFFER, (gp__GLsizeiptr)bytes, src, GP__GL_STREAM_DRAW);
+    w->gl.fnBufferData(GP__GL_COPY_READ_BUFFER, (gp__GLsizeiptr)(bytes ? bytes : 4), src, GP__GL_STREAM_DRAW);
+    w->gl.fnBindBuffer(GP__GL_COPY_READ_BUFFER, 0);
+}
+
+/* Stages bytes (src NULL: room only) for a pass that binds the STAGING role; the reason logged
+   when GL has no room for them. */
+static gp_result gp__buffer_stage(gp_world* w, size_t bytes, const void* src, const char* what) {
+    while (w->gl.fnGetError() != GP__GL_NO_ERROR) {}
+    gp__upload_storage(w, bytes, src);
+    if (w->gl.fnGetError() != GP__GL_NO_ERROR)
+        return gp__fail(w, GP_ERROR_GPU_OUT_OF_MEMORY, GP_LOG_ITEM_GPU_OUT_OF_MEMORY, "GL could not allocate %zu bytes for %s", bytes, what);
+    return GP_OK;
+}
+
+static void gp__buffer_upload(gp_world* w, gp__GLuint buffer, size_t offset, size_t bytes, const void* src) {
+    if (!bytes) return;
+    gp__upload_storage(w, bytes, src);   /* a GL error is left for gp__end to report */
+    w->gl.fnBindBuffer(GP__GL_COPY_READ_BUFFER, w->upload);
     w->gl.fnBindBuffer(GP__GL_COPY_WRITE_BUFFER, buffer);
     w->gl.fnCopyBufferSubData(GP__GL_COPY_READ_BUFFER, GP__GL_COPY_WRITE_BUFFER, 0, (gp__GLintptr)offset, (gp__GLsizeiptr)bytes);
     w->gl.fnBindBuffer(GP__GL_COPY_READ_BUFFER, 0);
@@ -6381,7 +6398,7 @@ static gp__GLuint gp__role_buffer(const gp_world* w, gp__role role) {
     case GP__ROLE_FREE_IDS: return w->store.free_ids;
     case GP__ROLE_HISTORY: return w->dem.history;   /* 0 before the first grain or body: then no pass reads it */
     case GP__ROLE_DRAG: return w->coupling.drag;     /* 0 before the first substep with fluid and grains: then unread */
-    case GP__ROLE_STAGING: return w->store.staging ? w->store.staging : w->store.words;   /* unread without one */
+    case GP__ROLE_STAGING: return w->upload ? w->upload : w->store.words;   /* gp__buffer_stage's; unread without one */
     case GP__ROLE_FLAGS: return w->store.words;   /* the caller binds the user's; unread otherwise */
     default: return 0;
     }
@@ -7120,7 +7137,7 @@ static gp_result gp__particles_add(gp_world* world, const gp_particles_desc* des
     owned = d.kind == GP_KIND_RIGID || d.kind == GP_KIND_CLOTH;
     if (!words) return gp__fail(world, GP_ERROR_OUT_OF_MEMORY, GP_LOG_ITEM_HOST_OUT_OF_MEMORY,
                                 "no host memory to stage %u particles; nothing was added", d.count);
-    r = gp__buffer_grow(world, &world->store.staging, &world->store.staging_bytes, bytes, 0, "the staging buffer");
+    r = gp__buffer_stage(world, bytes, NULL, "the staging of an add");   /* the largest chunk's room */
     /* Ids: never-used ones while they last (consecutive, as bodies need); then given-back ones,
        oldest first, which only the GPU knows (a wait). */
     first_id = world->store.next_id;
@@ -7170,8 +7187,8 @@ static gp_result gp__particles_add(gp_world* world, const gp_particles_desc* des
                 if (speed > world->step.added_speed) world->step.added_speed = speed;
             }
         }
+        if ((r = gp__buffer_stage(world, at * 4 + (size_t)(n + 1) / 2 * 16, words, "the staging of an add")) != GP_OK) break;
         timer = gp__timer_begin(world, GP__STAGE_STORE_APPEND);
-        gp__buffer_upload(world, world->store.staging, 0, at * 4 + (size_t)(n + 1) / 2 * 16, words);
         gp__use(world, GP__PROGRAM_STORE_APPEND);
         world->gl.fnUniform1ui(0, n);
         world->gl.fnUniform1ui(1, world->fluid.state != 0);
@@ -7227,9 +7244,7 @@ gp_result gp_particles_remove(gp_world* world, const uint32_t* ids, uint32_t cou
             return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_SLOTS_NOT_LIVE,
                                            "ids[%u] = %u is not an id (they are below %u); nothing was removed", i, ids[i],
                                            world->store.id_space));
-    if ((r = gp__buffer_grow(world, &world->store.staging, &world->store.staging_bytes, (size_t)count * 4, 0, "the staging buffer")) != GP_OK)
-        return gp__end(world, r);
-    gp__buffer_upload(world, world->store.staging, 0, (size_t)count * 4, ids);
+    if ((r = gp__buffer_stage(world, (size_t)count * 4, ids, "the ids to remove")) != GP_OK) return gp__end(world, r);
     gp__store_remove(world, count, 0);
     gp__buffer_download(world, world->store.words, offsetof(gp__store_words, check), 4, &refused);
     if (refused)
@@ -11035,7 +11050,7 @@ void gp_world_destroy(gp_world* world) {
     size_t i;
     if (!world) return;
     if (world->gl.fnDeleteBuffers) {
-        gp__GLuint* buffers[29];
+        gp__GLuint* buffers[28];
         buffers[0] = &world->position; buffers[1] = &world->velocity; buffers[2] = &world->info;
         buffers[3] = &world->life; buffers[4] = &world->spare16; buffers[5] = &world->spare8;
         buffers[6] = &world->slot_of_id; buffers[7] = &world->cell_key; buffers[8] = &world->order;
@@ -11043,9 +11058,9 @@ void gp_world_destroy(gp_world* world) {
         buffers[12] = &world->params; buffers[13] = &world->solver; buffers[14] = &world->colliders.fields;
         buffers[15] = &world->colliders.points; buffers[16] = &world->colliders.distances; buffers[17] = &world->rigid.offsets;
         buffers[18] = &world->rigid.bodies; buffers[19] = &world->store.words; buffers[20] = &world->store.free_ids;
-        buffers[21] = &world->store.staging; buffers[22] = &world->emitters.table; buffers[23] = &world->emitters.flags;
+        buffers[21] = &world->upload; buffers[22] = &world->emitters.table; buffers[23] = &world->emitters.flags;
         buffers[24] = &world->emitters.sources; buffers[25] = &world->emitters.triangles;
-        buffers[26] = &world->dem.history; buffers[27] = &world->coupling.drag; buffers[28] = &world->upload;
+        buffers[26] = &world->dem.history; buffers[27] = &world->coupling.drag;
         gp__free(&world->desc.allocator, world->effects.wind_grid);
         gp__buffer_delete(world, &world->fluid.state);
         if (world->desc.gpu_timings) gp__timers_collect(world);
