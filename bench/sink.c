@@ -42,7 +42,12 @@
    rigid cube still hovers at --reach 3: the bodies' terms hold it besides. With both changed, the
    smoothing radius at 3 spacings and the solids counted once in the continuity model's density
    rate (sph_continuity.comp counts them twice, as the walls' mirror images), the cube of 1,200
-   sinks as it should: 5.5 cm in 0.5 s, at 0.2 m/s from 0.4 s in this narrow tank. */
+   sinks as it should: 5.5 cm in 0.5 s, at 0.2 m/s from 0.4 s in this narrow tank.
+   Akinci et al.'s own form (2026-11-27, on a copy): the solids once in the density rate and the
+   body's push with the fluid particle's own pressure only, no mirror: the cube of 1,200 sinks
+   3.1 cm in 0.47 s at the default 2 spacings (1.1 cm as the library stands) and 7 cm at
+   --reach 3 (0.25 m/s and rising at 0.47 s), but the fluid then settles 0.6 of a spacing from a
+   body's particles instead of one, and tests/test_coupling.c's floating box floats 19% deep. */
 #define GPUPARTICLE_IMPLEMENTATION
 #include "gpuparticle.h"
 #include "gp_egl.h"
