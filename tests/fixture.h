@@ -34,6 +34,11 @@ gp_world* fixture_grid_world(uint32_t capacity, float cell, int deterministic);
 /* Steps the world `frames` frames of 1/60 s with the default step (automatic substeps), each
    checked. */
 void fixture_run(gp_world* w, int frames);
+/* A box body of half extents `half` made of phase `phase`'s grains, its centre of mass at `at`,
+   moving at `velocity` and spinning at `spin` (either NULL: at rest), each call checked; `info`
+   (NULL: not wanted) gets its shape's info. Returns its handle. */
+gp_body fixture_box_body(gp_world* w, uint32_t phase, const float half[3], const float at[3], const float velocity[3],
+                         const float spin[3], gp_body_shape_info* info);
 /* xorshift64*: the same numbers on every machine for a given seed. */
 uint64_t fixture_random(uint64_t* state);
 /* count words following pattern: random in [0, range) (range 0: any), sorted, reversed, equal. */

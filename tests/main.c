@@ -61,6 +61,27 @@ void fixture_run(gp_world* w, int frames) {
     }
 }
 
+gp_body fixture_box_body(gp_world* w, uint32_t phase, const float half[3], const float at[3], const float velocity[3],
+                         const float spin[3], gp_body_shape_info* info) {
+    gp_shape_desc shape;
+    gp_body_shape handle;
+    gp_body_desc body;
+    gp_body out = {0};
+    memset(&shape, 0, sizeof shape);
+    shape.shape = GP_SHAPE_BOX;
+    shape.phase = phase;
+    memcpy(shape.half_extents, half, sizeof shape.half_extents);
+    CHECK(gp_body_shape_create(w, &shape, &handle) == GP_OK);
+    if (info) CHECK(gp_body_shape_info_get(w, handle, info) == GP_OK);
+    memset(&body, 0, sizeof body);
+    body.shape = handle;
+    memcpy(body.position, at, sizeof body.position);
+    if (velocity) memcpy(body.velocity, velocity, sizeof body.velocity);
+    if (spin) memcpy(body.angular_velocity, spin, sizeof body.angular_velocity);
+    CHECK(gp_bodies_add(w, &body, 1, &out) == GP_OK);
+    return out;
+}
+
 uint64_t fixture_random(uint64_t* state) {
     *state ^= *state >> 12;
     *state ^= *state << 25;

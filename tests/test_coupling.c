@@ -10,25 +10,11 @@
 static gp_body coupling_box(gp_world* w, uint32_t phase, float d, float density, const float h[3], const float at[3],
                             const float velocity[3], gp_body_shape_info* info) {
     gp_granular_material g;
-    gp_shape_desc shape;
-    gp_body_shape handle;
-    gp_body_desc body;
-    gp_body out = {0};
     memset(&g, 0, sizeof g);
     g.diameter = d;
     g.density = density * 6.0f / 3.14159265f;
     CHECK(gp_granular_material_set(w, phase, &g) == GP_OK);
-    memset(&shape, 0, sizeof shape);
-    shape.shape = GP_SHAPE_BOX;
-    shape.phase = phase;
-    memcpy(shape.half_extents, h, sizeof shape.half_extents);
-    CHECK(gp_body_shape_create(w, &shape, &handle) == GP_OK && gp_body_shape_info_get(w, handle, info) == GP_OK);
-    memset(&body, 0, sizeof body);
-    body.shape = handle;
-    memcpy(body.position, at, sizeof body.position);
-    if (velocity) memcpy(body.velocity, velocity, sizeof body.velocity);
-    CHECK(gp_bodies_add(w, &body, 1, &out) == GP_OK);
-    return out;
+    return fixture_box_body(w, phase, h, at, velocity, NULL, info);
 }
 
 /* Fluid, a body and grains, no gravity and no walls: a block of water at 0.5 m/s runs into a box

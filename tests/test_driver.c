@@ -165,10 +165,6 @@ static void test_driver_no_host_write_in_flight(void) {
     gp_world_desc d;
     gp_world* w = NULL;
     gp_step_desc step;
-    gp_shape_desc shape;
-    gp_body_shape box;
-    gp_body_desc body;
-    gp_body handle;
     gp_collider_desc ball;
     gp_collider collider;
     gp_emitter_desc spray;
@@ -177,6 +173,7 @@ static void test_driver_no_host_write_in_flight(void) {
     const float lo[3] = {0.0f, 0.0f, 0.0f}, hi[3] = {0.2f, 0.1f, 0.2f};
     const float sand_lo[3] = {0.05f, 0.15f, 0.05f}, sand_hi[3] = {0.1f, 0.2f, 0.1f};
     const float gravity[3] = {0.0f, -9.81f, 0.5f};
+    const float box_half[3] = {0.02f, 0.02f, 0.02f}, box_at[3] = {0.15f, 0.2f, 0.05f};
     uint32_t ids[8] = {0, 1, 2, 3, 4, 5, 6, 7}, count, frame, buffer = 0;
     gp_particle_velocity v = {0.1f, 0.2f, 0.3f, 0.001f};
     float word = 1.0f;
@@ -195,14 +192,7 @@ static void test_driver_no_host_write_in_flight(void) {
     CHECK(gp_collider_add(w, &ball, &collider) == GP_OK);
     CHECK(gp_fluid_add_block(w, 0, lo, hi, NULL, NULL) == GP_OK);
     CHECK(gp_granular_add_block(w, 0, sand_lo, sand_hi, NULL, NULL) == GP_OK);
-    memset(&shape, 0, sizeof shape);
-    shape.shape = GP_SHAPE_BOX;
-    shape.half_extents[0] = shape.half_extents[1] = shape.half_extents[2] = 0.02f;
-    CHECK(gp_body_shape_create(w, &shape, &box) == GP_OK);
-    memset(&body, 0, sizeof body);
-    body.shape = box;
-    body.position[0] = 0.15f; body.position[1] = 0.2f; body.position[2] = 0.05f;
-    CHECK(gp_bodies_add(w, &body, 1, &handle) == GP_OK);
+    fixture_box_body(w, 0, box_half, box_at, NULL, NULL, NULL);
     memset(&spray, 0, sizeof spray);
     spray.shape = GP_EMITTER_SPHERE;
     spray.position[1] = 0.3f;
