@@ -269,7 +269,8 @@ typedef enum gp_log_level {
     X(NEIGHBOR_LOOP_TRUNCATED, "the driver cut a neighbour loop short")                                    \
     X(STATS_WAIT_FAILED, "waiting for the step's statistics failed")                                     \
     X(REMOVAL_REFUSED, "a removal named particles not in the store, or a body's or cloth's; none removed") \
-    X(IDS_USED_UP, "every id is given and none was given back: nothing was added")
+    X(IDS_USED_UP, "every id is given and none was given back: nothing was added")                        \
+    X(LAYERS_DROPPED, "a pour or emitter owed more layers in a substep than one lays: the rest dropped")
 typedef enum gp_log_item {
 #define GP__LOG_ITEM_ENUM(name, text) GP_LOG_ITEM_##name,
     GP_LOG_ITEMS(GP__LOG_ITEM_ENUM)
@@ -307,7 +308,7 @@ typedef enum gp_grid_mode {
 /* The neighbour grid shared by every kind of particle. */
 typedef struct gp_grid_desc {
     gp_grid_mode mode;
-    float cell_size;       /* metres, at least the largest interaction radius; default 0.1 */
+    float cell_size;       /* metres (1e-6 to 1e6), at least the largest interaction radius; default 0.1 */
     float origin[3];       /* bounded: lowest corner, metres; default (0, 0, 0) */
     uint32_t dims[3];      /* bounded: cells along x, y and z */
     uint32_t buckets;      /* hashed: table size, rounded up to a power of two;
@@ -924,7 +925,7 @@ typedef struct gp_emitter_desc {
     float speed[2];           /* m/s: each particle's drawn uniformly from [speed[0], speed[1]]
                                  (speed[1] below speed[0]: speed[0]) */
     float lifetime[2];        /* s, drawn the same way; 0 0: forever */
-    float rate;               /* particles per second, 0 or more */
+    float rate;               /* particles per second, 0 to 1e12 */
     gp_kind kind;             /* default GP_KIND_EFFECT */
     uint32_t phase;
     float particle_radius;    /* metres; default as gp_particles_add's (the material's) */
@@ -1212,7 +1213,9 @@ GP_API_DECL gp_result gp_copy(gp_world* world, uint32_t source, uint32_t destina
 
 /* Buffer helpers that issue the barriers for you. gp_buffer_create takes data or NULL. */
 GP_API_DECL gp_result gp_buffer_create(gp_world* world, size_t bytes, const void* data, uint32_t* buffer);
-GP_API_DECL void gp_buffer_destroy(gp_world* world, uint32_t buffer);
+/* Deletes a buffer of yours (0: nothing); a buffer of the world's own (gp_world_buffers) is
+   refused with GP_ERROR_INVALID_ARGUMENT and kept (deleted, every later step failed). */
+GP_API_DECL gp_result gp_buffer_destroy(gp_world* world, uint32_t buffer);
 GP_API_DECL gp_result gp_buffer_write(gp_world* world, uint32_t buffer, size_t offset, size_t bytes, const void* src);
 GP_API_DECL gp_result gp_buffer_read(gp_world* world, uint32_t buffer, size_t offset, size_t bytes, void* dst);
 
@@ -2718,7 +2721,7 @@ static const char* const gp__file_gp_boundary_glsl[] = {
     "// Shapes as usual signed distance functions, positive outside the shape, with their gradients.\n",
     "vec4 gp_sphere_sdf(vec3 p, vec3 c, float r) {\n",
     "    vec3 d = p - c;\n",
-    "    float l = length(d);\n",
+    "    float l = gp_length(d);\n",
     "    return vec4(l > 0.0 ? d / l : vec3(0.0, 1.0, 0.0), l - r);\n",
     "}\n",
     "\n",
@@ -2728,7 +2731,7 @@ static const char* const gp__file_gp_boundary_glsl[] = {
     "    vec3 q = abs(d) - h;\n",
     "    if (any(greaterThan(q, vec3(0.0)))) {\n",
     "        vec3 o = max(q, vec3(0.0));\n",
-    "        float l = length(o);\n",
+    "        float l = gp_length(o);\n",
     "        return vec4(s * o / l, l);\n",
     "    }\n",
     "    // inside: the nearest face\n",
@@ -2750,7 +2753,7 @@ static const char* const gp__file_gp_boundary_glsl[] = {
     "    vec3 dims = s.b.xyz;\n",
     "    vec3 g = (p - s.a.xyz) / s.b.w;\n",
     "    vec3 gc = clamp(g, vec3(0.0), dims - 1.0);\n",
-    "    float beyond = length(g - gc) * s.b.w;\n",
+    "    float beyond = gp_length(g - gc) * s.b.w;\n",
     "    ivec3 i0 = min(ivec3(gc), ivec3(dims) - 2);\n",
     "    vec3 f = gc - vec3(i0);\n",
     "    uint nx = uint(dims.x), nxy = nx * uint(dims.y);\n",
@@ -2969,6 +2972,14 @@ static const char* const gp__file_gp_common_glsl[] = {
     "// finite math and fold it away.\n",
     "bool gp_finite(float x) { return (floatBitsToUint(x) & 0x7f800000u) != 0x7f800000u; }\n",
     "bool gp_finite3(vec3 v) { return gp_finite(v.x) && gp_finite(v.y) && gp_finite(v.z); }\n",
+    "\n",
+    "// |v| for any finite v: length() squares the components, and a vector longer than about 1.8e19\n",
+    "// came out infinite (a particle 1e30 m out of a box collider got an infinite distance, a zero\n",
+    "// normal, and from the walls' push 0 * inf, NaN).\n",
+    "float gp_length(vec3 v) {\n",
+    "    float m = max(abs(v.x), max(abs(v.y), abs(v.z)));\n",
+    "    return m > 1e18 ? m * length(v / m) : length(v);\n",
+    "}\n",
     "\n",
     "// A uint that orders as the float does, negative values too (gp_float_sort_key in C): the sort\n",
     "// keys of a depth.\n",
@@ -4903,7 +4914,7 @@ static const gp__shader_file gp__shader_files[GP__FILE_COUNT] = {
 static const gp__shader_range gp__ranges_body_particles_comp[] = {
     { GP__FILE_BODY_PARTICLES_COMP, 0, 1, 1 },
     { GP__FILE_BODY_PARTICLES_COMP, 1, 4, 44 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
@@ -4911,13 +4922,13 @@ static const gp__shader_range gp__ranges_body_particles_comp[] = {
     { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
     { GP__FILE_GP_DEM_GLSL, 0, 136, 1 },
-    { GP__FILE_BODY_PARTICLES_COMP, 5, 11, 526 },
+    { GP__FILE_BODY_PARTICLES_COMP, 5, 11, 534 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_body_update_comp[] = {
     { GP__FILE_BODY_UPDATE_COMP, 0, 1, 1 },
     { GP__FILE_BODY_UPDATE_COMP, 1, 9, 44 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
@@ -4925,30 +4936,30 @@ static const gp__shader_range gp__ranges_body_update_comp[] = {
     { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
     { GP__FILE_GP_DEM_GLSL, 0, 136, 1 },
-    { GP__FILE_BODY_UPDATE_COMP, 10, 67, 531 },
+    { GP__FILE_BODY_UPDATE_COMP, 10, 67, 539 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_boundary_distance_comp[] = {
     { GP__FILE_BOUNDARY_DISTANCE_COMP, 0, 1, 1 },
     { GP__FILE_BOUNDARY_DISTANCE_COMP, 1, 2, 39 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
-    { GP__FILE_BOUNDARY_DISTANCE_COMP, 3, 10, 374 },
+    { GP__FILE_BOUNDARY_DISTANCE_COMP, 3, 10, 382 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_copy_comp[] = {
     { GP__FILE_COPY_COMP, 0, 1, 1 },
     { GP__FILE_COPY_COMP, 1, 3, 38 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
-    { GP__FILE_COPY_COMP, 4, 16, 61 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
+    { GP__FILE_COPY_COMP, 4, 16, 69 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_coupling_drag_comp[] = {
     { GP__FILE_COUPLING_DRAG_COMP, 0, 1, 1 },
     { GP__FILE_COUPLING_DRAG_COMP, 1, 49, 44 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
@@ -4958,15 +4969,15 @@ static const gp__shader_range gp__ranges_coupling_drag_comp[] = {
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 50, 1 },
     { GP__FILE_GP_FLUID_SAMPLE_GLSL, 0, 44, 1 },
-    { GP__FILE_COUPLING_DRAG_COMP, 50, 27, 845 },
+    { GP__FILE_COUPLING_DRAG_COMP, 50, 27, 853 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_COUPLING_DRAG_COMP, 77, 23, 943 },
+    { GP__FILE_COUPLING_DRAG_COMP, 77, 23, 951 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_coupling_drag_fluid_comp[] = {
     { GP__FILE_COUPLING_DRAG_FLUID_COMP, 0, 1, 1 },
     { GP__FILE_COUPLING_DRAG_FLUID_COMP, 1, 7, 43 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
@@ -4975,15 +4986,15 @@ static const gp__shader_range gp__ranges_coupling_drag_fluid_comp[] = {
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 50, 1 },
-    { GP__FILE_COUPLING_DRAG_FLUID_COMP, 8, 36, 756 },
+    { GP__FILE_COUPLING_DRAG_FLUID_COMP, 8, 36, 764 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_COUPLING_DRAG_FLUID_COMP, 44, 2, 863 },
+    { GP__FILE_COUPLING_DRAG_FLUID_COMP, 44, 2, 871 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_coupling_guard_comp[] = {
     { GP__FILE_COUPLING_GUARD_COMP, 0, 1, 1 },
     { GP__FILE_COUPLING_GUARD_COMP, 1, 21, 41 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
@@ -4992,15 +5003,15 @@ static const gp__shader_range gp__ranges_coupling_guard_comp[] = {
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 50, 1 },
-    { GP__FILE_COUPLING_GUARD_COMP, 22, 36, 768 },
+    { GP__FILE_COUPLING_GUARD_COMP, 22, 36, 776 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_COUPLING_GUARD_COMP, 58, 6, 875 },
+    { GP__FILE_COUPLING_GUARD_COMP, 58, 6, 883 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_coupling_solid_comp[] = {
     { GP__FILE_COUPLING_SOLID_COMP, 0, 1, 1 },
     { GP__FILE_COUPLING_SOLID_COMP, 1, 8, 44 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
@@ -5009,15 +5020,15 @@ static const gp__shader_range gp__ranges_coupling_solid_comp[] = {
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 50, 1 },
-    { GP__FILE_COUPLING_SOLID_COMP, 9, 40, 758 },
+    { GP__FILE_COUPLING_SOLID_COMP, 9, 40, 766 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_COUPLING_SOLID_COMP, 49, 2, 869 },
+    { GP__FILE_COUPLING_SOLID_COMP, 49, 2, 877 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_dem_contact_comp[] = {
     { GP__FILE_DEM_CONTACT_COMP, 0, 1, 1 },
     { GP__FILE_DEM_CONTACT_COMP, 1, 10, 44 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
@@ -5025,27 +5036,27 @@ static const gp__shader_range gp__ranges_dem_contact_comp[] = {
     { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
     { GP__FILE_GP_DEM_GLSL, 0, 136, 1 },
-    { GP__FILE_DEM_CONTACT_COMP, 11, 79, 532 },
+    { GP__FILE_DEM_CONTACT_COMP, 11, 79, 540 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_DEM_CONTACT_COMP, 90, 5, 682 },
+    { GP__FILE_DEM_CONTACT_COMP, 90, 5, 690 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_dem_integrate_comp[] = {
     { GP__FILE_DEM_INTEGRATE_COMP, 0, 1, 1 },
     { GP__FILE_DEM_INTEGRATE_COMP, 1, 6, 41 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
     { GP__FILE_GP_INTEGRATE_GLSL, 0, 24, 1 },
-    { GP__FILE_DEM_INTEGRATE_COMP, 7, 10, 326 },
+    { GP__FILE_DEM_INTEGRATE_COMP, 7, 10, 334 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_dem_walls_comp[] = {
     { GP__FILE_DEM_WALLS_COMP, 0, 1, 1 },
     { GP__FILE_DEM_WALLS_COMP, 1, 7, 44 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
@@ -5054,7 +5065,7 @@ static const gp__shader_range gp__ranges_dem_walls_comp[] = {
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
     { GP__FILE_GP_DEM_GLSL, 0, 136, 1 },
-    { GP__FILE_DEM_WALLS_COMP, 8, 54, 632 },
+    { GP__FILE_DEM_WALLS_COMP, 8, 54, 640 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_dispatch_args_comp[] = {
@@ -5093,21 +5104,21 @@ static const gp__shader_range gp__ranges_draw_sprites_vert[] = {
 static const gp__shader_range gp__ranges_effects_collide_comp[] = {
     { GP__FILE_EFFECTS_COLLIDE_COMP, 0, 1, 1 },
     { GP__FILE_EFFECTS_COLLIDE_COMP, 1, 14, 42 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
-    { GP__FILE_EFFECTS_COLLIDE_COMP, 15, 39, 389 },
+    { GP__FILE_EFFECTS_COLLIDE_COMP, 15, 39, 397 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_EFFECTS_COLLIDE_COMP, 54, 3, 499 },
+    { GP__FILE_EFFECTS_COLLIDE_COMP, 54, 3, 507 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_effects_move_comp[] = {
     { GP__FILE_EFFECTS_MOVE_COMP, 0, 1, 1 },
     { GP__FILE_EFFECTS_MOVE_COMP, 1, 18, 43 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
@@ -5115,137 +5126,137 @@ static const gp__shader_range gp__ranges_effects_move_comp[] = {
     { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
-    { GP__FILE_EFFECTS_MOVE_COMP, 19, 47, 715 },
+    { GP__FILE_EFFECTS_MOVE_COMP, 19, 47, 723 },
     { GP__FILE_GP_FLUID_SAMPLE_GLSL, 0, 44, 1 },
-    { GP__FILE_EFFECTS_MOVE_COMP, 66, 73, 808 },
+    { GP__FILE_EFFECTS_MOVE_COMP, 66, 73, 816 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_EFFECTS_MOVE_COMP, 139, 33, 952 },
+    { GP__FILE_EFFECTS_MOVE_COMP, 139, 33, 960 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_emitter_emit_comp[] = {
     { GP__FILE_EMITTER_EMIT_COMP, 0, 1, 1 },
     { GP__FILE_EMITTER_EMIT_COMP, 1, 11, 44 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_EMITTER_GLSL, 0, 60, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
     { GP__FILE_GP_BIRTH_GLSL, 0, 26, 1 },
-    { GP__FILE_EMITTER_EMIT_COMP, 12, 31, 327 },
+    { GP__FILE_EMITTER_EMIT_COMP, 12, 31, 335 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_emitter_mesh_comp[] = {
     { GP__FILE_EMITTER_MESH_COMP, 0, 1, 1 },
     { GP__FILE_EMITTER_MESH_COMP, 1, 7, 44 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_EMITTER_GLSL, 0, 60, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
     { GP__FILE_GP_BIRTH_GLSL, 0, 26, 1 },
-    { GP__FILE_EMITTER_MESH_COMP, 8, 25, 323 },
+    { GP__FILE_EMITTER_MESH_COMP, 8, 25, 331 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_emitter_pour_comp[] = {
     { GP__FILE_EMITTER_POUR_COMP, 0, 1, 1 },
     { GP__FILE_EMITTER_POUR_COMP, 1, 8, 44 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_EMITTER_GLSL, 0, 60, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
     { GP__FILE_GP_BIRTH_GLSL, 0, 26, 1 },
-    { GP__FILE_EMITTER_POUR_COMP, 9, 32, 324 },
+    { GP__FILE_EMITTER_POUR_COMP, 9, 32, 332 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_carry_comp[] = {
     { GP__FILE_GRID_CARRY_COMP, 0, 1, 1 },
     { GP__FILE_GRID_CARRY_COMP, 1, 5, 38 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
-    { GP__FILE_GRID_CARRY_COMP, 6, 16, 211 },
+    { GP__FILE_GRID_CARRY_COMP, 6, 16, 219 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_count_comp[] = {
     { GP__FILE_GRID_COUNT_COMP, 0, 1, 1 },
     { GP__FILE_GRID_COUNT_COMP, 1, 10, 43 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
-    { GP__FILE_GRID_COUNT_COMP, 11, 28, 315 },
+    { GP__FILE_GRID_COUNT_COMP, 11, 28, 323 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_ids_comp[] = {
     { GP__FILE_GRID_IDS_COMP, 0, 1, 1 },
     { GP__FILE_GRID_IDS_COMP, 1, 3, 39 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
-    { GP__FILE_GRID_IDS_COMP, 4, 7, 224 },
+    { GP__FILE_GRID_IDS_COMP, 4, 7, 232 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_neighbors_comp[] = {
     { GP__FILE_GRID_NEIGHBORS_COMP, 0, 1, 1 },
     { GP__FILE_GRID_NEIGHBORS_COMP, 1, 3, 40 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
-    { GP__FILE_GRID_NEIGHBORS_COMP, 4, 25, 305 },
+    { GP__FILE_GRID_NEIGHBORS_COMP, 4, 25, 313 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_GRID_NEIGHBORS_COMP, 29, 3, 401 },
+    { GP__FILE_GRID_NEIGHBORS_COMP, 29, 3, 409 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_reorder_comp[] = {
     { GP__FILE_GRID_REORDER_COMP, 0, 1, 1 },
     { GP__FILE_GRID_REORDER_COMP, 1, 9, 44 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
-    { GP__FILE_GRID_REORDER_COMP, 10, 23, 221 },
+    { GP__FILE_GRID_REORDER_COMP, 10, 23, 229 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_scan_block_comp[] = {
     { GP__FILE_SCAN_BLOCK_COMP, 0, 1, 1 },
     { GP__FILE_SCAN_BLOCK_COMP, 1, 9, 40 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_SCAN_GLSL, 0, 27, 1 },
-    { GP__FILE_SCAN_BLOCK_COMP, 10, 35, 98 },
+    { GP__FILE_SCAN_BLOCK_COMP, 10, 35, 106 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_scan_reduce_comp[] = {
     { GP__FILE_SCAN_REDUCE_COMP, 0, 1, 1 },
     { GP__FILE_SCAN_REDUCE_COMP, 1, 2, 38 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_SCAN_GLSL, 0, 27, 1 },
-    { GP__FILE_SCAN_REDUCE_COMP, 3, 12, 89 },
+    { GP__FILE_SCAN_REDUCE_COMP, 3, 12, 97 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sort_global_comp[] = {
     { GP__FILE_SORT_GLOBAL_COMP, 0, 1, 1 },
     { GP__FILE_SORT_GLOBAL_COMP, 1, 5, 38 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_SORT_GLSL, 0, 24, 1 },
-    { GP__FILE_SORT_GLOBAL_COMP, 6, 38, 89 },
+    { GP__FILE_SORT_GLOBAL_COMP, 6, 38, 97 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sort_local_comp[] = {
     { GP__FILE_SORT_LOCAL_COMP, 0, 1, 1 },
     { GP__FILE_SORT_LOCAL_COMP, 1, 4, 38 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_SORT_GLSL, 0, 24, 1 },
-    { GP__FILE_SORT_LOCAL_COMP, 5, 43, 88 },
+    { GP__FILE_SORT_LOCAL_COMP, 5, 43, 96 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_continuity_comp[] = {
     { GP__FILE_SPH_CONTINUITY_COMP, 0, 1, 1 },
     { GP__FILE_SPH_CONTINUITY_COMP, 1, 12, 44 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
@@ -5254,15 +5265,15 @@ static const gp__shader_range gp__ranges_sph_continuity_comp[] = {
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 50, 1 },
-    { GP__FILE_SPH_CONTINUITY_COMP, 13, 62, 762 },
+    { GP__FILE_SPH_CONTINUITY_COMP, 13, 62, 770 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_CONTINUITY_COMP, 75, 26, 895 },
+    { GP__FILE_SPH_CONTINUITY_COMP, 75, 26, 903 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_density_comp[] = {
     { GP__FILE_SPH_DENSITY_COMP, 0, 1, 1 },
     { GP__FILE_SPH_DENSITY_COMP, 1, 6, 43 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
@@ -5271,15 +5282,15 @@ static const gp__shader_range gp__ranges_sph_density_comp[] = {
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 50, 1 },
-    { GP__FILE_SPH_DENSITY_COMP, 7, 29, 755 },
+    { GP__FILE_SPH_DENSITY_COMP, 7, 29, 763 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_DENSITY_COMP, 36, 5, 855 },
+    { GP__FILE_SPH_DENSITY_COMP, 36, 5, 863 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_force_comp[] = {
     { GP__FILE_SPH_FORCE_COMP, 0, 1, 1 },
     { GP__FILE_SPH_FORCE_COMP, 1, 16, 44 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
@@ -5288,15 +5299,15 @@ static const gp__shader_range gp__ranges_sph_force_comp[] = {
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 50, 1 },
-    { GP__FILE_SPH_FORCE_COMP, 17, 62, 766 },
+    { GP__FILE_SPH_FORCE_COMP, 17, 62, 774 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_FORCE_COMP, 79, 8, 899 },
+    { GP__FILE_SPH_FORCE_COMP, 79, 8, 907 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_integrate_comp[] = {
     { GP__FILE_SPH_INTEGRATE_COMP, 0, 1, 1 },
     { GP__FILE_SPH_INTEGRATE_COMP, 1, 8, 44 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
@@ -5305,111 +5316,111 @@ static const gp__shader_range gp__ranges_sph_integrate_comp[] = {
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_INTEGRATE_GLSL, 0, 24, 1 },
-    { GP__FILE_SPH_INTEGRATE_COMP, 9, 28, 732 },
+    { GP__FILE_SPH_INTEGRATE_COMP, 9, 28, 740 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_spray_emit_comp[] = {
     { GP__FILE_SPRAY_EMIT_COMP, 0, 1, 1 },
     { GP__FILE_SPRAY_EMIT_COMP, 1, 6, 44 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_EMITTER_GLSL, 0, 60, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
     { GP__FILE_GP_BIRTH_GLSL, 0, 26, 1 },
-    { GP__FILE_SPRAY_EMIT_COMP, 7, 21, 322 },
+    { GP__FILE_SPRAY_EMIT_COMP, 7, 21, 330 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_spray_flags_comp[] = {
     { GP__FILE_SPRAY_FLAGS_COMP, 0, 1, 1 },
     { GP__FILE_SPRAY_FLAGS_COMP, 1, 6, 39 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_EMITTER_GLSL, 0, 60, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
-    { GP__FILE_SPRAY_FLAGS_COMP, 7, 20, 289 },
+    { GP__FILE_SPRAY_FLAGS_COMP, 7, 20, 297 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sprite_depth_comp[] = {
     { GP__FILE_SPRITE_DEPTH_COMP, 0, 1, 1 },
     { GP__FILE_SPRITE_DEPTH_COMP, 1, 5, 41 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
-    { GP__FILE_SPRITE_DEPTH_COMP, 6, 18, 228 },
+    { GP__FILE_SPRITE_DEPTH_COMP, 6, 18, 236 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sprite_gather_comp[] = {
     { GP__FILE_SPRITE_GATHER_COMP, 0, 1, 1 },
     { GP__FILE_SPRITE_GATHER_COMP, 1, 5, 42 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_EMITTER_GLSL, 0, 60, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
-    { GP__FILE_SPRITE_GATHER_COMP, 6, 17, 291 },
+    { GP__FILE_SPRITE_GATHER_COMP, 6, 17, 299 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_step_clock_comp[] = {
     { GP__FILE_STEP_CLOCK_COMP, 0, 1, 1 },
     { GP__FILE_STEP_CLOCK_COMP, 1, 21, 37 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
-    { GP__FILE_STEP_CLOCK_COMP, 22, 31, 217 },
+    { GP__FILE_STEP_CLOCK_COMP, 22, 31, 225 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_store_age_comp[] = {
     { GP__FILE_STORE_AGE_COMP, 0, 1, 1 },
     { GP__FILE_STORE_AGE_COMP, 1, 7, 38 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
-    { GP__FILE_STORE_AGE_COMP, 8, 9, 298 },
+    { GP__FILE_STORE_AGE_COMP, 8, 9, 306 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_store_append_comp[] = {
     { GP__FILE_STORE_APPEND_COMP, 0, 1, 1 },
     { GP__FILE_STORE_APPEND_COMP, 1, 4, 44 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
-    { GP__FILE_STORE_APPEND_COMP, 5, 17, 216 },
+    { GP__FILE_STORE_APPEND_COMP, 5, 17, 224 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_store_count_comp[] = {
     { GP__FILE_STORE_COUNT_COMP, 0, 1, 1 },
     { GP__FILE_STORE_COUNT_COMP, 1, 10, 39 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_DISPATCH_GLSL, 0, 10, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
-    { GP__FILE_STORE_COUNT_COMP, 11, 33, 309 },
+    { GP__FILE_STORE_COUNT_COMP, 11, 33, 317 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_store_free_comp[] = {
     { GP__FILE_STORE_FREE_COMP, 0, 1, 1 },
     { GP__FILE_STORE_FREE_COMP, 1, 6, 41 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
-    { GP__FILE_STORE_FREE_COMP, 7, 10, 309 },
+    { GP__FILE_STORE_FREE_COMP, 7, 10, 317 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_store_remove_comp[] = {
     { GP__FILE_STORE_REMOVE_COMP, 0, 1, 1 },
     { GP__FILE_STORE_REMOVE_COMP, 1, 7, 41 },
-    { GP__FILE_GP_COMMON_GLSL, 0, 18, 1 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
-    { GP__FILE_STORE_REMOVE_COMP, 8, 26, 230 },
+    { GP__FILE_STORE_REMOVE_COMP, 8, 26, 238 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 typedef enum gp__program_id {
@@ -5510,7 +5521,7 @@ static const gp__shader_source gp__shader_sources[GP__SHADER_COUNT] = {
     { "draw_sprites.frag", GP__GL_FRAGMENT_SHADER, gp__ranges_draw_sprites_frag },
     { "draw_sprites.vert", GP__GL_VERTEX_SHADER, gp__ranges_draw_sprites_vert },
 };
-#define GP__SHADER_MOST_LINES 938   /* the longest program, with its #line directives */
+#define GP__SHADER_MOST_LINES 946   /* the longest program, with its #line directives */
 #define GP__SHADER_MOST_RANGES 15   /* the most ranges of one program */
 /* <<shaders-generated */
 
@@ -7326,15 +7337,15 @@ static void gp__store_age(gp_world* w) {
 
 /* Vertices and triangles given, every index in range, every vertex finite. */
 static gp_result gp__mesh_check(gp_world* w, const float* vertices, uint32_t vertex_count, const uint32_t* triangles, uint32_t triangle_count) {
-    uint32_t i;
+    uint64_t i;   /* 3 * triangle_count overflows 32 bits above 1,431,655,765 triangles */
     if (!vertices || !triangles || vertex_count == 0 || triangle_count == 0)
         return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_MESH_INVALID,
                         "a mesh needs vertices and triangles (%u vertices, %u triangles, %s, %s)", vertex_count, triangle_count,
                         vertices ? "vertices given" : "vertices NULL", triangles ? "triangles given" : "triangles NULL");
-    for (i = 0; i < 3 * triangle_count; ++i)
+    for (i = 0; i < 3 * (uint64_t)triangle_count; ++i)
         if (triangles[i] >= vertex_count)
             return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_MESH_INVALID, "triangle %u: index %u is out of range (%u vertices)",
-                            i / 3, triangles[i], vertex_count);
+                            (uint32_t)(i / 3), triangles[i], vertex_count);
     return gp__check_values(w, "vertex", vertices, vertex_count, 3, 3, false);
 }
 
@@ -8418,8 +8429,17 @@ static gp_result gp__fluid_add(gp_world* w, uint32_t phase, const float* xyz, ui
    ball when radius > 0. Counts first (xyz NULL), then fills. */
 static uint64_t gp__lattice(const float min[3], const float max[3], float l0, const float* center, float radius, float* xyz) {
     uint64_t n[3], i, j, k, count = 0;
+    double span[3], box = 1.0;
     int a;
-    for (a = 0; a < 3; ++a) n[a] = max[a] > min[a] ? (uint64_t)floor((double)(max[a] - min[a]) / l0 + 1e-4) : 0;
+    for (a = 0; a < 3; ++a) {   /* in double: a span of +-3e38 overflows a float */
+        span[a] = max[a] > min[a] ? floor(((double)max[a] - (double)min[a]) / l0 + 1e-4) : 0.0;
+        box *= span[a];
+    }
+    if (!(box <= 4294967296.0)) {   /* more than any store holds: counted, not visited (a ball as its share pi / 6 of its box) */
+        double c = center ? 0.52359878 * box : box;
+        return c < 1.8e19 ? (uint64_t)c : UINT64_MAX;
+    }
+    for (a = 0; a < 3; ++a) n[a] = (uint64_t)span[a];
     for (k = 0; k < n[2]; ++k)
         for (j = 0; j < n[1]; ++j)
             for (i = 0; i < n[0]; ++i) {
@@ -8573,6 +8593,22 @@ gp_result gp_pour_state_get(gp_world* world, gp_pour pour, gp_pour_state* state)
 /* Runs a pour for h seconds: each time the stream has moved a spacing, a layer of the lattice
    points of the nozzle's plane nearest its centre (as many as the rate owes), already moved
    on by the time since it was due: born on the GPU (gp__store_layer, the pass of GP_EMITTER_POUR). */
+/* A stream's layers due in a substep are its clock / interval (the interval: its spacing over
+   its speed). At most GP__LAYERS_PER_SUBSTEP are laid, each a dispatch: a speed of 1e30 m/s, or
+   particles 1e-30 m wide, would owe 1e29 and hang the step. What is over is dropped from the
+   clock, with a warning naming the stream: its particles are never born, none is lost. */
+#define GP__LAYERS_PER_SUBSTEP 64.0
+static bool gp__layers_bound(gp_world* w, double* clock, double interval, const char* what, uint32_t id) {
+    if (!(interval > 0.0)) { *clock = 0.0; return false; }   /* no width at all: nothing to lay */
+    if (!(*clock <= GP__LAYERS_PER_SUBSTEP * interval)) {
+        GP__LOG(w, GP_LOG_WARNING, GP_LOG_ITEM_LAYERS_DROPPED,
+                "gp_world_step: %s %u owes %g layers in one substep (a layer every %g s); %g laid, the rest dropped: "
+                "slow it, or widen its particles", what, id, *clock / interval, interval, GP__LAYERS_PER_SUBSTEP);
+        *clock = GP__LAYERS_PER_SUBSTEP * interval;
+    }
+    return true;
+}
+
 static gp_result gp__pour_run(gp_world* w, gp__pour* p, float h) {
     const gp_fluid_material* m = &w->fluid.materials[p->desc.phase];
     double interval = m->spacing / p->desc.speed;
@@ -8583,6 +8619,7 @@ static gp_result gp__pour_run(gp_world* w, gp__pour* p, float h) {
     l.spacing = m->spacing; l.speed = p->desc.speed; l.radius = 0.5f * m->spacing; l.mass = m->mass;
     l.kind = (uint32_t)GP_KIND_FLUID | p->desc.phase << 16; l.owner = GP_NO_OWNER;
     p->clock += h;
+    if (!gp__layers_bound(w, &p->clock, interval, "pour", p->id)) return GP_OK;
     while (p->clock >= interval && !p->state.full) {
         uint32_t room;
         p->clock -= interval;
@@ -9445,6 +9482,28 @@ uint32_t gp_body_number(const gp_world* world, gp_body body) {
     return number;
 }
 
+/* True when a body of shape s moving as d asks keeps its momentum, angular momentum and its
+   particles' velocities inside a float (an eighth of the largest, for the sums of the substeps):
+   finite but huge, they overflowed to infinity on the way (mass times 1e38 m/s) and the body
+   lost its speed, or its particles were added and then refused. */
+static bool gp__body_motion_fits(const gp__body_shape* s, const gp_body_desc* d) {
+    const double most = 3.4e38 / 8.0;
+    double reach = 0.0, v = 0.0, w = 0.0;
+    uint32_t k;
+    int a;
+    for (k = 0; k < s->particles; ++k) {
+        const float* o = s->offsets + 4 * (size_t)k;
+        double r = sqrt((double)o[0] * o[0] + (double)o[1] * o[1] + (double)o[2] * o[2]);
+        if (r > reach) reach = r;
+    }
+    for (a = 0; a < 3; ++a) {
+        v += fabs((double)d->velocity[a]);
+        w += fabs((double)d->angular_velocity[a]);
+        if (s->mass * fabs((double)d->velocity[a]) > most || s->inertia[a] * fabs((double)d->angular_velocity[a]) > most) return false;
+    }
+    return v + w * reach <= most;
+}
+
 gp_result gp_bodies_add(gp_world* world, const gp_body_desc* descs, uint32_t count, gp_body* bodies) {
     uint64_t particles = 0;
     uint32_t i, most = 0, at = 0;
@@ -9469,6 +9528,12 @@ gp_result gp_bodies_add(gp_world* world, const gp_body_desc* descs, uint32_t cou
             return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_NOT_FINITE,
                                            "body %u: a position, velocity, angular velocity or "
                                            "orientation is not finite; nothing was added", i));
+        if (!gp__body_motion_fits(s, d))
+            return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE,
+                                           "body %u: its velocity (%g, %g, %g) or angular velocity (%g, %g, %g) is too large for "
+                                           "a float's momentum; nothing was added", i, (double)d->velocity[0], (double)d->velocity[1],
+                                           (double)d->velocity[2], (double)d->angular_velocity[0], (double)d->angular_velocity[1],
+                                           (double)d->angular_velocity[2]));
         particles += s->particles;
         most = s->particles > most ? s->particles : most;
     }
@@ -9851,10 +9916,11 @@ static gp_result gp__emitter_resolve(gp_world* w, const gp_emitter_desc* desc, g
     if ((r = gp__check_vector(w, "position", d.position)) != GP_OK || (r = gp__check_vector(w, "direction", d.direction)) != GP_OK ||
         (r = gp__check_vector(w, "half_extents", d.half_extents)) != GP_OK)
         return r;
-    if (!(d.spread >= 0.0f && d.spread <= 3.1415927f) || !(d.radius >= 0.0f) || !isfinite(d.radius) || !(d.rate >= 0.0f) ||
-        !isfinite(d.rate) || !(d.half_extents[0] >= 0.0f && d.half_extents[1] >= 0.0f && d.half_extents[2] >= 0.0f))
+    if (!(d.spread >= 0.0f && d.spread <= 3.1415927f) || !(d.radius >= 0.0f) || !isfinite(d.radius) ||
+        !(d.rate >= 0.0f && d.rate <= 1e12f) ||   /* beyond, floor(rate t) leaves a 64-bit count within days */
+        !(d.half_extents[0] >= 0.0f && d.half_extents[1] >= 0.0f && d.half_extents[2] >= 0.0f))
         return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE,
-                        "spread %g (0 to pi), radius %g, half_extents and rate %g (0 or more) out of range",
+                        "spread %g (0 to pi), radius %g, half_extents and rate %g (0 to 1e12 a second) out of range",
                         (double)d.spread, (double)d.radius, (double)d.rate);
     if (!(d.speed[0] >= 0.0f) || !isfinite(d.speed[0]) || !isfinite(d.speed[1]) || !(d.lifetime[0] >= 0.0f) || !isfinite(d.lifetime[0]) ||
         !isfinite(d.lifetime[1]))
@@ -10174,6 +10240,7 @@ static void gp__emitter_pour(gp_world* w, uint32_t i, double h) {
     l.kind = (uint32_t)d->kind | d->phase << 16; l.owner = i; l.user = d->user;
     l.jitter = jitter; l.seed = d->seed;
     e->clock += h;
+    if (!gp__layers_bound(w, &e->clock, interval, "emitter", i)) return;
     while (e->clock >= interval) {
         e->clock -= interval;
         e->owed += (double)d->rate * interval;
@@ -10658,6 +10725,13 @@ static gp_result gp__draw_resolve(gp_world* world, const gp_draw_desc* desc, gp_
                             "view or projection has a value that is not finite");
         zero &= desc->view[k] == 0.0f && desc->projection[k] == 0.0f;
     }
+    for (k = 0; k < 4; ++k)   /* range, colour, light, radius scale: finite, the scale not negative */
+        if ((k < 2 && !isfinite(desc->range[k])) || !isfinite(desc->color[k]) || (k < 3 && !isfinite(desc->light[k])))
+            return gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_NOT_FINITE,
+                            "range, color or light has a value that is not finite");
+    if (!(desc->radius_scale >= 0.0f) || !isfinite(desc->radius_scale))
+        return gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE,
+                        "radius_scale %g must be 0 (the default) or positive, and finite", (double)desc->radius_scale);
     *d = *desc;
     if (zero) {
         world->gl.fnGetIntegerv(GP__GL_VIEWPORT, viewport);
@@ -10923,9 +10997,9 @@ static gp_result gp__check_desc(gp_world* w) {
     if (d->contact_slots > 64)
         return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE,
                         "contact_slots %u is above 64", d->contact_slots);
-    if (!(g->cell_size > 0.0f) || !isfinite(g->cell_size))
+    if (!(g->cell_size >= 1e-6f && g->cell_size <= 1e6f))   /* the default materials' masses stay finite and nonzero */
         return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE,
-                        "grid.cell_size %g must be positive and finite", (double)g->cell_size);
+                        "grid.cell_size %g must be 1e-6 to 1e6 metres", (double)g->cell_size);
     if (g->mode != GP_GRID_BOUNDED && g->mode != GP_GRID_HASHED)
         return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_NOT_AN_ENUM_VALUE,
                         "grid.mode %d is not a gp_grid_mode", (int)g->mode);
@@ -11335,8 +11409,20 @@ gp_result gp_buffer_create(gp_world* world, size_t bytes, const void* data, uint
     return gp__end(world, r);
 }
 
-void gp_buffer_destroy(gp_world* world, uint32_t buffer) {
-    if (world && buffer) world->gl.fnDeleteBuffers(1, &buffer);
+gp_result gp_buffer_destroy(gp_world* world, uint32_t buffer) {
+    gp_buffers own;
+    const uint32_t* names;
+    size_t k;
+    if (!world) return gp__no_world(__func__);
+    gp__begin(world, "gp_buffer_destroy");
+    own = gp_world_buffers(world);
+    names = &own.position;
+    for (k = 0; k < sizeof own / sizeof *names; ++k)   /* every field a buffer's name but the bucket count */
+        if (buffer && names[k] == buffer && names + k != &own.buckets)
+            return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_BUFFER_INVALID,
+                                           "buffer %u is the world's own (gp_world_buffers): not deleted", buffer));
+    if (buffer) world->gl.fnDeleteBuffers(1, &buffer);
+    return gp__end(world, GP_OK);
 }
 
 gp_result gp_buffer_write(gp_world* world, uint32_t buffer, size_t offset, size_t bytes, const void* src) {

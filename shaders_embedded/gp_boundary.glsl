@@ -5,7 +5,7 @@
 // Shapes as usual signed distance functions, positive outside the shape, with their gradients.
 vec4 gp_sphere_sdf(vec3 p, vec3 c, float r) {
     vec3 d = p - c;
-    float l = length(d);
+    float l = gp_length(d);
     return vec4(l > 0.0 ? d / l : vec3(0.0, 1.0, 0.0), l - r);
 }
 
@@ -15,7 +15,7 @@ vec4 gp_box_sdf(vec3 p, vec3 c, vec3 h) {
     vec3 q = abs(d) - h;
     if (any(greaterThan(q, vec3(0.0)))) {
         vec3 o = max(q, vec3(0.0));
-        float l = length(o);
+        float l = gp_length(o);
         return vec4(s * o / l, l);
     }
     // inside: the nearest face
@@ -37,7 +37,7 @@ float gp_field_distance(gp_collider_shape s, vec3 p) {
     vec3 dims = s.b.xyz;
     vec3 g = (p - s.a.xyz) / s.b.w;
     vec3 gc = clamp(g, vec3(0.0), dims - 1.0);
-    float beyond = length(g - gc) * s.b.w;
+    float beyond = gp_length(g - gc) * s.b.w;
     ivec3 i0 = min(ivec3(gc), ivec3(dims) - 2);
     vec3 f = gc - vec3(i0);
     uint nx = uint(dims.x), nxy = nx * uint(dims.y);

@@ -62,6 +62,14 @@ uint gp_global_index() { return gp_group_index() * uint(GP_GROUP_SIZE) + gl_Loca
 bool gp_finite(float x) { return (floatBitsToUint(x) & 0x7f800000u) != 0x7f800000u; }
 bool gp_finite3(vec3 v) { return gp_finite(v.x) && gp_finite(v.y) && gp_finite(v.z); }
 
+// |v| for any finite v: length() squares the components, and a vector longer than about 1.8e19
+// came out infinite (a particle 1e30 m out of a box collider got an infinite distance, a zero
+// normal, and from the walls' push 0 * inf, NaN).
+float gp_length(vec3 v) {
+    float m = max(abs(v.x), max(abs(v.y), abs(v.z)));
+    return m > 1e18 ? m * length(v / m) : length(v);
+}
+
 // A uint that orders as the float does, negative values too (gp_float_sort_key in C): the sort
 // keys of a depth.
 uint gp_float_key(float x) { uint b = floatBitsToUint(x); return (b & 0x80000000u) != 0u ? ~b : (b | 0x80000000u); }
@@ -387,7 +395,7 @@ layout(std430, binding = GP_BINDING_BODIES) buffer gp_rigid_block { vec4 gp_rigi
 // Shapes as usual signed distance functions, positive outside the shape, with their gradients.
 vec4 gp_sphere_sdf(vec3 p, vec3 c, float r) {
     vec3 d = p - c;
-    float l = length(d);
+    float l = gp_length(d);
     return vec4(l > 0.0 ? d / l : vec3(0.0, 1.0, 0.0), l - r);
 }
 
@@ -397,7 +405,7 @@ vec4 gp_box_sdf(vec3 p, vec3 c, vec3 h) {
     vec3 q = abs(d) - h;
     if (any(greaterThan(q, vec3(0.0)))) {
         vec3 o = max(q, vec3(0.0));
-        float l = length(o);
+        float l = gp_length(o);
         return vec4(s * o / l, l);
     }
     // inside: the nearest face
@@ -419,7 +427,7 @@ float gp_field_distance(gp_collider_shape s, vec3 p) {
     vec3 dims = s.b.xyz;
     vec3 g = (p - s.a.xyz) / s.b.w;
     vec3 gc = clamp(g, vec3(0.0), dims - 1.0);
-    float beyond = length(g - gc) * s.b.w;
+    float beyond = gp_length(g - gc) * s.b.w;
     ivec3 i0 = min(ivec3(gc), ivec3(dims) - 2);
     vec3 f = gc - vec3(i0);
     uint nx = uint(dims.x), nxy = nx * uint(dims.y);

@@ -2,6 +2,7 @@
    shaders, allocator), the loader fallback, the particle store's validation and round trips,
    result strings, defaults and timer queries. */
 #include "fixture.h"
+#include <float.h>
 #include "gp_egl.h"
 #include <math.h>
 
@@ -122,6 +123,108 @@ static void test_world_loader_fallback(void) {
     gp_world_destroy(w);
 }
 
+/* Hostile input found by a probe of the whole API (2026-11-27), each refused with its reason or
+   carried out, never a hang, a silent GP_OK for nothing, or a NaN:
+   - a block or ball of 1e16 to 1e40 lattice points: counted per axis, not point by point (it hung),
+     and refused for room; a span of +-3e38 (a float's overflow: it added nothing with GP_OK);
+   - a pour at 1e30 m/s owes 1e29 layers a substep (it hung): 64 are laid, the rest dropped with a
+     warning; an emitter's rate of 1e30 (its births' count overflowed: nothing emitted) refused;
+   - a body whose momentum overflows a float (mass times 1e38 m/s: it lost its speed; FLT_MAX with a
+     spin left orphan particles) refused, nothing added;
+   - a fluid particle 1e30 m out in a box tank (the box's distance overflowed: NaN) stays finite;
+   - the draw helpers' NaN colours, ranges and lights, and a negative radius scale (accepted);
+   - the world's own buffers refused by gp_buffer_destroy (deleted, every later step failed). */
+static void test_world_hostile_input(void) {
+    const float lo[3] = {-1e4f, -1e4f, -1e4f}, hi[3] = {1e4f, 1e4f, 1e4f}, wide_lo[3] = {-3e38f, 0.0f, 0.0f};
+    const float wide_hi[3] = {3e38f, 0.1f, 0.1f}, center[3] = {0.0f, 0.0f, 0.0f};
+    gp_world* w = fixture_grid_world(2000, 0.1f, 0);
+    gp_pour_desc pd;
+    gp_pour pour;
+    gp_emitter_desc ed;
+    gp_emitter emitter;
+    gp_shape_desc shape;
+    gp_body_shape box;
+    gp_body_desc body;
+    gp_collider_desc tank;
+    gp_collider handle;
+    gp_particles_desc far;
+    gp_particle_position p[2];
+    gp_buffers own;
+    gp_draw_desc draw;
+    float far_xyz[6] = {1e30f, 0.1f, 0.05f, 0.05f, 0.05f, 0.05f};
+    uint32_t n, added = 7;
+    if (!w) return;
+    CHECK(gp_lattice_block_count(0.05f, lo, hi) >= 63990000000000000ull && gp_lattice_block_count(0.05f, lo, hi) <= 64000000000000000ull);   /* about 400,000^3, at once */
+    CHECK(gp_lattice_ball_count(0.1f, center, 1e30f) > 0xffffffffull);
+    CHECK(gp_fluid_add_block(w, 0, lo, hi, NULL, &added) == GP_ERROR_CAPACITY && added == 0);
+    CHECK(gp_fluid_add_block(w, 0, wide_lo, wide_hi, NULL, NULL) == GP_ERROR_CAPACITY);
+    CHECK(gp_fluid_add_ball(w, 0, center, 1e4f, NULL, NULL) == GP_ERROR_CAPACITY);
+    CHECK(gp_granular_add_block(w, 0, lo, hi, NULL, NULL) == GP_ERROR_CAPACITY);
+    CHECK(gp_particle_count(w) == 0);
+
+    memset(&ed, 0, sizeof ed);
+    ed.kind = GP_KIND_EFFECT;
+    ed.rate = 1e30f;
+    CHECK(gp_emitter_add(w, &ed, &emitter) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE));
+
+    memset(&pd, 0, sizeof pd);
+    pd.position[1] = 0.5f;
+    pd.rate = 1000.0f;
+    pd.speed = 1e30f;
+    CHECK(gp_pour_add(w, &pd, &pour) == GP_OK);
+    fixture_run(w, 1);   /* returns: at most 64 layers a substep */
+    CHECK(fixture_logged_item(GP_LOG_ITEM_LAYERS_DROPPED));
+    CHECK(gp_particle_count(w) <= 2000);
+    CHECK(gp_pour_remove(w, pour) == GP_OK);
+    gp_world_destroy(w);
+
+    w = fixture_grid_world(2000, 0.1f, 0);
+    if (!w) return;
+    memset(&shape, 0, sizeof shape);
+    shape.shape = GP_SHAPE_BOX;
+    shape.half_extents[0] = shape.half_extents[1] = shape.half_extents[2] = 0.1f;
+    CHECK(gp_body_shape_create(w, &shape, &box) == GP_OK);
+    memset(&body, 0, sizeof body);
+    body.shape = box;
+    body.velocity[1] = -1e38f;
+    CHECK(gp_bodies_add(w, &body, 1, NULL) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE));
+    body.velocity[1] = 0.0f;
+    body.velocity[0] = FLT_MAX;
+    body.angular_velocity[2] = -FLT_MAX;
+    CHECK(gp_bodies_add(w, &body, 1, NULL) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE));
+    CHECK(gp_particle_count(w) == 0 && gp_body_count(w) == 0);
+
+    memset(&tank, 0, sizeof tank);
+    tank.shape = GP_SHAPE_BOX; tank.inside = true;
+    tank.center[0] = tank.center[1] = tank.center[2] = 0.5f;
+    tank.half_extents[0] = tank.half_extents[1] = tank.half_extents[2] = 0.5f;
+    CHECK(gp_collider_add(w, &tank, &handle) == GP_OK);
+    memset(&far, 0, sizeof far);
+    far.count = 2; far.positions = far_xyz; far.kind = GP_KIND_FLUID;
+    CHECK(gp_particles_add(w, &far, NULL) == GP_OK);
+    fixture_run(w, 3);
+    n = gp_particle_count(w);
+    CHECK(n == 2 && gp_particles_read(w, GP_ATTRIBUTE_POSITION, 0, n, p) == GP_OK);
+    CHECKF(isfinite(p[0].x) && isfinite(p[0].y) && isfinite(p[1].x) && isfinite(p[1].y),
+           "a particle 1e30 m out of a box tank ended at (%g, %g), (%g, %g)", p[0].x, p[0].y, p[1].x, p[1].y);
+
+    memset(&draw, 0, sizeof draw);   /* the draw helpers' floats: finite, the radius scale not negative */
+    draw.range[1] = NAN;
+    CHECK(gp_draw_particles(w, &draw) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_ARGUMENT_NOT_FINITE));
+    draw.range[1] = 0.0f;
+    draw.light[0] = INFINITY;
+    CHECK(gp_draw_bodies(w, &draw) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_ARGUMENT_NOT_FINITE));
+    draw.light[0] = 0.0f;
+    draw.radius_scale = -1.0f;
+    CHECK(gp_draw_particles(w, &draw) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE));
+    own = gp_world_buffers(w);
+    CHECK(gp_buffer_destroy(w, own.position) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_BUFFER_INVALID));
+    CHECK(gp_buffer_destroy(w, own.store) == GP_ERROR_INVALID_ARGUMENT);
+    CHECK(gp_buffer_destroy(w, 0) == GP_OK && gp_buffer_destroy(NULL, 1) != GP_OK);
+    fixture_run(w, 1);   /* still steps */
+    gp_world_destroy(w);
+}
+
 static void test_world_rejects_bad_desc(void) {
     gp_world_desc d;
     gp_world* w = NULL;
@@ -129,6 +232,13 @@ static void test_world_rejects_bad_desc(void) {
     d.grid.cell_size = -1.0f;
     CHECK(gp_world_create(&d, &w) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE));
     d.grid.cell_size = NAN;
+    CHECK(gp_world_create(&d, &w) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE));
+    /* finite, but the default materials' masses would be 0 or infinite (1e-45: a sanitizer abort) */
+    d.grid.cell_size = 1e-45f;
+    CHECK(gp_world_create(&d, &w) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE));
+    d.grid.cell_size = 1e-30f;
+    CHECK(gp_world_create(&d, &w) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE));
+    d.grid.cell_size = 1e30f;
     CHECK(gp_world_create(&d, &w) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE));
     d.grid.cell_size = 0.0f;
     d.grid.mode = GP_GRID_BOUNDED;
@@ -423,6 +533,7 @@ const gp_test_case world_tests[] = {
     {"world_reports_missing_entry_point", test_world_reports_missing_entry_point},
     {"world_loader_fallback", test_world_loader_fallback},
     {"world_rejects_bad_desc", test_world_rejects_bad_desc},
+    {"world_hostile_input", test_world_hostile_input},
     {"world_reports_shader_compile_errors", test_world_reports_shader_compile_errors},
     {"world_uses_the_allocator", test_world_uses_the_allocator},
     {"particles_add_read_write", test_particles_add_read_write},
