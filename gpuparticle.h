@@ -453,7 +453,10 @@ GP_API_DECL size_t gp_attribute_size(gp_attribute attribute);
 /* Copies slots [first, first + count) of an attribute into dst (count * gp_attribute_size). */
 GP_API_DECL gp_result gp_particles_read(gp_world* world, gp_attribute attribute, uint32_t first, uint32_t count, void* dst);
 /* Overwrites slots [first, first + count) of position, velocity or life, checked like
-   gp_particles_add (finite values, positive radius and mass). Info is the library's. */
+   gp_particles_add (finite values, positive radius and mass). Info is the library's. Both calls
+   check the range against gp_particle_count, the host's bound: slots of particles that died in
+   the last two steps are still in range, read as dead (GP_PARTICLE_DEAD in their info) and take
+   a write to no effect; gp_particle_count_read waits for the exact live count. */
 GP_API_DECL gp_result gp_particles_write(gp_world* world, gp_attribute attribute, uint32_t first, uint32_t count, const void* src);
 
 /* The raw GL buffer names, for drawing straight from the GPU (see THE PARTICLE STORE above).
