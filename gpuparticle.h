@@ -7128,6 +7128,10 @@ static gp_result gp__particles_add(gp_world* world, const gp_particles_desc* des
         return gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_PHASE_INVALID,
                         "granular phase %u: a grain's phase picks one of %d materials",
                         d.phase, GP_MAX_GRANULAR_MATERIALS);
+    if (d.kind == GP_KIND_EFFECT && d.phase >= GP_MAX_EFFECT_MATERIALS)   /* the shaders clamped it to the last */
+        return gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_PHASE_INVALID,
+                        "effect phase %u: an effect particle's phase picks one of %d materials",
+                        d.phase, GP_MAX_EFFECT_MATERIALS);
     if (!(d.radius > 0.0f) || !isfinite(d.radius) || !(d.mass > 0.0f) || !isfinite(d.mass))
         return gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE,
                         "radius %g and mass %g must be positive and finite",

@@ -132,6 +132,7 @@ static void test_world_loader_fallback(void) {
    - a body whose momentum overflows a float (mass times 1e38 m/s: it lost its speed; FLT_MAX with a
      spin left orphan particles) refused, nothing added;
    - a fluid particle 1e30 m out in a box tank (the box's distance overflowed: NaN) stays finite;
+   - an effect particle of phase 200 (the shaders clamped it to material 7);
    - the draw helpers' NaN colours, ranges and lights, and a negative radius scale (accepted);
    - the world's own buffers refused by gp_buffer_destroy (deleted, every later step failed). */
 static void test_world_hostile_input(void) {
@@ -193,6 +194,9 @@ static void test_world_hostile_input(void) {
     body.angular_velocity[2] = -FLT_MAX;
     CHECK(gp_bodies_add(w, &body, 1, NULL) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE));
     CHECK(gp_particle_count(w) == 0 && gp_body_count(w) == 0);
+    memset(&far, 0, sizeof far);   /* an effect particle of a phase beyond the effects' materials (clamped to the last) */
+    far.count = 1; far.positions = far_xyz + 3; far.kind = GP_KIND_EFFECT; far.phase = 200;
+    CHECK(gp_particles_add(w, &far, NULL) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_PHASE_INVALID));
 
     memset(&tank, 0, sizeof tank);
     tank.shape = GP_SHAPE_BOX; tank.inside = true;
