@@ -7,7 +7,7 @@
    (H = 0.2 m: 2.8 m/s), the densest particle against the rest density, the energy at the end
    against the start (kinetic + potential + compression, as tests/test_sph.c's sph_dam_read), the
    substeps run and the wall-clock time. Exit status 1 when a row breaks the issue's bounds
-   (a particle not finite or lost, or one faster than 2 sqrt(g H)).
+   (a particle not finite or lost, or one faster than 2 sqrt(g H): then its time and place on stderr).
 
    Run: build/soak [--seconds S] [--spacings 0.05,0.02,...] [--materials default,water,oil,honey,lava]
    `make soak` runs the issue's whole matrix (60 s; 0.05, 0.02, 0.01 and 0.005 m; every material):
@@ -30,6 +30,7 @@ static const soak_material soak_materials[] = {
 typedef struct soak_row {
     uint32_t particles, lost, bad, substeps;
     double fastest, densest, energy_start, energy_end, wall_s;
+    double fastest_at, fastest_where[3];   /* the fastest particle's time (s) and place (m) */
 } soak_row;
 
 static double soak_seconds_now(void) {
@@ -94,7 +95,11 @@ static int soak_run(gp_fluid_preset preset, float l0, double seconds, soak_row* 
             energy += v[k].mass * (0.5 * s2 + g * p[k].y);
             if (rho[k] > m.rest_density)
                 energy += v[k].mass * m.stiffness * (log(rho[k] / m.rest_density) + m.rest_density / rho[k] - 1.0);
-            if (frame > 0 && sqrt(s2) > row->fastest) row->fastest = sqrt(s2);
+            if (frame > 0 && sqrt(s2) > row->fastest) {
+                row->fastest = sqrt(s2);
+                row->fastest_at = frame / 60.0;
+                row->fastest_where[0] = p[k].x; row->fastest_where[1] = p[k].y; row->fastest_where[2] = p[k].z;
+            }
             if (rho[k] > row->densest) row->densest = rho[k];
         }
         if (frame == 0) row->energy_start = energy;
@@ -148,6 +153,9 @@ int main(int argc, char** argv) {
             printf("| %s | %s | %u | %s | %.3f | %.3f | %.3f | %u | %.0f |\n", materials[a], spacings[b], row.particles,
                    failed ? "the run stopped" : row.bad || row.lost ? "NO" : "yes", row.fastest / bound, row.densest,
                    row.energy_start > 0.0 ? row.energy_end / row.energy_start : 0.0, row.substeps, row.wall_s);
+            if (!(row.fastest < bound))   /* where the bound broke: on stderr, the table stays a table */
+                fprintf(stderr, "soak: %s at %s m: the fastest particle, %.2f m/s, at t %.3f s at (%.3f, %.3f, %.3f) m\n", materials[a],
+                        spacings[b], row.fastest, row.fastest_at, row.fastest_where[0], row.fastest_where[1], row.fastest_where[2]);
             fflush(stdout);
             broken |= failed || row.bad || row.lost || !(row.fastest < bound);
         }
