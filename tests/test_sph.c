@@ -1053,8 +1053,8 @@ static void test_sph_taylor_green_viscosity(void) {
    (the median of its 10 lanes within 0.5% of the farthest). Against Koshizuka and Oka's
    experiment (1996, Nucl. Sci. Eng. 123, 421-434: a = 0.146 m, their front as PySPH tabulates
    it) the same front is 5-19% ahead, and against Martin and Moyce's smaller column (a = 1.125
-   in) 14% at T = 1.6: every experiment's front is slower than this free-slip floor's, as a
-   floor's friction on the thin front would make it. */
+   in) 14% at T = 1.6: every experiment's front is slower than this free-slip floor's. A smooth
+   floor's turbulent friction (the log law on the first layer, tried) slowed it by 1% only. */
 static double sph_curve(const double (*data)[2], int count, double x) {
     int k;
     for (k = 0; k + 1 < count; ++k)
