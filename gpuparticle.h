@@ -7393,6 +7393,19 @@ static gp_result gp__mesh_check_closed(gp_world* w, const float* vertices, const
                          (double)edges[i].b[1], (double)edges[i].b[2], (unsigned)run, run == 1 ? "" : "s");
     }
     gp__free(&w->desc.allocator, edges);
+    if (r == GP_OK) {   /* closed, but enclosing something: a box of some extent on every axis (a soup may mix windings, so no signed volume) */
+        double low[3] = {1e300, 1e300, 1e300}, high[3] = {-1e300, -1e300, -1e300};
+        int a;
+        for (i = 0; i < n; ++i)
+            for (a = 0; a < 3; ++a) {
+                low[a] = fmin(low[a], vertices[3 * (size_t)triangles[i] + a]);
+                high[a] = fmax(high[a], vertices[3 * (size_t)triangles[i] + a]);
+            }
+        for (a = 0; a < 3 && r == GP_OK; ++a)
+            if (!(high[a] > low[a]))
+                r = gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_MESH_INVALID,
+                             "the mesh is closed but encloses no volume: flat along axis %d (%g to %g m)", a, low[a], high[a]);
+    }
     return r;
 }
 

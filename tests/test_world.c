@@ -133,6 +133,7 @@ static void test_world_loader_fallback(void) {
      spin left orphan particles) refused, nothing added;
    - a fluid particle 1e30 m out in a box tank (the box's distance overflowed: NaN) stays finite;
    - an effect particle of phase 200 (the shaders clamped it to material 7);
+   - a closed mesh collider that encloses no volume (flat, or every vertex in one place: accepted);
    - the draw helpers' NaN colours, ranges and lights, and a negative radius scale (accepted);
    - the world's own buffers refused by gp_buffer_destroy (deleted, every later step failed). */
 static void test_world_hostile_input(void) {
@@ -221,6 +222,18 @@ static void test_world_hostile_input(void) {
     draw.light[0] = 0.0f;
     draw.radius_scale = -1.0f;
     CHECK(gp_draw_particles(w, &draw) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE));
+    {   /* a closed mesh that encloses nothing: two triangles back to back (flat), a tetrahedron in one point */
+        static const float flat[9] = {0.0f, 0.0f, 0.0f, 0.1f, 0.0f, 0.0f, 0.0f, 0.1f, 0.0f}, point[12] = {0.2f, 0.2f, 0.2f, 0.2f, 0.2f, 0.2f,
+                                                                                                 0.2f, 0.2f, 0.2f, 0.2f, 0.2f, 0.2f};
+        static const uint32_t back_to_back[6] = {0, 1, 2, 0, 2, 1}, tetrahedron[12] = {0, 1, 2, 0, 3, 1, 0, 2, 3, 1, 3, 2};
+        gp_collider_desc mesh;
+        memset(&mesh, 0, sizeof mesh);
+        mesh.shape = GP_SHAPE_MESH;
+        mesh.vertices = flat; mesh.vertex_count = 3; mesh.triangles = back_to_back; mesh.triangle_count = 2;
+        CHECK(gp_collider_add(w, &mesh, &handle) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_MESH_INVALID));
+        mesh.vertices = point; mesh.vertex_count = 4; mesh.triangles = tetrahedron; mesh.triangle_count = 4;
+        CHECK(gp_collider_add(w, &mesh, &handle) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_MESH_INVALID));
+    }
     own = gp_world_buffers(w);
     CHECK(gp_buffer_destroy(w, own.position) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_BUFFER_INVALID));
     CHECK(gp_buffer_destroy(w, own.store) == GP_ERROR_INVALID_ARGUMENT);
