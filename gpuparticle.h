@@ -398,7 +398,7 @@ typedef struct gp_particles_desc {
     float mass;                /* kg; default a grain's or fluid particle's material's, for other
                                   kinds 1 */
     gp_kind kind;
-    uint32_t phase;            /* material index, < 65,536; default 0 */
+    uint32_t phase;            /* material index in its kind's table (8 each); default 0 */
     uint32_t owner;            /* default GP_NO_OWNER (0 means owner 0 only with .has_owner) */
     bool has_owner;            /* true: .owner is meant, even when 0 */
     uint32_t user;

@@ -393,7 +393,9 @@ static void test_particles_add_read_write(void) {
     CHECK(gp_particles_add(w, &pd, ids) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_PHASE_INVALID));
     pd.kind = GP_KIND_RIGID;      /* rigid particles come with bodies */
     CHECK(gp_particles_add(w, &pd, ids) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_ATTRIBUTE_READ_ONLY));
-    pd.kind = GP_KIND_EFFECT;
+    pd.kind = GP_KIND_EFFECT;     /* an effect's one of GP_MAX_EFFECT_MATERIALS (65,535 was clamped to the last) */
+    CHECK(gp_particles_add(w, &pd, ids) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_PHASE_INVALID));
+    pd.phase = GP_MAX_EFFECT_MATERIALS - 1;
     CHECK(gp_particles_add(w, &pd, ids) == GP_OK);
     CHECK(gp_particle_count(w) == 10 && gp_particle_capacity(w) == 16);
     CHECK(gp_particles_read(w, GP_ATTRIBUTE_POSITION, 0, 10, pos) == GP_OK);
@@ -404,7 +406,7 @@ static void test_particles_add_read_write(void) {
         CHECK(ids[i] == i && info[i].id == i);
         CHECK(pos[i].x == xyz[3 * i] && pos[i].y == xyz[3 * i + 1] && pos[i].z == xyz[3 * i + 2] && pos[i].radius == 0.05f);
         CHECK(v[i].x == vel[3 * i] && v[i].z == vel[3 * i + 2] && v[i].mass == 1.0f);
-        CHECK(info[i].kind == ((uint32_t)GP_KIND_EFFECT | 65535u << 16) && info[i].owner == 0 && info[i].user == 0);
+        CHECK(info[i].kind == ((uint32_t)GP_KIND_EFFECT | (GP_MAX_EFFECT_MATERIALS - 1u) << 16) && info[i].owner == 0 && info[i].user == 0);
         CHECK(life[i].age == 0.0f && life[i].lifetime == 2.5f);
     }
     /* full: 10 of 16 live, 10 more refused, nothing added */
