@@ -720,7 +720,8 @@ typedef struct gp_fluid_stats {
     uint32_t substeps;      /* of the last gp_world_step */
     float min_density, max_density;   /* kg/m^3 over fluid particles at the last substep */
     uint32_t wall_pushes;   /* particles the last substep put back out of a wall or a solid */
-    uint32_t nonfinite;     /* updates that were not finite (a particle counted at each substep it failed), since the world was made */
+    uint32_t nonfinite;     /* updates that were not finite since the world was made (a particle
+                               counted at each substep it failed) */
     float cfl_reached;      /* the largest CFL number a substep of the last step started with, from
                                the speeds on the GPU then (gp_world_step keeps it at most max_cfl
                                when it picks the substeps) */
