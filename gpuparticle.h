@@ -5906,6 +5906,7 @@ typedef struct gp__pour {
     uint32_t id;
     gp_pour_desc desc;                         /* direction normalised */
     double clock;                              /* seconds since the last layer */
+    bool layers_dropped;                       /* warned once that it owed more layers than a substep lays */
     double owed;                               /* particles due but not yet emitted (fractions) */
     gp_pour_state state;
 } gp__pour;
@@ -6035,6 +6036,7 @@ typedef struct gp__emitter {
     uint32_t triangle_count, first_triangle;
     uint32_t mesh_births;                 /* this substep's, for its own pass */
     double clock, owed;                   /* GP_EMITTER_POUR: seconds since its last layer, births due */
+    bool layers_dropped;                  /* warned once that it owed more layers than a substep lays */
 } gp__emitter;
 typedef struct gp__emitter_system {
     gp__emitter emitters[GP_MAX_EMITTERS];
@@ -8617,14 +8619,18 @@ gp_result gp_pour_state_get(gp_world* world, gp_pour pour, gp_pour_state* state)
 /* A stream's layers due in a substep are its clock / interval (the interval: its spacing over
    its speed). At most GP__LAYERS_PER_SUBSTEP are laid, each a dispatch: a speed of 1e30 m/s, or
    particles 1e-30 m wide, would owe 1e29 and hang the step. What is over is dropped from the
-   clock, with a warning naming the stream: its particles are never born, none is lost. */
+   clock, with a warning naming the stream (once: a substep's callback each would flood the log):
+   its particles are never born, none is lost. */
 #define GP__LAYERS_PER_SUBSTEP 64.0
-static bool gp__layers_bound(gp_world* w, double* clock, double interval, const char* what, uint32_t id) {
+static bool gp__layers_bound(gp_world* w, double* clock, double interval, bool* warned, const char* what, uint32_t id) {
     if (!(interval > 0.0)) { *clock = 0.0; return false; }   /* no width at all: nothing to lay */
     if (!(*clock <= GP__LAYERS_PER_SUBSTEP * interval)) {
-        GP__LOG(w, GP_LOG_WARNING, GP_LOG_ITEM_LAYERS_DROPPED,
-                "gp_world_step: %s %u owes %g layers in one substep (a layer every %g s); %g laid, the rest dropped: "
-                "slow it, or widen its particles", what, id, *clock / interval, interval, GP__LAYERS_PER_SUBSTEP);
+        if (!*warned) {
+            GP__LOG(w, GP_LOG_WARNING, GP_LOG_ITEM_LAYERS_DROPPED,
+                    "gp_world_step: %s %u owes %g layers in one substep (a layer every %g s); %g laid, the rest dropped "
+                    "(said once): slow it, or widen its particles", what, id, *clock / interval, interval, GP__LAYERS_PER_SUBSTEP);
+        }
+        *warned = true;
         *clock = GP__LAYERS_PER_SUBSTEP * interval;
     }
     return true;
@@ -8640,7 +8646,7 @@ static gp_result gp__pour_run(gp_world* w, gp__pour* p, float h) {
     l.spacing = m->spacing; l.speed = p->desc.speed; l.radius = 0.5f * m->spacing; l.mass = m->mass;
     l.kind = (uint32_t)GP_KIND_FLUID | p->desc.phase << 16; l.owner = GP_NO_OWNER;
     p->clock += h;
-    if (!gp__layers_bound(w, &p->clock, interval, "pour", p->id)) return GP_OK;
+    if (!gp__layers_bound(w, &p->clock, interval, &p->layers_dropped, "pour", p->id)) return GP_OK;
     while (p->clock >= interval && !p->state.full) {
         uint32_t room;
         p->clock -= interval;
@@ -10106,6 +10112,7 @@ gp_result gp_emitter_add(gp_world* world, const gp_emitter_desc* desc, gp_emitte
     e->by_rate = e->emitted = 0;
     e->burst = e->step_births = e->step_burst = e->serial = 0;
     e->clock = e->owed = 0.0;
+    e->layers_dropped = false;
     world->emitters.any = true;
     gp__emitter_kinds(world, &d);
     emitter->id = e->generation << 8 | (slot + 1u);
@@ -10261,7 +10268,7 @@ static void gp__emitter_pour(gp_world* w, uint32_t i, double h) {
     l.kind = (uint32_t)d->kind | d->phase << 16; l.owner = i; l.user = d->user;
     l.jitter = jitter; l.seed = d->seed;
     e->clock += h;
-    if (!gp__layers_bound(w, &e->clock, interval, "emitter", i)) return;
+    if (!gp__layers_bound(w, &e->clock, interval, &e->layers_dropped, "emitter", i)) return;
     while (e->clock >= interval) {
         e->clock -= interval;
         e->owed += (double)d->rate * interval;
