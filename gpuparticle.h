@@ -1880,7 +1880,8 @@ static const char* const gp__file_coupling_guard_comp[] = {
     "// another (3 at most), since a push may end inside a sphere met before it. (Summed in one sweep,\n",
     "// as they were, the pushes of overlapping spheres left fluid 0.35 mm inside a solid in\n",
     "// coupling_fluid_stays_out with softer solids, tried 2026-11-27.) The spheres do not fill a\n",
-    "// body's voxels: a fluid particle at a hole of its lattice (sqrt(3) r from eight of its particles) is outside every sphere, and is left there;\n",
+    "// body's voxels: a fluid particle at a hole of its lattice (sqrt(3) r from eight of its\n",
+    "// particles) is outside every sphere, and is left there;\n",
     "// fluid put inside a body (a body added where the fluid is) stays in it and rides with it, its\n",
     "// weight on the body (coupling_floating_and_sinking: 16 particles, a quarter of a box's mass).\n",
     "// Its velocity is kept: the solid, whose own this pass cannot change, would not take the opposite\n",
@@ -4997,7 +4998,7 @@ static const gp__shader_range gp__ranges_coupling_drag_fluid_comp[] = {
 };
 static const gp__shader_range gp__ranges_coupling_guard_comp[] = {
     { GP__FILE_COUPLING_GUARD_COMP, 0, 1, 1 },
-    { GP__FILE_COUPLING_GUARD_COMP, 1, 21, 41 },
+    { GP__FILE_COUPLING_GUARD_COMP, 1, 22, 41 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
@@ -5007,9 +5008,9 @@ static const gp__shader_range gp__ranges_coupling_guard_comp[] = {
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 50, 1 },
-    { GP__FILE_COUPLING_GUARD_COMP, 22, 36, 776 },
+    { GP__FILE_COUPLING_GUARD_COMP, 23, 36, 777 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_COUPLING_GUARD_COMP, 58, 6, 883 },
+    { GP__FILE_COUPLING_GUARD_COMP, 59, 6, 884 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_coupling_solid_comp[] = {
@@ -10746,6 +10747,7 @@ static void gp__frame_scene(const gp_world* w, float aspect, float view[16], flo
 static gp_result gp__draw_resolve(gp_world* world, const gp_draw_desc* desc, gp_draw_desc* d) {
     gp__GLint viewport[4] = {0, 0, 0, 0};
     int k, zero = 1;
+    gp_result r;
     if (!desc) return gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_NULL, "desc is NULL");
     for (k = 0; k < 16; ++k) {
         if (!isfinite(desc->view[k]) || !isfinite(desc->projection[k]))
@@ -10753,10 +10755,12 @@ static gp_result gp__draw_resolve(gp_world* world, const gp_draw_desc* desc, gp_
                             "view or projection has a value that is not finite");
         zero &= desc->view[k] == 0.0f && desc->projection[k] == 0.0f;
     }
-    for (k = 0; k < 4; ++k)   /* range, colour, light, radius scale: finite, the scale not negative */
-        if ((k < 2 && !isfinite(desc->range[k])) || !isfinite(desc->color[k]) || (k < 3 && !isfinite(desc->light[k])))
+    if ((r = gp__check_vector(world, "light", desc->light)) != GP_OK) return r;
+    for (k = 0; k < 4; ++k)   /* the range and the colour: finite */
+        if ((k < 2 && !isfinite(desc->range[k])) || !isfinite(desc->color[k]))
             return gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_NOT_FINITE,
-                            "range, color or light has a value that is not finite");
+                            "range (%g, %g) or color (%g, %g, %g, %g) is not finite", (double)desc->range[0], (double)desc->range[1],
+                            (double)desc->color[0], (double)desc->color[1], (double)desc->color[2], (double)desc->color[3]);
     if (!(desc->radius_scale >= 0.0f) || !isfinite(desc->radius_scale))
         return gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE,
                         "radius_scale %g must be 0 (the default) or positive, and finite", (double)desc->radius_scale);
@@ -11439,14 +11443,15 @@ gp_result gp_buffer_create(gp_world* world, size_t bytes, const void* data, uint
 
 gp_result gp_buffer_destroy(gp_world* world, uint32_t buffer) {
     gp_buffers own;
-    const uint32_t* names;
+    uint32_t names[10];
     size_t k;
     if (!world) return gp__no_world(__func__);
     gp__begin(world, "gp_buffer_destroy");
-    own = gp_world_buffers(world);
-    names = &own.position;
-    for (k = 0; k < sizeof own / sizeof *names; ++k)   /* every field a buffer's name but the bucket count */
-        if (buffer && names[k] == buffer && names + k != &own.buckets)
+    own = gp_world_buffers(world);   /* every buffer it names (its buckets field is a count) */
+    names[0] = own.position; names[1] = own.velocity; names[2] = own.info; names[3] = own.life; names[4] = own.density;
+    names[5] = own.slot_of_id; names[6] = own.cell_start; names[7] = own.count; names[8] = own.sprites; names[9] = own.store;
+    for (k = 0; k < 10; ++k)
+        if (buffer && names[k] == buffer)
             return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_BUFFER_INVALID,
                                            "buffer %u is the world's own (gp_world_buffers): not deleted", buffer));
     if (buffer) world->gl.fnDeleteBuffers(1, &buffer);

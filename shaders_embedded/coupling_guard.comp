@@ -46,7 +46,8 @@
 // another (3 at most), since a push may end inside a sphere met before it. (Summed in one sweep,
 // as they were, the pushes of overlapping spheres left fluid 0.35 mm inside a solid in
 // coupling_fluid_stays_out with softer solids, tried 2026-11-27.) The spheres do not fill a
-// body's voxels: a fluid particle at a hole of its lattice (sqrt(3) r from eight of its particles) is outside every sphere, and is left there;
+// body's voxels: a fluid particle at a hole of its lattice (sqrt(3) r from eight of its
+// particles) is outside every sphere, and is left there;
 // fluid put inside a body (a body added where the fluid is) stays in it and rides with it, its
 // weight on the body (coupling_floating_and_sinking: 16 particles, a quarter of a box's mass).
 // Its velocity is kept: the solid, whose own this pass cannot change, would not take the opposite
