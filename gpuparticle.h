@@ -140,10 +140,11 @@
    GL_ARRAY_BUFFER and GL_DRAW_INDIRECT_BUFFER bindings it changes and leaves
    GL_PROGRAM_POINT_SIZE enabled, and gp_draw_effects, which restores the vertex array,
    GL_ARRAY_BUFFER, GL_BLEND, the blend function and the depth write mask it changes.
-   Host data reaches the GPU in command order: each upload fills fresh storage of the world's
-   upload buffer (glBufferData) and the GPU copies it into place, never glBufferSubData into a
-   buffer that passes already sent may still read (a driver may write before they have read it:
-   NVIDIA's did). Do the same when you write a buffer you handed the library.
+   Host data reaches the GPU in command order: each upload fills a buffer of its own (a new name,
+   the last deleted) and the GPU copies it into place, never glBufferSubData, nor glBufferData
+   again, on a buffer that passes already sent may still read (a driver may write before they
+   have read it: NVIDIA's did, both ways). Do the same when you write a buffer you handed the
+   library.
 
    ERRORS come in three layers: every function that can fail returns a gp_result
    (gp_result_string names it); the logger in the desc receives a message that names the
@@ -6081,7 +6082,7 @@ struct gp_world {
     gp__GLuint cell_count, cell_start;    /* uint per bucket, plus three (NaN, dead, the end) */
     gp__GLuint grid_stats;                /* outside, nonfinite, truncated, then the solvers' 5 words */
     gp__GLuint params;                    /* the uniform block */
-    gp__GLuint upload;                    /* every host upload's fresh storage (gp__buffer_upload) */
+    gp__GLuint upload;                    /* the last host upload's own buffer (gp__upload_storage) */
     gp__world_params params_host;
     bool grid_built;
     /* the solvers' parameters: materials, forces, colliders (gp_solver.glsl) */
@@ -6200,14 +6201,21 @@ static gp_result gp__check_buffer(gp_world* w, gp__GLuint buffer, size_t bytes, 
 /* Host data into a buffer that passes already sent may still be reading. GL's barriers order a
    shader's writes before a later glBufferSubData, not its reads, and a driver may carry the update
    out before them: NVIDIA's (580, on an H100) did, and a particle add's second chunk overwrote the
-   staging that the first chunk's store_append had yet to read. So the data goes into fresh storage
-   of the upload buffer (glBufferData: the storage earlier commands use stays theirs), and the GPU
-   copies it into place in command order. No call writes a world buffer with glBufferSubData.
+   staging that the first chunk's store_append had yet to read. Giving the same buffer fresh
+   storage (glBufferData) was not enough there either: 400 adds of one particle each, the same 64
+   bytes staged each time, left 21 particles read from the next add's staging (each such particle
+   lost, its neighbour in the store twice; the bench's million grains staged in equal chunks
+   alike), as if the driver wrote the new data in place while the dispatch that read the old was
+   still queued. So every upload gets a buffer of its own: the last one is deleted (GL keeps its
+   storage until the commands sent with it have run) and a new name takes the data, which the GPU
+   then copies into place in command order. No buffer's storage is specified twice, and no call
+   writes a world buffer with glBufferSubData (test driver_no_host_write_in_flight watches both).
    gp__buffer_stage alone leaves the data in the upload buffer, where a pass that binds the STAGING
    role reads it (a particle add, a removal by ids): no copy. Restaging before that pass is sent
-   would lose the data; after it, the pass keeps the storage it was sent with. */
+   would lose the data; after it, the pass keeps the buffer it was sent with. */
 static void gp__upload_storage(gp_world* w, size_t bytes, const void* src) {
-    if (!w->upload) w->gl.fnGenBuffers(1, &w->upload);
+    gp__buffer_delete(w, &w->upload);
+    w->gl.fnGenBuffers(1, &w->upload);
     w->gl.fnBindBuffer(GP__GL_COPY_READ_BUFFER, w->upload);
     w->gl.fnBufferData(GP__GL_COPY_READ_BUFFER, (gp__GLsizeiptr)(bytes ? bytes : 4), src, GP__GL_STREAM_DRAW);
     w->gl.fnBindBuffer(GP__GL_COPY_READ_BUFFER, 0);
