@@ -5881,6 +5881,7 @@ GP__STATIC_ASSERT(solver_params_is_std140, sizeof(gp__solver_params) == 32 + 704
 typedef struct gp__body_shape {
     uint32_t id, phase, particles, first_offset;
     float mass, particle_mass, particle_radius;
+    float reach;                               /* the farthest particle's distance from the centre of mass (m) */
     float com[3], inertia[3], principal[4];   /* shape frame; principal moments; (x, y, z, w) */
     float* offsets;                            /* 4 floats per particle */
     gp__GLuint draw_vertices, draw_indices;    /* gp_draw_bodies' mesh, principal frame */
@@ -7380,6 +7381,40 @@ static int gp__edge_order(const void* x, const void* y) {
         if (p[k] != q[k]) return p[k] < q[k] ? -1 : 1;
     return 0;
 }
+/* A closed mesh must enclose something: its vertices may not all lie in one plane, whichever way
+   it is tilted (a soup may mix windings, so no signed volume). The plane is that of the vertex
+   farthest from the first, and the vertex farthest from their line; every vertex is measured
+   against it, in double precision. Flat means within 1e-6 of the mesh's extent (float vertices on
+   a tilted plane stray from it by about 1e-7 of their size). */
+static gp_result gp__mesh_check_solid(gp_world* w, const float* vertices, const uint32_t* triangles, size_t corners) {
+    double o[3], u[3] = {0.0, 0.0, 0.0}, normal[3] = {0.0, 0.0, 0.0}, extent = 0.0, width = 0.0, best = 0.0;
+    size_t i;
+    int a;
+    for (a = 0; a < 3; ++a) o[a] = vertices[3 * (size_t)triangles[0] + a];
+    for (i = 0; i < corners; ++i) {   /* the farthest vertex from the first: the mesh's extent */
+        const float* p = vertices + 3 * (size_t)triangles[i];
+        double d[3] = {p[0] - o[0], p[1] - o[1], p[2] - o[2]}, l = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+        if (l > extent) { extent = l; for (a = 0; a < 3; ++a) u[a] = d[a] / l; }
+    }
+    for (i = 0; i < corners && extent > 0.0; ++i) {   /* the farthest from that line: the plane's normal */
+        const float* p = vertices + 3 * (size_t)triangles[i];
+        double d[3] = {p[0] - o[0], p[1] - o[1], p[2] - o[2]}, c[3], l;
+        c[0] = u[1] * d[2] - u[2] * d[1]; c[1] = u[2] * d[0] - u[0] * d[2]; c[2] = u[0] * d[1] - u[1] * d[0];
+        l = sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);
+        if (l > best) { best = l; for (a = 0; a < 3; ++a) normal[a] = c[a] / l; }
+    }
+    for (i = 0; i < corners && best > 0.0; ++i) {   /* how far the mesh reaches out of that plane */
+        const float* p = vertices + 3 * (size_t)triangles[i];
+        double d = fabs((p[0] - o[0]) * normal[0] + (p[1] - o[1]) * normal[1] + (p[2] - o[2]) * normal[2]);
+        if (d > width) width = d;
+    }
+    if (!(width > 1e-6 * extent))
+        return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_MESH_INVALID,
+                        "the mesh is closed but encloses no volume: its vertices lie within %g m of one plane (%g m across)",
+                        width, extent);
+    return GP_OK;
+}
+
 static gp_result gp__mesh_check_closed(gp_world* w, const float* vertices, const uint32_t* triangles, uint32_t triangle_count) {
     size_t n = 3 * (size_t)triangle_count, i, run;
     gp__edge* edges = (gp__edge*)gp__alloc(&w->desc.allocator, n * sizeof *edges);
@@ -7405,19 +7440,7 @@ static gp_result gp__mesh_check_closed(gp_world* w, const float* vertices, const
                          (double)edges[i].b[1], (double)edges[i].b[2], (unsigned)run, run == 1 ? "" : "s");
     }
     gp__free(&w->desc.allocator, edges);
-    if (r == GP_OK) {   /* closed, but enclosing something: a box of some extent on every axis (a soup may mix windings, so no signed volume) */
-        double low[3] = {1e300, 1e300, 1e300}, high[3] = {-1e300, -1e300, -1e300};
-        int a;
-        for (i = 0; i < n; ++i)
-            for (a = 0; a < 3; ++a) {
-                low[a] = fmin(low[a], vertices[3 * (size_t)triangles[i] + a]);
-                high[a] = fmax(high[a], vertices[3 * (size_t)triangles[i] + a]);
-            }
-        for (a = 0; a < 3 && r == GP_OK; ++a)
-            if (!(high[a] > low[a]))
-                r = gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_MESH_INVALID,
-                             "the mesh is closed but encloses no volume: flat along axis %d (%g to %g m)", a, low[a], high[a]);
-    }
+    if (r == GP_OK) r = gp__mesh_check_solid(w, vertices, triangles, n);
     return r;
 }
 
@@ -9217,13 +9240,18 @@ static void gp__shape_inertia(gp__body_shape* s, const double* points, uint32_t 
     for (a = 0; a < 3; ++a) inertia[a][a] += n * own;
     gp__eigen_symmetric(inertia, axes, lambda);
     gp__quat_from_matrix(axes, q);
-    for (i = 0; i < n; ++i)   /* r0 = Q^T (p - c) */
+    s->reach = 0.0f;
+    for (i = 0; i < n; ++i) {   /* r0 = Q^T (p - c) */
+        double r2 = 0.0;
         for (a = 0; a < 3; ++a) {
             double x = 0.0;
             for (b = 0; b < 3; ++b) x += axes[b][a] * (points[3 * (size_t)i + b] - c[b]);
             offsets[4 * (size_t)i + a] = (float)x;
             offsets[4 * (size_t)i + 3] = 0.0f;
+            r2 += x * x;
         }
+        if (sqrt(r2) > s->reach) s->reach = (float)sqrt(r2);
+    }
     s->mass = (float)(n * m);
     for (a = 0; a < 3; ++a) { s->com[a] = (float)c[a]; s->inertia[a] = (float)lambda[a]; }
     for (a = 0; a < 4; ++a) s->principal[a] = (float)q[a];
@@ -9524,20 +9552,14 @@ uint32_t gp_body_number(const gp_world* world, gp_body body) {
    lost its speed, or its particles were added and then refused. */
 static bool gp__body_motion_fits(const gp__body_shape* s, const gp_body_desc* d) {
     const double most = 3.4e38 / 8.0;
-    double reach = 0.0, v = 0.0, w = 0.0;
-    uint32_t k;
+    double v = 0.0, w = 0.0;
     int a;
-    for (k = 0; k < s->particles; ++k) {
-        const float* o = s->offsets + 4 * (size_t)k;
-        double r = sqrt((double)o[0] * o[0] + (double)o[1] * o[1] + (double)o[2] * o[2]);
-        if (r > reach) reach = r;
-    }
     for (a = 0; a < 3; ++a) {
         v += fabs((double)d->velocity[a]);
         w += fabs((double)d->angular_velocity[a]);
         if (s->mass * fabs((double)d->velocity[a]) > most || s->inertia[a] * fabs((double)d->angular_velocity[a]) > most) return false;
     }
-    return v + w * reach <= most;
+    return v + w * s->reach <= most;
 }
 
 gp_result gp_bodies_add(gp_world* world, const gp_body_desc* descs, uint32_t count, gp_body* bodies) {

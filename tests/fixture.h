@@ -39,6 +39,11 @@ void fixture_run(gp_world* w, int frames);
    (NULL: not wanted) gets its shape's info. Returns its handle. */
 gp_body fixture_box_body(gp_world* w, uint32_t phase, const float half[3], const float at[3], const float velocity[3],
                          const float spin[3], gp_body_shape_info* info);
+/* The energy a fluid particle of mass `mass` stores compressed to `density` (J): the work of the
+   clamped equation of state p = k (rho - rho0), p >= 0, from rest, m k (ln r + 1 / r - 1) with
+   r = rho / rho0 above the rest density, 0 below (no tension). The energy tests add it to the
+   kinetic and potential energy. */
+double fixture_compression_energy(const gp_fluid_material* m, double mass, double density);
 /* xorshift64*: the same numbers on every machine for a given seed. */
 uint64_t fixture_random(uint64_t* state);
 /* count words following pattern: random in [0, range) (range 0: any), sorted, reversed, equal. */

@@ -82,6 +82,11 @@ gp_body fixture_box_body(gp_world* w, uint32_t phase, const float half[3], const
     return out;
 }
 
+double fixture_compression_energy(const gp_fluid_material* m, double mass, double density) {
+    double r = density / m->rest_density;
+    return r > 1.0 ? mass * m->stiffness * (log(r) + 1.0 / r - 1.0) : 0.0;
+}
+
 uint64_t fixture_random(uint64_t* state) {
     *state ^= *state >> 12;
     *state ^= *state << 25;

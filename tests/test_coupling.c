@@ -400,9 +400,9 @@ static double coupling_energy(gp_world* w, uint32_t n, int stepped, double* body
     if (stepped) CHECK(gp_particles_read(w, GP_ATTRIBUTE_DENSITY, 0, n, rho) == GP_OK);
     for (k = 0; k < n; ++k) {
         uint32_t kind = info[k].kind & 0xffu;
-        double s2 = (double)v[k].x * v[k].x + (double)v[k].y * v[k].y + (double)v[k].z * v[k].z, r = rho[k] / m.rest_density;
+        double s2 = (double)v[k].x * v[k].x + (double)v[k].y * v[k].y + (double)v[k].z * v[k].z;
         energy += v[k].mass * (0.5 * s2 + 9.81 * p[k].y);
-        if (kind == GP_KIND_FLUID && r > 1.0) energy += v[k].mass * m.stiffness * (log(r) + 1.0 / r - 1.0);
+        if (kind == GP_KIND_FLUID) energy += fixture_compression_energy(&m, v[k].mass, rho[k]);
         if (kind == GP_KIND_RIGID) { y += v[k].mass * p[k].y; mass += v[k].mass; }
     }
     *body_y = mass > 0.0 ? y / mass : NAN;

@@ -856,7 +856,7 @@ static sph_dam_frame sph_dam_read(gp_world* w, uint32_t n, float l0, gp_particle
         if (!isfinite(s2) || !isfinite(p[k].x) || !isfinite(p[k].y) || !isfinite(p[k].z) || !isfinite(r)) { ++f.bad; continue; }
         f.fastest = fmax(f.fastest, sqrt(s2));
         f.energy += v[k].mass * (0.5 * s2 + 9.81 * p[k].y);
-        if (r > 1.0) f.energy += v[k].mass * m.stiffness * (log(r) + 1.0 / r - 1.0);
+        f.energy += fixture_compression_energy(&m, v[k].mass, rho[k]);
         if (p[k].y < 0.02f) f.front = fmax(f.front, p[k].x + 0.5 * l0);
         if (p[k].x < 0.02f) f.height = fmax(f.height, p[k].y + 0.5 * l0);
     }

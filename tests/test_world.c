@@ -222,8 +222,12 @@ static void test_world_hostile_input(void) {
     draw.light[0] = 0.0f;
     draw.radius_scale = -1.0f;
     CHECK(gp_draw_particles(w, &draw) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE));
-    {   /* a closed mesh that encloses nothing: two triangles back to back (flat), a tetrahedron in one point */
-        static const float flat[9] = {0.0f, 0.0f, 0.0f, 0.1f, 0.0f, 0.0f, 0.0f, 0.1f, 0.0f}, point[12] = {0.2f, 0.2f, 0.2f, 0.2f, 0.2f, 0.2f,
+    {   /* a closed mesh that encloses nothing: two triangles back to back (flat, on an axis and tilted),
+           a tetrahedron in one point, a tilted flat one in its plane; a thin tetrahedron is kept */
+        static const float flat[9] = {0.0f, 0.0f, 0.0f, 0.1f, 0.0f, 0.0f, 0.0f, 0.1f, 0.0f},
+                           tilted[9] = {0.0f, 0.0f, 0.0f, 0.1f, 0.05f, 0.03f, 0.02f, 0.1f, 0.07f},
+                           tilted_tetrahedron[12] = {0.0f, 0.0f, 0.0f, 0.1f, 0.05f, 0.03f, 0.02f, 0.1f, 0.07f, 0.12f, 0.15f, 0.1f},
+                           thin[12] = {0.0f, 0.0f, 0.0f, 0.1f, 0.05f, 0.03f, 0.02f, 0.1f, 0.07f, 0.06f, 0.075f, 0.0502f}, point[12] = {0.2f, 0.2f, 0.2f, 0.2f, 0.2f, 0.2f,
                                                                                                  0.2f, 0.2f, 0.2f, 0.2f, 0.2f, 0.2f};
         static const uint32_t back_to_back[6] = {0, 1, 2, 0, 2, 1}, tetrahedron[12] = {0, 1, 2, 0, 3, 1, 0, 2, 3, 1, 3, 2};
         gp_collider_desc mesh;
@@ -231,8 +235,14 @@ static void test_world_hostile_input(void) {
         mesh.shape = GP_SHAPE_MESH;
         mesh.vertices = flat; mesh.vertex_count = 3; mesh.triangles = back_to_back; mesh.triangle_count = 2;
         CHECK(gp_collider_add(w, &mesh, &handle) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_MESH_INVALID));
+        mesh.vertices = tilted;
+        CHECK(gp_collider_add(w, &mesh, &handle) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_MESH_INVALID));
         mesh.vertices = point; mesh.vertex_count = 4; mesh.triangles = tetrahedron; mesh.triangle_count = 4;
         CHECK(gp_collider_add(w, &mesh, &handle) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_MESH_INVALID));
+        mesh.vertices = tilted_tetrahedron;   /* its fourth vertex is the sum of two others: in their plane */
+        CHECK(gp_collider_add(w, &mesh, &handle) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_MESH_INVALID));
+        mesh.vertices = thin;   /* 0.2 mm out of that plane: a solid, if thin */
+        CHECK(gp_collider_add(w, &mesh, &handle) == GP_OK && gp_collider_remove(w, handle) == GP_OK);
     }
     own = gp_world_buffers(w);
     CHECK(gp_buffer_destroy(w, own.position) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_BUFFER_INVALID));
