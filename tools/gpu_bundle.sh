@@ -10,7 +10,8 @@
 # and long, in that order (what the brief asks first comes first): on an H100 (2026-11-27) the
 # tests took about 2 minutes in 8 processes sharing them, tests and examples together 5, the bench
 # 1.5; give `all` 9 minutes. The soak (SOAK_ARGS, default the 0.01 m spacing, every material) is
-# apart: it is long.
+# apart: it is long. For a lease of the device tool (one call, its output in $OUT there):
+#     OUT=/tmp/gpu RUN_SECONDS=560 RUN_TAR=$OUT/logs.tgz sh build/gpu_bundle/run.sh all soak
 set -eu
 make -s build/gp_tests build/bench build/soak examples
 bundle=build/gpu_bundle
@@ -50,12 +51,22 @@ for mode in "$@"; do
     [ "$mode" = all ] && set -- tests bench examples long && break
 done
 start=$(date +%s)
+# RUN_SECONDS: the time the whole run may take (a lease's); each mode's timeouts are cut to what
+# is left and a mode that starts with under 20 s left is skipped, saying so. RUN_TAR: a file to pack
+# $OUT into at the end (the device tool brings back 8 files at most).
+cap() {   # the smaller of $1 and the seconds left
+    [ "${RUN_SECONDS:-0}" -gt 0 ] || { echo "$1"; return; }
+    left=$((RUN_SECONDS - ($(date +%s) - start)))
+    [ "$left" -lt 1 ] && left=1   # timeout 0 would mean none
+    [ "$left" -lt "$1" ] && echo "$left" || echo "$1"
+}
 for mode in "$@"; do
+    if [ "$(cap 20)" -lt 20 ]; then echo "run.sh: $mode skipped: the run's $RUN_SECONDS s are spent"; continue; fi
     case "$mode" in
     tests)
         rm -rf build/test_claims && mkdir -p build/test_claims
         for shard in 1 2 3 4 5 6 7 8; do
-            GP_TEST_CLAIMS=build/test_claims timeout 400 "$here/bin/gp_tests" > "$OUT/gp_tests.$shard.log" 2>&1 &
+            GP_TEST_CLAIMS=build/test_claims timeout "$(cap 400)" "$here/bin/gp_tests" > "$OUT/gp_tests.$shard.log" 2>&1 &
         done
         wait
         cat "$OUT"/gp_tests.*.log | grep -E '^FAIL'
@@ -64,7 +75,7 @@ for mode in "$@"; do
     examples)
         for example in "$here"/bin/examples/*; do
             name=$(basename "$example")
-            if timeout 120 "$example" --headless --frames 3 --out "$OUT/frames/$name" < /dev/null > "$OUT/$name.log" 2>&1 &&
+            if timeout "$(cap 120)" "$example" --headless --frames 3 --out "$OUT/frames/$name" < /dev/null > "$OUT/$name.log" 2>&1 &&
                python3 "$here/check_png.py" "$OUT/frames/$name/frame_0002.png" > /dev/null 2>&1; then
                 echo "ok   example $name"
             else
@@ -75,7 +86,7 @@ for mode in "$@"; do
         while IFS='|' read -r name arguments last awk_test what; do
             case "$name" in ''|'#'*) continue ;; esac
             # shellcheck disable=SC2086
-            if timeout 300 "$here/bin/examples/$name" --headless $arguments --out "$OUT/long/$name" < /dev/null > "$OUT/${name}_long.log" 2>&1 &&
+            if timeout "$(cap 300)" "$here/bin/examples/$name" --headless $arguments --out "$OUT/long/$name" < /dev/null > "$OUT/${name}_long.log" 2>&1 &&
                grep '^frame ' "$OUT/${name}_long.log" | tail -1 | awk "{ exit !($awk_test) }" &&
                ! grep -q 'not finite' "$OUT/${name}_long.log" &&
                python3 "$here/check_png.py" "$OUT/long/$name/frame_$last.png" > /dev/null 2>&1; then
@@ -90,18 +101,20 @@ for mode in "$@"; do
                        "--sizes 4194304 --no-sph --no-dem --no-coupling --no-effects" \
                        "--sph-only" "--dem-only" "--coupling-only" "--effects-only"; do
             # shellcheck disable=SC2086
-            GP_BENCH_MAX_PARTICLES=${GP_BENCH_MAX_PARTICLES:-4194304} timeout 600 "$here/bin/bench" $section >> "$OUT/bench.log" 2>&1 ||
+            GP_BENCH_MAX_PARTICLES=${GP_BENCH_MAX_PARTICLES:-4194304} timeout "$(cap 600)" "$here/bin/bench" $section >> "$OUT/bench.log" 2>&1 ||
                 echo "FAIL bench $section"
             cp build/bench.csv "$OUT/bench$(echo "$section" | tr -cd 'a-z0-9').csv" 2>/dev/null || true
         done
         grep -v '^bench:' "$OUT/bench.log" | tail -60 ;;
     soak)
         # shellcheck disable=SC2086
-        timeout 3000 "$here/bin/soak" ${SOAK_ARGS:---spacings 0.01} > "$OUT/soak.log" 2>&1 || echo "FAIL soak (see $OUT/soak.log)"
+        timeout "$(cap 3000)" "$here/bin/soak" ${SOAK_ARGS:---spacings 0.01} > "$OUT/soak.log" 2>&1 || echo "FAIL soak (see $OUT/soak.log)"
         tail -20 "$OUT/soak.log" ;;
     *) echo "run.sh: no mode $mode (tests, examples, long, bench, soak, all)"; exit 2 ;;
     esac
 done
 echo "run.sh: $* in $(( $(date +%s) - start )) s"
+[ -n "${RUN_TAR:-}" ] && tar czf "$RUN_TAR" -C "$(dirname "$OUT")" "$(basename "$OUT")"
+exit 0
 RUN
 echo "$bundle: $(du -sh "$bundle" | cut -f1); run there: sh $bundle/run.sh [tests|examples|long|bench|soak|all]"
