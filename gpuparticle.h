@@ -271,7 +271,8 @@ typedef enum gp_log_level {
     X(STATS_WAIT_FAILED, "waiting for the step's statistics failed")                                     \
     X(REMOVAL_REFUSED, "a removal named particles not in the store, or a body's or cloth's; none removed") \
     X(IDS_USED_UP, "every id is given and none was given back: nothing was added")                        \
-    X(LAYERS_DROPPED, "a pour or emitter owed more layers in a substep than one lays: the rest dropped")
+    X(LAYERS_DROPPED, "a pour or emitter owed more layers in a substep than one lays: the rest dropped")   \
+    X(STORE_CORRUPT, "gp_particles_check found particles written twice or lost: a driver or memory fault")
 typedef enum gp_log_item {
 #define GP__LOG_ITEM_ENUM(name, text) GP_LOG_ITEM_##name,
     GP_LOG_ITEMS(GP__LOG_ITEM_ENUM)
@@ -431,6 +432,13 @@ GP_API_DECL gp_result gp_particle_count_read(gp_world* world, uint32_t* count);
 /* The slot of each id (GP_NO_SLOT: the id names no particle; it died, or was never given), as of
    the last grid build or add (a wait). */
 GP_API_DECL gp_result gp_particles_slots_read(gp_world* world, const uint32_t* ids, uint32_t count, uint32_t* slots);
+/* The store's audit (a wait): counts into *misplaced the live slots whose particle the id table
+   places elsewhere (or whose id is out of range): particles written twice or over one another,
+   which no call of the library makes; 0 in a healthy world. Non-zero means a driver or memory
+   fault lost particles (NVIDIA's driver did once, 2026-11-27: an upload race): it is logged as an
+   error (GP_LOG_ITEM_STORE_CORRUPT) and the call still returns GP_OK, the count being its answer.
+   One pass over the store; for tests and debug builds, not every frame. */
+GP_API_DECL gp_result gp_particles_check(gp_world* world, uint32_t* misplaced);
 /* Reads of GPU memory that waited for the GPU since the world was made: every _read call and
    the adds and removals the docs say wait. gp_world_step makes none (its statistics arrive two
    steps late, from a copy the GPU finished long before). */
@@ -2884,7 +2892,7 @@ static const char* const gp__file_gp_buffers_glsl[] = {
     "    uint store_died;          // particles the builds took out, since the world was made\n",
     "    uint store_free_head;     // the free-id queue: free_ids[(head + k) % (2 capacity)], k < free_count,\n",
     "    uint store_free_count;    // oldest first\n",
-    "    uint store_check;         // a removal's check: listed or flagged particles it may not remove\n",
+    "    uint store_check;         // scratch counts: a removal's check (particles it may not remove), gp_particles_check's\n",
     "    uint store_dispatch_x;    // glDispatchComputeIndirect's three words: one invocation per slot in use\n",
     "    uint store_dispatch_y;\n",
     "    uint store_dispatch_z;\n",
@@ -4677,6 +4685,24 @@ static const char* const gp__file_store_append_comp[] = {
     "}\n",
     0
 };
+static const char* const gp__file_store_check_comp[] = {
+    "#version 430 core\n",
+    "// store_check: gp_particles_check (section >>store), the store's own audit. Every particle lives\n",
+    "// in one slot, and the id table (slot_of_id, which every append, birth and grid build writes)\n",
+    "// says which: each slot below the count whose id is outside the id space, or whose id the table\n",
+    "// places in another slot, is counted into store_check. A particle written twice (the table keeps\n",
+    "// one of its slots) or over another shows so; 0 in a healthy store. NVIDIA's driver once wrote an\n",
+    "// add's staging before the add before it had read its own, and such particles were lost silently.\n",
+    "layout(local_size_x = GP_GROUP_SIZE) in;\n",
+    "\n",
+    "void main() {\n",
+    "    uint i = gp_global_index();\n",
+    "    if (i >= store_count) return;\n",
+    "    uint id = gp_info[i].x;\n",
+    "    if (id >= 2u * gp_counts.z || slot_of_id[id] != i) atomicAdd(store_check, 1u);\n",
+    "}\n",
+    0
+};
 static const char* const gp__file_store_count_comp[] = {
     "#version 430 core\n",
     "// store_count: the store's count, on the GPU (section >>grid). After a build (u_added 0) it drops\n",
@@ -4844,6 +4870,7 @@ typedef enum gp__shader_file_id {
     GP__FILE_STEP_CLOCK_COMP,
     GP__FILE_STORE_AGE_COMP,
     GP__FILE_STORE_APPEND_COMP,
+    GP__FILE_STORE_CHECK_COMP,
     GP__FILE_STORE_COUNT_COMP,
     GP__FILE_STORE_FREE_COMP,
     GP__FILE_STORE_REMOVE_COMP,
@@ -4913,6 +4940,7 @@ static const gp__shader_file gp__shader_files[GP__FILE_COUNT] = {
     { "step_clock.comp", gp__file_step_clock_comp },
     { "store_age.comp", gp__file_store_age_comp },
     { "store_append.comp", gp__file_store_append_comp },
+    { "store_check.comp", gp__file_store_check_comp },
     { "store_count.comp", gp__file_store_count_comp },
     { "store_free.comp", gp__file_store_free_comp },
     { "store_remove.comp", gp__file_store_remove_comp },
@@ -5397,6 +5425,15 @@ static const gp__shader_range gp__ranges_store_append_comp[] = {
     { GP__FILE_STORE_APPEND_COMP, 5, 17, 224 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
+static const gp__shader_range gp__ranges_store_check_comp[] = {
+    { GP__FILE_STORE_CHECK_COMP, 0, 1, 1 },
+    { GP__FILE_STORE_CHECK_COMP, 1, 6, 39 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
+    { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
+    { GP__FILE_STORE_CHECK_COMP, 7, 8, 221 },
+    { GP__FILE_COUNT, 0, 0, 0 }
+};
 static const gp__shader_range gp__ranges_store_count_comp[] = {
     { GP__FILE_STORE_COUNT_COMP, 0, 1, 1 },
     { GP__FILE_STORE_COUNT_COMP, 1, 10, 39 },
@@ -5467,6 +5504,7 @@ typedef enum gp__program_id {
     GP__PROGRAM_STEP_CLOCK,
     GP__PROGRAM_STORE_AGE,
     GP__PROGRAM_STORE_APPEND,
+    GP__PROGRAM_STORE_CHECK,
     GP__PROGRAM_STORE_COUNT,
     GP__PROGRAM_STORE_FREE,
     GP__PROGRAM_STORE_REMOVE,
@@ -5517,6 +5555,7 @@ static const gp__shader_source gp__shader_sources[GP__SHADER_COUNT] = {
     { "step_clock.comp", GP__GL_COMPUTE_SHADER, gp__ranges_step_clock_comp },
     { "store_age.comp", GP__GL_COMPUTE_SHADER, gp__ranges_store_age_comp },
     { "store_append.comp", GP__GL_COMPUTE_SHADER, gp__ranges_store_append_comp },
+    { "store_check.comp", GP__GL_COMPUTE_SHADER, gp__ranges_store_check_comp },
     { "store_count.comp", GP__GL_COMPUTE_SHADER, gp__ranges_store_count_comp },
     { "store_free.comp", GP__GL_COMPUTE_SHADER, gp__ranges_store_free_comp },
     { "store_remove.comp", GP__GL_COMPUTE_SHADER, gp__ranges_store_remove_comp },
@@ -5615,6 +5654,8 @@ static const gp__binding_plan gp__binding_plans[GP__PROGRAM_COUNT] = {
                                        GP__R(FREE_IDS), GP__R(CELL_START), 0, GP__R(STORE) } },
     { GP__PROGRAM_STORE_APPEND,      { GP__R(POSITION), GP__R(VELOCITY), GP__R(INFO), GP__R(LIFE),
                                        GP__R(FLUID_STATE), GP__R(STAGING), GP__R(SLOT_OF_ID), GP__R(STORE) } },
+    { GP__PROGRAM_STORE_CHECK,       { 0, 0, GP__R(INFO), 0,
+                                       0, 0, GP__R(SLOT_OF_ID), GP__R(STORE) } },
     { GP__PROGRAM_STORE_REMOVE,      { 0, 0, GP__R(INFO), 0,
                                        GP__R(FLAGS), GP__R(STAGING), GP__R(SLOT_OF_ID), GP__R(STORE) } },
     { GP__PROGRAM_STORE_AGE,         { 0, 0, GP__R(INFO), GP__R(LIFE) } },
@@ -5777,7 +5818,8 @@ static int gp__shader_strings(gp__program_id id, const char* prelude, char* defi
     X(COUPLING_DRAG, "coupling_drag") X(COUPLING_DRAG_FLUID, "coupling_drag_fluid")                    \
     X(COUPLING_GUARD, "coupling_guard") X(STEP_CLOCK, "step_clock") X(EFFECTS_COLLIDE, "effects_collide") \
     X(EFFECTS_MOVE, "effects_move") X(STORE_AGE, "store_age") X(STORE_COUNT, "store_count")           \
-    X(STORE_APPEND, "store_append") X(STORE_REMOVE, "store_remove") X(EMITTER_EMIT, "emitter_emit")    \
+    X(STORE_APPEND, "store_append") X(STORE_REMOVE, "store_remove") X(STORE_CHECK, "store_check")      \
+    X(EMITTER_EMIT, "emitter_emit")                                                                       \
     X(EMITTER_SPRAY, "emitter_spray") X(SPRITES, "sprites")
 typedef enum gp__stage {
 #define GP__STAGE_ENUM(name, text) GP__STAGE_##name,
@@ -11394,6 +11436,24 @@ static gp_result gp__check_range(gp_world* w, gp_attribute attribute, uint32_t f
     if (count > 0 && !data) return gp__fail(w, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_NULL,
                                             "the data pointer is NULL for %u particles", count);
     return GP_OK;
+}
+
+gp_result gp_particles_check(gp_world* world, uint32_t* misplaced) {
+    uint32_t timer;
+    if (!world) return gp__no_world(__func__);
+    gp__begin(world, "gp_particles_check");
+    if (!misplaced) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_NULL, "misplaced is NULL"));
+    gp__buffer_zero(world, world->store.words, offsetof(gp__store_words, check), 4);
+    timer = gp__timer_begin(world, GP__STAGE_STORE_CHECK);
+    gp__use(world, GP__PROGRAM_STORE_CHECK);
+    gp__dispatch_store(world);
+    gp__timer_end(world, timer);
+    gp__buffer_download(world, world->store.words, offsetof(gp__store_words, check), 4, misplaced);
+    if (*misplaced)
+        GP__LOG(world, GP_LOG_ERROR, GP_LOG_ITEM_STORE_CORRUPT,
+                "gp_particles_check: %u live slots hold a particle the id table places elsewhere: particles were written "
+                "twice or over one another, and some are lost (a driver or memory fault; the library makes none)", *misplaced);
+    return gp__end(world, GP_OK);
 }
 
 gp_result gp_particles_read(gp_world* world, gp_attribute attribute, uint32_t first, uint32_t count, void* dst) {

@@ -312,7 +312,7 @@ layout(std430, binding = GP_BINDING_STORE) buffer gp_store_block {
     uint store_died;          // particles the builds took out, since the world was made
     uint store_free_head;     // the free-id queue: free_ids[(head + k) % (2 capacity)], k < free_count,
     uint store_free_count;    // oldest first
-    uint store_check;         // a removal's check: listed or flagged particles it may not remove
+    uint store_check;         // scratch counts: a removal's check (particles it may not remove), gp_particles_check's
     uint store_dispatch_x;    // glDispatchComputeIndirect's three words: one invocation per slot in use
     uint store_dispatch_y;
     uint store_dispatch_z;

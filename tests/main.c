@@ -59,6 +59,11 @@ void fixture_run(gp_world* w, int frames) {
         step.dt = 1.0f / 60;
         CHECK(gp_world_step(w, &step) == GP_OK);
     }
+    {   /* and the store holds every particle once (a driver's fault would show here on a GPU) */
+        uint32_t misplaced = 0;
+        CHECK(gp_particles_check(w, &misplaced) == GP_OK);
+        CHECKF(misplaced == 0, "%u particles misplaced in the store after %d frames", misplaced, frames);
+    }
 }
 
 gp_body fixture_box_body(gp_world* w, uint32_t phase, const float half[3], const float at[3], const float velocity[3],

@@ -363,7 +363,7 @@ static void test_store_adds_one_by_one(void) {
         gp_world* w = fixture_grid_world(512, 0.05f, deterministic);
         gp_particle_position got[300];
         gp_particle_info info[300];
-        uint32_t seen[300], i, count = 0, lost = 0, moved = 0;
+        uint32_t seen[300], i, count = 0, lost = 0, moved = 0, misplaced = 0;
         if (!w) return;
         CHECK(gp_gravity_set(w, no_gravity) == GP_OK);
         for (i = 0; i < 300; ++i) {
@@ -373,6 +373,8 @@ static void test_store_adds_one_by_one(void) {
             d.count = 1; d.positions = at; d.radius = 0.001f; d.kind = GP_KIND_EFFECT; d.phase = i % 3;
             CHECK(gp_particles_add(w, &d, NULL) == GP_OK);
         }
+        CHECK(gp_particles_check(w, &misplaced) == GP_OK);
+        CHECKF(misplaced == 0, "deterministic %d: %u of the 300 adds misplaced before any step", deterministic, misplaced);
         store_step(w);
         CHECK(gp_particle_count_read(w, &count) == GP_OK);
         CHECKF(count == 300, "deterministic %d: %u particles live of 300 added", deterministic, count);
@@ -393,11 +395,56 @@ static void test_store_adds_one_by_one(void) {
     }
 }
 
+/* gp_particles_check, the store's audit: a healthy world (adds of several sizes, deaths, a removal,
+   a deterministic build and one that is not) has no misplaced particle; a particle written over
+   another (a slot's info copied onto the next slot's through GL, as NVIDIA's upload race once
+   did) is found, 1 slot, and logged as GP_LOG_ITEM_STORE_CORRUPT; an empty world and NULLs are
+   answered. */
+static void test_store_check_finds_misplaced(void) {
+    int deterministic;
+    for (deterministic = 0; deterministic < 2; ++deterministic) {
+        gp_world* w = fixture_grid_world(1024, 0.05f, deterministic);
+        float xyz[3 * 600];
+        uint32_t i, misplaced = 99, remove_ids[3] = {5, 17, 400};
+        gp_particles_desc d;
+        gp_buffers b;
+        if (!w) return;
+        CHECK(gp_particles_check(w, &misplaced) == GP_OK && misplaced == 0);   /* empty */
+        for (i = 0; i < 3 * 600; ++i) xyz[i] = (float)((i * 7919u) % 1000u) * 0.001f;
+        memset(&d, 0, sizeof d);
+        d.positions = xyz; d.kind = GP_KIND_EFFECT; d.radius = 0.001f;
+        d.count = 500; d.lifetime = 0.0f;
+        CHECK(gp_particles_add(w, &d, NULL) == GP_OK);
+        d.count = 1; d.positions = xyz + 3 * 500;
+        CHECK(gp_particles_add(w, &d, NULL) == GP_OK);
+        d.count = 99; d.positions = xyz + 3 * 501; d.lifetime = 0.02f;   /* die in the second step */
+        CHECK(gp_particles_add(w, &d, NULL) == GP_OK);
+        CHECK(gp_particles_check(w, &misplaced) == GP_OK);
+        CHECKF(misplaced == 0, "deterministic %d: %u misplaced after the adds", deterministic, misplaced);
+        CHECK(gp_particles_remove(w, remove_ids, 3) == GP_OK);
+        for (i = 0; i < 3; ++i) store_step(w);
+        CHECK(gp_particles_check(w, &misplaced) == GP_OK);
+        CHECKF(misplaced == 0, "deterministic %d: %u misplaced after deaths, a removal and builds", deterministic, misplaced);
+        b = gp_world_buffers(w);   /* slot 1's info over slot 2's: its particle twice, slot 2's lost */
+        glBindBuffer(GL_COPY_READ_BUFFER, b.info);
+        glBindBuffer(GL_COPY_WRITE_BUFFER, b.info);
+        glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 16, 32, 16);
+        glBindBuffer(GL_COPY_READ_BUFFER, 0);
+        glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+        CHECK(gp_particles_check(w, &misplaced) == GP_OK);
+        CHECKF(misplaced == 1 && fixture_logged_item(GP_LOG_ITEM_STORE_CORRUPT),
+               "deterministic %d: a particle written over another: %u misplaced (1 due)", deterministic, misplaced);
+        CHECK(gp_particles_check(w, NULL) == GP_ERROR_INVALID_ARGUMENT && gp_particles_check(NULL, &misplaced) != GP_OK);
+        gp_world_destroy(w);
+    }
+}
+
 const gp_test_case store_tests[] = {
     {"store_lifetimes_die_on_time", test_store_lifetimes_die_on_time},
     {"store_remove", test_store_remove},
     {"store_refill_and_ids", test_store_refill_and_ids},
     {"store_adds_one_by_one", test_store_adds_one_by_one},
+    {"store_check_finds_misplaced", test_store_check_finds_misplaced},
     {"store_deterministic_with_deaths", test_store_deterministic_with_deaths},
     {"store_misuse", test_store_misuse},
 };
