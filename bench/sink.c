@@ -47,7 +47,11 @@
    body's push with the fluid particle's own pressure only, no mirror: the cube of 1,200 sinks
    3.1 cm in 0.47 s at the default 2 spacings (1.1 cm as the library stands) and 7 cm at
    --reach 3 (0.25 m/s and rising at 0.47 s), but the fluid then settles 0.6 of a spacing from a
-   body's particles instead of one, and tests/test_coupling.c's floating box floats 19% deep. */
+   body's particles instead of one, and tests/test_coupling.c's floating box floats 19% deep.
+   The second session of 2026-11-27 (README's issue 10 section has the energy figures): at
+   --reach 3 with the mirror's form as shipped the cube of 1,200 hovers (0.2 mm in 0.5 s), with the
+   solids once in the continuity model's rate it sinks at 0.22 m/s (5.7 cm in 0.5 s); without the
+   solids' hydrostatic continuation at the default reach it still hovers (4 mm in 0.5 s). */
 #define GPUPARTICLE_IMPLEMENTATION
 #include "gpuparticle.h"
 #include "gp_egl.h"
