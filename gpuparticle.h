@@ -1947,6 +1947,43 @@ static const char* const gp__file_coupling_guard_comp[] = {
     "}\n",
     0
 };
+static const char* const gp__file_coupling_pressure_comp[] = {
+    "#version 430 core\n",
+    "// coupling_pressure: each solid particle's pressure (Adami et al. 2012's wall pressure), the\n",
+    "// fluid's around it continued hydrostatically and weighted by the density kernel,\n",
+    "//   p_b = sum_f W_bf (p_f + rho_f g . (x_b - x_f)) / sum_f W_bf, at least 0 (0 with no fluid near),\n",
+    "// into the pressure half of its density slot (gp_density[b].y; .x stays 0: not fluid), which the\n",
+    "// fluid's force (sph_force) and the solid's (coupling_solid) push with. Runs after the fluid's\n",
+    "// density passes and before its force.\n",
+    "layout(local_size_x = GP_GROUP_SIZE) in;\n",
+    "\n",
+    "void gp_pressure_term(uint k, uint end, vec3 b, uint slot, ivec3 cell, inout vec2 sum) {\n",
+    "    if (k >= end || k == slot) return;\n",
+    "    vec3 q = gp_position[k].xyz;\n",
+    "    vec3 d = b - q;\n",
+    "    float r2 = dot(d, d);\n",
+    "    vec2 rho_p = gp_density[k];\n",
+    "    if (rho_p.x <= 0.0 || !gp_grid_same_cell(q, cell)) return;   // not fluid\n",
+    "    uint m = gp_material_of(gp_info[k]);\n",
+    "    vec4 kernel = gp_fluids[m].kernel;\n",
+    "    if (r2 >= kernel.w) return;\n",
+    "    sum += gp_poly6_of(kernel.x, kernel.w, r2) * vec2(rho_p.y + rho_p.x * dot(gp_gravity.xyz, d), 1.0);\n",
+    "}\n",
+    "\n",
+    "void main() {\n",
+    "    uint i = gp_global_index();\n",
+    "    if (i >= gp_counts.x) return;\n",
+    "    vec4 p = gp_position[i];\n",
+    "    uint kind = gp_kind_of(gp_info[i]);\n",
+    "    if (!gp_is_solid(kind) || !gp_finite3(p.xyz)) return;\n",
+    "    vec2 sum = vec2(0.0);\n",
+    "    vec3 gp_center = p.xyz;\n",
+    "#define GP_NEIGHBOR_VISIT(k, end, cell) gp_pressure_term(k, end, p.xyz, i, cell, sum)\n",
+    "#define GP_NEIGHBOR_BATCH 8\n",
+    "    gp_density[i] = vec2(0.0, sum.y > 0.0 ? max(sum.x / sum.y, 0.0) : 0.0);\n",
+    "}\n",
+    0
+};
 static const char* const gp__file_coupling_solid_comp[] = {
     "#version 430 core\n",
     "// coupling_solid: the force the fluid puts on every solid particle (grains, rigid bodies'\n",
@@ -1960,7 +1997,7 @@ static const char* const gp__file_coupling_solid_comp[] = {
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
     "\n",
     "// What solid particle b needs of itself in the loop.\n",
-    "struct gp_solid { vec3 p; vec3 v; float r; uint kind; uint slot; };\n",
+    "struct gp_solid { vec3 p; vec3 v; float r; float pressure; uint kind; uint slot; };\n",
     "\n",
     "// Subtracts the force that solid b puts on candidate slot k when k is a fluid particle within its\n",
     "// material's smoothing radius.\n",
@@ -1976,7 +2013,7 @@ static const char* const gp__file_coupling_solid_comp[] = {
     "    if (r2 >= kernel.w) return;\n",
     "    vec4 v = gp_velocity[k];\n",
     "    vec3 pressure = vec3(0.0), viscosity = vec3(0.0);\n",
-    "    gp_coupling_terms(shape.y, kernel.y, kernel.z, shape.z, d, r2, v.xyz, rho_p.y, b.v,\n",
+    "    gp_coupling_terms(shape.y, kernel.y, kernel.z, shape.z, d, r2, v.xyz, rho_p.y, b.v, b.pressure,\n",
     "                      gp_solid_mass(gp_solid_scale(gp_fluids[m].flow.z, shape.x), kernel.w, b.r, b.kind), pressure, viscosity);\n",
     "    force -= (v.w / rho_p.x) * (pressure + gp_fluids[m].flow.x * shape.z * viscosity);\n",
     "}\n",
@@ -1993,6 +2030,7 @@ static const char* const gp__file_coupling_solid_comp[] = {
     "    b.v = v.xyz;\n",
     "    b.r = p.w;\n",
     "    b.slot = i;\n",
+    "    b.pressure = gp_density[i].y;\n",
     "    vec3 force = vec3(0.0);\n",
     "    vec3 gp_center = b.p;\n",
     "#define GP_NEIGHBOR_VISIT(k, end, cell) gp_solid_term(k, end, b, cell, force)\n",
@@ -3008,13 +3046,18 @@ static const char* const gp__file_gp_coupling_glsl[] = {
     "// material's lattice-scaled mass, so that a fluid particle beside a body sampled at the fluid's\n",
     "// spacing sees the rest density). A rigid particle fills the voxel of its body's shape, (2 r)^3;\n",
     "// a grain its sphere, pi (2 r)^3 / 6, so that a lone grain feels Archimedes' buoyancy for its own\n",
-    "// volume and a bed of grains leaves its pores to the fluid. Its pressure is the fluid's continued\n",
-    "// hydrostatically, p_b = p_i + rho0 g . (x_b - x_i), never below 0; its velocity its own. Its\n",
-    "// terms enter the fluid's density (sph_density), density rate (sph_continuity) and\n",
-    "// force (sph_force); in the density rate twice, as the walls' (gp_sph.glsl): pushing with the\n",
-    "// particle's own pressure it stands for the particle's mirror image, which closes on it at twice\n",
-    "// the speed, so that what the pair's pressure does is what the density stores (counted once, it\n",
-    "// would feed energy in at every contact, as the walls' did); the equal and opposite force on b is summed by coupling_solid, from the same\n",
+    "// volume and a bed of grains leaves its pores to the fluid. Its pressure p_b is its own, one value\n",
+    "// a substep: the fluid's around it continued hydrostatically and weighted by the density kernel\n",
+    "// (coupling_pressure, after Adami et al. 2012's wall particles), never below 0; its velocity its\n",
+    "// own. (It was the pressure of each fluid neighbour i continued to b, p_i - rho0 g . (x_i - x_b), a\n",
+    "// pair's own: a force whose curl, g x grad W, fed energy into a flow around a body, 0.0015 J in\n",
+    "// coupling_energy_never_grows against 0.0012 J now, and held a body of 1,200 in water where it\n",
+    "// now sinks, if slowly.) Its terms enter the fluid's density (sph_density), density rate\n",
+    "// (sph_continuity) and force (sph_force); in the density rate twice, as the walls' (gp_sph.glsl):\n",
+    "// the pair pushes with p_i + p_b, and p_b follows p_i as a mirror image's pressure would, which\n",
+    "// closes on the particle at twice the speed, so that what the pair's pressure does is what the\n",
+    "// density stores (counted once, it fed energy in at every contact: 0.008 J there); the equal and\n",
+    "// opposite force on b is summed by coupling_solid, from the same\n",
     "// functions, so that the pair's forces cancel to the float rounding. Needs gp_sph.glsl first.\n",
     "\n",
     "// A grain narrower than a fluid material's smoothing radius re (re2 = re^2) is one particle the\n",
@@ -3041,13 +3084,12 @@ static const char* const gp__file_gp_coupling_glsl[] = {
     "\n",
     "// The pair's pressure and viscosity sums for fluid particle i (at p, velocity vi, pressure pi, of\n",
     "// a material with smoothing radius re, kernel coefficients spiky and laplacian, rest density\n",
-    "// rho0) and solid b (at q, velocity vb, mass mb), in sph_force's form: i's acceleration gains\n",
+    "// rho0) and solid b (at q, velocity vb, pressure pb, mass mb), in sph_force's form: i's acceleration gains\n",
     "// (pressure + mu viscosity) / rho_i, its force m_i times that, and b's force is minus i's.\n",
     "// d = p - q, with 0 < r2 = |d|^2 < re^2.\n",
     "void gp_coupling_terms(float re, float spiky, float laplacian, float rho0, vec3 d, float r2, vec3 vi, float pi, vec3 vb,\n",
-    "                       float mb, inout vec3 pressure, inout vec3 viscosity) {\n",
+    "                       float pb, float mb, inout vec3 pressure, inout vec3 viscosity) {\n",
     "    float r = sqrt(r2), x = re - r, volume = mb / rho0;\n",
-    "    float pb = max(pi - rho0 * dot(gp_gravity.xyz, d), 0.0);\n",
     "    pressure += (volume * (pi + pb) * spiky * x * x / r) * d;\n",
     "    viscosity += (volume * laplacian * x) * (vb - vi);\n",
     "}\n",
@@ -4376,7 +4418,7 @@ static const char* const gp__file_sph_force_comp[] = {
     "    if (rho_p.x <= 0.0) {   // not fluid: a solid is a boundary particle (gp_coupling.glsl)\n",
     "        uint kind = gp_kind_of(gp_info[k]);\n",
     "        if (gp_is_solid(kind))\n",
-    "            gp_coupling_terms(s.re, s.spiky, s.laplacian, s.rho0, d, r2, s.v, s.pressure, v.xyz,\n",
+    "            gp_coupling_terms(s.re, s.spiky, s.laplacian, s.rho0, d, r2, s.v, s.pressure, v.xyz, rho_p.y,\n",
     "                              gp_solid_mass(s.solid, s.re2, gp_position[k].w, kind), pressure, viscosity);\n",
     "        return;\n",
     "    }\n",
@@ -4815,6 +4857,7 @@ typedef enum gp__shader_file_id {
     GP__FILE_COUPLING_DRAG_COMP,
     GP__FILE_COUPLING_DRAG_FLUID_COMP,
     GP__FILE_COUPLING_GUARD_COMP,
+    GP__FILE_COUPLING_PRESSURE_COMP,
     GP__FILE_COUPLING_SOLID_COMP,
     GP__FILE_DEM_CONTACT_COMP,
     GP__FILE_DEM_INTEGRATE_COMP,
@@ -4885,6 +4928,7 @@ static const gp__shader_file gp__shader_files[GP__FILE_COUNT] = {
     { "coupling_drag.comp", gp__file_coupling_drag_comp },
     { "coupling_drag_fluid.comp", gp__file_coupling_drag_fluid_comp },
     { "coupling_guard.comp", gp__file_coupling_guard_comp },
+    { "coupling_pressure.comp", gp__file_coupling_pressure_comp },
     { "coupling_solid.comp", gp__file_coupling_solid_comp },
     { "dem_contact.comp", gp__file_dem_contact_comp },
     { "dem_integrate.comp", gp__file_dem_integrate_comp },
@@ -5001,11 +5045,11 @@ static const gp__shader_range gp__ranges_coupling_drag_comp[] = {
     { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
-    { GP__FILE_GP_COUPLING_GLSL, 0, 50, 1 },
+    { GP__FILE_GP_COUPLING_GLSL, 0, 54, 1 },
     { GP__FILE_GP_FLUID_SAMPLE_GLSL, 0, 44, 1 },
-    { GP__FILE_COUPLING_DRAG_COMP, 50, 27, 853 },
+    { GP__FILE_COUPLING_DRAG_COMP, 50, 27, 857 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_COUPLING_DRAG_COMP, 77, 23, 951 },
+    { GP__FILE_COUPLING_DRAG_COMP, 77, 23, 955 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_coupling_drag_fluid_comp[] = {
@@ -5019,10 +5063,10 @@ static const gp__shader_range gp__ranges_coupling_drag_fluid_comp[] = {
     { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
-    { GP__FILE_GP_COUPLING_GLSL, 0, 50, 1 },
-    { GP__FILE_COUPLING_DRAG_FLUID_COMP, 8, 36, 764 },
+    { GP__FILE_GP_COUPLING_GLSL, 0, 54, 1 },
+    { GP__FILE_COUPLING_DRAG_FLUID_COMP, 8, 36, 768 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_COUPLING_DRAG_FLUID_COMP, 44, 2, 871 },
+    { GP__FILE_COUPLING_DRAG_FLUID_COMP, 44, 2, 875 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_coupling_guard_comp[] = {
@@ -5036,10 +5080,26 @@ static const gp__shader_range gp__ranges_coupling_guard_comp[] = {
     { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
-    { GP__FILE_GP_COUPLING_GLSL, 0, 50, 1 },
-    { GP__FILE_COUPLING_GUARD_COMP, 23, 36, 777 },
+    { GP__FILE_GP_COUPLING_GLSL, 0, 54, 1 },
+    { GP__FILE_COUPLING_GUARD_COMP, 23, 36, 781 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_COUPLING_GUARD_COMP, 59, 6, 884 },
+    { GP__FILE_COUPLING_GUARD_COMP, 59, 6, 888 },
+    { GP__FILE_COUNT, 0, 0, 0 }
+};
+static const gp__shader_range gp__ranges_coupling_pressure_comp[] = {
+    { GP__FILE_COUPLING_PRESSURE_COMP, 0, 1, 1 },
+    { GP__FILE_COUPLING_PRESSURE_COMP, 1, 6, 42 },
+    { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
+    { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
+    { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
+    { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
+    { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
+    { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
+    { GP__FILE_COUPLING_PRESSURE_COMP, 7, 25, 710 },
+    { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
+    { GP__FILE_COUPLING_PRESSURE_COMP, 32, 2, 806 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_coupling_solid_comp[] = {
@@ -5053,10 +5113,10 @@ static const gp__shader_range gp__ranges_coupling_solid_comp[] = {
     { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
-    { GP__FILE_GP_COUPLING_GLSL, 0, 50, 1 },
-    { GP__FILE_COUPLING_SOLID_COMP, 9, 40, 766 },
+    { GP__FILE_GP_COUPLING_GLSL, 0, 54, 1 },
+    { GP__FILE_COUPLING_SOLID_COMP, 9, 41, 770 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_COUPLING_SOLID_COMP, 49, 2, 877 },
+    { GP__FILE_COUPLING_SOLID_COMP, 50, 2, 882 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_dem_contact_comp[] = {
@@ -5298,10 +5358,10 @@ static const gp__shader_range gp__ranges_sph_continuity_comp[] = {
     { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
-    { GP__FILE_GP_COUPLING_GLSL, 0, 50, 1 },
-    { GP__FILE_SPH_CONTINUITY_COMP, 13, 62, 770 },
+    { GP__FILE_GP_COUPLING_GLSL, 0, 54, 1 },
+    { GP__FILE_SPH_CONTINUITY_COMP, 13, 62, 774 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_CONTINUITY_COMP, 75, 26, 903 },
+    { GP__FILE_SPH_CONTINUITY_COMP, 75, 26, 907 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_density_comp[] = {
@@ -5315,10 +5375,10 @@ static const gp__shader_range gp__ranges_sph_density_comp[] = {
     { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
-    { GP__FILE_GP_COUPLING_GLSL, 0, 50, 1 },
-    { GP__FILE_SPH_DENSITY_COMP, 7, 29, 763 },
+    { GP__FILE_GP_COUPLING_GLSL, 0, 54, 1 },
+    { GP__FILE_SPH_DENSITY_COMP, 7, 29, 767 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_DENSITY_COMP, 36, 5, 863 },
+    { GP__FILE_SPH_DENSITY_COMP, 36, 5, 867 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_force_comp[] = {
@@ -5332,10 +5392,10 @@ static const gp__shader_range gp__ranges_sph_force_comp[] = {
     { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
-    { GP__FILE_GP_COUPLING_GLSL, 0, 50, 1 },
-    { GP__FILE_SPH_FORCE_COMP, 17, 62, 774 },
+    { GP__FILE_GP_COUPLING_GLSL, 0, 54, 1 },
+    { GP__FILE_SPH_FORCE_COMP, 17, 62, 778 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_FORCE_COMP, 79, 8, 907 },
+    { GP__FILE_SPH_FORCE_COMP, 79, 8, 911 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_integrate_comp[] = {
@@ -5474,6 +5534,7 @@ typedef enum gp__program_id {
     GP__PROGRAM_COUPLING_DRAG,
     GP__PROGRAM_COUPLING_DRAG_FLUID,
     GP__PROGRAM_COUPLING_GUARD,
+    GP__PROGRAM_COUPLING_PRESSURE,
     GP__PROGRAM_COUPLING_SOLID,
     GP__PROGRAM_DEM_CONTACT,
     GP__PROGRAM_DEM_INTEGRATE,
@@ -5525,6 +5586,7 @@ static const gp__shader_source gp__shader_sources[GP__SHADER_COUNT] = {
     { "coupling_drag.comp", GP__GL_COMPUTE_SHADER, gp__ranges_coupling_drag_comp },
     { "coupling_drag_fluid.comp", GP__GL_COMPUTE_SHADER, gp__ranges_coupling_drag_fluid_comp },
     { "coupling_guard.comp", GP__GL_COMPUTE_SHADER, gp__ranges_coupling_guard_comp },
+    { "coupling_pressure.comp", GP__GL_COMPUTE_SHADER, gp__ranges_coupling_pressure_comp },
     { "coupling_solid.comp", GP__GL_COMPUTE_SHADER, gp__ranges_coupling_solid_comp },
     { "dem_contact.comp", GP__GL_COMPUTE_SHADER, gp__ranges_dem_contact_comp },
     { "dem_integrate.comp", GP__GL_COMPUTE_SHADER, gp__ranges_dem_integrate_comp },
@@ -5695,6 +5757,8 @@ static const gp__binding_plan gp__binding_plans[GP__PROGRAM_COUNT] = {
                                        GP__R(ACCELERATION), GP__R(SLOT_OF_ID), GP__R(OFFSETS), GP__R(STATS) } },
     { GP__PROGRAM_BODY_PARTICLES,    { GP__R(POSITION), GP__R(VELOCITY), GP__R(INFO), GP__R(BODIES),
                                        GP__R(ACCELERATION), GP__R(SLOT_OF_ID), GP__R(OFFSETS), GP__R(STATS) } },
+    { GP__PROGRAM_COUPLING_PRESSURE, { GP__R(POSITION), 0, GP__R(INFO), GP__R(DENSITY),
+                                       0, GP__R(CELL_START), GP__R(FIELDS), GP__R(STATS) } },
     { GP__PROGRAM_COUPLING_SOLID,    { GP__R(POSITION), GP__R(VELOCITY), GP__R(INFO), GP__R(DENSITY),
                                        GP__R(ACCELERATION), GP__R(CELL_START), GP__R(FIELDS), GP__R(STATS) } },
     { GP__PROGRAM_COUPLING_DRAG,     { GP__R(POSITION), GP__R(VELOCITY), GP__R(INFO), GP__R(DRAG),
@@ -5815,6 +5879,7 @@ static int gp__shader_strings(gp__program_id id, const char* prelude, char* defi
     X(SPH_INTEGRATE, "sph_integrate") X(DEM_CONTACT, "dem_contact") X(DEM_WALLS, "dem_walls")          \
     X(DEM_INTEGRATE, "dem_integrate") X(GRID_CARRY, "grid_carry")                                      \
     X(BODY_UPDATE, "body_update") X(BODY_PARTICLES, "body_particles") X(COUPLING_SOLID, "coupling_solid") \
+    X(COUPLING_PRESSURE, "coupling_pressure")                                                          \
     X(COUPLING_DRAG, "coupling_drag") X(COUPLING_DRAG_FLUID, "coupling_drag_fluid")                    \
     X(COUPLING_GUARD, "coupling_guard") X(STEP_CLOCK, "step_clock") X(EFFECTS_COLLIDE, "effects_collide") \
     X(EFFECTS_MOVE, "effects_move") X(STORE_AGE, "store_age") X(STORE_COUNT, "store_count")           \
@@ -8278,11 +8343,14 @@ gp_result gp_boundary_distance(gp_world* world, const float* points, uint32_t co
 }
 
 /* >>sph ====================================================================================
-   Weakly compressible SPH (paper 001) on the shared grid. A substep (gp__fluid_forces, then gp__fluid_move):
+   Weakly compressible SPH (paper 001) on the shared grid. A substep (gp__fluid_density,
+   gp__fluid_force, then gp__fluid_move):
      1. gp__grid_build: the store in cell order;
      2. sph_density: rho and p per particle of a summation material into the 8-byte spare
         (eqs. 4, 5, 10, 13); sph_continuity, when a material carries its density (fluid_state,
         reordered with the velocities), the same for its particles from the continuity equation;
+        then, with solids about, section >>coupling's coupling_pressure gives each solid particle
+        its pressure (in the same spare);
      3. sph_force: acceleration into the 16-byte spare (eqs. 6-9, the walls' pressure and
         viscosity, gravity, user forces);
      4. sph_integrate: symplectic or explicit Euler (eq. 14), then particles out of walls (eq. 11);
@@ -8756,25 +8824,29 @@ static gp_result gp__pours_run(gp_world* w, float h) {
 
 /* ---- the substep ---- */
 
-/* The fluid's stages of a substep, after the grid build (section >>step): gp__fluid_forces, then
-   once every system's forces are in, gp__fluid_move. They run when there is fluid, or no grains
-   either (so that gp_fluid_compute and the statistics see zeros). */
+/* The fluid's stages of a substep, after the grid build (section >>step): gp__fluid_density and
+   gp__fluid_force, then once every system's forces are in, gp__fluid_move. They run when there
+   is fluid, or no grains either (so that gp_fluid_compute and the statistics see zeros). */
 static bool gp__fluid_runs(const gp_world* w) { return w->fluid.phases || !w->dem.phases; }
 
-/* The fluid's forces: density (summation or continuity) and acceleration, the solids as boundary
-   particles (gp_coupling.glsl). */
-static void gp__fluid_forces(gp_world* w) {
-    if (gp__fluid_runs(w)) {
-        gp__stage_run(w, GP__STAGE_SPH_DENSITY, GP__PROGRAM_SPH_DENSITY);
-        if (w->fluid.state)   /* some material has carried its density: its particles' pass */
-            gp__stage_run(w, GP__STAGE_SPH_CONTINUITY, GP__PROGRAM_SPH_CONTINUITY);
-        gp__stage_run(w, GP__STAGE_SPH_FORCE, GP__PROGRAM_SPH_FORCE);
-    }
+/* The fluid's density (summation or continuity) and pressure, the solids as boundary particles
+   (gp_coupling.glsl). */
+static void gp__fluid_density(gp_world* w) {
+    if (!gp__fluid_runs(w)) return;
+    gp__stage_run(w, GP__STAGE_SPH_DENSITY, GP__PROGRAM_SPH_DENSITY);
+    if (w->fluid.state)   /* some material has carried its density: its particles' pass */
+        gp__stage_run(w, GP__STAGE_SPH_CONTINUITY, GP__PROGRAM_SPH_CONTINUITY);
+}
+
+/* The fluid's acceleration from those pressures, the solids pushing with theirs (section
+   >>coupling's coupling_pressure, which runs between the two). */
+static void gp__fluid_force(gp_world* w) {
+    if (gp__fluid_runs(w)) gp__stage_run(w, GP__STAGE_SPH_FORCE, GP__PROGRAM_SPH_FORCE);
     w->fluid.valid = true;
     w->fluid.count = w->count;
 }
 
-/* The fluid's move by the accelerations of gp__fluid_forces. */
+/* The fluid's move by the accelerations of gp__fluid_force. */
 static void gp__fluid_move(gp_world* w) {
     if (!gp__fluid_runs(w)) return;
     gp__stage_run(w, GP__STAGE_SPH_INTEGRATE, GP__PROGRAM_SPH_INTEGRATE);
@@ -9825,6 +9897,13 @@ static gp_result gp__coupling_substep(gp_world* w) {
     return GP_OK;
 }
 
+/* Between the fluid's density and its force: every solid particle's pressure (coupling_pressure),
+   which the fluid's force and coupling_solid push with. */
+static void gp__coupling_pressure(gp_world* w) {
+    if (!w->fluid.phases || !w->dem.phases) return;
+    gp__stage_run(w, GP__STAGE_COUPLING_PRESSURE, GP__PROGRAM_COUPLING_PRESSURE);
+}
+
 /* The guard, after every system has moved its particles: no fluid particle ends the substep
    inside a grain or a body. */
 static void gp__coupling_guard(gp_world* w) {
@@ -10550,7 +10629,9 @@ static gp_result gp__world_substep(gp_world* w, float h, bool integrate) {
     }
     if ((r = gp__grid_build(w)) != GP_OK) return r;  /* the one grid over every kind, the store compacted (>>grid) */
     gp__stats_reset(w);
-    gp__fluid_forces(w);                             /* SPH density and forces, solids as boundary (>>sph) */
+    gp__fluid_density(w);                            /* SPH density and pressure, solids as boundary (>>sph) */
+    gp__coupling_pressure(w);                        /* the solids' pressure, from the fluid around them (>>coupling) */
+    gp__fluid_force(w);                              /* SPH forces, the solids pushing with it (>>sph) */
     if ((r = gp__dem_contacts(w)) != GP_OK) return r;   /* contacts of grains and rigid particles (>>dem) */
     if ((r = gp__coupling_substep(w)) != GP_OK) return r;   /* the solids' share of the fluid's forces, the grains' drag (>>coupling) */
     if (integrate) {                                 /* every force is in: the moves */

@@ -727,13 +727,18 @@ gp_wall gp_walls(uint m, vec3 p) {
 // material's lattice-scaled mass, so that a fluid particle beside a body sampled at the fluid's
 // spacing sees the rest density). A rigid particle fills the voxel of its body's shape, (2 r)^3;
 // a grain its sphere, pi (2 r)^3 / 6, so that a lone grain feels Archimedes' buoyancy for its own
-// volume and a bed of grains leaves its pores to the fluid. Its pressure is the fluid's continued
-// hydrostatically, p_b = p_i + rho0 g . (x_b - x_i), never below 0; its velocity its own. Its
-// terms enter the fluid's density (sph_density), density rate (sph_continuity) and
-// force (sph_force); in the density rate twice, as the walls' (gp_sph.glsl): pushing with the
-// particle's own pressure it stands for the particle's mirror image, which closes on it at twice
-// the speed, so that what the pair's pressure does is what the density stores (counted once, it
-// would feed energy in at every contact, as the walls' did); the equal and opposite force on b is summed by coupling_solid, from the same
+// volume and a bed of grains leaves its pores to the fluid. Its pressure p_b is its own, one value
+// a substep: the fluid's around it continued hydrostatically and weighted by the density kernel
+// (coupling_pressure, after Adami et al. 2012's wall particles), never below 0; its velocity its
+// own. (It was the pressure of each fluid neighbour i continued to b, p_i - rho0 g . (x_i - x_b), a
+// pair's own: a force whose curl, g x grad W, fed energy into a flow around a body, 0.0015 J in
+// coupling_energy_never_grows against 0.0012 J now, and held a body of 1,200 in water where it
+// now sinks, if slowly.) Its terms enter the fluid's density (sph_density), density rate
+// (sph_continuity) and force (sph_force); in the density rate twice, as the walls' (gp_sph.glsl):
+// the pair pushes with p_i + p_b, and p_b follows p_i as a mirror image's pressure would, which
+// closes on the particle at twice the speed, so that what the pair's pressure does is what the
+// density stores (counted once, it fed energy in at every contact: 0.008 J there); the equal and
+// opposite force on b is summed by coupling_solid, from the same
 // functions, so that the pair's forces cancel to the float rounding. Needs gp_sph.glsl first.
 
 // A grain narrower than a fluid material's smoothing radius re (re2 = re^2) is one particle the
@@ -760,13 +765,12 @@ float gp_solid_mass(float scale, float re2, float r, uint kind) {
 
 // The pair's pressure and viscosity sums for fluid particle i (at p, velocity vi, pressure pi, of
 // a material with smoothing radius re, kernel coefficients spiky and laplacian, rest density
-// rho0) and solid b (at q, velocity vb, mass mb), in sph_force's form: i's acceleration gains
+// rho0) and solid b (at q, velocity vb, pressure pb, mass mb), in sph_force's form: i's acceleration gains
 // (pressure + mu viscosity) / rho_i, its force m_i times that, and b's force is minus i's.
 // d = p - q, with 0 < r2 = |d|^2 < re^2.
 void gp_coupling_terms(float re, float spiky, float laplacian, float rho0, vec3 d, float r2, vec3 vi, float pi, vec3 vb,
-                       float mb, inout vec3 pressure, inout vec3 viscosity) {
+                       float pb, float mb, inout vec3 pressure, inout vec3 viscosity) {
     float r = sqrt(r2), x = re - r, volume = mb / rho0;
-    float pb = max(pi - rho0 * dot(gp_gravity.xyz, d), 0.0);
     pressure += (volume * (pi + pb) * spiky * x * x / r) * d;
     viscosity += (volume * laplacian * x) * (vb - vi);
 }
@@ -789,7 +793,7 @@ void gp_force_term(uint k, uint end, gp_self s, ivec3 cell, inout vec3 pressure,
     if (rho_p.x <= 0.0) {   // not fluid: a solid is a boundary particle (gp_coupling.glsl)
         uint kind = gp_kind_of(gp_info[k]);
         if (gp_is_solid(kind))
-            gp_coupling_terms(s.re, s.spiky, s.laplacian, s.rho0, d, r2, s.v, s.pressure, v.xyz,
+            gp_coupling_terms(s.re, s.spiky, s.laplacian, s.rho0, d, r2, s.v, s.pressure, v.xyz, rho_p.y,
                               gp_solid_mass(s.solid, s.re2, gp_position[k].w, kind), pressure, viscosity);
         return;
     }

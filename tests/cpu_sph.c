@@ -410,14 +410,11 @@ static double sph_solid_mass(const cpu_sph_material* m, double r) {
 }
 
 /* gp_coupling_terms: the pressure (terms 0-2) and viscosity (3-5, without mu) sums that solid b
-   (velocity vb, mass mb) adds for fluid particle i of material m (velocity vi, pressure pi),
-   with d = x_i - x_b at length len (0 < len < re): volume mb / rho0, the fluid's pressure continued
-   hydrostatically p_b = max(p_i - rho0 g . d, 0). */
+   (velocity vb, pressure pb, mass mb) adds for fluid particle i of material m (velocity vi,
+   pressure pi), with d = x_i - x_b at length len (0 < len < re): volume mb / rho0. */
 static void sph_coupling_terms(const cpu_sph_material* m, const struct sph_kernel* K, const double d[3], double len,
-                               const double vi[3], double pi, const double vb[3], double mb, const double gravity[3],
-                               double terms[6]) {
+                               const double vi[3], double pi, const double vb[3], double pb, double mb, double terms[6]) {
     double volume = mb / m->rest_density, x = K->re - len, c;
-    double pb = fmax(pi - m->rest_density * (gravity[0] * d[0] + gravity[1] * d[1] + gravity[2] * d[2]), 0.0);
     int a;
     c = volume * (pi + pb) * K->spiky * x * x / len;
     for (a = 0; a < 3; ++a) { terms[a] = c * d[a]; terms[3 + a] = volume * K->visc * x * (vb[a] - vi[a]); }
@@ -534,7 +531,7 @@ static void sph_force(sph_work* w, sph_visit* v) {
         if (w->solid[j] != 0.0) {   /* a solid: a boundary particle (gp_coupling.glsl) */
             double terms[6];
             if (len == 0.0) continue;
-            sph_coupling_terms(m, &v->K, d, len, v->vi, pi, vj, sph_solid_mass(m, w->solid[j]), s->gravity, terms);
+            sph_coupling_terms(m, &v->K, d, len, v->vi, pi, vj, w->p[j], sph_solid_mass(m, w->solid[j]), terms);
             for (c = 0; c < 3; ++c) { fp[c] += terms[c]; fv[c] += mu * terms[3 + c]; }
             fp_abs += sph_length(terms);
             fv_abs += mu * sph_length(terms + 3);
@@ -586,6 +583,36 @@ static void sph_pass(sph_work* w, cpu_sph_particle* out, void (*particle)(sph_wo
     }
 }
 
+/* coupling_pressure.comp: every solid particle's pressure, the fluid's around it continued
+   hydrostatically and weighted by the density kernel (Adami et al. 2012), p_b = sum_j W_bj (p_j +
+   rho_j g . (x_b - x_j)) / sum_j W_bj over fluid j within j's smoothing radius, at least 0 (0 with
+   no fluid near); into w->p[b]. */
+static void sph_solid_pressure_pass(sph_work* w) {
+    sph_ranges r;
+    uint32_t b, k, j, c;
+    r.valid = 0;
+    for (b = 0; b < w->n; ++b) {
+        double sum = 0.0, weights = 0.0;
+        if (w->solid[b] == 0.0) continue;
+        sph_candidates(w, b, &r);
+        for (k = 0; k < r.count; ++k)
+            for (j = r.begin[k]; j < r.end[k]; ++j) {
+                sph_kernel K;
+                double d[3], r2, q, weight;
+                if (w->solid[j] != 0.0) continue;
+                K = sph_kernel_of(w->material[j]);
+                for (c = 0; c < 3; ++c) d[c] = w->x[3 * (size_t)b + c] - w->x[3 * (size_t)j + c];
+                r2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+                if (!(r2 < K.re2)) continue;
+                q = K.re2 - r2;
+                weight = K.poly6 * q * q * q;
+                sum += weight * (w->p[j] + w->rho[j] * (w->scene->gravity[0] * d[0] + w->scene->gravity[1] * d[1] + w->scene->gravity[2] * d[2]));
+                weights += weight;
+            }
+        w->p[b] = weights > 0.0 ? fmax(sum / weights, 0.0) : 0.0;
+    }
+}
+
 /* coupling_solid.comp: the force on every solid particle b, minus the sum of what it puts on each
    fluid neighbour j within j's smoothing radius ((m_j / rho_j) (pressure + mu_j viscosity) of
    sph_coupling_terms, with d = x_j - x_b); its acceleration is that force over its mass. */
@@ -609,8 +636,8 @@ static void sph_solid_pass(sph_work* w, cpu_sph_particle* out) {
                 for (c = 0; c < 3; ++c) d[c] = w->x[3 * (size_t)j + c] - w->x[3 * (size_t)b + c];
                 len = sph_length(d);
                 if (len == 0.0 || !(len * len < K.re2)) continue;
-                sph_coupling_terms(m, &K, d, len, w->v + 3 * (size_t)j, w->p[j], w->v + 3 * (size_t)b,
-                                   sph_solid_mass(m, w->solid[b]), w->scene->gravity, terms);
+                sph_coupling_terms(m, &K, d, len, w->v + 3 * (size_t)j, w->p[j], w->v + 3 * (size_t)b, w->p[b],
+                                   sph_solid_mass(m, w->solid[b]), terms);
                 mu = m->viscosity * m->rest_density;
                 scale = w->m[j] / w->rho[j];
                 for (c = 0; c < 3; ++c) f[c] -= scale * (terms[c] + mu * terms[3 + c]);
@@ -770,6 +797,7 @@ static void sph_compute(const cpu_sph_scene* s, cpu_sph_particle* out, int use_g
         if (use_grid) cpu_grid_cell(&grid, &P->x, w.cell + 3 * (size_t)k);
     }
     sph_pass(&w, out, sph_density);
+    sph_solid_pressure_pass(&w);
     sph_pass(&w, out, sph_force);
     sph_solid_pass(&w, out);
     sph_drag_pass(&w, out, max_re);
