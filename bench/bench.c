@@ -1870,7 +1870,7 @@ static void coupling_print(const coupling_row* rows, int count) {
     printf("\nFluid-solid coupling (paper 000, figure 29-11 top): glasses (open boxes of 6 x 8 x 6 particles, 176 each) in\n"
            "two tiers, standing in water in a box tank; the fluid's and the glasses' particles 1/64 m apart.\n"
            "GPU: every stage timer of a substep summed; step: one gp_world_step substep to a readback (ips = 1000 / step);\n"
-           "both the mean of %d after %d warm-up substeps (%d after %d at 1M). coupling: its stages, coupling_solid and coupling_guard; fluid\n"
+           "both the mean of %d after %d warm-up substeps (%d after %d at 1M). coupling: its stages, coupling_pressure, _solid and _guard; fluid\n"
            "only: the same water without the glasses; solids: GPU less fluid only, all the glasses cost. Paper: GeForce\n"
            "8800 GTX.\n\n", COUPLING_RUNS, COUPLING_WARM_UP, COUPLING_LARGE_RUNS, COUPLING_LARGE_WARM_UP);
     printf("%10s %10s %7s %9s %9s %7s %9s | %9s %6s | %9s %7s | %9s %6s\n", "fluid", "body part.", "bodies", "GPU ms",
