@@ -452,7 +452,8 @@ typedef enum gp_attribute {
     GP_ATTRIBUTE_INFO,           /* gp_particle_info (read only) */
     GP_ATTRIBUTE_LIFE,           /* gp_particle_life */
     GP_ATTRIBUTE_DENSITY,        /* float, kg/m^3, computed by the last fluid substep (read only) */
-    GP_ATTRIBUTE_PRESSURE,       /* float, Pa, eq. 5 of that density (read only) */
+    GP_ATTRIBUTE_PRESSURE,       /* float, Pa, eq. 5 of that density (read only); a grain's or a
+                                    body's particle: the pressure it pushes the fluid with */
     GP_ATTRIBUTE_ACCELERATION    /* gp_particle_position's layout, m/s^2 in xyz, of the last
                                     substep (read only) */
 } gp_attribute;
