@@ -1955,8 +1955,10 @@ static const char* const gp__file_coupling_pressure_comp[] = {
     "//   p_b = sum_f W_bf (p_f + rho_f g . (x_b - x_f)) / sum_f W_bf, at least 0 (0 with no fluid near),\n",
     "// into the pressure half of its density slot (gp_density[b].y; .x stays 0: not fluid), which the\n",
     "// fluid's force (sph_force) and the solid's (coupling_solid) push with. Runs after the fluid's\n",
-    "// density passes and before its force.\n",
+    "// density passes and before its force. A grain that every fluid drags (narrower than the smallest\n",
+    "// smoothing radius in use, gp_drag_grain) is no boundary: it skips its loop.\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
+    "layout(location = 8) uniform uint u_finest;   // float bits: the fluid materials' smallest smoothing radius (m)\n",
     "\n",
     "void gp_pressure_term(uint k, uint end, vec3 b, uint slot, ivec3 cell, inout vec2 sum) {\n",
     "    if (k >= end || k == slot) return;\n",
@@ -1977,6 +1979,11 @@ static const char* const gp__file_coupling_pressure_comp[] = {
     "    vec4 p = gp_position[i];\n",
     "    uint kind = gp_kind_of(gp_info[i]);\n",
     "    if (!gp_is_solid(kind) || !gp_finite3(p.xyz)) return;\n",
+    "    float finest = uintBitsToFloat(u_finest);\n",
+    "    if (gp_drag_grain(p.w, finest * finest, kind)) {   // dragged by every fluid: no boundary, no pressure\n",
+    "        gp_density[i] = vec2(0.0);\n",
+    "        return;\n",
+    "    }\n",
     "    vec2 sum = vec2(0.0);\n",
     "    vec3 gp_center = p.xyz;\n",
     "#define GP_NEIGHBOR_VISIT(k, end, cell) gp_pressure_term(k, end, p.xyz, i, cell, sum)\n",
@@ -5089,7 +5096,7 @@ static const gp__shader_range gp__ranges_coupling_guard_comp[] = {
 };
 static const gp__shader_range gp__ranges_coupling_pressure_comp[] = {
     { GP__FILE_COUPLING_PRESSURE_COMP, 0, 1, 1 },
-    { GP__FILE_COUPLING_PRESSURE_COMP, 1, 6, 42 },
+    { GP__FILE_COUPLING_PRESSURE_COMP, 1, 7, 42 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
@@ -5098,9 +5105,10 @@ static const gp__shader_range gp__ranges_coupling_pressure_comp[] = {
     { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
-    { GP__FILE_COUPLING_PRESSURE_COMP, 7, 25, 710 },
+    { GP__FILE_GP_COUPLING_GLSL, 0, 54, 1 },
+    { GP__FILE_COUPLING_PRESSURE_COMP, 8, 31, 767 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_COUPLING_PRESSURE_COMP, 32, 2, 806 },
+    { GP__FILE_COUPLING_PRESSURE_COMP, 39, 2, 869 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_coupling_solid_comp[] = {
@@ -9901,8 +9909,14 @@ static gp_result gp__coupling_substep(gp_world* w) {
 /* Between the fluid's density and its force: every solid particle's pressure (coupling_pressure),
    which the fluid's force and coupling_solid push with. */
 static void gp__coupling_pressure(gp_world* w) {
+    float finest = 0.0f;
+    uint32_t word, k;
     if (!w->fluid.phases || !w->dem.phases) return;
-    gp__stage_run(w, GP__STAGE_COUPLING_PRESSURE, GP__PROGRAM_COUPLING_PRESSURE);
+    for (k = 0; k < GP_MAX_FLUID_MATERIALS; ++k)   /* the smallest smoothing radius of the fluid in use */
+        if ((w->fluid.phases & (1u << k)) && (finest == 0.0f || w->fluid.materials[k].smoothing_radius < finest))
+            finest = w->fluid.materials[k].smoothing_radius;
+    memcpy(&word, &finest, 4);
+    gp__stage_run_with(w, GP__STAGE_COUPLING_PRESSURE, GP__PROGRAM_COUPLING_PRESSURE, 1, &word);   /* u_finest */
 }
 
 /* The guard, after every system has moved its particles: no fluid particle ends the substep
