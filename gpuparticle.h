@@ -9861,11 +9861,12 @@ static void gp__rigid_substep(gp_world* w) {
    The fluid and the solids (000 section 29.3.3; Akinci et al. 2012): a rigid body's particle, or a
    grain as wide as the fluid's smoothing radius or wider, is a boundary particle to the fluid
    (shaders_embedded/gp_coupling.glsl: the volume it fills, a rigid particle its voxel (2 r)^3, a
-   grain its sphere, at the fluid's rest density, with the fluid's pressure continued
-   hydrostatically and its own velocity), which the fluid's own passes take into its density,
-   density rate and force. This stage gives each such particle the equal and opposite force
-   (coupling_solid), added to its contact force before the grains move and the bodies sum their
-   particles' forces and torques. A grain narrower than the fluid's smoothing radius is one particle
+   grain its sphere, at the fluid's rest density, and its own velocity), which the fluid's own
+   passes take into its density, density rate and force. Between the fluid's density and its
+   force, coupling_pressure gives each such particle a pressure of its own, the fluid's around it
+   continued hydrostatically (Adami et al. 2012's wall pressure), which the pair pushes with. After
+   the force, coupling_solid gives each the equal and opposite force, added to its contact force
+   before the grains move and the bodies sum their particles' forces and torques. A grain narrower than the fluid's smoothing radius is one particle
    the fluid cannot flow around (as a boundary particle a 2 cm grain of sand sank through water at
    an eighth of a sphere's speed): the fluid drags it instead (coupling_drag: the standard drag
    curve of a sphere against the fluid's velocity there, and Archimedes' buoyancy, both as far as
