@@ -602,11 +602,11 @@ static void sph_solid_pressure_pass(sph_work* w) {
                 if (w->solid[j] != 0.0) continue;
                 K = sph_kernel_of(w->material[j]);
                 for (c = 0; c < 3; ++c) d[c] = w->x[3 * (size_t)b + c] - w->x[3 * (size_t)j + c];
-                r2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+                r2 = sph_dot(d, d);
                 if (!(r2 < K.re2)) continue;
                 q = K.re2 - r2;
                 weight = K.poly6 * q * q * q;
-                sum += weight * (w->p[j] + w->rho[j] * (w->scene->gravity[0] * d[0] + w->scene->gravity[1] * d[1] + w->scene->gravity[2] * d[2]));
+                sum += weight * (w->p[j] + w->rho[j] * sph_dot(w->scene->gravity, d));
                 weights += weight;
             }
         w->p[b] = weights > 0.0 ? fmax(sum / weights, 0.0) : 0.0;

@@ -288,7 +288,8 @@ static double coupling_buoyancy(gp_density_model model, float viscosity, int gra
         CHECK(gp_particles_read(w, GP_ATTRIBUTE_INFO, 0, count, kinds) == GP_OK);
         CHECK(gp_particles_read(w, GP_ATTRIBUTE_VELOCITY, 0, count, v) == GP_OK);
         CHECK(gp_particles_read(w, GP_ATTRIBUTE_ACCELERATION, 0, count, a) == GP_OK);
-        CHECK(gp_particles_read(w, GP_ATTRIBUTE_PRESSURE, 0, count, pressure) == GP_OK && gp_particles_read(w, GP_ATTRIBUTE_POSITION, 0, count, x) == GP_OK);
+        CHECK(gp_particles_read(w, GP_ATTRIBUTE_PRESSURE, 0, count, pressure) == GP_OK);
+        CHECK(gp_particles_read(w, GP_ATTRIBUTE_POSITION, 0, count, x) == GP_OK);
         for (k = 0; k < count; ++k)   /* the solids' own pressures (coupling_pressure) against the water's at their depth */
             if ((kinds[k].kind & 0xffu) == GP_KIND_RIGID || (kinds[k].kind & 0xffu) == GP_KIND_GRANULAR) {
                 solid_pressure[0] += pressure[k];

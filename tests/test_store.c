@@ -379,7 +379,8 @@ static void test_store_adds_one_by_one(void) {
         CHECK(gp_particle_count_read(w, &count) == GP_OK);
         CHECKF(count == 300, "deterministic %d: %u particles live of 300 added", deterministic, count);
         if (count != 300) { gp_world_destroy(w); continue; }
-        CHECK(gp_particles_read(w, GP_ATTRIBUTE_POSITION, 0, 300, got) == GP_OK && gp_particles_read(w, GP_ATTRIBUTE_INFO, 0, 300, info) == GP_OK);
+        CHECK(gp_particles_read(w, GP_ATTRIBUTE_POSITION, 0, 300, got) == GP_OK);
+        CHECK(gp_particles_read(w, GP_ATTRIBUTE_INFO, 0, 300, info) == GP_OK);
         memset(seen, 0, sizeof seen);
         for (i = 0; i < 300; ++i) {
             uint32_t id = info[i].id;
