@@ -8861,8 +8861,6 @@ static void gp__fluid_move(gp_world* w) {
     gp__stage_run(w, GP__STAGE_SPH_INTEGRATE, GP__PROGRAM_SPH_INTEGRATE);
 }
 
-/* The fastest sound and the finest spacing among the materials in use (phase 0 when none),
-   for the CFL number. */
 /* What bounds the substep over the materials in use: the fastest sound, the smallest spacing (the
    CFL number is substep * (sound + fastest particle) / spacing) and the longest substep that
    explicit viscosity stays stable at, GP__VISCOUS_LIMIT re^2 / nu (the viscosity Laplacian sums
@@ -9889,17 +9887,29 @@ static gp_result gp__coupling_drag_buffer(gp_world* w) {
 }
 
 
+/* The smallest and the largest smoothing radius of the fluid materials in use (0 with none), as the
+   float bits the coupling's passes take in a u_ word. */
+static void gp__coupling_radii(const gp_world* w, uint32_t* finest, uint32_t* widest) {
+    float low = 0.0f, high = 0.0f;
+    uint32_t k;
+    for (k = 0; k < GP_MAX_FLUID_MATERIALS; ++k)
+        if (w->fluid.phases & (1u << k)) {
+            float re = w->fluid.materials[k].smoothing_radius;
+            if (low == 0.0f || re < low) low = re;
+            if (re > high) high = re;
+        }
+    memcpy(finest, &low, 4);
+    memcpy(widest, &high, 4);
+}
+
 static gp_result gp__coupling_substep(gp_world* w) {
-    uint32_t words[2], k;
-    float reach = 0.0f;
+    uint32_t words[2], finest;
     gp_result r;
     if (!w->fluid.phases || !w->dem.phases) return GP_OK;   /* needs a fluid and a solid */
     gp__stage_run(w, GP__STAGE_COUPLING_SOLID, GP__PROGRAM_COUPLING_SOLID);
     if (!w->dem.grains) return GP_OK;                        /* bodies only: no grain to drag */
     if ((r = gp__coupling_drag_buffer(w)) != GP_OK) return r;
-    for (k = 0; k < GP_MAX_FLUID_MATERIALS; ++k)   /* R: the largest smoothing radius of the fluid in use */
-        if (w->fluid.phases & (1u << k)) reach = w->fluid.materials[k].smoothing_radius > reach ? w->fluid.materials[k].smoothing_radius : reach;
-    memcpy(&words[1], &reach, 4);
+    gp__coupling_radii(w, &finest, &words[1]);   /* R: the largest smoothing radius of the fluid in use */
     words[0] = w->coupling.stamp;
     gp__stage_run_with(w, GP__STAGE_COUPLING_DRAG, GP__PROGRAM_COUPLING_DRAG, 2, words);   /* u_stamp, u_reach */
     gp__stage_run_with(w, GP__STAGE_COUPLING_DRAG_FLUID, GP__PROGRAM_COUPLING_DRAG_FLUID, 1, words);
@@ -9910,14 +9920,10 @@ static gp_result gp__coupling_substep(gp_world* w) {
 /* Between the fluid's density and its force: every solid particle's pressure (coupling_pressure),
    which the fluid's force and coupling_solid push with. */
 static void gp__coupling_pressure(gp_world* w) {
-    float finest = 0.0f;
-    uint32_t word, k;
+    uint32_t finest, widest;
     if (!w->fluid.phases || !w->dem.phases) return;
-    for (k = 0; k < GP_MAX_FLUID_MATERIALS; ++k)   /* the smallest smoothing radius of the fluid in use */
-        if ((w->fluid.phases & (1u << k)) && (finest == 0.0f || w->fluid.materials[k].smoothing_radius < finest))
-            finest = w->fluid.materials[k].smoothing_radius;
-    memcpy(&word, &finest, 4);
-    gp__stage_run_with(w, GP__STAGE_COUPLING_PRESSURE, GP__PROGRAM_COUPLING_PRESSURE, 1, &word);   /* u_finest */
+    gp__coupling_radii(w, &finest, &widest);
+    gp__stage_run_with(w, GP__STAGE_COUPLING_PRESSURE, GP__PROGRAM_COUPLING_PRESSURE, 1, &finest);   /* u_finest */
 }
 
 /* The guard, after every system has moved its particles: no fluid particle ends the substep
