@@ -17,8 +17,23 @@
      --frames N                      frames of 1/60 s (12)
      --rest-pressure P               the fluid's p_0 (Pa; default the preset's, 0)
      --reach K                       the fluid's smoothing radius, K spacings (default the preset's, 2)
-   The fluid's lattice leaves out the body's place (its points within the body plus half a
-   spacing), as tests/test_coupling.c's floating box does.
+   The body's centre is a point of the fluid's lattice and the lattice leaves out the points
+   within the body: with the body's particles at the fluid's spacing they take exactly those
+   places (sink_inside).
+
+   Since the evening of 2026-11-27 (the exact placement; before it the body sat between lattice
+   points and the lattice left out its place plus half a spacing, 216 points around a cube of 125,
+   and the water fell into that margin at the start: a neutral blob of the water's own density rose
+   5 cm in 2 s on the flow it set going, and every figure below this paragraph has that flow in
+   it): a neutral blob stays within 0.5 mm of its place over 1 s. At the default smoothing radius
+   (2 spacings) a ball of 1,200 (81 particles) sinks 1.2 cm in 0.5 s and slows to 0.02-0.03 m/s
+   while the fluid's force on it equals its weight (0.94-1.0 N against its volume's buoyancy of
+   0.80 N): the fluid below it stands 100 Pa above the fluid beside it at that height (the cube of
+   125: 240 Pa, 1.53 N on 1.47). The particle lattice, not the coupling: a blob of fluid at 1,200
+   sinks as slowly (1.9 cm in 0.5 s, at 0.036 m/s). With --reach 3 the ball sinks at 0.15 m/s at
+   0.5 s (the fluid's force 0.90 of its weight), the blob likewise (0.14 m/s): at 2 spacings the
+   fluid's particles hold their lattice against the slow flow around a body. A pressure of the
+   fluid raised by 3,000 Pa changes nothing (the lock is not the pressure's pull on the lattice).
 
    What it showed on llvmpipe (2026-11-27): a cube of density 1,200 (0.05 m, 125 particles) in
    water hovers (its fluid force equals its weight, 1.47 N, against its volume's buoyancy of
@@ -107,9 +122,12 @@ static int sink_args(int argc, char** argv, sink_setup* s) {
            s->height > 0.25f && s->frames > 0;
 }
 
-/* Whether a lattice point at p lies within the body at c (plus half a spacing). */
+/* Whether a lattice point at p lies within the body at c. The body's centre is a point of the
+   fluid's lattice, so that with particles at the fluid's spacing (the default --voxel) the body's
+   take exactly the places of the points left out, and the blob is those points. With another
+   voxel, half a spacing more, so that no fluid rides inside the body (gaps remain around it). */
 static int sink_inside(const sink_setup* s, const float p[3], const float c[3]) {
-    float reach = s->size + 0.5f * s->spacing, d2 = 0.0f, most = 0.0f;
+    float reach = s->size + (s->voxel != s->spacing ? 0.5f * s->spacing : 0.0f), d2 = 0.0f, most = 0.0f;
     int a;
     for (a = 0; a < 3; ++a) {
         d2 += (p[a] - c[a]) * (p[a] - c[a]);
@@ -183,8 +201,11 @@ int main(int argc, char** argv) {
         return 2;
     }
     depth = s.height - 0.05f;
-    at[0] = at[2] = 0.5f * s.width;
-    at[1] = depth - 0.1f;
+    /* the lattice points nearest the tank's middle and 0.1 m under the surface: a body placed
+       between them left a margin of 91 empty places around a cube of 125 particles (216 left
+       out), into which the water fell at the start; a neutral blob rose 5 cm in 2 s */
+    at[0] = at[2] = (floorf(0.5f * s.width / s.spacing) - 0.5f) * s.spacing;
+    at[1] = (floorf((depth - 0.1f) / s.spacing) + 0.5f) * s.spacing;
     if (gp_egl_open(&egl, 4, 3)) return 1;
     memset(&d, 0, sizeof d);
     d.max_particles = SINK_MAX;
@@ -206,8 +227,7 @@ int main(int argc, char** argv) {
             for (k = 0; (k + 0.5f) * s.spacing < s.width && n < SINK_MAX - 10000; ++k) {
                 p[0] = (i + 0.5f) * s.spacing; p[1] = (j + 0.5f) * s.spacing; p[2] = (k + 0.5f) * s.spacing;
                 if (sink_inside(&s, p, at)) {
-                    if (s.blob && fabsf(p[0] - at[0]) < s.size && fabsf(p[1] - at[1]) < s.size && fabsf(p[2] - at[2]) < s.size)
-                        memcpy(heavy + 3 * blob_count++, p, sizeof p);
+                    if (s.blob) memcpy(heavy + 3 * blob_count++, p, sizeof p);
                     continue;
                 }
                 memcpy(xyz + 3 * n++, p, sizeof p);
