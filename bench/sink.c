@@ -201,9 +201,7 @@ int main(int argc, char** argv) {
         return 2;
     }
     depth = s.height - 0.05f;
-    /* the lattice points nearest the tank's middle and 0.1 m under the surface: a body placed
-       between them left a margin of 91 empty places around a cube of 125 particles (216 left
-       out), into which the water fell at the start; a neutral blob rose 5 cm in 2 s */
+    /* the body's centre: the lattice point nearest the tank's middle, 0.1 m under the surface */
     at[0] = at[2] = (floorf(0.5f * s.width / s.spacing) - 0.5f) * s.spacing;
     at[1] = (floorf((depth - 0.1f) / s.spacing) + 0.5f) * s.spacing;
     if (gp_egl_open(&egl, 4, 3)) return 1;
