@@ -563,7 +563,13 @@ typedef enum gp_density_model {
 /* A fluid. Zero fields take their defaults, resolved by gp_query_fluid_material_defaults. */
 typedef struct gp_fluid_material {
     float spacing;           /* l0: metres between neighbours at rest; default half the cell size */
-    float smoothing_radius;  /* r_e of the kernels, metres; default 2 * spacing, at most the cell size */
+    float smoothing_radius;  /* r_e of the kernels, metres; default 2 * spacing, at most the cell size.
+                                At 2 spacings the particles hold their lattice against slow flow:
+                                a body a few tenths denser than the fluid sinks far too slowly (a
+                                ball of 1.2 times water's density at 0.02-0.03 m/s). At 3 it sinks
+                                (0.15 m/s) for about 3.4 times the neighbours, but a splash there
+                                gains energy and the fluid presses into bodies (issue 10, open;
+                                bench/RESULTS.md) */
     float rest_density;      /* rho_0, kg/m^3; default 1000 */
     float stiffness;         /* k of eq. 5, Pa per kg/m^3 (the square of the speed of sound);
                                 default 1000 (sound at about 32 m/s: ten times the fastest
