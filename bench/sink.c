@@ -125,9 +125,10 @@ static int sink_args(int argc, char** argv, sink_setup* s) {
 /* Whether a lattice point at p lies within the body at c. The body's centre is a point of the
    fluid's lattice, so that with particles at the fluid's spacing (the default --voxel) the body's
    take exactly the places of the points left out, and the blob is those points. With another
-   voxel, half a spacing more, so that no fluid rides inside the body (gaps remain around it). */
+   voxel, half a spacing more, so that no fluid rides inside the body (gaps remain around it); a
+   blob (no voxel) is always the points within. */
 static int sink_inside(const sink_setup* s, const float p[3], const float c[3]) {
-    float reach = s->size + (s->voxel != s->spacing ? 0.5f * s->spacing : 0.0f), d2 = 0.0f, most = 0.0f;
+    float reach = s->size + (!s->blob && s->voxel != s->spacing ? 0.5f * s->spacing : 0.0f), d2 = 0.0f, most = 0.0f;
     int a;
     for (a = 0; a < 3; ++a) {
         d2 += (p[a] - c[a]) * (p[a] - c[a]);
