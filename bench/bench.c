@@ -774,6 +774,24 @@ static double sph_worst(double worst, double error, double magnitude) {
     return e > worst || e != e ? e : worst;
 }
 
+/* After a failed DEM check: the failing slot's partners, the particles that overlap it, with the
+   GPU's acceleration of each (right there: the pair was met from the partner's side, and slot i's
+   own loop missed it) and the CPU's. */
+static void dem_explain(const gp_particle_position* position, const gp_particle_position* acceleration, const gp_particle_info* info,
+                        double (*force)[3], const double* mass, uint32_t n, uint32_t i) {
+    uint32_t k;
+    printf("  slot %u at (%.9g %.9g %.9g) r %.6g kind %u; overlapping it:\n", i, position[i].x, position[i].y, position[i].z,
+           position[i].radius, info[i].kind & 0xffu);
+    for (k = 0; k < n; ++k) {
+        double d[3] = {position[k].x - position[i].x, position[k].y - position[i].y, position[k].z - position[i].z};
+        double reach = (double)position[i].radius + position[k].radius;
+        if (k == i || d[0] * d[0] + d[1] * d[1] + d[2] * d[2] >= reach * reach) continue;
+        printf("    slot %u (id %u) at (%.9g %.9g %.9g): GPU (%.6g %.6g %.6g), CPU (%.6g %.6g %.6g)\n", k, info[k].id, position[k].x,
+               position[k].y, position[k].z, acceleration[k].x, acceleration[k].y, acceleration[k].z, force[k][0] / mass[k],
+               force[k][1] / mass[k] - ((info[k].kind & 0xffu) == GP_KIND_GRANULAR ? 9.81 : 0.0), force[k][2] / mass[k]);
+    }
+}
+
 /* The CPU column: tests/cpu_sph.c's grid version, one thread, on the store as the GPU holds it
    after gp_fluid_compute (same slots), timed over compute and integrate, median of up to
    SPH_CPU_RUNS runs. The GPU's density, pressure and acceleration must match its own. */
@@ -1013,8 +1031,9 @@ static void sph_model_print(const sph_row* rows, int count, const sph_row* conti
     for (i = 0; i < count; ++i)
         if (rows[i].n == continuity->n) summation = &rows[i];
     if (!summation) return;
-    printf("\nDensity models, the same dam break at %u particles: summation (the paper's, the default) and continuity\n"
-           "(each particle carries its density; delta-SPH diffusion; a pass of its own). GPU memory measured as above.\n\n",
+    printf("\nDensity models, the same dam break at %u particles: summation (the paper's, the table's above) and continuity\n"
+           "(the default: each particle carries its density; delta-SPH diffusion; a pass of its own). GPU memory measured as\n"
+           "above.\n\n",
            continuity->n);
     printf("     model   substep ms  us/part.  ratio      B/part.\n");
     printf("%10s %12.2f %9.3f %6.2f %12.1f\n", "summation", summation->step_ms, 1e3 * summation->step_ms / summation->n, 1.0,
@@ -1158,6 +1177,7 @@ typedef struct dem_row {
     double cpu_ms;          /* cpu_dem_step_grid, median; < 0: not run */
     double error;           /* worst GPU-CPU acceleration difference over the terms' magnitude */
     double contacts;        /* the share of particles with a contact force, the CPU's count at the checked state */
+    uint32_t borderline;    /* particles with a pair within 1e-6 of touching: allowed its force (cpu_dem_pair.ambiguous) */
     /* dem_history_row: medians of substeps taken in turn with the default material and with
        GP_SHEAR_VISCOUS (nothing kept): the contact passes, the whole substep, and the carry */
     double spring_contact_ms, viscous_contact_ms, spring_step_ms, viscous_step_ms, carry_ms;
@@ -1230,7 +1250,7 @@ static void dem_scene(gp_world* world, const cpu_dem_material* material, const g
    timing with the world's own material, springs included. */
 static void dem_cpu(gp_world* world, const cpu_dem_material* material, const gp_collider_desc* walls, const cpu_dem_shape* shape,
                     dem_row* row) {
-    uint32_t n = gp_particle_count(world), i, touching = 0;
+    uint32_t n = gp_particle_count(world), i, touching = 0, failed = 0, chunks[64] = {0};
     gp_particle_position* position = (gp_particle_position*)bench_alloc((size_t)n * 16);
     gp_particle_velocity* velocity = (gp_particle_velocity*)bench_alloc((size_t)n * 16);
     gp_particle_info* info = (gp_particle_info*)bench_alloc((size_t)n * 16);
@@ -1263,16 +1283,34 @@ static void dem_cpu(gp_world* world, const cpu_dem_material* material, const gp_
         if (grain) mag += 9.81;
         d[0] = acceleration[i].x - want[0]; d[1] = acceleration[i].y - want[1]; d[2] = acceleration[i].z - want[2];
         e = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+        if (scene.ambiguous[i] > 0.0) {   /* a pair within rounding of touching: float may count it or not */
+            e = fmax(0.0, e - scene.ambiguous[i] / scene.mass[i]);
+            ++row->borderline;
+        }
         e = mag > 0.0 ? e / mag : e > 0.0 ? INFINITY : 0.0;
         if (!(e <= DEM_TOLERANCE)) {
-            printf("FAIL: dem %s at n = %u: slot %u: acceleration (%.6g %.6g %.6g) on the GPU, (%.6g %.6g %.6g) on the CPU (relative "
-                   "difference %.3g, tolerance %g)\n", row->name, n, i, acceleration[i].x, acceleration[i].y, acceleration[i].z,
-                   want[0], want[1], want[2], e, DEM_TOLERANCE);
-            fflush(stdout);
-            exit(1);
+            if (failed < 3)
+                printf("FAIL: dem %s at n = %u: slot %u (id %u): acceleration (%.6g %.6g %.6g) on the GPU, (%.6g %.6g %.6g) on the CPU "
+                       "(relative difference %.3g, tolerance %g)\n", row->name, n, i, info[i].id, acceleration[i].x, acceleration[i].y,
+                       acceleration[i].z, want[0], want[1], want[2], e, DEM_TOLERANCE);
+            if (failed < 3) dem_explain(position, acceleration, info, force, scene.mass, n, i);
+            ++chunks[i >> 16 < 64 ? i >> 16 : 63];
+            ++failed;
+            continue;
         }
         if (e > row->error) row->error = e;
         touching += force[i][0] != 0.0 || force[i][1] != 0.0 || force[i][2] != 0.0;
+    }
+    if (failed) {   /* where the failures lie: a pattern in the slots names the cause */
+        gp_grid_stats grid;
+        uint32_t c;
+        printf("FAIL: dem %s at n = %u: %u slots differ; per 65,536 slots:", row->name, n, failed);
+        for (c = 0; c < 64 && c <= (n - 1) >> 16; ++c) printf(" %u", chunks[c]);
+        check_result(gp_grid_stats_read(world, &grid), "gp_grid_stats_read", n);
+        printf("\nthe grid: %u particles, %u outside, %u non-finite, %u truncated, %u buckets\n", grid.particles, grid.outside,
+               grid.nonfinite, grid.truncated, grid.buckets);
+        fflush(stdout);
+        exit(1);
     }
     row->contacts = (double)touching / n;   /* the share of particles touching something */
     while (runs < DEM_CPU_RUNS && (runs == 0 || spent < DEM_CPU_SECONDS * 1e3)) {
@@ -1540,8 +1578,12 @@ static void dem_print(const dem_row* rows, int count) {
         print_cell(r->cpu_ms >= 0.0 ? r->contacts : -1.0, " %*.2f", 8);
         printf("\n");
     }
-    for (i = 0; i < count; ++i)
+    for (i = 0; i < count; ++i) {
         if (rows[i].note[0]) printf("%s %s: %s\n", rows[i].name, grouped(rows[i].particles, text[0]), rows[i].note);
+        if (rows[i].borderline)
+            printf("%s %s: %u particles with a pair within 1e-6 of touching, where float may find a contact or none: diff "
+                   "allows that pair's force\n", rows[i].name, grouped(rows[i].particles, text[0]), rows[i].borderline);
+    }
     printf("touching: the share of particles with a contact force at the checked state.\n");
     /* The history's cost (issue 13, item 8): the rows' scenes again with the paper's viscous shear. */
     printf("\nThe contacts kept (GP_SHEAR_SPRING, the default) against the paper's viscous shear (GP_SHEAR_VISCOUS): each\n"

@@ -179,17 +179,15 @@ void cpu_dem_pair_force(const double xa[3], const double va[3], const double wa[
     double k = 0.5 * (ma->stiffness + mb->stiffness), eta = 0.5 * (ma->damping + mb->damping) * damping;
     double kt = 0.5 * (ma->shear + mb->shear) * damping, mu = 0.5 * (ma->friction + mb->friction);
     double ks = 0.5 * (cpu_dem_material_ks(ma) + cpu_dem_material_ks(mb)), kept = xi_old ? dem_length(xi_old) : 0.0;
-    int c;
+    int c, touching, borderline;
     memset(out, 0, sizeof *out);
     out->ks = ks;
     for (c = 0; c < 3; ++c) d[c] = xb[c] - xa[c];
     dist = dem_length(d);
-    if (dist == 0.0 || !(dist < reach)) {   /* NaN fails the test: meets no one */
-        if (fabs(dist - reach) <= CPU_DEM_TOUCHING * reach) out->magnitude = k * (reach + dist) + ks * kept;
-        return;
-    }
-    out->touching = 1;
-    delta = reach - dist;
+    touching = dist != 0.0 && dist < reach;   /* NaN fails the test: meets no one */
+    borderline = dist != 0.0 && fabs(dist - reach) <= CPU_DEM_TOUCHING * reach;
+    if (!touching && !borderline) return;
+    delta = touching ? reach - dist : 0.0;   /* borderline and apart: the force it would have at contact */
     for (c = 0; c < 3; ++c) {
         n[c] = d[c] / dist;
         la[c] = (ra - 0.5 * delta) * n[c];
@@ -203,6 +201,16 @@ void cpu_dem_pair_force(const double xa[3], const double va[3], const double wa[
     for (c = 0; c < 3; ++c) fb[c] = -out->force[c];
     dem_cross(la, out->force, out->torque_a);
     dem_cross(lb, fb, out->torque_b);
+    if (borderline) out->ambiguous = dem_length(out->force);
+    if (!touching) {   /* only what float may count */
+        double ambiguous = out->ambiguous;
+        memset(out, 0, sizeof *out);
+        out->ks = ks;
+        out->ambiguous = ambiguous;
+        out->magnitude = k * (reach + dist) + ks * kept;
+        return;
+    }
+    out->touching = 1;
     out->magnitude = k * (reach + dist) + (eta + kt + ks * h) * (dem_length(ua) + dem_length(ub)) + ks * kept;
 }
 
@@ -615,7 +623,8 @@ int cpu_dem_scene_alloc(cpu_dem_scene* scene, uint32_t count) {
     scene->radius = (double*)calloc(n, sizeof *scene->radius);
     scene->mass = (double*)calloc(n, sizeof *scene->mass);
     scene->info = (gp_particle_info*)calloc(n, sizeof *scene->info);
-    if (!scene->x || !scene->v || !scene->radius || !scene->mass || !scene->info) {
+    scene->ambiguous = (double*)calloc(n, sizeof *scene->ambiguous);
+    if (!scene->x || !scene->v || !scene->radius || !scene->mass || !scene->info || !scene->ambiguous) {
         cpu_dem_scene_free(scene);
         return 0;
     }
@@ -624,7 +633,7 @@ int cpu_dem_scene_alloc(cpu_dem_scene* scene, uint32_t count) {
 }
 
 void cpu_dem_scene_free(cpu_dem_scene* scene) {
-    free(scene->x); free(scene->v); free(scene->radius); free(scene->mass); free(scene->info);
+    free(scene->x); free(scene->v); free(scene->radius); free(scene->mass); free(scene->info); free(scene->ambiguous);
     cpu_dem_history_free(&scene->history);
     memset(scene, 0, sizeof *scene);
 }
@@ -825,7 +834,7 @@ static double dem_body_mass(const cpu_dem_scene* s, uint32_t i) {
 /* Adds partner j's contact to particle i's sums: the pair computed in canonical order (a the
    lower id, on a tie the lower slot) with its old spring; i = a keeps the new one in next. */
 static double dem_partner(const cpu_dem_scene* s, const double (*spin)[3], uint32_t i, uint32_t j, cpu_dem_history* next,
-                          double f[3], double t[3]) {
+                          double f[3], double t[3], double* ambiguous) {
     cpu_dem_pair p;
     uint32_t a, b;
     int c;
@@ -837,6 +846,7 @@ static double dem_partner(const cpu_dem_scene* s, const double (*spin)[3], uint3
                        dem_spin(s, spin, b), s->radius[b], s->materials + dem_phase(s, b),
                        cpu_dem_history_find(&s->history, s->info[a].id, 0, s->info[b].id), s->dt,
                        cpu_dem_damping_scale(s->mass[a], s->mass[b], dem_body_mass(s, a), dem_body_mass(s, b)), &p);
+    *ambiguous += p.ambiguous;
     if (!p.touching) return p.magnitude;
     for (c = 0; c < 3; ++c) {
         f[c] += a == i ? p.force[c] : -p.force[c];
@@ -860,7 +870,7 @@ static void dem_forces(cpu_dem_scene* s, double (*force)[3], double (*torque)[3]
         cpu_dem_body_velocity(s->bodies + b, V, spin[b]);
     }
     for (i = 0; i < s->count; ++i) {
-        double f[3] = {0.0, 0.0, 0.0}, t[3] = {0.0, 0.0, 0.0}, sum = 0.0;
+        double f[3] = {0.0, 0.0, 0.0}, t[3] = {0.0, 0.0, 0.0}, sum = 0.0, ambiguous = 0.0;
         if (dem_takes_part(s, i)) {
             if (grid) {
                 uint32_t buckets[27], nb, k;
@@ -869,10 +879,10 @@ static void dem_forces(cpu_dem_scene* s, double (*force)[3], double (*torque)[3]
                 nb = dem_grid_around(&g, cell, buckets);
                 for (k = 0; k < nb; ++k)
                     for (j = g.start[buckets[k]]; j < g.start[buckets[k] + 1]; ++j)
-                        sum += dem_partner(s, (const double(*)[3])spin, i, g.member[j], &next, f, t);
+                        sum += dem_partner(s, (const double(*)[3])spin, i, g.member[j], &next, f, t, &ambiguous);
             } else {
                 for (j = 0; j < s->count; ++j)
-                    if (dem_takes_part(s, j)) sum += dem_partner(s, (const double(*)[3])spin, i, j, &next, f, t);
+                    if (dem_takes_part(s, j)) sum += dem_partner(s, (const double(*)[3])spin, i, j, &next, f, t, &ambiguous);
             }
             sum += cpu_dem_wall_force(s->colliders, s->collider_count, s->x[i], s->v[i], dem_spin(s, (const double(*)[3])spin, i),
                                       s->radius[i], s->materials + dem_phase(s, i), s->info[i].id, &s->history, &next, s->dt,
@@ -881,6 +891,7 @@ static void dem_forces(cpu_dem_scene* s, double (*force)[3], double (*torque)[3]
         memcpy(force[i], f, sizeof f);
         if (torque) memcpy(torque[i], t, sizeof t);
         if (magnitude) magnitude[i] = sum;
+        if (s->ambiguous) s->ambiguous[i] = ambiguous;
     }
     dem_history_sort(&next);
     cpu_dem_history_free(&s->history);

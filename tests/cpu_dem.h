@@ -120,6 +120,9 @@ typedef struct cpu_dem_pair {
     double xi[3];         /* the spring after this substep, metres */
     double ks;            /* the pair's k_s: the spring is kept when touching and ks > 0 */
     double magnitude;
+    double ambiguous;     /* within 1e-6 (relative) of touching, either side: |f_a| at that distance, the
+                             force a float computation may count or not (its dashpots' share is no
+                             rounding: a closing pair's dashpot acts in full from the first overlap) */
     int touching;
     int sliding;          /* the Coulomb cap acted */
 } cpu_dem_pair;
@@ -251,6 +254,9 @@ typedef struct cpu_dem_scene {
     double dt;                           /* the substep h, seconds */
     cpu_dem_history history;             /* the springs the last contact pass kept (owned; cleared by alloc) */
     uint32_t non_finite;                 /* grains and bodies whose update was not finite (the steps add) */
+    double* ambiguous;                   /* the last contact pass's, per particle: the sum of its pairs'
+                                            cpu_dem_pair.ambiguous, the force that float may count or
+                                            not (a GPU check allows it: bench/bench.c, dem_cpu) */
 } cpu_dem_scene;
 
 /* Allocates count particles, all zero (kind GP_KIND_DEFAULT: taking no part), and clears the

@@ -11,7 +11,10 @@
 # tests took about 2 minutes in 8 processes sharing them, tests and examples together 5, the bench
 # 1.5; give `all` 9 minutes. The soak (SOAK_ARGS, default the 0.01 m spacing, every material) is
 # apart: it is long. For a lease of the device tool (one call, its output in $OUT there):
-#     OUT=/tmp/gpu RUN_SECONDS=560 RUN_TAR=$OUT/logs.tgz sh build/gpu_bundle/run.sh all soak
+#     RUN_SECONDS=560 RUN_TAR=$OUT/logs.tgz sh build/gpu_bundle/run.sh all soak
+# leaving OUT as the device tool sets it (only its files come back: a lease of 2026-11-27 named
+# OUT=/tmp/gpu and lost every log). With RUN_TAR the logs are written to a folder of their own and
+# packed into that one file (the tool brings back 8 files at most).
 set -eu
 make -s build/gp_tests build/bench build/soak examples
 bundle=build/gpu_bundle
@@ -35,8 +38,10 @@ cat > "$bundle/run.sh" <<'RUN'
 #   long      the longer example runs of long_examples.txt, their printed figures checked
 #   bench     the benchmark's sections, each in a process of its own
 #   soak      build/soak $SOAK_ARGS (default: --spacings 0.01)
+#   diag      gp_tests $DIAG_TESTS verbose, then bench $DIAG_BENCH (what a failure asks for)
 here=$(cd "$(dirname "$0")" && pwd)
 OUT=${OUT:-build/gpu_out}
+if [ -n "${RUN_TAR:-}" ]; then OUT=$(mktemp -d)/gpu_out; fi   # packed into $RUN_TAR at the end
 mkdir -p "$OUT" build
 if ! ldconfig -p | grep -q 'libEGL.so.1 '; then
     for package in "$here"/debs/*.deb; do [ -f "$package" ] && dpkg -x "$package" /; done
@@ -47,9 +52,13 @@ nvidia=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
 [ -f "$nvidia" ] && export __EGL_VENDOR_LIBRARY_FILENAMES="$nvidia"
 command -v nvidia-smi > /dev/null && nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$OUT/device.txt"
 [ $# -gt 0 ] || set -- all
-for mode in "$@"; do
-    [ "$mode" = all ] && set -- tests bench examples long && break
+modes=
+for mode in "$@"; do   # all: tests bench examples long, in place (all soak: then the soak)
+    [ "$mode" = all ] && mode="tests bench examples long"
+    modes="$modes $mode"
 done
+# shellcheck disable=SC2086
+set -- $modes
 start=$(date +%s)
 # RUN_SECONDS: the time the whole run may take (a lease's); each mode's timeouts are cut to what
 # is left and a mode that starts with under 20 s left is skipped, saying so. RUN_TAR: a file to pack
@@ -112,11 +121,16 @@ for mode in "$@"; do
         else
             echo "FAIL bench: a world after the hashed 1,048,576 world (see $OUT/bench_after.log)"
         fi ;;
+    diag)
+        # DIAG_TESTS (test names, run verbose, one process) and DIAG_BENCH (bench arguments): the
+        # checks a failure of the last run asks for
+        [ -n "${DIAG_TESTS:-}" ] && GP_TEST_VERBOSE=1 timeout "$(cap 300)" "$here/bin/gp_tests" $DIAG_TESTS 2>&1 | tee -a "$OUT/diag.log" | tail -40
+        [ -n "${DIAG_BENCH:-}" ] && timeout "$(cap 300)" "$here/bin/bench" $DIAG_BENCH 2>&1 | tee -a "$OUT/diag.log" | grep -v "^bench:" | tail -40 ;;
     soak)
         # shellcheck disable=SC2086
         timeout "$(cap 3000)" "$here/bin/soak" ${SOAK_ARGS:---spacings 0.01} > "$OUT/soak.log" 2>&1 || echo "FAIL soak (see $OUT/soak.log)"
         tail -20 "$OUT/soak.log" ;;
-    *) echo "run.sh: no mode $mode (tests, examples, long, bench, soak, all)"; exit 2 ;;
+    *) echo "run.sh: no mode $mode (tests, examples, long, bench, soak, diag, all)"; exit 2 ;;
     esac
 done
 echo "run.sh: $* in $(( $(date +%s) - start )) s"
