@@ -1177,7 +1177,7 @@ typedef struct dem_row {
     double cpu_ms;          /* cpu_dem_step_grid, median; < 0: not run */
     double error;           /* worst GPU-CPU acceleration difference over the terms' magnitude */
     double contacts;        /* the share of particles with a contact force, the CPU's count at the checked state */
-    uint32_t borderline;    /* particles with a pair within 1e-6 of touching: allowed its force (cpu_dem_pair.ambiguous) */
+    uint32_t borderline;    /* particles with a contact within 1e-6 of touching: allowed its force (cpu_dem_pair.ambiguous) */
     /* dem_history_row: medians of substeps taken in turn with the default material and with
        GP_SHEAR_VISCOUS (nothing kept): the contact passes, the whole substep, and the carry */
     double spring_contact_ms, viscous_contact_ms, spring_step_ms, viscous_step_ms, carry_ms;
@@ -1581,8 +1581,8 @@ static void dem_print(const dem_row* rows, int count) {
     for (i = 0; i < count; ++i) {
         if (rows[i].note[0]) printf("%s %s: %s\n", rows[i].name, grouped(rows[i].particles, text[0]), rows[i].note);
         if (rows[i].borderline)
-            printf("%s %s: %u particles with a pair within 1e-6 of touching, where float may find a contact or none: diff "
-                   "allows that pair's force\n", rows[i].name, grouped(rows[i].particles, text[0]), rows[i].borderline);
+            printf("%s %s: %u particles with a contact (pair or wall) within 1e-6 of touching, where float may find it or not: diff "
+                   "allows its force\n", rows[i].name, grouped(rows[i].particles, text[0]), rows[i].borderline);
     }
     printf("touching: the share of particles with a contact force at the checked state.\n");
     /* The history's cost (issue 13, item 8): the rows' scenes again with the paper's viscous shear. */

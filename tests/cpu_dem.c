@@ -224,13 +224,14 @@ double cpu_dem_damping_scale(double ma, double mb, double Ma, double Mb) {
    returns the magnitudes' sum (size: the sizes in phi's sum). */
 static double dem_wall(double phi, const double n_w[3], double size, const double v[3], const double w[3], double r,
                        const cpu_dem_material* m, uint32_t id, uint32_t wall, const cpu_dem_history* old, cpu_dem_history* next,
-                       double h, double damping, double f[3], double torque[3]) {
+                       double h, double damping, double f[3], double torque[3], double* ambiguous) {
     double n[3], lever[3], u[3], fc[3], t[3], xi[3] = {0.0, 0.0, 0.0}, delta = r - phi, ks = cpu_dem_material_ks(m), kept;
     const double* xi_old = old ? cpu_dem_history_find(old, id, 1, wall) : NULL;
-    int c, sliding;
+    int c, sliding, touching = delta > 0.0, borderline = fabs(delta) <= CPU_DEM_TOUCHING * (r + size);
     if (xi_old) memcpy(xi, xi_old, sizeof xi);
     kept = dem_length(xi);
-    if (!(delta > 0.0)) return fabs(delta) <= CPU_DEM_TOUCHING * (r + size) ? m->stiffness * (r + size) + ks * kept : 0.0;
+    if (!touching && !borderline) return 0.0;   /* NaN: neither */
+    if (!touching) delta = 0.0;   /* borderline and apart: the force it would have at contact */
     for (c = 0; c < 3; ++c) {
         n[c] = -n_w[c];
         lever[c] = (r - 0.5 * delta) * n[c];
@@ -238,6 +239,8 @@ static double dem_wall(double phi, const double n_w[3], double size, const doubl
     dem_surface_velocity(v, w, lever, u);
     for (c = 0; c < 3; ++c) u[c] = -u[c];   /* the wall's surface (at rest) relative to the particle's */
     sliding = cpu_dem_contact(n, delta, u, m->stiffness, m->damping * damping, m->shear * damping, m->friction, ks, h, xi, fc);
+    if (borderline && ambiguous) *ambiguous += dem_length(fc);   /* float may count it or not */
+    if (!touching) return m->stiffness * (r + size) + ks * kept;
     if (next && ks > 0.0) dem_history_add(next, id, 1, wall, (uint32_t)sliding, xi);
     for (c = 0; c < 3; ++c) f[c] += fc[c];
     if (torque) {
@@ -249,7 +252,7 @@ static double dem_wall(double phi, const double n_w[3], double size, const doubl
 
 double cpu_dem_wall_force(const gp_collider_desc* colliders, uint32_t collider_count, const double x[3], const double v[3],
                           const double w[3], double r, const cpu_dem_material* m, uint32_t id, const cpu_dem_history* old,
-                          cpu_dem_history* next, double h, double damping, double f[3], double torque[3]) {
+                          cpu_dem_history* next, double h, double damping, double f[3], double torque[3], double* ambiguous) {
     double sum = 0.0;
     uint32_t k;
     int a;
@@ -264,10 +267,10 @@ double cpu_dem_wall_force(const gp_collider_desc* colliders, uint32_t collider_c
                 size = (double)c->half_extents[a] + fabs(d[a]);
                 e[a] = 1.0;
                 sum += dem_wall(c->half_extents[a] + d[a], e, size, v, w, r, m, id, cpu_dem_wall_key(k, 2u * (uint32_t)a), old, next,
-                                h, damping, f, torque);
+                                h, damping, f, torque, ambiguous);
                 e[a] = -1.0;
                 sum += dem_wall(c->half_extents[a] - d[a], e, size, v, w, r, m, id, cpu_dem_wall_key(k, 2u * (uint32_t)a + 1u), old,
-                                next, h, damping, f, torque);
+                                next, h, damping, f, torque, ambiguous);
             }
             continue;
         }
@@ -281,7 +284,8 @@ double cpu_dem_wall_force(const gp_collider_desc* colliders, uint32_t collider_c
         if (c->shape == GP_SHAPE_CAPSULE) {
             size += 2.0 * c->half_height;
         }
-        if (isfinite(phi)) sum += dem_wall(phi, n, size, v, w, r, m, id, cpu_dem_wall_key(k, 6u), old, next, h, damping, f, torque);
+        if (isfinite(phi))
+            sum += dem_wall(phi, n, size, v, w, r, m, id, cpu_dem_wall_key(k, 6u), old, next, h, damping, f, torque, ambiguous);
     }
     return sum;
 }
@@ -886,7 +890,7 @@ static void dem_forces(cpu_dem_scene* s, double (*force)[3], double (*torque)[3]
             }
             sum += cpu_dem_wall_force(s->colliders, s->collider_count, s->x[i], s->v[i], dem_spin(s, (const double(*)[3])spin, i),
                                       s->radius[i], s->materials + dem_phase(s, i), s->info[i].id, &s->history, &next, s->dt,
-                                      cpu_dem_damping_scale(s->mass[i], 0.0, dem_body_mass(s, i), 0.0), f, t);
+                                      cpu_dem_damping_scale(s->mass[i], 0.0, dem_body_mass(s, i), 0.0), f, t, &ambiguous);
         }
         memcpy(force[i], f, sizeof f);
         if (torque) memcpy(torque[i], t, sizeof t);

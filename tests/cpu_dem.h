@@ -149,10 +149,11 @@ double cpu_dem_damping_scale(double ma, double mb, double Ma, double Mb);
    sum (|x - center| plus the shape's radius, half extents' length or segment length) plus
    (eta + k_t) |v + w x lever| plus k_s (|xi_old| + h |v + w x lever|), and k (r + s) + k_s
    |xi_old| for a wall within 1e-6 (relative to r + s) of touching that does not; nothing for a
-   position that is not finite. */
+   position that is not finite. ambiguous (may be NULL) gets, for each wall within that 1e-6 of
+   touching on either side, the length of its force at contact (cpu_dem_pair.ambiguous's). */
 double cpu_dem_wall_force(const gp_collider_desc* colliders, uint32_t collider_count, const double x[3], const double v[3],
                           const double w[3], double r, const cpu_dem_material* m, uint32_t id, const cpu_dem_history* old,
-                          cpu_dem_history* next, double h, double damping, double f[3], double torque[3]);
+                          cpu_dem_history* next, double h, double damping, double f[3], double torque[3], double* ambiguous);
 
 /* Quaternions [s, x, y, z]. rotate and to_matrix take a unit quaternion. from_matrix takes a
    proper rotation and returns the quaternion with s >= 0 (of the two, q and -q). */
@@ -255,8 +256,8 @@ typedef struct cpu_dem_scene {
     cpu_dem_history history;             /* the springs the last contact pass kept (owned; cleared by alloc) */
     uint32_t non_finite;                 /* grains and bodies whose update was not finite (the steps add) */
     double* ambiguous;                   /* the last contact pass's, per particle: the sum of its pairs'
-                                            cpu_dem_pair.ambiguous, the force that float may count or
-                                            not (a GPU check allows it: bench/bench.c, dem_cpu) */
+                                            and walls' cpu_dem_pair.ambiguous, the force that float may
+                                            count or not (a GPU check allows it: bench/bench.c, dem_cpu) */
 } cpu_dem_scene;
 
 /* Allocates count particles, all zero (kind GP_KIND_DEFAULT: taking no part), and clears the

@@ -526,7 +526,8 @@ static void ref_forces_case(ref_world* r, const char* what, double* power) {
    9.99999e-3 m apart in double, their reach 1e-2, that float found apart: the bench's 1M grains
    differed at those two slots by the dashpot's whole force). cpu_dem_pair.ambiguous is the
    force at contact, closing at 1 m/s: eta (1 m/s) along n, on either side of the reach within
-   1e-6; beyond it 0 and, apart, no force; touching by more, the pair is no longer ambiguous. */
+   1e-6; beyond it 0 and, apart, no force; touching by more, the pair is no longer ambiguous. The
+   same for a grain and a wall (cpu_dem_wall_force's ambiguous). */
 static void test_dem_reference_borderline_pair(void) {
     const double d = 0.01, va[3] = {0.5, 0.0, 0.0}, vb[3] = {-0.5, 0.0, 0.0};
     const double offsets[5] = {-1e-4, -1e-7, 0.0, 1e-7, 1e-4};   /* dist - reach, relative */
@@ -546,6 +547,26 @@ static void test_dem_reference_borderline_pair(void) {
             CHECKF(p.ambiguous == 0.0, "offset %g: ambiguous %.6g N, 0 due", offsets[k], p.ambiguous);
         CHECKF(offsets[k] < 0.0 ? f > 0.0 && (!near || fabs(f - p.ambiguous) <= 1e-12 * f) : f == 0.0,
                "offset %g: force %.6g N, ambiguous %.6g", offsets[k], f, p.ambiguous);
+    }
+    {   /* the same for a wall: the floor of a box 2 m wide, the grain falling onto it at 1 m/s; the
+           band is 1e-6 of r plus the distance's sizes (half extent and |x - centre|, about 2 m) */
+        const double overlaps[4] = {1e-3, 1e-7, -1e-7, -1e-3}, v[3] = {0.0, -1.0, 0.0};
+        gp_collider_desc box;
+        memset(&box, 0, sizeof box);
+        box.shape = GP_SHAPE_BOX;
+        box.inside = true;
+        box.half_extents[0] = box.half_extents[1] = box.half_extents[2] = 1.0f;
+        for (k = 0; k < 4; ++k) {
+            double x[3] = {0.0, -1.0 + 0.5 * d - overlaps[k], 0.0}, force[3] = {0.0, 0.0, 0.0}, ambiguous = 0.0;
+            int near = fabs(overlaps[k]) < 1e-6;
+            cpu_dem_wall_force(&box, 1, x, v, NULL, 0.5 * d, &m, 1u, NULL, NULL, 1e-5, 1.0, force, NULL, &ambiguous);
+            if (near)
+                CHECKF(fabs(ambiguous - m.damping) <= 1e-3 * m.damping, "wall, overlap %g: ambiguous %.6g N, the dashpot's %.6g",
+                       overlaps[k], ambiguous, m.damping);
+            else
+                CHECKF(ambiguous == 0.0, "wall, overlap %g: ambiguous %.6g N, 0 due", overlaps[k], ambiguous);
+            CHECKF(overlaps[k] > 0.0 ? force[1] > 0.0 : force[1] == 0.0, "wall, overlap %g: force %.6g N", overlaps[k], force[1]);
+        }
     }
 }
 
