@@ -775,8 +775,9 @@ static double sph_worst(double worst, double error, double magnitude) {
 }
 
 /* After a failed DEM check: the failing slot's partners, the particles that overlap it, with the
-   GPU's acceleration of each (right there: the pair was met from the partner's side, and slot i's
-   own loop missed it) and the CPU's. */
+   GPU's acceleration of each and the CPU's (right on the partner, wrong on slot i: slot i's own
+   loop missed the pair; wrong on both by the same force: the pair itself, as a contact within
+   float's rounding of touching was, found on an H100 at 1M grains). */
 static void dem_explain(const gp_particle_position* position, const gp_particle_position* acceleration, const gp_particle_info* info,
                         double (*force)[3], const double* mass, uint32_t n, uint32_t i) {
     uint32_t k;
