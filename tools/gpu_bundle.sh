@@ -105,7 +105,7 @@ for mode in "$@"; do
             fi
         done < "$here/long_examples.txt" ;;
     bench)
-        # The sections in processes of their own: see bench/RESULTS.md on NVIDIA's world-after-world bug.
+        # The sections in processes of their own (NVIDIA's world-after-world failure, gone since the upload fix: bench/RESULTS.md).
         for section in "--sizes 65536,1048576 --no-sph --no-dem --no-coupling --no-effects" \
                        "--sizes 4194304 --no-sph --no-dem --no-coupling --no-effects" \
                        "--sph-only" "--dem-only" "--coupling-only" "--effects-only"; do
@@ -115,7 +115,7 @@ for mode in "$@"; do
             cp build/bench.csv "$OUT/bench$(echo "$section" | tr -cd 'a-z0-9').csv" 2>/dev/null || true
         done
         grep -v '^bench:' "$OUT/bench.log" | tail -60
-        # NVIDIA's open world-after-world failure (bench/RESULTS.md): the hashed 1M world, then another, in one process
+        # NVIDIA's world-after-world failure (gone since the upload fix, 2026-11-27; kept as a check): the hashed 1M world, then another, in one process
         if timeout "$(cap 120)" "$here/bin/bench" --sizes 1048576,65536 --no-sph --no-dem --no-coupling --no-effects > "$OUT/bench_after.log" 2>&1; then
             echo "ok   bench: a world after the hashed 1,048,576 world computes (one process)"
         else
