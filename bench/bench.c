@@ -1283,12 +1283,8 @@ static void dem_cpu(gp_world* world, const cpu_dem_material* material, const gp_
         for (a = 0; a < 3; ++a) want[a] = force[i][a] / scene.mass[i] + (grain ? scene.gravity[a] : 0.0);
         if (grain) mag += 9.81;
         d[0] = acceleration[i].x - want[0]; d[1] = acceleration[i].y - want[1]; d[2] = acceleration[i].z - want[2];
-        e = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
-        if (scene.ambiguous[i] > 0.0) {   /* a pair within rounding of touching: float may count it or not */
-            e = fmax(0.0, e - scene.ambiguous[i] / scene.mass[i]);
-            ++row->borderline;
-        }
-        e = mag > 0.0 ? e / mag : e > 0.0 ? INFINITY : 0.0;
+        row->borderline += scene.ambiguous[i] > 0.0;   /* a contact within rounding of touching: float may count it or not */
+        e = cpu_dem_error(sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]), scene.ambiguous[i] / scene.mass[i], mag);
         if (!(e <= DEM_TOLERANCE)) {
             if (failed < 3)
                 printf("FAIL: dem %s at n = %u: slot %u (id %u): acceleration (%.6g %.6g %.6g) on the GPU, (%.6g %.6g %.6g) on the CPU "

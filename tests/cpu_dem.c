@@ -619,6 +619,11 @@ int cpu_dem_body_update(cpu_dem_body* body, const double F[3], const double tau[
 
 /* ---- scenes ----------------------------------------------------------------------------------- */
 
+double cpu_dem_error(double off, double ambiguous, double magnitude) {
+    off = fmax(0.0, off - ambiguous);
+    return magnitude > 0.0 ? off / magnitude : off > 0.0 ? INFINITY : 0.0;
+}
+
 int cpu_dem_scene_alloc(cpu_dem_scene* scene, uint32_t count) {
     size_t n = (size_t)count + 1;
     memset(scene, 0, sizeof *scene);

@@ -260,6 +260,12 @@ typedef struct cpu_dem_scene {
                                             count or not (a GPU check allows it: bench/bench.c, dem_cpu) */
 } cpu_dem_scene;
 
+/* How far a computed value is off the reference's, |computed - reference| = off, over the terms'
+   magnitude, less `ambiguous` (the same units: the contacts within rounding of touching, which
+   float may count or not, cpu_dem_pair.ambiguous); no terms: exactly 0 due. The GPU checks' one
+   rule (tests/test_dem_reference.c, bench/bench.c). */
+double cpu_dem_error(double off, double ambiguous, double magnitude);
+
 /* Allocates count particles, all zero (kind GP_KIND_DEFAULT: taking no part), and clears the
    rest of the scene (an empty history). Returns 1, or 0 for no memory. free frees the history
    too. */

@@ -361,14 +361,6 @@ static void ref_forces_keep(cpu_dem_scene* scene, double (*f)[3], double (*t)[3]
     scene->history = kept;
 }
 
-/* How far the GPU is off, |gpu - cpu| = off, over the terms' magnitude, allowing `ambiguous`: the
-   acceleration of the pairs within rounding of touching, which float may count or not
-   (cpu_dem_pair.ambiguous). No contact: exactly 0. */
-static double ref_off(double off, double ambiguous, double magnitude) {
-    off = fmax(0.0, off - ambiguous);
-    return magnitude > 0.0 ? off / magnitude : off > 0.0 ? INFINITY : 0.0;
-}
-
 /* Compares the acceleration attribute with the reference slot by slot. A particle whose
    position is not finite meets no one and must read exactly 0. Returns the worst
    |gpu - cpu| / magnitude; *power receives the largest |a - a_without_spin| / magnitude, what a
@@ -403,7 +395,7 @@ static double ref_compare_forces(ref_state* s, const char* what, double* power) 
         }
         ref_expected(s, i, g[i], m[i], without, &dummy);
         for (a = 0; a < 3; ++a) d[a] = gpu[a] - want[a];
-        e = ref_off(ref_length(d), ambiguous[i] / s->scene.mass[i], mag);
+        e = cpu_dem_error(ref_length(d), ambiguous[i] / s->scene.mass[i], mag);
         if (!(e <= REF_TOLERANCE) && failures++ < 4)
             CHECKF(0, "%s: slot %u (id %u, kind %u, phase %u): the GPU's acceleration (%.7g %.7g %.7g), the reference's (%.7g %.7g "
                    "%.7g): off by %.3g of the terms' magnitude %.4g (tolerance %g)", what, i, s->info[i].id, s->info[i].kind & 0xffu,
@@ -1252,7 +1244,7 @@ static void test_dem_reference_history(void) {
             if (i == 0xffffffffu) { CHECKF(0, "substep %u: id %u is not in the store before the substep", sub, id); continue; }
             if (!ref_expected(&before, i, f[i], m[i], want, &mag)) continue;
             for (k = 0; k < 3; ++k) d[k] = gpu[k] - want[k];
-            e = ref_off(ref_length(d), before.scene.ambiguous[i] / before.scene.mass[i], mag);
+            e = cpu_dem_error(ref_length(d), before.scene.ambiguous[i] / before.scene.mass[i], mag);
             if (!(e <= REF_TOLERANCE) && failures++ < 6)
                 CHECKF(0, "substep %u: id %u (kind %u, phase %u): the GPU's acceleration (%.7g %.7g %.7g), the reference's (%.7g %.7g "
                        "%.7g): off by %.3g of the terms' magnitude %.4g (tolerance %g)", sub, id, before.info[i].kind & 0xffu,

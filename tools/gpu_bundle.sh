@@ -124,7 +124,9 @@ for mode in "$@"; do
     diag)
         # DIAG_TESTS (test names, run verbose, one process) and DIAG_BENCH (bench arguments): the
         # checks a failure of the last run asks for
+        # shellcheck disable=SC2086
         [ -n "${DIAG_TESTS:-}" ] && GP_TEST_VERBOSE=1 timeout "$(cap 300)" "$here/bin/gp_tests" $DIAG_TESTS 2>&1 | tee -a "$OUT/diag.log" | tail -40
+        # shellcheck disable=SC2086
         [ -n "${DIAG_BENCH:-}" ] && timeout "$(cap 300)" "$here/bin/bench" $DIAG_BENCH 2>&1 | tee -a "$OUT/diag.log" | grep -v "^bench:" | tail -40 ;;
     soak)
         # shellcheck disable=SC2086
