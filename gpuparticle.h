@@ -694,9 +694,11 @@ typedef struct gp_step_desc {
     uint32_t substeps;         /* 0 (default): as many as keep the CFL number at max_cfl and
                                   the substep below 0.05 re^2 / nu (viscosity's limit) and below
                                   the continuity model's diffusion's limit (about 0.05 re /
-                                  (diffusion c0) at re = 2 spacings), each shortened on the GPU
-                                  when the speeds jump within the step (below); N: N substeps of
-                                  dt / N, as they are */
+                                  (diffusion c0) at re = 2 spacings), and, where grains or
+                                  bodies touch or may touch within the substep, below a twelfth
+                                  of a contact (gp_granular_material), each shortened on the GPU
+                                  when the speeds jump within the step or a contact nears (below);
+                                  N: N substeps of dt / N, as they are */
     float max_cfl;             /* (speed of sound + fastest particle) * substep / spacing: how
                                   many spacings a signal may cross per substep (004's Courant
                                   condition with the sound included); a step of fixed substeps warns above it;
@@ -722,7 +724,17 @@ typedef struct gp_step_desc {
    every substep before it runs (step_clock): from the fastest particle the substep before left,
    it shortens the substep to keep the CFL number at max_cfl. What the step's substeps could not
    run then is owed (gp_fluid_stats.lag) and run by the next steps, which take more substeps
-   for it: the world lags the calls' time by that much for a few steps, and loses none of it. */
+   for it: the world lags the calls' time by that much for a few steps, and loses none of it.
+   The contacts' short substeps are taken only where they are needed: the contact passes note
+   the smallest gap between two solids (grains, other bodies' particles) and between a solid and
+   a wall, and the clock shortens the substep to the contacts' where that gap is within twice
+   what the fastest particle and gravity and the forces could close in the substep that would run
+   otherwise; the host plans them (two steps late) while the step before last had one, and for
+   the step after any particle is added or written or a collider added. A body floating clear of
+   everything runs at the fluid's substeps (a box in water: 27 a frame where contacts need 63).
+   Two solids more than a grid cell apart are not seen by the contact pass: the look-ahead then
+   counts on the cell less the two largest radii, so grains as wide as the cell (the default
+   diameter) leave it nothing and take the contacts' substeps throughout, as they did before. */
 GP_API_DECL gp_result gp_world_step(gp_world* world, const gp_step_desc* desc);
 /* Runs a substep of dt seconds without moving anything (no pour, no integration): the grid build,
    the fluid's density and acceleration, the grains' contact forces, for the current positions,
@@ -1613,7 +1625,9 @@ static const char* const gp__file_body_particles_comp[] = {
     "    gp_body body = gp_body_load(info.z);\n",
     "    vec3 r = gp_rotate(body.q, gp_offsets[body.particles.z + (info.x - body.particles.x)].xyz);\n",
     "    gp_position[i].xyz = body.x.xyz + r;\n",
-    "    gp_velocity[i].xyz = body.p.xyz * body.x.w + cross(gp_body_omega(body), r);\n",
+    "    vec3 v = body.p.xyz * body.x.w + cross(gp_body_omega(body), r);\n",
+    "    gp_velocity[i].xyz = v;\n",
+    "    if (gp_finite3(v)) atomicMax(stat_max_speed, floatBitsToUint(length(v)));   // a spinning body's rim too (the clock's speeds)\n",
     "}\n",
     0
 };
@@ -2072,16 +2086,30 @@ static const char* const gp__file_dem_contact_comp[] = {
     "// What particle i needs of itself in the loop.\n",
     "struct gp_self { vec4 p; vec4 v; vec3 w; float body_mass; vec4 c; vec2 spring; uint id; uint owner; bool rigid; uint slot; };\n",
     "\n",
-    "// Adds candidate slot k's contact force and torque; kept counts the contacts i keeps.\n",
-    "void gp_contact_term(uint k, uint end, gp_self s, ivec3 cell, inout vec3 f, inout vec3 torque, inout uint kept) {\n",
+    "// True when candidate k (info) is a solid that i may touch: a grain, or a body's particle of\n",
+    "// another body.\n",
+    "bool gp_contact_partner(gp_self s, uvec4 info) {\n",
+    "    uint kind = gp_kind_of(info);\n",
+    "    return gp_is_solid(kind) && !(s.rigid && kind == GP_KIND_RIGID && info.z == s.owner);\n",
+    "}\n",
+    "\n",
+    "// Adds candidate slot k's contact force and torque; kept counts the contacts i keeps, gap keeps\n",
+    "// the smallest gap to a partner not touching (0 once one touches) for the clock's look-ahead\n",
+    "// (step_clock.comp).\n",
+    "void gp_contact_term(uint k, uint end, gp_self s, ivec3 cell, inout vec3 f, inout vec3 torque, inout uint kept, inout float gap) {\n",
     "    if (k >= end || k == s.slot) return;\n",
     "    vec4 q = gp_position[k];\n",
     "    vec3 d = q.xyz - s.p.xyz;\n",
     "    float reach = s.p.w + q.w, r2 = dot(d, d);\n",
-    "    if (r2 >= reach * reach || r2 == 0.0 || !gp_grid_same_cell(q.xyz, cell)) return;\n",
+    "    if (r2 >= reach * reach || r2 == 0.0 || !gp_grid_same_cell(q.xyz, cell)) {\n",
+    "        float apart = sqrt(r2) - reach;\n",
+    "        if (apart < gap && gp_contact_partner(s, gp_info[k])) gap = max(apart, 0.0);\n",
+    "        return;\n",
+    "    }\n",
     "    uvec4 info = gp_info[k];\n",
     "    uint kind = gp_kind_of(info);\n",
-    "    if (!gp_is_solid(kind) || (s.rigid && kind == GP_KIND_RIGID && info.z == s.owner)) return;\n",
+    "    if (!gp_contact_partner(s, info)) return;\n",
+    "    gap = 0.0;\n",
     "    gp_granular m = gp_granulars[gp_grain_material(info)];\n",
     "    vec4 v = gp_velocity[k];\n",
     "    vec3 w = vec3(0.0);\n",
@@ -2123,6 +2151,7 @@ static const char* const gp__file_dem_contact_comp[] = {
     "    vec4 p = gp_position[i], v = gp_velocity[i];\n",
     "    uint kept = 0u;\n",
     "    vec3 f = vec3(0.0), torque = vec3(0.0);\n",
+    "    float cell_size = 1.0 / gp_grid_origin.w, gap = cell_size;   // farther: the clock's bound for pairs not seen\n",
     "    if (gp_finite3(p.xyz)) {   // else it meets no one\n",
     "        gp_granular m = gp_granulars[gp_grain_material(info)];\n",
     "        gp_self s;\n",
@@ -2144,10 +2173,12 @@ static const char* const gp__file_dem_contact_comp[] = {
     "        // One candidate per iteration: 4.5 times faster on llvmpipe than the fluid's eight (grains\n",
     "        // keep apart, so a neighbourhood holds tens of candidates).\n",
     "        vec3 gp_center = s.p.xyz;\n",
-    "#define GP_NEIGHBOR_VISIT(k, end, cell) gp_contact_term(k, end, s, cell, f, torque, kept)\n",
+    "#define GP_NEIGHBOR_VISIT(k, end, cell) gp_contact_term(k, end, s, cell, f, torque, kept, gap)\n",
     "#define GP_NEIGHBOR_BATCH 1\n",
     "    }\n",
     "    gp_history[gp_keep_block(i)] = uvec4(info.x, kept, u_stamp, 0u);\n",
+    "    if (gap < cell_size) atomicMin(stat_solid_gap, floatBitsToUint(gap));   // non-negative: bits order\n",
+    "    if (gp_finite(p.w)) atomicMax(stat_solid_radius, floatBitsToUint(max(p.w, 0.0)));\n",
     "    gp_acceleration[i] = vec4(f, 0.0);\n",
     "    if (kind == GP_KIND_RIGID) gp_rigid[i] = vec4(torque, 0.0);\n",
     "}\n",
@@ -2214,6 +2245,7 @@ static const char* const gp__file_dem_walls_comp[] = {
     "            c = gp_body_damping(c, vec2(v.w, 1.0 / body.x.w));\n",
     "        }\n",
     "        uint head = gp_keep_block(i), kept = gp_history[head].y;\n",
+    "        float gap = 3.4e38;\n",
     "        for (uint k = 0u; k < gp_solver_counts.x; ++k) {\n",
     "            gp_collider_shape s = gp_colliders[k];\n",
     "            if (s.a.w == GP_SHAPE_BOX && s.c.x < 0.0) {\n",
@@ -2223,13 +2255,17 @@ static const char* const gp__file_dem_walls_comp[] = {
     "                    e[a] = 1.0;\n",
     "                    if (low[a] < p.w) gp_wall_touch(i, info.x, gp_wall_key(k, uint(2 * a)), -e, p.w - low[a], v, w, p.w, c, m.grain.zw, f, torque, kept);\n",
     "                    if (high[a] < p.w) gp_wall_touch(i, info.x, gp_wall_key(k, uint(2 * a + 1)), e, p.w - high[a], v, w, p.w, c, m.grain.zw, f, torque, kept);\n",
+    "                    gap = min(gap, min(low[a], high[a]) - p.w);\n",
     "                }\n",
     "            } else {\n",
     "                vec4 d = gp_collider_distance(k, p.xyz);\n",
     "                if (d.w < p.w) gp_wall_touch(i, info.x, gp_wall_key(k, 6u), -d.xyz, p.w - d.w, v, w, p.w, c, m.grain.zw, f, torque, kept);\n",
+    "                gap = min(gap, d.w - p.w);\n",
     "            }\n",
     "        }\n",
     "        gp_history[head].y = kept;\n",
+    "        // the clock's look-ahead (step_clock.comp): the nearest wall, 0 when touching; NaN: touching\n",
+    "        atomicMin(stat_solid_gap, floatBitsToUint(gap > 0.0 ? gap : 0.0));\n",
     "    }\n",
     "    vec3 a = f / v.w;\n",
     "    if (!rigid && gp_finite3(p.xyz)) a += gp_gravity.xyz + gp_user_forces(p.xyz);   // a NaN grain: 0, unmoved\n",
@@ -2985,7 +3021,7 @@ static const char* const gp__file_gp_buffers_glsl[] = {
     "    uint clock_sound;         // float bits: the fluids' largest speed of sound (m/s)\n",
     "    uint clock_spacing;       // float bits: the smallest spacing (m) of the CFL condition\n",
     "    uint clock_max_cfl;       // float bits: gp_step_desc's max_cfl; 0: the caller fixed the substeps\n",
-    "    uint clock_limit;         // float bits: the longest substep viscosity, diffusion and contacts allow (s)\n",
+    "    uint clock_limit;         // float bits: the longest substep viscosity and diffusion allow (s)\n",
     "    // and step_clock keeps these:\n",
     "    uint clock_remaining;     // float bits: what the step still has to run (s)\n",
     "    uint clock_left;          // substeps left in the step\n",
@@ -2994,6 +3030,15 @@ static const char* const gp__file_gp_buffers_glsl[] = {
     "    uint clock_lag;           // float bits: what the last step could not run, owed to the next (s)\n",
     "    uint clock_cfl;           // float bits: the largest CFL number a substep of the step started with\n",
     "    uint stat_unkept;         // contacts that found no free slot to keep their spring in (gp_dem.glsl), since the world was made\n",
+    "    // The contacts' look-ahead: the contact passes (dem_contact, dem_walls) write the first two\n",
+    "    // every substep, the host the next three at the start of a step, step_clock the last:\n",
+    "    uint stat_solid_gap;      // float bits: the smallest gap (m) the contact passes saw between two solids or a solid and a wall (0: touching)\n",
+    "    uint stat_solid_radius;   // float bits: the largest radius of a solid particle (m)\n",
+    "    uint clock_contact;       // float bits: the longest substep that resolves a contact (s; above 3e38: none)\n",
+    "    uint clock_free;          // float bits: the host's substep without the contacts' limit (s)\n",
+    "    uint clock_reach;         // float bits: the grid's cell size (m): solids farther apart than it are not seen\n",
+    "    uint clock_accel;         // float bits: the largest acceleration gravity and the forces give (m/s^2)\n",
+    "    uint clock_near;          // 1: a substep of the step had a contact, or one that might begin within it\n",
     "};\n",
     "#endif\n",
     "\n",
@@ -4653,12 +4698,21 @@ static const char* const gp__file_step_clock_comp[] = {
     "// The host writes at the start of each step: clock_start 1, the step's dt, its planned substep\n",
     "// H = dt / n (plus the time owed, below) and count n, the fastest speed it knows of (its own\n",
     "// estimate, particles it added or wrote), the speed of sound, the spacing and max_cfl of the\n",
-    "// CFL condition (max_cfl 0: the caller fixed the substeps, keep them) and the substep limit that\n",
-    "// no speed changes (viscosity, diffusion, the grains' contacts). Then, substep by substep:\n",
+    "// CFL condition (max_cfl 0: the caller fixed the substeps, keep them), the substep limit that\n",
+    "// no speed changes (viscosity, diffusion), and the contacts' limit with what decides where it\n",
+    "// applies (clock_contact, clock_free, clock_reach, clock_accel). Then, substep by substep:\n",
     "//   h = H while nothing has shortened a substep of the step and nothing is owed (clean: the\n",
     "//       host's substeps bit for bit); otherwise the time still to run over the substeps left;\n",
     "//   h = min(h, limit, max_cfl spacing / (sound + v)), v the fastest particle after the substep before\n",
     "//       (stat_max_speed, any kind; the integrators write it) or the host's speed;\n",
+    "//   h = min(h, contact) where two solids, or a solid and a wall, touch or might touch within the\n",
+    "//       substep: the smallest gap the contact passes saw in the substep before (solids farther\n",
+    "//       apart than a cell are not seen: their gap is at least the cell less two of the largest\n",
+    "//       radius) is at most twice what a pair can close in the substep that would run without\n",
+    "//       contacts (the host's plan without them, or h if longer), 2 v h + a h^2 (both moving at v, both accelerated by gravity and the\n",
+    "//       forces, a). Only then do grains and bodies cost the contacts' short substeps: a body\n",
+    "//       floating clear of everything moves at the fluid's substeps. clock_near tells the host\n",
+    "//       (two steps late, with the statistics) to plan the contacts' substeps itself;\n",
     "//   a substep never runs past what the step owes. What the step could not run within its\n",
     "//   substeps is owed (clock_lag), up to four steps' dt, and run by the next steps, whose host\n",
     "//   plans its substeps for it (it reads clock_lag two steps late, with the statistics); beyond\n",
@@ -4677,6 +4731,7 @@ static const char* const gp__file_step_clock_comp[] = {
     "        clock_left = clock_substeps;\n",
     "        clock_clean = owed == 0.0 ? 1u : 0u;\n",
     "        clock_cfl = 0u;\n",
+    "        clock_near = 0u;\n",
     "        speed = max(speed, uintBitsToFloat(clock_speed));\n",
     "    }\n",
     "    float remaining = uintBitsToFloat(clock_remaining);\n",
@@ -4686,6 +4741,18 @@ static const char* const gp__file_step_clock_comp[] = {
     "    float cfl = uintBitsToFloat(clock_max_cfl), sound = uintBitsToFloat(clock_sound), spacing = uintBitsToFloat(clock_spacing);\n",
     "    bool adapt = cfl > 0.0 && gp_finite(speed) && sound + speed > 0.0;\n",
     "    if (adapt) h = min(h, cfl * spacing / (sound + speed));\n",
+    "    float contact = uintBitsToFloat(clock_contact);\n",
+    "    if (contact < 3.0e38) {\n",
+    "        float free_h = min(uintBitsToFloat(clock_free), uintBitsToFloat(clock_limit));   // what runs where nothing touches\n",
+    "        if (adapt) free_h = min(free_h, cfl * spacing / (sound + speed));\n",
+    "        free_h = max(free_h, h);\n",
+    "        float gap = min(uintBitsToFloat(stat_solid_gap), uintBitsToFloat(clock_reach) - 2.0 * uintBitsToFloat(stat_solid_radius));\n",
+    "        float closing = 2.0 * speed * free_h + uintBitsToFloat(clock_accel) * free_h * free_h;\n",
+    "        if (!(gap > 2.0 * closing)) {   // NaN too\n",
+    "            h = min(h, contact);\n",
+    "            clock_near = 1u;\n",
+    "        }\n",
+    "    }\n",
     "    if (h != planned) clock_clean = 0u;\n",
     "    if (clock_clean == 0u) h = min(h, remaining);\n",
     "    h = max(h, 0.0);\n",
@@ -5013,10 +5080,10 @@ static const gp__shader_range gp__ranges_body_particles_comp[] = {
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 146, 1 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
     { GP__FILE_GP_DEM_GLSL, 0, 136, 1 },
-    { GP__FILE_BODY_PARTICLES_COMP, 5, 11, 534 },
+    { GP__FILE_BODY_PARTICLES_COMP, 5, 13, 543 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_body_update_comp[] = {
@@ -5027,10 +5094,10 @@ static const gp__shader_range gp__ranges_body_update_comp[] = {
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 146, 1 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
     { GP__FILE_GP_DEM_GLSL, 0, 136, 1 },
-    { GP__FILE_BODY_UPDATE_COMP, 10, 67, 539 },
+    { GP__FILE_BODY_UPDATE_COMP, 10, 67, 548 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_boundary_distance_comp[] = {
@@ -5038,9 +5105,9 @@ static const gp__shader_range gp__ranges_boundary_distance_comp[] = {
     { GP__FILE_BOUNDARY_DISTANCE_COMP, 1, 2, 39 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 146, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
-    { GP__FILE_BOUNDARY_DISTANCE_COMP, 3, 10, 382 },
+    { GP__FILE_BOUNDARY_DISTANCE_COMP, 3, 10, 391 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_copy_comp[] = {
@@ -5058,14 +5125,14 @@ static const gp__shader_range gp__ranges_coupling_drag_comp[] = {
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 146, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 54, 1 },
     { GP__FILE_GP_FLUID_SAMPLE_GLSL, 0, 44, 1 },
-    { GP__FILE_COUPLING_DRAG_COMP, 50, 27, 857 },
+    { GP__FILE_COUPLING_DRAG_COMP, 50, 27, 866 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_COUPLING_DRAG_COMP, 77, 23, 955 },
+    { GP__FILE_COUPLING_DRAG_COMP, 77, 23, 964 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_coupling_drag_fluid_comp[] = {
@@ -5076,13 +5143,13 @@ static const gp__shader_range gp__ranges_coupling_drag_fluid_comp[] = {
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 146, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 54, 1 },
-    { GP__FILE_COUPLING_DRAG_FLUID_COMP, 8, 36, 768 },
+    { GP__FILE_COUPLING_DRAG_FLUID_COMP, 8, 36, 777 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_COUPLING_DRAG_FLUID_COMP, 44, 2, 875 },
+    { GP__FILE_COUPLING_DRAG_FLUID_COMP, 44, 2, 884 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_coupling_guard_comp[] = {
@@ -5093,13 +5160,13 @@ static const gp__shader_range gp__ranges_coupling_guard_comp[] = {
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 146, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 54, 1 },
-    { GP__FILE_COUPLING_GUARD_COMP, 23, 36, 781 },
+    { GP__FILE_COUPLING_GUARD_COMP, 23, 36, 790 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_COUPLING_GUARD_COMP, 59, 6, 888 },
+    { GP__FILE_COUPLING_GUARD_COMP, 59, 6, 897 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_coupling_pressure_comp[] = {
@@ -5110,13 +5177,13 @@ static const gp__shader_range gp__ranges_coupling_pressure_comp[] = {
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 146, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 54, 1 },
-    { GP__FILE_COUPLING_PRESSURE_COMP, 8, 31, 767 },
+    { GP__FILE_COUPLING_PRESSURE_COMP, 8, 31, 776 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_COUPLING_PRESSURE_COMP, 39, 2, 869 },
+    { GP__FILE_COUPLING_PRESSURE_COMP, 39, 2, 878 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_coupling_solid_comp[] = {
@@ -5127,13 +5194,13 @@ static const gp__shader_range gp__ranges_coupling_solid_comp[] = {
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 146, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 54, 1 },
-    { GP__FILE_COUPLING_SOLID_COMP, 9, 41, 770 },
+    { GP__FILE_COUPLING_SOLID_COMP, 9, 41, 779 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_COUPLING_SOLID_COMP, 50, 2, 882 },
+    { GP__FILE_COUPLING_SOLID_COMP, 50, 2, 891 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_dem_contact_comp[] = {
@@ -5144,12 +5211,12 @@ static const gp__shader_range gp__ranges_dem_contact_comp[] = {
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 146, 1 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
     { GP__FILE_GP_DEM_GLSL, 0, 136, 1 },
-    { GP__FILE_DEM_CONTACT_COMP, 11, 79, 540 },
+    { GP__FILE_DEM_CONTACT_COMP, 11, 94, 549 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_DEM_CONTACT_COMP, 90, 5, 690 },
+    { GP__FILE_DEM_CONTACT_COMP, 105, 7, 714 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_dem_integrate_comp[] = {
@@ -5159,9 +5226,9 @@ static const gp__shader_range gp__ranges_dem_integrate_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 146, 1 },
     { GP__FILE_GP_INTEGRATE_GLSL, 0, 24, 1 },
-    { GP__FILE_DEM_INTEGRATE_COMP, 7, 10, 334 },
+    { GP__FILE_DEM_INTEGRATE_COMP, 7, 10, 343 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_dem_walls_comp[] = {
@@ -5172,11 +5239,11 @@ static const gp__shader_range gp__ranges_dem_walls_comp[] = {
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 146, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
     { GP__FILE_GP_DEM_GLSL, 0, 136, 1 },
-    { GP__FILE_DEM_WALLS_COMP, 8, 54, 640 },
+    { GP__FILE_DEM_WALLS_COMP, 8, 59, 649 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_dispatch_args_comp[] = {
@@ -5220,10 +5287,10 @@ static const gp__shader_range gp__ranges_effects_collide_comp[] = {
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
-    { GP__FILE_EFFECTS_COLLIDE_COMP, 15, 39, 397 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 146, 1 },
+    { GP__FILE_EFFECTS_COLLIDE_COMP, 15, 39, 406 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_EFFECTS_COLLIDE_COMP, 54, 3, 507 },
+    { GP__FILE_EFFECTS_COLLIDE_COMP, 54, 3, 516 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_effects_move_comp[] = {
@@ -5234,14 +5301,14 @@ static const gp__shader_range gp__ranges_effects_move_comp[] = {
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 146, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
-    { GP__FILE_EFFECTS_MOVE_COMP, 19, 47, 723 },
+    { GP__FILE_EFFECTS_MOVE_COMP, 19, 47, 732 },
     { GP__FILE_GP_FLUID_SAMPLE_GLSL, 0, 44, 1 },
-    { GP__FILE_EFFECTS_MOVE_COMP, 66, 73, 816 },
+    { GP__FILE_EFFECTS_MOVE_COMP, 66, 73, 825 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_EFFECTS_MOVE_COMP, 139, 33, 960 },
+    { GP__FILE_EFFECTS_MOVE_COMP, 139, 33, 969 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_emitter_emit_comp[] = {
@@ -5251,9 +5318,9 @@ static const gp__shader_range gp__ranges_emitter_emit_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_EMITTER_GLSL, 0, 60, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 146, 1 },
     { GP__FILE_GP_BIRTH_GLSL, 0, 26, 1 },
-    { GP__FILE_EMITTER_EMIT_COMP, 12, 31, 335 },
+    { GP__FILE_EMITTER_EMIT_COMP, 12, 31, 344 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_emitter_mesh_comp[] = {
@@ -5263,9 +5330,9 @@ static const gp__shader_range gp__ranges_emitter_mesh_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_EMITTER_GLSL, 0, 60, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 146, 1 },
     { GP__FILE_GP_BIRTH_GLSL, 0, 26, 1 },
-    { GP__FILE_EMITTER_MESH_COMP, 8, 25, 331 },
+    { GP__FILE_EMITTER_MESH_COMP, 8, 25, 340 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_emitter_pour_comp[] = {
@@ -5275,9 +5342,9 @@ static const gp__shader_range gp__ranges_emitter_pour_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_EMITTER_GLSL, 0, 60, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 146, 1 },
     { GP__FILE_GP_BIRTH_GLSL, 0, 26, 1 },
-    { GP__FILE_EMITTER_POUR_COMP, 9, 32, 332 },
+    { GP__FILE_EMITTER_POUR_COMP, 9, 32, 341 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_carry_comp[] = {
@@ -5285,8 +5352,8 @@ static const gp__shader_range gp__ranges_grid_carry_comp[] = {
     { GP__FILE_GRID_CARRY_COMP, 1, 5, 38 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
-    { GP__FILE_GRID_CARRY_COMP, 6, 16, 219 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 146, 1 },
+    { GP__FILE_GRID_CARRY_COMP, 6, 16, 228 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_count_comp[] = {
@@ -5296,8 +5363,8 @@ static const gp__shader_range gp__ranges_grid_count_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
-    { GP__FILE_GRID_COUNT_COMP, 11, 28, 323 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 146, 1 },
+    { GP__FILE_GRID_COUNT_COMP, 11, 28, 332 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_ids_comp[] = {
@@ -5306,8 +5373,8 @@ static const gp__shader_range gp__ranges_grid_ids_comp[] = {
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
-    { GP__FILE_GRID_IDS_COMP, 4, 7, 232 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 146, 1 },
+    { GP__FILE_GRID_IDS_COMP, 4, 7, 241 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_neighbors_comp[] = {
@@ -5317,10 +5384,10 @@ static const gp__shader_range gp__ranges_grid_neighbors_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
-    { GP__FILE_GRID_NEIGHBORS_COMP, 4, 25, 313 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 146, 1 },
+    { GP__FILE_GRID_NEIGHBORS_COMP, 4, 25, 322 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_GRID_NEIGHBORS_COMP, 29, 3, 409 },
+    { GP__FILE_GRID_NEIGHBORS_COMP, 29, 3, 418 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_reorder_comp[] = {
@@ -5328,8 +5395,8 @@ static const gp__shader_range gp__ranges_grid_reorder_comp[] = {
     { GP__FILE_GRID_REORDER_COMP, 1, 9, 44 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
-    { GP__FILE_GRID_REORDER_COMP, 10, 23, 229 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 146, 1 },
+    { GP__FILE_GRID_REORDER_COMP, 10, 23, 238 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_scan_block_comp[] = {
@@ -5372,13 +5439,13 @@ static const gp__shader_range gp__ranges_sph_continuity_comp[] = {
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 146, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 54, 1 },
-    { GP__FILE_SPH_CONTINUITY_COMP, 13, 62, 774 },
+    { GP__FILE_SPH_CONTINUITY_COMP, 13, 62, 783 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_CONTINUITY_COMP, 75, 26, 907 },
+    { GP__FILE_SPH_CONTINUITY_COMP, 75, 26, 916 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_density_comp[] = {
@@ -5389,13 +5456,13 @@ static const gp__shader_range gp__ranges_sph_density_comp[] = {
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 146, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 54, 1 },
-    { GP__FILE_SPH_DENSITY_COMP, 7, 29, 767 },
+    { GP__FILE_SPH_DENSITY_COMP, 7, 29, 776 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_DENSITY_COMP, 36, 5, 867 },
+    { GP__FILE_SPH_DENSITY_COMP, 36, 5, 876 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_force_comp[] = {
@@ -5406,13 +5473,13 @@ static const gp__shader_range gp__ranges_sph_force_comp[] = {
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 146, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 54, 1 },
-    { GP__FILE_SPH_FORCE_COMP, 17, 62, 778 },
+    { GP__FILE_SPH_FORCE_COMP, 17, 62, 787 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_FORCE_COMP, 79, 8, 911 },
+    { GP__FILE_SPH_FORCE_COMP, 79, 8, 920 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_integrate_comp[] = {
@@ -5423,11 +5490,11 @@ static const gp__shader_range gp__ranges_sph_integrate_comp[] = {
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 146, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_INTEGRATE_GLSL, 0, 24, 1 },
-    { GP__FILE_SPH_INTEGRATE_COMP, 9, 28, 740 },
+    { GP__FILE_SPH_INTEGRATE_COMP, 9, 28, 749 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_spray_emit_comp[] = {
@@ -5437,9 +5504,9 @@ static const gp__shader_range gp__ranges_spray_emit_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_EMITTER_GLSL, 0, 60, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 146, 1 },
     { GP__FILE_GP_BIRTH_GLSL, 0, 26, 1 },
-    { GP__FILE_SPRAY_EMIT_COMP, 7, 21, 330 },
+    { GP__FILE_SPRAY_EMIT_COMP, 7, 21, 339 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_spray_flags_comp[] = {
@@ -5449,8 +5516,8 @@ static const gp__shader_range gp__ranges_spray_flags_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_EMITTER_GLSL, 0, 60, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
-    { GP__FILE_SPRAY_FLAGS_COMP, 7, 20, 297 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 146, 1 },
+    { GP__FILE_SPRAY_FLAGS_COMP, 7, 20, 306 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sprite_depth_comp[] = {
@@ -5459,8 +5526,8 @@ static const gp__shader_range gp__ranges_sprite_depth_comp[] = {
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
-    { GP__FILE_SPRITE_DEPTH_COMP, 6, 18, 236 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 146, 1 },
+    { GP__FILE_SPRITE_DEPTH_COMP, 6, 18, 245 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sprite_gather_comp[] = {
@@ -5470,16 +5537,16 @@ static const gp__shader_range gp__ranges_sprite_gather_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_EMITTER_GLSL, 0, 60, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
-    { GP__FILE_SPRITE_GATHER_COMP, 6, 17, 299 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 146, 1 },
+    { GP__FILE_SPRITE_GATHER_COMP, 6, 17, 308 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_step_clock_comp[] = {
     { GP__FILE_STEP_CLOCK_COMP, 0, 1, 1 },
-    { GP__FILE_STEP_CLOCK_COMP, 1, 21, 37 },
+    { GP__FILE_STEP_CLOCK_COMP, 1, 30, 37 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
-    { GP__FILE_STEP_CLOCK_COMP, 22, 31, 225 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 146, 1 },
+    { GP__FILE_STEP_CLOCK_COMP, 31, 44, 243 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_store_age_comp[] = {
@@ -5489,8 +5556,8 @@ static const gp__shader_range gp__ranges_store_age_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
-    { GP__FILE_STORE_AGE_COMP, 8, 9, 306 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 146, 1 },
+    { GP__FILE_STORE_AGE_COMP, 8, 9, 315 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_store_append_comp[] = {
@@ -5498,8 +5565,8 @@ static const gp__shader_range gp__ranges_store_append_comp[] = {
     { GP__FILE_STORE_APPEND_COMP, 1, 4, 44 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
-    { GP__FILE_STORE_APPEND_COMP, 5, 17, 224 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 146, 1 },
+    { GP__FILE_STORE_APPEND_COMP, 5, 17, 233 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_store_check_comp[] = {
@@ -5507,8 +5574,8 @@ static const gp__shader_range gp__ranges_store_check_comp[] = {
     { GP__FILE_STORE_CHECK_COMP, 1, 6, 39 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
-    { GP__FILE_STORE_CHECK_COMP, 7, 8, 221 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 146, 1 },
+    { GP__FILE_STORE_CHECK_COMP, 7, 8, 230 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_store_count_comp[] = {
@@ -5518,8 +5585,8 @@ static const gp__shader_range gp__ranges_store_count_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_DISPATCH_GLSL, 0, 10, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
-    { GP__FILE_STORE_COUNT_COMP, 11, 33, 317 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 146, 1 },
+    { GP__FILE_STORE_COUNT_COMP, 11, 33, 326 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_store_free_comp[] = {
@@ -5529,8 +5596,8 @@ static const gp__shader_range gp__ranges_store_free_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
-    { GP__FILE_STORE_FREE_COMP, 7, 10, 317 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 146, 1 },
+    { GP__FILE_STORE_FREE_COMP, 7, 10, 326 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_store_remove_comp[] = {
@@ -5539,8 +5606,8 @@ static const gp__shader_range gp__ranges_store_remove_comp[] = {
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 137, 1 },
-    { GP__FILE_STORE_REMOVE_COMP, 8, 26, 238 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 146, 1 },
+    { GP__FILE_STORE_REMOVE_COMP, 8, 26, 247 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 typedef enum gp__program_id {
@@ -5645,7 +5712,7 @@ static const gp__shader_source gp__shader_sources[GP__SHADER_COUNT] = {
     { "draw_sprites.frag", GP__GL_FRAGMENT_SHADER, gp__ranges_draw_sprites_frag },
     { "draw_sprites.vert", GP__GL_VERTEX_SHADER, gp__ranges_draw_sprites_vert },
 };
-#define GP__SHADER_MOST_LINES 946   /* the longest program, with its #line directives */
+#define GP__SHADER_MOST_LINES 955   /* the longest program, with its #line directives */
 #define GP__SHADER_MOST_RANGES 15   /* the most ranges of one program */
 /* <<shaders-generated */
 
@@ -5931,16 +5998,19 @@ typedef struct gp__stats {
              clock_max_cfl, clock_limit;
     uint32_t clock_remaining, clock_left, clock_clean, clock_h, clock_lag, clock_cfl;
     uint32_t unkept;    /* contacts with no free slot to keep their spring in, since the world was made */
+    uint32_t solid_gap, solid_radius;   /* the contact passes' look-ahead, reset every substep */
+    uint32_t clock_contact, clock_free, clock_reach, clock_accel, clock_near;
 } gp__stats;
-GP__STATIC_ASSERT(stats_is_std430, sizeof(gp__stats) == 96);
+GP__STATIC_ASSERT(stats_is_std430, sizeof(gp__stats) == 124);
 #define GP__STATS_GRID_BYTES 12u                                      /* outside, nonfinite, truncated */
 #define GP__STATS_SUBSTEP_AT offsetof(gp__stats, max_speed)           /* 16 bytes reset every substep */
 /* What each step copies for the step after next: nonfinite, truncated, max_speed, then clock_lag. */
 #define GP__STATS_STEP_AT offsetof(gp__stats, nonfinite)
 #define GP__STATS_STEP_BYTES 12u
 /* What each step copies for the step after next (gp__step_state.stats): those three words, then
-   clock_lag, the store's count, its refused removals and refused births, and the contacts unkept. */
-typedef struct gp__step_words { uint32_t nonfinite, truncated, max_speed, lag, count, refused, refused_births, unkept; } gp__step_words;
+   clock_lag, the store's count, its refused removals and refused births, the contacts unkept, and
+   clock_near (a substep of the step had a contact or one about to begin). */
+typedef struct gp__step_words { uint32_t nonfinite, truncated, max_speed, lag, count, refused, refused_births, unkept, near; } gp__step_words;
 
 /* The store's words on the GPU, the STORE role (gp_buffers.glsl's gp_store_block), word for word:
    the count and the free-id queue, a removal's check, and the indirect arguments of every pass
@@ -6127,6 +6197,10 @@ typedef struct gp__step_state {
     uint32_t last_substeps;
     float last_substep, last_cfl;
     bool cfl_warned;                      /* warned since the CFL number was last fine */
+    bool near;                            /* the step before last had a contact, or one about to begin
+                                             (clock_near): plan the contacts' substeps; true until known */
+    bool moved;                           /* particles added or written, or a collider added, since the
+                                             last step: the contact passes' last look is out of date */
 } gp__step_state;
 
 /* The store's births and deaths (sections >>grid and >>store): its count lives on the GPU
@@ -7349,6 +7423,7 @@ static gp_result gp__particles_add(gp_world* world, const gp_particles_desc* des
                 if (speed > world->step.added_speed) world->step.added_speed = speed;
             }
         }
+        world->step.moved = true;
         if ((r = gp__buffer_stage(world, at * 4 + (size_t)(n + 1) / 2 * 16, words, "the staging of an add")) != GP_OK) break;
         timer = gp__timer_begin(world, GP__STAGE_STORE_APPEND);
         gp__use(world, GP__PROGRAM_STORE_APPEND);
@@ -8245,6 +8320,7 @@ gp_result gp_collider_add(gp_world* world, const gp_collider_desc* desc, gp_coll
     gp_result r;
     if (!world) return gp__no_world(__func__);
     gp__begin(world, "gp_collider_add");
+    world->step.moved = true;   /* the contact passes' last look (step_clock's look-ahead) is out of date */
     if (!desc || !collider) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_NULL,
                                                            "%s is NULL", desc ? "collider" : "desc"));
     collider->id = 0;
@@ -8995,6 +9071,7 @@ gp_result gp_granular_material_set(gp_world* world, uint32_t phase, const gp_gra
     gp_result r;
     if (!world) return gp__no_world(__func__);
     gp__begin(world, "gp_granular_material_set");
+    world->step.moved = true;   /* the contact passes' last look (step_clock's look-ahead) is out of date */
     if ((r = gp__check_phase(world, phase)) != GP_OK) return gp__end(world, r);
     if (!material) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_NULL,
                                                   "material is NULL"));
@@ -10616,11 +10693,26 @@ gp_result gp_forces_set(gp_world* world, const gp_force* forces, uint32_t count)
 
 /* ---- the step ---- */
 
+/* The largest acceleration gravity and the user's forces give a particle (m/s^2): a bound for
+   the clock's look-ahead of the contacts (step_clock.comp). */
+static float gp__acceleration_bound(const gp_world* w) {
+    const float* g = w->solver_host.gravity;
+    double a = sqrt((double)g[0] * g[0] + (double)g[1] * g[1] + (double)g[2] * g[2]);
+    uint32_t i;
+    for (i = 0; i < w->solver_host.counts[1] && i < GP_MAX_FORCES; ++i) {
+        const float* f = w->solver_host.forces[i];
+        a += sqrt((double)f[4] * f[4] + (double)f[5] * f[5] + (double)f[6] * f[6]);   /* uniform: the vector; radial: |strength| */
+    }
+    return (float)a;
+}
+
 /* The solvers' statistics of a substep (gp__stats): max speed 0, min density FLT_MAX, max
    density 0, wall pushes 0; the non-finite updates are kept. */
 static void gp__stats_reset(gp_world* w) {
     const uint32_t words[4] = {0u, 0x7f7fffffu, 0u, 0u};   /* 0, FLT_MAX, 0, 0 as bits */
+    const uint32_t solids[2] = {0x7f7fffffu, 0u};           /* the smallest gap FLT_MAX, the largest radius 0 */
     gp__buffer_upload(w, w->grid_stats, GP__STATS_SUBSTEP_AT, sizeof words, words);
+    gp__buffer_upload(w, w->grid_stats, offsetof(gp__stats, solid_gap), sizeof solids, solids);
 }
 
 /* The step's clock (step_clock.comp): the substep about to run, from the speeds the one before
@@ -10678,7 +10770,7 @@ static gp_result gp__world_substep(gp_world* w, float h, bool integrate) {
 gp_result gp_world_step(gp_world* world, const gp_step_desc* desc) {
     gp_step_desc d;
     float sound, spacing, viscous, h, cfl, dem_limit, limit;
-    double needed, owed;
+    double needed, owed, free_count;
     bool fixed;
     uint32_t s, i;
     gp__step_words words;
@@ -10735,6 +10827,7 @@ gp_result gp_world_step(gp_world* world, const gp_step_desc* desc) {
                     "friction", words.unkept - world->dem.unkept, words.unkept, world->desc.contact_slots);
         world->dem.unkept_warned = words.unkept > world->dem.unkept;   /* once while it lasts */
         world->dem.unkept = words.unkept;
+        world->step.near = words.near != 0u;
         if (!(world->step.lag >= 0.0f) || !isfinite(world->step.lag)) world->step.lag = 0.0f;
         if (world->step.lag > 0.0f && !world->step.lag_warned)
             GP__LOG(world, GP_LOG_INFO, GP_LOG_ITEM_STEP_BEHIND,
@@ -10765,8 +10858,13 @@ gp_result gp_world_step(gp_world* world, const gp_step_desc* desc) {
     owed = (double)d.dt + world->step.lag;   /* the step's time and what the step before last left owed */
     needed = ceil(owed * (sound + world->step.max_speed) / ((double)d.max_cfl * spacing));
     if (ceil(owed / viscous) > needed) needed = ceil(owed / viscous);
+    /* The grains' and bodies' contacts need shorter substeps (gp__dem_limit) only where two
+       solids, or a solid and a wall, touch or may soon: the host plans them when the step
+       before last had one (clock_near) or it moved particles since; the GPU's clock shortens
+       the substeps where one begins unplanned, looking one substep ahead (step_clock.comp). */
+    free_count = needed < 1.0 ? 1.0 : needed > 1000.0 ? 1000.0 : needed;
     dem_limit = gp__dem_limit(world);
-    if (ceil(owed / dem_limit) > needed) needed = ceil(owed / dem_limit);
+    if ((world->step.near || world->step.moved) && ceil(owed / dem_limit) > needed) needed = ceil(owed / dem_limit);
     fixed = d.substeps != 0;
     if (!fixed) d.substeps = needed < 1.0 ? 1u : needed > 1000.0 ? 1000u : (uint32_t)needed;
     h = d.dt / (float)d.substeps;
@@ -10797,10 +10895,21 @@ gp_result gp_world_step(gp_world* world, const gp_step_desc* desc) {
     limit = fixed ? 0.0f : d.max_cfl;
     memcpy(&clock.clock_max_cfl, &limit, 4);
     limit = fixed || viscous > 3.4e38f ? 3.4e38f : viscous;
-    if (!fixed && dem_limit < limit) limit = dem_limit;
     memcpy(&clock.clock_limit, &limit, 4);
     gp__buffer_upload(world, world->grid_stats, offsetof(gp__stats, clock_start), offsetof(gp__stats, clock_remaining) - offsetof(gp__stats, clock_start),
                       &clock.clock_start);
+    limit = fixed || dem_limit > 3.4e38f ? 3.4e38f : dem_limit;   /* the contacts' look-ahead */
+    memcpy(&clock.clock_contact, &limit, 4);
+    limit = (float)(owed / free_count);
+    memcpy(&clock.clock_free, &limit, 4);
+    memcpy(&clock.clock_reach, &world->desc.grid.cell_size, 4);
+    limit = gp__acceleration_bound(world);
+    memcpy(&clock.clock_accel, &limit, 4);
+    if (world->step.moved)   /* the contact passes' last gap is out of date: take them as touching */
+        gp__buffer_upload(world, world->grid_stats, offsetof(gp__stats, solid_gap), 4, &clock.solid_gap);
+    world->step.moved = false;
+    gp__buffer_upload(world, world->grid_stats, offsetof(gp__stats, clock_contact), offsetof(gp__stats, clock_near) - offsetof(gp__stats, clock_contact),
+                      &clock.clock_contact);
     gp__emitters_plan(world, d.dt, d.substeps);
     for (s = 0; s < d.substeps && r == GP_OK; ++s) r = gp__world_substep(world, h, true);
     if (r == GP_OK && world->grid_built) {   /* this step's statistics, for the step after next */
@@ -10812,6 +10921,8 @@ gp_result gp_world_step(gp_world* world, const gp_step_desc* desc) {
                                       offsetof(gp__step_words, lag), 4);
         world->gl.fnCopyBufferSubData(GP__GL_COPY_READ_BUFFER, GP__GL_COPY_WRITE_BUFFER, offsetof(gp__stats, unkept),
                                       offsetof(gp__step_words, unkept), 4);
+        world->gl.fnCopyBufferSubData(GP__GL_COPY_READ_BUFFER, GP__GL_COPY_WRITE_BUFFER, offsetof(gp__stats, clock_near),
+                                      offsetof(gp__step_words, near), 4);
         world->gl.fnBindBuffer(GP__GL_COPY_READ_BUFFER, world->store.words);
         world->gl.fnCopyBufferSubData(GP__GL_COPY_READ_BUFFER, GP__GL_COPY_WRITE_BUFFER, offsetof(gp__store_words, count),
                                       offsetof(gp__step_words, count), 4);
@@ -11327,6 +11438,7 @@ static gp_result gp__create_buffers(gp_world* w) {
     if (r == GP_OK) r = gp__buffer_new(w, table, NULL, "the cell count table", &w->cell_count);
     if (r == GP_OK) r = gp__buffer_new(w, table, NULL, "the cell start table", &w->cell_start);
     if (r == GP_OK) r = gp__buffer_new(w, sizeof stats, &stats, "the world's statistics", &w->grid_stats);
+    w->step.near = true;
     if (r == GP_OK) r = gp__buffer_new(w, sizeof(gp__step_words), NULL, "the step statistics", &w->step.stats[0]);
     if (r == GP_OK) r = gp__buffer_new(w, sizeof(gp__step_words), NULL, "the step statistics", &w->step.stats[1]);
     if (r == GP_OK) r = gp__buffer_new(w, sizeof w->params_host, NULL, "the world parameters", &w->params);
@@ -11630,6 +11742,7 @@ gp_result gp_particles_write(gp_world* world, gp_attribute attribute, uint32_t f
             if (speed > world->step.added_speed) world->step.added_speed = speed;
         }
     }
+    world->step.moved = true;
     return gp__end(world, GP_OK);
 }
 

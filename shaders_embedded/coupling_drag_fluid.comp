@@ -349,7 +349,7 @@ layout(std430, binding = GP_BINDING_STATS) buffer gp_stats_block {
     uint clock_sound;         // float bits: the fluids' largest speed of sound (m/s)
     uint clock_spacing;       // float bits: the smallest spacing (m) of the CFL condition
     uint clock_max_cfl;       // float bits: gp_step_desc's max_cfl; 0: the caller fixed the substeps
-    uint clock_limit;         // float bits: the longest substep viscosity, diffusion and contacts allow (s)
+    uint clock_limit;         // float bits: the longest substep viscosity and diffusion allow (s)
     // and step_clock keeps these:
     uint clock_remaining;     // float bits: what the step still has to run (s)
     uint clock_left;          // substeps left in the step
@@ -358,6 +358,15 @@ layout(std430, binding = GP_BINDING_STATS) buffer gp_stats_block {
     uint clock_lag;           // float bits: what the last step could not run, owed to the next (s)
     uint clock_cfl;           // float bits: the largest CFL number a substep of the step started with
     uint stat_unkept;         // contacts that found no free slot to keep their spring in (gp_dem.glsl), since the world was made
+    // The contacts' look-ahead: the contact passes (dem_contact, dem_walls) write the first two
+    // every substep, the host the next three at the start of a step, step_clock the last:
+    uint stat_solid_gap;      // float bits: the smallest gap (m) the contact passes saw between two solids or a solid and a wall (0: touching)
+    uint stat_solid_radius;   // float bits: the largest radius of a solid particle (m)
+    uint clock_contact;       // float bits: the longest substep that resolves a contact (s; above 3e38: none)
+    uint clock_free;          // float bits: the host's substep without the contacts' limit (s)
+    uint clock_reach;         // float bits: the grid's cell size (m): solids farther apart than it are not seen
+    uint clock_accel;         // float bits: the largest acceleration gravity and the forces give (m/s^2)
+    uint clock_near;          // 1: a substep of the step had a contact, or one that might begin within it
 };
 #endif
 

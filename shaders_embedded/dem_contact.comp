@@ -353,7 +353,7 @@ layout(std430, binding = GP_BINDING_STATS) buffer gp_stats_block {
     uint clock_sound;         // float bits: the fluids' largest speed of sound (m/s)
     uint clock_spacing;       // float bits: the smallest spacing (m) of the CFL condition
     uint clock_max_cfl;       // float bits: gp_step_desc's max_cfl; 0: the caller fixed the substeps
-    uint clock_limit;         // float bits: the longest substep viscosity, diffusion and contacts allow (s)
+    uint clock_limit;         // float bits: the longest substep viscosity and diffusion allow (s)
     // and step_clock keeps these:
     uint clock_remaining;     // float bits: what the step still has to run (s)
     uint clock_left;          // substeps left in the step
@@ -362,6 +362,15 @@ layout(std430, binding = GP_BINDING_STATS) buffer gp_stats_block {
     uint clock_lag;           // float bits: what the last step could not run, owed to the next (s)
     uint clock_cfl;           // float bits: the largest CFL number a substep of the step started with
     uint stat_unkept;         // contacts that found no free slot to keep their spring in (gp_dem.glsl), since the world was made
+    // The contacts' look-ahead: the contact passes (dem_contact, dem_walls) write the first two
+    // every substep, the host the next three at the start of a step, step_clock the last:
+    uint stat_solid_gap;      // float bits: the smallest gap (m) the contact passes saw between two solids or a solid and a wall (0: touching)
+    uint stat_solid_radius;   // float bits: the largest radius of a solid particle (m)
+    uint clock_contact;       // float bits: the longest substep that resolves a contact (s; above 3e38: none)
+    uint clock_free;          // float bits: the host's substep without the contacts' limit (s)
+    uint clock_reach;         // float bits: the grid's cell size (m): solids farther apart than it are not seen
+    uint clock_accel;         // float bits: the largest acceleration gravity and the forces give (m/s^2)
+    uint clock_near;          // 1: a substep of the step had a contact, or one that might begin within it
 };
 #endif
 
@@ -542,16 +551,30 @@ layout(local_size_x = GP_GROUP_SIZE) in;
 // What particle i needs of itself in the loop.
 struct gp_self { vec4 p; vec4 v; vec3 w; float body_mass; vec4 c; vec2 spring; uint id; uint owner; bool rigid; uint slot; };
 
-// Adds candidate slot k's contact force and torque; kept counts the contacts i keeps.
-void gp_contact_term(uint k, uint end, gp_self s, ivec3 cell, inout vec3 f, inout vec3 torque, inout uint kept) {
+// True when candidate k (info) is a solid that i may touch: a grain, or a body's particle of
+// another body.
+bool gp_contact_partner(gp_self s, uvec4 info) {
+    uint kind = gp_kind_of(info);
+    return gp_is_solid(kind) && !(s.rigid && kind == GP_KIND_RIGID && info.z == s.owner);
+}
+
+// Adds candidate slot k's contact force and torque; kept counts the contacts i keeps, gap keeps
+// the smallest gap to a partner not touching (0 once one touches) for the clock's look-ahead
+// (step_clock.comp).
+void gp_contact_term(uint k, uint end, gp_self s, ivec3 cell, inout vec3 f, inout vec3 torque, inout uint kept, inout float gap) {
     if (k >= end || k == s.slot) return;
     vec4 q = gp_position[k];
     vec3 d = q.xyz - s.p.xyz;
     float reach = s.p.w + q.w, r2 = dot(d, d);
-    if (r2 >= reach * reach || r2 == 0.0 || !gp_grid_same_cell(q.xyz, cell)) return;
+    if (r2 >= reach * reach || r2 == 0.0 || !gp_grid_same_cell(q.xyz, cell)) {
+        float apart = sqrt(r2) - reach;
+        if (apart < gap && gp_contact_partner(s, gp_info[k])) gap = max(apart, 0.0);
+        return;
+    }
     uvec4 info = gp_info[k];
     uint kind = gp_kind_of(info);
-    if (!gp_is_solid(kind) || (s.rigid && kind == GP_KIND_RIGID && info.z == s.owner)) return;
+    if (!gp_contact_partner(s, info)) return;
+    gap = 0.0;
     gp_granular m = gp_granulars[gp_grain_material(info)];
     vec4 v = gp_velocity[k];
     vec3 w = vec3(0.0);
@@ -593,6 +616,7 @@ void main() {
     vec4 p = gp_position[i], v = gp_velocity[i];
     uint kept = 0u;
     vec3 f = vec3(0.0), torque = vec3(0.0);
+    float cell_size = 1.0 / gp_grid_origin.w, gap = cell_size;   // farther: the clock's bound for pairs not seen
     if (gp_finite3(p.xyz)) {   // else it meets no one
         gp_granular m = gp_granulars[gp_grain_material(info)];
         gp_self s;
@@ -614,7 +638,7 @@ void main() {
         // One candidate per iteration: 4.5 times faster on llvmpipe than the fluid's eight (grains
         // keep apart, so a neighbourhood holds tens of candidates).
         vec3 gp_center = s.p.xyz;
-#define GP_NEIGHBOR_VISIT(k, end, cell) gp_contact_term(k, end, s, cell, f, torque, kept)
+#define GP_NEIGHBOR_VISIT(k, end, cell) gp_contact_term(k, end, s, cell, f, torque, kept, gap)
 #define GP_NEIGHBOR_BATCH 1
 // >>include gp_neighbors.glsl
 // gp_neighbors.glsl: the neighbour loop, written once for every pass that visits neighbours
@@ -689,6 +713,8 @@ void main() {
 // <<include gp_neighbors.glsl
     }
     gp_history[gp_keep_block(i)] = uvec4(info.x, kept, u_stamp, 0u);
+    if (gap < cell_size) atomicMin(stat_solid_gap, floatBitsToUint(gap));   // non-negative: bits order
+    if (gp_finite(p.w)) atomicMax(stat_solid_radius, floatBitsToUint(max(p.w, 0.0)));
     gp_acceleration[i] = vec4(f, 0.0);
     if (kind == GP_KIND_RIGID) gp_rigid[i] = vec4(torque, 0.0);
 }

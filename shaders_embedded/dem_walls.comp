@@ -350,7 +350,7 @@ layout(std430, binding = GP_BINDING_STATS) buffer gp_stats_block {
     uint clock_sound;         // float bits: the fluids' largest speed of sound (m/s)
     uint clock_spacing;       // float bits: the smallest spacing (m) of the CFL condition
     uint clock_max_cfl;       // float bits: gp_step_desc's max_cfl; 0: the caller fixed the substeps
-    uint clock_limit;         // float bits: the longest substep viscosity, diffusion and contacts allow (s)
+    uint clock_limit;         // float bits: the longest substep viscosity and diffusion allow (s)
     // and step_clock keeps these:
     uint clock_remaining;     // float bits: what the step still has to run (s)
     uint clock_left;          // substeps left in the step
@@ -359,6 +359,15 @@ layout(std430, binding = GP_BINDING_STATS) buffer gp_stats_block {
     uint clock_lag;           // float bits: what the last step could not run, owed to the next (s)
     uint clock_cfl;           // float bits: the largest CFL number a substep of the step started with
     uint stat_unkept;         // contacts that found no free slot to keep their spring in (gp_dem.glsl), since the world was made
+    // The contacts' look-ahead: the contact passes (dem_contact, dem_walls) write the first two
+    // every substep, the host the next three at the start of a step, step_clock the last:
+    uint stat_solid_gap;      // float bits: the smallest gap (m) the contact passes saw between two solids or a solid and a wall (0: touching)
+    uint stat_solid_radius;   // float bits: the largest radius of a solid particle (m)
+    uint clock_contact;       // float bits: the longest substep that resolves a contact (s; above 3e38: none)
+    uint clock_free;          // float bits: the host's substep without the contacts' limit (s)
+    uint clock_reach;         // float bits: the grid's cell size (m): solids farther apart than it are not seen
+    uint clock_accel;         // float bits: the largest acceleration gravity and the forces give (m/s^2)
+    uint clock_near;          // 1: a substep of the step had a contact, or one that might begin within it
 };
 #endif
 
@@ -669,6 +678,7 @@ void main() {
             c = gp_body_damping(c, vec2(v.w, 1.0 / body.x.w));
         }
         uint head = gp_keep_block(i), kept = gp_history[head].y;
+        float gap = 3.4e38;
         for (uint k = 0u; k < gp_solver_counts.x; ++k) {
             gp_collider_shape s = gp_colliders[k];
             if (s.a.w == GP_SHAPE_BOX && s.c.x < 0.0) {
@@ -678,13 +688,17 @@ void main() {
                     e[a] = 1.0;
                     if (low[a] < p.w) gp_wall_touch(i, info.x, gp_wall_key(k, uint(2 * a)), -e, p.w - low[a], v, w, p.w, c, m.grain.zw, f, torque, kept);
                     if (high[a] < p.w) gp_wall_touch(i, info.x, gp_wall_key(k, uint(2 * a + 1)), e, p.w - high[a], v, w, p.w, c, m.grain.zw, f, torque, kept);
+                    gap = min(gap, min(low[a], high[a]) - p.w);
                 }
             } else {
                 vec4 d = gp_collider_distance(k, p.xyz);
                 if (d.w < p.w) gp_wall_touch(i, info.x, gp_wall_key(k, 6u), -d.xyz, p.w - d.w, v, w, p.w, c, m.grain.zw, f, torque, kept);
+                gap = min(gap, d.w - p.w);
             }
         }
         gp_history[head].y = kept;
+        // the clock's look-ahead (step_clock.comp): the nearest wall, 0 when touching; NaN: touching
+        atomicMin(stat_solid_gap, floatBitsToUint(gap > 0.0 ? gap : 0.0));
     }
     vec3 a = f / v.w;
     if (!rigid && gp_finite3(p.xyz)) a += gp_gravity.xyz + gp_user_forces(p.xyz);   // a NaN grain: 0, unmoved

@@ -43,12 +43,21 @@
 // The host writes at the start of each step: clock_start 1, the step's dt, its planned substep
 // H = dt / n (plus the time owed, below) and count n, the fastest speed it knows of (its own
 // estimate, particles it added or wrote), the speed of sound, the spacing and max_cfl of the
-// CFL condition (max_cfl 0: the caller fixed the substeps, keep them) and the substep limit that
-// no speed changes (viscosity, diffusion, the grains' contacts). Then, substep by substep:
+// CFL condition (max_cfl 0: the caller fixed the substeps, keep them), the substep limit that
+// no speed changes (viscosity, diffusion), and the contacts' limit with what decides where it
+// applies (clock_contact, clock_free, clock_reach, clock_accel). Then, substep by substep:
 //   h = H while nothing has shortened a substep of the step and nothing is owed (clean: the
 //       host's substeps bit for bit); otherwise the time still to run over the substeps left;
 //   h = min(h, limit, max_cfl spacing / (sound + v)), v the fastest particle after the substep before
 //       (stat_max_speed, any kind; the integrators write it) or the host's speed;
+//   h = min(h, contact) where two solids, or a solid and a wall, touch or might touch within the
+//       substep: the smallest gap the contact passes saw in the substep before (solids farther
+//       apart than a cell are not seen: their gap is at least the cell less two of the largest
+//       radius) is at most twice what a pair can close in the substep that would run without
+//       contacts (the host's plan without them, or h if longer), 2 v h + a h^2 (both moving at v, both accelerated by gravity and the
+//       forces, a). Only then do grains and bodies cost the contacts' short substeps: a body
+//       floating clear of everything moves at the fluid's substeps. clock_near tells the host
+//       (two steps late, with the statistics) to plan the contacts' substeps itself;
 //   a substep never runs past what the step owes. What the step could not run within its
 //   substeps is owed (clock_lag), up to four steps' dt, and run by the next steps, whose host
 //   plans its substeps for it (it reads clock_lag two steps late, with the statistics); beyond
@@ -183,7 +192,7 @@ layout(std430, binding = GP_BINDING_STATS) buffer gp_stats_block {
     uint clock_sound;         // float bits: the fluids' largest speed of sound (m/s)
     uint clock_spacing;       // float bits: the smallest spacing (m) of the CFL condition
     uint clock_max_cfl;       // float bits: gp_step_desc's max_cfl; 0: the caller fixed the substeps
-    uint clock_limit;         // float bits: the longest substep viscosity, diffusion and contacts allow (s)
+    uint clock_limit;         // float bits: the longest substep viscosity and diffusion allow (s)
     // and step_clock keeps these:
     uint clock_remaining;     // float bits: what the step still has to run (s)
     uint clock_left;          // substeps left in the step
@@ -192,6 +201,15 @@ layout(std430, binding = GP_BINDING_STATS) buffer gp_stats_block {
     uint clock_lag;           // float bits: what the last step could not run, owed to the next (s)
     uint clock_cfl;           // float bits: the largest CFL number a substep of the step started with
     uint stat_unkept;         // contacts that found no free slot to keep their spring in (gp_dem.glsl), since the world was made
+    // The contacts' look-ahead: the contact passes (dem_contact, dem_walls) write the first two
+    // every substep, the host the next three at the start of a step, step_clock the last:
+    uint stat_solid_gap;      // float bits: the smallest gap (m) the contact passes saw between two solids or a solid and a wall (0: touching)
+    uint stat_solid_radius;   // float bits: the largest radius of a solid particle (m)
+    uint clock_contact;       // float bits: the longest substep that resolves a contact (s; above 3e38: none)
+    uint clock_free;          // float bits: the host's substep without the contacts' limit (s)
+    uint clock_reach;         // float bits: the grid's cell size (m): solids farther apart than it are not seen
+    uint clock_accel;         // float bits: the largest acceleration gravity and the forces give (m/s^2)
+    uint clock_near;          // 1: a substep of the step had a contact, or one that might begin within it
 };
 #endif
 
@@ -234,6 +252,7 @@ void main() {
         clock_left = clock_substeps;
         clock_clean = owed == 0.0 ? 1u : 0u;
         clock_cfl = 0u;
+        clock_near = 0u;
         speed = max(speed, uintBitsToFloat(clock_speed));
     }
     float remaining = uintBitsToFloat(clock_remaining);
@@ -243,6 +262,18 @@ void main() {
     float cfl = uintBitsToFloat(clock_max_cfl), sound = uintBitsToFloat(clock_sound), spacing = uintBitsToFloat(clock_spacing);
     bool adapt = cfl > 0.0 && gp_finite(speed) && sound + speed > 0.0;
     if (adapt) h = min(h, cfl * spacing / (sound + speed));
+    float contact = uintBitsToFloat(clock_contact);
+    if (contact < 3.0e38) {
+        float free_h = min(uintBitsToFloat(clock_free), uintBitsToFloat(clock_limit));   // what runs where nothing touches
+        if (adapt) free_h = min(free_h, cfl * spacing / (sound + speed));
+        free_h = max(free_h, h);
+        float gap = min(uintBitsToFloat(stat_solid_gap), uintBitsToFloat(clock_reach) - 2.0 * uintBitsToFloat(stat_solid_radius));
+        float closing = 2.0 * speed * free_h + uintBitsToFloat(clock_accel) * free_h * free_h;
+        if (!(gap > 2.0 * closing)) {   // NaN too
+            h = min(h, contact);
+            clock_near = 1u;
+        }
+    }
     if (h != planned) clock_clean = 0u;
     if (clock_clean == 0u) h = min(h, remaining);
     h = max(h, 0.0);

@@ -516,6 +516,120 @@ static void test_dem_rejects_bad_input(void) {
     gp_world_destroy(w);
 }
 
+/* The height a grain of radius r dropped from rest with its bottom h0 above a floor rises to
+   after its first bounce, the floor's linear spring-dashpot (F = k overlap - eta v) acting under
+   gravity g through the contact: the equation of motion integrated with RK4 in steps of 1 us. */
+static double dem_bounce_reference(double r, double h0, double m, double k, double eta, double g) {
+    double y = r + h0, v = 0.0, dt = 1e-6, top = -1.0;
+    bool bounced = false;
+    int n;
+    for (n = 0; n < 10000000 && top < 0.0; ++n) {
+        double ky[4], kv[4], yy = y, vv = v;
+        int j;
+        for (j = 0; j < 4; ++j) {
+            double step = j == 0 ? 0.0 : j == 3 ? dt : 0.5 * dt;
+            if (j) { yy = y + step * ky[j - 1]; vv = v + step * kv[j - 1]; }
+            ky[j] = vv;
+            kv[j] = -g + (yy < r ? (k * (r - yy) - eta * vv) / m : 0.0);
+        }
+        y += dt / 6.0 * (ky[0] + 2.0 * ky[1] + 2.0 * ky[2] + ky[3]);
+        v += dt / 6.0 * (kv[0] + 2.0 * kv[1] + 2.0 * kv[2] + kv[3]);
+        if (v > 0.0) bounced = true;
+        if (bounced && v <= 0.0) top = y - r;
+    }
+    return top;
+}
+
+/* The contacts' substeps only where a contact may begin (step_clock.comp's look-ahead): a grain
+   of sand 2 cm across (in cells of 5 cm) dropped 0.2 m onto a floor in steps of 1/240 s, the
+   library picking the substeps. Falling clear it takes the few substeps its speed needs (1 a
+   step), not the contacts' (13); at the floor the GPU's clock shortens them to the contacts' one substep ahead
+   of the touch, and the bounce rises to the height the equation of motion gives (RK4, 1 us:
+   within 2%) and to what a run at the contacts' substeps throughout gives (within 1%); the time
+   the shortened substeps could not run is owed and run by the next steps (none owed at the
+   end). A grain placed on the floor between steps is taken as touching at once. */
+static void test_dem_contact_lookahead(void) {
+    const float dt = 1.0f / 240.0f, r = 0.01f;
+    double top[2] = {-1.0, -1.0}, reference, duration, e;
+    gp_granular_material m;
+    uint32_t contact_count = 0, most_clear = 0, run;
+    float lag = 0.0f;
+    for (run = 0; run < 2; ++run) {
+        gp_world* w = fixture_grid_world(16, 0.05f, 1);
+        gp_particles_desc d;
+        gp_step_desc step;
+        float xyz[3] = {0.0f, 0.2f + r, 0.0f};
+        double highest = -1.0;
+        bool bounced = false;
+        int k;
+        if (!w) return;
+        dem_plane(w, 0.0, 1.0, 0.0);
+        memset(&m, 0, sizeof m);
+        m.diameter = 2.0f * r;   /* narrower than the cell (0.05 m), which the contact search sees whole */
+        CHECK(gp_granular_material_set(w, 0, &m) == GP_OK && gp_granular_material_get(w, 0, &m) == GP_OK);
+        dem_analytic(m.stiffness, m.damping, m.mass, m.mass, &e, &duration);
+        contact_count = (uint32_t)ceil(dt / (duration / 12.0));
+        memset(&d, 0, sizeof d);
+        d.count = 1; d.positions = xyz; d.kind = GP_KIND_GRANULAR; d.radius = r; d.mass = m.mass;
+        CHECK(gp_particles_add(w, &d, NULL) == GP_OK);
+        memset(&step, 0, sizeof step);
+        step.dt = dt;
+        step.substeps = run == 0 ? 0u : contact_count;   /* run 1: the contacts' substeps throughout */
+        for (k = 0; k < 240; ++k) {
+            gp_particle_position p;
+            gp_particle_velocity v;
+            gp_fluid_stats stats;
+            CHECK(gp_world_step(w, &step) == GP_OK && gp_fluid_stats_read(w, &stats) == GP_OK);
+            CHECK(gp_particles_read(w, GP_ATTRIBUTE_POSITION, 0, 1, &p) == GP_OK && gp_particles_read(w, GP_ATTRIBUTE_VELOCITY, 0, 1, &v) == GP_OK);
+            if (run == 0 && k >= 3 && p.y - r > 0.05f && !bounced && stats.substeps > most_clear) most_clear = stats.substeps;
+            if (v.y > 0.0f) bounced = true;
+            if (bounced) highest = fmax(highest, p.y - r);
+            if (run == 0) lag = stats.lag;
+        }
+        top[run] = highest;
+        gp_world_destroy(w);
+    }
+    {   /* a grain put 0.5 mm into the floor between two steps of a world whose one grain falls clear */
+        gp_world* w = fixture_grid_world(16, 0.05f, 1);
+        gp_particles_desc d;
+        gp_step_desc step;
+        const float overlap = 0.0005f;
+        float high[3] = {0.0f, 1.0f, 0.0f}, on[3] = {0.2f, r - overlap, 0.0f};
+        double rise = 0.0, allowed = 0.5 * m.stiffness * overlap * overlap / (m.mass * 9.81) - overlap;
+        gp_particle_position p[2];
+        gp_fluid_stats stats;
+        int k, j;
+        if (!w) return;
+        dem_plane(w, 0.0, 1.0, 0.0);
+        CHECK(gp_granular_material_set(w, 0, &m) == GP_OK);
+        memset(&d, 0, sizeof d);
+        d.count = 1; d.positions = high; d.kind = GP_KIND_GRANULAR; d.radius = r; d.mass = m.mass;
+        CHECK(gp_particles_add(w, &d, NULL) == GP_OK);
+        memset(&step, 0, sizeof step);
+        step.dt = dt;
+        for (k = 0; k < 6; ++k) CHECK(gp_world_step(w, &step) == GP_OK && gp_fluid_stats_read(w, &stats) == GP_OK);
+        CHECKF(stats.substeps == 1, "the lone grain falling clear took %u substeps a step", stats.substeps);
+        d.positions = on;
+        CHECK(gp_particles_add(w, &d, NULL) == GP_OK);
+        for (k = 0; k < 24; ++k) {
+            CHECK(gp_world_step(w, &step) == GP_OK && gp_particles_read(w, GP_ATTRIBUTE_POSITION, 0, 2, p) == GP_OK);
+            for (j = 0; j < 2; ++j)
+                if (p[j].x > 0.1f) rise = isfinite(p[j].y) ? fmax(rise, p[j].y - r) : INFINITY;
+        }
+        CHECKF(rise <= allowed, "a grain put %.1f mm into the floor rose %.4f m; its spring's energy lifts it %.4f m at most",
+               1000.0 * overlap, rise, allowed);
+        gp_world_destroy(w);
+    }
+    reference = dem_bounce_reference(r, 0.2, m.mass, m.stiffness, m.damping, 9.81);
+    CHECKF(most_clear >= 1 && 2 * most_clear <= contact_count, "falling clear, %u substeps a step; the contacts take %u", most_clear, contact_count);
+    CHECKF(fabs(top[0] / reference - 1.0) < 0.03 && fabs(top[1] / reference - 1.0) < 0.03,
+           "the bounce rose %.4f m (at the contacts' substeps throughout %.4f); the equation of motion says %.4f", top[0], top[1], reference);
+    CHECKF(lag == 0.0f, "%g s still owed at the end", (double)lag);
+    if (getenv("GP_TEST_VERBOSE"))
+        fprintf(stderr, "    falling clear: %u substeps a step (contacts %u); bounce %.5f m, throughout %.5f, RK4 %.5f\n", most_clear,
+                contact_count, top[0], top[1], reference);
+}
+
 /* A material with a shear 100 times its damping: gp_world_step takes substeps of at most m_eff /
    (damping + shear), and a grain sliding on the floor at 1 m/s slows down without overshooting
    (explicit viscous shear at a longer substep reverses the slip each substep and grows). */
@@ -894,6 +1008,7 @@ const gp_test_case dem_tests[] = {
     {"dem_body_rests_on_floor", test_dem_body_rests_on_floor},
     {"dem_rejects_bad_input", test_dem_rejects_bad_input},
     {"dem_strong_shear_substeps", test_dem_strong_shear_substeps},
+    {"dem_contact_lookahead", test_dem_contact_lookahead},
     {"dem_shapes_from_meshes", test_dem_shapes_from_meshes},
     {"dem_springs_follow_particles", test_dem_springs_follow_particles},
     {"dem_contact_slots", test_dem_contact_slots},
