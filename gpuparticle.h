@@ -730,7 +730,8 @@ typedef struct gp_step_desc {
    a wall, and the clock shortens the substep to the contacts' where that gap is within twice
    what the fastest particle and gravity and the forces could close in the substep that would run
    otherwise; the host plans them (two steps late) while the step before last had one, and for
-   the step after any particle is added or written or a collider added. A body floating clear of
+   the step after any particle is added or written or a collider added, and while an emitter
+   gives birth to grains (which the contact passes have not seen). A body floating clear of
    everything runs at the fluid's substeps (a box in water: 27 a frame where contacts need 63).
    Two solids more than a grid cell apart are not seen by the contact pass: the look-ahead then
    counts on the cell less the two largest radii, so grains as wide as the cell (the default
@@ -3039,6 +3040,7 @@ static const char* const gp__file_gp_buffers_glsl[] = {
     "    uint clock_reach;         // float bits: the grid's cell size (m): solids farther apart than it are not seen\n",
     "    uint clock_accel;         // float bits: the largest acceleration gravity and the forces give (m/s^2)\n",
     "    uint clock_near;          // 1: a substep of the step had a contact, or one that might begin within it\n",
+    "    uint stat_padding;        // unused: the block is 128 bytes, a multiple of 16, as GL reports it\n",
     "};\n",
     "#endif\n",
     "\n",
@@ -5080,10 +5082,10 @@ static const gp__shader_range gp__ranges_body_particles_comp[] = {
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 146, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 147, 1 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
     { GP__FILE_GP_DEM_GLSL, 0, 136, 1 },
-    { GP__FILE_BODY_PARTICLES_COMP, 5, 13, 543 },
+    { GP__FILE_BODY_PARTICLES_COMP, 5, 13, 544 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_body_update_comp[] = {
@@ -5094,10 +5096,10 @@ static const gp__shader_range gp__ranges_body_update_comp[] = {
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 146, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 147, 1 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
     { GP__FILE_GP_DEM_GLSL, 0, 136, 1 },
-    { GP__FILE_BODY_UPDATE_COMP, 10, 67, 548 },
+    { GP__FILE_BODY_UPDATE_COMP, 10, 67, 549 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_boundary_distance_comp[] = {
@@ -5105,9 +5107,9 @@ static const gp__shader_range gp__ranges_boundary_distance_comp[] = {
     { GP__FILE_BOUNDARY_DISTANCE_COMP, 1, 2, 39 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 146, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 147, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
-    { GP__FILE_BOUNDARY_DISTANCE_COMP, 3, 10, 391 },
+    { GP__FILE_BOUNDARY_DISTANCE_COMP, 3, 10, 392 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_copy_comp[] = {
@@ -5125,14 +5127,14 @@ static const gp__shader_range gp__ranges_coupling_drag_comp[] = {
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 146, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 147, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 54, 1 },
     { GP__FILE_GP_FLUID_SAMPLE_GLSL, 0, 44, 1 },
-    { GP__FILE_COUPLING_DRAG_COMP, 50, 27, 866 },
+    { GP__FILE_COUPLING_DRAG_COMP, 50, 27, 867 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_COUPLING_DRAG_COMP, 77, 23, 964 },
+    { GP__FILE_COUPLING_DRAG_COMP, 77, 23, 965 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_coupling_drag_fluid_comp[] = {
@@ -5143,13 +5145,13 @@ static const gp__shader_range gp__ranges_coupling_drag_fluid_comp[] = {
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 146, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 147, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 54, 1 },
-    { GP__FILE_COUPLING_DRAG_FLUID_COMP, 8, 36, 777 },
+    { GP__FILE_COUPLING_DRAG_FLUID_COMP, 8, 36, 778 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_COUPLING_DRAG_FLUID_COMP, 44, 2, 884 },
+    { GP__FILE_COUPLING_DRAG_FLUID_COMP, 44, 2, 885 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_coupling_guard_comp[] = {
@@ -5160,13 +5162,13 @@ static const gp__shader_range gp__ranges_coupling_guard_comp[] = {
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 146, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 147, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 54, 1 },
-    { GP__FILE_COUPLING_GUARD_COMP, 23, 36, 790 },
+    { GP__FILE_COUPLING_GUARD_COMP, 23, 36, 791 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_COUPLING_GUARD_COMP, 59, 6, 897 },
+    { GP__FILE_COUPLING_GUARD_COMP, 59, 6, 898 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_coupling_pressure_comp[] = {
@@ -5177,13 +5179,13 @@ static const gp__shader_range gp__ranges_coupling_pressure_comp[] = {
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 146, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 147, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 54, 1 },
-    { GP__FILE_COUPLING_PRESSURE_COMP, 8, 31, 776 },
+    { GP__FILE_COUPLING_PRESSURE_COMP, 8, 31, 777 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_COUPLING_PRESSURE_COMP, 39, 2, 878 },
+    { GP__FILE_COUPLING_PRESSURE_COMP, 39, 2, 879 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_coupling_solid_comp[] = {
@@ -5194,13 +5196,13 @@ static const gp__shader_range gp__ranges_coupling_solid_comp[] = {
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 146, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 147, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 54, 1 },
-    { GP__FILE_COUPLING_SOLID_COMP, 9, 41, 779 },
+    { GP__FILE_COUPLING_SOLID_COMP, 9, 41, 780 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_COUPLING_SOLID_COMP, 50, 2, 891 },
+    { GP__FILE_COUPLING_SOLID_COMP, 50, 2, 892 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_dem_contact_comp[] = {
@@ -5211,12 +5213,12 @@ static const gp__shader_range gp__ranges_dem_contact_comp[] = {
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 146, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 147, 1 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
     { GP__FILE_GP_DEM_GLSL, 0, 136, 1 },
-    { GP__FILE_DEM_CONTACT_COMP, 11, 94, 549 },
+    { GP__FILE_DEM_CONTACT_COMP, 11, 94, 550 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_DEM_CONTACT_COMP, 105, 7, 714 },
+    { GP__FILE_DEM_CONTACT_COMP, 105, 7, 715 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_dem_integrate_comp[] = {
@@ -5226,9 +5228,9 @@ static const gp__shader_range gp__ranges_dem_integrate_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 146, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 147, 1 },
     { GP__FILE_GP_INTEGRATE_GLSL, 0, 24, 1 },
-    { GP__FILE_DEM_INTEGRATE_COMP, 7, 10, 343 },
+    { GP__FILE_DEM_INTEGRATE_COMP, 7, 10, 344 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_dem_walls_comp[] = {
@@ -5239,11 +5241,11 @@ static const gp__shader_range gp__ranges_dem_walls_comp[] = {
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 146, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 147, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
     { GP__FILE_GP_DEM_GLSL, 0, 136, 1 },
-    { GP__FILE_DEM_WALLS_COMP, 8, 59, 649 },
+    { GP__FILE_DEM_WALLS_COMP, 8, 59, 650 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_dispatch_args_comp[] = {
@@ -5287,10 +5289,10 @@ static const gp__shader_range gp__ranges_effects_collide_comp[] = {
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 146, 1 },
-    { GP__FILE_EFFECTS_COLLIDE_COMP, 15, 39, 406 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 147, 1 },
+    { GP__FILE_EFFECTS_COLLIDE_COMP, 15, 39, 407 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_EFFECTS_COLLIDE_COMP, 54, 3, 516 },
+    { GP__FILE_EFFECTS_COLLIDE_COMP, 54, 3, 517 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_effects_move_comp[] = {
@@ -5301,14 +5303,14 @@ static const gp__shader_range gp__ranges_effects_move_comp[] = {
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 146, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 147, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
-    { GP__FILE_EFFECTS_MOVE_COMP, 19, 47, 732 },
+    { GP__FILE_EFFECTS_MOVE_COMP, 19, 47, 733 },
     { GP__FILE_GP_FLUID_SAMPLE_GLSL, 0, 44, 1 },
-    { GP__FILE_EFFECTS_MOVE_COMP, 66, 73, 825 },
+    { GP__FILE_EFFECTS_MOVE_COMP, 66, 73, 826 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_EFFECTS_MOVE_COMP, 139, 33, 969 },
+    { GP__FILE_EFFECTS_MOVE_COMP, 139, 33, 970 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_emitter_emit_comp[] = {
@@ -5318,9 +5320,9 @@ static const gp__shader_range gp__ranges_emitter_emit_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_EMITTER_GLSL, 0, 60, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 146, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 147, 1 },
     { GP__FILE_GP_BIRTH_GLSL, 0, 26, 1 },
-    { GP__FILE_EMITTER_EMIT_COMP, 12, 31, 344 },
+    { GP__FILE_EMITTER_EMIT_COMP, 12, 31, 345 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_emitter_mesh_comp[] = {
@@ -5330,9 +5332,9 @@ static const gp__shader_range gp__ranges_emitter_mesh_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_EMITTER_GLSL, 0, 60, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 146, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 147, 1 },
     { GP__FILE_GP_BIRTH_GLSL, 0, 26, 1 },
-    { GP__FILE_EMITTER_MESH_COMP, 8, 25, 340 },
+    { GP__FILE_EMITTER_MESH_COMP, 8, 25, 341 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_emitter_pour_comp[] = {
@@ -5342,9 +5344,9 @@ static const gp__shader_range gp__ranges_emitter_pour_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_EMITTER_GLSL, 0, 60, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 146, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 147, 1 },
     { GP__FILE_GP_BIRTH_GLSL, 0, 26, 1 },
-    { GP__FILE_EMITTER_POUR_COMP, 9, 32, 341 },
+    { GP__FILE_EMITTER_POUR_COMP, 9, 32, 342 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_carry_comp[] = {
@@ -5352,8 +5354,8 @@ static const gp__shader_range gp__ranges_grid_carry_comp[] = {
     { GP__FILE_GRID_CARRY_COMP, 1, 5, 38 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 146, 1 },
-    { GP__FILE_GRID_CARRY_COMP, 6, 16, 228 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 147, 1 },
+    { GP__FILE_GRID_CARRY_COMP, 6, 16, 229 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_count_comp[] = {
@@ -5363,8 +5365,8 @@ static const gp__shader_range gp__ranges_grid_count_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 146, 1 },
-    { GP__FILE_GRID_COUNT_COMP, 11, 28, 332 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 147, 1 },
+    { GP__FILE_GRID_COUNT_COMP, 11, 28, 333 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_ids_comp[] = {
@@ -5373,8 +5375,8 @@ static const gp__shader_range gp__ranges_grid_ids_comp[] = {
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 146, 1 },
-    { GP__FILE_GRID_IDS_COMP, 4, 7, 241 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 147, 1 },
+    { GP__FILE_GRID_IDS_COMP, 4, 7, 242 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_neighbors_comp[] = {
@@ -5384,10 +5386,10 @@ static const gp__shader_range gp__ranges_grid_neighbors_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 146, 1 },
-    { GP__FILE_GRID_NEIGHBORS_COMP, 4, 25, 322 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 147, 1 },
+    { GP__FILE_GRID_NEIGHBORS_COMP, 4, 25, 323 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_GRID_NEIGHBORS_COMP, 29, 3, 418 },
+    { GP__FILE_GRID_NEIGHBORS_COMP, 29, 3, 419 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_reorder_comp[] = {
@@ -5395,8 +5397,8 @@ static const gp__shader_range gp__ranges_grid_reorder_comp[] = {
     { GP__FILE_GRID_REORDER_COMP, 1, 9, 44 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 146, 1 },
-    { GP__FILE_GRID_REORDER_COMP, 10, 23, 238 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 147, 1 },
+    { GP__FILE_GRID_REORDER_COMP, 10, 23, 239 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_scan_block_comp[] = {
@@ -5439,13 +5441,13 @@ static const gp__shader_range gp__ranges_sph_continuity_comp[] = {
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 146, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 147, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 54, 1 },
-    { GP__FILE_SPH_CONTINUITY_COMP, 13, 62, 783 },
+    { GP__FILE_SPH_CONTINUITY_COMP, 13, 62, 784 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_CONTINUITY_COMP, 75, 26, 916 },
+    { GP__FILE_SPH_CONTINUITY_COMP, 75, 26, 917 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_density_comp[] = {
@@ -5456,13 +5458,13 @@ static const gp__shader_range gp__ranges_sph_density_comp[] = {
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 146, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 147, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 54, 1 },
-    { GP__FILE_SPH_DENSITY_COMP, 7, 29, 776 },
+    { GP__FILE_SPH_DENSITY_COMP, 7, 29, 777 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_DENSITY_COMP, 36, 5, 876 },
+    { GP__FILE_SPH_DENSITY_COMP, 36, 5, 877 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_force_comp[] = {
@@ -5473,13 +5475,13 @@ static const gp__shader_range gp__ranges_sph_force_comp[] = {
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 146, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 147, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 54, 1 },
-    { GP__FILE_SPH_FORCE_COMP, 17, 62, 787 },
+    { GP__FILE_SPH_FORCE_COMP, 17, 62, 788 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_FORCE_COMP, 79, 8, 920 },
+    { GP__FILE_SPH_FORCE_COMP, 79, 8, 921 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_integrate_comp[] = {
@@ -5490,11 +5492,11 @@ static const gp__shader_range gp__ranges_sph_integrate_comp[] = {
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 146, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 147, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_INTEGRATE_GLSL, 0, 24, 1 },
-    { GP__FILE_SPH_INTEGRATE_COMP, 9, 28, 749 },
+    { GP__FILE_SPH_INTEGRATE_COMP, 9, 28, 750 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_spray_emit_comp[] = {
@@ -5504,9 +5506,9 @@ static const gp__shader_range gp__ranges_spray_emit_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_EMITTER_GLSL, 0, 60, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 146, 1 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 147, 1 },
     { GP__FILE_GP_BIRTH_GLSL, 0, 26, 1 },
-    { GP__FILE_SPRAY_EMIT_COMP, 7, 21, 339 },
+    { GP__FILE_SPRAY_EMIT_COMP, 7, 21, 340 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_spray_flags_comp[] = {
@@ -5516,8 +5518,8 @@ static const gp__shader_range gp__ranges_spray_flags_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_EMITTER_GLSL, 0, 60, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 146, 1 },
-    { GP__FILE_SPRAY_FLAGS_COMP, 7, 20, 306 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 147, 1 },
+    { GP__FILE_SPRAY_FLAGS_COMP, 7, 20, 307 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sprite_depth_comp[] = {
@@ -5526,8 +5528,8 @@ static const gp__shader_range gp__ranges_sprite_depth_comp[] = {
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 146, 1 },
-    { GP__FILE_SPRITE_DEPTH_COMP, 6, 18, 245 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 147, 1 },
+    { GP__FILE_SPRITE_DEPTH_COMP, 6, 18, 246 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sprite_gather_comp[] = {
@@ -5537,16 +5539,16 @@ static const gp__shader_range gp__ranges_sprite_gather_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_EMITTER_GLSL, 0, 60, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 146, 1 },
-    { GP__FILE_SPRITE_GATHER_COMP, 6, 17, 308 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 147, 1 },
+    { GP__FILE_SPRITE_GATHER_COMP, 6, 17, 309 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_step_clock_comp[] = {
     { GP__FILE_STEP_CLOCK_COMP, 0, 1, 1 },
     { GP__FILE_STEP_CLOCK_COMP, 1, 30, 37 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 146, 1 },
-    { GP__FILE_STEP_CLOCK_COMP, 31, 44, 243 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 147, 1 },
+    { GP__FILE_STEP_CLOCK_COMP, 31, 44, 244 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_store_age_comp[] = {
@@ -5556,8 +5558,8 @@ static const gp__shader_range gp__ranges_store_age_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 146, 1 },
-    { GP__FILE_STORE_AGE_COMP, 8, 9, 315 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 147, 1 },
+    { GP__FILE_STORE_AGE_COMP, 8, 9, 316 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_store_append_comp[] = {
@@ -5565,8 +5567,8 @@ static const gp__shader_range gp__ranges_store_append_comp[] = {
     { GP__FILE_STORE_APPEND_COMP, 1, 4, 44 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 146, 1 },
-    { GP__FILE_STORE_APPEND_COMP, 5, 17, 233 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 147, 1 },
+    { GP__FILE_STORE_APPEND_COMP, 5, 17, 234 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_store_check_comp[] = {
@@ -5574,8 +5576,8 @@ static const gp__shader_range gp__ranges_store_check_comp[] = {
     { GP__FILE_STORE_CHECK_COMP, 1, 6, 39 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 146, 1 },
-    { GP__FILE_STORE_CHECK_COMP, 7, 8, 230 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 147, 1 },
+    { GP__FILE_STORE_CHECK_COMP, 7, 8, 231 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_store_count_comp[] = {
@@ -5585,8 +5587,8 @@ static const gp__shader_range gp__ranges_store_count_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_DISPATCH_GLSL, 0, 10, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 146, 1 },
-    { GP__FILE_STORE_COUNT_COMP, 11, 33, 326 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 147, 1 },
+    { GP__FILE_STORE_COUNT_COMP, 11, 33, 327 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_store_free_comp[] = {
@@ -5596,8 +5598,8 @@ static const gp__shader_range gp__ranges_store_free_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 78, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 146, 1 },
-    { GP__FILE_STORE_FREE_COMP, 7, 10, 326 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 147, 1 },
+    { GP__FILE_STORE_FREE_COMP, 7, 10, 327 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_store_remove_comp[] = {
@@ -5606,8 +5608,8 @@ static const gp__shader_range gp__ranges_store_remove_comp[] = {
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
-    { GP__FILE_GP_BUFFERS_GLSL, 0, 146, 1 },
-    { GP__FILE_STORE_REMOVE_COMP, 8, 26, 247 },
+    { GP__FILE_GP_BUFFERS_GLSL, 0, 147, 1 },
+    { GP__FILE_STORE_REMOVE_COMP, 8, 26, 248 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 typedef enum gp__program_id {
@@ -5712,7 +5714,7 @@ static const gp__shader_source gp__shader_sources[GP__SHADER_COUNT] = {
     { "draw_sprites.frag", GP__GL_FRAGMENT_SHADER, gp__ranges_draw_sprites_frag },
     { "draw_sprites.vert", GP__GL_VERTEX_SHADER, gp__ranges_draw_sprites_vert },
 };
-#define GP__SHADER_MOST_LINES 955   /* the longest program, with its #line directives */
+#define GP__SHADER_MOST_LINES 956   /* the longest program, with its #line directives */
 #define GP__SHADER_MOST_RANGES 15   /* the most ranges of one program */
 /* <<shaders-generated */
 
@@ -6000,8 +6002,9 @@ typedef struct gp__stats {
     uint32_t unkept;    /* contacts with no free slot to keep their spring in, since the world was made */
     uint32_t solid_gap, solid_radius;   /* the contact passes' look-ahead, reset every substep */
     uint32_t clock_contact, clock_free, clock_reach, clock_accel, clock_near;
+    uint32_t padding;   /* 128 bytes, as GL reports the block */
 } gp__stats;
-GP__STATIC_ASSERT(stats_is_std430, sizeof(gp__stats) == 124);
+GP__STATIC_ASSERT(stats_is_std430, sizeof(gp__stats) == 128);
 #define GP__STATS_GRID_BYTES 12u                                      /* outside, nonfinite, truncated */
 #define GP__STATS_SUBSTEP_AT offsetof(gp__stats, max_speed)           /* 16 bytes reset every substep */
 /* What each step copies for the step after next: nonfinite, truncated, max_speed, then clock_lag. */
@@ -6438,6 +6441,15 @@ static void gp__buffer_upload(gp_world* w, gp__GLuint buffer, size_t offset, siz
     w->gl.fnCopyBufferSubData(GP__GL_COPY_READ_BUFFER, GP__GL_COPY_WRITE_BUFFER, 0, (gp__GLintptr)offset, (gp__GLsizeiptr)bytes);
     w->gl.fnBindBuffer(GP__GL_COPY_READ_BUFFER, 0);
     w->gl.fnBindBuffer(GP__GL_COPY_WRITE_BUFFER, 0);
+}
+
+/* The contact passes' last look (the smallest gap between solids, step_clock's look-ahead) is out
+   of date: particles were added, written or born since. The next substep takes the contacts'
+   limit, as if two solids touched. Any system that adds solids calls it (the statistics' word,
+   gp__stats.solid_gap, that dem_contact and dem_walls write). */
+static void gp__contacts_unseen(gp_world* w) {
+    const uint32_t touching = 0u;
+    gp__buffer_upload(w, w->grid_stats, offsetof(gp__stats, solid_gap), sizeof touching, &touching);
 }
 
 /* Uploads the solvers' uniform block whole (materials, colliders, forces: section >>structs). */
@@ -10329,6 +10341,7 @@ gp_result gp_emitter_add(gp_world* world, const gp_emitter_desc* desc, gp_emitte
     gp_result r;
     if (!world) return gp__no_world(__func__);
     gp__begin(world, "gp_emitter_add");
+    world->step.moved = true;   /* its births: the contact passes have not seen them (gp__contacts_unseen) */
     if (!emitter) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_NULL, "emitter is NULL"));
     emitter->id = 0;
     if ((r = gp__emitter_resolve(world, desc, &d)) != GP_OK) return gp__end(world, r);
@@ -10384,6 +10397,7 @@ gp_result gp_emitter_set(gp_world* world, gp_emitter emitter, const gp_emitter_d
     gp_result r;
     if (!world) return gp__no_world(__func__);
     gp__begin(world, "gp_emitter_set");
+    world->step.moved = true;   /* its births: the contact passes have not seen them (gp__contacts_unseen) */
     if (!(e = gp__emitter_or_fail(world, emitter))) return gp__end(world, GP_ERROR_INVALID_ARGUMENT);
     if ((r = gp__emitter_resolve(world, desc, &d)) != GP_OK) return gp__end(world, r);
     if (d.shape == GP_EMITTER_MESH && !d.vertices && !e->triangle_count)
@@ -10594,6 +10608,15 @@ static void gp__emitter_mesh_births(gp_world* w, uint32_t i) {
     gp__store_count(w, births, fresh, block->emission[3], false);
 }
 
+/* True while an emitter gives birth to grains: the contact passes have not seen its newborn, so
+   every substep takes the contacts' limit (gp__contacts_unseen; the step plans them). */
+static bool gp__emitters_grains(const gp_world* w) {
+    uint32_t i;
+    for (i = 0; i < GP_MAX_EMITTERS; ++i)
+        if (w->emitters.emitters[i].live && w->emitters.emitters[i].desc.kind == GP_KIND_GRANULAR) return true;
+    return false;
+}
+
 static void gp__emitters_substep(gp_world* w) {
     gp__emitter_block* block = &w->emitters.block;
     uint32_t i, n = 0, births = 0, fresh, s = w->emitters.substep++, substeps = w->emitters.substeps ? w->emitters.substeps : 1;
@@ -10618,6 +10641,7 @@ static void gp__emitters_substep(gp_world* w) {
         if (k && d->speed[1] > w->step.added_speed) w->step.added_speed = d->speed[1];
     }
     block->emission[1] = n;
+    if (gp__emitters_grains(w)) gp__contacts_unseen(w);   /* grains born this substep: the contact passes have not seen them */
     if (births) {
         fresh = gp__emitters_ids(w, births);
         timer = gp__timer_begin(w, GP__STAGE_EMITTER_EMIT);
@@ -10860,11 +10884,12 @@ gp_result gp_world_step(gp_world* world, const gp_step_desc* desc) {
     if (ceil(owed / viscous) > needed) needed = ceil(owed / viscous);
     /* The grains' and bodies' contacts need shorter substeps (gp__dem_limit) only where two
        solids, or a solid and a wall, touch or may soon: the host plans them when the step
-       before last had one (clock_near) or it moved particles since; the GPU's clock shortens
-       the substeps where one begins unplanned, looking one substep ahead (step_clock.comp). */
+       before last had one (clock_near), it moved particles since, or an emitter gives birth to
+       grains; the GPU's clock shortens the substeps where one begins unplanned, looking one
+       substep ahead (step_clock.comp). */
     free_count = needed < 1.0 ? 1.0 : needed > 1000.0 ? 1000.0 : needed;
     dem_limit = gp__dem_limit(world);
-    if ((world->step.near || world->step.moved) && ceil(owed / dem_limit) > needed) needed = ceil(owed / dem_limit);
+    if ((world->step.near || world->step.moved || gp__emitters_grains(world)) && ceil(owed / dem_limit) > needed) needed = ceil(owed / dem_limit);
     fixed = d.substeps != 0;
     if (!fixed) d.substeps = needed < 1.0 ? 1u : needed > 1000.0 ? 1000u : (uint32_t)needed;
     h = d.dt / (float)d.substeps;
@@ -10905,8 +10930,7 @@ gp_result gp_world_step(gp_world* world, const gp_step_desc* desc) {
     memcpy(&clock.clock_reach, &world->desc.grid.cell_size, 4);
     limit = gp__acceleration_bound(world);
     memcpy(&clock.clock_accel, &limit, 4);
-    if (world->step.moved)   /* the contact passes' last gap is out of date: take them as touching */
-        gp__buffer_upload(world, world->grid_stats, offsetof(gp__stats, solid_gap), 4, &clock.solid_gap);
+    if (world->step.moved) gp__contacts_unseen(world);
     world->step.moved = false;
     gp__buffer_upload(world, world->grid_stats, offsetof(gp__stats, clock_contact), offsetof(gp__stats, clock_near) - offsetof(gp__stats, clock_contact),
                       &clock.clock_contact);

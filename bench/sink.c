@@ -17,6 +17,7 @@
      --frames N                      frames of 1/60 s (12)
      --rest-pressure P               the fluid's p_0 (Pa; default the preset's, 0)
      --reach K                       the fluid's smoothing radius, K spacings (default the preset's, 2)
+     --model summation|continuity    the fluid's density model (default the preset's, continuity)
    The body's centre is a point of the fluid's lattice and the lattice leaves out the points
    within the body: with the body's particles at the fluid's spacing they take exactly those
    places (sink_inside).
@@ -82,7 +83,7 @@
 typedef struct sink_setup {
     gp_fluid_preset preset;
     float spacing, size, density, voxel, width, height, rest_pressure, reach;
-    int box, blob, frames;
+    int box, blob, frames, summation;
 } sink_setup;
 
 /* Means over the fluid particles of the regions around the body at the frame. */
@@ -115,6 +116,8 @@ static int sink_args(int argc, char** argv, sink_setup* s) {
         else if (strcmp(key, "--frames") == 0) s->frames = atoi(value);
         else if (strcmp(key, "--rest-pressure") == 0) s->rest_pressure = (float)atof(value);
         else if (strcmp(key, "--reach") == 0) s->reach = (float)atof(value);
+        else if (strcmp(key, "--model") == 0 && (strcmp(value, "summation") == 0 || strcmp(value, "continuity") == 0))
+            s->summation = strcmp(value, "summation") == 0;
         else return 0;
     }
     if (s->voxel <= 0.0f) s->voxel = s->spacing;
@@ -198,7 +201,8 @@ int main(int argc, char** argv) {
     int frame;
     if (!sink_args(argc, argv, &s)) {
         fprintf(stderr, "usage: %s [--preset water|oil|honey|lava] [--spacing L] [--shape ball|box] [--size R] [--density D]\n"
-                        "       [--voxel V] [--width W] [--height H] [--frames N] [--rest-pressure P] [--reach K]\n", argv[0]);
+                        "       [--voxel V] [--width W] [--height H] [--frames N] [--rest-pressure P] [--reach K]\n"
+                        "       [--model summation|continuity]\n", argv[0]);
         return 2;
     }
     depth = s.height - 0.05f;
@@ -214,6 +218,7 @@ int main(int argc, char** argv) {
     if (gp_fluid_preset_material(s.preset, s.spacing, &m) != GP_OK) return 1;
     if (s.rest_pressure >= 0.0f) m.rest_pressure = s.rest_pressure;
     if (s.reach > 0.0f) m.smoothing_radius = s.reach * s.spacing;
+    if (s.summation) m.density_model = GP_DENSITY_SUMMATION;
     if (gp_fluid_material_set(w, 0, &m) != GP_OK) return 1;
     memset(&tank, 0, sizeof tank);
     tank.shape = GP_SHAPE_BOX;

@@ -299,6 +299,7 @@ layout(std430, binding = GP_BINDING_STATS) buffer gp_stats_block {
     uint clock_reach;         // float bits: the grid's cell size (m): solids farther apart than it are not seen
     uint clock_accel;         // float bits: the largest acceleration gravity and the forces give (m/s^2)
     uint clock_near;          // 1: a substep of the step had a contact, or one that might begin within it
+    uint stat_padding;        // unused: the block is 128 bytes, a multiple of 16, as GL reports it
 };
 #endif
 

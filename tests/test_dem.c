@@ -609,6 +609,23 @@ static void test_dem_contact_lookahead(void) {
         step.dt = dt;
         for (k = 0; k < 6; ++k) CHECK(gp_world_step(w, &step) == GP_OK && gp_fluid_stats_read(w, &stats) == GP_OK);
         CHECKF(stats.substeps == 1, "the lone grain falling clear took %u substeps a step", stats.substeps);
+        {   /* an emitter of grains: they are born unseen by the contact passes, each substep while it lives */
+            gp_emitter_desc source;
+            gp_emitter emitter;
+            memset(&source, 0, sizeof source);
+            source.shape = GP_EMITTER_SPHERE;
+            source.position[0] = -0.4f; source.position[1] = 1.0f;
+            source.radius = 0.001f;
+            source.rate = 30.0f;
+            source.kind = GP_KIND_GRANULAR;
+            CHECK(gp_emitter_add(w, &source, &emitter) == GP_OK);
+            for (k = 0; k < 4; ++k) {
+                CHECK(gp_world_step(w, &step) == GP_OK && gp_fluid_stats_read(w, &stats) == GP_OK);
+                CHECKF(stats.substeps >= contact_count, "%u substeps a step while an emitter gives birth to grains; contacts take %u",
+                       stats.substeps, contact_count);
+            }
+            CHECK(gp_emitter_remove(w, emitter) == GP_OK);
+        }
         d.positions = on;
         CHECK(gp_particles_add(w, &d, NULL) == GP_OK);
         for (k = 0; k < 24; ++k) {
