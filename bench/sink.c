@@ -100,7 +100,7 @@ static void sink_region(sink_regions* r, int which, double value, int pressure) 
 static int sink_args(int argc, char** argv, sink_setup* s) {
     int i;
     s->preset = GP_FLUID_WATER; s->spacing = 0.01f; s->size = 0.025f; s->density = 1200.0f; s->voxel = 0.0f;
-    s->width = 0.12f; s->height = 0.3f; s->box = 0; s->blob = 0; s->frames = 12; s->rest_pressure = -1.0f; s->reach = 0.0f;
+    s->width = 0.12f; s->height = 0.3f; s->box = 0; s->blob = 0; s->frames = 12; s->rest_pressure = -1.0f; s->reach = 0.0f; s->summation = 0;
     for (i = 1; i + 1 < argc; i += 2) {
         const char *key = argv[i], *value = argv[i + 1];
         if (strcmp(key, "--preset") == 0)
