@@ -568,8 +568,8 @@ void gp_contact_term(uint k, uint end, gp_self s, ivec3 cell, inout vec3 f, inou
     vec3 d = q.xyz - s.p.xyz;
     float reach = s.p.w + q.w, r2 = dot(d, d);
     if (r2 >= reach * reach || r2 == 0.0 || !gp_grid_same_cell(q.xyz, cell)) {
-        float apart = sqrt(r2) - reach;
-        if (apart < gap && gp_contact_partner(s, gp_info[k])) gap = max(apart, 0.0);
+        float within = reach + gap;   // nearer than the nearest so far (nothing once one touches)
+        if (r2 < within * within && gp_contact_partner(s, gp_info[k])) gap = max(sqrt(r2) - reach, 0.0);
         return;
     }
     uvec4 info = gp_info[k];
@@ -617,7 +617,10 @@ void main() {
     vec4 p = gp_position[i], v = gp_velocity[i];
     uint kept = 0u;
     vec3 f = vec3(0.0), torque = vec3(0.0);
-    float cell_size = 1.0 / gp_grid_origin.w, gap = cell_size;   // farther: the clock's bound for pairs not seen
+    // the gap the clock's look-ahead needs: only below the cell less this particle's diameter, the
+    // least bound the clock takes for the pairs not seen (a grain as wide as the cell: none)
+    float cell_size = 1.0 / gp_grid_origin.w, gap = max(cell_size - 2.0 * p.w, 0.0);
+    bool look = gap > 0.0;
     if (gp_finite3(p.xyz)) {   // else it meets no one
         gp_granular m = gp_granulars[gp_grain_material(info)];
         gp_self s;
@@ -714,7 +717,7 @@ void main() {
 // <<include gp_neighbors.glsl
     }
     gp_history[gp_keep_block(i)] = uvec4(info.x, kept, u_stamp, 0u);
-    if (gap < cell_size) atomicMin(stat_solid_gap, floatBitsToUint(gap));   // non-negative: bits order
+    if (look && gap < cell_size - 2.0 * p.w) atomicMin(stat_solid_gap, floatBitsToUint(gap));   // non-negative: bits order
     if (gp_finite(p.w)) atomicMax(stat_solid_radius, floatBitsToUint(max(p.w, 0.0)));
     gp_acceleration[i] = vec4(f, 0.0);
     if (kind == GP_KIND_RIGID) gp_rigid[i] = vec4(torque, 0.0);
