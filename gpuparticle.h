@@ -585,7 +585,8 @@ typedef struct gp_fluid_material {
     bool allow_tension;      /* false (default): negative pressures are clamped to 0, so that the
                                 free surface does not clump; true: eq. 5 as it is */
     gp_density_model density_model;   /* default continuity. Particles added under the continuity model
-                                         start at the rest density; a material switched to it
+                                         start at the rest density, a block's or ball's at rest
+                                         under gravity (gp_fluid_add_block); a material switched to it
                                          starts from its particles' densities carried before, the
                                          rest density if they never carried one */
     float diffusion;         /* delta of the continuity model's density diffusion, 0 to 1; default 0.1 */
@@ -628,7 +629,12 @@ GP_API_DECL gp_result gp_fluid_material_get(gp_world* world, uint32_t phase, gp_
 
 /* Scenes. A block fills the box [min, max] with particles on the material's cubic lattice, at
    min + (i + 1/2) * spacing, so that a block filling a container sits at rest on its walls; a
-   ball keeps the lattice points inside the sphere. All or nothing: when they do not fit in the
+   ball keeps the lattice points inside the sphere. Under the continuity model their particles
+   start at the density of a column at rest under the gravity of the moment whose surface is
+   half a spacing above its highest particle (rho0 + rho0 |g| depth / stiffness): water added to
+   a tank is hydrostatic from its first substep instead of falling into its own compression and
+   ringing (its pressure swung by about the hydrostatic pressure for a second when it started at
+   the rest density). All or nothing: when they do not fit in the
    store, nothing is added and the result is GP_ERROR_CAPACITY. added (may be NULL) receives the
    number of particles; their ids are the added ones after the current last. */
 GP_API_DECL gp_result gp_fluid_add_block(gp_world* world, uint32_t phase, const float min[3], const float max[3],
@@ -4795,11 +4801,12 @@ static const char* const gp__file_store_append_comp[] = {
     "// store_append: writes u_count particles that the host staged (gp_particles_add, section >>store)\n",
     "// after the store's count, where the GPU has it: the host never needs to know how many died. The\n",
     "// staged buffer holds the positions [0, n), the velocities [n, 2n), the infos (ids given by the\n",
-    "// host) [2n, 3n), then the lives two to a uvec4. store_count then moves the count past them.\n",
+    "// host) [2n, 3n), then the lives two to a uvec4, then (u_state 2) the fluid's carried densities\n",
+    "// four to a uvec4. store_count then moves the count past them.\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
     "layout(std430, binding = GP_BINDING_STAGING) readonly buffer staged_block { uvec4 staged[]; };\n",
     "layout(location = 0) uniform uint u_count;\n",
-    "layout(location = 1) uniform uint u_state;   // 1: the fluid's carried density exists (0 in it: the rest density)\n",
+    "layout(location = 1) uniform uint u_state;   // the fluid's carried density: 0 none; 1 the rest density (0 in it); 2 the staged one\n",
     "\n",
     "void main() {\n",
     "    uint i = gp_global_index();\n",
@@ -4811,7 +4818,8 @@ static const char* const gp__file_store_append_comp[] = {
     "    gp_info[slot] = info;\n",
     "    gp_life[slot] = uintBitsToFloat((i & 1u) == 0u ? life.xy : life.zw);\n",
     "    slot_of_id[info.x] = slot;\n",
-    "    if (u_state != 0u) gp_state[slot] = vec2(0.0);\n",
+    "    if (u_state == 1u) gp_state[slot] = vec2(0.0);\n",
+    "    if (u_state == 2u) gp_state[slot] = vec2(uintBitsToFloat(staged[3u * u_count + (u_count + 1u) / 2u + i / 4u][i % 4u]), 0.0);\n",
     "}\n",
     0
 };
@@ -5567,11 +5575,11 @@ static const gp__shader_range gp__ranges_store_age_comp[] = {
 };
 static const gp__shader_range gp__ranges_store_append_comp[] = {
     { GP__FILE_STORE_APPEND_COMP, 0, 1, 1 },
-    { GP__FILE_STORE_APPEND_COMP, 1, 4, 44 },
+    { GP__FILE_STORE_APPEND_COMP, 1, 5, 44 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 147, 1 },
-    { GP__FILE_STORE_APPEND_COMP, 5, 17, 234 },
+    { GP__FILE_STORE_APPEND_COMP, 6, 18, 235 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_store_check_comp[] = {
@@ -7315,8 +7323,10 @@ static float gp__grain_mass(float density, float r) { return (float)((double)den
 
 /* ---- the add, the removals, the count ---- */
 
-/* The add, inside a gp__begin/gp__end pair (also used by every system's scenes and pours). */
-static gp_result gp__particles_add(gp_world* world, const gp_particles_desc* desc, uint32_t* ids) {
+/* The add, inside a gp__begin/gp__end pair (also used by every system's scenes and pours);
+   densities, when not NULL, the fluid's carried density of each (kg/m^3, the continuity model's;
+   else they start at the rest density). */
+static gp_result gp__particles_append(gp_world* world, const gp_particles_desc* desc, const float* densities, uint32_t* ids) {
     gp_particles_desc d;
     gp_result r = GP_OK;
     uint32_t *given = NULL, *words;
@@ -7382,8 +7392,9 @@ static gp_result gp__particles_add(gp_world* world, const gp_particles_desc* des
     }
 
     /* Room first (host memory for a chunk, the staging buffer), so that nothing fails halfway. */
+    if (!world->fluid.state) densities = NULL;   /* no carried density to set */
     chunk = d.count < GP__STAGING_CHUNK ? d.count : GP__STAGING_CHUNK;
-    bytes = (size_t)chunk * 48 + (size_t)(chunk + 1) / 2 * 16;   /* store_append's layout */
+    bytes = (size_t)chunk * 48 + (size_t)(chunk + 1) / 2 * 16 + (densities ? (size_t)(chunk + 3) / 4 * 16 : 0);   /* store_append's layout */
     words = (uint32_t*)gp__alloc(&world->desc.allocator, bytes);
     owned = d.kind == GP_KIND_RIGID || d.kind == GP_KIND_CLOTH;
     if (!words) return gp__fail(world, GP_ERROR_OUT_OF_MEMORY, GP_LOG_ITEM_HOST_OUT_OF_MEMORY,
@@ -7428,6 +7439,7 @@ static gp_result gp__particles_add(gp_world* world, const gp_particles_desc* des
             memcpy(words + ((size_t)n + i) * 4, velocity, 16);
             memcpy(words + ((size_t)2 * n + i) * 4, info, 16);
             memcpy(words + at + (size_t)i * 2, life, 8);
+            if (densities) memcpy(words + at + (size_t)(n + 1) / 2 * 4 + i, densities + j, 4);
             if (ids) ids[j] = info[0];
             for (k = 0; k < 3; ++k) {   /* the extent the default camera frames */
                 if (p[k] < world->added_lo[k]) world->added_lo[k] = p[k];
@@ -7439,11 +7451,13 @@ static gp_result gp__particles_add(gp_world* world, const gp_particles_desc* des
             }
         }
         world->step.moved = true;
-        if ((r = gp__buffer_stage(world, at * 4 + (size_t)(n + 1) / 2 * 16, words, "the staging of an add")) != GP_OK) break;
+        if ((r = gp__buffer_stage(world, at * 4 + (size_t)(n + 1) / 2 * 16 + (densities ? (size_t)(n + 3) / 4 * 16 : 0), words,
+                                  "the staging of an add")) != GP_OK)
+            break;
         timer = gp__timer_begin(world, GP__STAGE_STORE_APPEND);
         gp__use(world, GP__PROGRAM_STORE_APPEND);
         world->gl.fnUniform1ui(0, n);
-        world->gl.fnUniform1ui(1, world->fluid.state != 0);
+        world->gl.fnUniform1ui(1, densities ? 2u : world->fluid.state != 0);
         gp__dispatch(world, gp__groups(n, GP_GROUP_SIZE));
         gp__timer_end(world, timer);
         gp__store_count(world, n, n, 0, false);   /* every id the host's: none set aside */
@@ -7460,6 +7474,9 @@ static gp_result gp__particles_add(gp_world* world, const gp_particles_desc* des
     if (d.kind == GP_KIND_GRANULAR) world->dem.grains = true;
     if (d.kind == GP_KIND_EFFECT) world->effects.any = true;
     return GP_OK;
+}
+static gp_result gp__particles_add(gp_world* world, const gp_particles_desc* desc, uint32_t* ids) {
+    return gp__particles_append(world, desc, NULL, ids);
 }
 
 /* A removal's two passes (store_remove.comp): the check counts what may not go, then the mark
@@ -8673,9 +8690,32 @@ gp_result gp_fluid_material_get(gp_world* world, uint32_t phase, gp_fluid_materi
 }
 
 /* Adds n fluid particles of phase at xyz (n * 3 floats), all with velocity (may be NULL). */
+/* The carried densities of n fluid particles of material m at rest under gravity g, as a column
+   whose free surface is half a spacing above its highest particle: rho0 + rho0 |g| depth / k
+   (eq. 5's p = k (rho - rho0) then rho0 |g| depth). NULL (the rest density) without gravity, for
+   the summation model, or when no host memory is left. */
+static float* gp__fluid_at_rest(gp_world* w, const gp_fluid_material* m, const float* xyz, uint32_t n) {
+    const float* g = w->solver_host.gravity;
+    double gg = sqrt((double)g[0] * g[0] + (double)g[1] * g[1] + (double)g[2] * g[2]), top = -INFINITY, up;
+    float* rho;
+    uint32_t i;
+    if (m->density_model != GP_DENSITY_CONTINUITY || !(gg > 0.0) || !isfinite(gg) || n == 0) return NULL;
+    if (!(rho = (float*)gp__alloc(&w->desc.allocator, (size_t)n * sizeof(float)))) return NULL;
+    for (i = 0; i < n; ++i) {   /* heights along -g */
+        up = -((double)xyz[3 * i] * g[0] + (double)xyz[3 * i + 1] * g[1] + (double)xyz[3 * i + 2] * g[2]) / gg;
+        if (up > top) top = up;
+    }
+    top += 0.5 * m->spacing;
+    for (i = 0; i < n; ++i) {
+        up = -((double)xyz[3 * i] * g[0] + (double)xyz[3 * i + 1] * g[1] + (double)xyz[3 * i + 2] * g[2]) / gg;
+        rho[i] = (float)(m->rest_density * (1.0 + gg * (top - up) / m->stiffness));
+    }
+    return rho;
+}
+
 static gp_result gp__fluid_add(gp_world* w, uint32_t phase, const float* xyz, uint32_t n, const float* velocity) {
     gp_particles_desc d;
-    float* velocities = NULL;
+    float *velocities = NULL, *rho;
     gp_result r;
     uint32_t i;
     if (velocity && n) {
@@ -8684,6 +8724,7 @@ static gp_result gp__fluid_add(gp_world* w, uint32_t phase, const float* xyz, ui
                                          "no host memory to stage %u particles", n);
         for (i = 0; i < 3 * n; ++i) velocities[i] = velocity[i % 3];
     }
+    rho = gp__fluid_at_rest(w, &w->fluid.materials[phase], xyz, n);
     memset(&d, 0, sizeof d);
     d.count = n;
     d.positions = xyz;
@@ -8692,8 +8733,9 @@ static gp_result gp__fluid_add(gp_world* w, uint32_t phase, const float* xyz, ui
     d.mass = w->fluid.materials[phase].mass;
     d.kind = GP_KIND_FLUID;
     d.phase = phase;
-    r = gp__particles_add(w, &d, NULL);
+    r = gp__particles_append(w, &d, rho, NULL);
     gp__free(&w->desc.allocator, velocities);
+    gp__free(&w->desc.allocator, rho);
     return r;
 }
 
