@@ -1616,7 +1616,7 @@ static void dem_print(const dem_row* rows, int count) {
    a GP_SHAPE_MESH cup (coupling_glass) of 176 particles. They stand in two tiers in a closed box
    tank 8 g spacings square and COUPLING_TANK_HEIGHT high: g x g on the floor, 8 spacings between
    centres, and (g - 1)^2 on top, each on the rims of the four below. The water is the tank's
-   lattice as gp_fluid_add_block fills it (the same particles, added in one gp_particles_add) less
+   lattice as gp_fluid_add_block fills it (the same particles, added in one gp_particles_add at the rest density) less
    the glasses' particles, from the floor up until the row's count: in, around and over the glasses,
    its last layer part full; the stack once the pour has filled it, every glass touching fluid. A
    bounded grid over the tank, cells of the smoothing radius (2 s). The substep h is the shorter of
@@ -1851,7 +1851,7 @@ static void coupling_bench_row(coupling_row* row) {
             reference = cpu_dem_material_default(s);
             h = (float)fmin(0.5 * s / sqrt(water.stiffness), cpu_dem_material_substep(&reference));
         }
-        memset(&p, 0, sizeof p);   /* what gp_fluid_add_block adds at these points */
+        memset(&p, 0, sizeof p);   /* the points gp_fluid_add_block fills, at the rest density (a block starts hydrostatic) */
         p.count = row->fluid;
         p.positions = xyz;
         p.radius = 0.5f * s;
