@@ -637,7 +637,7 @@ GP_API_DECL gp_result gp_fluid_material_get(gp_world* world, uint32_t phase, gp_
    the rest density). Each block is its own column: a block added under another one already
    there starts short of the pressure above it, and a block let go in the air relaxes its
    pressure in its first milliseconds of free fall, its particles parting at about
-   g depth / sound speed (0.04 m/s for 0.12 m of water). All or nothing: when they do not fit in the
+   g depth / sound speed (0.05 m/s for 0.12 m of water, measured). All or nothing: when they do not fit in the
    store, nothing is added and the result is GP_ERROR_CAPACITY. added (may be NULL) receives the
    number of particles; their ids are the added ones after the current last. */
 GP_API_DECL gp_result gp_fluid_add_block(gp_world* world, uint32_t phase, const float min[3], const float max[3],
