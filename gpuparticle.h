@@ -8696,7 +8696,7 @@ gp_result gp_fluid_material_get(gp_world* world, uint32_t phase, gp_fluid_materi
 /* The carried densities of n fluid particles of material m at rest under gravity g, as a column
    whose free surface is half a spacing above its highest particle: rho0 + rho0 |g| depth / k
    (eq. 5's p = k (rho - rho0) then rho0 |g| depth). NULL (the rest density) without gravity, for
-   the summation model, or when no host memory is left. */
+   the summation model, where a density would not be a float, or when no host memory is left. */
 static float* gp__fluid_at_rest(gp_world* w, const gp_fluid_material* m, const float* xyz, uint32_t n) {
     const float* g = w->solver_host.gravity;
     double gg = sqrt((double)g[0] * g[0] + (double)g[1] * g[1] + (double)g[2] * g[2]), top = -INFINITY, up;
@@ -8710,8 +8710,14 @@ static float* gp__fluid_at_rest(gp_world* w, const gp_fluid_material* m, const f
     }
     top += 0.5 * m->spacing;
     for (i = 0; i < n; ++i) {
+        double at_rest;
         up = -((double)xyz[3 * i] * g[0] + (double)xyz[3 * i + 1] * g[1] + (double)xyz[3 * i + 2] * g[2]) / gg;
-        rho[i] = (float)(m->rest_density * (1.0 + gg * (top - up) / m->stiffness));
+        at_rest = m->rest_density * (1.0 + gg * (top - up) / m->stiffness);
+        if (!(at_rest < 3.4e38)) {   /* a gravity or a column beyond a float's density: the rest density */
+            gp__free(&w->desc.allocator, rho);
+            return NULL;
+        }
+        rho[i] = (float)at_rest;
     }
     return rho;
 }
