@@ -637,6 +637,37 @@ static void test_dem_contact_lookahead(void) {
                1000.0 * overlap, rise, allowed);
         gp_world_destroy(w);
     }
+    {   /* two grains meeting head-on in open space, no gravity: the pairs' look-ahead (no wall near) */
+        gp_world* w = fixture_grid_world(16, 0.05f, 1);
+        gp_particles_desc d;
+        gp_step_desc step;
+        float xyz[6] = {-0.2f, 0.0f, 0.0f, 0.2f, 0.0f, 0.0f}, vel[6] = {1.0f, 0.0f, 0.0f, -1.0f, 0.0f, 0.0f};
+        gp_particle_position p[2];
+        gp_particle_velocity v[2];
+        gp_fluid_stats stats;
+        uint32_t fewest = UINT32_MAX;
+        double after;
+        int k;
+        if (!w) return;
+        dem_no_gravity(w);
+        CHECK(gp_granular_material_set(w, 0, &m) == GP_OK);
+        memset(&d, 0, sizeof d);
+        d.count = 2; d.positions = xyz; d.velocities = vel; d.kind = GP_KIND_GRANULAR; d.radius = r; d.mass = m.mass;
+        CHECK(gp_particles_add(w, &d, NULL) == GP_OK);
+        memset(&step, 0, sizeof step);
+        step.dt = dt;
+        for (k = 0; k < 72; ++k) {   /* 0.3 s: they meet at about 0.09 s */
+            CHECK(gp_world_step(w, &step) == GP_OK && gp_fluid_stats_read(w, &stats) == GP_OK);
+            if (k >= 3 && k < 12 && stats.substeps < fewest) fewest = stats.substeps;
+        }
+        CHECK(gp_particles_read(w, GP_ATTRIBUTE_POSITION, 0, 2, p) == GP_OK && gp_particles_read(w, GP_ATTRIBUTE_VELOCITY, 0, 2, v) == GP_OK);
+        after = fabs((double)v[1].x - v[0].x) / 2.0;
+        CHECKF(fewest == 1, "two grains 0.3 m apart closing at 2 m/s took %u substeps a step", fewest);
+        CHECKF(fabs(after / e - 1.0) < 0.06 && (p[1].x - p[0].x) * (v[1].x - v[0].x) > 0.0f,
+               "two grains met head-on at 2 m/s and part at %.4f m/s: restitution %.4f, the closed form's %.4f", 2.0 * after, after, e);
+        if (getenv("GP_TEST_VERBOSE")) fprintf(stderr, "    head-on: restitution %.4f (closed form %.4f), %u substeps a step apart\n", after, e, fewest);
+        gp_world_destroy(w);
+    }
     reference = dem_bounce_reference(r, 0.2, m.mass, m.stiffness, m.damping, 9.81);
     CHECKF(most_clear >= 1 && 2 * most_clear <= contact_count, "falling clear, %u substeps a step; the contacts take %u", most_clear, contact_count);
     CHECKF(fabs(top[0] / reference - 1.0) < 0.03 && fabs(top[1] / reference - 1.0) < 0.03,
