@@ -1716,8 +1716,7 @@ static const char* const gp__file_body_update_comp[] = {
     "        next.l.xyz = vec3(0.0);\n",
     "        atomicAdd(stat_bad_updates, 1u);\n",
     "    }\n",
-    "    gp_body_store(b, next);\n",
-    "    atomicMax(stat_max_speed, floatBitsToUint(length(next.p.xyz) * body.x.w));\n",
+    "    gp_body_store(b, next);   // its particles' speeds, its centre's among them, size the substeps (body_particles)\n",
     "}\n",
     0
 };
@@ -5113,7 +5112,7 @@ static const gp__shader_range gp__ranges_body_update_comp[] = {
     { GP__FILE_GP_BUFFERS_GLSL, 0, 147, 1 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
     { GP__FILE_GP_DEM_GLSL, 0, 136, 1 },
-    { GP__FILE_BODY_UPDATE_COMP, 10, 67, 549 },
+    { GP__FILE_BODY_UPDATE_COMP, 10, 66, 549 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_boundary_distance_comp[] = {

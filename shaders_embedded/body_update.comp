@@ -610,6 +610,5 @@ void main() {
         next.l.xyz = vec3(0.0);
         atomicAdd(stat_bad_updates, 1u);
     }
-    gp_body_store(b, next);
-    atomicMax(stat_max_speed, floatBitsToUint(length(next.p.xyz) * body.x.w));
+    gp_body_store(b, next);   // its particles' speeds, its centre's among them, size the substeps (body_particles)
 }
