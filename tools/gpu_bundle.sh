@@ -5,7 +5,7 @@
 # its dispatch, for a machine whose driver comes without them) and the checks' own files, into
 # build/gpu_bundle/, for a machine that has a GPU driver but no build tools (a lent GPU machine,
 # whose time is short: see the device tool's README). There, from the repository root:
-#     sh build/gpu_bundle/run.sh [tests|examples|long|bench|soak|all ...]
+#     sh build/gpu_bundle/run.sh [tests|examples|long|bench|soak|sink|diag|all ...]
 # with $OUT naming a folder for the logs (default build/gpu_out). `all` is tests, bench, examples
 # and long, in that order (what the brief asks first comes first): on an H100 (2026-11-27) the
 # tests took about 2 minutes in 8 processes sharing them, tests and examples together 5, the bench
@@ -16,11 +16,11 @@
 # OUT=/tmp/gpu and lost every log). With RUN_TAR the logs are written to a folder of their own and
 # packed into that one file (the tool brings back 8 files at most).
 set -eu
-make -s build/gp_tests build/bench build/soak examples
+make -s build/gp_tests build/bench build/soak build/sink examples
 bundle=build/gpu_bundle
 rm -rf "$bundle"
 mkdir -p "$bundle/bin/examples" "$bundle/lib" "$bundle/debs"
-cp build/gp_tests build/bench build/soak "$bundle/bin/"
+cp build/gp_tests build/bench build/soak build/sink "$bundle/bin/"
 cp build/examples/* "$bundle/bin/examples/"
 cp tools/long_examples.txt tools/check_png.py "$bundle/"
 for library in libglfw.so.3 libX11.so.6 libxcb.so.1 libXau.so.6 libXdmcp.so.6 libbsd.so.0 libmd.so.0; do
@@ -38,6 +38,8 @@ cat > "$bundle/run.sh" <<'RUN'
 #   long      the longer example runs of long_examples.txt, their printed figures checked
 #   bench     the benchmark's sections, each in a process of its own
 #   soak      build/soak $SOAK_ARGS (default: --spacings 0.01)
+#   sink      build/sink once per ';'-separated argument list of $SINK_RUNS (default: issue 10's
+#             ball of 1,200 in settled water, a tank 0.25 x 0.8 m, at smoothing radii 2, 2.5, 3)
 #   diag      gp_tests $DIAG_TESTS verbose, then bench $DIAG_BENCH (what a failure asks for)
 here=$(cd "$(dirname "$0")" && pwd)
 OUT=${OUT:-build/gpu_out}
@@ -132,11 +134,23 @@ for mode in "$@"; do
         # shellcheck disable=SC2086
         timeout "$(cap 3000)" "$here/bin/soak" ${SOAK_ARGS:---spacings 0.01} > "$OUT/soak.log" 2>&1 || echo "FAIL soak (see $OUT/soak.log)"
         tail -20 "$OUT/soak.log" ;;
-    *) echo "run.sh: no mode $mode (tests, examples, long, bench, soak, diag, all)"; exit 2 ;;
+    sink)
+        runs=${SINK_RUNS:-"--settle 60 --width 0.25 --height 0.8 --frames 90 --reach 2;--settle 60 --width 0.25 --height 0.8 --frames 90 --reach 2.5;--settle 60 --width 0.25 --height 0.8 --frames 90 --reach 3"}
+        number=0
+        while [ -n "$runs" ]; do
+            arguments=${runs%%;*}
+            [ "$arguments" = "$runs" ] && runs= || runs=${runs#*;}
+            number=$((number + 1))
+            echo "sink $number: $arguments"
+            # shellcheck disable=SC2086
+            timeout "$(cap 300)" "$here/bin/sink" $arguments > "$OUT/sink.$number.log" 2>&1 || echo "FAIL sink $arguments (see $OUT/sink.$number.log)"
+            awk 'NR <= 3 || /^t [0-9.]+0 s/' "$OUT/sink.$number.log" | cut -c1-110
+        done ;;
+    *) echo "run.sh: no mode $mode (tests, examples, long, bench, soak, sink, diag, all)"; exit 2 ;;
     esac
 done
 echo "run.sh: $* in $(( $(date +%s) - start )) s"
 [ -n "${RUN_TAR:-}" ] && tar czf "$RUN_TAR" -C "$(dirname "$OUT")" "$(basename "$OUT")"
 exit 0
 RUN
-echo "$bundle: $(du -sh "$bundle" | cut -f1); run there: sh $bundle/run.sh [tests|examples|long|bench|soak|all]"
+echo "$bundle: $(du -sh "$bundle" | cut -f1); run there: sh $bundle/run.sh [tests|examples|long|bench|soak|sink|all]"
