@@ -19,6 +19,10 @@
      --reach K                       the fluid's smoothing radius, K spacings (default the preset's, 2)
      --model summation|continuity    the fluid's density model (default the preset's, continuity)
      --stiffness K                   the fluid's stiffness, m^2/s^2 (default the preset's, 1,000)
+     --viscosity NU                  the fluid's kinematic viscosity, m^2/s (default the preset's)
+     --tank box|cylinder             the tank: a box (default) or a vertical cylinder of diameter W
+                                     (a capsule standing on its round end, the fluid above it too)
+     --below B                       the body's centre B under the fluid's surface (0.1 m)
      --settle N                      the fluid runs N frames alone first, the body's place filled;
                                      then the fluid within the body's shape makes way for it
    The body's centre is a point of the fluid's lattice and the lattice leaves out the points
@@ -85,8 +89,8 @@
 
 typedef struct sink_setup {
     gp_fluid_preset preset;
-    float spacing, size, density, voxel, width, height, rest_pressure, reach, stiffness;
-    int box, blob, frames, summation, settle;
+    float spacing, size, density, voxel, width, height, rest_pressure, reach, stiffness, viscosity, below;
+    int box, blob, frames, summation, settle, cylinder;
 } sink_setup;
 
 /* Means over the fluid particles of the regions around the body at the frame. */
@@ -104,7 +108,7 @@ static int sink_args(int argc, char** argv, sink_setup* s) {
     int i;
     s->preset = GP_FLUID_WATER; s->spacing = 0.01f; s->size = 0.025f; s->density = 1200.0f; s->voxel = 0.0f;
     s->width = 0.12f; s->height = 0.3f; s->box = 0; s->blob = 0; s->frames = 12; s->rest_pressure = -1.0f; s->reach = 0.0f; s->summation = 0;
-    s->stiffness = 0.0f; s->settle = 0;
+    s->stiffness = 0.0f; s->settle = 0; s->viscosity = 0.0f; s->below = 0.1f; s->cylinder = 0;
     for (i = 1; i + 1 < argc; i += 2) {
         const char *key = argv[i], *value = argv[i + 1];
         if (strcmp(key, "--preset") == 0)
@@ -121,6 +125,10 @@ static int sink_args(int argc, char** argv, sink_setup* s) {
         else if (strcmp(key, "--rest-pressure") == 0) s->rest_pressure = (float)atof(value);
         else if (strcmp(key, "--reach") == 0) s->reach = (float)atof(value);
         else if (strcmp(key, "--stiffness") == 0) s->stiffness = (float)atof(value);
+        else if (strcmp(key, "--viscosity") == 0) s->viscosity = (float)atof(value);
+        else if (strcmp(key, "--below") == 0) s->below = (float)atof(value);
+        else if (strcmp(key, "--tank") == 0 && (strcmp(value, "box") == 0 || strcmp(value, "cylinder") == 0))
+            s->cylinder = strcmp(value, "cylinder") == 0;
         else if (strcmp(key, "--settle") == 0) s->settle = atoi(value);
         else if (strcmp(key, "--model") == 0 && (strcmp(value, "summation") == 0 || strcmp(value, "continuity") == 0))
             s->summation = strcmp(value, "summation") == 0;
@@ -128,7 +136,7 @@ static int sink_args(int argc, char** argv, sink_setup* s) {
     }
     if (s->voxel <= 0.0f) s->voxel = s->spacing;
     return i == argc && s->spacing > 0.0f && s->size > 0.0f && s->density > 0.0f && s->width > 2.0f * s->size &&
-           s->height > 0.25f && s->frames > 0 && s->stiffness >= 0.0f && s->settle >= 0 && !(s->settle && s->blob);
+           s->height > 0.25f && s->frames > 0 && s->stiffness >= 0.0f && s->viscosity >= 0.0f && s->below > s->size && s->below < s->height - 0.05f && s->settle >= 0 && !(s->settle && s->blob);
 }
 
 /* Whether a lattice point at p lies within the body at c. The body's centre is a point of the
@@ -182,6 +190,19 @@ static int sink_blob(gp_world* w, const sink_setup* s, gp_fluid_material* m, con
     return 0;
 }
 
+/* Stokes' settling speed of a sphere of the ball's volume (its particles' voxels), slowed by the
+   walls of a cylinder of diameter W about it on its axis by Haberman and Sayre's factor (1958,
+   David Taylor Model Basin report 1143; for creeping flow, d/D to about 0.8): what a ball in the
+   --tank cylinder should settle to where the Reynolds number (printed) is well below 1. */
+static double sink_stokes(const sink_setup* s, const gp_fluid_material* m, uint32_t particles, double* reynolds) {
+    double r = cbrt(3.0 * particles / (4.0 * 3.14159265358979)) * s->voxel, l = 2.0 * r / s->width;
+    double free_fall = 2.0 / 9.0 * (s->density - m->rest_density) * 9.81 * r * r / (m->rest_density * m->viscosity);
+    double factor = (1.0 - 2.1050 * l + 2.0865 * pow(l, 3.0) - 1.7068 * pow(l, 5.0) + 0.72603 * pow(l, 6.0)) /
+                    (1.0 - 0.75857 * pow(l, 5.0));
+    *reynolds = fabs(free_fall * factor) * 2.0 * r / m->viscosity;
+    return free_fall * factor;
+}
+
 /* --settle N: the fluid, its lattice whole (the body's place filled), runs N frames alone; then
    the fluid particles within the body's shape are removed and the body takes their place. A
    settled fluid has left its starting lattice, which at some smoothing radii is not at rest
@@ -231,18 +252,21 @@ int main(int argc, char** argv) {
     gp_body ball;
     gp_particles_desc fluid;
     float depth, at[3], p[3];
+    double late = 0.0;
+    int lates = 0;
     uint32_t n = 0, blob_count = 0, i, j, k;
     int frame;
     if (!sink_args(argc, argv, &s)) {
         fprintf(stderr, "usage: %s [--preset water|oil|honey|lava] [--spacing L] [--shape ball|box] [--size R] [--density D]\n"
                         "       [--voxel V] [--width W] [--height H] [--frames N] [--rest-pressure P] [--reach K]\n"
-                        "       [--model summation|continuity] [--stiffness K] [--settle N]\n", argv[0]);
+                        "       [--model summation|continuity] [--stiffness K] [--viscosity NU] [--settle N]\n"
+                        "       [--tank box|cylinder] [--below B]\n", argv[0]);
         return 2;
     }
     depth = s.height - 0.05f;
     /* the body's centre: the lattice point nearest the tank's middle, 0.1 m under the surface */
     at[0] = at[2] = (floorf(0.5f * s.width / s.spacing) - 0.5f) * s.spacing;
-    at[1] = (floorf((depth - 0.1f) / s.spacing) + 0.5f) * s.spacing;
+    at[1] = (floorf((depth - s.below) / s.spacing) + 0.5f) * s.spacing;
     if (gp_egl_open(&egl, 4, 3)) return 1;
     memset(&d, 0, sizeof d);
     d.max_particles = SINK_MAX;
@@ -254,17 +278,27 @@ int main(int argc, char** argv) {
     if (s.reach > 0.0f) m.smoothing_radius = s.reach * s.spacing;
     if (s.summation) m.density_model = GP_DENSITY_SUMMATION;
     if (s.stiffness > 0.0f) m.stiffness = s.stiffness;
+    if (s.viscosity > 0.0f) m.viscosity = s.viscosity;
     if (gp_fluid_material_set(w, 0, &m) != GP_OK) return 1;
     memset(&tank, 0, sizeof tank);
-    tank.shape = GP_SHAPE_BOX;
+    tank.shape = s.cylinder ? GP_SHAPE_CAPSULE : GP_SHAPE_BOX;
     tank.inside = true;
     tank.center[0] = tank.center[2] = 0.5f * s.width; tank.center[1] = 0.5f * s.height;
     tank.half_extents[0] = tank.half_extents[2] = 0.5f * s.width; tank.half_extents[1] = 0.5f * s.height;
+    if (s.cylinder) {   /* the segment from a radius above the floor to the top: the round end touches y = 0 */
+        tank.radius = 0.5f * s.width;
+        tank.center[1] = 0.5f * (tank.radius + s.height);
+        tank.half_height = 0.5f * (s.height - tank.radius);
+    }
     if (gp_collider_add(w, &tank, &handle) != GP_OK) return 1;
     for (i = 0; (i + 0.5f) * s.spacing < s.width; ++i)
         for (j = 0; (j + 0.5f) * s.spacing < depth; ++j)
             for (k = 0; (k + 0.5f) * s.spacing < s.width && n < SINK_MAX - 10000; ++k) {
                 p[0] = (i + 0.5f) * s.spacing; p[1] = (j + 0.5f) * s.spacing; p[2] = (k + 0.5f) * s.spacing;
+                if (s.cylinder) {   /* half a spacing inside the capsule, as the box's lattice is */
+                    float r = 0.5f * s.width, dx = p[0] - r, dz = p[2] - r, dy = p[1] < r ? p[1] - r : 0.0f;
+                    if (sqrtf(dx * dx + dy * dy + dz * dz) > r - 0.5f * s.spacing) continue;
+                }
                 if (!s.settle && sink_inside(&s, p, at)) {
                     if (s.blob) memcpy(heavy + 3 * blob_count++, p, sizeof p);
                     continue;
@@ -298,6 +332,10 @@ int main(int argc, char** argv) {
            s.preset == GP_FLUID_OIL ? "oil" : s.preset == GP_FLUID_HONEY ? "honey" : s.preset == GP_FLUID_LAVA ? "lava" : "water",
            m.rest_density, m.viscosity, s.spacing, s.width, s.height, n, shape_info.mass * 9.81,
            shape_info.particles * s.voxel * s.voxel * s.voxel * m.rest_density * 9.81);
+    if (s.cylinder && !s.box) {
+        double reynolds, stokes = sink_stokes(&s, &m, shape_info.particles, &reynolds);
+        printf("Stokes' speed with the cylinder's walls (Haberman and Sayre): %.5f m/s, Reynolds number %.3g\n", stokes, reynolds);
+    }
     for (frame = 1; frame <= s.frames; ++frame) {
         gp_step_desc step;
         gp_body_state state;
@@ -332,7 +370,9 @@ int main(int argc, char** argv) {
                "below %+.4f, above %+.4f m/s; pressure below %.0f Pa (beside %.0f), above %.0f (beside %.0f)\n",
                frame / 60.0, state.center_of_mass[1], state.velocity[1], force, r.velocity[0], r.velocity[1], r.velocity[2],
                r.pressure[0], r.pressure[1], r.pressure[2], r.pressure[3]);
+        if (2 * frame > s.frames) { late += state.velocity[1]; ++lates; }
     }
+    printf("the ball's mean vertical velocity over the last half of the frames: %+.5f m/s\n", late / (lates ? lates : 1));
     gp_world_destroy(w);
     gp_egl_close(&egl);
     return 0;

@@ -39,7 +39,8 @@ cat > "$bundle/run.sh" <<'RUN'
 #   bench     the benchmark's sections, each in a process of its own
 #   soak      build/soak $SOAK_ARGS (default: --spacings 0.01)
 #   sink      build/sink once per ';'-separated argument list of $SINK_RUNS (default: issue 10's
-#             ball of 1,200 in settled water, a tank 0.25 x 0.8 m, at smoothing radii 2, 2.5, 3)
+#             ball of 1,200 in settled water, a tank 0.25 x 0.8 m, at smoothing radii 2, 2.5, 3;
+#             then in a syrup (nu 0.05) in a cylinder, against Stokes' speed, at 2 and 3)
 #   diag      gp_tests $DIAG_TESTS verbose, then bench $DIAG_BENCH (what a failure asks for)
 here=$(cd "$(dirname "$0")" && pwd)
 OUT=${OUT:-build/gpu_out}
@@ -135,7 +136,8 @@ for mode in "$@"; do
         timeout "$(cap 3000)" "$here/bin/soak" ${SOAK_ARGS:---spacings 0.01} > "$OUT/soak.log" 2>&1 || echo "FAIL soak (see $OUT/soak.log)"
         tail -20 "$OUT/soak.log" ;;
     sink)
-        runs=${SINK_RUNS:-"--settle 60 --width 0.25 --height 0.8 --frames 90 --reach 2;--settle 60 --width 0.25 --height 0.8 --frames 90 --reach 2.5;--settle 60 --width 0.25 --height 0.8 --frames 90 --reach 3"}
+        stokes="--tank cylinder --width 0.18 --height 0.7 --below 0.3 --viscosity 0.05 --stiffness 2000 --settle 60 --frames 180"
+        runs=${SINK_RUNS:-"--settle 60 --width 0.25 --height 0.8 --frames 90 --reach 2;--settle 60 --width 0.25 --height 0.8 --frames 90 --reach 2.5;--settle 60 --width 0.25 --height 0.8 --frames 90 --reach 3;$stokes --reach 2;$stokes --reach 3"}
         number=0
         while [ -n "$runs" ]; do
             arguments=${runs%%;*}
@@ -144,7 +146,7 @@ for mode in "$@"; do
             echo "sink $number: $arguments"
             # shellcheck disable=SC2086
             timeout "$(cap 300)" "$here/bin/sink" $arguments > "$OUT/sink.$number.log" 2>&1 || echo "FAIL sink $arguments (see $OUT/sink.$number.log)"
-            awk 'NR <= 3 || /^t [0-9.]+0 s/' "$OUT/sink.$number.log" | cut -c1-110
+            awk 'NR <= 4 || /^t [0-9.]+0 s/ || /^the ball/' "$OUT/sink.$number.log" | cut -c1-110
         done ;;
     *) echo "run.sh: no mode $mode (tests, examples, long, bench, soak, sink, diag, all)"; exit 2 ;;
     esac
