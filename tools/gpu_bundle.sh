@@ -136,7 +136,7 @@ for mode in "$@"; do
         timeout "$(cap 3000)" "$here/bin/soak" ${SOAK_ARGS:---spacings 0.01} > "$OUT/soak.log" 2>&1 || echo "FAIL soak (see $OUT/soak.log)"
         tail -20 "$OUT/soak.log" ;;
     sink)
-        stokes="--tank cylinder --width 0.18 --height 0.7 --below 0.3 --viscosity 0.05 --stiffness 2000 --settle 60 --frames 180"
+        stokes="--tank cylinder --width 0.18 --height 0.7 --below 0.3 --viscosity 0.05 --stiffness 2000 --settle 150 --frames 180"
         runs=${SINK_RUNS:-"--settle 60 --width 0.25 --height 0.8 --frames 90 --reach 2;--settle 60 --width 0.25 --height 0.8 --frames 90 --reach 2.5;--settle 60 --width 0.25 --height 0.8 --frames 90 --reach 3;$stokes --reach 2;$stokes --reach 3"}
         number=0
         while [ -n "$runs" ]; do
