@@ -154,6 +154,14 @@ static int sink_inside(const sink_setup* s, const float p[3], const float c[3]) 
     return s->box ? most < reach : d2 < reach * reach;
 }
 
+/* One frame of 1/60 s. */
+static int sink_frame(gp_world* w) {
+    gp_step_desc step;
+    memset(&step, 0, sizeof step);
+    step.dt = 1.0f / 60.0f;
+    return gp_world_step(w, &step) == GP_OK;
+}
+
 /* --shape blob: a cube of a second fluid phase, the first's material at the body's density, let go
    in the first; its centre's height and mean vertical velocity, frame by frame. */
 static int sink_blob(gp_world* w, const sink_setup* s, gp_fluid_material* m, const float* heavy, uint32_t count, uint32_t water) {
@@ -172,12 +180,9 @@ static int sink_blob(gp_world* w, const sink_setup* s, gp_fluid_material* m, con
     if (gp_fluid_material_set(w, 1, m) != GP_OK || gp_particles_add(w, &blob, NULL) != GP_OK) return 1;
     printf("sink: a cube of %u particles of fluid at %.0f kg/m^3 in %u of the first fluid\n", count, s->density, water);
     for (frame = 1; frame <= s->frames; ++frame) {
-        gp_step_desc step;
         uint32_t n, q, in = 0;
         double y = 0.0, vy = 0.0;
-        memset(&step, 0, sizeof step);
-        step.dt = 1.0f / 60.0f;
-        if (gp_world_step(w, &step) != GP_OK) return 1;
+        if (!sink_frame(w)) return 1;
         n = gp_particle_count(w);
         if (gp_particles_read(w, GP_ATTRIBUTE_POSITION, 0, n, x) != GP_OK || gp_particles_read(w, GP_ATTRIBUTE_VELOCITY, 0, n, v) != GP_OK ||
             gp_particles_read(w, GP_ATTRIBUTE_INFO, 0, n, info) != GP_OK)
@@ -206,19 +211,13 @@ static double sink_stokes(const sink_setup* s, const gp_fluid_material* m, uint3
 /* --settle N: the fluid, its lattice whole (the body's place filled), runs N frames alone; then
    the fluid particles within the body's shape are removed and the body takes their place. A
    settled fluid has left its starting lattice, which at some smoothing radii is not at rest
-   (bench/RESULTS.md: the fluid's lock). */
-static int sink_settle(gp_world* w, const sink_setup* s, const float at[3]) {
-    static gp_particle_position x[SINK_MAX];
-    static gp_particle_info info[SINK_MAX];
+   (bench/RESULTS.md: the fluid's lock). x and info: room for the store's particles. */
+static int sink_settle(gp_world* w, const sink_setup* s, const float at[3], gp_particle_position* x, gp_particle_info* info) {
     static uint32_t gone[SINK_MAX];
     uint32_t n, q, count = 0;
     int frame;
-    for (frame = 0; frame < s->settle; ++frame) {
-        gp_step_desc step;
-        memset(&step, 0, sizeof step);
-        step.dt = 1.0f / 60.0f;
-        if (gp_world_step(w, &step) != GP_OK) return 0;
-    }
+    for (frame = 0; frame < s->settle; ++frame)
+        if (!sink_frame(w)) return 0;
     n = gp_particle_count(w);
     if (gp_particles_read(w, GP_ATTRIBUTE_POSITION, 0, n, x) != GP_OK || gp_particles_read(w, GP_ATTRIBUTE_INFO, 0, n, info) != GP_OK)
         return 0;
@@ -264,7 +263,7 @@ int main(int argc, char** argv) {
         return 2;
     }
     depth = s.height - 0.05f;
-    /* the body's centre: the lattice point nearest the tank's middle, 0.1 m under the surface */
+    /* the body's centre: the lattice point nearest the tank's middle, --below under the surface */
     at[0] = at[2] = (floorf(0.5f * s.width / s.spacing) - 0.5f) * s.spacing;
     at[1] = (floorf((depth - s.below) / s.spacing) + 0.5f) * s.spacing;
     if (gp_egl_open(&egl, 4, 3)) return 1;
@@ -311,7 +310,7 @@ int main(int argc, char** argv) {
     fluid.kind = GP_KIND_FLUID;
     if (gp_particles_add(w, &fluid, NULL) != GP_OK) return 1;
     if (s.blob) return sink_blob(w, &s, &m, heavy, blob_count, n);
-    if (s.settle && !sink_settle(w, &s, at)) return 1;
+    if (s.settle && !sink_settle(w, &s, at, x, info)) return 1;
     memset(&g, 0, sizeof g);
     g.diameter = s.voxel;
     g.density = s.density * 6.0f / 3.14159265f;   /* a rigid particle's mass fills its voxel */
@@ -337,14 +336,11 @@ int main(int argc, char** argv) {
         printf("Stokes' speed with the cylinder's walls (Haberman and Sayre): %.5f m/s, Reynolds number %.3g\n", stokes, reynolds);
     }
     for (frame = 1; frame <= s.frames; ++frame) {
-        gp_step_desc step;
         gp_body_state state;
         sink_regions r;
         double force = 0.0;
         uint32_t count, q;
-        memset(&step, 0, sizeof step);
-        step.dt = 1.0f / 60.0f;
-        if (gp_world_step(w, &step) != GP_OK || gp_bodies_read(w, &ball, 1, &state) != GP_OK) return 1;
+        if (!sink_frame(w) || gp_bodies_read(w, &ball, 1, &state) != GP_OK) return 1;
         count = gp_particle_count(w);
         if (gp_particles_read(w, GP_ATTRIBUTE_POSITION, 0, count, x) != GP_OK ||
             gp_particles_read(w, GP_ATTRIBUTE_VELOCITY, 0, count, v) != GP_OK ||
@@ -372,7 +368,7 @@ int main(int argc, char** argv) {
                r.pressure[0], r.pressure[1], r.pressure[2], r.pressure[3]);
         if (2 * frame > s.frames) { late += state.velocity[1]; ++lates; }
     }
-    printf("the ball's mean vertical velocity over the last half of the frames: %+.5f m/s\n", late / (lates ? lates : 1));
+    printf("the body's mean vertical velocity over the last half of the frames: %+.5f m/s\n", late / (lates ? lates : 1));
     gp_world_destroy(w);
     gp_egl_close(&egl);
     return 0;

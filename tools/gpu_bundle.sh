@@ -146,7 +146,7 @@ for mode in "$@"; do
             echo "sink $number: $arguments"
             # shellcheck disable=SC2086
             timeout "$(cap 300)" "$here/bin/sink" $arguments > "$OUT/sink.$number.log" 2>&1 || echo "FAIL sink $arguments (see $OUT/sink.$number.log)"
-            awk 'NR <= 4 || /^t [0-9.]+0 s/ || /^the ball/' "$OUT/sink.$number.log" | cut -c1-110
+            awk 'NR <= 4 || /^t [0-9.]+0 s/ || /^the body/' "$OUT/sink.$number.log" | cut -c1-110
         done ;;
     *) echo "run.sh: no mode $mode (tests, examples, long, bench, soak, sink, diag, all)"; exit 2 ;;
     esac
