@@ -919,13 +919,15 @@ static void test_sph_dam_break_energy(void) {
 }
 
 /* A block of water (GP_FLUID_WATER) 0.12 m wide dropped from 0.3 m onto the floor of a box tank
-   0.4 m wide, spacing 0.02 m, watched 1.5 s, every third frame: its energy (kinetic, potential and
+   0.4 m wide, spacing 0.02 m, watched 1.5 s, every frame: its energy (kinetic, potential and
    compression, sph_dam_read's) never above its start by 0.5%, every particle finite, and the
    fastest particle below three times the impact speed sqrt(2 g h) = 2.4 m/s. Before the free
    surface's cap (sph_continuity.comp) the splash pumped itself up: 4.35 times its energy at 1.5 s,
    particles at 10.9 m/s, the puddle's densities all above rho0. Measured on llvmpipe after: the
    energy falls at the impact (to about a quarter: the splash and the walls' pushes) and keeps
-   falling; the fastest particle 4.5 m/s at 0.5 s, below 2 m/s by 1.4 s. */
+   falling; the fastest particle 5.1 m/s at 0.87 s, below 2 m/s by 1.4 s. Read every frame since
+   2026-11-28: a density floor tried then (bench/RESULTS.md, "The capsule's 10% under hydrostatic
+   is its fill") threw a droplet at 8.5 m/s in a frame between the third ones that were read. */
 static void test_sph_water_drop(void) {
     const float l0 = 0.02f, lo[3] = {0.14f, 0.3f, 0.14f}, hi[3] = {0.26f, 0.42f, 0.26f};
     gp_world_desc d;
@@ -952,7 +954,6 @@ static void test_sph_water_drop(void) {
     for (frame = 1; frame <= 90; ++frame) {
         sph_dam_frame f;
         fixture_run(w, 1);
-        if (frame % 3 && frame != 1) continue;
         f = sph_dam_read(w, n, l0, p, v, rho);
         if (frame == 1) start = f.energy;
         most = fmax(most, f.energy);
