@@ -546,9 +546,9 @@ GP_API_DECL gp_result gp_grid_count_neighbors(gp_world* world, float radius, uin
    more room than its volume, its particles spaced as at 0.85 rho0 while they carry rho0 (open;
    bench/RESULTS.md, "The capsule's 10% under hydrostatic is its fill"). Rigid bodies'
    particles, and grains as wide as a fluid's smoothing radius or wider, are the fluid's moving
-   boundary (section >>coupling); narrower
-   grains, which the fluid cannot flow around, it drags (a drag law and Archimedes' buoyancy,
-   section >>coupling); other kinds are filed in the grid but take no part in the fluid's sums. */
+   boundary (section >>coupling); narrower grains, which the fluid cannot flow around, it drags
+   (a drag law and Archimedes' buoyancy, section >>coupling); other kinds are filed in the grid
+   but take no part in the fluid's sums. */
 
 #define GP_MAX_FLUID_MATERIALS 8
 
