@@ -791,8 +791,9 @@ GP_API_DECL gp_result gp_fluid_stats_read(gp_world* world, gp_fluid_stats* stats
    six faces as plane walls, less the wall particles its edges counted twice, plus those its
    corners missed, so that a tank filled on the lattice has the rest density everywhere, edges and
    corners included. Other shapes' walls are read through the plane wall's tables at the nearest
-   point: a curved container wall is not exact (fluid at rest inside a capsule 0.18 m across,
-   spacing 0.01 m, stood about 10% under the hydrostatic pressure: bench/RESULTS.md).
+   point: a curved container wall is not exact (how far off is not measured apart from the fill:
+   a lattice cut to a capsule leaves gaps at its wall that the fluid's densities never learn of,
+   and its pressure stands 11% over rho g below its own surface; bench/RESULTS.md).
    At the end of each substep a particle closer to a wall than
    half a spacing is moved back to that distance along the wall's normal and loses its velocity
    into the wall: eq. 11's push, applied as the displacement it stands for (as a force, its
