@@ -458,13 +458,16 @@ static void sph_density(sph_work* w, sph_visit* v) {
         rate += scale * diffusion - 2.0 * m->rest_density * sph_dot(v->vi, v->walls.a);
         rate_abs += scale * diffusion_abs + 2.0 * m->rest_density * sph_length(v->vi) * v->walls.a_abs;
         rho = w->carried[i] + s->dt * rate;
-        {   /* no tension: never below the density of zero pressure (sph_continuity.comp) */
+        {   /* no tension: at a free surface (the positions' summation density, in magnitude,
+               below 0.75 rho0) never below the density of zero pressure, elsewhere never below
+               that or the summation density, whichever is lower, nor more than 0.005 rho0 under it;
+               at a free surface no more than the density of zero pressure (sph_continuity.comp) */
             double least = m->allow_tension ? 0.01 * m->rest_density
                                             : fmax(m->rest_density - m->rest_pressure / m->stiffness, 0.01 * m->rest_density);
-            rho = isfinite(rho) ? fmax(rho, least) : w->carried[i];
-            /* a free surface (the positions' summation density, in magnitude, below 0.75 rho0):
-               no more than the density of zero pressure */
-            if (!m->allow_tension && magnitude < 0.75 * m->rest_density) rho = fmin(rho, least);
+            int surface = !m->allow_tension && magnitude < 0.75 * m->rest_density;
+            double floor_density = m->allow_tension || surface ? least : fmax(fmin(least, magnitude), least - 0.005 * m->rest_density);
+            rho = isfinite(rho) ? fmax(rho, floor_density) : w->carried[i];
+            if (surface) rho = fmin(rho, least);
         }
         magnitude = w->carried[i] + s->dt * rate_abs;
     }
