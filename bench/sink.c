@@ -22,6 +22,15 @@
      --viscosity NU                  the fluid's kinematic viscosity, m^2/s (default the preset's)
      --tank box|cylinder             the tank: a box (default) or a vertical cylinder of diameter W
                                      (a capsule standing on its round end, the fluid above it too)
+     --fill area|inset               the cylinder's lattice: the points whose centres lie inside the
+                                     capsule (area, default: as many as its cross-section holds; the
+                                     walls' push moves the outer ring in at the first substep), or
+                                     only those half a spacing inside it (inset: the box's margin,
+                                     which leaves 11-15% of the cross-section empty at 0.12-0.18 m
+                                     and spacing 0.01 m; the fluid spreads into it without its
+                                     densities learning of it, and its pressure stands 11-16% over
+                                     rho g depth: bench/RESULTS.md, "The capsule's 10% under
+                                     hydrostatic is its fill"; the default before 2026-11-28)
      --below B                       the body's centre B under the fluid's surface (0.1 m)
      --settle N                      the fluid runs N frames alone first, the body's place filled;
                                      then the fluid within the body's shape makes way for it
@@ -90,7 +99,7 @@
 typedef struct sink_setup {
     gp_fluid_preset preset;
     float spacing, size, density, voxel, width, height, rest_pressure, reach, stiffness, viscosity, below;
-    int box, blob, frames, summation, settle, cylinder;
+    int box, blob, frames, summation, settle, cylinder, inset;
 } sink_setup;
 
 /* Means over the fluid particles of the regions around the body at the frame. */
@@ -108,7 +117,7 @@ static int sink_args(int argc, char** argv, sink_setup* s) {
     int i;
     s->preset = GP_FLUID_WATER; s->spacing = 0.01f; s->size = 0.025f; s->density = 1200.0f; s->voxel = 0.0f;
     s->width = 0.12f; s->height = 0.3f; s->box = 0; s->blob = 0; s->frames = 12; s->rest_pressure = -1.0f; s->reach = 0.0f; s->summation = 0;
-    s->stiffness = 0.0f; s->settle = 0; s->viscosity = 0.0f; s->below = 0.1f; s->cylinder = 0;
+    s->stiffness = 0.0f; s->settle = 0; s->viscosity = 0.0f; s->below = 0.1f; s->cylinder = 0; s->inset = 0;
     for (i = 1; i + 1 < argc; i += 2) {
         const char *key = argv[i], *value = argv[i + 1];
         if (strcmp(key, "--preset") == 0)
@@ -130,6 +139,8 @@ static int sink_args(int argc, char** argv, sink_setup* s) {
         else if (strcmp(key, "--tank") == 0 && (strcmp(value, "box") == 0 || strcmp(value, "cylinder") == 0))
             s->cylinder = strcmp(value, "cylinder") == 0;
         else if (strcmp(key, "--settle") == 0) s->settle = atoi(value);
+        else if (strcmp(key, "--fill") == 0 && (strcmp(value, "area") == 0 || strcmp(value, "inset") == 0))
+            s->inset = strcmp(value, "inset") == 0;
         else if (strcmp(key, "--model") == 0 && (strcmp(value, "summation") == 0 || strcmp(value, "continuity") == 0))
             s->summation = strcmp(value, "summation") == 0;
         else return 0;
@@ -259,7 +270,7 @@ int main(int argc, char** argv) {
         fprintf(stderr, "usage: %s [--preset water|oil|honey|lava] [--spacing L] [--shape ball|box] [--size R] [--density D]\n"
                         "       [--voxel V] [--width W] [--height H] [--frames N] [--rest-pressure P] [--reach K]\n"
                         "       [--model summation|continuity] [--stiffness K] [--viscosity NU] [--settle N]\n"
-                        "       [--tank box|cylinder] [--below B]\n", argv[0]);
+                        "       [--tank box|cylinder] [--fill area|inset] [--below B]\n", argv[0]);
         return 2;
     }
     depth = s.height - 0.05f;
@@ -294,9 +305,9 @@ int main(int argc, char** argv) {
         for (j = 0; (j + 0.5f) * s.spacing < depth; ++j)
             for (k = 0; (k + 0.5f) * s.spacing < s.width && n < SINK_MAX - 10000; ++k) {
                 p[0] = (i + 0.5f) * s.spacing; p[1] = (j + 0.5f) * s.spacing; p[2] = (k + 0.5f) * s.spacing;
-                if (s.cylinder) {   /* half a spacing inside the capsule, as the box's lattice is */
+                if (s.cylinder) {   /* inside the capsule (--fill area), or half a spacing inside it (inset) */
                     float r = 0.5f * s.width, dx = p[0] - r, dz = p[2] - r, dy = p[1] < r ? p[1] - r : 0.0f;
-                    if (sqrtf(dx * dx + dy * dy + dz * dz) > r - 0.5f * s.spacing) continue;
+                    if (sqrtf(dx * dx + dy * dy + dz * dz) > r - (s.inset ? 0.5f * s.spacing : 0.0f)) continue;
                 }
                 if (!s.settle && sink_inside(&s, p, at)) {
                     if (s.blob) memcpy(heavy + 3 * blob_count++, p, sizeof p);

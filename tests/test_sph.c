@@ -872,7 +872,7 @@ static sph_dam_frame sph_dam_read(gp_world* w, uint32_t n, float l0, gp_particle
    it had before (measured on llvmpipe: never above the start, at most 0.5% back up after a dip;
    2 s end at 36% of the start). Every particle stays finite, and no particle is ever faster
    than the ideal front 2 sqrt(g H) (2.8 m/s, H = 0.2 m): not the surge, nor what the far wall
-   throws up (measured on llvmpipe: 2.62 m/s at most, 2.72 since blocks start hydrostatic; single spray particles reached 3.5 m/s
+   throws up (measured on llvmpipe: 2.62 m/s at most, 2.72 since blocks start hydrostatic, 2.77 since the density's 0.5% floor (bench/RESULTS.md: this scene's first impact sits on the bound, in other tank lengths over it); single spray particles reached 3.5 m/s
    before the free surface carried no pressure, sph_continuity; the walls' old continuity term,
    half the mirror's, pumped this dam break to 1,320 m/s).
    Before 0.4.0 the walls' particles entered the density rate once, as if at rest, while their
