@@ -57,27 +57,60 @@ count_runner build/gp_tests_sanitized.out gp_tests_sanitized
 
 # Every example, headless through EGL and in a real window under Xvfb: it must run, and its last
 # frame must show particles (tools/check_png.py decodes it independently of the example's writer).
-echo "== examples"
-for example in build/examples/*; do
-    [ -x "$example" ] || continue
-    name=$(basename "$example")
-    out=build/example_frames/$name
-    rm -rf "$out"; mkdir -p "$out"
-    if "$example" --headless --frames 3 --out "$out/headless" > "$out.log" 2>&1 &&
-       python3 tools/check_png.py "$out/headless/frame_0002.png" >> "$out.log" 2>&1; then
-        echo "ok   example $name runs headless and its frame shows particles"; passed=$((passed + 1))
-    else
-        echo "FAIL example $name headless:"; sed 's/^/    /' "$out.log" | tail -5; failed=$((failed + 1))
-    fi
-    if command -v xvfb-run > /dev/null 2>&1; then
-        if timeout 120 xvfb-run -a -s "-screen 0 1280x800x24" "$example" --frames 3 --out "$out/window" > "$out.log" 2>&1 &&
-           python3 tools/check_png.py "$out/window/frame_0002.png" >> "$out.log" 2>&1; then
-            echo "ok   example $name runs in a window under Xvfb and its frame shows particles"; passed=$((passed + 1))
+short_examples() {
+    for example in build/examples/*; do
+        [ -x "$example" ] || continue
+        name=$(basename "$example")
+        out=build/example_frames/$name
+        rm -rf "$out"; mkdir -p "$out"
+        if "$example" --headless --frames 3 --out "$out/headless" < /dev/null > "$out.log" 2>&1 &&
+           python3 tools/check_png.py "$out/headless/frame_0002.png" >> "$out.log" 2>&1; then
+            echo "ok   example $name runs headless and its frame shows particles"
         else
-            echo "FAIL example $name in a window under Xvfb:"; sed 's/^/    /' "$out.log" | tail -5; failed=$((failed + 1))
+            echo "FAIL example $name headless:"; sed 's/^/    /' "$out.log" | tail -5
         fi
-    fi
-done
+        if command -v xvfb-run > /dev/null 2>&1; then
+            if timeout 120 xvfb-run -a -s "-screen 0 1280x800x24" "$example" --frames 3 --out "$out/window" < /dev/null > "$out.log" 2>&1 &&
+               python3 tools/check_png.py "$out/window/frame_0002.png" >> "$out.log" 2>&1; then
+                echo "ok   example $name runs in a window under Xvfb and its frame shows particles"
+            else
+                echo "FAIL example $name in a window under Xvfb:"; sed 's/^/    /' "$out.log" | tail -5
+            fi
+        fi
+    done
+}
+
+# Some examples run longer, small, and their printed figures must say what a frame cannot: the
+# table and the reasons are in tools/long_examples.txt (the GPU bundle runs the same). About 40 s
+# on llvmpipe.
+long_examples() {
+    while IFS='|' read -r name arguments last awk_test what; do
+        case "$name" in ''|'#'*) continue ;; esac
+        example=build/examples/$name
+        out=build/example_frames/${name}_long
+        [ -x "$example" ] || continue
+        rm -rf "$out"; mkdir -p "$out"
+        # shellcheck disable=SC2086
+        if "$example" --headless $arguments --out "$out" < /dev/null > "$out.log" 2>&1 &&
+           grep '^frame ' "$out.log" | tail -1 | awk "{ exit !($awk_test) }" && ! grep -q 'not finite' "$out.log" &&
+           python3 tools/check_png.py "$out/frame_$last.png" >> "$out.log" 2>&1; then
+            echo "ok   example $name: $what"
+        else
+            echo "FAIL example $name: $what:"; sed 's/^/    /' "$out.log" | tail -5
+        fi
+    done < tools/long_examples.txt
+}
+
+# The two side by side (the short runs are mostly shader compiles and start-up, one core each),
+# each's lines printed when both end.
+mkdir -p build/example_frames
+long_examples > build/examples_long.out 2>&1 &
+long=$!
+short_examples > build/examples_short.out 2>&1
+wait "$long"
+echo "== examples"
+cat build/examples_short.out
+count_checks build/examples_short.out
 
 # The header's STEP BY STEP, as README.md shows it, pasted into a GLFW program: it compiles, and
 # its one frame under Xvfb shows particles.
@@ -85,25 +118,9 @@ echo "== the header's STEP BY STEP"
 sh tools/step_by_step.sh | tee build/step_by_step.out
 count_checks build/step_by_step.out
 
-# Some examples run longer, small, and their printed figures must say what a frame cannot: the
-# table and the reasons are in tools/long_examples.txt (the GPU bundle runs the same). About 40 s
-# on llvmpipe.
 echo "== examples, longer runs"
-while IFS='|' read -r name arguments last awk_test what; do
-    case "$name" in ''|'#'*) continue ;; esac
-    example=build/examples/$name
-    out=build/example_frames/${name}_long
-    [ -x "$example" ] || continue
-    rm -rf "$out"; mkdir -p "$out"
-    # shellcheck disable=SC2086
-    if "$example" --headless $arguments --out "$out" < /dev/null > "$out.log" 2>&1 &&
-       grep '^frame ' "$out.log" | tail -1 | awk "{ exit !($awk_test) }" && ! grep -q 'not finite' "$out.log" &&
-       python3 tools/check_png.py "$out/frame_$last.png" >> "$out.log" 2>&1; then
-        echo "ok   example $name: $what"; passed=$((passed + 1))
-    else
-        echo "FAIL example $name: $what:"; sed 's/^/    /' "$out.log" | tail -5; failed=$((failed + 1))
-    fi
-done < tools/long_examples.txt
+cat build/examples_long.out
+count_checks build/examples_long.out
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
