@@ -10,7 +10,7 @@
 set -u
 CC=${CC:-cc}
 CXX=${CXX:-c++}
-B=build/check
+B=build/check/${1:-none}   # one folder a check, so that make test runs the two side by side
 mkdir -p "$B"
 WARN="-Wall -Wextra -Wpedantic -Werror -Wshadow"
 

@@ -20,9 +20,13 @@ count_runner() {   # the closing line of a gp_tests run; a run that dies before 
     passed=$((passed + $(echo "$line" | cut -d' ' -f1))); failed=$((failed + $(echo "$line" | cut -d' ' -f3)))
 }
 
-sh tools/check.sh shaders | tee build/check_shaders.out
+# The two static checks side by side (each one core's work), their lines printed in order.
+sh tools/check.sh compile > build/check_compile.out 2>&1 &
+compile_check=$!
+sh tools/check.sh shaders > build/check_shaders.out 2>&1
+wait "$compile_check"
+cat build/check_shaders.out build/check_compile.out
 count_checks build/check_shaders.out
-sh tools/check.sh compile | tee build/check_compile.out
 count_checks build/check_compile.out
 sh tools/check_docs.sh | tee build/check_docs.out
 count_checks build/check_docs.out
