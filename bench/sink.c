@@ -85,7 +85,12 @@
    solids once in the continuity model's rate it sinks at 0.22 m/s (5.7 cm in 0.5 s); without the
    solids' hydrostatic continuation at the default reach it still hovers (4 mm in 0.5 s). With a
    pressure of each solid particle's own (coupling_pressure, shipped since) it sinks 2.0 cm in
-   0.5 s, at 0.055 m/s and rising. */
+   0.5 s, at 0.055 m/s and rising.
+   In creeping flow (2026-11-28; --tank cylinder --width 0.2 --height 0.35 --viscosity 0.02,
+   120 frames) run it twice, at --density 1200 and 1000: at 3 spacings the fluid re-packs with
+   currents of a few mm/s, which the neutral ball rides, and the flow being linear, the heavy
+   ball's speed less the neutral one's is its settling speed: 1.04 of the printed Stokes speed
+   at 1.9 s (bench/RESULTS.md, "A viscous ball at 3 spacings"); at 2 spacings 0.2 of it. */
 #define GPUPARTICLE_IMPLEMENTATION
 #include "gpuparticle.h"
 #include "gp_egl.h"
