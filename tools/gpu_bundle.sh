@@ -40,7 +40,8 @@ cat > "$bundle/run.sh" <<'RUN'
 #   soak      build/soak $SOAK_ARGS (default: --spacings 0.01)
 #   sink      build/sink once per ';'-separated argument list of $SINK_RUNS (default: issue 10's
 #             ball of 1,200 in settled water, a tank 0.25 x 0.8 m, at smoothing radii 2, 2.5, 3;
-#             then in a syrup (nu 0.05) in a cylinder, against Stokes' speed, at 2 and 3)
+#             then in a syrup (nu 0.02) in a cylinder 0.2 m across for 5 s, against Stokes'
+#             speed, at 2 and 3, each beside a neutral ball)
 #   diag      gp_tests $DIAG_TESTS verbose, then bench $DIAG_BENCH (what a failure asks for)
 here=$(cd "$(dirname "$0")" && pwd)
 OUT=${OUT:-build/gpu_out}
@@ -136,8 +137,10 @@ for mode in "$@"; do
         timeout "$(cap 3000)" "$here/bin/soak" ${SOAK_ARGS:---spacings 0.01} > "$OUT/soak.log" 2>&1 || echo "FAIL soak (see $OUT/soak.log)"
         tail -20 "$OUT/soak.log" ;;
     sink)
-        stokes="--tank cylinder --width 0.18 --height 0.7 --below 0.3 --viscosity 0.05 --stiffness 2000 --settle 150 --frames 180"
-        runs=${SINK_RUNS:-"--settle 60 --width 0.25 --height 0.8 --frames 90 --reach 2;--settle 60 --width 0.25 --height 0.8 --frames 90 --reach 2.5;--settle 60 --width 0.25 --height 0.8 --frames 90 --reach 3;$stokes --reach 2;$stokes --reach 3"}
+        # the syrup's ball against a neutral one from the same start: their difference is the
+        # settling speed (bench/RESULTS.md, "A viscous ball at 3 spacings")
+        stokes="--tank cylinder --width 0.2 --height 0.35 --viscosity 0.02 --frames 300"
+        runs=${SINK_RUNS:-"--settle 60 --width 0.25 --height 0.8 --frames 90 --reach 2;--settle 60 --width 0.25 --height 0.8 --frames 90 --reach 2.5;--settle 60 --width 0.25 --height 0.8 --frames 90 --reach 3;$stokes --reach 2;$stokes --reach 2 --density 1000;$stokes --reach 3;$stokes --reach 3 --density 1000"}
         number=0
         while [ -n "$runs" ]; do
             arguments=${runs%%;*}
