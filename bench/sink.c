@@ -20,6 +20,8 @@
      --model summation|continuity    the fluid's density model (default the preset's, continuity)
      --stiffness K                   the fluid's stiffness, m^2/s^2 (default the preset's, 1,000)
      --viscosity NU                  the fluid's kinematic viscosity, m^2/s (default the preset's)
+     --diffusion D                   the continuity model's density diffusion delta (default the
+                                     preset's, 0.1; a tiny one, 1e-6, is none to speak of)
      --tank box|cylinder             the tank: a box (default) or a vertical cylinder of diameter W
                                      (a capsule standing on its round end, the fluid above it too)
      --fill area|inset               the cylinder's lattice: the points whose centres lie inside the
@@ -103,7 +105,7 @@
 
 typedef struct sink_setup {
     gp_fluid_preset preset;
-    float spacing, size, density, voxel, width, height, rest_pressure, reach, stiffness, viscosity, below;
+    float spacing, size, density, voxel, width, height, rest_pressure, reach, stiffness, viscosity, below, diffusion;
     int box, blob, frames, summation, settle, cylinder, inset;
 } sink_setup;
 
@@ -122,7 +124,7 @@ static int sink_args(int argc, char** argv, sink_setup* s) {
     int i;
     s->preset = GP_FLUID_WATER; s->spacing = 0.01f; s->size = 0.025f; s->density = 1200.0f; s->voxel = 0.0f;
     s->width = 0.12f; s->height = 0.3f; s->box = 0; s->blob = 0; s->frames = 12; s->rest_pressure = -1.0f; s->reach = 0.0f; s->summation = 0;
-    s->stiffness = 0.0f; s->settle = 0; s->viscosity = 0.0f; s->below = 0.1f; s->cylinder = 0; s->inset = 0;
+    s->stiffness = 0.0f; s->settle = 0; s->viscosity = 0.0f; s->below = 0.1f; s->cylinder = 0; s->inset = 0; s->diffusion = 0.0f;
     for (i = 1; i + 1 < argc; i += 2) {
         const char *key = argv[i], *value = argv[i + 1];
         if (strcmp(key, "--preset") == 0)
@@ -141,6 +143,7 @@ static int sink_args(int argc, char** argv, sink_setup* s) {
         else if (strcmp(key, "--stiffness") == 0) s->stiffness = (float)atof(value);
         else if (strcmp(key, "--viscosity") == 0) s->viscosity = (float)atof(value);
         else if (strcmp(key, "--below") == 0) s->below = (float)atof(value);
+        else if (strcmp(key, "--diffusion") == 0) s->diffusion = (float)atof(value);
         else if (strcmp(key, "--tank") == 0 && (strcmp(value, "box") == 0 || strcmp(value, "cylinder") == 0))
             s->cylinder = strcmp(value, "cylinder") == 0;
         else if (strcmp(key, "--settle") == 0) s->settle = atoi(value);
@@ -275,7 +278,7 @@ int main(int argc, char** argv) {
         fprintf(stderr, "usage: %s [--preset water|oil|honey|lava] [--spacing L] [--shape ball|box] [--size R] [--density D]\n"
                         "       [--voxel V] [--width W] [--height H] [--frames N] [--rest-pressure P] [--reach K]\n"
                         "       [--model summation|continuity] [--stiffness K] [--viscosity NU] [--settle N]\n"
-                        "       [--tank box|cylinder] [--fill area|inset] [--below B]\n", argv[0]);
+                        "       [--tank box|cylinder] [--fill area|inset] [--below B] [--diffusion D]\n", argv[0]);
         return 2;
     }
     depth = s.height - 0.05f;
@@ -294,6 +297,7 @@ int main(int argc, char** argv) {
     if (s.summation) m.density_model = GP_DENSITY_SUMMATION;
     if (s.stiffness > 0.0f) m.stiffness = s.stiffness;
     if (s.viscosity > 0.0f) m.viscosity = s.viscosity;
+    if (s.diffusion > 0.0f) m.diffusion = s.diffusion;
     if (gp_fluid_material_set(w, 0, &m) != GP_OK) return 1;
     memset(&tank, 0, sizeof tank);
     tank.shape = s.cylinder ? GP_SHAPE_CAPSULE : GP_SHAPE_BOX;
