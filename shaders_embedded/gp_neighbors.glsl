@@ -27,7 +27,7 @@
     uint gp_expected = 0u, gp_visited = 0u, gp_cells = 0u;
     for (int gp_c = 0; gp_c < 27; ++gp_c) {
         ++gp_cells;
-        ivec3 gp_cell = gp_home + ivec3(gp_c % 3, (gp_c / 3) % 3, gp_c / 9) - 1;
+        ivec3 gp_cell = gp_grid_around(gp_home, gp_c);
         if (!gp_grid_cell_exists(gp_cell)) continue;
         uint gp_bucket = gp_grid_bucket(gp_cell);
         uint gp_begin = cell_start[gp_bucket], gp_end = cell_start[gp_bucket + 1u];

@@ -120,6 +120,8 @@ ivec3 gp_grid_clamp_cell(vec3 c) {
 
 // The cell a finite position lies in.
 ivec3 gp_grid_cell(vec3 p) { return gp_grid_clamp_cell(gp_grid_cell_float(p)); }
+// The c-th (0 to 26) of the 27 cells around home, home itself among them.
+ivec3 gp_grid_around(ivec3 home, int c) { return home + ivec3(c % 3, (c / 3) % 3, c / 9) - 1; }
 
 // True when unclamped coordinates c lie inside the grid's domain (the box, or the hash's range).
 bool gp_grid_inside(vec3 c) {

@@ -110,6 +110,8 @@ ivec3 gp_grid_clamp_cell(vec3 c) {
 
 // The cell a finite position lies in.
 ivec3 gp_grid_cell(vec3 p) { return gp_grid_clamp_cell(gp_grid_cell_float(p)); }
+// The c-th (0 to 26) of the 27 cells around home, home itself among them.
+ivec3 gp_grid_around(ivec3 home, int c) { return home + ivec3(c % 3, (c / 3) % 3, c / 9) - 1; }
 
 // True when unclamped coordinates c lie inside the grid's domain (the box, or the hash's range).
 bool gp_grid_inside(vec3 c) {
@@ -375,7 +377,7 @@ void main() {
     uint gp_expected = 0u, gp_visited = 0u, gp_cells = 0u;
     for (int gp_c = 0; gp_c < 27; ++gp_c) {
         ++gp_cells;
-        ivec3 gp_cell = gp_home + ivec3(gp_c % 3, (gp_c / 3) % 3, gp_c / 9) - 1;
+        ivec3 gp_cell = gp_grid_around(gp_home, gp_c);
         if (!gp_grid_cell_exists(gp_cell)) continue;
         uint gp_bucket = gp_grid_bucket(gp_cell);
         uint gp_begin = cell_start[gp_bucket], gp_end = cell_start[gp_bucket + 1u];
