@@ -616,7 +616,8 @@ typedef struct gp_fluid_material {
 /* Common fluids as material values (zero fields keep their defaults; spacing is yours, 0 for the
    default). Each uses the continuity model (accurate, stable pressures) and its fluid's kinematic
    viscosity at about 20 C; the speed of sound stays the default's (about 32 m/s, or ten times
-   the ideal dam-break front of the first block's depth: weakly compressible, not the real one). GP_FLUID_WATER is the default material's values. */
+   the ideal dam-break front of the first block's depth: weakly compressible, not the real one).
+   GP_FLUID_WATER is the default material's values. */
 typedef enum gp_fluid_preset {
     GP_FLUID_PRESET_DEFAULT = 0,   /* the default material */
     GP_FLUID_WATER,                /* 1000 kg/m^3, nu 1.0e-6 m^2/s */
