@@ -244,7 +244,7 @@ static void test_grid_hash_collisions_are_not_neighbors(void) {
     const int32_t dims[3] = {6, 6, 6};
     const int32_t corners[4][3] = {{0, 0, 0}, {4000, 0, 0}, {-20000, 300, -7}, {0, 0, 6}};
     uint32_t buckets[] = {1, 8, 64};
-    uint32_t b, c, i, n = 4 * 3000;
+    uint32_t b, c, i, n = 4 * 1500;
     for (b = 0; b < sizeof buckets / sizeof buckets[0]; ++b) {
         cpu_grid g;
         particles all;
