@@ -8745,7 +8745,11 @@ gp_result gp_fluid_material_get(gp_world* world, uint32_t phase, gp_fluid_materi
     return gp__end(world, GP_OK);
 }
 
-/* Adds n fluid particles of phase at xyz (n * 3 floats), all with velocity (may be NULL). */
+/* The height of point p along -g (|g| = gg > 0), as a column's depth is measured. */
+static double gp__height_up(const float* g, double gg, const float* p) {
+    return -((double)p[0] * g[0] + (double)p[1] * g[1] + (double)p[2] * g[2]) / gg;
+}
+
 /* The carried densities of n fluid particles of material m at rest under gravity g, as a column
    whose free surface is half a spacing above its highest particle: rho0 + rho0 |g| depth / k
    (eq. 5's p = k (rho - rho0) then rho0 |g| depth). NULL (the rest density) without gravity, for
@@ -8757,14 +8761,14 @@ static float* gp__fluid_at_rest(gp_world* w, const gp_fluid_material* m, const f
     uint32_t i;
     if (m->density_model != GP_DENSITY_CONTINUITY || !(gg > 0.0) || !isfinite(gg) || n == 0) return NULL;
     if (!(rho = (float*)gp__alloc(&w->desc.allocator, (size_t)n * sizeof(float)))) return NULL;
-    for (i = 0; i < n; ++i) {   /* heights along -g */
-        up = -((double)xyz[3 * i] * g[0] + (double)xyz[3 * i + 1] * g[1] + (double)xyz[3 * i + 2] * g[2]) / gg;
+    for (i = 0; i < n; ++i) {
+        up = gp__height_up(g, gg, xyz + 3 * i);
         if (up > top) top = up;
     }
     top += 0.5 * m->spacing;
     for (i = 0; i < n; ++i) {
         double at_rest;
-        up = -((double)xyz[3 * i] * g[0] + (double)xyz[3 * i + 1] * g[1] + (double)xyz[3 * i + 2] * g[2]) / gg;
+        up = gp__height_up(g, gg, xyz + 3 * i);
         at_rest = m->rest_density * (1.0 + gg * (top - up) / m->stiffness);
         if (!(at_rest < 3.4e38)) {   /* a gravity or a column beyond a float's density: the rest density */
             gp__free(&w->desc.allocator, rho);
@@ -8789,8 +8793,8 @@ static void gp__fluid_stiffness_for(gp_world* w, uint32_t phase, const float* xy
     double gg = sqrt((double)g[0] * g[0] + (double)g[1] * g[1] + (double)g[2] * g[2]), top = -INFINITY, bottom = INFINITY, up, depth, k;
     uint32_t i;
     if (!(w->fluid.stiffness_auto & (1u << phase)) || !(gg > 0.0) || !isfinite(gg) || n == 0) return;
-    for (i = 0; i < n; ++i) {   /* heights along -g */
-        up = -((double)xyz[3 * i] * g[0] + (double)xyz[3 * i + 1] * g[1] + (double)xyz[3 * i + 2] * g[2]) / gg;
+    for (i = 0; i < n; ++i) {
+        up = gp__height_up(g, gg, xyz + 3 * i);
         top = up > top ? up : top;
         bottom = up < bottom ? up : bottom;
     }
@@ -8809,6 +8813,7 @@ static void gp__fluid_stiffness_for(gp_world* w, uint32_t phase, const float* xy
     gp__solver_upload(w);
 }
 
+/* Adds n fluid particles of phase at xyz (n * 3 floats), all with velocity (may be NULL). */
 static gp_result gp__fluid_add(gp_world* w, uint32_t phase, const float* xyz, uint32_t n, const float* velocity) {
     gp_particles_desc d;
     float *velocities = NULL, *rho;
