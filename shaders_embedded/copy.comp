@@ -32,6 +32,7 @@
 #define GP_SHAPE_HEIGHTFIELD 6.0
 #define GP_SCAN_CHUNK 32u
 #define GP_SORT_RUN 16u
+#define GP_GRID_CROWD 256u
 #define GP_BINDING_COPY_SOURCE 0
 #define GP_BINDING_COPY_DESTINATION 1
 // <<defines

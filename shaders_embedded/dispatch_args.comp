@@ -32,6 +32,7 @@
 #define GP_SHAPE_HEIGHTFIELD 6.0
 #define GP_SCAN_CHUNK 32u
 #define GP_SORT_RUN 16u
+#define GP_GRID_CROWD 256u
 #define GP_BINDING_COUNT_WORDS 0
 #define GP_BINDING_ARGS 1
 // <<defines
@@ -48,11 +49,13 @@ uvec3 gp_dispatch_groups(uint count, uint group_size) {
     uint y = x == 0u ? 1u : (groups + x - 1u) / x;
     return uvec3(x, groups == 0u ? 0u : y, 1u);
 }
+#ifdef GP_BINDING_ARGS
+layout(std430, binding = GP_BINDING_ARGS) writeonly buffer args_block { uint args[]; };
+#endif
 // <<include gp_dispatch.glsl
 layout(local_size_x = 1) in;
 
 layout(std430, binding = GP_BINDING_COUNT_WORDS) readonly buffer count_block { uint count_words[]; };
-layout(std430, binding = GP_BINDING_ARGS) writeonly buffer args_block { uint args[]; };
 layout(location = 0) uniform uint u_count_word;
 layout(location = 1) uniform uint u_args_word;
 layout(location = 2) uniform uint u_group_size;

@@ -32,6 +32,7 @@
 #define GP_SHAPE_HEIGHTFIELD 6.0
 #define GP_SCAN_CHUNK 32u
 #define GP_SORT_RUN 16u
+#define GP_GRID_CROWD 256u
 #define GP_BINDING_POSITION 0
 #define GP_BINDING_VELOCITY 1
 #define GP_BINDING_INFO 2
@@ -210,6 +211,11 @@ layout(std430, binding = GP_BINDING_CELL_START) readonly buffer cell_start_block
 #ifdef GP_BINDING_ORDER
 layout(std430, binding = GP_BINDING_ORDER) buffer order_block { uint order[]; };
 #endif
+// Deterministic builds: each particle's (id, slot) filed in its bucket's range, in no set order
+// (grid_rank.comp), for the spare8 buffer the reorder fills later.
+#ifdef GP_BINDING_RANKED
+layout(std430, binding = GP_BINDING_RANKED) buffer ranked_block { uvec2 ranked[]; };
+#endif
 #ifdef GP_BINDING_SLOT_OF_ID
 layout(std430, binding = GP_BINDING_SLOT_OF_ID) buffer slot_of_id_block { uint slot_of_id[]; };
 #endif
@@ -279,7 +285,7 @@ layout(std430, binding = GP_BINDING_STATS) buffer gp_stats_block {
     uint clock_reach;         // float bits: the grid's cell size (m): solids farther apart than it are not seen
     uint clock_accel;         // float bits: the largest acceleration gravity and the forces give (m/s^2)
     uint clock_near;          // 1: a substep of the step had a contact, or one that might begin within it
-    uint stat_padding;        // unused: the block is 128 bytes, a multiple of 16, as GL reports it
+    uint stat_crowded;        // particles past the GP_GRID_CROWD-th of their bucket at the last build (grid_count)
 };
 #endif
 

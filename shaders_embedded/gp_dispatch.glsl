@@ -8,3 +8,6 @@ uvec3 gp_dispatch_groups(uint count, uint group_size) {
     uint y = x == 0u ? 1u : (groups + x - 1u) / x;
     return uvec3(x, groups == 0u ? 0u : y, 1u);
 }
+#ifdef GP_BINDING_ARGS
+layout(std430, binding = GP_BINDING_ARGS) writeonly buffer args_block { uint args[]; };
+#endif

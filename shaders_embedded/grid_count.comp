@@ -32,6 +32,7 @@
 #define GP_SHAPE_HEIGHTFIELD 6.0
 #define GP_SCAN_CHUNK 32u
 #define GP_SORT_RUN 16u
+#define GP_GRID_CROWD 256u
 #define GP_BINDING_POSITION 0
 #define GP_BINDING_LIFE 1
 #define GP_BINDING_INFO 2
@@ -47,9 +48,10 @@
 // counted; particles with a NaN or infinite coordinate go to the extra bucket past the last and
 // are counted; the dead (gp_dead) go to the bucket after it, so that the build leaves them after
 // every live particle (the store's compaction). None is dropped. In deterministic mode order[i] is
-// the particle's id instead, the value of the (bucket, id) sort that follows (the rank depends on
-// timing); that sort runs over the host's bound of the count, u_slots, and the slots past the count
-// take the last key and values of their own.
+// the particle's id instead (the rank depends on timing), which grid_rank turns into the order of
+// ids in each bucket; when a bucket is crowded (more than GP_GRID_CROWD particles, counted in
+// stat_crowded) a (bucket, id) sort does it instead, over the host's bound of the count, u_slots:
+// the slots past the count take the last key and values of their own.
 // >>include gp_common.glsl
 // gp_common.glsl: included first by every gpuparticle.h compute shader.
 // The constants that C and GLSL share (GP_GROUP_SIZE, the kinds, the tables' sizes, the shapes,
@@ -232,6 +234,11 @@ layout(std430, binding = GP_BINDING_CELL_START) readonly buffer cell_start_block
 #ifdef GP_BINDING_ORDER
 layout(std430, binding = GP_BINDING_ORDER) buffer order_block { uint order[]; };
 #endif
+// Deterministic builds: each particle's (id, slot) filed in its bucket's range, in no set order
+// (grid_rank.comp), for the spare8 buffer the reorder fills later.
+#ifdef GP_BINDING_RANKED
+layout(std430, binding = GP_BINDING_RANKED) buffer ranked_block { uvec2 ranked[]; };
+#endif
 #ifdef GP_BINDING_SLOT_OF_ID
 layout(std430, binding = GP_BINDING_SLOT_OF_ID) buffer slot_of_id_block { uint slot_of_id[]; };
 #endif
@@ -301,7 +308,7 @@ layout(std430, binding = GP_BINDING_STATS) buffer gp_stats_block {
     uint clock_reach;         // float bits: the grid's cell size (m): solids farther apart than it are not seen
     uint clock_accel;         // float bits: the largest acceleration gravity and the forces give (m/s^2)
     uint clock_near;          // 1: a substep of the step had a contact, or one that might begin within it
-    uint stat_padding;        // unused: the block is 128 bytes, a multiple of 16, as GL reports it
+    uint stat_crowded;        // particles past the GP_GRID_CROWD-th of their bucket at the last build (grid_count)
 };
 #endif
 
@@ -358,5 +365,6 @@ void main() {
     }
     cell_key[i] = key;
     uint rank = atomicAdd(cell_count[key], 1u);
+    if (rank >= uint(GP_GRID_CROWD)) atomicAdd(stat_crowded, 1u);   // grid_rank's plan, gp_grid_stats.crowded
     order[i] = (gp_counts.w & GP_FLAG_DETERMINISTIC) != 0u ? info.x : rank;
 }

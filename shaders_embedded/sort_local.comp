@@ -32,6 +32,7 @@
 #define GP_SHAPE_HEIGHTFIELD 6.0
 #define GP_SCAN_CHUNK 32u
 #define GP_SORT_RUN 16u
+#define GP_GRID_CROWD 256u
 #define GP_BINDING_SORT_KEYS 0
 #define GP_BINDING_SORT_VALUES 1
 // <<defines

@@ -130,6 +130,16 @@ static float* check_grid(gp_world* w, const cpu_grid* g, const particles* p, int
     CHECKF(!bad_id && !bad_range && !bad_attr && !bad_slot && !bad_order,
            "%s n=%u: %u bad or repeated ids, %u slots outside their bucket, %u with others' attributes, "
            "%u wrong slot_of_id, %u out of id order", what, n, bad_id, bad_range, bad_attr, bad_slot, bad_order);
+    {   /* the particles past the GP_GRID_CROWD-th of their bucket, every bucket and the NaN one
+           (a deterministic build sorts when there are any, and ranks within buckets when not) */
+        gp_grid_stats stats;
+        uint64_t crowded = 0;
+        for (k = 0; k <= g->buckets; ++k)
+            if (ref_start[k + 1] - ref_start[k] > GP_GRID_CROWD) crowded += ref_start[k + 1] - ref_start[k] - GP_GRID_CROWD;
+        CHECK(gp_grid_stats_read(w, &stats) == GP_OK);
+        CHECKF(stats.crowded == crowded, "%s n=%u: %u particles crowded past the %uth of their bucket, the CPU's %llu", what, n,
+               stats.crowded, GP_GRID_CROWD, (unsigned long long)crowded);
+    }
     free(vel); free(info); free(life); free(start); free(slot); free(ref_start); free(ref_order); free(seen);
     return pos;
 }

@@ -90,7 +90,7 @@ static const layout_field layout_stats[] = {
     LAYOUT_STAT("clock_h", clock_h), LAYOUT_STAT("clock_lag", clock_lag), LAYOUT_STAT("clock_cfl", clock_cfl),
     LAYOUT_STAT("stat_unkept", unkept), LAYOUT_STAT("stat_solid_gap", solid_gap), LAYOUT_STAT("stat_solid_radius", solid_radius),
     LAYOUT_STAT("clock_contact", clock_contact), LAYOUT_STAT("clock_free", clock_free), LAYOUT_STAT("clock_reach", clock_reach),
-    LAYOUT_STAT("clock_accel", clock_accel), LAYOUT_STAT("clock_near", clock_near), LAYOUT_STAT("stat_padding", padding),
+    LAYOUT_STAT("clock_accel", clock_accel), LAYOUT_STAT("clock_near", clock_near), LAYOUT_STAT("stat_crowded", crowded),
 };
 
 /* A GL type's component type ('f', 'i', 'u'; 0 for any other) and its size in bytes. */
