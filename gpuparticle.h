@@ -4185,6 +4185,7 @@ static const char* const gp__file_grid_rank_comp[] = {
     "\n",
     "void main() {\n",
     "    if (u_mode == 0u) {\n",
+    "        if (gp_global_index() != 0u) return;   // one workgroup is dispatched; one invocation plans\n",
     "        bool crowded = stat_crowded != 0u;\n",
     "        uvec3 none = uvec3(0u, 1u, 1u), each = gp_dispatch_groups(gp_counts.x, uint(GP_GROUP_SIZE));\n",
     "        gp_rank_args(0u, crowded ? none : each);    // filing and ranking\n",
@@ -5528,7 +5529,7 @@ static const gp__shader_range gp__ranges_grid_rank_comp[] = {
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
     { GP__FILE_GP_DISPATCH_GLSL, 0, 13, 1 },
-    { GP__FILE_GRID_RANK_COMP, 14, 35, 263 },
+    { GP__FILE_GRID_RANK_COMP, 14, 36, 263 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_reorder_comp[] = {

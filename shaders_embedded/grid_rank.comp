@@ -273,6 +273,7 @@ void gp_rank_args(uint word, uvec3 groups) {
 
 void main() {
     if (u_mode == 0u) {
+        if (gp_global_index() != 0u) return;   // one workgroup is dispatched; one invocation plans
         bool crowded = stat_crowded != 0u;
         uvec3 none = uvec3(0u, 1u, 1u), each = gp_dispatch_groups(gp_counts.x, uint(GP_GROUP_SIZE));
         gp_rank_args(0u, crowded ? none : each);    // filing and ranking
