@@ -11,6 +11,9 @@
                            order from the last build, every particle moved by up to 0.1 cell
        grid_build_hashed   the same particles in a hashed grid with the default buckets
        grid_rebuild_hashed   its rebuild, as above
+       grid_build_by_id    the hashed build in a deterministic world (each cell in order of id:
+                           ranked on the GPU, or sorted where a cell is crowded)
+       grid_rebuild_by_id    its rebuild, as above
        count_neighbors     gp_grid_count_neighbors at radius = cell size over the bounded grid
    and for each: the GPU time, elements per second, the ratio to gp_copy over the bytes the
    primitive streams as input (the yardstick: n words for scan and compact, 2n for the sort's
@@ -78,7 +81,7 @@
 #include <time.h>
 
 #define BENCH_MAX_SIZES 16
-#define BENCH_PRIMITIVES 8
+#define BENCH_PRIMITIVES 10
 #define BENCH_MAX_RUNS 9
 #define BENCH_MAX_STAGES 32
 #define BENCH_MAX_CHUNKS 16      /* buffers of the copy yardstick */
@@ -87,12 +90,13 @@
 #define BENCH_CPU_NEIGHBORS_MAX 65536u   /* brute force above this takes too long */
 
 /* The rows, in the order the table prints them; grid_build_bounded and scan carry the goals. */
-enum { ROW_SCAN, ROW_COMPACT, ROW_SORT, ROW_GRID_BOUNDED, ROW_REBUILD_BOUNDED, ROW_GRID_HASHED, ROW_REBUILD_HASHED, ROW_NEIGHBORS };
+enum { ROW_SCAN, ROW_COMPACT, ROW_SORT, ROW_GRID_BOUNDED, ROW_REBUILD_BOUNDED, ROW_GRID_HASHED, ROW_REBUILD_HASHED, ROW_GRID_BY_ID,
+       ROW_REBUILD_BY_ID, ROW_NEIGHBORS };
 static const char* const row_names[BENCH_PRIMITIVES] = {
     "scan_exclusive", "compact", "sort_pairs", "grid_build_bounded", "grid_rebuild_bounded", "grid_build_hashed",
-    "grid_rebuild_hashed", "count_neighbors"};
+    "grid_rebuild_hashed", "grid_build_by_id", "grid_rebuild_by_id", "count_neighbors"};
 /* Words of input each primitive streams, per element: what its gp_copy yardstick copies. */
-static const uint32_t row_copy_words[BENCH_PRIMITIVES] = {1, 1, 2, 14, 14, 14, 14, 4};
+static const uint32_t row_copy_words[BENCH_PRIMITIVES] = {1, 1, 2, 14, 14, 14, 14, 14, 14, 4};
 
 typedef struct bench_row {
     uint32_t n;
@@ -112,6 +116,7 @@ typedef struct bench_size {
     float *positions, *velocities, *life;      /* n * 4, n * 4, n * 2: the store as added */
     uint32_t* info;                            /* n * 4 */
     uint32_t dims;                             /* bounded grid: dims^3 cells */
+    bool deterministic;                        /* make_world's worlds order each cell by id */
     /* the CPU's outputs */
     uint32_t *cpu_out, *cpu_keys, *cpu_values, cpu_count;
     uint32_t *cpu_cell_start, *cpu_order;
@@ -435,6 +440,7 @@ static gp_world* make_world(bench_size* s, gp_grid_mode mode) {
     memset(&desc, 0, sizeof desc);
     desc.max_particles = s->n;
     desc.gpu_timings = true;
+    desc.deterministic = s->deterministic;
     desc.get_proc_address = (gp_get_proc_address_fn)eglGetProcAddress;
     desc.grid.mode = mode;
     desc.grid.cell_size = BENCH_CELL_SIZE;
@@ -459,7 +465,7 @@ static void describe_grid(bench_size* s, gp_grid_mode mode) {
 /* Times the grid rows of one mode, a build from random order and a rebuild; the CPU's cell_start
    must match. rows: the size's whole row array. */
 static void bench_grid(bench_size* s, gp_grid_mode mode, bench_row* rows) {
-    int which = mode == GP_GRID_BOUNDED ? ROW_GRID_BOUNDED : ROW_GRID_HASHED;
+    int which = s->deterministic ? ROW_GRID_BY_ID : mode == GP_GRID_BOUNDED ? ROW_GRID_BOUNDED : ROW_GRID_HASHED;
     const char* name = row_names[which];
     uint32_t buckets, k, *cell_start;
     float* sorted;
@@ -488,7 +494,7 @@ static void bench_grid(bench_size* s, gp_grid_mode mode, bench_row* rows) {
     {
         uint64_t state = 99;
         float box = (float)s->dims * BENCH_CELL_SIZE;
-        int rebuild = mode == GP_GRID_BOUNDED ? ROW_REBUILD_BOUNDED : ROW_REBUILD_HASHED;
+        int rebuild = s->deterministic ? ROW_REBUILD_BY_ID : mode == GP_GRID_BOUNDED ? ROW_REBUILD_BOUNDED : ROW_REBUILD_HASHED;
         s->moved = (float*)bench_alloc((size_t)s->n * 16);
         for (k = 0; k < 4 * s->n; ++k) {
             float jitter = 0.1f * BENCH_CELL_SIZE * ((float)(bench_random(&state) >> 40) / (float)(1u << 23) - 1.0f);
@@ -575,6 +581,12 @@ static void bench_one_size(uint32_t n, bench_row rows[BENCH_PRIMITIVES]) {
     gp_world_destroy(s.world);
 
     progress(&s, ROW_GRID_HASHED);
+    s.world = make_world(&s, GP_GRID_HASHED);
+    bench_grid(&s, GP_GRID_HASHED, rows);
+    gp_world_destroy(s.world);
+
+    progress(&s, ROW_GRID_BY_ID);
+    s.deterministic = true;
     s.world = make_world(&s, GP_GRID_HASHED);
     bench_grid(&s, GP_GRID_HASHED, rows);
     gp_world_destroy(s.world);
