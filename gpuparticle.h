@@ -6104,7 +6104,7 @@ static int gp__shader_strings(gp__program_id id, const char* prelude, char* defi
    this list, so no stage can fall off it. */
 #define GP__STAGES(X)                                                                                   \
     X(SCAN, "scan") X(COMPACT, "compact") X(SORT, "sort") X(COPY, "copy")                              \
-    X(GRID_COUNT, "grid_count") X(GRID_SCAN, "grid_scan") X(GRID_SORT, "grid_sort")                    \
+    X(GRID_COUNT, "grid_count") X(GRID_SCAN, "grid_scan") X(GRID_ORDER, "grid_order")                  \
     X(GRID_REORDER, "grid_reorder") X(NEIGHBORS, "neighbors")                                          \
     X(SPH_DENSITY, "sph_density") X(SPH_CONTINUITY, "sph_continuity") X(SPH_FORCE, "sph_force")        \
     X(SPH_INTEGRATE, "sph_integrate") X(DEM_CONTACT, "dem_contact") X(DEM_WALLS, "dem_walls")          \
@@ -7270,7 +7270,7 @@ static gp_result gp__grid_build(gp_world* world) {
            are sorted and grid_ids turns the ids into slots. The GPU plans which (the other's
            dispatches get no workgroups): the order is the same either way. */
         uint64_t padded = gp__sort_padded(world->count);
-        timer = gp__timer_begin(world, GP__STAGE_GRID_SORT);
+        timer = gp__timer_begin(world, GP__STAGE_GRID_ORDER);
         gp__use(world, GP__PROGRAM_GRID_RANK);
         world->gl.fnUniform1ui(0, 0);
         world->gl.fnUniform1ui(1, gp__groups(world->count, GP__SORT_RUN));   /* the sort's invocations, by pass */

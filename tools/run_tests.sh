@@ -86,7 +86,7 @@ short_examples() {
 
 # Some examples run longer, small, and their printed figures must say what a frame cannot: the
 # table and the reasons are in tools/long_examples.txt (the GPU bundle runs the same). About 90 s
-# on llvmpipe beside the short runs (glasses 32 s, dam_break 27 s, sand_pile 20 s).
+# on llvmpipe beside the short runs (glasses 32 s, dam_break 27 s, sand_pile 26 s).
 long_examples() {
     while IFS='|' read -r name arguments last awk_test what; do
         case "$name" in ''|'#'*) continue ;; esac
