@@ -423,7 +423,7 @@ static void sph_coupling_terms(const cpu_sph_material* m, const struct sph_kerne
 /* Summation: rho_i = sum_j m_j W(|x_i - x_j|) over fluid j within re (j = i included) + the walls'
    share (001 eqs. 4, 10, 13). Continuity: rho_i' = rho_i + dt (sum_j m_j (v_i - v_j) . grad W_ij
    - 2 rho0 v_i . a + delta re c0 sum_j 2 V_j (rho_i - rho_j - rho0 g . x_ij / c0^2) (x_ij . grad W_ij)
-   / r_ij^2), the last sum over j of i's material, rho the carried densities (sph_continuity.comp).
+   / max(r_ij^2, (0.1 h)^2)), h = re / 2, the last sum over j of i's material, rho the carried densities (sph_continuity.comp).
    p_i = p0 + k (rho_i - rho0), clamped at 0 without tension (eq. 5). */
 static void sph_density(sph_work* w, sph_visit* v) {
     const cpu_sph_scene* s = w->scene;
@@ -446,7 +446,7 @@ static void sph_density(sph_work* w, sph_visit* v) {
         rate += mj * sph_dot(dv, grad);
         rate_abs += mj * sph_length(dv) * K2 * sqrt(r2);
         if (w->material[j] != m) continue;   /* a solid has none: no diffusion */
-        t = 2.0 * w->m[j] / w->carried[j] * sph_dot(d, grad) / r2;
+        t = 2.0 * w->m[j] / w->carried[j] * sph_dot(d, grad) / fmax(r2, 0.0025 * v->K.re2);   /* never below (0.1 h)^2 */
         diffusion += t * (w->carried[i] - w->carried[j] - m->rest_density / m->stiffness * sph_dot(s->gravity, d));
         diffusion_abs += fabs(t) * (w->carried[i] + w->carried[j] + m->rest_density / m->stiffness * sph_length(s->gravity) * sqrt(r2));
     }

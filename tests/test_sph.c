@@ -1003,6 +1003,61 @@ static void test_sph_dam_break_keeps_volume(void) {
    a noisy figure (bench/RESULTS.md, "The floor at 0.5%"): over 14 starting heights it ranged
    3.2-9.8 m/s with the old floor, 3.3-6.8 with the one that landed (4.9 on average with both):
    a run whose float sums differ (another GPU) may throw one past the bound. */
+/* Two free-surface particles almost on top of each other part gently. Water at 0.02 m, five
+   particles as `sph_dam_break_energy`'s sloshing had them at t = 0.917 s with each cell in order
+   of id (2026-11-28): two of them in the tank's vertical edge at x = 0, held at half a spacing
+   from the side wall z = 0, 0.0016 m apart and closing (on the free surface neither has pressure,
+   so nothing keeps them apart), the other three around them. A frame later the two are 0.0007 m
+   apart (0.035 spacing); with the walls they fill a neighbourhood and carry pressure, and the
+   continuity model's diffusion between them divided by r^2 while the spiky kernel's slope stays
+   finite at r = 0: they traded 40-64 kg/m^3 in a substep and flew apart at 2.35 and 2.6 m/s (that
+   run's energy rose by 1.7% of its start in one frame). The diffusion now divides by at least
+   (0.1 h)^2 (h = re / 2; the eta^2 of DualSPHysics and of this library's artificial viscosity),
+   which no pair a tenth of a spacing apart or more feels. Tested over a frame of 28 substeps: no
+   particle faster than the fastest start (0.68 m/s) plus what gravity gives, plus 0.5 m/s
+   (measured: 0.67 m/s; without the floor 3.24). */
+static void test_sph_pair_on_top_parts_gently(void) {
+    const float l0 = 0.02f, dt = 1.0f / 1680.0f;
+    const float xyz[15] = {0.0195f, 0.1136f, 0.0100f, 0.0187f, 0.1151f, 0.0100f, 0.0358f, 0.1142f, 0.0100f,
+                           0.0274f, 0.0891f, 0.0350f, 0.0410f, 0.1048f, 0.0393f};
+    const float vel[15] = {-0.27f, 0.62f, 0.0f, -0.25f, 0.50f, 0.0f, -0.39f, 0.22f, 0.0f, 0.40f, 0.20f, 0.35f, -0.32f, 0.44f, -0.11f};
+    gp_world_desc d;
+    gp_world* w;
+    gp_fluid_material m;
+    gp_collider_desc tank;
+    gp_collider handle;
+    gp_particles_desc pd;
+    gp_particle_velocity v[5];
+    int step;
+    double fastest = 0.0;
+    memset(&d, 0, sizeof d);
+    d.max_particles = 16;
+    d.grid.cell_size = 2.0f * l0;
+    if (!(w = fixture_world(&d))) return;
+    CHECK(gp_fluid_preset_material(GP_FLUID_WATER, l0, &m) == GP_OK);
+    CHECK(gp_fluid_material_set(w, 0, &m) == GP_OK);
+    tank = sph_box(0.2f, 0.15f, 0.05f, 0.2f, 0.15f, 0.05f, 1);
+    CHECK(gp_collider_add(w, &tank, &handle) == GP_OK);
+    memset(&pd, 0, sizeof pd);
+    pd.count = 5; pd.positions = xyz; pd.velocities = vel; pd.kind = GP_KIND_FLUID;
+    CHECK(gp_particles_add(w, &pd, NULL) == GP_OK);
+    for (step = 0; step < 28; ++step) {
+        gp_step_desc st;
+        int k;
+        memset(&st, 0, sizeof st);
+        st.dt = dt;
+        st.substeps = 1;
+        CHECK(gp_world_step(w, &st) == GP_OK);
+        CHECK(gp_particles_read(w, GP_ATTRIBUTE_VELOCITY, 0, 5, v) == GP_OK);
+        for (k = 0; k < 5; ++k)
+            fastest = fmax(fastest, sqrt((double)v[k].x * v[k].x + (double)v[k].y * v[k].y + (double)v[k].z * v[k].z));
+    }
+    if (getenv("GP_TEST_VERBOSE")) fprintf(stderr, "    the fastest particle over a frame: %.3f m/s\n", fastest);
+    CHECKF(fastest < sqrt(0.27 * 0.27 + 0.62 * 0.62) + 9.81 * 28.0 * dt + 0.5, "two particles on top of each other flew apart at %.2f m/s",
+           fastest);
+    gp_world_destroy(w);
+}
+
 static void test_sph_water_drop(void) {
     const float l0 = 0.02f, lo[3] = {0.14f, 0.3f, 0.14f}, hi[3] = {0.26f, 0.42f, 0.26f};
     gp_world_desc d;
@@ -2298,6 +2353,7 @@ const gp_test_case sph_tests[] = {
     {"sph_block_starts_at_rest", test_sph_block_starts_at_rest},
     {"sph_default_stiffness_follows_depth", test_sph_default_stiffness_follows_depth},
     {"sph_water_drop", test_sph_water_drop},
+    {"sph_pair_on_top_parts_gently", test_sph_pair_on_top_parts_gently},
     {"sph_dam_break_keeps_volume", test_sph_dam_break_keeps_volume},
     {"sph_taylor_green_viscosity", test_sph_taylor_green_viscosity},
     {"sph_step_matches_reference", test_sph_step_matches_reference},
