@@ -322,8 +322,13 @@ typedef struct gp_grid_desc {
 typedef struct gp_world_desc {
     uint32_t max_particles;                 /* capacity of the particle store; default 65,536 */
     gp_grid_desc grid;
-    bool deterministic;                     /* order particles in a cell by id, so that two runs
-                                               from one state are bit-identical; default false */
+    bool any_order;                         /* let a cell's particles take whatever order the GPU's
+                                               atomics give them: two runs from one state may then
+                                               differ in the last bits. Default false: each cell in
+                                               order of id (deterministic mode), every run from one
+                                               state bit-identical, at the cost of two light passes
+                                               a build (a sort where a cell holds more than
+                                               GP_GRID_CROWD particles: >>grid) */
     bool gpu_timings;                       /* record per-stage GPU times; default false */
     gp_get_proc_address_fn get_proc_address; /* default: the dlsym fallback (see the top) */
     gp_allocator allocator;
@@ -7215,7 +7220,7 @@ static void gp__reorder(gp_world* w, gp__GLuint* attribute) {
     gp__GLuint* carried = first ? &w->life : attribute == &w->velocity && w->fluid.state ? &w->fluid.state : NULL;
     w->gl.fnUniform1ui(0, first);
     w->gl.fnUniform1ui(1, info);
-    w->gl.fnUniform1ui(2, !w->desc.deterministic);   /* order holds ranks (scatter) or sources (gather) */
+    w->gl.fnUniform1ui(2, w->desc.any_order);   /* order holds ranks (scatter) or sources (gather) */
     w->gl.fnUniform1ui(3, carried != NULL);
     gp__bind(w, GP__ROLE_REORDER_SOURCE, *attribute);
     gp__bind(w, GP__ROLE_REORDER_DESTINATION, w->spare16);
@@ -7237,7 +7242,7 @@ static void gp__grid_carry(gp_world* w) {
     timer = gp__timer_begin(w, GP__STAGE_GRID_CARRY);
     gp__use(w, GP__PROGRAM_GRID_CARRY);
     w->gl.fnUniform1ui(0, w->carried_stride);
-    w->gl.fnUniform1ui(1, !w->desc.deterministic);   /* order holds new slots (scatter) or old ones (gather) */
+    w->gl.fnUniform1ui(1, w->desc.any_order);   /* order holds new slots (scatter) or old ones (gather) */
     gp__bind(w, GP__ROLE_CARRY, w->carried);
     gp__dispatch_store(w);   /* the count before the build: every old slot */
     gp__timer_end(w, timer);
@@ -7268,7 +7273,7 @@ static gp_result gp__grid_build(gp_world* world) {
     if (r != GP_OK) return r;
     if (world->count == 0) goto done;
 
-    if (world->desc.deterministic) {
+    if (!world->desc.any_order) {
         /* grid_count wrote (bucket, id) pairs; each cell in order of id, whatever the timing:
            grid_rank ranks each particle among its bucket's, or when a bucket is crowded the pairs
            are sorted and grid_ids turns the ids into slots. The GPU plans which (the other's
@@ -11873,7 +11878,7 @@ gp_result gp_world_create(const gp_world_desc* desc, gp_world** world) {
         w->params_host.grid_dims[3] = g->mode == GP_GRID_BOUNDED ? 1 : 2;
         w->params_host.counts[1] = w->buckets;
         w->params_host.counts[2] = w->capacity;
-        w->params_host.counts[3] = resolved.deterministic ? GP__FLAG_DETERMINISTIC : 0u;
+        w->params_host.counts[3] = resolved.any_order ? 0u : GP__FLAG_DETERMINISTIC;
         w->fluid.stiffness_auto = (1u << GP_MAX_FLUID_MATERIALS) - 1u;
         for (p = 0; p < GP_MAX_FLUID_MATERIALS; ++p) {
             w->fluid.materials[p] = gp_query_fluid_material_defaults(w, NULL);

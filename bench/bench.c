@@ -440,7 +440,7 @@ static gp_world* make_world(bench_size* s, gp_grid_mode mode) {
     memset(&desc, 0, sizeof desc);
     desc.max_particles = s->n;
     desc.gpu_timings = true;
-    desc.deterministic = s->deterministic;
+    desc.any_order = !s->deterministic;
     desc.get_proc_address = (gp_get_proc_address_fn)eglGetProcAddress;
     desc.grid.mode = mode;
     desc.grid.cell_size = BENCH_CELL_SIZE;

@@ -30,7 +30,7 @@ gp_world* fixture_grid_world(uint32_t capacity, float cell, int deterministic) {
     memset(&d, 0, sizeof d);
     d.max_particles = capacity;
     d.grid.cell_size = cell;
-    d.deterministic = deterministic != 0;
+    d.any_order = deterministic == 0;
     return fixture_world(&d);
 }
 

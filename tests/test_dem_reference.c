@@ -112,7 +112,7 @@ static int ref_open(ref_world* r, uint32_t capacity) {
     memset(&d, 0, sizeof d);
     d.max_particles = capacity;
     d.grid.cell_size = REF_CELL;
-    d.deterministic = true;
+    d.any_order = false;   /* the default: each cell in order of id */
     r->w = fixture_world(&d);
     if (!r->w) return 0;
     ref_materials(r);

@@ -184,7 +184,7 @@ static gp_world* world_for(const cpu_grid* g, uint32_t capacity, int determinist
     gp_world_desc d;
     memset(&d, 0, sizeof d);
     d.max_particles = capacity;
-    d.deterministic = deterministic != 0;
+    d.any_order = deterministic == 0;
     d.grid.cell_size = g->cell_size;
     if (g->bounded) {
         d.grid.mode = GP_GRID_BOUNDED;
