@@ -18,10 +18,10 @@
    the axis.
 
    The shear spring holds a contact still until its shear reaches mu times its push, so the cone
-   stands once the pour stops: 300 grains come to rest 0.15 m high at 19 degrees (a heap four
-   grains high, whose slope is a matter of a few grains: 12 degrees in a deterministic world, whose
-   cells keep their particles in order of id), 600 0.2 m high at 23-24 either way (the bigger the
-   heap, the nearer sand's angle), and keep them to the degree. The
+   stands once the pour stops: 300 grains come to rest 0.14 m high at 12 degrees (a heap four
+   grains high, whose slope is a matter of a few grains: 19 degrees when the grid's cells take any
+   order, gp_world_desc.any_order), 600 0.2 m high at 23-24 either way (the bigger the heap, the
+   nearer sand's angle), and keep them to the degree. The
    paper's viscous shear (GP_SHEAR_VISCOUS) only slows sliding: there the grains spread into a
    low mound. Each line prints the slope the heap had when it came to rest after the pour (no
    grain faster than AT_REST) beside today's, and the grains in the box beside those poured:
