@@ -1627,6 +1627,10 @@ static gp_result gp__grow(const gp_allocator* allocator, void** array, uint32_t*
 #define GP__SCAN_CHUNK 32u      /* elements a scan invocation owns (GLSL: GP_SCAN_CHUNK) */
 #define GP__SCAN_MAX_LEVELS 8   /* 2^32 elements, chunks of 32 */
 #define GP__SORT_RUN 16u        /* a sort step this short runs in registers (GLSL: GP_SORT_RUN) */
+/* The deterministic build's dispatches in gp_world.grid_args, three words each, which
+   grid_rank.comp's plan writes (GLSL: GP_ARGS_RANK ...): its filing and ranking, grid_ids, and
+   the sort's local, half and quarter passes (>>grid, >>sort). */
+enum { GP__ARGS_RANK, GP__ARGS_IDS, GP__ARGS_SORT_LOCAL, GP__ARGS_SORT_HALF, GP__ARGS_SORT_QUARTER, GP__GRID_ARGS };
 #define GP__WALL_SAMPLES 32
 #define GP__FLAG_DETERMINISTIC 1u
 #define GP__INTEGRATOR_MASK 3u                 /* gp__solver_params.counts[2]: 1 symplectic, 2 explicit Euler, */
@@ -4184,8 +4188,9 @@ static const char* const gp__file_grid_rank_comp[] = {
     "layout(location = 2) uniform uint u_sort_half;      // its flips and single levels,\n",
     "layout(location = 3) uniform uint u_sort_quarter;   // its double levels (>>sort)\n",
     "\n",
-    "void gp_rank_args(uint word, uvec3 groups) {\n",
-    "    args[word] = groups.x; args[word + 1u] = groups.y; args[word + 2u] = groups.z;\n",
+    "// The three words of dispatch `which` (GP_ARGS_*: the header's order of gp_world.grid_args).\n",
+    "void gp_rank_args(uint which, uvec3 groups) {\n",
+    "    args[3u * which] = groups.x; args[3u * which + 1u] = groups.y; args[3u * which + 2u] = groups.z;\n",
     "}\n",
     "\n",
     "void main() {\n",
@@ -4193,11 +4198,11 @@ static const char* const gp__file_grid_rank_comp[] = {
     "        if (gp_global_index() != 0u) return;   // one workgroup is dispatched; one invocation plans\n",
     "        bool crowded = stat_crowded != 0u;\n",
     "        uvec3 none = uvec3(0u, 1u, 1u), each = gp_dispatch_groups(gp_counts.x, uint(GP_GROUP_SIZE));\n",
-    "        gp_rank_args(0u, crowded ? none : each);    // filing and ranking\n",
-    "        gp_rank_args(3u, crowded ? each : none);    // grid_ids\n",
-    "        gp_rank_args(6u, crowded ? gp_dispatch_groups(u_sort_local, uint(GP_GROUP_SIZE)) : none);\n",
-    "        gp_rank_args(9u, crowded ? gp_dispatch_groups(u_sort_half, uint(GP_GROUP_SIZE)) : none);\n",
-    "        gp_rank_args(12u, crowded ? gp_dispatch_groups(u_sort_quarter, uint(GP_GROUP_SIZE)) : none);\n",
+    "        gp_rank_args(GP_ARGS_RANK, crowded ? none : each);   // filing and ranking\n",
+    "        gp_rank_args(GP_ARGS_IDS, crowded ? each : none);\n",
+    "        gp_rank_args(GP_ARGS_SORT_LOCAL, crowded ? gp_dispatch_groups(u_sort_local, uint(GP_GROUP_SIZE)) : none);\n",
+    "        gp_rank_args(GP_ARGS_SORT_HALF, crowded ? gp_dispatch_groups(u_sort_half, uint(GP_GROUP_SIZE)) : none);\n",
+    "        gp_rank_args(GP_ARGS_SORT_QUARTER, crowded ? gp_dispatch_groups(u_sort_quarter, uint(GP_GROUP_SIZE)) : none);\n",
     "        return;\n",
     "    }\n",
     "    uint i = gp_global_index();\n",
@@ -5215,7 +5220,7 @@ static const gp__shader_file gp__shader_files[GP__FILE_COUNT] = {
 };
 static const gp__shader_range gp__ranges_body_particles_comp[] = {
     { GP__FILE_BODY_PARTICLES_COMP, 0, 1, 1 },
-    { GP__FILE_BODY_PARTICLES_COMP, 1, 4, 45 },
+    { GP__FILE_BODY_PARTICLES_COMP, 1, 4, 50 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 80, 1 },
@@ -5224,12 +5229,12 @@ static const gp__shader_range gp__ranges_body_particles_comp[] = {
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
     { GP__FILE_GP_DEM_GLSL, 0, 136, 1 },
-    { GP__FILE_BODY_PARTICLES_COMP, 5, 13, 552 },
+    { GP__FILE_BODY_PARTICLES_COMP, 5, 13, 557 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_body_update_comp[] = {
     { GP__FILE_BODY_UPDATE_COMP, 0, 1, 1 },
-    { GP__FILE_BODY_UPDATE_COMP, 1, 9, 45 },
+    { GP__FILE_BODY_UPDATE_COMP, 1, 9, 50 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 80, 1 },
@@ -5238,29 +5243,29 @@ static const gp__shader_range gp__ranges_body_update_comp[] = {
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
     { GP__FILE_GP_DEM_GLSL, 0, 136, 1 },
-    { GP__FILE_BODY_UPDATE_COMP, 10, 66, 557 },
+    { GP__FILE_BODY_UPDATE_COMP, 10, 66, 562 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_boundary_distance_comp[] = {
     { GP__FILE_BOUNDARY_DISTANCE_COMP, 0, 1, 1 },
-    { GP__FILE_BOUNDARY_DISTANCE_COMP, 1, 2, 40 },
+    { GP__FILE_BOUNDARY_DISTANCE_COMP, 1, 2, 45 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
-    { GP__FILE_BOUNDARY_DISTANCE_COMP, 3, 10, 398 },
+    { GP__FILE_BOUNDARY_DISTANCE_COMP, 3, 10, 403 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_copy_comp[] = {
     { GP__FILE_COPY_COMP, 0, 1, 1 },
-    { GP__FILE_COPY_COMP, 1, 3, 39 },
+    { GP__FILE_COPY_COMP, 1, 3, 44 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
-    { GP__FILE_COPY_COMP, 4, 16, 70 },
+    { GP__FILE_COPY_COMP, 4, 16, 75 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_coupling_drag_comp[] = {
     { GP__FILE_COUPLING_DRAG_COMP, 0, 1, 1 },
-    { GP__FILE_COUPLING_DRAG_COMP, 1, 49, 45 },
+    { GP__FILE_COUPLING_DRAG_COMP, 1, 49, 50 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 80, 1 },
@@ -5271,14 +5276,14 @@ static const gp__shader_range gp__ranges_coupling_drag_comp[] = {
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 64, 1 },
     { GP__FILE_GP_FLUID_SAMPLE_GLSL, 0, 44, 1 },
-    { GP__FILE_COUPLING_DRAG_COMP, 50, 27, 885 },
+    { GP__FILE_COUPLING_DRAG_COMP, 50, 27, 890 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_COUPLING_DRAG_COMP, 77, 23, 983 },
+    { GP__FILE_COUPLING_DRAG_COMP, 77, 23, 988 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_coupling_drag_fluid_comp[] = {
     { GP__FILE_COUPLING_DRAG_FLUID_COMP, 0, 1, 1 },
-    { GP__FILE_COUPLING_DRAG_FLUID_COMP, 1, 7, 44 },
+    { GP__FILE_COUPLING_DRAG_FLUID_COMP, 1, 7, 49 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 80, 1 },
@@ -5288,14 +5293,14 @@ static const gp__shader_range gp__ranges_coupling_drag_fluid_comp[] = {
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 64, 1 },
-    { GP__FILE_COUPLING_DRAG_FLUID_COMP, 8, 36, 796 },
+    { GP__FILE_COUPLING_DRAG_FLUID_COMP, 8, 36, 801 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_COUPLING_DRAG_FLUID_COMP, 44, 2, 903 },
+    { GP__FILE_COUPLING_DRAG_FLUID_COMP, 44, 2, 908 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_coupling_guard_comp[] = {
     { GP__FILE_COUPLING_GUARD_COMP, 0, 1, 1 },
-    { GP__FILE_COUPLING_GUARD_COMP, 1, 22, 43 },
+    { GP__FILE_COUPLING_GUARD_COMP, 1, 22, 48 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 80, 1 },
@@ -5305,14 +5310,14 @@ static const gp__shader_range gp__ranges_coupling_guard_comp[] = {
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 64, 1 },
-    { GP__FILE_COUPLING_GUARD_COMP, 23, 37, 810 },
+    { GP__FILE_COUPLING_GUARD_COMP, 23, 37, 815 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_COUPLING_GUARD_COMP, 60, 6, 918 },
+    { GP__FILE_COUPLING_GUARD_COMP, 60, 6, 923 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_coupling_pressure_comp[] = {
     { GP__FILE_COUPLING_PRESSURE_COMP, 0, 1, 1 },
-    { GP__FILE_COUPLING_PRESSURE_COMP, 1, 7, 44 },
+    { GP__FILE_COUPLING_PRESSURE_COMP, 1, 7, 49 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 80, 1 },
@@ -5322,14 +5327,14 @@ static const gp__shader_range gp__ranges_coupling_pressure_comp[] = {
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 64, 1 },
-    { GP__FILE_COUPLING_PRESSURE_COMP, 8, 36, 796 },
+    { GP__FILE_COUPLING_PRESSURE_COMP, 8, 36, 801 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_COUPLING_PRESSURE_COMP, 44, 2, 903 },
+    { GP__FILE_COUPLING_PRESSURE_COMP, 44, 2, 908 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_coupling_solid_comp[] = {
     { GP__FILE_COUPLING_SOLID_COMP, 0, 1, 1 },
-    { GP__FILE_COUPLING_SOLID_COMP, 1, 8, 45 },
+    { GP__FILE_COUPLING_SOLID_COMP, 1, 8, 50 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 80, 1 },
@@ -5339,14 +5344,14 @@ static const gp__shader_range gp__ranges_coupling_solid_comp[] = {
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 64, 1 },
-    { GP__FILE_COUPLING_SOLID_COMP, 9, 41, 798 },
+    { GP__FILE_COUPLING_SOLID_COMP, 9, 41, 803 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_COUPLING_SOLID_COMP, 50, 2, 910 },
+    { GP__FILE_COUPLING_SOLID_COMP, 50, 2, 915 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_dem_contact_comp[] = {
     { GP__FILE_DEM_CONTACT_COMP, 0, 1, 1 },
-    { GP__FILE_DEM_CONTACT_COMP, 1, 10, 45 },
+    { GP__FILE_DEM_CONTACT_COMP, 1, 10, 50 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 80, 1 },
@@ -5355,26 +5360,26 @@ static const gp__shader_range gp__ranges_dem_contact_comp[] = {
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
     { GP__FILE_GP_DEM_GLSL, 0, 136, 1 },
-    { GP__FILE_DEM_CONTACT_COMP, 11, 97, 558 },
+    { GP__FILE_DEM_CONTACT_COMP, 11, 97, 563 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_DEM_CONTACT_COMP, 108, 7, 726 },
+    { GP__FILE_DEM_CONTACT_COMP, 108, 7, 731 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_dem_integrate_comp[] = {
     { GP__FILE_DEM_INTEGRATE_COMP, 0, 1, 1 },
-    { GP__FILE_DEM_INTEGRATE_COMP, 1, 6, 42 },
+    { GP__FILE_DEM_INTEGRATE_COMP, 1, 6, 47 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
     { GP__FILE_GP_INTEGRATE_GLSL, 0, 24, 1 },
-    { GP__FILE_DEM_INTEGRATE_COMP, 7, 10, 350 },
+    { GP__FILE_DEM_INTEGRATE_COMP, 7, 10, 355 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_dem_walls_comp[] = {
     { GP__FILE_DEM_WALLS_COMP, 0, 1, 1 },
-    { GP__FILE_DEM_WALLS_COMP, 1, 7, 45 },
+    { GP__FILE_DEM_WALLS_COMP, 1, 7, 50 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 80, 1 },
@@ -5384,14 +5389,14 @@ static const gp__shader_range gp__ranges_dem_walls_comp[] = {
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
     { GP__FILE_GP_DEM_GLSL, 0, 136, 1 },
-    { GP__FILE_DEM_WALLS_COMP, 8, 59, 658 },
+    { GP__FILE_DEM_WALLS_COMP, 8, 59, 663 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_dispatch_args_comp[] = {
     { GP__FILE_DISPATCH_ARGS_COMP, 0, 1, 1 },
-    { GP__FILE_DISPATCH_ARGS_COMP, 1, 2, 39 },
+    { GP__FILE_DISPATCH_ARGS_COMP, 1, 2, 44 },
     { GP__FILE_GP_DISPATCH_GLSL, 0, 13, 1 },
-    { GP__FILE_DISPATCH_ARGS_COMP, 3, 13, 56 },
+    { GP__FILE_DISPATCH_ARGS_COMP, 3, 13, 61 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_draw_bodies_frag[] = {
@@ -5422,21 +5427,21 @@ static const gp__shader_range gp__ranges_draw_sprites_vert[] = {
 };
 static const gp__shader_range gp__ranges_effects_collide_comp[] = {
     { GP__FILE_EFFECTS_COLLIDE_COMP, 0, 1, 1 },
-    { GP__FILE_EFFECTS_COLLIDE_COMP, 1, 14, 43 },
+    { GP__FILE_EFFECTS_COLLIDE_COMP, 1, 14, 48 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 80, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
-    { GP__FILE_EFFECTS_COLLIDE_COMP, 15, 39, 415 },
+    { GP__FILE_EFFECTS_COLLIDE_COMP, 15, 39, 420 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_EFFECTS_COLLIDE_COMP, 54, 3, 525 },
+    { GP__FILE_EFFECTS_COLLIDE_COMP, 54, 3, 530 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_effects_move_comp[] = {
     { GP__FILE_EFFECTS_MOVE_COMP, 0, 1, 1 },
-    { GP__FILE_EFFECTS_MOVE_COMP, 1, 18, 44 },
+    { GP__FILE_EFFECTS_MOVE_COMP, 1, 18, 49 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 80, 1 },
@@ -5445,146 +5450,146 @@ static const gp__shader_range gp__ranges_effects_move_comp[] = {
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
-    { GP__FILE_EFFECTS_MOVE_COMP, 19, 47, 741 },
+    { GP__FILE_EFFECTS_MOVE_COMP, 19, 47, 746 },
     { GP__FILE_GP_FLUID_SAMPLE_GLSL, 0, 44, 1 },
-    { GP__FILE_EFFECTS_MOVE_COMP, 66, 73, 834 },
+    { GP__FILE_EFFECTS_MOVE_COMP, 66, 73, 839 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_EFFECTS_MOVE_COMP, 139, 33, 978 },
+    { GP__FILE_EFFECTS_MOVE_COMP, 139, 33, 983 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_emitter_emit_comp[] = {
     { GP__FILE_EMITTER_EMIT_COMP, 0, 1, 1 },
-    { GP__FILE_EMITTER_EMIT_COMP, 1, 11, 45 },
+    { GP__FILE_EMITTER_EMIT_COMP, 1, 11, 50 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_EMITTER_GLSL, 0, 60, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
     { GP__FILE_GP_BIRTH_GLSL, 0, 26, 1 },
-    { GP__FILE_EMITTER_EMIT_COMP, 12, 31, 351 },
+    { GP__FILE_EMITTER_EMIT_COMP, 12, 31, 356 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_emitter_mesh_comp[] = {
     { GP__FILE_EMITTER_MESH_COMP, 0, 1, 1 },
-    { GP__FILE_EMITTER_MESH_COMP, 1, 7, 45 },
+    { GP__FILE_EMITTER_MESH_COMP, 1, 7, 50 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_EMITTER_GLSL, 0, 60, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
     { GP__FILE_GP_BIRTH_GLSL, 0, 26, 1 },
-    { GP__FILE_EMITTER_MESH_COMP, 8, 25, 347 },
+    { GP__FILE_EMITTER_MESH_COMP, 8, 25, 352 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_emitter_pour_comp[] = {
     { GP__FILE_EMITTER_POUR_COMP, 0, 1, 1 },
-    { GP__FILE_EMITTER_POUR_COMP, 1, 8, 45 },
+    { GP__FILE_EMITTER_POUR_COMP, 1, 8, 50 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_EMITTER_GLSL, 0, 60, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
     { GP__FILE_GP_BIRTH_GLSL, 0, 26, 1 },
-    { GP__FILE_EMITTER_POUR_COMP, 9, 32, 348 },
+    { GP__FILE_EMITTER_POUR_COMP, 9, 32, 353 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_carry_comp[] = {
     { GP__FILE_GRID_CARRY_COMP, 0, 1, 1 },
-    { GP__FILE_GRID_CARRY_COMP, 1, 5, 39 },
+    { GP__FILE_GRID_CARRY_COMP, 1, 5, 44 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
-    { GP__FILE_GRID_CARRY_COMP, 6, 16, 235 },
+    { GP__FILE_GRID_CARRY_COMP, 6, 16, 240 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_count_comp[] = {
     { GP__FILE_GRID_COUNT_COMP, 0, 1, 1 },
-    { GP__FILE_GRID_COUNT_COMP, 1, 11, 44 },
+    { GP__FILE_GRID_COUNT_COMP, 1, 11, 49 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 80, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
-    { GP__FILE_GRID_COUNT_COMP, 12, 29, 342 },
+    { GP__FILE_GRID_COUNT_COMP, 12, 29, 347 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_ids_comp[] = {
     { GP__FILE_GRID_IDS_COMP, 0, 1, 1 },
-    { GP__FILE_GRID_IDS_COMP, 1, 3, 40 },
+    { GP__FILE_GRID_IDS_COMP, 1, 3, 45 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
-    { GP__FILE_GRID_IDS_COMP, 4, 7, 248 },
+    { GP__FILE_GRID_IDS_COMP, 4, 7, 253 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_neighbors_comp[] = {
     { GP__FILE_GRID_NEIGHBORS_COMP, 0, 1, 1 },
-    { GP__FILE_GRID_NEIGHBORS_COMP, 1, 3, 41 },
+    { GP__FILE_GRID_NEIGHBORS_COMP, 1, 3, 46 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 80, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
-    { GP__FILE_GRID_NEIGHBORS_COMP, 4, 25, 331 },
+    { GP__FILE_GRID_NEIGHBORS_COMP, 4, 25, 336 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_GRID_NEIGHBORS_COMP, 29, 3, 427 },
+    { GP__FILE_GRID_NEIGHBORS_COMP, 29, 3, 432 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_rank_comp[] = {
     { GP__FILE_GRID_RANK_COMP, 0, 1, 1 },
-    { GP__FILE_GRID_RANK_COMP, 1, 13, 44 },
+    { GP__FILE_GRID_RANK_COMP, 1, 13, 49 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
     { GP__FILE_GP_DISPATCH_GLSL, 0, 13, 1 },
-    { GP__FILE_GRID_RANK_COMP, 14, 36, 263 },
+    { GP__FILE_GRID_RANK_COMP, 14, 37, 268 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_reorder_comp[] = {
     { GP__FILE_GRID_REORDER_COMP, 0, 1, 1 },
-    { GP__FILE_GRID_REORDER_COMP, 1, 9, 45 },
+    { GP__FILE_GRID_REORDER_COMP, 1, 9, 50 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
-    { GP__FILE_GRID_REORDER_COMP, 10, 23, 245 },
+    { GP__FILE_GRID_REORDER_COMP, 10, 23, 250 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_scan_block_comp[] = {
     { GP__FILE_SCAN_BLOCK_COMP, 0, 1, 1 },
-    { GP__FILE_SCAN_BLOCK_COMP, 1, 9, 41 },
+    { GP__FILE_SCAN_BLOCK_COMP, 1, 9, 46 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_SCAN_GLSL, 0, 27, 1 },
-    { GP__FILE_SCAN_BLOCK_COMP, 10, 35, 107 },
+    { GP__FILE_SCAN_BLOCK_COMP, 10, 35, 112 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_scan_reduce_comp[] = {
     { GP__FILE_SCAN_REDUCE_COMP, 0, 1, 1 },
-    { GP__FILE_SCAN_REDUCE_COMP, 1, 2, 39 },
+    { GP__FILE_SCAN_REDUCE_COMP, 1, 2, 44 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_SCAN_GLSL, 0, 27, 1 },
-    { GP__FILE_SCAN_REDUCE_COMP, 3, 12, 98 },
+    { GP__FILE_SCAN_REDUCE_COMP, 3, 12, 103 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sort_global_comp[] = {
     { GP__FILE_SORT_GLOBAL_COMP, 0, 1, 1 },
-    { GP__FILE_SORT_GLOBAL_COMP, 1, 5, 39 },
+    { GP__FILE_SORT_GLOBAL_COMP, 1, 5, 44 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_SORT_GLSL, 0, 24, 1 },
-    { GP__FILE_SORT_GLOBAL_COMP, 6, 38, 98 },
+    { GP__FILE_SORT_GLOBAL_COMP, 6, 38, 103 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sort_local_comp[] = {
     { GP__FILE_SORT_LOCAL_COMP, 0, 1, 1 },
-    { GP__FILE_SORT_LOCAL_COMP, 1, 4, 39 },
+    { GP__FILE_SORT_LOCAL_COMP, 1, 4, 44 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_SORT_GLSL, 0, 24, 1 },
-    { GP__FILE_SORT_LOCAL_COMP, 5, 43, 97 },
+    { GP__FILE_SORT_LOCAL_COMP, 5, 43, 102 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_continuity_comp[] = {
     { GP__FILE_SPH_CONTINUITY_COMP, 0, 1, 1 },
-    { GP__FILE_SPH_CONTINUITY_COMP, 1, 12, 45 },
+    { GP__FILE_SPH_CONTINUITY_COMP, 1, 12, 50 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 80, 1 },
@@ -5594,14 +5599,14 @@ static const gp__shader_range gp__ranges_sph_continuity_comp[] = {
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 64, 1 },
-    { GP__FILE_SPH_CONTINUITY_COMP, 13, 66, 802 },
+    { GP__FILE_SPH_CONTINUITY_COMP, 13, 66, 807 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_CONTINUITY_COMP, 79, 39, 939 },
+    { GP__FILE_SPH_CONTINUITY_COMP, 79, 39, 944 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_density_comp[] = {
     { GP__FILE_SPH_DENSITY_COMP, 0, 1, 1 },
-    { GP__FILE_SPH_DENSITY_COMP, 1, 6, 44 },
+    { GP__FILE_SPH_DENSITY_COMP, 1, 6, 49 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 80, 1 },
@@ -5611,14 +5616,14 @@ static const gp__shader_range gp__ranges_sph_density_comp[] = {
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 64, 1 },
-    { GP__FILE_SPH_DENSITY_COMP, 7, 29, 795 },
+    { GP__FILE_SPH_DENSITY_COMP, 7, 29, 800 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_DENSITY_COMP, 36, 5, 895 },
+    { GP__FILE_SPH_DENSITY_COMP, 36, 5, 900 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_force_comp[] = {
     { GP__FILE_SPH_FORCE_COMP, 0, 1, 1 },
-    { GP__FILE_SPH_FORCE_COMP, 1, 16, 45 },
+    { GP__FILE_SPH_FORCE_COMP, 1, 16, 50 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 80, 1 },
@@ -5628,14 +5633,14 @@ static const gp__shader_range gp__ranges_sph_force_comp[] = {
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 64, 1 },
-    { GP__FILE_SPH_FORCE_COMP, 17, 62, 806 },
+    { GP__FILE_SPH_FORCE_COMP, 17, 62, 811 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_FORCE_COMP, 79, 8, 939 },
+    { GP__FILE_SPH_FORCE_COMP, 79, 8, 944 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_integrate_comp[] = {
     { GP__FILE_SPH_INTEGRATE_COMP, 0, 1, 1 },
-    { GP__FILE_SPH_INTEGRATE_COMP, 1, 8, 45 },
+    { GP__FILE_SPH_INTEGRATE_COMP, 1, 8, 50 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 80, 1 },
@@ -5645,120 +5650,120 @@ static const gp__shader_range gp__ranges_sph_integrate_comp[] = {
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_INTEGRATE_GLSL, 0, 24, 1 },
-    { GP__FILE_SPH_INTEGRATE_COMP, 9, 28, 758 },
+    { GP__FILE_SPH_INTEGRATE_COMP, 9, 28, 763 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_spray_emit_comp[] = {
     { GP__FILE_SPRAY_EMIT_COMP, 0, 1, 1 },
-    { GP__FILE_SPRAY_EMIT_COMP, 1, 6, 45 },
+    { GP__FILE_SPRAY_EMIT_COMP, 1, 6, 50 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_EMITTER_GLSL, 0, 60, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
     { GP__FILE_GP_BIRTH_GLSL, 0, 26, 1 },
-    { GP__FILE_SPRAY_EMIT_COMP, 7, 21, 346 },
+    { GP__FILE_SPRAY_EMIT_COMP, 7, 21, 351 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_spray_flags_comp[] = {
     { GP__FILE_SPRAY_FLAGS_COMP, 0, 1, 1 },
-    { GP__FILE_SPRAY_FLAGS_COMP, 1, 6, 40 },
+    { GP__FILE_SPRAY_FLAGS_COMP, 1, 6, 45 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_EMITTER_GLSL, 0, 60, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
-    { GP__FILE_SPRAY_FLAGS_COMP, 7, 20, 313 },
+    { GP__FILE_SPRAY_FLAGS_COMP, 7, 20, 318 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sprite_depth_comp[] = {
     { GP__FILE_SPRITE_DEPTH_COMP, 0, 1, 1 },
-    { GP__FILE_SPRITE_DEPTH_COMP, 1, 5, 42 },
+    { GP__FILE_SPRITE_DEPTH_COMP, 1, 5, 47 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
-    { GP__FILE_SPRITE_DEPTH_COMP, 6, 18, 252 },
+    { GP__FILE_SPRITE_DEPTH_COMP, 6, 18, 257 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sprite_gather_comp[] = {
     { GP__FILE_SPRITE_GATHER_COMP, 0, 1, 1 },
-    { GP__FILE_SPRITE_GATHER_COMP, 1, 5, 43 },
+    { GP__FILE_SPRITE_GATHER_COMP, 1, 5, 48 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_EMITTER_GLSL, 0, 60, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
-    { GP__FILE_SPRITE_GATHER_COMP, 6, 17, 315 },
+    { GP__FILE_SPRITE_GATHER_COMP, 6, 17, 320 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_step_clock_comp[] = {
     { GP__FILE_STEP_CLOCK_COMP, 0, 1, 1 },
-    { GP__FILE_STEP_CLOCK_COMP, 1, 30, 38 },
+    { GP__FILE_STEP_CLOCK_COMP, 1, 30, 43 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
-    { GP__FILE_STEP_CLOCK_COMP, 31, 44, 250 },
+    { GP__FILE_STEP_CLOCK_COMP, 31, 44, 255 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_store_age_comp[] = {
     { GP__FILE_STORE_AGE_COMP, 0, 1, 1 },
-    { GP__FILE_STORE_AGE_COMP, 1, 7, 39 },
+    { GP__FILE_STORE_AGE_COMP, 1, 7, 44 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
-    { GP__FILE_STORE_AGE_COMP, 8, 9, 322 },
+    { GP__FILE_STORE_AGE_COMP, 8, 9, 327 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_store_append_comp[] = {
     { GP__FILE_STORE_APPEND_COMP, 0, 1, 1 },
-    { GP__FILE_STORE_APPEND_COMP, 1, 5, 45 },
+    { GP__FILE_STORE_APPEND_COMP, 1, 5, 50 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
-    { GP__FILE_STORE_APPEND_COMP, 6, 18, 241 },
+    { GP__FILE_STORE_APPEND_COMP, 6, 18, 246 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_store_check_comp[] = {
     { GP__FILE_STORE_CHECK_COMP, 0, 1, 1 },
-    { GP__FILE_STORE_CHECK_COMP, 1, 6, 40 },
+    { GP__FILE_STORE_CHECK_COMP, 1, 6, 45 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
-    { GP__FILE_STORE_CHECK_COMP, 7, 8, 237 },
+    { GP__FILE_STORE_CHECK_COMP, 7, 8, 242 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_store_count_comp[] = {
     { GP__FILE_STORE_COUNT_COMP, 0, 1, 1 },
-    { GP__FILE_STORE_COUNT_COMP, 1, 10, 40 },
+    { GP__FILE_STORE_COUNT_COMP, 1, 10, 45 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 80, 1 },
     { GP__FILE_GP_DISPATCH_GLSL, 0, 13, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
-    { GP__FILE_STORE_COUNT_COMP, 11, 33, 338 },
+    { GP__FILE_STORE_COUNT_COMP, 11, 33, 343 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_store_free_comp[] = {
     { GP__FILE_STORE_FREE_COMP, 0, 1, 1 },
-    { GP__FILE_STORE_FREE_COMP, 1, 6, 42 },
+    { GP__FILE_STORE_FREE_COMP, 1, 6, 47 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 80, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
-    { GP__FILE_STORE_FREE_COMP, 7, 10, 335 },
+    { GP__FILE_STORE_FREE_COMP, 7, 10, 340 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_store_remove_comp[] = {
     { GP__FILE_STORE_REMOVE_COMP, 0, 1, 1 },
-    { GP__FILE_STORE_REMOVE_COMP, 1, 7, 42 },
+    { GP__FILE_STORE_REMOVE_COMP, 1, 7, 47 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
-    { GP__FILE_STORE_REMOVE_COMP, 8, 26, 254 },
+    { GP__FILE_STORE_REMOVE_COMP, 8, 26, 259 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 typedef enum gp__program_id {
@@ -6045,7 +6050,8 @@ static int gp__shader_constants(char* out, size_t size) {
         "#define GP_INTEGRATOR_MASK %uu\n#define GP_FLAG_ARTIFICIAL_VISCOSITY %uu\n"
         "#define GP_SHAPE_SPHERE %d.0\n#define GP_SHAPE_BOX %d.0\n#define GP_SHAPE_CAPSULE %d.0\n#define GP_SHAPE_PLANE %d.0\n"
         "#define GP_SHAPE_MESH %d.0\n#define GP_SHAPE_HEIGHTFIELD %d.0\n#define GP_SCAN_CHUNK %uu\n#define GP_SORT_RUN %uu\n"
-        "#define GP_GRID_CROWD %uu\n",
+        "#define GP_GRID_CROWD %uu\n#define GP_ARGS_RANK %du\n#define GP_ARGS_IDS %du\n#define GP_ARGS_SORT_LOCAL %du\n"
+        "#define GP_ARGS_SORT_HALF %du\n#define GP_ARGS_SORT_QUARTER %du\n",
         GP_GROUP_SIZE, (unsigned)GP_KIND_FLUID, (unsigned)GP_KIND_GRANULAR, (unsigned)GP_KIND_RIGID, (unsigned)GP_KIND_EFFECT,
         (int)GP_GRID_BOUNDED, (int)GP_GRID_HASHED, (unsigned)GP_MAX_FLUID_MATERIALS, (unsigned)GP_MAX_FORCES,
         (unsigned)GP_MAX_COLLIDERS, (unsigned)GP_MAX_GRANULAR_MATERIALS, (unsigned)GP_MAX_EFFECT_MATERIALS,
@@ -6053,7 +6059,8 @@ static int gp__shader_constants(char* out, size_t size) {
         (unsigned)GP_MAX_EMITTERS, (int)GP_EMITTER_SPHERE, (int)GP_EMITTER_BOX, (int)GP_EMITTER_DISC, (int)GP_EMITTER_CONE,
         GP__INTEGRATOR_MASK, GP__FLAG_ARTIFICIAL_VISCOSITY,
         (int)GP_SHAPE_SPHERE, (int)GP_SHAPE_BOX, (int)GP_SHAPE_CAPSULE, (int)GP_SHAPE_PLANE, (int)GP_SHAPE_MESH,
-        (int)GP_SHAPE_HEIGHTFIELD, (unsigned)GP__SCAN_CHUNK, (unsigned)GP__SORT_RUN, GP_GRID_CROWD);
+        (int)GP_SHAPE_HEIGHTFIELD, (unsigned)GP__SCAN_CHUNK, (unsigned)GP__SORT_RUN, GP_GRID_CROWD,
+        GP__ARGS_RANK, GP__ARGS_IDS, GP__ARGS_SORT_LOCAL, GP__ARGS_SORT_HALF, GP__ARGS_SORT_QUARTER);
 }
 
 /* A program's text as GL receives it: strings[] (at most GP__SHADER_MAX_LINES + 8 of them) point
@@ -7051,10 +7058,6 @@ gp_result gp_copy(gp_world* world, uint32_t source, uint32_t destination, uint32
    of the stage in registers again (sort_local). O(count log^2 count) work.
    A deterministic grid build sorts only when a bucket is crowded, which the GPU decides (>>grid):
    its passes then take their workgroups from the arguments grid_rank wrote (args), zero or all. */
-
-/* The deterministic build's dispatches in gp_world.grid_args, three words each (grid_rank.comp's
-   plan writes them in this order). */
-enum { GP__ARGS_RANK, GP__ARGS_IDS, GP__ARGS_SORT_LOCAL, GP__ARGS_SORT_HALF, GP__ARGS_SORT_QUARTER, GP__GRID_ARGS };
 
 /* groups workgroups, or with args the GPU's count of them in its triple `which`. */
 static void gp__dispatch_planned(gp_world* w, uint32_t groups, gp__GLuint args, int which) {

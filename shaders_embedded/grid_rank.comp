@@ -33,6 +33,11 @@
 #define GP_SCAN_CHUNK 32u
 #define GP_SORT_RUN 16u
 #define GP_GRID_CROWD 256u
+#define GP_ARGS_RANK 0u
+#define GP_ARGS_IDS 1u
+#define GP_ARGS_SORT_LOCAL 2u
+#define GP_ARGS_SORT_HALF 3u
+#define GP_ARGS_SORT_QUARTER 4u
 #define GP_BINDING_RANKED 0
 #define GP_BINDING_ARGS 1
 #define GP_BINDING_CELL_START 2
@@ -267,8 +272,9 @@ layout(location = 1) uniform uint u_sort_local;     // the sort's invocations: i
 layout(location = 2) uniform uint u_sort_half;      // its flips and single levels,
 layout(location = 3) uniform uint u_sort_quarter;   // its double levels (>>sort)
 
-void gp_rank_args(uint word, uvec3 groups) {
-    args[word] = groups.x; args[word + 1u] = groups.y; args[word + 2u] = groups.z;
+// The three words of dispatch `which` (GP_ARGS_*: the header's order of gp_world.grid_args).
+void gp_rank_args(uint which, uvec3 groups) {
+    args[3u * which] = groups.x; args[3u * which + 1u] = groups.y; args[3u * which + 2u] = groups.z;
 }
 
 void main() {
@@ -276,11 +282,11 @@ void main() {
         if (gp_global_index() != 0u) return;   // one workgroup is dispatched; one invocation plans
         bool crowded = stat_crowded != 0u;
         uvec3 none = uvec3(0u, 1u, 1u), each = gp_dispatch_groups(gp_counts.x, uint(GP_GROUP_SIZE));
-        gp_rank_args(0u, crowded ? none : each);    // filing and ranking
-        gp_rank_args(3u, crowded ? each : none);    // grid_ids
-        gp_rank_args(6u, crowded ? gp_dispatch_groups(u_sort_local, uint(GP_GROUP_SIZE)) : none);
-        gp_rank_args(9u, crowded ? gp_dispatch_groups(u_sort_half, uint(GP_GROUP_SIZE)) : none);
-        gp_rank_args(12u, crowded ? gp_dispatch_groups(u_sort_quarter, uint(GP_GROUP_SIZE)) : none);
+        gp_rank_args(GP_ARGS_RANK, crowded ? none : each);   // filing and ranking
+        gp_rank_args(GP_ARGS_IDS, crowded ? each : none);
+        gp_rank_args(GP_ARGS_SORT_LOCAL, crowded ? gp_dispatch_groups(u_sort_local, uint(GP_GROUP_SIZE)) : none);
+        gp_rank_args(GP_ARGS_SORT_HALF, crowded ? gp_dispatch_groups(u_sort_half, uint(GP_GROUP_SIZE)) : none);
+        gp_rank_args(GP_ARGS_SORT_QUARTER, crowded ? gp_dispatch_groups(u_sort_quarter, uint(GP_GROUP_SIZE)) : none);
         return;
     }
     uint i = gp_global_index();

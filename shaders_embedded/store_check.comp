@@ -33,6 +33,11 @@
 #define GP_SCAN_CHUNK 32u
 #define GP_SORT_RUN 16u
 #define GP_GRID_CROWD 256u
+#define GP_ARGS_RANK 0u
+#define GP_ARGS_IDS 1u
+#define GP_ARGS_SORT_LOCAL 2u
+#define GP_ARGS_SORT_HALF 3u
+#define GP_ARGS_SORT_QUARTER 4u
 #define GP_BINDING_INFO 2
 #define GP_BINDING_SLOT_OF_ID 6
 #define GP_BINDING_STORE 7
