@@ -7059,20 +7059,34 @@ gp_result gp_copy(gp_world* world, uint32_t source, uint32_t destination, uint32
    A deterministic grid build sorts only when a bucket is crowded, which the GPU decides (>>grid):
    its passes then take their workgroups from the arguments grid_rank wrote (args), zero or all. */
 
-/* groups workgroups, or with args the GPU's count of them in its triple `which`. */
+/* groups workgroups, or with args the GPU's count of them in its triple `which` (GP__ARGS_*). */
 static void gp__dispatch_planned(gp_world* w, uint32_t groups, gp__GLuint args, int which) {
     if (args) gp__dispatch_indirect(w, args, (size_t)which * 12);
     else gp__dispatch(w, groups);
 }
 
-static void gp__sort_global_pass(gp_world* w, uint32_t block, uint32_t distance, uint32_t levels, uint64_t padded, gp__GLuint args) {
-    bool quarter = distance && levels == 2;
-    uint32_t invocations = (uint32_t)(padded / (quarter ? 4u : 2u));
+/* The power of two the network runs over: at least count and GP__SORT_RUN. */
+static uint64_t gp__sort_padded(uint32_t count) {
+    uint64_t padded = GP__SORT_RUN;
+    while (padded < count) padded <<= 1;
+    return padded;
+}
+
+/* The invocations of the sort's passes of one kind (GP__ARGS_SORT_LOCAL, _HALF or _QUARTER) over
+   count pairs: what the direct dispatches run, and what grid_rank's plan gives the planned ones. */
+static uint32_t gp__sort_invocations(uint32_t count, int which) {
+    if (which == GP__ARGS_SORT_LOCAL) return gp__groups(count, GP__SORT_RUN);
+    return (uint32_t)(gp__sort_padded(count) / (which == GP__ARGS_SORT_QUARTER ? 4u : 2u));
+}
+
+static void gp__sort_global_pass(gp_world* w, uint32_t block, uint32_t distance, uint32_t levels, uint32_t count, gp__GLuint args) {
+    int which = distance && levels == 2 ? GP__ARGS_SORT_QUARTER : GP__ARGS_SORT_HALF;
+    uint32_t invocations = gp__sort_invocations(count, which);
     w->gl.fnUniform1ui(2, block);
     w->gl.fnUniform1ui(3, distance);
     w->gl.fnUniform1ui(4, invocations);
     w->gl.fnUniform1ui(5, levels);
-    gp__dispatch_planned(w, gp__groups(invocations, GP_GROUP_SIZE), args, quarter ? GP__ARGS_SORT_QUARTER : GP__ARGS_SORT_HALF);
+    gp__dispatch_planned(w, gp__groups(invocations, GP_GROUP_SIZE), args, which);
 }
 
 /* Makes a sort program current with the pairs bound. */
@@ -7088,14 +7102,7 @@ static void gp__sort_local_pass(gp_world* w, gp__GLuint keys, gp__GLuint values,
     w->gl.fnUniform1ui(0, count);
     w->gl.fnUniform1ui(1, descending);
     w->gl.fnUniform1ui(2, block);
-    gp__dispatch_planned(w, gp__groups(gp__groups(count, GP__SORT_RUN), GP_GROUP_SIZE), args, GP__ARGS_SORT_LOCAL);
-}
-
-/* The power of two the network runs over: at least count and GP__SORT_RUN. */
-static uint64_t gp__sort_padded(uint32_t count) {
-    uint64_t padded = GP__SORT_RUN;
-    while (padded < count) padded <<= 1;
-    return padded;
+    gp__dispatch_planned(w, gp__groups(gp__sort_invocations(count, GP__ARGS_SORT_LOCAL), GP_GROUP_SIZE), args, GP__ARGS_SORT_LOCAL);
 }
 
 /* args: 0, or the buffer of a deterministic build's planned dispatches (gp_world.grid_args). */
@@ -7107,12 +7114,12 @@ static void gp__sort(gp_world* w, gp__GLuint keys, gp__GLuint values, uint32_t c
         gp__sort_use(w, GP__PROGRAM_SORT_GLOBAL, keys, values);
         w->gl.fnUniform1ui(0, count);
         w->gl.fnUniform1ui(1, descending);
-        gp__sort_global_pass(w, (uint32_t)k, 0, 1, padded, args);
+        gp__sort_global_pass(w, (uint32_t)k, 0, 1, count, args);
         for (j = k / 4; j >= GP__SORT_RUN; j >>= 2) {
             if (j / 2 >= GP__SORT_RUN) {
-                gp__sort_global_pass(w, (uint32_t)k, (uint32_t)j, 2, padded, args);
+                gp__sort_global_pass(w, (uint32_t)k, (uint32_t)j, 2, count, args);
             } else {
-                gp__sort_global_pass(w, (uint32_t)k, (uint32_t)j, 1, padded, args);
+                gp__sort_global_pass(w, (uint32_t)k, (uint32_t)j, 1, count, args);
                 break;
             }
         }
@@ -7281,21 +7288,20 @@ static gp_result gp__grid_build(gp_world* world) {
            grid_rank ranks each particle among its bucket's, or when a bucket is crowded the pairs
            are sorted and grid_ids turns the ids into slots. The GPU plans which (the other's
            dispatches get no workgroups): the order is the same either way. */
-        uint64_t padded = gp__sort_padded(world->count);
         timer = gp__timer_begin(world, GP__STAGE_GRID_ORDER);
         gp__use(world, GP__PROGRAM_GRID_RANK);
         world->gl.fnUniform1ui(0, 0);
-        world->gl.fnUniform1ui(1, gp__groups(world->count, GP__SORT_RUN));   /* the sort's invocations, by pass */
-        world->gl.fnUniform1ui(2, (uint32_t)(padded / 2));
-        world->gl.fnUniform1ui(3, (uint32_t)(padded / 4));
+        world->gl.fnUniform1ui(1, gp__sort_invocations(world->count, GP__ARGS_SORT_LOCAL));   /* the sort's, by pass */
+        world->gl.fnUniform1ui(2, gp__sort_invocations(world->count, GP__ARGS_SORT_HALF));
+        world->gl.fnUniform1ui(3, gp__sort_invocations(world->count, GP__ARGS_SORT_QUARTER));
         gp__dispatch(world, 1);   /* the plan; its barrier orders the arguments before their use */
         world->gl.fnUniform1ui(0, 1);
-        gp__dispatch_indirect(world, world->grid_args, GP__ARGS_RANK * 12);   /* filing */
+        gp__dispatch_planned(world, 0, world->grid_args, GP__ARGS_RANK);   /* filing */
         world->gl.fnUniform1ui(0, 2);
-        gp__dispatch_indirect(world, world->grid_args, GP__ARGS_RANK * 12);   /* ranking */
+        gp__dispatch_planned(world, 0, world->grid_args, GP__ARGS_RANK);   /* ranking */
         gp__sort(world, world->cell_key, world->order, world->count, false, world->grid_args);
         gp__use(world, GP__PROGRAM_GRID_IDS);
-        gp__dispatch_indirect(world, world->grid_args, GP__ARGS_IDS * 12);
+        gp__dispatch_planned(world, 0, world->grid_args, GP__ARGS_IDS);
         gp__timer_end(world, timer);
     }
 
