@@ -556,7 +556,14 @@ GP_API_DECL gp_result gp_grid_count_neighbors(gp_world* world, float radius, uin
    0.5% of rho0 under that density, and only where the positions show an expansion: a floor at
    that density itself forgot every expansion, and the fluid grew while it sloshed (the issue's
    dam break, 4 s: 20% more room than its volume by its positions' summation density; 10.5% with
-   this floor, the rest open; bench/RESULTS.md, "The floor at 0.5%"). Rigid bodies'
+   this floor; bench/RESULTS.md, "The floor at 0.5%"). What was left of the growth (5% in 1.5 s
+   of sloshing) is the spiky kernel's: it reads a disordered packing of the same particles as
+   denser (4% at a disorder of 0.15 spacings). So where a particle's kernel lies wholly in one
+   fluid (no free surface, no other material near), its carried density relaxes towards its
+   positions' summation density at the rate 0.01 c0 / re (a hundred times the time sound takes
+   to cross the kernel): a sloshing fluid keeps its volume within 0.2% (tested to 1.5%), a
+   floating box rides at the height its water's volume gives, and the energy test's figures
+   stand (bench/RESULTS.md, "Interior relaxation"). Rigid bodies'
    particles, and grains as wide as a fluid's smoothing radius or wider, are the fluid's moving
    boundary (section >>coupling); narrower grains, which the fluid cannot flow around, it drags
    (a drag law and Archimedes' buoyancy, section >>coupling); other kinds are filed in the grid
@@ -654,10 +661,14 @@ GP_API_DECL gp_result gp_fluid_material_get(gp_world* world, uint32_t phase, gp_
    min + (i + 1/2) * spacing, so that a block filling a container sits at rest on its walls; a
    ball keeps the lattice points inside the sphere. Under the continuity model their particles
    start at the density of a column at rest under the gravity of the moment whose surface is
-   half a spacing above its highest particle (rho0 + rho0 |g| depth / stiffness): water added to
-   a tank is hydrostatic from its first substep instead of falling into its own compression and
-   ringing (its pressure swung by about the hydrostatic pressure for a second when it started at
-   the rest density). Each block is its own column: a block added under another one already
+   half a spacing above its highest particle (rho0 + rho0 |g| depth / stiffness), and where that
+   column's weight squeezes them (each moved down along gravity by the compression of the fluid
+   below it: 0.44 mm at the top of 0.3 m of water at a stiffness of 1,000), so that their
+   positions' density is the one they carry: water added to a tank is hydrostatic from its first
+   substep instead of falling into its own compression and ringing (its pressure swung by about
+   the hydrostatic pressure for a second when it started at the rest density). Under the
+   summation model, or without gravity, they sit on the lattice itself. Each block is its own
+   column: a block added under another one already
    there starts short of the pressure above it, and a block let go in the air relaxes its
    pressure in its first milliseconds of free fall, its particles parting at about
    g depth / sound speed (0.05 m/s for 0.12 m of water, measured). All or nothing: when they do not fit in the
@@ -4430,14 +4441,22 @@ static const char* const gp__file_sph_continuity_comp[] = {
     "// neighbours of its material, the delta-SPH diffusion (Antuono et al. 2012) less its hydrostatic\n",
     "// part rho^H_i - rho^H_j = rho0 g . x_ij / c0^2, so that a column at rest keeps its pressure\n",
     "// gradient; -2 rho0 v_i . a is the walls' particles' term (gp_wall in gp_sph.glsl), with the same\n",
-    "// normalised spiky gradient. sph_integrate stores rho_i' as the new carried density; p_i from\n",
-    "// eq. 5. A pass of its own: llvmpipe runs a loop that no invocation of a group takes, so one\n",
-    "// pass for both models made the summation model's substep 50% slower. The neighbour loop is\n",
-    "// gp_neighbors.glsl's: 27 cells, 8 candidates per iteration, shortfalls counted.\n",
+    "// normalised spiky gradient; where i's kernel lies wholly in its fluid, rho_i' also moves towards\n",
+    "// the positions' summation density (the interior relaxation, below). sph_integrate stores rho_i'\n",
+    "// as the new carried density; p_i from eq. 5. A pass of its own: llvmpipe runs a loop that no\n",
+    "// invocation of a group takes, so one pass for both models made the summation model's substep\n",
+    "// 50% slower. The neighbour loop is gp_neighbors.glsl's: 27 cells, 8 candidates per iteration,\n",
+    "// shortfalls counted.\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
     "\n",
     "// What particle i needs of itself in the neighbour loop.\n",
-    "struct gp_flow { vec3 p; vec3 v; float rho; float re; float re2; float spiky; float poly6; float hydro; float solid; uint slot; uint m; };\n",
+    "struct gp_flow { vec3 p; vec3 v; float rho; float re; float re2; float spiky; float poly6; float hydro; float solid; float volume; uint slot; uint m; };\n",
+    "\n",
+    "// The kernel's first moment over the neighbours, sum_j V_j grad W_ij (V_j = m_j / rho0 of i's\n",
+    "// material; solids as their volume), and whether a fluid of another material is among them:\n",
+    "// what says that i's kernel is whole (below). Per invocation, summed by gp_continuity_term.\n",
+    "vec3 gp_moment;\n",
+    "bool gp_mixed;\n",
     "\n",
     "// The density particle k carries, its material's rest density until it has one.\n",
     "float gp_carried(uint k, uint m) { float r = gp_state[k].x; return r > 0.0 ? r : gp_fluids[m].shape.z; }\n",
@@ -4462,10 +4481,13 @@ static const char* const gp__file_sph_continuity_comp[] = {
     "    vec3 grad = -(s.spiky * x * x / r) * d;   // grad_i W(x_i - x_k): towards k\n",
     "    if (kind != GP_KIND_FLUID) {   // a solid: its mass as gp_coupling.glsl has it, as a mirror (twice), no diffusion\n",
     "        sum.x += 2.0 * mass * dot(s.v - v.xyz, grad);\n",
+    "        gp_moment += (mass * s.volume) * grad;\n",
     "        return;\n",
     "    }\n",
     "    uint m = gp_material_of(info);\n",
     "    sum.x += v.w * dot(s.v - v.xyz, grad);\n",
+    "    gp_moment += (v.w * s.volume) * grad;\n",
+    "    gp_mixed = gp_mixed || m != s.m;\n",
     "    if (m == s.m) {\n",
     "        float rho = gp_carried(k, m);\n",
     "        // over r^2, but never below (0.1 h)^2 (h = re / 2; the artificial viscosity's eta^2): the\n",
@@ -4494,9 +4516,12 @@ static const char* const gp__file_sph_continuity_comp[] = {
     "    s.poly6 = kernel.x;\n",
     "    s.hydro = shape.z / shape.w;   // rho0 / c0^2\n",
     "    s.solid = gp_solid_scale(gp_fluids[m].flow.z, shape.x);\n",
+    "    s.volume = 1.0 / shape.z;\n",
     "    s.slot = i;\n",
     "    s.m = m;\n",
     "    vec3 sum = vec3(0.0);\n",
+    "    gp_moment = vec3(0.0);\n",
+    "    gp_mixed = false;\n",
     "    vec3 gp_center = p;\n",
     "#define GP_NEIGHBOR_VISIT(k, end, cell) gp_continuity_term(k, end, s, cell, sum)\n",
     "#define GP_NEIGHBOR_BATCH 8\n",
@@ -4533,6 +4558,18 @@ static const char* const gp__file_sph_continuity_comp[] = {
     "    float filled = sum.z + gp_velocity[i].w * gp_poly6_of(s.poly6, s.re2, 0.0) + walls.share.x;   // its own mass too\n",
     "    bool surface = !tension && filled < 0.75 * shape.z;\n",
     "    float floor_density = tension || surface ? least : max(min(least, filled), least - 0.005 * shape.z);\n",
+    "    // The carried density drifts from the positions': the rate is the spiky kernel's, which reads a\n",
+    "    // disordered packing of the same particles as denser (it is convex; sigma = 0.15 spacings of\n",
+    "    // disorder reads 4% denser through it, 0.9% through poly6), and the floor above forgets\n",
+    "    // expansions; nothing brought the two together again, and a sloshing fluid took 5% more room\n",
+    "    // than its volume (sph_dam_break_keeps_volume), a floating box rode 6 mm high. Where i's\n",
+    "    // kernel is whole (one material, the first moment |sum_j V_j grad W_ij - a| re under 0.3:\n",
+    "    // a half space gives 1.5, a particle half a smoothing radius under a free surface 0.28), its\n",
+    "    // carried density moves towards the positions' summation density (filled) at the rate\n",
+    "    // 0.01 c0 / re, a hundred times the time sound takes to cross the kernel: slow against the\n",
+    "    // pressure waves, fast against the drift (bench/RESULTS.md, \"Interior relaxation\").\n",
+    "    if (!surface && !gp_mixed && length(gp_moment - walls.a) * s.re < 0.3)\n",
+    "        rho += min(0.01 * sqrt(shape.w) * gp_gravity.w / s.re, 1.0) * (filled - rho);\n",
     "    rho = gp_finite(rho) ? max(rho, floor_density) : s.rho;\n",
     "    if (surface) rho = min(rho, least);\n",
     "    gp_density[i] = vec2(rho, gp_pressure(gp_fluids[m], rho));\n",
@@ -5589,7 +5626,7 @@ static const gp__shader_range gp__ranges_sort_local_comp[] = {
 };
 static const gp__shader_range gp__ranges_sph_continuity_comp[] = {
     { GP__FILE_SPH_CONTINUITY_COMP, 0, 1, 1 },
-    { GP__FILE_SPH_CONTINUITY_COMP, 1, 12, 50 },
+    { GP__FILE_SPH_CONTINUITY_COMP, 1, 14, 50 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 80, 1 },
@@ -5599,9 +5636,9 @@ static const gp__shader_range gp__ranges_sph_continuity_comp[] = {
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 64, 1 },
-    { GP__FILE_SPH_CONTINUITY_COMP, 13, 66, 807 },
+    { GP__FILE_SPH_CONTINUITY_COMP, 15, 78, 809 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_CONTINUITY_COMP, 79, 39, 944 },
+    { GP__FILE_SPH_CONTINUITY_COMP, 93, 51, 958 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_density_comp[] = {
@@ -8932,6 +8969,38 @@ static float* gp__fluid_at_rest(gp_world* w, const gp_fluid_material* m, const f
     return rho;
 }
 
+/* The positions of n fluid particles that gp__fluid_at_rest gave their column's densities, each
+   moved down along g to where that column at rest has it: the height h0 of a particle over the
+   column's floor (half a spacing under its lowest particle) becomes
+   h = ln((1 + a H) / (1 + a (H - h0))) / a, the integral of rho0 / rho over it, a = |g| / k, H the
+   column's height (its floor to half a spacing over its highest particle): the squeeze of its
+   own weight (0.44 mm at the top of 0.3 m of water at a stiffness of 1,000). The positions'
+   summation density is then the carried one, which sph_continuity's relaxation draws it towards
+   where a particle's kernel is whole: without the squeeze a block's column lost its pressure to
+   it and sank into its own compression (3.3% of the floor's pressure in 0.25 s). A new array,
+   NULL when no host memory is left (the lattice's own positions are used then). */
+static float* gp__fluid_squeeze(gp_world* w, const gp_fluid_material* m, const float* xyz, uint32_t n) {
+    const float* g = w->solver_host.gravity;
+    double gg = sqrt((double)g[0] * g[0] + (double)g[1] * g[1] + (double)g[2] * g[2]), top = -INFINITY, bottom = INFINITY, up;
+    double a = gg / m->stiffness, height;
+    float* out;
+    uint32_t i;
+    int c;
+    if (!(out = (float*)gp__alloc(&w->desc.allocator, (size_t)n * 3 * sizeof(float)))) return NULL;
+    for (i = 0; i < n; ++i) {
+        up = gp__height_up(g, gg, xyz + 3 * i);
+        if (up > top) top = up;
+        if (up < bottom) bottom = up;
+    }
+    height = top - bottom + m->spacing;
+    for (i = 0; i < n; ++i) {
+        double h0 = gp__height_up(g, gg, xyz + 3 * i) - bottom + 0.5 * m->spacing;
+        double h = log((1.0 + a * height) / (1.0 + a * (height - h0))) / a;
+        for (c = 0; c < 3; ++c) out[3 * i + c] = (float)((double)xyz[3 * i + c] + (h0 - h) * g[c] / gg);
+    }
+    return out;
+}
+
 /* The default stiffness follows the scene's depth. A material whose stiffness was left at 0 takes
    the first block or ball of it as the fluid its sound must suit: k = 400 |g| H for a column H
    deep (its particles' span along gravity plus a spacing), when that is above the default 1000:
@@ -8969,7 +9038,7 @@ static void gp__fluid_stiffness_for(gp_world* w, uint32_t phase, const float* xy
 /* Adds n fluid particles of phase at xyz (n * 3 floats), all with velocity (may be NULL). */
 static gp_result gp__fluid_add(gp_world* w, uint32_t phase, const float* xyz, uint32_t n, const float* velocity) {
     gp_particles_desc d;
-    float *velocities = NULL, *rho;
+    float *velocities = NULL, *rho, *squeezed;
     gp_result r;
     uint32_t i;
     if (velocity && n) {
@@ -8980,9 +9049,10 @@ static gp_result gp__fluid_add(gp_world* w, uint32_t phase, const float* xyz, ui
     }
     gp__fluid_stiffness_for(w, phase, xyz, n);
     rho = gp__fluid_at_rest(w, &w->fluid.materials[phase], xyz, n);
+    squeezed = rho ? gp__fluid_squeeze(w, &w->fluid.materials[phase], xyz, n) : NULL;
     memset(&d, 0, sizeof d);
     d.count = n;
-    d.positions = xyz;
+    d.positions = squeezed ? squeezed : xyz;
     d.velocities = velocities;
     d.radius = 0.5f * w->fluid.materials[phase].spacing;
     d.mass = w->fluid.materials[phase].mass;
@@ -8991,6 +9061,7 @@ static gp_result gp__fluid_add(gp_world* w, uint32_t phase, const float* xyz, ui
     r = gp__particles_append(w, &d, rho, NULL);
     gp__free(&w->desc.allocator, velocities);
     gp__free(&w->desc.allocator, rho);
+    gp__free(&w->desc.allocator, squeezed);
     return r;
 }
 

@@ -10,6 +10,8 @@
    (a particle not finite or lost, or one faster than 2 sqrt(g H): then its time and place on stderr).
 
    Run: build/soak [--seconds S] [--spacings 0.05,0.02,...] [--materials default,water,oil,honey,lava]
+                   [--length L]   (the tank's length, 0.4 m: the far wall's first spray is a noisy
+                   sample of the impact, and a scan of lengths shows its spread, bench/RESULTS.md)
    `make soak` runs the issue's whole matrix (60 s; 0.05, 0.02, 0.01 and 0.005 m; every material):
    hours on llvmpipe, minutes on a GPU. */
 #define GPUPARTICLE_IMPLEMENTATION
@@ -39,6 +41,9 @@ static double soak_seconds_now(void) {
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
+/* The tank's length (m): --length. */
+static float soak_length = 0.4f;
+
 /* One run: the column of material `preset` at spacing l0, `seconds` of simulated time. */
 static int soak_run(gp_fluid_preset preset, float l0, double seconds, soak_row* row) {
     const float lo[3] = {0.0f, 0.0f, 0.0f}, hi[3] = {0.1f, 0.2f, 0.1f}, g = 9.81f;
@@ -63,8 +68,8 @@ static int soak_run(gp_fluid_preset preset, float l0, double seconds, soak_row* 
     memset(&tank, 0, sizeof tank);
     tank.shape = GP_SHAPE_BOX;
     tank.inside = true;
-    tank.center[0] = 0.2f; tank.center[1] = 0.15f; tank.center[2] = 0.05f;
-    tank.half_extents[0] = 0.2f; tank.half_extents[1] = 0.15f; tank.half_extents[2] = 0.05f;
+    tank.center[0] = 0.5f * soak_length; tank.center[1] = 0.15f; tank.center[2] = 0.05f;
+    tank.half_extents[0] = 0.5f * soak_length; tank.half_extents[1] = 0.15f; tank.half_extents[2] = 0.05f;
     if (gp_collider_add(w, &tank, &handle) != GP_OK || gp_fluid_add_block(w, 0, lo, hi, NULL, &n) != GP_OK) {
         gp_world_destroy(w);
         return 1;
@@ -132,11 +137,19 @@ int main(int argc, char** argv) {
         if (strcmp(argv[i], "--seconds") == 0 && i + 1 < argc) seconds = atof(argv[++i]);
         else if (strcmp(argv[i], "--spacings") == 0 && i + 1 < argc) snprintf(spacing_text, sizeof spacing_text, "%s", argv[++i]);
         else if (strcmp(argv[i], "--materials") == 0 && i + 1 < argc) snprintf(material_text, sizeof material_text, "%s", argv[++i]);
-        else { fprintf(stderr, "usage: %s [--seconds S] [--spacings a,b,...] [--materials default,water,oil,honey,lava]\n", argv[0]); return 2; }
+        else if (strcmp(argv[i], "--length") == 0 && i + 1 < argc) soak_length = (float)atof(argv[++i]);
+        else {
+            fprintf(stderr, "usage: %s [--seconds S] [--spacings a,b,...] [--materials default,water,oil,honey,lava] [--length L]\n", argv[0]);
+            return 2;
+        }
+    }
+    if (!(soak_length > 0.1f && soak_length < 100.0f)) {
+        fprintf(stderr, "--length: the tank must be longer than the column (0.1 m) and under 100 m\n");
+        return 2;
     }
     if (gp_egl_open(&egl, 4, 3)) { fprintf(stderr, "no OpenGL 4.3 context\n"); return 2; }
     get_string = (const unsigned char* (*)(unsigned int))eglGetProcAddress("glGetString");
-    printf("soak: the dam break of issue 10 (0.1 x 0.2 m column, closed tank 0.4 m) for %g s on %s\n", seconds,
+    printf("soak: the dam break of issue 10 (0.1 x 0.2 m column, closed tank %g m) for %g s on %s\n", soak_length, seconds,
            get_string ? (const char*)get_string(0x1F01) : "an unknown renderer");   /* GL_RENDERER */
     printf("| material | spacing (m) | particles | finite, kept | fastest / 2 sqrt(gH) | densest / rho0 | energy end / start | substeps | wall (s) |\n");
     printf("|---|---|---|---|---|---|---|---|---|\n");

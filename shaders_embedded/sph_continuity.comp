@@ -55,10 +55,12 @@
 // neighbours of its material, the delta-SPH diffusion (Antuono et al. 2012) less its hydrostatic
 // part rho^H_i - rho^H_j = rho0 g . x_ij / c0^2, so that a column at rest keeps its pressure
 // gradient; -2 rho0 v_i . a is the walls' particles' term (gp_wall in gp_sph.glsl), with the same
-// normalised spiky gradient. sph_integrate stores rho_i' as the new carried density; p_i from
-// eq. 5. A pass of its own: llvmpipe runs a loop that no invocation of a group takes, so one
-// pass for both models made the summation model's substep 50% slower. The neighbour loop is
-// gp_neighbors.glsl's: 27 cells, 8 candidates per iteration, shortfalls counted.
+// normalised spiky gradient; where i's kernel lies wholly in its fluid, rho_i' also moves towards
+// the positions' summation density (the interior relaxation, below). sph_integrate stores rho_i'
+// as the new carried density; p_i from eq. 5. A pass of its own: llvmpipe runs a loop that no
+// invocation of a group takes, so one pass for both models made the summation model's substep
+// 50% slower. The neighbour loop is gp_neighbors.glsl's: 27 cells, 8 candidates per iteration,
+// shortfalls counted.
 // >>include gp_common.glsl
 // gp_common.glsl: included first by every gpuparticle.h compute shader.
 // The constants that C and GLSL share (GP_GROUP_SIZE, the kinds, the tables' sizes, the shapes,
@@ -807,7 +809,13 @@ void gp_coupling_terms(float re, float spiky, float laplacian, float rho0, vec3 
 layout(local_size_x = GP_GROUP_SIZE) in;
 
 // What particle i needs of itself in the neighbour loop.
-struct gp_flow { vec3 p; vec3 v; float rho; float re; float re2; float spiky; float poly6; float hydro; float solid; uint slot; uint m; };
+struct gp_flow { vec3 p; vec3 v; float rho; float re; float re2; float spiky; float poly6; float hydro; float solid; float volume; uint slot; uint m; };
+
+// The kernel's first moment over the neighbours, sum_j V_j grad W_ij (V_j = m_j / rho0 of i's
+// material; solids as their volume), and whether a fluid of another material is among them:
+// what says that i's kernel is whole (below). Per invocation, summed by gp_continuity_term.
+vec3 gp_moment;
+bool gp_mixed;
 
 // The density particle k carries, its material's rest density until it has one.
 float gp_carried(uint k, uint m) { float r = gp_state[k].x; return r > 0.0 ? r : gp_fluids[m].shape.z; }
@@ -832,10 +840,13 @@ void gp_continuity_term(uint k, uint end, gp_flow s, ivec3 cell, inout vec3 sum)
     vec3 grad = -(s.spiky * x * x / r) * d;   // grad_i W(x_i - x_k): towards k
     if (kind != GP_KIND_FLUID) {   // a solid: its mass as gp_coupling.glsl has it, as a mirror (twice), no diffusion
         sum.x += 2.0 * mass * dot(s.v - v.xyz, grad);
+        gp_moment += (mass * s.volume) * grad;
         return;
     }
     uint m = gp_material_of(info);
     sum.x += v.w * dot(s.v - v.xyz, grad);
+    gp_moment += (v.w * s.volume) * grad;
+    gp_mixed = gp_mixed || m != s.m;
     if (m == s.m) {
         float rho = gp_carried(k, m);
         // over r^2, but never below (0.1 h)^2 (h = re / 2; the artificial viscosity's eta^2): the
@@ -864,9 +875,12 @@ void main() {
     s.poly6 = kernel.x;
     s.hydro = shape.z / shape.w;   // rho0 / c0^2
     s.solid = gp_solid_scale(gp_fluids[m].flow.z, shape.x);
+    s.volume = 1.0 / shape.z;
     s.slot = i;
     s.m = m;
     vec3 sum = vec3(0.0);
+    gp_moment = vec3(0.0);
+    gp_mixed = false;
     vec3 gp_center = p;
 #define GP_NEIGHBOR_VISIT(k, end, cell) gp_continuity_term(k, end, s, cell, sum)
 #define GP_NEIGHBOR_BATCH 8
@@ -974,6 +988,18 @@ void main() {
     float filled = sum.z + gp_velocity[i].w * gp_poly6_of(s.poly6, s.re2, 0.0) + walls.share.x;   // its own mass too
     bool surface = !tension && filled < 0.75 * shape.z;
     float floor_density = tension || surface ? least : max(min(least, filled), least - 0.005 * shape.z);
+    // The carried density drifts from the positions': the rate is the spiky kernel's, which reads a
+    // disordered packing of the same particles as denser (it is convex; sigma = 0.15 spacings of
+    // disorder reads 4% denser through it, 0.9% through poly6), and the floor above forgets
+    // expansions; nothing brought the two together again, and a sloshing fluid took 5% more room
+    // than its volume (sph_dam_break_keeps_volume), a floating box rode 6 mm high. Where i's
+    // kernel is whole (one material, the first moment |sum_j V_j grad W_ij - a| re under 0.3:
+    // a half space gives 1.5, a particle half a smoothing radius under a free surface 0.28), its
+    // carried density moves towards the positions' summation density (filled) at the rate
+    // 0.01 c0 / re, a hundred times the time sound takes to cross the kernel: slow against the
+    // pressure waves, fast against the drift (bench/RESULTS.md, "Interior relaxation").
+    if (!surface && !gp_mixed && length(gp_moment - walls.a) * s.re < 0.3)
+        rho += min(0.01 * sqrt(shape.w) * gp_gravity.w / s.re, 1.0) * (filled - rho);
     rho = gp_finite(rho) ? max(rho, floor_density) : s.rho;
     if (surface) rho = min(rho, least);
     gp_density[i] = vec2(rho, gp_pressure(gp_fluids[m], rho));

@@ -429,8 +429,9 @@ static void sph_density(sph_work* w, sph_visit* v) {
     const cpu_sph_scene* s = w->scene;
     const cpu_sph_material* m = v->m;
     uint32_t i = v->i, c;
-    double rho = 0.0, magnitude, rate = 0.0, rate_abs = 0.0, diffusion = 0.0, diffusion_abs = 0.0;
+    double rho = 0.0, magnitude, rate = 0.0, rate_abs = 0.0, diffusion = 0.0, diffusion_abs = 0.0, moment[3] = {0.0, 0.0, 0.0};
     uint32_t neighbors = 0;
+    int mixed = 0;
     while (sph_visit_next(v)) {
         uint32_t j = v->j;
         const double *d = v->d, *vj = v->vj;
@@ -441,7 +442,8 @@ static void sph_density(sph_work* w, sph_visit* v) {
         /* as on the GPU, a particle on top of another adds no rate */
         if (j == i || r2 == 0.0 || m->density_model != GP_DENSITY_CONTINUITY) continue;
         K2 = sph_spiky_over_r(m, sqrt(r2));   /* grad_i W = -K2 d: towards j */
-        for (c = 0; c < 3; ++c) { grad[c] = -K2 * d[c]; dv[c] = v->vi[c] - vj[c]; }
+        for (c = 0; c < 3; ++c) { grad[c] = -K2 * d[c]; dv[c] = v->vi[c] - vj[c]; moment[c] += mj / m->rest_density * grad[c]; }
+        mixed |= w->solid[j] == 0.0 && w->material[j] != m;   /* a fluid of another material */
         mj *= w->solid[j] != 0.0 ? 2.0 : 1.0;   /* a solid closes as the particle's mirror (gp_coupling.glsl) */
         rate += mj * sph_dot(dv, grad);
         rate_abs += mj * sph_length(dv) * K2 * sqrt(r2);
@@ -466,6 +468,13 @@ static void sph_density(sph_work* w, sph_visit* v) {
                                             : fmax(m->rest_density - m->rest_pressure / m->stiffness, 0.01 * m->rest_density);
             int surface = !m->allow_tension && magnitude < 0.75 * m->rest_density;
             double floor_density = m->allow_tension || surface ? least : fmax(fmin(least, magnitude), least - 0.005 * m->rest_density);
+            /* where the kernel is whole (one material, the first moment less the walls' under 0.3 /
+               re), towards the positions' summation density at the rate 0.01 c0 / re */
+            double relax = 0.0, edge[3];
+            for (c = 0; c < 3; ++c) edge[c] = moment[c] - v->walls.a[c];
+            if (!surface && !mixed && sph_length(edge) * m->smoothing_radius < 0.3) relax = fmin(0.01 * c0 * s->dt / m->smoothing_radius, 1.0);
+            rho += relax * (magnitude - rho);
+            rate_abs += relax / s->dt * (magnitude + fabs(rho));
             rho = isfinite(rho) ? fmax(rho, floor_density) : w->carried[i];
             if (surface) rho = fmin(rho, least);
         }
