@@ -8995,7 +8995,7 @@ static float* gp__fluid_squeeze(gp_world* w, const gp_fluid_material* m, const f
     height = top - bottom + m->spacing;
     for (i = 0; i < n; ++i) {
         double h0 = gp__height_up(g, gg, xyz + 3 * i) - bottom + 0.5 * m->spacing;
-        double h = log((1.0 + a * height) / (1.0 + a * (height - h0))) / a;
+        double h = (log1p(a * height) - log1p(a * (height - h0))) / a;   /* log1p: exact for a faint gravity too */
         for (c = 0; c < 3; ++c) out[3 * i + c] = (float)((double)xyz[3 * i + c] + (h0 - h) * g[c] / gg);
     }
     return out;
