@@ -8943,17 +8943,30 @@ static double gp__height_up(const float* g, double gg, const float* p) {
 /* The carried densities of n fluid particles of material m at rest under gravity g, as a column
    whose free surface is half a spacing above its highest particle: rho0 + rho0 |g| depth / k
    (eq. 5's p = k (rho - rho0) then rho0 |g| depth). NULL (the rest density) without gravity, for
-   the summation model, where a density would not be a float, or when no host memory is left. */
-static float* gp__fluid_at_rest(gp_world* w, const gp_fluid_material* m, const float* xyz, uint32_t n) {
+   the summation model, where a density would not be a float, or when no host memory is left.
+   With densities, *squeezed receives the particles' positions moved down along g to where that
+   column at rest has them (NULL, the lattice's own, when no host memory is left): the height h0
+   of a particle over the column's floor (half a spacing under its lowest particle) becomes
+   h = ln((1 + a H) / (1 + a (H - h0))) / a, the integral of rho0 / rho over it, a = |g| / k, H the
+   column's height (its floor to half a spacing over its highest particle): the squeeze of its
+   own weight (0.44 mm at the top of 0.3 m of water at a stiffness of 1,000). The positions'
+   summation density is then the carried one, which sph_continuity's relaxation draws it towards
+   where a particle's kernel is whole: without the squeeze a block's column lost its pressure to
+   it and sank into its own compression (3.3% of the floor's pressure in 0.25 s). */
+static float* gp__fluid_at_rest(gp_world* w, const gp_fluid_material* m, const float* xyz, uint32_t n, float** squeezed) {
     const float* g = w->solver_host.gravity;
-    double gg = sqrt((double)g[0] * g[0] + (double)g[1] * g[1] + (double)g[2] * g[2]), top = -INFINITY, up;
-    float* rho;
+    double gg = sqrt((double)g[0] * g[0] + (double)g[1] * g[1] + (double)g[2] * g[2]), top = -INFINITY, bottom = INFINITY, up;
+    double a, height;
+    float *rho, *out;
     uint32_t i;
+    int c;
+    *squeezed = NULL;
     if (m->density_model != GP_DENSITY_CONTINUITY || !(gg > 0.0) || !isfinite(gg) || n == 0) return NULL;
     if (!(rho = (float*)gp__alloc(&w->desc.allocator, (size_t)n * sizeof(float)))) return NULL;
     for (i = 0; i < n; ++i) {
         up = gp__height_up(g, gg, xyz + 3 * i);
         if (up > top) top = up;
+        if (up < bottom) bottom = up;
     }
     top += 0.5 * m->spacing;
     for (i = 0; i < n; ++i) {
@@ -8966,39 +8979,16 @@ static float* gp__fluid_at_rest(gp_world* w, const gp_fluid_material* m, const f
         }
         rho[i] = (float)at_rest;
     }
-    return rho;
-}
-
-/* The positions of n fluid particles that gp__fluid_at_rest gave their column's densities, each
-   moved down along g to where that column at rest has it: the height h0 of a particle over the
-   column's floor (half a spacing under its lowest particle) becomes
-   h = ln((1 + a H) / (1 + a (H - h0))) / a, the integral of rho0 / rho over it, a = |g| / k, H the
-   column's height (its floor to half a spacing over its highest particle): the squeeze of its
-   own weight (0.44 mm at the top of 0.3 m of water at a stiffness of 1,000). The positions'
-   summation density is then the carried one, which sph_continuity's relaxation draws it towards
-   where a particle's kernel is whole: without the squeeze a block's column lost its pressure to
-   it and sank into its own compression (3.3% of the floor's pressure in 0.25 s). A new array,
-   NULL when no host memory is left (the lattice's own positions are used then). */
-static float* gp__fluid_squeeze(gp_world* w, const gp_fluid_material* m, const float* xyz, uint32_t n) {
-    const float* g = w->solver_host.gravity;
-    double gg = sqrt((double)g[0] * g[0] + (double)g[1] * g[1] + (double)g[2] * g[2]), top = -INFINITY, bottom = INFINITY, up;
-    double a = gg / m->stiffness, height;
-    float* out;
-    uint32_t i;
-    int c;
-    if (!(out = (float*)gp__alloc(&w->desc.allocator, (size_t)n * 3 * sizeof(float)))) return NULL;
-    for (i = 0; i < n; ++i) {
-        up = gp__height_up(g, gg, xyz + 3 * i);
-        if (up > top) top = up;
-        if (up < bottom) bottom = up;
-    }
-    height = top - bottom + m->spacing;
+    if (!(out = (float*)gp__alloc(&w->desc.allocator, (size_t)n * 3 * sizeof(float)))) return rho;
+    a = gg / m->stiffness;
+    height = top - bottom + 0.5 * m->spacing;
     for (i = 0; i < n; ++i) {
         double h0 = gp__height_up(g, gg, xyz + 3 * i) - bottom + 0.5 * m->spacing;
         double h = (log1p(a * height) - log1p(a * (height - h0))) / a;   /* log1p: exact for a faint gravity too */
         for (c = 0; c < 3; ++c) out[3 * i + c] = (float)((double)xyz[3 * i + c] + (h0 - h) * g[c] / gg);
     }
-    return out;
+    *squeezed = out;
+    return rho;
 }
 
 /* The default stiffness follows the scene's depth. A material whose stiffness was left at 0 takes
@@ -9048,8 +9038,7 @@ static gp_result gp__fluid_add(gp_world* w, uint32_t phase, const float* xyz, ui
         for (i = 0; i < 3 * n; ++i) velocities[i] = velocity[i % 3];
     }
     gp__fluid_stiffness_for(w, phase, xyz, n);
-    rho = gp__fluid_at_rest(w, &w->fluid.materials[phase], xyz, n);
-    squeezed = rho ? gp__fluid_squeeze(w, &w->fluid.materials[phase], xyz, n) : NULL;
+    rho = gp__fluid_at_rest(w, &w->fluid.materials[phase], xyz, n, &squeezed);
     memset(&d, 0, sizeof d);
     d.count = n;
     d.positions = squeezed ? squeezed : xyz;

@@ -430,6 +430,7 @@ static void sph_density(sph_work* w, sph_visit* v) {
     const cpu_sph_material* m = v->m;
     uint32_t i = v->i, c;
     double rho = 0.0, magnitude, rate = 0.0, rate_abs = 0.0, diffusion = 0.0, diffusion_abs = 0.0, moment[3] = {0.0, 0.0, 0.0};
+    double relax_abs = 0.0;   /* what the interior relaxation moved, in magnitude */
     uint32_t neighbors = 0;
     int mixed = 0;
     while (sph_visit_next(v)) {
@@ -474,11 +475,11 @@ static void sph_density(sph_work* w, sph_visit* v) {
             for (c = 0; c < 3; ++c) edge[c] = moment[c] - v->walls.a[c];
             if (!surface && !mixed && sph_length(edge) * m->smoothing_radius < 0.3) relax = fmin(0.01 * c0 * s->dt / m->smoothing_radius, 1.0);
             rho += relax * (magnitude - rho);
-            rate_abs += relax / s->dt * (magnitude + fabs(rho));
+            relax_abs = relax * (magnitude + fabs(rho));
             rho = isfinite(rho) ? fmax(rho, floor_density) : w->carried[i];
             if (surface) rho = fmin(rho, least);
         }
-        magnitude = w->carried[i] + s->dt * rate_abs;
+        magnitude = w->carried[i] + s->dt * rate_abs + relax_abs;
     }
     w->rho[i] = rho;
     w->p[i] = m->rest_pressure + m->stiffness * (rho - m->rest_density);

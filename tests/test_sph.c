@@ -935,6 +935,29 @@ static void test_sph_dam_break_energy(void) {
    0.5%" and "Interior relaxation"). Tested: the mean within 1.5% of rho0, which both earlier
    forms fail. (A tank 0.05 m wide and 2 s, as first written: 0.942 against 0.905, at twice the
    time.) */
+/* The positions' own density of a read-back state: the double-precision reference (tests/cpu_sph.c)
+   with material fm's summation model on st's positions and the given colliders. Free the result. */
+static cpu_sph_particle* sph_positions_density(const sph_state* st, const gp_fluid_material* fm, const gp_collider_desc* colliders,
+                                               uint32_t collider_count) {
+    gp_fluid_material summation = *fm;
+    cpu_sph_material m;
+    cpu_sph_scene scene;
+    cpu_sph_particle* out = (cpu_sph_particle*)sph_alloc((size_t)st->n * sizeof *out);
+    summation.density_model = GP_DENSITY_SUMMATION;
+    m = cpu_sph_material_make(&summation);
+    memset(&scene, 0, sizeof scene);
+    scene.count = st->n;
+    scene.position = st->position;
+    scene.velocity = st->velocity;
+    scene.info = st->info;
+    scene.materials = &m;
+    scene.material_count = 1;
+    scene.colliders = colliders;
+    scene.collider_count = collider_count;
+    cpu_sph_compute(&scene, out);
+    return out;
+}
+
 static void test_sph_dam_break_keeps_volume(void) {
     const float l0 = 0.01f, lo[3] = {0.0f, 0.0f, 0.0f}, hi[3] = {0.1f, 0.2f, 0.03f};
     gp_world_desc d;
@@ -942,8 +965,6 @@ static void test_sph_dam_break_keeps_volume(void) {
     gp_fluid_material fm;
     gp_collider_desc tank = sph_box(0.1f, 0.15f, 0.015f, 0.1f, 0.15f, 0.015f, 1);
     gp_collider handle;
-    cpu_sph_material m;
-    cpu_sph_scene scene;
     cpu_sph_particle* out;
     sph_state st;
     uint32_t n = 0, i, j, inner = 0;
@@ -958,19 +979,7 @@ static void test_sph_dam_break_keeps_volume(void) {
     fixture_run(w, 90);
     st = sph_read(w, 1);
     CHECK(gp_fluid_material_get(w, 0, &fm) == GP_OK);
-    fm.density_model = GP_DENSITY_SUMMATION;   /* the positions' own density */
-    m = cpu_sph_material_make(&fm);
-    memset(&scene, 0, sizeof scene);
-    scene.count = st.n;
-    scene.position = st.position;
-    scene.velocity = st.velocity;
-    scene.info = st.info;
-    scene.materials = &m;
-    scene.material_count = 1;
-    scene.colliders = &tank;
-    scene.collider_count = 1;
-    out = (cpu_sph_particle*)sph_alloc((size_t)st.n * sizeof *out);
-    cpu_sph_compute(&scene, out);
+    out = sph_positions_density(&st, &fm, &tank, 1);
     for (i = 0; i < st.n; ++i) {   /* the highest particle of i's column, within a spacing across */
         double top = st.position[i].y;
         for (j = 0; j < st.n; ++j)
@@ -2006,27 +2015,12 @@ static void test_sph_hydrostatic_water(void) {
    the simple cubic lattice begins to re-pack, as sph_hydrostatic_water says: 0.09 m/s at 0.5 s,
    either way.) */
 /* The mean, over a column's particles whose kernel lies wholly in the fluid (re from its walls and
-   its surface), of their carried density less their positions' summation density (the
-   double-precision reference, tests/cpu_sph.c, on the read-back positions), over rho0. */
+   its surface), of their carried density less their positions' summation density
+   (sph_positions_density), over rho0. */
 static double sph_block_density_gap(const sph_state* st, const gp_fluid_material* fm, const sph_setup* s, float l0) {
-    gp_fluid_material summation = *fm;
-    cpu_sph_material m;
-    cpu_sph_scene scene;
-    cpu_sph_particle* out = (cpu_sph_particle*)sph_alloc((size_t)st->n * sizeof *out);
+    cpu_sph_particle* out = sph_positions_density(st, fm, s->colliders, s->collider_count);
     double gap = 0.0, top = -INFINITY;
     uint32_t k, in = 0;
-    summation.density_model = GP_DENSITY_SUMMATION;
-    m = cpu_sph_material_make(&summation);
-    memset(&scene, 0, sizeof scene);
-    scene.count = st->n;
-    scene.position = st->position;
-    scene.velocity = st->velocity;
-    scene.info = st->info;
-    scene.materials = &m;
-    scene.material_count = 1;
-    scene.colliders = s->colliders;
-    scene.collider_count = s->collider_count;
-    cpu_sph_compute(&scene, out);
     for (k = 0; k < st->n; ++k) top = fmax(top, st->position[k].y + 0.5 * l0);
     for (k = 0; k < st->n; ++k) {
         const gp_particle_position* p = &st->position[k];
