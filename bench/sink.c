@@ -36,6 +36,9 @@
      --below B                       the body's centre B under the fluid's surface (0.1 m)
      --settle N                      the fluid runs N frames alone first, the body's place filled;
                                      then the fluid within the body's shape makes way for it
+     --tilt DEG                      no body: after --settle frames gravity turns by DEG about z,
+                                     and the fluid's surface slope against the new level is printed
+                                     (sink_tilt: does a pool level again?)
    The body's centre is a point of the fluid's lattice and the lattice leaves out the points
    within the body: with the body's particles at the fluid's spacing they take exactly those
    places (sink_inside).
@@ -105,7 +108,7 @@
 
 typedef struct sink_setup {
     gp_fluid_preset preset;
-    float spacing, size, density, voxel, width, height, rest_pressure, reach, stiffness, viscosity, below, diffusion;
+    float spacing, size, density, voxel, width, height, rest_pressure, reach, stiffness, viscosity, below, diffusion, tilt;
     int box, blob, frames, summation, settle, cylinder, inset;
 } sink_setup;
 
@@ -124,7 +127,7 @@ static int sink_args(int argc, char** argv, sink_setup* s) {
     int i;
     s->preset = GP_FLUID_WATER; s->spacing = 0.01f; s->size = 0.025f; s->density = 1200.0f; s->voxel = 0.0f;
     s->width = 0.12f; s->height = 0.3f; s->box = 0; s->blob = 0; s->frames = 12; s->rest_pressure = -1.0f; s->reach = 0.0f; s->summation = 0;
-    s->stiffness = 0.0f; s->settle = 0; s->viscosity = 0.0f; s->below = 0.1f; s->cylinder = 0; s->inset = 0; s->diffusion = 0.0f;
+    s->stiffness = 0.0f; s->settle = 0; s->viscosity = 0.0f; s->below = 0.1f; s->cylinder = 0; s->inset = 0; s->diffusion = 0.0f; s->tilt = 0.0f;
     for (i = 1; i + 1 < argc; i += 2) {
         const char *key = argv[i], *value = argv[i + 1];
         if (strcmp(key, "--preset") == 0)
@@ -147,6 +150,7 @@ static int sink_args(int argc, char** argv, sink_setup* s) {
         else if (strcmp(key, "--tank") == 0 && (strcmp(value, "box") == 0 || strcmp(value, "cylinder") == 0))
             s->cylinder = strcmp(value, "cylinder") == 0;
         else if (strcmp(key, "--settle") == 0) s->settle = atoi(value);
+        else if (strcmp(key, "--tilt") == 0) s->tilt = (float)atof(value);
         else if (strcmp(key, "--fill") == 0 && (strcmp(value, "area") == 0 || strcmp(value, "inset") == 0))
             s->inset = strcmp(value, "inset") == 0;
         else if (strcmp(key, "--model") == 0 && (strcmp(value, "summation") == 0 || strcmp(value, "continuity") == 0))
@@ -154,8 +158,11 @@ static int sink_args(int argc, char** argv, sink_setup* s) {
         else return 0;
     }
     if (s->voxel <= 0.0f) s->voxel = s->spacing;
-    return i == argc && s->spacing > 0.0f && s->size > 0.0f && s->density > 0.0f && s->width > 2.0f * s->size &&
-           s->height > 0.25f && s->frames > 0 && s->stiffness >= 0.0f && s->viscosity >= 0.0f && s->below > s->size && s->below < s->height - 0.05f && s->settle >= 0 && !(s->settle && s->blob);
+    if (i != argc || s->spacing <= 0.0f || s->frames <= 0 || s->stiffness < 0.0f || s->viscosity < 0.0f || s->settle < 0) return 0;
+    if (s->tilt != 0.0f)   /* a pool: fluid to height - 0.05 m, no body */
+        return fabsf(s->tilt) < 45.0f && !s->blob && s->height > 0.05f + s->spacing && s->width > 4.0f * s->spacing;
+    return s->size > 0.0f && s->density > 0.0f && s->width > 2.0f * s->size && s->height > 0.25f && !(s->settle && s->blob) &&
+           s->below > s->size && s->below < s->height - 0.05f;
 }
 
 /* Whether a lattice point at p lies within the body at c. The body's centre is a point of the
@@ -249,6 +256,52 @@ static int sink_settle(gp_world* w, const sink_setup* s, const float at[3], gp_p
     return gp_particles_remove(w, gone, count) == GP_OK;
 }
 
+/* --tilt DEG: no body. The fluid runs --settle frames, then gravity turns by DEG about the z axis
+   (as a tank tipped by -DEG), and each frame prints the surface's slope against the new level: a
+   line fitted to the highest particle of each column of the lattice along x (all of z), the
+   columns within a smoothing radius of the walls left out. A fluid levels again (a syrup of
+   0.01 m^2/s 0.1 m deep within about 0.05 s by lubrication theory, water as a seiche about the new
+   level); one whose particles hold their arrangement keeps part of its old surface. Printed as
+   the part kept: 0 level, 1 not moved. x: room for the store's particles. */
+static int sink_tilt(gp_world* w, const sink_setup* s, float reach, gp_particle_position* x) {
+    static double top[SINK_MAX];
+    const double angle = s->tilt * 3.14159265358979 / 180.0;
+    const float g[3] = {(float)(9.81 * sin(angle)), (float)(-9.81 * cos(angle)), 0.0f};
+    int columns = (int)(s->width / s->spacing + 0.5f), skip = (int)ceilf(reach / s->spacing), frame, c, lates = 0;
+    double late = 0.0;
+    for (frame = 0; frame < s->settle; ++frame)
+        if (!sink_frame(w)) return 1;
+    if (gp_gravity_set(w, g) != GP_OK) return 1;
+    printf("sink: gravity turned by %.2f degrees after %d frames; %d columns fitted\n", s->tilt, s->settle, columns - 2 * skip);
+    for (frame = 1; frame <= s->frames; ++frame) {
+        double sx = 0.0, sy = 0.0, sxx = 0.0, sxy = 0.0, slope, kept;
+        uint32_t n, q;
+        int used = 0;
+        if (!sink_frame(w)) return 1;
+        n = gp_particle_count(w);
+        if (gp_particles_read(w, GP_ATTRIBUTE_POSITION, 0, n, x) != GP_OK) return 1;
+        for (c = 0; c < columns; ++c) top[c] = -1e30;
+        for (q = 0; q < n; ++q) {   /* the height along the new gravity, over the plane of the new level through 0 */
+            double up = x[q].y * cos(angle) - x[q].x * sin(angle);
+            c = (int)floorf(x[q].x / s->spacing);
+            if (c >= 0 && c < columns && up > top[c]) top[c] = up;
+        }
+        for (c = skip; c < columns - skip; ++c) {
+            double along = (c + 0.5) * s->spacing;
+            if (top[c] < -1e29) continue;
+            sx += along; sy += top[c]; sxx += along * along; sxy += along * top[c]; ++used;
+        }
+        slope = used > 1 ? (used * sxy - sx * sy) / (used * sxx - sx * sx) : 0.0;
+        kept = slope / -sin(angle);
+        printf("t %.3f s after the turn: surface slope %+.5f against the new level, %+.3f of the old surface kept\n", frame / 60.0,
+               slope, kept);
+        if (2 * frame > s->frames) { late += kept; ++lates; }
+    }
+    printf("the old surface's part kept over the last half of the frames: %+.3f (0: level again; 1: not moved)\n", late / (lates ? lates : 1));
+    gp_world_destroy(w);
+    return 0;
+}
+
 int main(int argc, char** argv) {
     static float xyz[3 * SINK_MAX], heavy[3 * SINK_MAX];
     static gp_particle_position x[SINK_MAX], a[SINK_MAX];
@@ -278,7 +331,7 @@ int main(int argc, char** argv) {
         fprintf(stderr, "usage: %s [--preset water|oil|honey|lava] [--spacing L] [--shape ball|box] [--size R] [--density D]\n"
                         "       [--voxel V] [--width W] [--height H] [--frames N] [--rest-pressure P] [--reach K]\n"
                         "       [--model summation|continuity] [--stiffness K] [--viscosity NU] [--settle N]\n"
-                        "       [--tank box|cylinder] [--fill area|inset] [--below B] [--diffusion D]\n", argv[0]);
+                        "       [--tank box|cylinder] [--fill area|inset] [--below B] [--diffusion D] [--tilt DEG]\n", argv[0]);
         return 2;
     }
     depth = s.height - 0.05f;
@@ -318,7 +371,7 @@ int main(int argc, char** argv) {
                     float r = 0.5f * s.width, dx = p[0] - r, dz = p[2] - r, dy = p[1] < r ? p[1] - r : 0.0f;
                     if (sqrtf(dx * dx + dy * dy + dz * dz) > r - (s.inset ? 0.5f * s.spacing : 0.0f)) continue;
                 }
-                if (!s.settle && sink_inside(&s, p, at)) {
+                if (!s.settle && s.tilt == 0.0f && sink_inside(&s, p, at)) {
                     if (s.blob) memcpy(heavy + 3 * blob_count++, p, sizeof p);
                     continue;
                 }
@@ -329,6 +382,7 @@ int main(int argc, char** argv) {
     fluid.positions = xyz;
     fluid.kind = GP_KIND_FLUID;
     if (gp_particles_add(w, &fluid, NULL) != GP_OK) return 1;
+    if (s.tilt != 0.0f) return sink_tilt(w, &s, m.smoothing_radius > 0.0f ? m.smoothing_radius : 2.0f * s.spacing, x);
     if (s.blob) return sink_blob(w, &s, &m, heavy, blob_count, n);
     if (s.settle && !sink_settle(w, &s, at, x, info)) return 1;
     memset(&g, 0, sizeof g);
