@@ -592,8 +592,10 @@ typedef struct gp_fluid_material {
     float smoothing_radius;  /* r_e of the kernels, metres; default 2 * spacing, at most the cell size.
                                 At 2 spacings the particles hold their lattice against slow flow:
                                 a body a few tenths denser than the fluid sinks far too slowly (a
-                                ball of 1.2 times water's density at 0.02-0.03 m/s). At 3 it sinks
-                                (0.15 m/s), at about 3.4 times the neighbours, but a splash there
+                                ball of 1.2 times water's density at 0.02-0.03 m/s), and a pool
+                                tipped by 3 degrees keeps about a quarter of its old slope (a yield
+                                stress of about 10 Pa). At 3 both go (the ball 0.15 m/s, the pool
+                                level in 0.3 s), at about 3.4 times the neighbours, but a splash there
                                 gains energy and the fluid presses into bodies (issue 10, open;
                                 bench/RESULTS.md) */
     float rest_density;      /* rho_0, kg/m^3; default 1000 */
