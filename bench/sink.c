@@ -188,6 +188,14 @@ static int sink_frame(gp_world* w) {
     return gp_world_step(w, &step) == GP_OK;
 }
 
+/* --settle's frames: the fluid alone before the body goes in or the gravity turns. */
+static int sink_settle_frames(gp_world* w, const sink_setup* s) {
+    int frame;
+    for (frame = 0; frame < s->settle; ++frame)
+        if (!sink_frame(w)) return 0;
+    return 1;
+}
+
 /* --shape blob: a cube of a second fluid phase, the first's material at the body's density, let go
    in the first; its centre's height and mean vertical velocity, frame by frame. */
 static int sink_blob(gp_world* w, const sink_setup* s, gp_fluid_material* m, const float* heavy, uint32_t count, uint32_t water) {
@@ -241,9 +249,7 @@ static double sink_stokes(const sink_setup* s, const gp_fluid_material* m, uint3
 static int sink_settle(gp_world* w, const sink_setup* s, const float at[3], gp_particle_position* x, gp_particle_info* info) {
     static uint32_t gone[SINK_MAX];
     uint32_t n, q, count = 0;
-    int frame;
-    for (frame = 0; frame < s->settle; ++frame)
-        if (!sink_frame(w)) return 0;
+    if (!sink_settle_frames(w, s)) return 0;
     n = gp_particle_count(w);
     if (gp_particles_read(w, GP_ATTRIBUTE_POSITION, 0, n, x) != GP_OK || gp_particles_read(w, GP_ATTRIBUTE_INFO, 0, n, info) != GP_OK)
         return 0;
@@ -269,9 +275,7 @@ static int sink_tilt(gp_world* w, const sink_setup* s, float reach, gp_particle_
     const float g[3] = {(float)(9.81 * sin(angle)), (float)(-9.81 * cos(angle)), 0.0f};
     int columns = (int)(s->width / s->spacing + 0.5f), skip = (int)ceilf(reach / s->spacing), frame, c, lates = 0;
     double late = 0.0;
-    for (frame = 0; frame < s->settle; ++frame)
-        if (!sink_frame(w)) return 1;
-    if (gp_gravity_set(w, g) != GP_OK) return 1;
+    if (!sink_settle_frames(w, s) || gp_gravity_set(w, g) != GP_OK) return 1;
     printf("sink: gravity turned by %.2f degrees after %d frames; %d columns fitted\n", s->tilt, s->settle, columns - 2 * skip);
     for (frame = 1; frame <= s->frames; ++frame) {
         double sx = 0.0, sy = 0.0, sxx = 0.0, sxy = 0.0, slope, kept;
