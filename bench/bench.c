@@ -858,6 +858,7 @@ static void sph_cpu(gp_world* world, const gp_collider_desc* walls, float h, sph
     row->error = row->neighbors = 0.0;
     for (k = 0; k < n; ++k) {
         double da[3], e;
+        if (out[k].ambiguous) continue;   /* a threshold within float rounding (cpu_sph.h; the summation model has none) */
         da[0] = acceleration[k].x - out[k].acceleration[0];
         da[1] = acceleration[k].y - out[k].acceleration[1];
         da[2] = acceleration[k].z - out[k].acceleration[2];

@@ -288,6 +288,7 @@ typedef struct sph_work {
     double *rho, *p, *pabs, *wall, *normal;   /* wall: D(x); normal: 3 per particle */
     double* carried;                   /* the continuity model's carried density (its rest density when unset) */
     double* solid;                     /* 0 for fluid; a rigid particle's radius, minus a grain's */
+    uint8_t* ambiguous;                /* cpu_sph_particle.ambiguous's 1: its own threshold; a solid: one of its fluid's */
     /* the grid (cpu_sph_compute_grid); NULL grid: every particle is a candidate of every other */
     const cpu_grid* grid;
     uint32_t* cell_start;
@@ -431,6 +432,7 @@ static void sph_density(sph_work* w, sph_visit* v) {
     uint32_t i = v->i, c;
     double rho = 0.0, magnitude, rate = 0.0, rate_abs = 0.0, diffusion = 0.0, diffusion_abs = 0.0, moment[3] = {0.0, 0.0, 0.0};
     double relax_abs = 0.0;   /* what the interior relaxation moved, in magnitude */
+    double moment_abs = 0.0;  /* the first moment's terms, in magnitude */
     uint32_t neighbors = 0;
     int mixed = 0;
     while (sph_visit_next(v)) {
@@ -444,6 +446,7 @@ static void sph_density(sph_work* w, sph_visit* v) {
         if (j == i || r2 == 0.0 || m->density_model != GP_DENSITY_CONTINUITY) continue;
         K2 = sph_spiky_over_r(m, sqrt(r2));   /* grad_i W = -K2 d: towards j */
         for (c = 0; c < 3; ++c) { grad[c] = -K2 * d[c]; dv[c] = v->vi[c] - vj[c]; moment[c] += mj / m->rest_density * grad[c]; }
+        moment_abs += mj / m->rest_density * K2 * sqrt(r2);
         mixed |= w->solid[j] == 0.0 && w->material[j] != m;   /* a fluid of another material */
         mj *= w->solid[j] != 0.0 ? 2.0 : 1.0;   /* a solid closes as the particle's mirror (gp_coupling.glsl) */
         rate += mj * sph_dot(dv, grad);
@@ -474,6 +477,10 @@ static void sph_density(sph_work* w, sph_visit* v) {
             double relax = 0.0, edge[3];
             for (c = 0; c < 3; ++c) edge[c] = moment[c] - v->walls.a[c];
             if (!surface && !mixed && sph_length(edge) * m->smoothing_radius < 0.3) relax = fmin(0.01 * c0 * s->dt / m->smoothing_radius, 1.0);
+            /* within rounding of either threshold a float GPU may decide the other way */
+            w->ambiguous[i] = (!m->allow_tension && fabs(magnitude - 0.75 * m->rest_density) <= CPU_SPH_AMBIGUOUS * magnitude) ||
+                              (!surface && !mixed && fabs(sph_length(edge) - 0.3 / m->smoothing_radius) <=
+                                                      CPU_SPH_AMBIGUOUS * (moment_abs + v->walls.a_abs));
             rho += relax * (magnitude - rho);
             relax_abs = relax * (magnitude + fabs(rho));
             rho = isfinite(rho) ? fmax(rho, floor_density) : w->carried[i];
@@ -491,6 +498,7 @@ static void sph_density(sph_work* w, sph_visit* v) {
     v->out->pressure_abs = w->pabs[i];
     v->out->boundary = w->wall[i];
     v->out->neighbors = neighbors;
+    v->out->ambiguous = w->ambiguous[i];
 }
 
 /* Gravity and the user's forces at x: adds to a, returns the sum of their magnitudes. */
@@ -538,6 +546,7 @@ static void sph_force(sph_work* w, sph_visit* v) {
         const double *d = v->d, *vj = v->vj;
         double len, grad, lap, pc, vc, dv[3], closing, pseudo, h = 0.5 * v->K.re;
         if (j == i) continue;
+        if (w->ambiguous[j]) v->out->ambiguous |= 2u;
         len = sqrt(v->r2);
         grad = v->K.spiky * (v->K.re - len) * (v->K.re - len);   /* |gradW| */
         lap = v->K.visc * (v->K.re - len);
@@ -621,6 +630,7 @@ static void sph_solid_pressure_pass(sph_work* w) {
                 weight = K.poly6 * q * q * q;
                 sum += weight * (w->p[j] + w->rho[j] * sph_dot(w->scene->gravity, d));
                 weights += weight;
+                w->ambiguous[b] |= w->ambiguous[j];
             }
         w->p[b] = weights > 0.0 ? fmax(sum / weights, 0.0) : 0.0;
     }
@@ -649,6 +659,7 @@ static void sph_solid_pass(sph_work* w, cpu_sph_particle* out) {
                 for (c = 0; c < 3; ++c) d[c] = w->x[3 * (size_t)j + c] - w->x[3 * (size_t)b + c];
                 len = sph_length(d);
                 if (len == 0.0 || !(len * len < K.re2)) continue;
+                if (w->ambiguous[j] || w->ambiguous[b]) o->ambiguous |= 2u;
                 sph_coupling_terms(m, &K, d, len, w->v + 3 * (size_t)j, w->p[j], w->v + 3 * (size_t)b, w->p[b],
                                    sph_solid_mass(m, w->solid[b]), terms);
                 mu = m->viscosity * m->rest_density;
@@ -793,6 +804,7 @@ static void sph_compute(const cpu_sph_scene* s, cpu_sph_particle* out, int use_g
     w.normal = (double*)malloc((size_t)nf * 24 + 24);
     w.carried = (double*)malloc((size_t)nf * 8 + 8);
     w.solid = (double*)malloc((size_t)nf * 8 + 8);
+    w.ambiguous = (uint8_t*)calloc((size_t)nf + 1, 1);
     w.cell = use_grid ? (int32_t*)malloc((size_t)nf * 12 + 12) : NULL;
     for (k = 0; k < nf; ++k) {
         uint32_t from = fluid[order ? order[k] : k];
@@ -816,6 +828,7 @@ static void sph_compute(const cpu_sph_scene* s, cpu_sph_particle* out, int use_g
     sph_drag_pass(&w, out, max_re);
     free(fluid); free(order); free(w.slot); free(w.cell_start); free(w.x); free(w.v); free(w.m); free((void*)w.material);
     free(w.rho); free(w.p); free(w.pabs); free(w.wall); free(w.normal); free(w.cell); free(w.carried); free(w.solid);
+    free(w.ambiguous);
 }
 
 void cpu_sph_compute(const cpu_sph_scene* scene, cpu_sph_particle* out) { sph_compute(scene, out, 0); }

@@ -106,7 +106,17 @@ typedef struct cpu_sph_particle {
        rho + |g| + sum of |force|: the scale of the acceleration's rounding. */
     double density_abs, pressure_abs, pressure_force_abs, viscosity_force_abs, acceleration_abs;
     uint32_t neighbors;        /* fluid and solid particles within re, itself included */
+    uint32_t ambiguous;        /* where a float GPU may decide one of the continuity model's
+                                  thresholds the other way (cpu_sph.c, sph_density): 1 its own, the
+                                  free-surface test at 0.75 rho0 or the relaxation's first moment
+                                  at 0.3 / re, within CPU_SPH_AMBIGUOUS of its terms' magnitude;
+                                  2 a neighbour's (its pressure, or a solid's pressure taken from
+                                  it, enters this one's force); 0 otherwise */
 } cpu_sph_particle;
+
+/* How near a threshold, relative to its terms' magnitude, the reference calls a decision
+   ambiguous: a float sum of a few dozen positive terms is good to a few 1e-6 of them. */
+#define CPU_SPH_AMBIGUOUS 1e-5
 
 /* Density, pressure and acceleration of every particle: every pair tried, O(n^2). Grains and rigid
    particles (kinds GRANULAR, RIGID) are the fluid's boundary particles (gpuparticle.h's

@@ -130,13 +130,16 @@ static gp_collider_desc sph_box(float cx, float cy, float cz, float hx, float hy
 /* ---- comparison ------------------------------------------------------------------------------ */
 
 /* The largest |gpu - cpu| / magnitude over the fluid particles with finite positions. */
-typedef struct sph_error { double density, pressure, acceleration; uint32_t compared; } sph_error;
+typedef struct sph_error { double density, pressure, acceleration; uint32_t compared, set_aside; } sph_error;
 
 static double sph_ratio(double error, double magnitude) { return magnitude > 0.0 ? error / magnitude : error > 0.0 ? INFINITY : 0.0; }
 
 /* Compares slot by slot: gpu holds the world's DENSITY, PRESSURE and ACCELERATION, ref the
    reference's result for the same slots. Density and pressure against their magnitudes
-   (density_abs, pressure_abs), acceleration as a vector against acceleration_abs. */
+   (density_abs, pressure_abs), acceleration as a vector against acceleration_abs. A particle
+   whose result rests on a threshold that float rounding may decide the other way on a GPU
+   (cpu_sph_particle.ambiguous: its own free-surface or relaxation test, or a neighbour's) is set
+   aside, and at most a tenth of them may be. */
 static sph_error sph_compare(const sph_state* gpu, const cpu_sph_particle* ref, const char* what) {
     sph_error e;
     uint32_t k, bad = 0;
@@ -145,6 +148,7 @@ static sph_error sph_compare(const sph_state* gpu, const cpu_sph_particle* ref, 
         const cpu_sph_particle* r = ref + k;
         double d, p, a, da[3];
         if ((gpu->info[k].kind & 0xffu) != GP_KIND_FLUID || !cpu_finite3(&gpu->position[k].x)) continue;
+        if (r->ambiguous) { ++e.set_aside; continue; }
         da[0] = gpu->acceleration[k].x - r->acceleration[0];
         da[1] = gpu->acceleration[k].y - r->acceleration[1];
         da[2] = gpu->acceleration[k].z - r->acceleration[2];
@@ -165,9 +169,11 @@ static sph_error sph_compare(const sph_state* gpu, const cpu_sph_particle* ref, 
     CHECKF(bad == 0, "%s: %u of %u fluid particles differ from the reference by more than %g of their terms' magnitude "
            "(largest: density %.3g, pressure %.3g, acceleration %.3g)", what, bad, e.compared, SPH_TOLERANCE, e.density,
            e.pressure, e.acceleration);
+    CHECKF(e.set_aside <= e.compared / 10, "%s: %u fluid particles set aside as within rounding of a threshold, %u compared",
+           what, e.set_aside, e.compared);
     if (getenv("GP_TEST_VERBOSE"))
-        fprintf(stderr, "    %s: %u compared, largest relative errors: density %.2e, pressure %.2e, acceleration %.2e\n", what,
-                e.compared, e.density, e.pressure, e.acceleration);
+        fprintf(stderr, "    %s: %u compared (%u set aside), largest relative errors: density %.2e, pressure %.2e, acceleration %.2e\n",
+                what, e.compared, e.set_aside, e.density, e.pressure, e.acceleration);
     return e;
 }
 
@@ -565,6 +571,19 @@ static sph_error sph_compute_case(int config, uint32_t n, uint64_t seed) {
     return e;
 }
 
+/* One gp_fluid_compute of w's particles as they stand (a substep of SPH_COMPUTE_DT), read into
+   *st, and the double reference's result for the same slots (free it). */
+static cpu_sph_particle* sph_compute_with_reference(gp_world* w, sph_setup* s, sph_state* st) {
+    cpu_sph_particle* ref;
+    cpu_sph_scene scene;
+    CHECK(gp_fluid_compute(w, SPH_COMPUTE_DT) == GP_OK);
+    *st = sph_read(w, 1);
+    ref = (cpu_sph_particle*)sph_alloc((size_t)st->n * sizeof *ref);
+    scene = sph_scene(st, s, (double)SPH_COMPUTE_DT);
+    cpu_sph_compute(&scene, ref);
+    return ref;
+}
+
 /* Monaghan's artificial viscosity, where it dominates: a block on the lattice (pressure 0, tension
    clamped) with random velocities of 1 m/s, two materials of different alpha and sound, no
    gravity, no walls. The GPU's accelerations match the double reference; the pair terms are
@@ -580,7 +599,6 @@ static void sph_av_run(float alpha0, float alpha1, sph_state* out, cpu_sph_parti
     gp_particle_position* lattice = sph_lattice(8, 8, 8, 0.5 * SPH_CELL, corner);
     float xyz[3 * 512], vel[3 * 512];
     uint64_t state = 5;
-    cpu_sph_scene scene;
     uint32_t k, batch;
     memset(&d, 0, sizeof d);
     memset(&s, 0, sizeof s);
@@ -612,11 +630,7 @@ static void sph_av_run(float alpha0, float alpha1, sph_state* out, cpu_sph_parti
         pd.mass = m.mass;
         CHECK(gp_particles_add(w, &pd, NULL) == GP_OK);
     }
-    CHECK(gp_fluid_compute(w, SPH_COMPUTE_DT) == GP_OK);
-    *out = sph_read(w, 1);
-    *ref = (cpu_sph_particle*)sph_alloc((size_t)out->n * sizeof **ref);
-    scene = sph_scene(out, &s, (double)SPH_COMPUTE_DT);
-    cpu_sph_compute(&scene, *ref);
+    *ref = sph_compute_with_reference(w, &s, out);
     m.artificial_viscosity = 1.5f;
     CHECK(gp_fluid_material_set(w, 2, &m) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_ARGUMENT_OUT_OF_RANGE));
     m.artificial_viscosity = NAN;
@@ -670,6 +684,75 @@ static void test_sph_artificial_viscosity(void) {
     sph_state_free(&on); sph_state_free(&off);
 }
 
+/* A particle on a threshold (cpu_sph_particle.ambiguous): the continuity model counts a particle
+   as free surface when the summation density of the positions around it is under 0.75 rho0, and
+   a float GPU and the double reference may decide a particle within rounding of that either way
+   (bench/RESULTS.md, the H100's run: DEM's contacts had the same kind). An 8 x 8 x 8 block on the
+   lattice with random velocities of up to 1 m/s, no gravity, no walls, the particle at the middle
+   of one face moved a tenth of a spacing out (so that it alone fills its kernel so much: 0.79 of
+   rho0 at the material's own), the rest density chosen so that it sits exactly on 0.75 rho0 (the
+   float of it): the reference marks it (1) and
+   its neighbours (2, they take its pressure), the comparison sets them aside and finds every
+   other particle within 1e-4, and a particle not on a threshold is not marked. */
+static void test_sph_reference_threshold_set_aside(void) {
+    const double corner[3] = {0.0, 0.0, 0.0};
+    gp_particle_position* lattice = sph_lattice(8, 8, 8, 0.5 * SPH_CELL, corner);
+    gp_fluid_material m = sph_default_material();
+    gp_world_desc d;
+    gp_world* w;
+    gp_particles_desc pd;
+    sph_setup s;
+    sph_state st;
+    cpu_sph_particle* ref;
+    float xyz[3 * 512], vel[3 * 512];
+    uint64_t state = 11;
+    const uint32_t face = 0 + 8 * 4 + 64 * 4;   /* (0, 4, 4): the middle of the face x = 0 */
+    uint32_t k, marked = 0, touched = 0, slot = UINT32_MAX;
+    double summation = 0.0, mass;
+    sph_error e;
+    memset(&d, 0, sizeof d);
+    memset(&s, 0, sizeof s);
+    d.max_particles = 512;
+    d.grid.cell_size = SPH_CELL;
+    if (!(w = fixture_world(&d))) { free(lattice); return; }
+    m.density_model = GP_DENSITY_CONTINUITY;
+    CHECK(gp_fluid_material_set(w, 0, &m) == GP_OK && gp_fluid_material_get(w, 0, &m) == GP_OK);
+    mass = m.mass;
+    lattice[face].x -= (float)(0.05 * SPH_CELL);   /* a tenth of a spacing out: no other particle fills as much */
+    for (k = 0; k < 512; ++k) {
+        double dx = lattice[k].x - lattice[face].x, dy = lattice[k].y - lattice[face].y, dz = lattice[k].z - lattice[face].z;
+        summation += mass * cpu_sph_w(sqrt(dx * dx + dy * dy + dz * dz), m.smoothing_radius);
+        xyz[3 * k] = lattice[k].x; xyz[3 * k + 1] = lattice[k].y; xyz[3 * k + 2] = lattice[k].z;
+        vel[3 * k] = (float)(2.0 * sph_unit(&state) - 1.0); vel[3 * k + 1] = (float)(2.0 * sph_unit(&state) - 1.0);
+        vel[3 * k + 2] = (float)(2.0 * sph_unit(&state) - 1.0);
+    }
+    CHECKF(summation > 0.75 * m.rest_density && summation < 0.85 * m.rest_density, "the face's particle fills %.3f of its kernel",
+           summation / m.rest_density);
+    m.rest_density = (float)(summation / 0.75);   /* its own particles keep their mass: the face's particle on 0.75 rho0 */
+    CHECK(gp_fluid_material_set(w, 0, &m) == GP_OK);
+    s.gravity[1] = 1e-30f;   /* none, to float rounding (a zero gravity means the default) */
+    sph_apply(w, &s);
+    memset(&pd, 0, sizeof pd);
+    pd.count = 512; pd.positions = xyz; pd.velocities = vel; pd.kind = GP_KIND_FLUID; pd.radius = 0.01f; pd.mass = (float)mass;
+    CHECK(gp_particles_add(w, &pd, NULL) == GP_OK);
+    ref = sph_compute_with_reference(w, &s, &st);
+    for (k = 0; k < st.n; ++k) {
+        if (st.info[k].id == face) slot = k;
+        marked += (ref[k].ambiguous & 1u) != 0;
+        touched += ref[k].ambiguous == 2u;
+    }
+    CHECKF(slot < st.n && ref[slot].ambiguous == 1u && marked == 1 && touched >= 10,
+           "the face's particle on the free-surface threshold: marked %u (1 due), %u particles marked, %u neighbours marked",
+           slot < st.n ? ref[slot].ambiguous : 99u, marked, touched);
+    e = sph_compare(&st, ref, "a particle on the free-surface threshold");
+    CHECKF(e.set_aside == marked + touched && e.compared + e.set_aside == 512, "%u set aside of %u marked, %u compared", e.set_aside,
+           marked + touched, e.compared);
+    free(ref);
+    free(lattice);
+    sph_state_free(&st);
+    gp_world_destroy(w);
+}
+
 /* Fluid and solids (issue 10, gpuparticle.h section >>coupling): a jittered block of 512 fluid
    particles with random velocities, a rigid box of 64 particles beside it, moving and spinning,
    and three grains at its other side, as wide as the fluid's spacing (narrower than its smoothing
@@ -693,9 +776,8 @@ static void test_sph_coupling_matches_reference(void) {
     sph_setup setup;
     sph_state st;
     cpu_sph_particle* ref;
-    cpu_sph_scene scene;
     float xyz[3 * 512], vel[3 * 512], grains[9] = {-0.012f, 0.02f, 0.03f, -0.013f, 0.05f, 0.05f, -0.011f, 0.029f, 0.038f};
-    uint32_t k, solids = 0, bad = 0, dragged = 0;
+    uint32_t k, solids = 0, bad = 0, dragged = 0, set_aside = 0;
     double worst = 0.0;
     if (!w) return;
     memset(&setup, 0, sizeof setup);
@@ -726,17 +808,14 @@ static void test_sph_coupling_matches_reference(void) {
     memset(&pd, 0, sizeof pd);
     pd.count = 3; pd.positions = grains; pd.kind = GP_KIND_GRANULAR; pd.radius = 0.005f;
     CHECK(gp_particles_add(w, &pd, NULL) == GP_OK);
-    CHECK(gp_fluid_compute(w, SPH_COMPUTE_DT) == GP_OK);
-    st = sph_read(w, 1);
-    ref = (cpu_sph_particle*)sph_alloc((size_t)st.n * sizeof *ref);
-    scene = sph_scene(&st, &setup, (double)SPH_COMPUTE_DT);
-    cpu_sph_compute(&scene, ref);
+    ref = sph_compute_with_reference(w, &setup, &st);
     sph_compare(&st, ref, "fluid beside solids");
     for (k = 0; k < st.n; ++k) {
         uint32_t kind = st.info[k].kind & 0xffu, c;
         double a[3] = {ref[k].acceleration[0], ref[k].acceleration[1], ref[k].acceleration[2]}, e = 0.0;
         const float* got = &st.acceleration[k].x;
         if (kind != GP_KIND_GRANULAR && kind != GP_KIND_RIGID) continue;
+        if (ref[k].ambiguous) { ++set_aside; continue; }   /* a fluid neighbour's threshold within rounding (sph_compare) */
         if (kind == GP_KIND_GRANULAR) a[1] += setup.gravity[1];
         for (c = 0; c < 3; ++c) e += (got[c] - a[c]) * (got[c] - a[c]);
         e = sqrt(e) / (ref[k].acceleration_abs + (kind == GP_KIND_GRANULAR ? fabs(setup.gravity[1]) : 0.0) + 1e-30);   /* + g's rounding */
@@ -748,8 +827,8 @@ static void test_sph_coupling_matches_reference(void) {
         dragged += kind == GP_KIND_GRANULAR && ref[k].acceleration_abs > 0.0;
     }
     CHECKF(dragged == 3, "%u of the 3 grains feel the fluid's drag", dragged);
-    CHECKF(bad == 0 && solids >= 16, "%u of the solids' fluid forces differ from the reference (worst %.3g of the terms), %u solids "
-           "feel the fluid", bad, worst, solids);
+    CHECKF(bad == 0 && solids >= 16 && set_aside <= solids / 10, "%u of the solids' fluid forces differ from the reference (worst "
+           "%.3g of the terms), %u solids feel the fluid, %u set aside (a threshold within rounding)", bad, worst, solids, set_aside);
     free(ref);
     sph_state_free(&st);
     gp_world_destroy(w);
@@ -1325,6 +1404,7 @@ static void test_sph_step_matches_reference(void) {
             double reach = sqrt((double)x[k].x * x[k].x + (double)x[k].y * x[k].y + (double)x[k].z * x[k].z);
             double ex, ev, tx, tv, ea = 0.0;
             if (to == UINT32_MAX) { ++bad; continue; }
+            if (ref[k].ambiguous) continue;   /* a threshold within rounding (sph_compare); none in these scenes so far */
             ex = sqrt(pow(X->x - x[k].x, 2) + pow(X->y - x[k].y, 2) + pow(X->z - x[k].z, 2));
             ev = sqrt(pow(V->x - v[k].x, 2) + pow(V->y - v[k].y, 2) + pow(V->z - v[k].z, 2));
             tx = 1e-6 * (reach + speed * dt) + SPH_TOLERANCE * ref[k].acceleration_abs * dt * dt;
@@ -2443,6 +2523,7 @@ const gp_test_case sph_tests[] = {
     {"sph_compute_matches_reference", test_sph_compute_matches_reference},
     {"sph_empty_world", test_sph_empty_world},
     {"sph_artificial_viscosity", test_sph_artificial_viscosity},
+    {"sph_reference_threshold_set_aside", test_sph_reference_threshold_set_aside},
     {"sph_coupling_matches_reference", test_sph_coupling_matches_reference},
     {"sph_presets", test_sph_presets},
     {"sph_dam_break_energy", test_sph_dam_break_energy},
