@@ -1404,7 +1404,7 @@ static void test_sph_step_matches_reference(void) {
             double reach = sqrt((double)x[k].x * x[k].x + (double)x[k].y * x[k].y + (double)x[k].z * x[k].z);
             double ex, ev, tx, tv, ea = 0.0;
             if (to == UINT32_MAX) { ++bad; continue; }
-            if (ref[k].ambiguous) continue;   /* a threshold within rounding (sph_compare); none in these scenes so far */
+            if (ref[k].ambiguous) continue;   /* a threshold within rounding (sph_compare) */
             ex = sqrt(pow(X->x - x[k].x, 2) + pow(X->y - x[k].y, 2) + pow(X->z - x[k].z, 2));
             ev = sqrt(pow(V->x - v[k].x, 2) + pow(V->y - v[k].y, 2) + pow(V->z - v[k].z, 2));
             tx = 1e-6 * (reach + speed * dt) + SPH_TOLERANCE * ref[k].acceleration_abs * dt * dt;
