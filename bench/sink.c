@@ -38,7 +38,8 @@
                                      then the fluid within the body's shape makes way for it
      --tilt DEG                      no body: after --settle frames gravity turns by DEG about z,
                                      and the fluid's surface slope against the new level is printed
-                                     (sink_tilt: does a pool level again?)
+                                     (sink_tilt: does a pool level again?), at the end the pressure's
+                                     gradient along the new level against the surface's rho0 g s
    The body's centre is a point of the fluid's lattice and the lattice leaves out the points
    within the body: with the body's particles at the fluid's spacing they take exactly those
    places (sink_inside).
@@ -262,24 +263,56 @@ static int sink_settle(gp_world* w, const sink_setup* s, const float at[3], gp_p
     return gp_particles_remove(w, gone, count) == GP_OK;
 }
 
+/* The least-squares plane p = a + b u + c v through count samples (u, v, p): (a, b, c) into abc,
+   0 when they do not fix one. */
+static double sink_det3(double m[3][3]) {
+    return m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0]) +
+           m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]);
+}
+static int sink_fit_plane(const double (*sample)[3], uint32_t count, double abc[3]) {
+    double normal[3][3] = {{0.0}}, rhs[3] = {0.0}, det;
+    uint32_t k;
+    int r, c, col;
+    for (k = 0; k < count; ++k) {
+        const double f[3] = {1.0, sample[k][0], sample[k][1]};
+        for (r = 0; r < 3; ++r) {
+            rhs[r] += f[r] * sample[k][2];
+            for (c = 0; c < 3; ++c) normal[r][c] += f[r] * f[c];
+        }
+    }
+    if (!((det = sink_det3(normal)) != 0.0)) return 0;
+    for (col = 0; col < 3; ++col) {   /* Cramer's rule */
+        double m[3][3];
+        for (r = 0; r < 3; ++r)
+            for (c = 0; c < 3; ++c) m[r][c] = c == col ? rhs[r] : normal[r][c];
+        abc[col] = sink_det3(m) / det;
+    }
+    return 1;
+}
+
 /* --tilt DEG: no body. The fluid runs --settle frames, then gravity turns by DEG about the z axis
    (as a tank tipped by -DEG), and each frame prints the surface's slope against the new level: a
    line fitted to the highest particle of each column of the lattice along x (all of z), the
    columns within a smoothing radius of the walls left out. A fluid levels again (a syrup of
    0.01 m^2/s 0.1 m deep within about 0.05 s by lubrication theory, water as a seiche about the new
    level); one whose particles hold their arrangement keeps part of its old surface. Printed as
-   the part kept: 0 level, 1 not moved. x: room for the store's particles. */
-static int sink_tilt(gp_world* w, const sink_setup* s, float reach, gp_particle_position* x) {
-    static double top[SINK_MAX];
+   the part kept: 0 level, 1 not moved. At the end, the pressure of the particles more than 1.5
+   spacings under the surface and in the fitted columns, fitted as a plane in the tipped frame: its
+   gradient along the new level against rho0 g times the surface's slope (what a fluid pushed by
+   its tipped surface has) and 0 (a pressure that stands level: nothing drives the fluid). x: room
+   for the store's particles; rest_density: the fluid's rho0. */
+static int sink_tilt(gp_world* w, const sink_setup* s, float reach, float rest_density, gp_particle_position* x) {
+    static double top[SINK_MAX], sample[SINK_MAX][3];
+    static float pressure[SINK_MAX];
     const double angle = s->tilt * 3.14159265358979 / 180.0;
     const float g[3] = {(float)(9.81 * sin(angle)), (float)(-9.81 * cos(angle)), 0.0f};
     int columns = (int)(s->width / s->spacing + 0.5f), skip = (int)ceilf(reach / s->spacing), frame, c, lates = 0;
-    double late = 0.0;
+    double late = 0.0, slope = 0.0, level = 0.0, abc[3];
+    uint32_t n = 0, q, samples = 0;
     if (!sink_settle_frames(w, s) || gp_gravity_set(w, g) != GP_OK) return 1;
     printf("sink: gravity turned by %.2f degrees after %d frames; %d columns fitted\n", s->tilt, s->settle, columns - 2 * skip);
     for (frame = 1; frame <= s->frames; ++frame) {
-        double sx = 0.0, sy = 0.0, sxx = 0.0, sxy = 0.0, slope, kept;
-        uint32_t n, q;
+        double sx = 0.0, sy = 0.0, sxx = 0.0, sxy = 0.0, kept;
         int used = 0;
         if (!sink_frame(w)) return 1;
         n = gp_particle_count(w);
@@ -296,12 +329,25 @@ static int sink_tilt(gp_world* w, const sink_setup* s, float reach, gp_particle_
             sx += along; sy += top[c]; sxx += along * along; sxy += along * top[c]; ++used;
         }
         slope = used > 1 ? (used * sxy - sx * sy) / (used * sxx - sx * sx) : 0.0;
+        level = used ? sy / used : 0.0;
         kept = slope / -sin(angle);
         printf("t %.3f s after the turn: surface slope %+.5f against the new level, %+.3f of the old surface kept\n", frame / 60.0,
                slope, kept);
         if (2 * frame > s->frames) { late += kept; ++lates; }
     }
     printf("the old surface's part kept over the last half of the frames: %+.3f (0: level again; 1: not moved)\n", late / (lates ? lates : 1));
+    if (gp_particles_read(w, GP_ATTRIBUTE_PRESSURE, 0, n, pressure) != GP_OK) return 1;
+    for (q = 0; q < n; ++q) {   /* (along the new level, up along the new gravity, pressure) */
+        double up = x[q].y * cos(angle) - x[q].x * sin(angle), along = x[q].x * cos(angle) + x[q].y * sin(angle);
+        c = (int)floorf(x[q].x / s->spacing);
+        if (c < skip || c >= columns - skip || up > level - 1.5 * s->spacing) continue;
+        sample[samples][0] = along; sample[samples][1] = up; sample[samples][2] = pressure[q];
+        ++samples;
+    }
+    if (sink_fit_plane((const double (*)[3])sample, samples, abc))
+        printf("the pressure of %u particles under the surface, a plane in the tipped frame: %+.1f Pa/m along the new level "
+               "(%+.1f from the surface's slope, rho0 g s; 0 if it stands level), %+.1f Pa/m up (rho0 g %.1f)\n", samples, abc[1],
+               rest_density * 9.81 * slope, abc[2], rest_density * 9.81);
     gp_world_destroy(w);
     return 0;
 }
@@ -386,7 +432,11 @@ int main(int argc, char** argv) {
     fluid.positions = xyz;
     fluid.kind = GP_KIND_FLUID;
     if (gp_particles_add(w, &fluid, NULL) != GP_OK) return 1;
-    if (s.tilt != 0.0f) return sink_tilt(w, &s, m.smoothing_radius > 0.0f ? m.smoothing_radius : 2.0f * s.spacing, x);
+    if (s.tilt != 0.0f) {
+        gp_fluid_material resolved;
+        if (gp_fluid_material_get(w, 0, &resolved) != GP_OK) return 1;
+        return sink_tilt(w, &s, resolved.smoothing_radius, resolved.rest_density, x);
+    }
     if (s.blob) return sink_blob(w, &s, &m, heavy, blob_count, n);
     if (s.settle && !sink_settle(w, &s, at, x, info)) return 1;
     memset(&g, 0, sizeof g);
