@@ -6,8 +6,8 @@
 # build/gpu_bundle/, for a machine that has a GPU driver but no build tools (a lent GPU machine,
 # whose time is short: see the device tool's README). There, from the repository root:
 #     sh build/gpu_bundle/run.sh [tests|examples|long|bench|soak|sink|diag|all ...]
-# with $OUT naming a folder for the logs (default build/gpu_out). `all` is tests, bench, examples
-# and long, in that order (what the brief asks first comes first): on an H100 (2026-11-27) the
+# with $OUT naming a folder for the logs (default build/gpu_out). `all` is tests, bench, examples,
+# long and diag, in that order (what the brief asks first comes first): on an H100 (2026-11-27) the
 # tests took about 2 minutes in 8 processes sharing them, tests and examples together 5, the bench
 # 1.5; give `all` 9 minutes. The soak (SOAK_ARGS, default the 0.01 m spacing, every material) is
 # apart: it is long. For a lease of the device tool (one call, its output in $OUT there):
@@ -42,7 +42,9 @@ cat > "$bundle/run.sh" <<'RUN'
 #             ball of 1,200 in settled water, a tank 0.25 x 0.8 m, at smoothing radii 2, 2.5, 3;
 #             then in a syrup (nu 0.02) in a cylinder 0.2 m across for 5 s, against Stokes'
 #             speed, at 2 and 3, each beside a neutral ball)
-#   diag      gp_tests $DIAG_TESTS verbose, then bench $DIAG_BENCH (what a failure asks for)
+#   diag      gp_tests $DIAG_TESTS verbose (default: the checks that have shown or may show a
+#             driver's difference: the store's audit, the SPH references and their set-aside
+#             counts), then bench $DIAG_BENCH (what a failure asks for)
 here=$(cd "$(dirname "$0")" && pwd)
 OUT=${OUT:-build/gpu_out}
 if [ -n "${RUN_TAR:-}" ]; then OUT=$(mktemp -d)/gpu_out; fi   # packed into $RUN_TAR at the end
@@ -58,7 +60,7 @@ command -v nvidia-smi > /dev/null && nvidia-smi --query-gpu=name,driver_version 
 [ $# -gt 0 ] || set -- all
 modes=
 for mode in "$@"; do   # all: tests bench examples long, in place (all soak: then the soak)
-    [ "$mode" = all ] && mode="tests bench examples long"
+    [ "$mode" = all ] && mode="tests bench examples long diag"
     modes="$modes $mode"
 done
 # shellcheck disable=SC2086
@@ -129,7 +131,8 @@ for mode in "$@"; do
         # DIAG_TESTS (test names, run verbose, one process) and DIAG_BENCH (bench arguments): the
         # checks a failure of the last run asks for
         # shellcheck disable=SC2086
-        [ -n "${DIAG_TESTS:-}" ] && GP_TEST_VERBOSE=1 timeout "$(cap 300)" "$here/bin/gp_tests" $DIAG_TESTS 2>&1 | tee -a "$OUT/diag.log" | tail -40
+        GP_TEST_VERBOSE=1 timeout "$(cap 300)" "$here/bin/gp_tests" ${DIAG_TESTS:-store_check_finds_misplaced sph_reference_threshold_set_aside \
+            sph_compute_matches_reference sph_coupling_matches_reference} 2>&1 | tee -a "$OUT/diag.log" | tail -40
         # shellcheck disable=SC2086
         [ -n "${DIAG_BENCH:-}" ] && timeout "$(cap 300)" "$here/bin/bench" $DIAG_BENCH 2>&1 | tee -a "$OUT/diag.log" | grep -v "^bench:" | tail -40 ;;
     soak)
