@@ -161,4 +161,4 @@ echo "run.sh: $* in $(( $(date +%s) - start )) s"
 [ -n "${RUN_TAR:-}" ] && tar czf "$RUN_TAR" -C "$(dirname "$OUT")" "$(basename "$OUT")"
 exit 0
 RUN
-echo "$bundle: $(du -sh "$bundle" | cut -f1); run there: sh $bundle/run.sh [tests|examples|long|bench|soak|sink|all]"
+echo "$bundle: $(du -sh "$bundle" | cut -f1); run there: sh $bundle/run.sh [tests|examples|long|bench|soak|sink|diag|all]"
