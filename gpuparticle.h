@@ -128,7 +128,11 @@
    `buckets` (a power of two), a block's 64 cells side by side so that neighbouring cells stay near
    in memory, and a neighbour loop skips candidates whose own cell is not the cell it visits, so
    distant cells that share a bucket never meet. Either way a particle with a NaN or infinite coordinate goes to the
-   extra bucket past the last, is counted, and meets no one. No cap on particles per cell.
+   extra bucket past the last, is counted, and meets no one. No cap on particles per cell, but a
+   neighbour loop visits every particle of the buckets around it: particles clamped into a bounded
+   grid's border cells, or heaped in one bucket, cost time as their number squared (a body thrown
+   out of the box made every step take minutes on llvmpipe), and gp_world_step warns of both once
+   while they last (GP_LOG_ITEM_PARTICLES_OUTSIDE_GRID, GP_LOG_ITEM_BUCKETS_CROWDED).
    shaders_embedded/gp_neighbors.glsl is the neighbour loop, written once: every pass that visits
    neighbours includes it with its own term as a hook.
 
@@ -273,7 +277,9 @@ typedef enum gp_log_level {
     X(IDS_USED_UP, "every id is given and none was given back: nothing was added")                        \
     X(LAYERS_DROPPED, "a pour or emitter owed more layers in a substep than one lays: the rest dropped")   \
     X(STORE_CORRUPT, "gp_particles_check found particles written twice or lost: a driver or memory fault") \
-    X(FLUID_TOO_DEEP, "fluid deeper than its material's stiffness suits: it squeezes where it hits a wall")
+    X(FLUID_TOO_DEEP, "fluid deeper than its material's stiffness suits: it squeezes where it hits a wall") \
+    X(PARTICLES_OUTSIDE_GRID, "particles left the bounded grid's box (or the hash's range): clamped to its edge") \
+    X(BUCKETS_CROWDED, "a bucket holds more than GP_GRID_CROWD particles: its neighbour loops slow down")
 typedef enum gp_log_item {
 #define GP__LOG_ITEM_ENUM(name, text) GP_LOG_ITEM_##name,
     GP_LOG_ITEMS(GP__LOG_ITEM_ENUM)
@@ -1297,8 +1303,9 @@ GP_API_DECL gp_result gp_copy(gp_world* world, uint32_t source, uint32_t destina
 
 /* Buffer helpers that issue the barriers for you. gp_buffer_create takes data or NULL. */
 GP_API_DECL gp_result gp_buffer_create(gp_world* world, size_t bytes, const void* data, uint32_t* buffer);
-/* Deletes a buffer of yours (0: nothing); a buffer of the world's own (gp_world_buffers) is
-   refused with GP_ERROR_INVALID_ARGUMENT and kept (deleted, every later step failed). */
+/* Deletes a buffer of yours (0: nothing); a buffer of the world's own (gp_world_buffers' and
+   those it keeps inside) is refused with GP_ERROR_INVALID_ARGUMENT and kept (deleted, every later
+   call of the world failed). */
 GP_API_DECL gp_result gp_buffer_destroy(gp_world* world, uint32_t buffer);
 GP_API_DECL gp_result gp_buffer_write(gp_world* world, uint32_t buffer, size_t offset, size_t bytes, const void* src);
 GP_API_DECL gp_result gp_buffer_read(gp_world* world, uint32_t buffer, size_t offset, size_t bytes, void* dst);
@@ -6211,9 +6218,12 @@ GP__STATIC_ASSERT(stats_is_std430, sizeof(gp__stats) == 128);
 #define GP__STATS_STEP_AT offsetof(gp__stats, nonfinite)
 #define GP__STATS_STEP_BYTES 12u
 /* What each step copies for the step after next (gp__step_state.stats): those three words, then
-   clock_lag, the store's count, its refused removals and refused births, the contacts unkept, and
-   clock_near (a substep of the step had a contact or one about to begin). */
-typedef struct gp__step_words { uint32_t nonfinite, truncated, max_speed, lag, count, refused, refused_births, unkept, near; } gp__step_words;
+   clock_lag, the store's count, its refused removals and refused births, the contacts unkept,
+   clock_near (a substep of the step had a contact or one about to begin), and the last build's
+   particles outside the grid and past the GP_GRID_CROWD-th of their bucket. */
+typedef struct gp__step_words {
+    uint32_t nonfinite, truncated, max_speed, lag, count, refused, refused_births, unkept, near, outside, crowded;
+} gp__step_words;
 
 /* The store's words on the GPU, the STORE role (gp_buffers.glsl's gp_store_block), word for word:
    the count and the free-id queue, a removal's check, and the indirect arguments of every pass
@@ -6397,6 +6407,7 @@ typedef struct gp__step_state {
     float added_speed;                    /* fastest particle added or written from the host since the last step */
     float added_before;                   /* the same for the step before: not yet in the statistics read */
     uint32_t nonfinite_warned;            /* non-finite positions the step last warned about */
+    bool outside_warned, crowded_warned;  /* warned, and particles have stayed outside the grid / crowded since */
     float lag;                            /* seconds the step before last left owed (clock_lag) */
     bool lag_warned;                      /* warned since the world last owed nothing */
     uint32_t last_substeps;
@@ -6463,6 +6474,10 @@ typedef struct gp__draw_state {
     gp__GLuint keys, values, sprites;     /* gp_draw_effects': a sort key and value and a sprite per slot */
 } gp__draw_state;
 
+/* Buffer names a world keeps without an allocation (gp__buffer_own; a world with fluid, a body, an
+   emitter and a scan makes about 30). */
+#define GP__OWNED_INSIDE 96
+
 struct gp_world {
     gp_world_desc desc;                   /* resolved */
     gp__gl gl;
@@ -6491,6 +6506,9 @@ struct gp_world {
                                              ranking's, grid_ids', the sort's three sizes (5 x 3 words) */
     gp__GLuint params;                    /* the uniform block */
     gp__GLuint upload;                    /* the last host upload's own buffer (gp__upload_storage) */
+    gp__GLuint* owned;                    /* every buffer name the world made for itself (gp__buffer_own): */
+    gp__GLuint owned_inside[GP__OWNED_INSIDE];   /* here while they fit (no allocation), else on the heap */
+    uint32_t owned_count, owned_capacity;
     gp__world_params params_host;
     bool grid_built;
     /* the solvers' parameters: materials, forces, colliders (gp_solver.glsl) */
@@ -6540,12 +6558,51 @@ static gp_result gp__fail(gp_world* w, gp_result result, gp_log_item item, const
 
 /* >>buffers ================================================================================ */
 
-/* A new buffer of bytes (contents undefined unless data), or 0 with the reason logged. */
-static gp_result gp__buffer_new(gp_world* w, size_t bytes, const void* data, const char* what, gp__GLuint* out) {
+/* The names of every buffer the world made for itself (gp__buffer_new, the uploads), so that
+   gp_buffer_destroy refuses them all, not only gp_world_buffers' (a user's call that deleted an
+   internal one, a scan's sums, say, failed every later call of the world with a GL error: found by
+   a hostile-input run, 2026-11-29), and gp_world_destroy deletes whatever is left. A few dozen:
+   searched in order. */
+static bool gp__buffer_owned(const gp_world* w, gp__GLuint buffer) {
+    uint32_t i;
+    for (i = 0; i < w->owned_count; ++i)
+        if (w->owned[i] == buffer) return true;
+    return false;
+}
+
+static gp_result gp__buffer_own(gp_world* w, gp__GLuint buffer) {
+    if (!w->owned) {
+        w->owned = w->owned_inside;
+        w->owned_capacity = GP__OWNED_INSIDE;
+    }
+    if (w->owned_count == w->owned_capacity) {
+        gp__GLuint* more = (gp__GLuint*)gp__alloc(&w->desc.allocator, 2u * w->owned_capacity * sizeof *more);
+        if (!more) return GP_ERROR_OUT_OF_MEMORY;
+        memcpy(more, w->owned, w->owned_count * sizeof *more);
+        if (w->owned != w->owned_inside) gp__free(&w->desc.allocator, w->owned);
+        w->owned = more;
+        w->owned_capacity *= 2u;
+    }
+    w->owned[w->owned_count++] = buffer;
+    return GP_OK;
+}
+
+static void gp__buffer_disown(gp_world* w, gp__GLuint buffer) {
+    uint32_t i;
+    for (i = 0; i < w->owned_count; ++i)
+        if (w->owned[i] == buffer) {
+            w->owned[i] = w->owned[--w->owned_count];
+            return;
+        }
+}
+
+/* A new buffer of bytes (contents undefined unless data), or 0 with the reason logged; the
+   world's own unless user (gp_buffer_create). */
+static gp_result gp__buffer_make(gp_world* w, size_t bytes, const void* data, const char* what, bool user, gp__GLuint* out) {
     gp__gl* gl = &w->gl;
     gp__GLuint buffer = 0;
     *out = 0;
-    if ((gp__GLint64)bytes > w->max_block_bytes)
+    if ((uint64_t)bytes > (uint64_t)w->max_block_bytes)   /* unsigned: (size_t)-1 is not -1 bytes */
         return gp__fail(w, GP_ERROR_GL_LIMITS, GP_LOG_ITEM_GL_LIMIT,
                         "%s needs %zu bytes; this GL allows %lld per shader storage block",
                         what, bytes, (long long)w->max_block_bytes);
@@ -6559,12 +6616,23 @@ static gp_result gp__buffer_new(gp_world* w, size_t bytes, const void* data, con
         return gp__fail(w, GP_ERROR_GPU_OUT_OF_MEMORY, GP_LOG_ITEM_GPU_OUT_OF_MEMORY,
                         "GL could not allocate %zu bytes for %s", bytes, what);
     }
+    if (!user && gp__buffer_own(w, buffer) != GP_OK) {
+        gl->fnDeleteBuffers(1, &buffer);
+        return gp__fail(w, GP_ERROR_OUT_OF_MEMORY, GP_LOG_ITEM_HOST_OUT_OF_MEMORY, "no host memory to keep the name of %s", what);
+    }
     *out = buffer;
     return GP_OK;
 }
 
+static gp_result gp__buffer_new(gp_world* w, size_t bytes, const void* data, const char* what, gp__GLuint* out) {
+    return gp__buffer_make(w, bytes, data, what, false, out);
+}
+
 static void gp__buffer_delete(gp_world* w, gp__GLuint* buffer) {
-    if (*buffer) w->gl.fnDeleteBuffers(1, buffer);
+    if (*buffer) {
+        gp__buffer_disown(w, *buffer);
+        w->gl.fnDeleteBuffers(1, buffer);
+    }
     *buffer = 0;
 }
 
@@ -6624,6 +6692,7 @@ static gp_result gp__check_buffer(gp_world* w, gp__GLuint buffer, size_t bytes, 
 static void gp__upload_storage(gp_world* w, size_t bytes, const void* src) {
     gp__buffer_delete(w, &w->upload);
     w->gl.fnGenBuffers(1, &w->upload);
+    (void)gp__buffer_own(w, w->upload);   /* without host memory only gp_buffer_destroy's refusal misses it */
     w->gl.fnBindBuffer(GP__GL_COPY_READ_BUFFER, w->upload);
     w->gl.fnBufferData(GP__GL_COPY_READ_BUFFER, (gp__GLsizeiptr)(bytes ? bytes : 4), src, GP__GL_STREAM_DRAW);
     w->gl.fnBindBuffer(GP__GL_COPY_READ_BUFFER, 0);
@@ -11153,6 +11222,31 @@ static gp_result gp__world_substep(gp_world* w, float h, bool integrate) {
     return GP_OK;
 }
 
+/* Warns, once while it lasts, when the statistics of the step before last show particles the grid
+   files badly: outside a bounded grid's box (or beyond the hash's range), clamped into its edge
+   cells, where every neighbour loop visits them all; or buckets holding more than GP_GRID_CROWD. A
+   crowd there costs time as the square of its size: nothing is dropped, but a step can take
+   minutes (a body thrown out of the box with its 2,608 particles made every step of llvmpipe's
+   a matter of minutes; found by a hostile-input run, 2026-11-29). */
+static void gp__step_warn_grid(gp_world* w, const gp__step_words* words) {
+    bool bounded = w->desc.grid.mode == GP_GRID_BOUNDED;
+    if (words->outside && !w->step.outside_warned)
+        GP__LOG(w, GP_LOG_WARNING, GP_LOG_ITEM_PARTICLES_OUTSIDE_GRID,
+                "gp_world_step: %u particles are %s: they are kept, clamped into its edge cells, where every "
+                "neighbour loop visits all of them (time grows as their number squared); %s", words->outside,
+                bounded ? "outside the bounded grid's box" : "beyond the hashed grid's range (2^30 cells from the origin)",
+                bounded ? "wall them in with a container collider, widen the box (gp_grid_desc.dims) or use a hashed grid"
+                        : "keep them within range or remove them");
+    w->step.outside_warned = words->outside != 0u;
+    if (words->crowded && !w->step.crowded_warned)
+        GP__LOG(w, GP_LOG_WARNING, GP_LOG_ITEM_BUCKETS_CROWDED,
+                "gp_world_step: %u particles sit past the %u-th of their grid bucket, where every neighbour loop visits "
+                "all of them: particles heaped on one spot, a cell (%g m) much wider than their spacing%s",
+                words->crowded, GP_GRID_CROWD, (double)w->desc.grid.cell_size,
+                bounded ? "" : ", or too few buckets for the particles (gp_grid_desc.buckets)");
+    w->step.crowded_warned = words->crowded != 0u;
+}
+
 gp_result gp_world_step(gp_world* world, const gp_step_desc* desc) {
     gp_step_desc d;
     float sound, spacing, viscous, h, cfl, dem_limit, limit;
@@ -11227,6 +11321,7 @@ gp_result gp_world_step(gp_world* world, const gp_step_desc* desc) {
                     "gp_world_step: %u particles have a position that is not finite (NaN or infinite): "
                     "they stay in the store, in the grid's extra bucket, and are not simulated", words.nonfinite);
         world->step.nonfinite_warned = words.nonfinite;
+        gp__step_warn_grid(world, &words);
         if (!isfinite(world->step.max_speed)) world->step.max_speed = 0.0f;
     }
     /* particles added since the step before last (not in its statistics), and what the pours
@@ -11309,6 +11404,10 @@ gp_result gp_world_step(gp_world* world, const gp_step_desc* desc) {
                                       offsetof(gp__step_words, unkept), 4);
         world->gl.fnCopyBufferSubData(GP__GL_COPY_READ_BUFFER, GP__GL_COPY_WRITE_BUFFER, offsetof(gp__stats, clock_near),
                                       offsetof(gp__step_words, near), 4);
+        world->gl.fnCopyBufferSubData(GP__GL_COPY_READ_BUFFER, GP__GL_COPY_WRITE_BUFFER, offsetof(gp__stats, outside),
+                                      offsetof(gp__step_words, outside), 4);
+        world->gl.fnCopyBufferSubData(GP__GL_COPY_READ_BUFFER, GP__GL_COPY_WRITE_BUFFER, offsetof(gp__stats, crowded),
+                                      offsetof(gp__step_words, crowded), 4);
         world->gl.fnBindBuffer(GP__GL_COPY_READ_BUFFER, world->store.words);
         world->gl.fnCopyBufferSubData(GP__GL_COPY_READ_BUFFER, GP__GL_COPY_WRITE_BUFFER, offsetof(gp__store_words, count),
                                       offsetof(gp__step_words, count), 4);
@@ -11881,7 +11980,12 @@ void gp_world_destroy(gp_world* world) {
         gp__buffer_delete(world, &world->draw.values);
         gp__buffer_delete(world, &world->draw.sprites);
 #endif
+        while (world->owned_count) {   /* any left */
+            gp__GLuint last = world->owned[world->owned_count - 1];
+            gp__buffer_delete(world, &last);
+        }
     }
+    if (world->owned != world->owned_inside) gp__free(&world->desc.allocator, world->owned);
     for (i = 0; i < world->colliders.count; ++i) gp__free(&world->desc.allocator, world->colliders.list[i].field_samples);
     for (i = 0; i < world->rigid.shape_count; ++i) gp__free(&world->desc.allocator, world->rigid.shapes[i].offsets);
     gp__free(&world->desc.allocator, world->rigid.shapes);
@@ -12139,23 +12243,17 @@ gp_result gp_buffer_create(gp_world* world, size_t bytes, const void* data, uint
     if (!world) return gp__no_world(__func__);
     gp__begin(world, "gp_buffer_create");
     if (!buffer) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_NULL, "buffer is NULL"));
-    r = gp__buffer_new(world, bytes, data, "the requested buffer", buffer);
+    r = gp__buffer_make(world, bytes, data, "the requested buffer", true, buffer);
     return gp__end(world, r);
 }
 
 gp_result gp_buffer_destroy(gp_world* world, uint32_t buffer) {
-    gp_buffers own;
-    uint32_t names[10];
-    size_t k;
     if (!world) return gp__no_world(__func__);
     gp__begin(world, "gp_buffer_destroy");
-    own = gp_world_buffers(world);   /* every buffer it names (its buckets field is a count) */
-    names[0] = own.position; names[1] = own.velocity; names[2] = own.info; names[3] = own.life; names[4] = own.density;
-    names[5] = own.slot_of_id; names[6] = own.cell_start; names[7] = own.count; names[8] = own.sprites; names[9] = own.store;
-    for (k = 0; k < 10; ++k)
-        if (buffer && names[k] == buffer)
-            return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_BUFFER_INVALID,
-                                           "buffer %u is the world's own (gp_world_buffers): not deleted", buffer));
+    if (buffer && gp__buffer_owned(world, buffer))
+        return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_BUFFER_INVALID,
+                                       "buffer %u is the world's own (gp_world_buffers' or one it keeps inside): not deleted",
+                                       buffer));
     if (buffer) world->gl.fnDeleteBuffers(1, &buffer);
     return gp__end(world, GP_OK);
 }

@@ -366,6 +366,76 @@ static void test_grid_outside_particles_are_clamped_and_counted(void) {
     gp_world_destroy(w);
 }
 
+/* gp_world_step says when the grid files particles badly, once while it lasts (the statistics of
+   the step before last): particles outside a bounded grid's box or beyond the hash's range (kept,
+   clamped into the edge cells, where every neighbour loop visits them all: a body thrown out of
+   the box made each step of llvmpipe's take minutes, found by a hostile-input run) and buckets
+   past GP_GRID_CROWD. Nothing is dropped: the count stays exact throughout. */
+static int grid_warnings[GP_LOG_ITEM_COUNT];
+static void grid_counting_logger(gp_log_level level, gp_log_item item, const char* message, void* user_data) {
+    (void)message; (void)user_data;
+    if (level >= GP_LOG_WARNING && (int)item < GP_LOG_ITEM_COUNT) ++grid_warnings[item];
+}
+static void grid_place(gp_world* w, uint32_t count, float x, float y, uint32_t* ids) {
+    float xyz[3 * 300];
+    gp_particles_desc d;
+    uint32_t i;
+    for (i = 0; i < count; ++i) { xyz[3 * i] = x + 0.01f * (float)(i % 7); xyz[3 * i + 1] = y; xyz[3 * i + 2] = 0.2f; }
+    if (y < 0.0f) for (i = 0; i < count; ++i) xyz[3 * i] = xyz[3 * i + 1] = x;   /* all on one spot */
+    memset(&d, 0, sizeof d);
+    d.count = count; d.positions = xyz; d.kind = GP_KIND_EFFECT; d.radius = 0.005f;
+    CHECK(gp_particles_add(w, &d, ids) == GP_OK);
+}
+static void test_grid_step_warns_outside_and_crowded(void) {
+    const float zero[3] = {0.0f, 0.0f, 0.0f};
+    int hashed;
+    for (hashed = 0; hashed < 2; ++hashed) {
+        gp_world_desc d;
+        gp_world* w = NULL;
+        gp_grid_stats stats;
+        uint32_t far_ids[10], expected = 0;
+        const float far = hashed ? 1.0e8f : 2.0f;   /* 2^30 cells of 0.05 m: 5.4e7 m */
+        memset(&d, 0, sizeof d);
+        d.max_particles = 1024;
+        d.grid.cell_size = 0.05f;
+        if (!hashed) { d.grid.mode = GP_GRID_BOUNDED; d.grid.dims[0] = d.grid.dims[1] = d.grid.dims[2] = 8; }
+        d = fixture_desc(&d);
+        d.logger.func = grid_counting_logger;
+        memset(grid_warnings, 0, sizeof grid_warnings);
+        CHECK(gp_world_create(&d, &w) == GP_OK);
+        if (!w) return;
+        CHECK(gp_gravity_set(w, zero) == GP_OK);
+        grid_place(w, 40, 0.1f, 0.1f, NULL);
+        grid_place(w, 10, far, 0.1f, far_ids);
+        expected = 50;
+        fixture_run(w, 6);
+        CHECK(gp_grid_stats_read(w, &stats) == GP_OK);
+        CHECKF(stats.outside == 10 && stats.particles == expected, "hashed %d: %u outside of %u", hashed, stats.outside, stats.particles);
+        CHECKF(grid_warnings[GP_LOG_ITEM_PARTICLES_OUTSIDE_GRID] == 1,
+               "hashed %d: warned %d times of particles outside over 6 steps (once while it lasts)", hashed,
+               grid_warnings[GP_LOG_ITEM_PARTICLES_OUTSIDE_GRID]);
+        CHECK(gp_particles_remove(w, far_ids, 10) == GP_OK);
+        expected -= 10;
+        fixture_run(w, 4);
+        CHECK(grid_warnings[GP_LOG_ITEM_PARTICLES_OUTSIDE_GRID] == 1);
+        grid_place(w, 5, far, 0.1f, NULL);
+        expected += 5;
+        fixture_run(w, 4);
+        CHECKF(grid_warnings[GP_LOG_ITEM_PARTICLES_OUTSIDE_GRID] == 2, "hashed %d: particles that left again: %d warnings", hashed,
+               grid_warnings[GP_LOG_ITEM_PARTICLES_OUTSIDE_GRID]);
+        CHECK(grid_warnings[GP_LOG_ITEM_BUCKETS_CROWDED] == 0);
+        grid_place(w, 300, 0.2f, -1.0f, NULL);   /* 300 on one spot: 44 past the 256th of their bucket */
+        expected += 300;
+        fixture_run(w, 6);
+        CHECK(gp_grid_stats_read(w, &stats) == GP_OK);
+        CHECKF(stats.crowded >= 300 - GP_GRID_CROWD && grid_warnings[GP_LOG_ITEM_BUCKETS_CROWDED] == 1,
+               "hashed %d: %u crowded, warned %d times", hashed, stats.crowded, grid_warnings[GP_LOG_ITEM_BUCKETS_CROWDED]);
+        CHECKF(stats.particles == expected && gp_particle_count(w) == expected, "hashed %d: %u particles, %u expected", hashed,
+               stats.particles, expected);
+        gp_world_destroy(w);
+    }
+}
+
 /* NaN and infinite positions (as a user's shader might write them): reported, kept (sorted last),
    meeting no one, and not disturbing the others. Bounded and hashed; and deterministic, with more
    of them than GP_GRID_CROWD in the NaN bucket (its order then comes from the sort). */
@@ -533,6 +603,7 @@ const gp_test_case grid_tests[] = {
     {"grid_one_cell_holds_everything", test_grid_one_cell_holds_everything},
     {"grid_outside_particles_are_clamped_and_counted", test_grid_outside_particles_are_clamped_and_counted},
     {"grid_nan_positions_are_reported_not_lost", test_grid_nan_positions_are_reported_not_lost},
+    {"grid_step_warns_outside_and_crowded", test_grid_step_warns_outside_and_crowded},
     {"grid_deterministic_runs_are_bit_identical", test_grid_deterministic_runs_are_bit_identical},
     {"grid_empty_and_misuse", test_grid_empty_and_misuse},
 };

@@ -252,6 +252,66 @@ static void test_world_hostile_input(void) {
     gp_world_destroy(w);
 }
 
+/* Every buffer the world makes for itself is its own: gp_buffer_destroy refuses each one, not only
+   gp_world_buffers' (a deleted internal buffer, a scan's sums or the rigid bodies' table, failed
+   every later call with a GL error: found by a hostile-input run, 2026-11-29), the world steps on
+   after the attempts, and gp_world_destroy leaves none behind. Found through GL: the names that
+   became buffers while the world was made and used (fluid, a body, an emitter, a scan). */
+static void test_world_keeps_every_buffer_it_made(void) {
+    enum { NAMES = 8192 };
+    static unsigned char before[NAMES];
+    const float lo[3] = {0.1f, 0.1f, 0.1f}, hi[3] = {0.2f, 0.2f, 0.2f}, tank_center[3] = {0.2f, 0.2f, 0.2f};
+    gp_world_desc d;
+    gp_world* w;
+    gp_collider_desc tank;
+    gp_shape_desc shape;
+    gp_body_shape ball;
+    gp_body_desc body;
+    gp_emitter_desc sparks;
+    gp_emitter emitter;
+    gp_collider handle;
+    uint32_t name, mine = 0, refused = 0, left = 0, user = 0, huge = 99, count;
+    for (name = 1; name < NAMES; ++name) before[name] = glIsBuffer(name) != GL_FALSE;
+    memset(&d, 0, sizeof d);
+    d.max_particles = 4096;
+    d.grid.cell_size = 0.04f;
+    w = fixture_world(&d);
+    if (!w) return;
+    memset(&tank, 0, sizeof tank);
+    tank.shape = GP_SHAPE_BOX; tank.inside = true;
+    memcpy(tank.center, tank_center, sizeof tank_center);
+    tank.half_extents[0] = tank.half_extents[1] = tank.half_extents[2] = 0.2f;
+    CHECK(gp_collider_add(w, &tank, &handle) == GP_OK);
+    CHECK(gp_fluid_add_block(w, 0, lo, hi, NULL, NULL) == GP_OK);
+    memset(&shape, 0, sizeof shape);
+    shape.shape = GP_SHAPE_SPHERE; shape.radius = 0.05f;
+    CHECK(gp_body_shape_create(w, &shape, &ball) == GP_OK);
+    memset(&body, 0, sizeof body);
+    body.shape = ball; body.position[0] = 0.3f; body.position[1] = 0.3f; body.position[2] = 0.2f;
+    CHECK(gp_bodies_add(w, &body, 1, NULL) == GP_OK);
+    memset(&sparks, 0, sizeof sparks);
+    sparks.position[0] = sparks.position[1] = sparks.position[2] = 0.2f;
+    sparks.rate = 600.0f; sparks.lifetime[0] = 0.1f; sparks.speed[0] = 0.5f;
+    CHECK(gp_emitter_add(w, &sparks, &emitter) == GP_OK);
+    fixture_run(w, 3);
+    CHECK(gp_buffer_create(w, 4 * 5000, NULL, &user) == GP_OK);
+    CHECK(gp_scan_exclusive(w, user, user, 5000) == GP_OK);   /* the scan's sums */
+    CHECK(gp_buffer_create(w, (size_t)-1, NULL, &huge) == GP_ERROR_GL_LIMITS && huge == 0 && fixture_logged_item(GP_LOG_ITEM_GL_LIMIT));
+    for (name = 1; name < NAMES; ++name) {
+        if (before[name] || name == user || !glIsBuffer(name)) continue;
+        ++mine;
+        refused += gp_buffer_destroy(w, name) == GP_ERROR_INVALID_ARGUMENT && fixture_logged_item(GP_LOG_ITEM_BUFFER_INVALID);
+    }
+    CHECKF(mine >= 20 && refused == mine, "%u of the world's %u buffers refused", refused, mine);
+    CHECK(gp_buffer_destroy(w, user) == GP_OK && !glIsBuffer(user));   /* the user's own goes */
+    CHECK(gp_particle_count_read(w, &count) == GP_OK);
+    fixture_run(w, 2);   /* still steps, without a GL error */
+    CHECK(glGetError() == GL_NO_ERROR);
+    gp_world_destroy(w);
+    for (name = 1; name < NAMES; ++name) left += !before[name] && glIsBuffer(name);
+    CHECKF(left == 0, "gp_world_destroy left %u buffers", left);
+}
+
 static void test_world_rejects_bad_desc(void) {
     gp_world_desc d;
     gp_world* w = NULL;
@@ -563,6 +623,7 @@ const gp_test_case world_tests[] = {
     {"world_loader_fallback", test_world_loader_fallback},
     {"world_rejects_bad_desc", test_world_rejects_bad_desc},
     {"world_hostile_input", test_world_hostile_input},
+    {"world_keeps_every_buffer_it_made", test_world_keeps_every_buffer_it_made},
     {"world_reports_shader_compile_errors", test_world_reports_shader_compile_errors},
     {"world_uses_the_allocator", test_world_uses_the_allocator},
     {"particles_add_read_write", test_particles_add_read_write},
