@@ -654,7 +654,8 @@ typedef enum gp_fluid_preset {
                                       a step takes at most 1,000) */
 } gp_fluid_preset;
 /* Writes the preset's material to *material; GP_ERROR_INVALID_ARGUMENT (nothing written) for a
-   value that is not a gp_fluid_preset or a NULL material. No world: nothing is logged. */
+   value that is not a gp_fluid_preset or a NULL material, said on stderr (no world, so no logger
+   of yours: as for a NULL world). */
 GP_API_DECL gp_result gp_fluid_preset_material(gp_fluid_preset preset, float spacing, gp_fluid_material* material);
 /* The material with every zero replaced by its default and mass derived, for this world. */
 GP_API_DECL gp_fluid_material gp_query_fluid_material_defaults(const gp_world* world, const gp_fluid_material* material);
@@ -8841,7 +8842,15 @@ static double gp__lattice_gradient(double l0, double re, double volume) {
 gp_result gp_fluid_preset_material(gp_fluid_preset preset, float spacing, gp_fluid_material* material) {
     static const struct { float density, viscosity; } fluids[] = {
         {0.0f, 0.0f}, {1000.0f, 1.0e-6f}, {910.0f, 9.0e-5f}, {1420.0f, 7.0e-3f}, {2700.0f, 0.1f}};
-    if (!material || (int)preset < (int)GP_FLUID_PRESET_DEFAULT || (int)preset > (int)GP_FLUID_LAVA) return GP_ERROR_INVALID_ARGUMENT;
+    if (!material) {   /* no world to log to: the default logger's stderr, as for a NULL world */
+        gp__log(NULL, GP_LOG_ERROR, GP_LOG_ITEM_ARGUMENT_NULL, "gp_fluid_preset_material: material is NULL (GP_ERROR_INVALID_ARGUMENT)");
+        return GP_ERROR_INVALID_ARGUMENT;
+    }
+    if ((int)preset < (int)GP_FLUID_PRESET_DEFAULT || (int)preset > (int)GP_FLUID_LAVA) {
+        gp__log(NULL, GP_LOG_ERROR, GP_LOG_ITEM_NOT_AN_ENUM_VALUE,
+                "gp_fluid_preset_material: preset %d is not a gp_fluid_preset; nothing written (GP_ERROR_INVALID_ARGUMENT)", (int)preset);
+        return GP_ERROR_INVALID_ARGUMENT;
+    }
     memset(material, 0, sizeof *material);
     material->spacing = spacing;
     if (preset == GP_FLUID_PRESET_DEFAULT) return GP_OK;

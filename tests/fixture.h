@@ -55,6 +55,10 @@ uint32_t* fixture_read(gp_world* w, uint32_t buffer, uint32_t count);
 int fixture_logged(const char* text);
 /* Whether the last log message carries item: how the tests match what the library said. */
 int fixture_logged_item(gp_log_item item);
+/* What the library says on stderr between the two (where no logger of yours is there to call: a
+   NULL world, a call without one); begin returns 0 when stderr could not be caught (tests/capture.c). */
+int fixture_stderr_begin(void);
+size_t fixture_stderr_end(char* text, size_t size);
 
 extern const gp_test_case driver_tests[];
 extern const int driver_test_count;

@@ -853,8 +853,18 @@ static void test_sph_presets(void) {
     gp_fluid_material m;
     uint32_t bad = 0;
     int p;
-    CHECK(gp_fluid_preset_material((gp_fluid_preset)99, 0.01f, &m) == GP_ERROR_INVALID_ARGUMENT);
-    CHECK(gp_fluid_preset_material(GP_FLUID_WATER, 0.01f, NULL) == GP_ERROR_INVALID_ARGUMENT);
+    {   /* refused, and said on stderr: there is no world, so no logger of the user's to call */
+        char said[512];
+        int caught = fixture_stderr_begin();
+        CHECK(gp_fluid_preset_material((gp_fluid_preset)99, 0.01f, &m) == GP_ERROR_INVALID_ARGUMENT);
+        fixture_stderr_end(said, sizeof said);
+        CHECKF(!caught || strstr(said, "preset 99 is not a gp_fluid_preset"), "stderr said: %s", said);
+        caught = fixture_stderr_begin();
+        CHECK(gp_fluid_preset_material(GP_FLUID_WATER, 0.01f, NULL) == GP_ERROR_INVALID_ARGUMENT);
+        fixture_stderr_end(said, sizeof said);
+        CHECKF(!caught || strstr(said, "material is NULL"), "stderr said: %s", said);
+        CHECK(caught);
+    }
     CHECK(gp_fluid_preset_material(GP_FLUID_PRESET_DEFAULT, 0.02f, &m) == GP_OK && m.spacing == 0.02f && m.viscosity == 0.0f);
     for (p = 0; p < 4; ++p) {
         gp_world_desc d;
