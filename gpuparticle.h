@@ -6475,9 +6475,10 @@ typedef struct gp__draw_state {
     gp__GLuint keys, values, sprites;     /* gp_draw_effects': a sort key and value and a sprite per slot */
 } gp__draw_state;
 
-/* Buffer names a world keeps without an allocation (gp__buffer_own; a world with fluid, a body, an
-   emitter and a scan makes about 30). */
-#define GP__OWNED_INSIDE 96
+/* Buffer names a world keeps without an allocation (gp__buffer_own): a new world and its first
+   particles make 22, so that it stays one allocation; one with fluid, a body, an emitter and a scan
+   makes 30, and the rest go to the heap (world_keeps_every_buffer_it_made runs both ways). */
+#define GP__OWNED_INSIDE 24
 
 struct gp_world {
     gp_world_desc desc;                   /* resolved */
