@@ -6215,15 +6215,16 @@ typedef struct gp__stats {
 GP__STATIC_ASSERT(stats_is_std430, sizeof(gp__stats) == 128);
 #define GP__STATS_GRID_BYTES 12u                                      /* outside, nonfinite, truncated */
 #define GP__STATS_SUBSTEP_AT offsetof(gp__stats, max_speed)           /* 16 bytes reset every substep */
-/* What each step copies for the step after next: nonfinite, truncated, max_speed, then clock_lag. */
-#define GP__STATS_STEP_AT offsetof(gp__stats, nonfinite)
-#define GP__STATS_STEP_BYTES 12u
-/* What each step copies for the step after next (gp__step_state.stats): those three words, then
-   clock_lag, the store's count, its refused removals and refused births, the contacts unkept,
-   clock_near (a substep of the step had a contact or one about to begin), and the last build's
-   particles outside the grid and past the GP_GRID_CROWD-th of their bucket. */
+/* What each step copies for the step after next: outside, nonfinite, truncated, max_speed, then clock_lag. */
+#define GP__STATS_STEP_AT offsetof(gp__stats, outside)
+#define GP__STATS_STEP_BYTES 16u
+/* What each step copies for the step after next (gp__step_state.stats): those four words (the
+   last build's particles outside the grid first), then clock_lag, the store's count, its refused
+   removals and refused births, the contacts unkept, clock_near (a substep of the step had a
+   contact or one about to begin), and the last build's particles past the GP_GRID_CROWD-th of
+   their bucket. */
 typedef struct gp__step_words {
-    uint32_t nonfinite, truncated, max_speed, lag, count, refused, refused_births, unkept, near, outside, crowded;
+    uint32_t outside, nonfinite, truncated, max_speed, lag, count, refused, refused_births, unkept, near, crowded;
 } gp__step_words;
 
 /* The store's words on the GPU, the STORE role (gp_buffers.glsl's gp_store_block), word for word:
@@ -6401,7 +6402,7 @@ typedef struct gp__rigid_system {
 /* The step (section >>step): what picks the substeps, and the statistics read two steps late. */
 typedef struct gp__step_state {
     float max_speed;                      /* of the last substep of the step before last */
-    gp__GLuint stats[2];                  /* after each of the last two steps: the statistics' words 1-3, clock_lag,
+    gp__GLuint stats[2];                  /* after each of the last two steps: the statistics' words 0-3, clock_lag,
                                              the store's count and refused removals (gp__step_words) */
     gp__GLsync fence[2];                  /* signalled when that copy is done; NULL: none pending */
     uint32_t slot;                        /* where this step's copy goes: the older of the two */
@@ -11414,8 +11415,6 @@ gp_result gp_world_step(gp_world* world, const gp_step_desc* desc) {
                                       offsetof(gp__step_words, unkept), 4);
         world->gl.fnCopyBufferSubData(GP__GL_COPY_READ_BUFFER, GP__GL_COPY_WRITE_BUFFER, offsetof(gp__stats, clock_near),
                                       offsetof(gp__step_words, near), 4);
-        world->gl.fnCopyBufferSubData(GP__GL_COPY_READ_BUFFER, GP__GL_COPY_WRITE_BUFFER, offsetof(gp__stats, outside),
-                                      offsetof(gp__step_words, outside), 4);
         world->gl.fnCopyBufferSubData(GP__GL_COPY_READ_BUFFER, GP__GL_COPY_WRITE_BUFFER, offsetof(gp__stats, crowded),
                                       offsetof(gp__step_words, crowded), 4);
         world->gl.fnBindBuffer(GP__GL_COPY_READ_BUFFER, world->store.words);
@@ -11954,46 +11953,22 @@ void gp_world_destroy(gp_world* world) {
     size_t i;
     if (!world) return;
     if (world->gl.fnDeleteBuffers) {
-        gp__GLuint* buffers[29];
-        buffers[0] = &world->position; buffers[1] = &world->velocity; buffers[2] = &world->info;
-        buffers[3] = &world->life; buffers[4] = &world->spare16; buffers[5] = &world->spare8;
-        buffers[6] = &world->slot_of_id; buffers[7] = &world->cell_key; buffers[8] = &world->order;
-        buffers[9] = &world->cell_count; buffers[10] = &world->cell_start; buffers[11] = &world->grid_stats;
-        buffers[12] = &world->params; buffers[13] = &world->solver; buffers[14] = &world->colliders.fields;
-        buffers[15] = &world->colliders.points; buffers[16] = &world->colliders.distances; buffers[17] = &world->rigid.offsets;
-        buffers[18] = &world->rigid.bodies; buffers[19] = &world->store.words; buffers[20] = &world->store.free_ids;
-        buffers[21] = &world->upload; buffers[22] = &world->emitters.table; buffers[23] = &world->emitters.flags;
-        buffers[24] = &world->emitters.sources; buffers[25] = &world->emitters.triangles;
-        buffers[26] = &world->dem.history; buffers[27] = &world->coupling.drag; buffers[28] = &world->grid_args;
         gp__free(&world->desc.allocator, world->effects.wind_grid);
-        gp__buffer_delete(world, &world->fluid.state);
         if (world->desc.gpu_timings) gp__timers_collect(world);
-        for (i = 0; i < 2; ++i) {
+        for (i = 0; i < 2; ++i)
             if (world->step.fence[i]) world->gl.fnDeleteSync(world->step.fence[i]);
-            gp__buffer_delete(world, &world->step.stats[i]);
-        }
-        for (i = 0; i < sizeof buffers / sizeof buffers[0]; ++i) gp__buffer_delete(world, buffers[i]);
-        for (i = 0; i < GP__SCAN_MAX_LEVELS; ++i) gp__buffer_delete(world, &world->scan_sums[i]);
         for (i = 0; i < GP__PROGRAM_COUNT; ++i)
             if (world->programs[i]) world->gl.fnDeleteProgram(world->programs[i]);
 #if !defined(GP_NO_DRAW)
         if (world->draw.bodies) world->gl.fnDeleteProgram(world->draw.bodies);
-        for (i = 0; i < world->rigid.shape_count; ++i) {
-            gp__buffer_delete(world, &world->rigid.shapes[i].draw_vertices);
-            gp__buffer_delete(world, &world->rigid.shapes[i].draw_indices);
-        }
         if (world->draw.particles) world->gl.fnDeleteProgram(world->draw.particles);
         if (world->draw.vao) world->gl.fnDeleteVertexArrays(1, &world->draw.vao);
         if (world->draw.sprites_program) world->gl.fnDeleteProgram(world->draw.sprites_program);
         if (world->draw.sprites_vao) world->gl.fnDeleteVertexArrays(1, &world->draw.sprites_vao);
-        gp__buffer_delete(world, &world->draw.keys);
-        gp__buffer_delete(world, &world->draw.values);
-        gp__buffer_delete(world, &world->draw.sprites);
 #endif
-        while (world->owned_count) {   /* any left */
-            gp__GLuint last = world->owned[world->owned_count - 1];
-            gp__buffer_delete(world, &last);
-        }
+        /* every buffer the world made, whichever system made it (gp__buffer_own) */
+        if (world->owned_count) world->gl.fnDeleteBuffers((gp__GLsizei)world->owned_count, world->owned);
+        world->owned_count = 0;
     }
     if (world->owned != world->owned_inside) gp__free(&world->desc.allocator, world->owned);
     for (i = 0; i < world->colliders.count; ++i) gp__free(&world->desc.allocator, world->colliders.list[i].field_samples);

@@ -376,12 +376,13 @@ static void grid_counting_logger(gp_log_level level, gp_log_item item, const cha
     (void)message; (void)user_data;
     if (level >= GP_LOG_WARNING && (int)item < GP_LOG_ITEM_COUNT) ++grid_warnings[item];
 }
-static void grid_place(gp_world* w, uint32_t count, float x, float y, uint32_t* ids) {
+/* count effect particles from (x, 0.1, 0.2) along x, 1 cm apart in rows of 7, or all on that one
+   spot (spread 0). */
+static void grid_place(gp_world* w, uint32_t count, float x, float spread, uint32_t* ids) {
     float xyz[3 * 300];
     gp_particles_desc d;
     uint32_t i;
-    for (i = 0; i < count; ++i) { xyz[3 * i] = x + 0.01f * (float)(i % 7); xyz[3 * i + 1] = y; xyz[3 * i + 2] = 0.2f; }
-    if (y < 0.0f) for (i = 0; i < count; ++i) xyz[3 * i] = xyz[3 * i + 1] = x;   /* all on one spot */
+    for (i = 0; i < count; ++i) { xyz[3 * i] = x + spread * (float)(i % 7); xyz[3 * i + 1] = 0.1f; xyz[3 * i + 2] = 0.2f; }
     memset(&d, 0, sizeof d);
     d.count = count; d.positions = xyz; d.kind = GP_KIND_EFFECT; d.radius = 0.005f;
     CHECK(gp_particles_add(w, &d, ids) == GP_OK);
@@ -405,8 +406,8 @@ static void test_grid_step_warns_outside_and_crowded(void) {
         CHECK(gp_world_create(&d, &w) == GP_OK);
         if (!w) return;
         CHECK(gp_gravity_set(w, zero) == GP_OK);
-        grid_place(w, 40, 0.1f, 0.1f, NULL);
-        grid_place(w, 10, far, 0.1f, far_ids);
+        grid_place(w, 40, 0.1f, 0.01f, NULL);
+        grid_place(w, 10, far, 0.01f, far_ids);
         expected = 50;
         fixture_run(w, 6);
         CHECK(gp_grid_stats_read(w, &stats) == GP_OK);
@@ -418,13 +419,13 @@ static void test_grid_step_warns_outside_and_crowded(void) {
         expected -= 10;
         fixture_run(w, 4);
         CHECK(grid_warnings[GP_LOG_ITEM_PARTICLES_OUTSIDE_GRID] == 1);
-        grid_place(w, 5, far, 0.1f, NULL);
+        grid_place(w, 5, far, 0.01f, NULL);
         expected += 5;
         fixture_run(w, 4);
         CHECKF(grid_warnings[GP_LOG_ITEM_PARTICLES_OUTSIDE_GRID] == 2, "hashed %d: particles that left again: %d warnings", hashed,
                grid_warnings[GP_LOG_ITEM_PARTICLES_OUTSIDE_GRID]);
         CHECK(grid_warnings[GP_LOG_ITEM_BUCKETS_CROWDED] == 0);
-        grid_place(w, 300, 0.2f, -1.0f, NULL);   /* 300 on one spot: 44 past the 256th of their bucket */
+        grid_place(w, 300, 0.2f, 0.0f, NULL);   /* 300 on one spot: 44 past the 256th of their bucket */
         expected += 300;
         fixture_run(w, 6);
         CHECK(gp_grid_stats_read(w, &stats) == GP_OK);
