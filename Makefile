@@ -119,10 +119,8 @@ sink: $(BUILD)/sink
 # The whole API against hostile input (tools/hostile.c; HOSTILE_ARGS="--seed 3 --count", or
 # HOSTILE_CFLAGS="-O0 -g -fsanitize=address,undefined" for memory errors too). Not part of make test.
 HOSTILE_CFLAGS ?= -O1 -g
-$(BUILD)/hostile: tools/hostile.c tests/gp_egl.h gpuparticle.h
-	@sh tools/deps.sh
-	@mkdir -p $(BUILD)
-	$(CC) -std=c99 $(HOSTILE_CFLAGS) $(CWARN) -I. -Itests tools/hostile.c -o $@ $(LIBS)
+$(BUILD)/hostile: tools/hostile.c tests/gp_egl.h gpuparticle.h $(GLAD)/gl.o
+	$(CC) -std=c99 $(HOSTILE_CFLAGS) $(CWARN) -I. -Itests -I$(GLAD)/include tools/hostile.c $(GLAD)/gl.o -o $@ $(LIBS)
 
 hostile: $(BUILD)/hostile
 	$(BUILD)/hostile $(HOSTILE_ARGS)

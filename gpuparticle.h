@@ -143,7 +143,8 @@
    and touches nothing else, except gp_draw_particles, which restores the vertex array,
    GL_ARRAY_BUFFER and GL_DRAW_INDIRECT_BUFFER bindings it changes and leaves
    GL_PROGRAM_POINT_SIZE enabled, and gp_draw_effects, which restores the vertex array,
-   GL_ARRAY_BUFFER, GL_BLEND, the blend function and the depth write mask it changes.
+   GL_ARRAY_BUFFER, GL_BLEND, the blend function and equation, the depth write mask,
+   GL_CULL_FACE and the polygon mode it changes. (`make hostile` checks this after every call.)
    Host data reaches the GPU in command order: each upload fills a buffer of its own (a new name,
    the last deleted) and the GPU copies it into place, never glBufferSubData, nor glBufferData
    again, on a buffer that passes already sent may still read (a driver may write before they
@@ -1261,8 +1262,9 @@ GP_API_DECL gp_result gp_draw_bodies(gp_world* world, const gp_draw_desc* desc);
    particle of no emitter: its radius, white). GP_BLEND_ALPHA sorts them back to front by view
    depth on the GPU at every call (the bitonic sort) and draws them from the sorted order; nothing
    is read back. view and projection as gp_draw_particles's, blend; the other fields ignored.
-   Depth tested, depth not written: draw the opaque particles first. It may change the blend
-   state and the depth write mask, and restores them. The sprites stay in gp_world_buffers'
+   Depth tested, depth not written: draw the opaque particles first. It sets the blend state
+   (its function, the equation GL_FUNC_ADD), the depth write mask, face culling (off) and the
+   polygon mode (filled) it needs, whatever the caller left, and restores them. The sprites stay in gp_world_buffers'
    `sprites` until the next call (two vec4 each, in drawing order: centre and size, colour). */
 GP_API_DECL gp_result gp_draw_effects(gp_world* world, const gp_draw_desc* desc);
 
@@ -1454,6 +1456,13 @@ typedef unsigned char gp__GLubyte;
 #define GP__GL_TRIANGLES 0x0004
 #define GP__GL_ELEMENT_ARRAY_BUFFER 0x8893
 #define GP__GL_PROGRAM_POINT_SIZE 0x8642
+#define GP__GL_CULL_FACE 0x0B44
+#define GP__GL_BLEND_EQUATION_RGB 0x8009
+#define GP__GL_BLEND_EQUATION_ALPHA 0x883D
+#define GP__GL_FUNC_ADD 0x8006
+#define GP__GL_POLYGON_MODE 0x0B40
+#define GP__GL_FILL 0x1B02
+#define GP__GL_FRONT_AND_BACK 0x0408
 
 #define GP__GL_FUNCTIONS(X) \
     X(const gp__GLubyte*, GetString, (gp__GLenum name)) \
@@ -1512,6 +1521,8 @@ typedef unsigned char gp__GLubyte;
     X(void, Disable, (gp__GLenum cap)) \
     X(gp__GLboolean, IsEnabled, (gp__GLenum cap)) \
     X(void, BlendFuncSeparate, (gp__GLenum src_rgb, gp__GLenum dst_rgb, gp__GLenum src_alpha, gp__GLenum dst_alpha)) \
+    X(void, BlendEquationSeparate, (gp__GLenum mode_rgb, gp__GLenum mode_alpha)) \
+    X(void, PolygonMode, (gp__GLenum face, gp__GLenum mode)) \
     X(void, DepthMask, (gp__GLboolean flag)) \
     X(void, GetBooleanv, (gp__GLenum pname, gp__GLboolean* data)) \
     X(void, VertexAttribDivisor, (gp__GLuint index, gp__GLuint divisor)) \
@@ -11691,8 +11702,9 @@ gp_result gp_draw_effects(gp_world* world, const gp_draw_desc* desc) {
 #else
     gp__gl* gl;
     gp_draw_desc d;
-    gp__GLint vao = 0, array_buffer = 0, blend_rgb[2] = {0, 0}, blend_alpha[2] = {0, 0};
-    gp__GLboolean blending, depth_writes = 1;
+    gp__GLint vao = 0, array_buffer = 0, blend_rgb[2] = {0, 0}, blend_alpha[2] = {0, 0}, equation[2] = {0, 0};
+    gp__GLint polygon_mode[2] = {GP__GL_FILL, GP__GL_FILL};   /* some drivers write two values, front and back */
+    gp__GLboolean blending, culling, depth_writes = 1;
     size_t n;
     uint32_t i, slots, timer;
     gp_result r = GP_OK;
@@ -11743,7 +11755,11 @@ gp_result gp_draw_effects(gp_world* world, const gp_draw_desc* desc) {
     gl->fnGetIntegerv(GP__GL_BLEND_DST_RGB, &blend_rgb[1]);
     gl->fnGetIntegerv(GP__GL_BLEND_SRC_ALPHA, &blend_alpha[0]);
     gl->fnGetIntegerv(GP__GL_BLEND_DST_ALPHA, &blend_alpha[1]);
+    gl->fnGetIntegerv(GP__GL_BLEND_EQUATION_RGB, &equation[0]);
+    gl->fnGetIntegerv(GP__GL_BLEND_EQUATION_ALPHA, &equation[1]);
     gl->fnGetBooleanv(GP__GL_DEPTH_WRITEMASK, &depth_writes);
+    culling = gl->fnIsEnabled(GP__GL_CULL_FACE);
+    gl->fnGetIntegerv(GP__GL_POLYGON_MODE, polygon_mode);
     gl->fnUseProgram(world->draw.sprites_program);
     gl->fnUniformMatrix4fv(0, 1, 0, d.view);
     gl->fnUniformMatrix4fv(1, 1, 0, d.projection);
@@ -11758,9 +11774,15 @@ gp_result gp_draw_effects(gp_world* world, const gp_draw_desc* desc) {
     gl->fnEnable(GP__GL_BLEND);
     gl->fnBlendFuncSeparate(GP__GL_SRC_ALPHA, d.blend == GP_BLEND_ALPHA ? GP__GL_ONE_MINUS_SRC_ALPHA : GP__GL_ONE, GP__GL_ONE,
                             GP__GL_ONE_MINUS_SRC_ALPHA);
+    gl->fnBlendEquationSeparate(GP__GL_FUNC_ADD, GP__GL_FUNC_ADD);
     gl->fnDepthMask(0);
+    gl->fnDisable(GP__GL_CULL_FACE);   /* a sprite faces the camera, but a caller's front face may be clockwise */
+    gl->fnPolygonMode(GP__GL_FRONT_AND_BACK, GP__GL_FILL);
     gl->fnDrawArraysInstanced(GP__GL_TRIANGLE_STRIP, 0, 4, (gp__GLsizei)slots);   /* slots past the effects: size 0, no pixel */
+    gl->fnPolygonMode(GP__GL_FRONT_AND_BACK, (gp__GLenum)polygon_mode[0]);
+    if (culling) gl->fnEnable(GP__GL_CULL_FACE);
     gl->fnDepthMask(depth_writes);
+    gl->fnBlendEquationSeparate((gp__GLenum)equation[0], (gp__GLenum)equation[1]);
     gl->fnBlendFuncSeparate((gp__GLenum)blend_rgb[0], (gp__GLenum)blend_rgb[1], (gp__GLenum)blend_alpha[0], (gp__GLenum)blend_alpha[1]);
     if (!blending) gl->fnDisable(GP__GL_BLEND);
     gl->fnBindVertexArray((gp__GLuint)vao);

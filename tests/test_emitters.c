@@ -461,8 +461,11 @@ static void test_emitter_sprites_back_to_front(void) {
 
 /* Two sprites on the camera's axis, red (alpha 0.5) 2 m away and green (alpha 0.5) 1 m away,
    over black: alpha blended back to front, the centre pixel is green over red, (0.25, 0.5, 0),
-   whichever order the emitters were added in; added, (0.5, 0.5, 0). */
-static void emit_two_sprites(int green_first, gp_blend blend, float out[3]) {
+   whichever order the emitters were added in; added, (0.5, 0.5, 0). With a caller's state
+   left in the way (faces culled with a clockwise front, so that the sprites face away; the
+   blend equation reverse-subtract; polygons as lines) the pixel is the same, and that state is
+   there again after the draw. */
+static void emit_two_sprites(int green_first, gp_blend blend, int callers_state, float out[3]) {
     gp_world* w = emit_world(64);
     gp_emitter_desc d;
     gp_emitter e;
@@ -485,7 +488,26 @@ static void emit_two_sprites(int green_first, gp_blend blend, float out[3]) {
     draw.view[0] = draw.view[5] = draw.view[10] = draw.view[15] = 1.0f;
     emit_projection(draw.projection);
     draw.blend = blend;
+    if (callers_state) {
+        glEnable(GL_CULL_FACE);
+        glFrontFace(GL_CW);
+        glBlendEquation(GL_FUNC_REVERSE_SUBTRACT);
+        glPolygonMode(GL_FRONT_AND_BACK, GL_LINE);
+    }
     CHECK(gp_draw_effects(w, &draw) == GP_OK);
+    if (callers_state) {
+        GLint equation = 0, front = 0, mode[2] = {0, 0};
+        glGetIntegerv(GL_BLEND_EQUATION_RGB, &equation);
+        glGetIntegerv(GL_FRONT_FACE, &front);
+        glGetIntegerv(GL_POLYGON_MODE, mode);
+        CHECKF(glIsEnabled(GL_CULL_FACE) && front == GL_CW && equation == GL_FUNC_REVERSE_SUBTRACT && mode[0] == GL_LINE,
+               "the caller's state after the draw: culling %d, front face 0x%x, equation 0x%x, polygon mode 0x%x",
+               (int)glIsEnabled(GL_CULL_FACE), front, equation, mode[0]);
+        glDisable(GL_CULL_FACE);
+        glFrontFace(GL_CCW);
+        glBlendEquation(GL_FUNC_ADD);
+        glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
+    }
     glReadPixels(32, 32, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE, pixel);
     for (c = 0; c < 3; ++c) out[c] = (float)pixel[c] / 255.0f;
     emit_framebuffer_delete(fb, color, depth);
@@ -493,13 +515,97 @@ static void emit_two_sprites(int green_first, gp_blend blend, float out[3]) {
 }
 
 static void test_emitter_sprites_blend(void) {
-    float a[3], b[3], s[3];
-    emit_two_sprites(0, GP_BLEND_ALPHA, a);
-    emit_two_sprites(1, GP_BLEND_ALPHA, b);
-    emit_two_sprites(1, GP_BLEND_ADDITIVE, s);
+    float a[3], b[3], s[3], c[3];
+    emit_two_sprites(0, GP_BLEND_ALPHA, 0, a);
+    emit_two_sprites(1, GP_BLEND_ALPHA, 0, b);
+    emit_two_sprites(1, GP_BLEND_ADDITIVE, 0, s);
+    emit_two_sprites(0, GP_BLEND_ALPHA, 1, c);
+    CHECKF(fabsf(c[0] - a[0]) < 0.02f && fabsf(c[1] - a[1]) < 0.02f && fabsf(c[2] - a[2]) < 0.02f,
+           "with the caller's culling, blend equation and polygon mode in the way: (%.3f, %.3f, %.3f), not (%.3f, %.3f, %.3f)",
+           c[0], c[1], c[2], a[0], a[1], a[2]);
     CHECKF(fabsf(a[0] - 0.25f) < 0.02f && fabsf(a[1] - 0.5f) < 0.02f && fabsf(a[2]) < 0.02f, "red added first: (%.3f, %.3f, %.3f)", a[0], a[1], a[2]);
     CHECKF(fabsf(b[0] - 0.25f) < 0.02f && fabsf(b[1] - 0.5f) < 0.02f && fabsf(b[2]) < 0.02f, "green added first: (%.3f, %.3f, %.3f)", b[0], b[1], b[2]);
     CHECKF(fabsf(s[0] - 0.5f) < 0.02f && fabsf(s[1] - 0.5f) < 0.02f, "added: (%.3f, %.3f, %.3f)", s[0], s[1], s[2]);
+}
+
+/* The eye-space depth (m, negative ahead) of the depth buffer's value at a pixel, for
+   emit_projection's near and far planes. */
+static double emit_eye_depth(float window) {
+    const double n = 0.1, f = 100.0, ndc = 2.0 * window - 1.0;
+    return -2.0 * f * n / ((f + n) - ndc * (f - n));
+}
+
+/* gp_draw_particles and gp_draw_bodies into a 64 x 64 frame buffer, depth-tested, by a camera at
+   the origin looking down -z (emit_projection): a particle of radius 0.3 m at 2 m, drawn as a lit
+   sphere impostor, covers the centre pixel, not the corner, and writes the depth of its sphere's
+   near point (1.7 m, to 2 mm: "its true depth written"); a sphere body of radius 0.3 m there,
+   drawn with the caller's back faces culled (GL's default counter-clockwise front), shows its
+   near side (its mesh within 1 cm of the sphere), so its triangles face outward; with the front
+   faces culled instead it shows its far side (2.3 m). Neither changes the depth function, the
+   culling or the blend it found. */
+static void test_draw_particles_and_bodies_depth(void) {
+    static const float centre[3] = {0.0f, 0.0f, -2.0f};
+    gp_draw_desc draw;
+    GLuint fb, color, depth;
+    int pass;
+    memset(&draw, 0, sizeof draw);
+    draw.view[0] = draw.view[5] = draw.view[10] = draw.view[15] = 1.0f;
+    emit_projection(draw.projection);
+    draw.color_by = GP_COLOR_UNIFORM;
+    draw.color[0] = draw.color[1] = draw.color[2] = draw.color[3] = 1.0f;
+    for (pass = 0; pass < 3; ++pass) {   /* the particle; the body, back faces culled; front faces culled */
+        gp_world* w = emit_world(4096);
+        unsigned char pixel[4] = {0, 0, 0, 0}, corner[4] = {0, 0, 0, 0};
+        float at = 1.0f, edge = 0.0f;
+        double z, due = pass == 2 ? -2.3 : -1.7, tolerance = pass == 0 ? 0.002 : 0.01;
+        const char* what = pass == 0 ? "the particle" : pass == 1 ? "the body, back faces culled" : "the body, front faces culled";
+        gp_result r;
+        if (!w) return;
+        if (pass == 0) {
+            gp_particles_desc d;
+            memset(&d, 0, sizeof d);
+            d.count = 1; d.positions = centre; d.kind = GP_KIND_FLUID; d.radius = 0.3f;
+            CHECK(gp_particles_add(w, &d, NULL) == GP_OK);
+        } else {
+            gp_shape_desc shape;
+            gp_body_shape ball;
+            gp_body_desc body;
+            memset(&shape, 0, sizeof shape);
+            shape.shape = GP_SHAPE_SPHERE; shape.radius = 0.3f;
+            CHECK(gp_body_shape_create(w, &shape, &ball) == GP_OK);
+            memset(&body, 0, sizeof body);
+            body.shape = ball;
+            memcpy(body.position, centre, sizeof centre);
+            body.orientation[3] = 1.0f;
+            CHECK(gp_bodies_add(w, &body, 1, NULL) == GP_OK);
+        }
+        CHECK(gp_grid_build(w) == GP_OK);
+        fb = emit_framebuffer(&color, &depth);
+        glEnable(GL_DEPTH_TEST);
+        glDepthFunc(GL_LESS);
+        if (pass) { glEnable(GL_CULL_FACE); glCullFace(pass == 1 ? GL_BACK : GL_FRONT); }
+        r = pass == 0 ? gp_draw_particles(w, &draw) : gp_draw_bodies(w, &draw);
+        CHECKF(r == GP_OK, "%s: %s", what, fixture_log);
+        CHECKF(glIsEnabled(GL_DEPTH_TEST) && glIsEnabled(GL_CULL_FACE) == (pass != 0) && !glIsEnabled(GL_BLEND),
+               "%s: the caller's depth test, culling or blend changed", what);
+        glReadPixels(32, 32, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE, pixel);
+        glReadPixels(32, 32, 1, 1, GL_DEPTH_COMPONENT, GL_FLOAT, &at);
+        glReadPixels(1, 1, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE, corner);
+        glReadPixels(1, 1, 1, 1, GL_DEPTH_COMPONENT, GL_FLOAT, &edge);
+        glDisable(GL_DEPTH_TEST);
+        glDisable(GL_CULL_FACE);
+        glCullFace(GL_BACK);
+        z = emit_eye_depth(at);
+        CHECKF(pixel[0] + pixel[1] + pixel[2] > 30 && corner[0] + corner[1] + corner[2] == 0 && edge == 1.0f,
+               "%s: the centre pixel (%u, %u, %u), the corner's (%u, %u, %u) at depth %g", what, pixel[0], pixel[1], pixel[2],
+               corner[0], corner[1], corner[2], (double)edge);
+        CHECKF(fabs(z - due) <= tolerance, "%s: the centre pixel's depth is %.4f m, the sphere's %s point %.4f", what, z,
+               pass == 2 ? "far" : "near", due);
+        if (getenv("GP_TEST_VERBOSE"))
+            fprintf(stderr, "    %s: centre (%u, %u, %u) at %.4f m\n", what, pixel[0], pixel[1], pixel[2], z);
+        emit_framebuffer_delete(fb, color, depth);
+        gp_world_destroy(w);
+    }
 }
 
 /* A spray emitter over 400 fluid particles, 5 cm apart, moving at random speeds up to 3 m/s: one
@@ -819,6 +925,7 @@ const gp_test_case emitter_tests[] = {
     {"emitter_misuse", test_emitter_misuse},
     {"emitter_sprites_back_to_front", test_emitter_sprites_back_to_front},
     {"emitter_sprites_blend", test_emitter_sprites_blend},
+    {"draw_particles_and_bodies_depth", test_draw_particles_and_bodies_depth},
     {"emitter_spray_against_cpu", test_emitter_spray_against_cpu},
     {"emitter_mesh_against_cpu", test_emitter_mesh_against_cpu},
     {"emitter_pour_layers", test_emitter_pour_layers},

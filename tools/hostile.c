@@ -1,7 +1,9 @@
 /* hostile.c: the whole API against hostile input (`make hostile`, not part of `make test`).
    Small worlds take random calls of every kind (fluid, grains, bodies, pours, emitters,
    colliders with meshes and height fields, forces, gravity, wind, writes and removals, steps with
-   random dt, substeps and integrators, the primitives on random GL names and sizes), their values
+   random dt, substeps and integrators, the primitives on random GL names and sizes, the getters,
+   statistics and queries on live, stale and garbage handles, grid builds and neighbour counts,
+   and the three draws into a small frame buffer with random cameras), their values
    drawn now and then from NaN, infinities, 1e30, -0, 1e-30, zero and negative ones, unknown enum
    values and sizes near SIZE_MAX. After every call it checks what the library promises: a refusal
    carries a log message, no call reports a GL error, no call runs past an alarm, and every 25
@@ -12,12 +14,17 @@
    exits 1 on any failure.
 
      build/hostile [--seed N] [--worlds N] [--calls N] [--hostile PERCENT] [--count] [--alarm S]
+                   [--slow S] [--quiet]
+
+   A call that takes longer than --slow seconds (10) is named with the world's particle count
+   (not a failure: llvmpipe is slow; a world that crawls is worth a look).
 
    Found on its first runs (2026-11-29): gp_buffer_destroy deleting a buffer of the world's inside,
    gp_buffer_create passing a size above 2^63 to GL, a crowd clamped into a bounded grid's border
    cells slowing every step in silence, gp_fluid_preset_material refusing without a word. */
 #define _POSIX_C_SOURCE 200809L
 #define GPUPARTICLE_IMPLEMENTATION
+#include <glad/gl.h>   /* the tool's own GL calls (a frame buffer to draw into) */
 #include "gpuparticle.h"
 #include "gp_egl.h"
 #include <math.h>
@@ -25,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 /* ---- random values, hostile now and then --------------------------------------------------- */
@@ -65,6 +73,7 @@ static void hostile_vec3(float v[3], float lo, float hi) {
 /* ---- what every call is checked for -------------------------------------------------------- */
 
 static int hostile_logs, hostile_failures, hostile_quiet;
+static double hostile_slow = 10.0;   /* seconds: a call that takes longer is named (--slow) */
 static char hostile_last[1024];
 static const char* hostile_call = "";
 static long hostile_index;
@@ -98,6 +107,133 @@ static gp_result hostile_check(gp_result r, int logged) {
 }
 #define HOSTILE(expr) (hostile_call = #expr, hostile_check((expr), hostile_logs))
 
+/* ---- the GL state a call must leave as it found it (gpuparticle.h, "GL STATE") ---------------- */
+
+/* Before every call the tool binds a program, a vertex array, buffers and blend, depth, cull and
+   other state of its own, drawn at random; after it, everything the header does not list as
+   changed must read the same. The single values and the capabilities: */
+static const GLenum hostile_gl_values[] = {
+    GL_CURRENT_PROGRAM, GL_VERTEX_ARRAY_BINDING, GL_ARRAY_BUFFER_BINDING, GL_ELEMENT_ARRAY_BUFFER_BINDING,
+    GL_DRAW_INDIRECT_BUFFER_BINDING, GL_PIXEL_PACK_BUFFER_BINDING, GL_PIXEL_UNPACK_BUFFER_BINDING,
+    GL_ATOMIC_COUNTER_BUFFER_BINDING, GL_TRANSFORM_FEEDBACK_BUFFER_BINDING, GL_DRAW_FRAMEBUFFER_BINDING,
+    GL_READ_FRAMEBUFFER_BINDING, GL_RENDERBUFFER_BINDING, GL_ACTIVE_TEXTURE, GL_TEXTURE_BINDING_2D,
+    GL_BLEND_SRC_RGB, GL_BLEND_DST_RGB, GL_BLEND_SRC_ALPHA, GL_BLEND_DST_ALPHA, GL_BLEND_EQUATION_RGB,
+    GL_BLEND_EQUATION_ALPHA, GL_DEPTH_WRITEMASK, GL_DEPTH_FUNC, GL_CULL_FACE_MODE, GL_FRONT_FACE,
+    GL_UNPACK_ALIGNMENT, GL_PACK_ALIGNMENT, GL_POLYGON_MODE};
+static const char* const hostile_gl_value_names[] = {
+    "the current program", "the vertex array", "GL_ARRAY_BUFFER", "GL_ELEMENT_ARRAY_BUFFER", "GL_DRAW_INDIRECT_BUFFER",
+    "GL_PIXEL_PACK_BUFFER", "GL_PIXEL_UNPACK_BUFFER", "GL_ATOMIC_COUNTER_BUFFER", "GL_TRANSFORM_FEEDBACK_BUFFER",
+    "the draw framebuffer", "the read framebuffer", "the renderbuffer", "the active texture unit", "the 2D texture",
+    "the blend's source RGB", "the blend's destination RGB", "the blend's source alpha", "the blend's destination alpha",
+    "the blend equation (RGB)", "the blend equation (alpha)", "the depth write mask", "the depth function",
+    "the culled face", "the front face", "GL_UNPACK_ALIGNMENT", "GL_PACK_ALIGNMENT", "the polygon mode"};
+static const GLenum hostile_gl_caps[] = {GL_BLEND, GL_DEPTH_TEST, GL_CULL_FACE, GL_SCISSOR_TEST, GL_STENCIL_TEST,
+                                         GL_RASTERIZER_DISCARD, GL_PRIMITIVE_RESTART, GL_POLYGON_OFFSET_FILL,
+                                         GL_PROGRAM_POINT_SIZE};
+static const char* const hostile_gl_cap_names[] = {"GL_BLEND", "GL_DEPTH_TEST", "GL_CULL_FACE", "GL_SCISSOR_TEST",
+                                                   "GL_STENCIL_TEST", "GL_RASTERIZER_DISCARD", "GL_PRIMITIVE_RESTART",
+                                                   "GL_POLYGON_OFFSET_FILL", "GL_PROGRAM_POINT_SIZE"};
+enum { HOSTILE_GL_VALUES = sizeof hostile_gl_values / sizeof hostile_gl_values[0],
+       HOSTILE_GL_CAPS = sizeof hostile_gl_caps / sizeof hostile_gl_caps[0], HOSTILE_GL_CAP_POINT_SIZE = HOSTILE_GL_CAPS - 1 };
+
+typedef struct hostile_gl_state {
+    GLint values[HOSTILE_GL_VALUES][2];   /* two for the polygon mode's front and back */
+    GLboolean caps[HOSTILE_GL_CAPS], color_mask[4];
+    GLint viewport[4], uniform3, storage8;   /* bindings the library may not touch: uniform 3, storage 8 */
+} hostile_gl_state;
+
+static struct {
+    GLuint program, vertex_array, buffers[4], framebuffer;
+    GLint storage_bindings;
+} hostile_gl;
+
+static void hostile_gl_read(hostile_gl_state* s) {
+    int k;
+    memset(s, 0, sizeof *s);
+    for (k = 0; k < HOSTILE_GL_VALUES; ++k) glGetIntegerv(hostile_gl_values[k], s->values[k]);
+    for (k = 0; k < HOSTILE_GL_CAPS; ++k) s->caps[k] = glIsEnabled(hostile_gl_caps[k]);
+    glGetBooleanv(GL_COLOR_WRITEMASK, s->color_mask);
+    glGetIntegerv(GL_VIEWPORT, s->viewport);
+    glGetIntegeri_v(GL_UNIFORM_BUFFER_BINDING, 3, &s->uniform3);
+    if (hostile_gl.storage_bindings > 8) glGetIntegeri_v(GL_SHADER_STORAGE_BUFFER_BINDING, 8, &s->storage8);
+}
+
+/* Objects of the tool's own to bind: a program (an empty compute shader), a vertex array with an
+   element buffer, and buffers. */
+static void hostile_gl_make(void) {
+    static const char* const source = "#version 430 core\nlayout(local_size_x = 1) in;\nvoid main() {}\n";
+    GLuint shader = glCreateShader(GL_COMPUTE_SHADER);
+    glShaderSource(shader, 1, &source, NULL);
+    glCompileShader(shader);
+    hostile_gl.program = glCreateProgram();
+    glAttachShader(hostile_gl.program, shader);
+    glLinkProgram(hostile_gl.program);
+    glDeleteShader(shader);
+    glGenVertexArrays(1, &hostile_gl.vertex_array);
+    glGenBuffers(4, hostile_gl.buffers);
+    glBindVertexArray(hostile_gl.vertex_array);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, hostile_gl.buffers[0]);
+    glBufferData(GL_ELEMENT_ARRAY_BUFFER, 64, NULL, GL_STATIC_DRAW);
+    glBindVertexArray(0);
+    glGetIntegerv(GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS, &hostile_gl.storage_bindings);
+}
+
+/* Binds and sets the tool's state, each part at random: what a caller's renderer might leave. */
+static void hostile_gl_scramble(void) {
+    static const GLenum factors[] = {GL_ONE, GL_ZERO, GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_DST_COLOR};
+    static const GLenum equations[] = {GL_FUNC_ADD, GL_FUNC_SUBTRACT, GL_FUNC_REVERSE_SUBTRACT, GL_MIN, GL_MAX};
+    static const GLenum depth[] = {GL_LESS, GL_LEQUAL, GL_ALWAYS, GL_GREATER};
+    int k;
+    for (k = 0; k < HOSTILE_GL_CAPS; ++k) (hostile_random() % 2 ? glEnable : glDisable)(hostile_gl_caps[k]);
+    glDisable(GL_RASTERIZER_DISCARD);   /* a draw would still be checked, but show nothing */
+    if (hostile_random() % 8 == 0) glEnable(GL_RASTERIZER_DISCARD);
+    glUseProgram(hostile_random() % 2 ? hostile_gl.program : 0u);
+    glBindVertexArray(hostile_random() % 2 ? hostile_gl.vertex_array : 0u);
+    glBindBuffer(GL_ARRAY_BUFFER, hostile_random() % 2 ? hostile_gl.buffers[1] : 0u);
+    glBindBuffer(GL_DRAW_INDIRECT_BUFFER, hostile_random() % 2 ? hostile_gl.buffers[2] : 0u);
+    glBindBuffer(GL_PIXEL_PACK_BUFFER, hostile_random() % 2 ? hostile_gl.buffers[3] : 0u);
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, hostile_random() % 2 ? hostile_gl.buffers[3] : 0u);
+    glBindBuffer(GL_ATOMIC_COUNTER_BUFFER, hostile_random() % 2 ? hostile_gl.buffers[2] : 0u);
+    glBindBufferBase(GL_UNIFORM_BUFFER, 3, hostile_random() % 2 ? hostile_gl.buffers[1] : 0u);
+    if (hostile_gl.storage_bindings > 8) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 8, hostile_random() % 2 ? hostile_gl.buffers[2] : 0u);
+    glBindFramebuffer(GL_FRAMEBUFFER, hostile_gl.framebuffer);
+    glBlendFuncSeparate(factors[hostile_random() % 5], factors[hostile_random() % 5], factors[hostile_random() % 5], factors[hostile_random() % 5]);
+    glBlendEquationSeparate(equations[hostile_random() % 5], equations[hostile_random() % 5]);
+    glDepthMask(hostile_random() % 2 ? GL_TRUE : GL_FALSE);
+    glDepthFunc(depth[hostile_random() % 4]);
+    glCullFace(hostile_random() % 2 ? GL_BACK : GL_FRONT);
+    glFrontFace(hostile_random() % 2 ? GL_CCW : GL_CW);
+    glPolygonMode(GL_FRONT_AND_BACK, hostile_random() % 4 ? GL_FILL : GL_LINE);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, hostile_random() % 2 ? 4 : 1);
+    glPixelStorei(GL_PACK_ALIGNMENT, hostile_random() % 2 ? 4 : 8);
+    glColorMask(hostile_random() % 2, hostile_random() % 2, hostile_random() % 2, GL_TRUE);
+    glViewport(0, 0, 16 + (GLsizei)(hostile_random() % 49), 16 + (GLsizei)(hostile_random() % 49));
+    while (glGetError() != GL_NO_ERROR) {}
+}
+
+/* Compares the state after a call with before it; `drew` is a draw of particles or bodies, which
+   may leave GL_PROGRAM_POINT_SIZE enabled. */
+static void hostile_gl_compare(const hostile_gl_state* before, bool drew) {
+    hostile_gl_state after;
+    char what[160];
+    int k;
+    hostile_gl_read(&after);
+    for (k = 0; k < HOSTILE_GL_VALUES; ++k)
+        if (memcmp(before->values[k], after.values[k], sizeof after.values[k])) {
+            snprintf(what, sizeof what, "%s changed from %d to %d", hostile_gl_value_names[k], before->values[k][0], after.values[k][0]);
+            hostile_fail(what);
+        }
+    for (k = 0; k < HOSTILE_GL_CAPS; ++k)
+        if (before->caps[k] != after.caps[k] && !(k == HOSTILE_GL_CAP_POINT_SIZE && drew && after.caps[k])) {
+            snprintf(what, sizeof what, "%s was %s and is %s", hostile_gl_cap_names[k], before->caps[k] ? "on" : "off", after.caps[k] ? "on" : "off");
+            hostile_fail(what);
+        }
+    if (memcmp(before->color_mask, after.color_mask, sizeof after.color_mask)) hostile_fail("the colour mask changed");
+    if (memcmp(before->viewport, after.viewport, sizeof after.viewport)) hostile_fail("the viewport changed");
+    if (before->uniform3 != after.uniform3) hostile_fail("uniform buffer binding 3 changed");
+    if (before->storage8 != after.storage8) hostile_fail("shader storage binding 8 changed");
+}
+
 /* ---- one world's handles ------------------------------------------------------------------- */
 
 enum { HOSTILE_HANDLES = 8 };
@@ -109,6 +245,7 @@ typedef struct hostile_world {
     gp_collider colliders[HOSTILE_HANDLES];
     gp_pour pours[HOSTILE_HANDLES];
     gp_emitter emitters[HOSTILE_HANDLES];
+    gp_body bodies[HOSTILE_HANDLES];   /* the first bodies added (and destroyed shapes' bodies live on) */
     int shape_count, collider_count, pour_count, emitter_count, body_count;
     uint32_t added;   /* particles the last call added (--count) */
 } hostile_world;
@@ -197,6 +334,8 @@ static void hostile_bodies(hostile_world* h) {
         hostile_vec3(bodies[i].angular_velocity, -30.0f, 30.0f);
     }
     if (HOSTILE(gp_bodies_add(h->world, bodies, count, handles)) != GP_OK) return;
+    for (i = 0; i < count; ++i)
+        if (h->body_count + (int)i < HOSTILE_HANDLES) h->bodies[h->body_count + (int)i] = handles[i];
     h->body_count += (int)count;
     for (i = 0; i < count; ++i) {
         gp_body_shape_info info;
@@ -429,6 +568,151 @@ static void hostile_buffers(hostile_world* h) {
     }
 }
 
+/* A handle of kind T: one the world gave (live or since removed), or garbage. */
+static uint32_t hostile_handle(const uint32_t* given, int count) {
+    if (count && hostile_random() % 5) return given[hostile_random() % (uint32_t)count];
+    return hostile_uint(100);
+}
+
+/* The getters, statistics, counts and queries, on live, stale and garbage handles and phases;
+   NULL outputs now and then. gp_float_sort_key is checked for its promise (it orders as the
+   floats do), the strings for being there. */
+static void hostile_queries(hostile_world* h) {
+    union { gp_fluid_material fluid; gp_granular_material grains; gp_effect_material effect; gp_emitter_desc emitter;
+            gp_emitter_stats emitted; gp_pour_state pour; gp_fluid_stats fluid_stats; gp_dem_stats dem; gp_grid_stats grid;
+            gp_world_desc world; gp_body_state bodies[4]; gp_timing timings[64]; } out;
+    void* to = hostile_random() % 12 ? (void*)&out : NULL;
+    uint32_t phase = hostile_uint(9), i;
+    gp_body bodies[4];
+    gp_emitter e;
+    gp_pour pour;
+    e.id = hostile_handle(&h->emitters[0].id, h->emitter_count);
+    pour.id = hostile_handle(&h->pours[0].id, h->pour_count);
+    switch (hostile_random() % 16) {
+    case 0: HOSTILE(gp_fluid_material_get(h->world, phase, (gp_fluid_material*)to)); break;
+    case 1: HOSTILE(gp_granular_material_get(h->world, phase, (gp_granular_material*)to)); break;
+    case 2: HOSTILE(gp_effect_material_get(h->world, phase, (gp_effect_material*)to)); break;
+    case 3: HOSTILE(gp_emitter_get(h->world, e, (gp_emitter_desc*)to)); break;
+    case 4: HOSTILE(gp_emitter_stats_get(h->world, e, (gp_emitter_stats*)to)); (void)gp_emitter_number(h->world, e); break;
+    case 5: HOSTILE(gp_pour_state_get(h->world, pour, (gp_pour_state*)to)); break;
+    case 6: HOSTILE(gp_fluid_stats_read(h->world, (gp_fluid_stats*)to)); break;
+    case 7: HOSTILE(gp_dem_stats_read(h->world, (gp_dem_stats*)to)); break;
+    case 8: HOSTILE(gp_grid_stats_read(h->world, (gp_grid_stats*)to)); break;
+    case 9: {
+        uint32_t count = hostile_uint(5);
+        if (count > 4) count = 4;
+        for (i = 0; i < 4; ++i) bodies[i].id = hostile_handle(&h->bodies[0].id, h->body_count < HOSTILE_HANDLES ? h->body_count : HOSTILE_HANDLES);
+        HOSTILE(gp_bodies_read(h->world, to ? bodies : NULL, count, to ? out.bodies : NULL));
+        if (gp_body_number(h->world, bodies[0]) != GP_NO_OWNER && gp_body_number(h->world, bodies[0]) >= gp_body_count(h->world))
+            hostile_fail("a body's number is not below the body count");
+        break;
+    }
+    case 10:
+        if (h->shape_count) {   /* destroyed, the handle stays in the list: used stale from then on */
+            gp_body_shape shape = h->shapes[hostile_random() % (uint32_t)h->shape_count];
+            HOSTILE(gp_body_shape_destroy(h->world, shape));
+        }
+        break;
+    case 11: {
+        gp_fluid_material m;
+        gp_granular_material g;
+        gp_world_desc d;
+        memset(&m, 0, sizeof m); memset(&g, 0, sizeof g); memset(&d, 0, sizeof d);
+        m.spacing = hostile_float(0.0f, 0.05f); m.viscosity = hostile_float(0.0f, 0.1f); m.smoothing_radius = hostile_float(0.0f, 0.1f);
+        g.diameter = hostile_float(0.0f, 0.05f); g.density = hostile_float(0.0f, 5000.0f);
+        d.max_particles = hostile_uint(100000); d.grid.cell_size = hostile_float(0.0f, 0.1f);
+        (void)gp_query_fluid_material_defaults(hostile_random() % 2 ? h->world : NULL, hostile_random() % 4 ? &m : NULL);
+        (void)gp_query_granular_material_defaults(hostile_random() % 2 ? h->world : NULL, hostile_random() % 4 ? &g : NULL);
+        (void)gp_query_world_defaults(hostile_random() % 4 ? &d : NULL);
+        break;
+    }
+    case 12: {
+        float lo[3], hi[3], center[3], spacing = hostile_float(0.001f, 0.05f);
+        hostile_vec3(lo, -0.5f, 0.5f); hostile_vec3(hi, -0.5f, 0.5f); hostile_vec3(center, -0.5f, 0.5f);
+        (void)gp_lattice_block_count(spacing, lo, hi);
+        (void)gp_lattice_ball_count(spacing, center, hostile_float(0.0f, 0.3f));
+        break;
+    }
+    case 13: {
+        float a = hostile_float(-10.0f, 10.0f), b = hostile_float(-10.0f, 10.0f);
+        if (!gp_log_item_string((gp_log_item)hostile_uint(80)) || !gp_result_string((gp_result)((int)hostile_uint(30) - 15)))
+            hostile_fail("a NULL string for an enum value");
+        if (a == a && b == b && a < b && !(gp_float_sort_key(a) < gp_float_sort_key(b)))
+            hostile_fail("gp_float_sort_key does not order two floats as they are");
+        break;
+    }
+    case 14:
+        (void)gp_timings_read(h->world, to ? out.timings : NULL, hostile_uint(65) > 64u ? 64u : hostile_uint(65));
+        (void)gp_particle_capacity(h->world); (void)gp_world_readbacks(h->world); (void)gp_world_last_result(h->world);
+        break;
+    default:
+        HOSTILE(gp_fluid_compute(h->world, hostile_float(1e-5f, 0.01f)));
+    }
+}
+
+/* The grid's own calls: a build, a neighbour count into a buffer of the right size, a short one
+   or a random name, and a streaming copy between buffers of any size. */
+static void hostile_grid(hostile_world* h) {
+    uint32_t count = gp_particle_count(h->world), out = 0, other = 0;
+    size_t words = hostile_random() % 4 ? (size_t)count + 1u : (size_t)count / 2u + 1u;
+    switch (hostile_random() % 3) {
+    case 0: HOSTILE(gp_grid_build(h->world)); break;
+    case 1:
+        if (hostile_random() % 5 == 0) { HOSTILE(gp_grid_count_neighbors(h->world, hostile_float(0.0f, 0.1f), hostile_random() % 200u)); break; }
+        if (gp_buffer_create(h->world, 4u * words, NULL, &out) != GP_OK) break;
+        HOSTILE(gp_grid_count_neighbors(h->world, hostile_float(0.0f, 0.1f), out));
+        gp_buffer_destroy(h->world, out);
+        break;
+    default:
+        if (gp_buffer_create(h->world, 4u * words, NULL, &out) != GP_OK) break;
+        if (gp_buffer_create(h->world, 4u * (hostile_random() % 2 ? words : words / 2u + 1u), NULL, &other) == GP_OK) {
+            HOSTILE(gp_copy(h->world, hostile_random() % 10 ? out : hostile_random() % 200u, other, hostile_uint((uint32_t)words + 2u)));
+            gp_buffer_destroy(h->world, other);
+        }
+        gp_buffer_destroy(h->world, out);
+    }
+}
+
+/* The three draws into a small frame buffer (bound by hostile_gl_scramble), with random cameras,
+   colourings, kinds and blends. */
+static bool hostile_drew_points;   /* the call was gp_draw_particles or gp_draw_bodies */
+static void hostile_draw(hostile_world* h) {
+    gp_draw_desc d;
+    int k;
+    memset(&d, 0, sizeof d);
+    if (hostile_random() % 2)
+        for (k = 0; k < 16; ++k) { d.view[k] = hostile_float(-1.0f, 1.0f); d.projection[k] = hostile_float(-1.0f, 1.0f); }
+    d.color_by = (gp_color_by)hostile_uint(6);
+    d.range[0] = hostile_float(0.0f, 2000.0f); d.range[1] = hostile_float(0.0f, 2000.0f);
+    for (k = 0; k < 4; ++k) d.color[k] = hostile_float(0.0f, 1.0f);
+    hostile_vec3(d.light, -1.0f, 1.0f);
+    d.radius_scale = hostile_float(0.0f, 3.0f);
+    d.kinds = hostile_random() % 2 ? 0u : hostile_random();
+    d.blend = (gp_blend)hostile_uint(4);
+    switch (hostile_random() % 3) {
+    case 0: HOSTILE(gp_draw_particles(h->world, hostile_random() % 20 ? &d : NULL)); hostile_drew_points = true; break;
+    case 1: HOSTILE(gp_draw_bodies(h->world, hostile_random() % 20 ? &d : NULL)); hostile_drew_points = true; break;
+    default: HOSTILE(gp_draw_effects(h->world, hostile_random() % 20 ? &d : NULL));
+    }
+    if (glGetError() != GL_NO_ERROR) hostile_fail("a draw left a GL error behind");
+}
+
+/* A frame buffer of 64 x 64 (colour and depth) for hostile_draw; 0 if GL cannot make one. */
+static GLuint hostile_framebuffer_make(void) {
+    GLuint fb = 0, rb[2];
+    glGenFramebuffers(1, &fb);
+    glGenRenderbuffers(2, rb);
+    glBindRenderbuffer(GL_RENDERBUFFER, rb[0]);
+    glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, 64, 64);
+    glBindRenderbuffer(GL_RENDERBUFFER, rb[1]);
+    glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT24, 64, 64);
+    glBindFramebuffer(GL_FRAMEBUFFER, fb);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb[0]);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, rb[1]);
+    glViewport(0, 0, 64, 64);
+    return glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE ? fb : 0;
+}
+
 /* ---- the run --------------------------------------------------------------------------------- */
 
 static void hostile_audit(hostile_world* h) {
@@ -444,7 +728,8 @@ static void hostile_world_run(long calls, bool counting, unsigned alarm_seconds)
     typedef void (*hostile_op)(hostile_world*);
     static const hostile_op ops[] = {hostile_fluid, hostile_fluid, hostile_fluid_material, hostile_grains, hostile_bodies,
                                      hostile_particles, hostile_slots, hostile_remove, hostile_collider, hostile_births,
-                                     hostile_forces, hostile_step, hostile_step, hostile_step, hostile_buffers};
+                                     hostile_forces, hostile_step, hostile_step, hostile_step, hostile_buffers,
+                                     hostile_queries, hostile_queries, hostile_grid, hostile_draw};
     hostile_world h;
     gp_world_desc d;
     memset(&h, 0, sizeof h);
@@ -468,13 +753,33 @@ static void hostile_world_run(long calls, bool counting, unsigned alarm_seconds)
     }
     for (hostile_index = 0; hostile_index < calls; ++hostile_index) {
         uint32_t before = 0, after = 0;
+        struct timespec start, end;
+        double seconds;
+        hostile_gl_state gl_before;
         hostile_op op = ops[hostile_random() % (sizeof ops / sizeof ops[0])];
         if (counting && (op == hostile_remove || op == hostile_buffers)) op = hostile_step;   /* removals and raw writes change the count */
+        if (op == hostile_draw && !hostile_gl.framebuffer) op = hostile_queries;
         if (counting) gp_particle_count_read(h.world, &before);
         h.added = 0;
+        hostile_gl_scramble();
+        hostile_gl_read(&gl_before);
+        hostile_drew_points = false;
         alarm(alarm_seconds);
+        clock_gettime(CLOCK_MONOTONIC, &start);
         op(&h);
+        clock_gettime(CLOCK_MONOTONIC, &end);
         alarm(0);
+        hostile_gl_compare(&gl_before, hostile_drew_points);
+        seconds = (double)(end.tv_sec - start.tv_sec) + 1e-9 * (double)(end.tv_nsec - start.tv_nsec);
+        if (seconds > hostile_slow && !hostile_quiet) {   /* not a failure: what made it slow, to look at */
+            gp_fluid_stats fs;
+            gp_grid_stats gs;
+            memset(&fs, 0, sizeof fs); memset(&gs, 0, sizeof gs);
+            gp_fluid_stats_read(h.world, &fs);
+            gp_grid_stats_read(h.world, &gs);
+            fprintf(stderr, "slow call %ld (%s): %.1f s, %u particles; %u substeps, fastest %.3g m/s, lag %.3g s; %u outside the grid, %u crowded\n",
+                    hostile_index, hostile_call, seconds, gp_particle_count(h.world), fs.substeps, fs.max_speed, fs.lag, gs.outside, gs.crowded);
+        }
         if (counting && gp_particle_count_read(h.world, &after) == GP_OK && after != before + h.added) {
             char what[128];
             snprintf(what, sizeof what, "the count went from %u to %u with %u added", before, after, h.added);
@@ -499,16 +804,19 @@ int main(int argc, char** argv) {
         else if (!strcmp(argv[i], "--calls")) { calls = atol(value); ++i; }
         else if (!strcmp(argv[i], "--hostile")) { hostile_percent = atoi(value); ++i; }
         else if (!strcmp(argv[i], "--alarm")) { alarm_seconds = (unsigned)atoi(value); ++i; }
+        else if (!strcmp(argv[i], "--slow")) { hostile_slow = atof(value); ++i; }
         else if (!strcmp(argv[i], "--count")) counting = true;
         else if (!strcmp(argv[i], "--quiet")) hostile_quiet = 1;
         else {
-            fprintf(stderr, "usage: %s [--seed N] [--worlds N] [--calls N] [--hostile PERCENT] [--count] [--alarm S] [--quiet]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--seed N] [--worlds N] [--calls N] [--hostile PERCENT] [--count] [--alarm S] [--slow S] [--quiet]\n", argv[0]);
             return 2;
         }
     }
     if (!hostile_state) hostile_state = 1u;
     signal(SIGALRM, hostile_alarm);
-    if (gp_egl_open(&egl, 4, 3)) return 2;
+    if (gp_egl_open(&egl, 4, 3) || !gladLoadGL((GLADloadfunc)eglGetProcAddress)) return 2;
+    hostile_gl.framebuffer = hostile_framebuffer_make();
+    hostile_gl_make();
     for (i = 0; i < worlds; ++i) hostile_world_run(calls, counting, alarm_seconds);
     gp_egl_close(&egl);
     printf("%d worlds of %ld calls, %d%% hostile%s: %d failures\n", worlds, calls, hostile_percent, counting ? ", counted" : "",
