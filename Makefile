@@ -57,7 +57,8 @@ $(BUILD)/gp_tests: $(TEST_SOURCES) $(TEST_HEADERS) $(GLAD)/gl.o
 # Unoptimised: it runs only the quick host-side tests (9.3 s against 8.3 at -O1), and compiles in
 # 23 s where -O1 took 57 (2 cores), the longest of make test's builds.
 $(BUILD)/gp_tests_sanitized: $(TEST_SOURCES) $(TEST_HEADERS) $(GLAD)/gl.o
-	$(CC) -std=c99 -O0 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined $(CWARN) \
+	$(CC) -std=c99 -O0 -g -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer \
+	    -fno-sanitize-recover=undefined,float-cast-overflow $(CWARN) \
 	    -I. -Itests -I$(GLAD)/include $(TEST_SOURCES) $(GLAD)/gl.o -o $@ $(LIBS)
 
 BENCH_SOURCES := bench/bench.c tests/cpu_reference.c tests/cpu_sph.c tests/cpu_dem.c tests/cpu_collider.c
@@ -117,7 +118,8 @@ sink: $(BUILD)/sink
 	$(BUILD)/sink $(SINK_ARGS)
 
 # The whole API against hostile input (tools/hostile.c; HOSTILE_ARGS="--seed 3 --count", or
-# HOSTILE_CFLAGS="-O0 -g -fsanitize=address,undefined" for memory errors too). Not part of make test.
+# HOSTILE_CFLAGS="-O0 -g -fsanitize=address,undefined,float-cast-overflow" for memory errors
+# and undefined behaviour too). Not part of make test.
 HOSTILE_CFLAGS ?= -O1 -g
 $(BUILD)/hostile: tools/hostile.c tests/gp_egl.h gpuparticle.h $(GLAD)/gl.o
 	$(CC) -std=c99 $(HOSTILE_CFLAGS) $(CWARN) -I. -Itests -I$(GLAD)/include tools/hostile.c $(GLAD)/gl.o -o $@ $(LIBS)

@@ -10953,8 +10953,14 @@ static void gp__emitters_plan(gp_world* w, float dt, uint32_t substeps) {
         if (!e->live) continue;
         e->time += (double)dt;
         total = floor((double)e->desc.rate * e->time);
-        births = (uint64_t)total - e->by_rate;
-        e->by_rate = (uint64_t)total;
+        if (total < 9.0e18) {
+            births = (uint64_t)total - e->by_rate;
+            e->by_rate = (uint64_t)total;
+        } else {   /* an absurd dt (the API takes any finite one): past uint64_t; the store's room is */
+            births = w->capacity;   /* born and the tally starts again (time 0, none yet) */
+            e->time = 0.0;
+            e->by_rate = 0;
+        }
         e->step_births = births > w->capacity ? w->capacity : (uint32_t)births;   /* more is refused anyway */
         e->step_burst = e->burst;
         e->burst = 0;

@@ -246,6 +246,35 @@ static void test_emitter_full_store(void) {
     gp_world_destroy(w);
 }
 
+/* A step of an absurd dt (1e30 s: the API takes any finite one) with an emitter of 600 a second:
+   its births, past any count (and past uint64_t: the tally's conversion overflowed before,
+   undefined behaviour that make test's sanitized run catches with float-cast-overflow), are the
+   store's room, 300; the tally then starts again, so
+   that once the 300 are removed (and a build has taken them out), three steps of 0.05 s give
+   floor(600 x 0.15) = 90, no more. */
+static void test_emitter_absurd_dt(void) {
+    gp_world* w = emit_world(300);
+    gp_emitter_desc d;
+    gp_emitter e;
+    gp_step_desc step;
+    uint32_t ids[300], i, count = 0;
+    if (!w) return;
+    memset(&d, 0, sizeof d);
+    d.rate = 600.0f;
+    CHECK(gp_emitter_add(w, &d, &e) == GP_OK);
+    memset(&step, 0, sizeof step);
+    step.dt = 1e30f;
+    step.substeps = 1;
+    CHECK(gp_world_step(w, &step) == GP_OK);
+    CHECKF(gp_particle_count_read(w, &count) == GP_OK && count == 300, "%u particles after the step of 1e30 s, 300 due", count);
+    for (i = 0; i < 300; ++i) ids[i] = i;
+    CHECK(gp_particles_remove(w, ids, 300) == GP_OK && gp_grid_build(w) == GP_OK);   /* the build takes them out */
+    step.dt = 0.05f;
+    for (i = 0; i < 3; ++i) CHECK(gp_world_step(w, &step) == GP_OK);
+    CHECKF(gp_particle_count_read(w, &count) == GP_OK && count == 90, "%u particles 0.15 s later, 90 due", count);
+    gp_world_destroy(w);
+}
+
 /* Grains 2 cm wide poured as a stream from a disc 10 cm wide, 60 a second at 1 m/s downwards (a
    grain 1.7 cm behind the one before, anywhere on the disc: some touch at birth): after 1 s all 60
    are in the store, between the floor and the nozzle, their material's size. */
@@ -921,6 +950,7 @@ const gp_test_case emitter_tests[] = {
     {"emitter_shapes_against_cpu", test_emitter_shapes_against_cpu},
     {"emitter_seed_repeats", test_emitter_seed_repeats},
     {"emitter_full_store", test_emitter_full_store},
+    {"emitter_absurd_dt", test_emitter_absurd_dt},
     {"emitter_pours_grains", test_emitter_pours_grains},
     {"emitter_misuse", test_emitter_misuse},
     {"emitter_sprites_back_to_front", test_emitter_sprites_back_to_front},

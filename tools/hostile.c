@@ -6,16 +6,19 @@
    and the three draws into a small frame buffer with random cameras), their values
    drawn now and then from NaN, infinities, 1e30, -0, 1e-30, zero and negative ones, unknown enum
    values and sizes near SIZE_MAX. After every call it checks what the library promises: a refusal
-   carries a log message, no call reports a GL error, no call runs past an alarm, and every 25
-   calls gp_particles_check finds no particle misplaced. --count leaves out what gives birth or
-   death on its own (lifetimes, emitters, pours) and checks the exact particle count after every
-   call: no particle is ever lost. Build it with the sanitizers to look for memory errors too
-   (HOSTILE_CFLAGS="-O0 -g -fsanitize=address,undefined"). Prints each failure and a closing line;
-   exits 1 on any failure.
+   carries a log message, gp_world_last_result gives the call's result, no call reports a GL
+   error or runs past an alarm, the caller's GL state is as the header's "GL STATE" says
+   (hostile_gl_scramble sets a random one before each call), and every 25 calls
+   gp_particles_check finds no particle misplaced. --count leaves out what gives birth or death on
+   its own (lifetimes, emitters, pours) and checks the exact particle count after every call: no
+   particle is ever lost. Build it with the sanitizers to look for memory errors too
+   (HOSTILE_CFLAGS="-O0 -g -fsanitize=address,undefined,float-cast-overflow"). Prints each
+   failure and a closing line; exits 1 on any failure.
 
      build/hostile [--seed N] [--worlds N] [--calls N] [--hostile PERCENT] [--count] [--alarm S]
-                   [--slow S] [--quiet]
+                   [--slow S] [--pair] [--quiet]
 
+   --pair keeps two worlds alive in the one context and makes each call on either at random.
    A call that takes longer than --slow seconds (10) is named with the world's particle count
    (not a failure: llvmpipe is slow; a world that crawls is worth a look).
 
@@ -84,18 +87,26 @@ static void hostile_logger(gp_log_level level, gp_log_item item, const char* mes
     ++hostile_logs;
     snprintf(hostile_last, sizeof hostile_last, "%s", message);
 }
+static char hostile_detail[160];   /* what a step asked for, for the alarm's and --slow's messages */
 static void hostile_alarm(int signal_number) {
     (void)signal_number;
-    fprintf(stderr, "FAIL call %ld (%s): still running at the alarm\n", hostile_index, hostile_call);
+    fprintf(stderr, "FAIL call %ld (%s%s): still running at the alarm\n", hostile_index, hostile_call, hostile_detail);
     _exit(1);
 }
 static void hostile_fail(const char* what) {
     ++hostile_failures;
     fprintf(stderr, "FAIL call %ld (%s): %s\n", hostile_index, hostile_call, what);
 }
+/* The world every HOSTILE call is made on: gp_world_last_result must then give the call's result. */
+static const gp_world* hostile_current;
 /* Checks one call's result; `logged` is the log count before it. */
 static gp_result hostile_check(gp_result r, int logged) {
     char what[1200];
+    if (hostile_current && gp_world_last_result(hostile_current) != r) {
+        snprintf(what, sizeof what, "returned %s, but gp_world_last_result says %s", gp_result_string(r),
+                 gp_result_string(gp_world_last_result(hostile_current)));
+        hostile_fail(what);
+    }
     if (r == GP_ERROR_GL) {
         snprintf(what, sizeof what, "a GL error: %s", hostile_last);
         hostile_fail(what);
@@ -541,6 +552,7 @@ static void hostile_step(hostile_world* h) {
     if (hostile_random() % 4 == 0) s.substeps = hostile_uint(30);
     if (hostile_random() % 4 == 0) s.max_cfl = hostile_float(0.1f, 2.0f);
     s.integrator = (gp_integrator)hostile_uint(4);
+    snprintf(hostile_detail, sizeof hostile_detail, "; dt %g s, %u substeps asked, max_cfl %g", (double)s.dt, s.substeps, (double)s.max_cfl);
     HOSTILE(gp_world_step(h->world, &s));
 }
 
@@ -724,17 +736,12 @@ static void hostile_audit(hostile_world* h) {
     }
 }
 
-static void hostile_world_run(long calls, bool counting, unsigned alarm_seconds) {
-    typedef void (*hostile_op)(hostile_world*);
-    static const hostile_op ops[] = {hostile_fluid, hostile_fluid, hostile_fluid_material, hostile_grains, hostile_bodies,
-                                     hostile_particles, hostile_slots, hostile_remove, hostile_collider, hostile_births,
-                                     hostile_forces, hostile_step, hostile_step, hostile_step, hostile_buffers,
-                                     hostile_queries, hostile_queries, hostile_grid, hostile_draw};
-    hostile_world h;
+/* Makes a small world of random capacity, cell size, grid mode and build order; false if it fails. */
+static bool hostile_world_make(hostile_world* h, bool counting) {
     gp_world_desc d;
-    memset(&h, 0, sizeof h);
+    memset(h, 0, sizeof *h);
     memset(&d, 0, sizeof d);
-    d.max_particles = h.capacity = 2000u + hostile_random() % 6000u;
+    d.max_particles = h->capacity = 2000u + hostile_random() % 6000u;
     d.grid.cell_size = 0.02f + 0.03f * hostile_unit();
     if (hostile_random() % 2) {
         d.grid.mode = GP_GRID_BOUNDED;
@@ -746,27 +753,48 @@ static void hostile_world_run(long calls, bool counting, unsigned alarm_seconds)
     d.any_order = hostile_random() % 2;
     d.get_proc_address = (gp_get_proc_address_fn)eglGetProcAddress;
     d.logger.func = hostile_logger;
-    h.counting = counting;
-    if (gp_world_create(&d, &h.world) != GP_OK) {
-        hostile_fail(hostile_last);
-        return;
-    }
+    h->counting = counting;
+    if (gp_world_create(&d, &h->world) == GP_OK) return true;
+    hostile_fail(hostile_last);
+    return false;
+}
+
+/* `together` worlds (1 or 2) live at once in the one context, each call on one of them at random:
+   nothing of one may leak into the other (a cache, a binding, a count). With two, the calls on
+   random GL names are left out: a name of the other world's is not one the library can refuse. */
+static void hostile_world_run(long calls, bool counting, unsigned alarm_seconds, int together) {
+    typedef void (*hostile_op)(hostile_world*);
+    static const hostile_op ops[] = {hostile_fluid, hostile_fluid, hostile_fluid_material, hostile_grains, hostile_bodies,
+                                     hostile_particles, hostile_slots, hostile_remove, hostile_collider, hostile_births,
+                                     hostile_forces, hostile_step, hostile_step, hostile_step, hostile_buffers,
+                                     hostile_queries, hostile_queries, hostile_grid, hostile_draw};
+    hostile_world worlds[2];
+    int k;
+    for (k = 0; k < together; ++k)
+        if (!hostile_world_make(&worlds[k], counting)) {
+            while (k-- > 0) gp_world_destroy(worlds[k].world);
+            return;
+        }
     for (hostile_index = 0; hostile_index < calls; ++hostile_index) {
         uint32_t before = 0, after = 0;
         struct timespec start, end;
         double seconds;
         hostile_gl_state gl_before;
+        hostile_world* h = &worlds[together > 1 ? hostile_random() % (uint32_t)together : 0u];
         hostile_op op = ops[hostile_random() % (sizeof ops / sizeof ops[0])];
         if (counting && (op == hostile_remove || op == hostile_buffers)) op = hostile_step;   /* removals and raw writes change the count */
+        if (together > 1 && (op == hostile_buffers || op == hostile_grid)) op = hostile_step;
         if (op == hostile_draw && !hostile_gl.framebuffer) op = hostile_queries;
-        if (counting) gp_particle_count_read(h.world, &before);
-        h.added = 0;
+        hostile_current = h->world;
+        if (counting) gp_particle_count_read(h->world, &before);
+        h->added = 0;
         hostile_gl_scramble();
         hostile_gl_read(&gl_before);
         hostile_drew_points = false;
+        hostile_detail[0] = 0;
         alarm(alarm_seconds);
         clock_gettime(CLOCK_MONOTONIC, &start);
-        op(&h);
+        op(h);
         clock_gettime(CLOCK_MONOTONIC, &end);
         alarm(0);
         hostile_gl_compare(&gl_before, hostile_drew_points);
@@ -775,20 +803,26 @@ static void hostile_world_run(long calls, bool counting, unsigned alarm_seconds)
             gp_fluid_stats fs;
             gp_grid_stats gs;
             memset(&fs, 0, sizeof fs); memset(&gs, 0, sizeof gs);
-            gp_fluid_stats_read(h.world, &fs);
-            gp_grid_stats_read(h.world, &gs);
-            fprintf(stderr, "slow call %ld (%s): %.1f s, %u particles; %u substeps, fastest %.3g m/s, lag %.3g s; %u outside the grid, %u crowded\n",
-                    hostile_index, hostile_call, seconds, gp_particle_count(h.world), fs.substeps, fs.max_speed, fs.lag, gs.outside, gs.crowded);
+            gp_fluid_stats_read(h->world, &fs);
+            gp_grid_stats_read(h->world, &gs);
+            fprintf(stderr, "slow call %ld (%s%s): %.1f s, %u particles; %u substeps, fastest %.3g m/s, lag %.3g s; %u outside the grid, %u crowded\n",
+                    hostile_index, hostile_call, hostile_detail, seconds, gp_particle_count(h->world), fs.substeps, fs.max_speed, fs.lag, gs.outside, gs.crowded);
         }
-        if (counting && gp_particle_count_read(h.world, &after) == GP_OK && after != before + h.added) {
+        if (counting && gp_particle_count_read(h->world, &after) == GP_OK && after != before + h->added) {
             char what[128];
-            snprintf(what, sizeof what, "the count went from %u to %u with %u added", before, after, h.added);
+            snprintf(what, sizeof what, "the count went from %u to %u with %u added", before, after, h->added);
             hostile_fail(what);
         }
-        if (hostile_index % 25 == 24) hostile_audit(&h);
+        if (hostile_index % 25 == 24)
+            for (k = 0; k < together; ++k) { hostile_current = worlds[k].world; hostile_audit(&worlds[k]); }
     }
-    if (!hostile_quiet) fprintf(stderr, "world: %u particles, %d bodies, %d colliders\n", gp_particle_count(h.world), h.body_count, h.collider_count);
-    gp_world_destroy(h.world);
+    hostile_current = NULL;
+    for (k = 0; k < together; ++k) {
+        if (!hostile_quiet)
+            fprintf(stderr, "world: %u particles, %d bodies, %d colliders\n", gp_particle_count(worlds[k].world), worlds[k].body_count,
+                    worlds[k].collider_count);
+        gp_world_destroy(worlds[k].world);
+    }
 }
 
 int main(int argc, char** argv) {
@@ -797,6 +831,7 @@ int main(int argc, char** argv) {
     int worlds = 2, i;
     unsigned alarm_seconds = 300;
     bool counting = false;
+    int together = 1;
     for (i = 1; i < argc; ++i) {
         const char* value = i + 1 < argc ? argv[i + 1] : "0";
         if (!strcmp(argv[i], "--seed")) { hostile_state = strtoull(value, NULL, 10) * 2654435761ull + 1u; ++i; }
@@ -806,9 +841,10 @@ int main(int argc, char** argv) {
         else if (!strcmp(argv[i], "--alarm")) { alarm_seconds = (unsigned)atoi(value); ++i; }
         else if (!strcmp(argv[i], "--slow")) { hostile_slow = atof(value); ++i; }
         else if (!strcmp(argv[i], "--count")) counting = true;
+        else if (!strcmp(argv[i], "--pair")) together = 2;
         else if (!strcmp(argv[i], "--quiet")) hostile_quiet = 1;
         else {
-            fprintf(stderr, "usage: %s [--seed N] [--worlds N] [--calls N] [--hostile PERCENT] [--count] [--alarm S] [--slow S] [--quiet]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--seed N] [--worlds N] [--calls N] [--hostile PERCENT] [--count] [--alarm S] [--slow S] [--pair] [--quiet]\n", argv[0]);
             return 2;
         }
     }
@@ -817,9 +853,10 @@ int main(int argc, char** argv) {
     if (gp_egl_open(&egl, 4, 3) || !gladLoadGL((GLADloadfunc)eglGetProcAddress)) return 2;
     hostile_gl.framebuffer = hostile_framebuffer_make();
     hostile_gl_make();
-    for (i = 0; i < worlds; ++i) hostile_world_run(calls, counting, alarm_seconds);
+    for (i = 0; i < worlds; ++i) hostile_world_run(calls, counting, alarm_seconds, together);
     gp_egl_close(&egl);
-    printf("%d worlds of %ld calls, %d%% hostile%s: %d failures\n", worlds, calls, hostile_percent, counting ? ", counted" : "",
+    printf("%d %s of %ld calls, %d%% hostile%s: %d failures\n", worlds, together > 1 ? "pairs of worlds" : "worlds", calls,
+           hostile_percent, counting ? ", counted" : "",
            hostile_failures);
     return hostile_failures != 0;
 }

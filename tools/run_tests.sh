@@ -52,7 +52,7 @@ echo "== GPU tests under ASan and UBSan (build/gp_tests_sanitized, host code)"
 printf 'leak:libLLVM\nleak:libgallium\nleak:mesa\nleak:libEGL\nleak:libGLX\nleak:libGLdispatch\nleak:dri\n' > build/lsan.supp
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 LSAN_OPTIONS=suppressions=build/lsan.supp:print_suppressions=0 \
 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-    build/gp_tests_sanitized world particles_ timings reject restore float_sort indirect empty_and_misuse effects_collisions 2>&1 \
+    build/gp_tests_sanitized world particles_ timings reject restore float_sort indirect empty_and_misuse effects_collisions emitter_absurd_dt 2>&1 \
     | tee build/gp_tests_sanitized.out | grep -v 'passed, .* failed$'
 if grep -qE 'ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:' build/gp_tests_sanitized.out; then
     echo "FAIL sanitizers reported errors (build/gp_tests_sanitized.out)"; failed=$((failed + 1))
