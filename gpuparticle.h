@@ -1264,8 +1264,9 @@ GP_API_DECL gp_result gp_draw_bodies(gp_world* world, const gp_draw_desc* desc);
    is read back. view and projection as gp_draw_particles's, blend; the other fields ignored.
    Depth tested, depth not written: draw the opaque particles first. It sets the blend state
    (its function, the equation GL_FUNC_ADD), the depth write mask, face culling (off) and the
-   polygon mode (filled) it needs, whatever the caller left, and restores them. The sprites stay in gp_world_buffers'
-   `sprites` until the next call (two vec4 each, in drawing order: centre and size, colour). */
+   polygon mode (filled) it needs, whatever the caller left, and restores them. The sprites
+   stay in gp_world_buffers' `sprites` until the next call (two vec4 each, in drawing order:
+   centre and size, colour). */
 GP_API_DECL gp_result gp_draw_effects(gp_world* world, const gp_draw_desc* desc);
 
 /* ---- primitives on your own buffers ------------------------------------------------------

@@ -5,22 +5,22 @@
 # its dispatch, for a machine whose driver comes without them) and the checks' own files, into
 # build/gpu_bundle/, for a machine that has a GPU driver but no build tools (a lent GPU machine,
 # whose time is short: see the device tool's README). There, from the repository root:
-#     sh build/gpu_bundle/run.sh [tests|examples|long|bench|soak|sink|diag|all ...]
+#     sh build/gpu_bundle/run.sh [tests|examples|long|bench|soak|sink|diag|hostile|all ...]
 # with $OUT naming a folder for the logs (default build/gpu_out). `all` is tests, bench, examples,
-# long and diag, in that order (what the brief asks first comes first): on an H100 (2026-11-27) the
-# tests took about 2 minutes in 8 processes sharing them, tests and examples together 5, the bench
-# 1.5; give `all` 9 minutes. The soak (SOAK_ARGS, default the 0.01 m spacing, every material) is
+# long, diag and hostile, in that order (what the brief asks first comes first): on an H100
+# (2026-11-27) the tests took about 2 minutes in 8 processes sharing them, tests and examples
+# together 5, the bench 1.5; give `all` 9 minutes. The soak (SOAK_ARGS, default the 0.01 m spacing, every material) is
 # apart: it is long. For a lease of the device tool (one call, its output in $OUT there):
 #     RUN_SECONDS=560 RUN_TAR=$OUT/logs.tgz sh build/gpu_bundle/run.sh all soak
 # leaving OUT as the device tool sets it (only its files come back: a lease of 2026-11-27 named
 # OUT=/tmp/gpu and lost every log). With RUN_TAR the logs are written to a folder of their own and
 # packed into that one file (the tool brings back 8 files at most).
 set -eu
-make -s build/gp_tests build/bench build/soak build/sink examples
+make -s build/gp_tests build/bench build/soak build/sink build/hostile examples
 bundle=build/gpu_bundle
 rm -rf "$bundle"
 mkdir -p "$bundle/bin/examples" "$bundle/lib" "$bundle/debs"
-cp build/gp_tests build/bench build/soak build/sink "$bundle/bin/"
+cp build/gp_tests build/bench build/soak build/sink build/hostile "$bundle/bin/"
 cp build/examples/* "$bundle/bin/examples/"
 cp tools/long_examples.txt tools/check_png.py "$bundle/"
 for library in libglfw.so.3 libX11.so.6 libxcb.so.1 libXau.so.6 libXdmcp.so.6 libbsd.so.0 libmd.so.0; do
@@ -45,6 +45,9 @@ cat > "$bundle/run.sh" <<'RUN'
 #   diag      gp_tests $DIAG_TESTS verbose (default: the checks that have shown or may show a
 #             driver's difference: the store's audit, the SPH references and their set-aside
 #             counts), then bench $DIAG_BENCH (what a failure asks for)
+#   hostile   build/hostile once per ';'-separated argument list of $HOSTILE_RUNS (default: three
+#             seeds, counted, two worlds at once, plain): the whole API against hostile input
+#             and a caller's GL state, which a vendor's driver may keep differently
 here=$(cd "$(dirname "$0")" && pwd)
 OUT=${OUT:-build/gpu_out}
 if [ -n "${RUN_TAR:-}" ]; then OUT=$(mktemp -d)/gpu_out; fi   # packed into $RUN_TAR at the end
@@ -60,7 +63,7 @@ command -v nvidia-smi > /dev/null && nvidia-smi --query-gpu=name,driver_version 
 [ $# -gt 0 ] || set -- all
 modes=
 for mode in "$@"; do   # all: tests bench examples long, in place (all soak: then the soak)
-    [ "$mode" = all ] && mode="tests bench examples long diag"
+    [ "$mode" = all ] && mode="tests bench examples long diag hostile"
     modes="$modes $mode"
 done
 # shellcheck disable=SC2086
@@ -154,7 +157,17 @@ for mode in "$@"; do
             timeout "$(cap 300)" "$here/bin/sink" $arguments > "$OUT/sink.$number.log" 2>&1 || echo "FAIL sink $arguments (see $OUT/sink.$number.log)"
             awk 'NR <= 4 || /^t [0-9.]+0 s/ || /^the body/' "$OUT/sink.$number.log" | cut -c1-110
         done ;;
-    *) echo "run.sh: no mode $mode (tests, examples, long, bench, soak, sink, diag, all)"; exit 2 ;;
+    hostile)
+        runs=${HOSTILE_RUNS:-"--seed 1 --count;--seed 2 --pair;--seed 3"}
+        while [ -n "$runs" ]; do
+            arguments=${runs%%;*}
+            [ "$arguments" = "$runs" ] && runs= || runs=${runs#*;}
+            # shellcheck disable=SC2086
+            timeout "$(cap 150)" "$here/bin/hostile" --worlds 1 --calls 150 --alarm 60 --quiet $arguments >> "$OUT/hostile.log" 2>&1 ||
+                echo "FAIL hostile $arguments (see $OUT/hostile.log)"
+        done
+        grep -E '^FAIL|failures' "$OUT/hostile.log" | tail -20 ;;
+    *) echo "run.sh: no mode $mode (tests, examples, long, bench, soak, sink, diag, hostile, all)"; exit 2 ;;
     esac
 done
 echo "run.sh: $* in $(( $(date +%s) - start )) s"
