@@ -280,7 +280,8 @@ typedef enum gp_log_level {
     X(STORE_CORRUPT, "gp_particles_check found particles written twice or lost: a driver or memory fault") \
     X(FLUID_TOO_DEEP, "fluid deeper than its material's stiffness suits: it squeezes where it hits a wall") \
     X(PARTICLES_OUTSIDE_GRID, "particles left the bounded grid's box (or the hash's range): clamped to its edge") \
-    X(BUCKETS_CROWDED, "a bucket holds more than GP_GRID_CROWD particles: its neighbour loops slow down")
+    X(BUCKETS_CROWDED, "a bucket holds more than GP_GRID_CROWD particles: its neighbour loops slow down") \
+    X(SUBSTEPS_CAPPED, "a step's limits ask for more than 1,000 substeps: the world falls behind the calls")
 typedef enum gp_log_item {
 #define GP__LOG_ITEM_ENUM(name, text) GP_LOG_ITEM_##name,
     GP_LOG_ITEMS(GP__LOG_ITEM_ENUM)
@@ -778,6 +779,10 @@ typedef struct gp_step_desc {
    it shortens the substep to keep the CFL number at max_cfl. What the step's substeps could not
    run then is owed (gp_fluid_stats.lag) and run by the next steps, which take more substeps
    for it: the world lags the calls' time by that much for a few steps, and loses none of it.
+   A step takes at most 1,000 substeps: where its limits ask for more (a particle driven to an
+   absurd speed, a very viscous fluid at a fine spacing, a dt far beyond the frame's) it takes
+   1,000, owes the rest up to four steps' dt, and beyond that runs slower than the calls; it warns
+   once while that lasts (GP_LOG_ITEM_SUBSTEPS_CAPPED, naming the limits).
    The contacts' short substeps are taken only where they are needed: the contact passes note
    the smallest gap between two solids (grains, other bodies' particles) and between a solid and
    a wall, and the clock shortens the substep to the contacts' where that gap is within twice
@@ -6424,6 +6429,7 @@ typedef struct gp__step_state {
     bool outside_warned, crowded_warned;  /* warned, and particles have stayed outside the grid / crowded since */
     float lag;                            /* seconds the step before last left owed (clock_lag) */
     bool lag_warned;                      /* warned since the world last owed nothing */
+    bool capped_warned;                   /* warned since a step last needed 1,000 substeps or fewer */
     uint32_t last_substeps;
     float last_substep, last_cfl;
     bool cfl_warned;                      /* warned since the CFL number was last fine */
@@ -11378,6 +11384,14 @@ gp_result gp_world_step(gp_world* world, const gp_step_desc* desc) {
     if ((world->step.near || world->step.moved || gp__emitters_grains(world)) && ceil(owed / dem_limit) > needed) needed = ceil(owed / dem_limit);
     fixed = d.substeps != 0;
     if (!fixed) d.substeps = needed < 1.0 ? 1u : needed > 1000.0 ? 1000u : (uint32_t)needed;
+    if (!fixed && needed > 1000.0 && !world->step.capped_warned)   /* once while it lasts */
+        GP__LOG(world, GP_LOG_WARNING, GP_LOG_ITEM_SUBSTEPS_CAPPED,
+                "gp_world_step: the step's limits ask for %.6g substeps for its %g s and %g s owed (the fastest particle "
+                "%g m/s, sound %g m/s, spacing %g m; the longest substep viscosity allows %g s, contacts %g s): it takes "
+                "1,000 and owes the rest, at most four steps' dt; beyond that the world runs slower than the calls",
+                needed, (double)d.dt, (double)world->step.lag, (double)world->step.max_speed, (double)sound, (double)spacing,
+                viscous > 1e30f ? INFINITY : (double)viscous, dem_limit > 1e30f ? INFINITY : (double)dem_limit);
+    world->step.capped_warned = !fixed && needed > 1000.0;
     h = d.dt / (float)d.substeps;
     cfl = h * (sound + world->step.max_speed) / spacing;
     if (cfl > d.max_cfl && fixed && !world->step.cfl_warned && (world->fluid.phases || world->fluid.pour_count))   /* picked by the library: the GPU's clock keeps it */

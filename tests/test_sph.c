@@ -2397,7 +2397,9 @@ static void test_sph_substeps_two_steps_behind(void) {
    GPU's clock shortens them and the world owes time; the debt stops at four steps' dt, and
    beyond it the world runs slower than the calls rather than owe ever more (each step runs
    1,000 x 5e-5 = 0.05 s of the 0.2). A lone particle falls freely meanwhile: its speed is g times
-   the time run, 0.05 s a step. */
+   the time run, 0.05 s a step. The first step warns that the limits ask for more than 1,000
+   substeps (GP_LOG_ITEM_SUBSTEPS_CAPPED), once while it lasts: no other warning in six steps;
+   then a step of 1 ms (10 substeps), and the next capped step warns again. */
 static void test_sph_step_owes_at_most_four_steps(void) {
     const float at[3] = {0.0f, 0.0f, 0.0f};
     gp_world* w = fixture_grid_world(4, 0.01f, 0);
@@ -2405,24 +2407,37 @@ static void test_sph_step_owes_at_most_four_steps(void) {
     gp_particles_desc d;
     gp_fluid_stats stats;
     gp_particle_velocity v;
-    int k;
+    gp_step_desc step;
+    int k, logged;
     if (!w) return;
     CHECK(gp_fluid_preset_material(GP_FLUID_LAVA, 0.005f, &m) == GP_OK && gp_fluid_material_set(w, 0, &m) == GP_OK);
     memset(&d, 0, sizeof d);
     d.count = 1; d.positions = at; d.kind = GP_KIND_FLUID;
     CHECK(gp_particles_add(w, &d, NULL) == GP_OK);
+    logged = fixture_log_count;
     for (k = 0; k < 6; ++k) {
-        gp_step_desc step;
         memset(&step, 0, sizeof step);
         step.dt = 0.2f;
         CHECK(gp_world_step(w, &step) == GP_OK && gp_fluid_stats_read(w, &stats) == GP_OK);
+        if (k == 0) CHECKF(fixture_logged_item(GP_LOG_ITEM_SUBSTEPS_CAPPED), "the first capped step did not warn: %s", fixture_log);
         CHECKF(stats.substeps == 1000 && stats.lag > 0.0f && stats.lag <= 4.0f * step.dt * (1.0f + 1e-6f),
                "step %d: %u substeps, %g s owed (at most 4 x %g)", k, stats.substeps, stats.lag, step.dt);
     }
     CHECKF(stats.lag >= 0.8f * (1.0f - 1e-5f), "after 6 steps %g s owed: the debt should have reached its cap, 0.8 s", stats.lag);
+    CHECKF(fixture_log_count == logged + 1, "six capped steps logged %d warnings, one due (the last: %s)", fixture_log_count - logged, fixture_log);
     CHECK(gp_particles_read(w, GP_ATTRIBUTE_VELOCITY, 0, 1, &v) == GP_OK);
     CHECKF(fabs(-v.y - 9.81 * 6 * 0.05) <= 1e-3 * 9.81 * 6 * 0.05, "the particle falls at %g m/s after 6 steps of 0.05 s run; g t = %g",
            -v.y, 9.81 * 6 * 0.05);
+    memset(&step, 0, sizeof step);   /* a step the limits fit (what is owed stays owed: a fixed count) */
+    step.dt = 1e-3f;
+    step.substeps = 10;
+    CHECK(gp_world_step(w, &step) == GP_OK);
+    step.dt = 0.2f;
+    step.substeps = 0;
+    logged = fixture_log_count;
+    CHECK(gp_world_step(w, &step) == GP_OK);
+    CHECKF(fixture_log_count == logged + 1 && fixture_logged_item(GP_LOG_ITEM_SUBSTEPS_CAPPED),
+           "a capped step after a step within the limits did not warn again (%d messages)", fixture_log_count - logged);
     gp_world_destroy(w);
 }
 
