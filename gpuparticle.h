@@ -11286,7 +11286,7 @@ gp_result gp_world_step(gp_world* world, const gp_step_desc* desc) {
     gp_step_desc d;
     float sound, spacing, viscous, h, cfl, dem_limit, limit;
     double needed, owed, free_count;
-    bool fixed;
+    bool fixed, capped;
     uint32_t s, i;
     gp__step_words words;
     gp__stats clock;
@@ -11384,14 +11384,15 @@ gp_result gp_world_step(gp_world* world, const gp_step_desc* desc) {
     if ((world->step.near || world->step.moved || gp__emitters_grains(world)) && ceil(owed / dem_limit) > needed) needed = ceil(owed / dem_limit);
     fixed = d.substeps != 0;
     if (!fixed) d.substeps = needed < 1.0 ? 1u : needed > 1000.0 ? 1000u : (uint32_t)needed;
-    if (!fixed && needed > 1000.0 && !world->step.capped_warned)   /* once while it lasts */
+    capped = !fixed && needed > 1000.0;
+    if (capped && !world->step.capped_warned)   /* once while it lasts */
         GP__LOG(world, GP_LOG_WARNING, GP_LOG_ITEM_SUBSTEPS_CAPPED,
                 "gp_world_step: the step's limits ask for %.6g substeps for its %g s and %g s owed (the fastest particle "
                 "%g m/s, sound %g m/s, spacing %g m; the longest substep viscosity allows %g s, contacts %g s): it takes "
                 "1,000 and owes the rest, at most four steps' dt; beyond that the world runs slower than the calls",
                 needed, (double)d.dt, (double)world->step.lag, (double)world->step.max_speed, (double)sound, (double)spacing,
                 viscous > 1e30f ? INFINITY : (double)viscous, dem_limit > 1e30f ? INFINITY : (double)dem_limit);
-    world->step.capped_warned = !fixed && needed > 1000.0;
+    world->step.capped_warned = capped;
     h = d.dt / (float)d.substeps;
     cfl = h * (sound + world->step.max_speed) / spacing;
     if (cfl > d.max_cfl && fixed && !world->step.cfl_warned && (world->fluid.phases || world->fluid.pour_count))   /* picked by the library: the GPU's clock keeps it */

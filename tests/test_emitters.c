@@ -373,8 +373,10 @@ static void emit_framebuffer_delete(GLuint fb, GLuint color, GLuint depth) {
 }
 
 /* A perspective projection (column-major, 60 degrees, square, near 0.1, far 100). */
+#define EMIT_NEAR 0.1f    /* emit_projection's near and far planes (m) */
+#define EMIT_FAR 100.0f
 static void emit_projection(float m[16]) {
-    float f = 1.0f / tanf(0.5236f), n = 0.1f, fa = 100.0f;
+    float f = 1.0f / tanf(0.5236f), n = EMIT_NEAR, fa = EMIT_FAR;
     memset(m, 0, 16 * sizeof(float));
     m[0] = f; m[5] = f; m[10] = (fa + n) / (n - fa); m[11] = -1.0f; m[14] = 2.0f * fa * n / (n - fa);
 }
@@ -560,7 +562,7 @@ static void test_emitter_sprites_blend(void) {
 /* The eye-space depth (m, negative ahead) of the depth buffer's value at a pixel, for
    emit_projection's near and far planes. */
 static double emit_eye_depth(float window) {
-    const double n = 0.1, f = 100.0, ndc = 2.0 * window - 1.0;
+    const double n = EMIT_NEAR, f = EMIT_FAR, ndc = 2.0 * window - 1.0;
     return -2.0 * f * n / ((f + n) - ndc * (f - n));
 }
 
