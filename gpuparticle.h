@@ -19,6 +19,10 @@
                             a power of two                                    default: 256
        GP_NO_PROC_FALLBACK  no dlsym fallback for a missing get_proc_address  default: off
        GP_NO_DRAW           leave out gp_draw_particles and its GL entry points default: off
+       GP_BUFFER_GUARD      bytes of a known pattern after the end of every buffer the world
+                            makes, a multiple of 16 up to 65536; gp_particles_check and
+                            gp_world_destroy then report any a pass wrote over
+                            (GP_LOG_ITEM_BUFFER_OVERRUN): for tests and debug builds default: 0
 
    gpuparticle.h does NOT:
        - open a window or create a GL context: make yours current, then create a world;
@@ -281,7 +285,8 @@ typedef enum gp_log_level {
     X(FLUID_TOO_DEEP, "fluid deeper than its material's stiffness suits: it squeezes where it hits a wall") \
     X(PARTICLES_OUTSIDE_GRID, "particles left the bounded grid's box (or the hash's range): clamped to its edge") \
     X(BUCKETS_CROWDED, "a bucket holds more than GP_GRID_CROWD particles: its neighbour loops slow down") \
-    X(SUBSTEPS_CAPPED, "a step's limits ask for more than 1,000 substeps: the world falls behind the calls")
+    X(SUBSTEPS_CAPPED, "a step's limits ask for more than 1,000 substeps: the world falls behind the calls") \
+    X(BUFFER_OVERRUN, "a pass wrote past the end of a buffer of the world's (GP_BUFFER_GUARD builds)")
 typedef enum gp_log_item {
 #define GP__LOG_ITEM_ENUM(name, text) GP_LOG_ITEM_##name,
     GP_LOG_ITEMS(GP__LOG_ITEM_ENUM)
@@ -453,7 +458,11 @@ GP_API_DECL gp_result gp_particles_slots_read(gp_world* world, const uint32_t* i
    error (GP_LOG_ITEM_STORE_CORRUPT) and the call still returns GP_OK, the count being its answer.
    One pass over the store; for tests and debug builds, not every frame. Open: on NVIDIA's H100
    (driver 580) it counted 0 where its test had written one slot over another with
-   glCopyBufferSubData (llvmpipe: 1); whether the copy or the count failed is not known yet. */
+   glCopyBufferSubData (llvmpipe: 1); whether the copy or the count failed is not known yet.
+   Built with GP_BUFFER_GUARD (the tests and the hostile-input probe are), it also reads the guard
+   after every buffer the world made and logs each that a pass wrote past the end of
+   (GP_LOG_ITEM_BUFFER_OVERRUN, an error; the call still returns GP_OK), as gp_world_destroy does:
+   GL drops such a write on llvmpipe and lets it land in other memory on a GPU. */
 GP_API_DECL gp_result gp_particles_check(gp_world* world, uint32_t* misplaced);
 /* Reads of GPU memory that waited for the GPU since the world was made: every _read call and
    the adds and removals the docs say wait. gp_world_step makes none (its statistics arrive two
@@ -1361,6 +1370,12 @@ GP_API_DECL uint32_t gp_timings_read(gp_world* world, gp_timing* timings, uint32
 #endif
 #if (GP_GROUP_SIZE < 64) || (GP_GROUP_SIZE > 1024) || ((GP_GROUP_SIZE & (GP_GROUP_SIZE - 1)) != 0)
 #error "gpuparticle.h: GP_GROUP_SIZE must be a power of two from 64 to 1024"
+#endif
+#ifndef GP_BUFFER_GUARD
+#define GP_BUFFER_GUARD 0
+#endif
+#if (GP_BUFFER_GUARD < 0) || (GP_BUFFER_GUARD > 65536) || (GP_BUFFER_GUARD % 16 != 0)
+#error "gpuparticle.h: GP_BUFFER_GUARD must be a multiple of 16 from 0 to 65536"
 #endif
 
 #if !defined(GP_NO_PROC_FALLBACK) && defined(_WIN32)
@@ -6498,6 +6513,13 @@ typedef struct gp__draw_state {
    particles make 22, so that it stays one allocation; one with fluid, a body, an emitter and a scan
    makes 30, and the rest go to the heap (world_keeps_every_buffer_it_made runs both ways). */
 #define GP__OWNED_INSIDE 24
+/* A buffer the world made: its name, what it holds (for messages), whether GP_BUFFER_GUARD's
+   pattern follows its end (not the uploads'). */
+typedef struct gp__owned_buffer {
+    gp__GLuint name;
+    bool guarded;
+    const char* what;
+} gp__owned_buffer;
 
 struct gp_world {
     gp_world_desc desc;                   /* resolved */
@@ -6527,8 +6549,8 @@ struct gp_world {
                                              ranking's, grid_ids', the sort's three sizes (5 x 3 words) */
     gp__GLuint params;                    /* the uniform block */
     gp__GLuint upload;                    /* the last host upload's own buffer (gp__upload_storage) */
-    gp__GLuint* owned;                    /* every buffer name the world made for itself (gp__buffer_own): */
-    gp__GLuint owned_inside[GP__OWNED_INSIDE];   /* here while they fit (no allocation), else on the heap */
+    gp__owned_buffer* owned;              /* every buffer the world made for itself (gp__buffer_own): */
+    gp__owned_buffer owned_inside[GP__OWNED_INSIDE];   /* here while they fit (no allocation), else on the heap */
     uint32_t owned_count, owned_capacity;
     gp__world_params params_host;
     bool grid_built;
@@ -6582,62 +6604,139 @@ static gp_result gp__fail(gp_world* w, gp_result result, gp_log_item item, const
 /* The names of every buffer the world made for itself (gp__buffer_new, the uploads), so that
    gp_buffer_destroy refuses them all, not only gp_world_buffers' (a user's call that deleted an
    internal one, a scan's sums, say, failed every later call of the world with a GL error: found by
-   a hostile-input run, 2026-11-29), and gp_world_destroy deletes whatever is left. A few dozen:
-   searched in order. */
+   a hostile-input run, 2026-11-29), gp_world_destroy deletes whatever is left, and a
+   GP_BUFFER_GUARD build checks each one's guard. A few dozen: searched in order. */
 static bool gp__buffer_owned(const gp_world* w, gp__GLuint buffer) {
     uint32_t i;
     for (i = 0; i < w->owned_count; ++i)
-        if (w->owned[i] == buffer) return true;
+        if (w->owned[i].name == buffer) return true;
     return false;
 }
 
-static gp_result gp__buffer_own(gp_world* w, gp__GLuint buffer) {
+static gp_result gp__buffer_own(gp_world* w, gp__GLuint buffer, bool guarded, const char* what) {
     if (!w->owned) {
         w->owned = w->owned_inside;
         w->owned_capacity = GP__OWNED_INSIDE;
     }
     if (w->owned_count == w->owned_capacity) {
-        gp__GLuint* more = (gp__GLuint*)gp__alloc(&w->desc.allocator, 2u * w->owned_capacity * sizeof *more);
+        gp__owned_buffer* more = (gp__owned_buffer*)gp__alloc(&w->desc.allocator, 2u * w->owned_capacity * sizeof *more);
         if (!more) return GP_ERROR_OUT_OF_MEMORY;
         memcpy(more, w->owned, w->owned_count * sizeof *more);
         if (w->owned != w->owned_inside) gp__free(&w->desc.allocator, w->owned);
         w->owned = more;
         w->owned_capacity *= 2u;
     }
-    w->owned[w->owned_count++] = buffer;
+    w->owned[w->owned_count].name = buffer;
+    w->owned[w->owned_count].guarded = guarded;
+    w->owned[w->owned_count].what = what;
+    ++w->owned_count;
     return GP_OK;
 }
 
 static void gp__buffer_disown(gp_world* w, gp__GLuint buffer) {
     uint32_t i;
     for (i = 0; i < w->owned_count; ++i)
-        if (w->owned[i] == buffer) {
+        if (w->owned[i].name == buffer) {
             w->owned[i] = w->owned[--w->owned_count];
             return;
         }
 }
 
+static void gp__buffer_delete(gp_world* w, gp__GLuint* buffer) {
+    if (*buffer) {
+        gp__buffer_disown(w, *buffer);
+        w->gl.fnDeleteBuffers(1, buffer);
+    }
+    *buffer = 0;
+}
+
+/* Fills bytes at offset with word (offset and bytes multiples of 4). */
+static void gp__buffer_fill(gp_world* w, gp__GLuint buffer, size_t offset, size_t bytes, uint32_t word) {
+    if (!bytes) return;
+    w->gl.fnBindBuffer(GP__GL_COPY_WRITE_BUFFER, buffer);
+    w->gl.fnClearBufferSubData(GP__GL_COPY_WRITE_BUFFER, GP__GL_R32UI, (gp__GLintptr)offset, (gp__GLsizeiptr)bytes,
+                               GP__GL_RED_INTEGER, GP__GL_UNSIGNED_INT, &word);
+    w->gl.fnBindBuffer(GP__GL_COPY_WRITE_BUFFER, 0);
+}
+
+static void gp__buffer_zero(gp_world* w, gp__GLuint buffer, size_t offset, size_t bytes) { gp__buffer_fill(w, buffer, offset, bytes, 0u); }
+
+/* Host data into a buffer that passes already sent may still be reading. GL's barriers order a
+   shader's writes before a later glBufferSubData, not its reads, and a driver may carry the update
+   out before them: NVIDIA's (580, on an H100) did, and a particle add's second chunk overwrote the
+   staging that the first chunk's store_append had yet to read. Giving the same buffer fresh
+   storage (glBufferData) was not enough there either: 400 adds of one particle each, the same 64
+   bytes staged each time, left 21 particles read from the next add's staging (each such particle
+   lost, its neighbour in the store twice; the bench's million grains staged in equal chunks
+   alike), as if the driver wrote the new data in place while the dispatch that read the old was
+   still queued. So every upload gets a buffer of its own: the last one is deleted (GL keeps its
+   storage until the commands sent with it have run) and a new name takes the data, which the GPU
+   then copies into place in command order. No buffer's storage is specified twice, and no call
+   writes a world buffer with glBufferSubData (test driver_no_host_write_in_flight watches both).
+   gp__buffer_stage alone leaves the data in the upload buffer, where a pass that binds the STAGING
+   role reads it (a particle add, a removal by ids): no copy. Restaging before that pass is sent
+   would lose the data; after it, the pass keeps the buffer it was sent with. */
+static void gp__upload_storage(gp_world* w, size_t bytes, const void* src) {
+    gp__buffer_delete(w, &w->upload);
+    w->gl.fnGenBuffers(1, &w->upload);
+    (void)gp__buffer_own(w, w->upload, false, "an upload");   /* without host memory only gp_buffer_destroy's refusal misses it */
+    w->gl.fnBindBuffer(GP__GL_COPY_READ_BUFFER, w->upload);
+    w->gl.fnBufferData(GP__GL_COPY_READ_BUFFER, (gp__GLsizeiptr)(bytes ? bytes : 4), src, GP__GL_STREAM_DRAW);
+    w->gl.fnBindBuffer(GP__GL_COPY_READ_BUFFER, 0);
+}
+
+/* Stages bytes (src NULL: room only) for a pass that binds the STAGING role; the reason logged
+   when GL has no room for them. */
+static gp_result gp__buffer_stage(gp_world* w, size_t bytes, const void* src, const char* what) {
+    while (w->gl.fnGetError() != GP__GL_NO_ERROR) {}
+    gp__upload_storage(w, bytes, src);
+    if (w->gl.fnGetError() != GP__GL_NO_ERROR)
+        return gp__fail(w, GP_ERROR_GPU_OUT_OF_MEMORY, GP_LOG_ITEM_GPU_OUT_OF_MEMORY, "GL could not allocate %zu bytes for %s", bytes, what);
+    return GP_OK;
+}
+
+static void gp__buffer_upload(gp_world* w, gp__GLuint buffer, size_t offset, size_t bytes, const void* src) {
+    if (!bytes) return;
+    gp__upload_storage(w, bytes, src);   /* a GL error is left for gp__end to report */
+    w->gl.fnBindBuffer(GP__GL_COPY_READ_BUFFER, w->upload);
+    w->gl.fnBindBuffer(GP__GL_COPY_WRITE_BUFFER, buffer);
+    w->gl.fnCopyBufferSubData(GP__GL_COPY_READ_BUFFER, GP__GL_COPY_WRITE_BUFFER, 0, (gp__GLintptr)offset, (gp__GLsizeiptr)bytes);
+    w->gl.fnBindBuffer(GP__GL_COPY_READ_BUFFER, 0);
+    w->gl.fnBindBuffer(GP__GL_COPY_WRITE_BUFFER, 0);
+}
+
+/* GP_BUFFER_GUARD's pattern: a NaN as a float, so that a pass reading past a buffer's end reads
+   what the statistics count as non-finite, and a word no pass writes by chance. */
+#define GP__GUARD_WORD 0x7fa5a5a5u
+
 /* A new buffer of bytes (contents undefined unless data), or 0 with the reason logged; the
-   world's own unless user (gp_buffer_create). */
+   world's own unless user (gp_buffer_create). The world's own carry GP_BUFFER_GUARD bytes of
+   GP__GUARD_WORD right after their end (the next multiple of 4; their data, if any, then comes
+   through an upload: world creation and shapes, where no stage waits for its pass). */
 static gp_result gp__buffer_make(gp_world* w, size_t bytes, const void* data, const char* what, bool user, gp__GLuint* out) {
     gp__gl* gl = &w->gl;
     gp__GLuint buffer = 0;
+    size_t guard = user ? 0 : (size_t)GP_BUFFER_GUARD, end = guard ? (bytes + 3u) & ~(size_t)3u : bytes;
     *out = 0;
-    if ((uint64_t)bytes > (uint64_t)w->max_block_bytes)   /* unsigned: (size_t)-1 is not -1 bytes */
+    if ((uint64_t)bytes > (uint64_t)w->max_block_bytes - (guard ? guard + 3u : 0u))   /* unsigned: (size_t)-1 is not -1 bytes */
         return gp__fail(w, GP_ERROR_GL_LIMITS, GP_LOG_ITEM_GL_LIMIT,
                         "%s needs %zu bytes; this GL allows %lld per shader storage block",
                         what, bytes, (long long)w->max_block_bytes);
     while (gl->fnGetError() != GP__GL_NO_ERROR) {}
     gl->fnGenBuffers(1, &buffer);
     gl->fnBindBuffer(GP__GL_SHADER_STORAGE_BUFFER, buffer);
-    gl->fnBufferData(GP__GL_SHADER_STORAGE_BUFFER, (gp__GLsizeiptr)bytes, data, GP__GL_DYNAMIC_COPY);
+    gl->fnBufferData(GP__GL_SHADER_STORAGE_BUFFER, (gp__GLsizeiptr)(end + guard), guard ? NULL : data, GP__GL_DYNAMIC_COPY);
     gl->fnBindBuffer(GP__GL_SHADER_STORAGE_BUFFER, 0);
     if (gl->fnGetError() != GP__GL_NO_ERROR) {
         gl->fnDeleteBuffers(1, &buffer);
         return gp__fail(w, GP_ERROR_GPU_OUT_OF_MEMORY, GP_LOG_ITEM_GPU_OUT_OF_MEMORY,
                         "GL could not allocate %zu bytes for %s", bytes, what);
     }
-    if (!user && gp__buffer_own(w, buffer) != GP_OK) {
+    if (guard) {
+        gp__buffer_fill(w, buffer, end, guard, GP__GUARD_WORD);
+        if (data) gp__buffer_upload(w, buffer, 0, bytes, data);
+    }
+    if (!user && gp__buffer_own(w, buffer, guard > 0, what) != GP_OK) {
         gl->fnDeleteBuffers(1, &buffer);
         return gp__fail(w, GP_ERROR_OUT_OF_MEMORY, GP_LOG_ITEM_HOST_OUT_OF_MEMORY, "no host memory to keep the name of %s", what);
     }
@@ -6647,14 +6746,6 @@ static gp_result gp__buffer_make(gp_world* w, size_t bytes, const void* data, co
 
 static gp_result gp__buffer_new(gp_world* w, size_t bytes, const void* data, const char* what, gp__GLuint* out) {
     return gp__buffer_make(w, bytes, data, what, false, out);
-}
-
-static void gp__buffer_delete(gp_world* w, gp__GLuint* buffer) {
-    if (*buffer) {
-        gp__buffer_disown(w, *buffer);
-        w->gl.fnDeleteBuffers(1, buffer);
-    }
-    *buffer = 0;
 }
 
 /* Grows a GPU buffer to hold at least bytes, keeping its first keep bytes: one that keeps its
@@ -6695,50 +6786,6 @@ static gp_result gp__check_buffer(gp_world* w, gp__GLuint buffer, size_t bytes, 
     return GP_OK;
 }
 
-/* Host data into a buffer that passes already sent may still be reading. GL's barriers order a
-   shader's writes before a later glBufferSubData, not its reads, and a driver may carry the update
-   out before them: NVIDIA's (580, on an H100) did, and a particle add's second chunk overwrote the
-   staging that the first chunk's store_append had yet to read. Giving the same buffer fresh
-   storage (glBufferData) was not enough there either: 400 adds of one particle each, the same 64
-   bytes staged each time, left 21 particles read from the next add's staging (each such particle
-   lost, its neighbour in the store twice; the bench's million grains staged in equal chunks
-   alike), as if the driver wrote the new data in place while the dispatch that read the old was
-   still queued. So every upload gets a buffer of its own: the last one is deleted (GL keeps its
-   storage until the commands sent with it have run) and a new name takes the data, which the GPU
-   then copies into place in command order. No buffer's storage is specified twice, and no call
-   writes a world buffer with glBufferSubData (test driver_no_host_write_in_flight watches both).
-   gp__buffer_stage alone leaves the data in the upload buffer, where a pass that binds the STAGING
-   role reads it (a particle add, a removal by ids): no copy. Restaging before that pass is sent
-   would lose the data; after it, the pass keeps the buffer it was sent with. */
-static void gp__upload_storage(gp_world* w, size_t bytes, const void* src) {
-    gp__buffer_delete(w, &w->upload);
-    w->gl.fnGenBuffers(1, &w->upload);
-    (void)gp__buffer_own(w, w->upload);   /* without host memory only gp_buffer_destroy's refusal misses it */
-    w->gl.fnBindBuffer(GP__GL_COPY_READ_BUFFER, w->upload);
-    w->gl.fnBufferData(GP__GL_COPY_READ_BUFFER, (gp__GLsizeiptr)(bytes ? bytes : 4), src, GP__GL_STREAM_DRAW);
-    w->gl.fnBindBuffer(GP__GL_COPY_READ_BUFFER, 0);
-}
-
-/* Stages bytes (src NULL: room only) for a pass that binds the STAGING role; the reason logged
-   when GL has no room for them. */
-static gp_result gp__buffer_stage(gp_world* w, size_t bytes, const void* src, const char* what) {
-    while (w->gl.fnGetError() != GP__GL_NO_ERROR) {}
-    gp__upload_storage(w, bytes, src);
-    if (w->gl.fnGetError() != GP__GL_NO_ERROR)
-        return gp__fail(w, GP_ERROR_GPU_OUT_OF_MEMORY, GP_LOG_ITEM_GPU_OUT_OF_MEMORY, "GL could not allocate %zu bytes for %s", bytes, what);
-    return GP_OK;
-}
-
-static void gp__buffer_upload(gp_world* w, gp__GLuint buffer, size_t offset, size_t bytes, const void* src) {
-    if (!bytes) return;
-    gp__upload_storage(w, bytes, src);   /* a GL error is left for gp__end to report */
-    w->gl.fnBindBuffer(GP__GL_COPY_READ_BUFFER, w->upload);
-    w->gl.fnBindBuffer(GP__GL_COPY_WRITE_BUFFER, buffer);
-    w->gl.fnCopyBufferSubData(GP__GL_COPY_READ_BUFFER, GP__GL_COPY_WRITE_BUFFER, 0, (gp__GLintptr)offset, (gp__GLsizeiptr)bytes);
-    w->gl.fnBindBuffer(GP__GL_COPY_READ_BUFFER, 0);
-    w->gl.fnBindBuffer(GP__GL_COPY_WRITE_BUFFER, 0);
-}
-
 /* The contact passes' last look (the smallest gap between solids, step_clock's look-ahead) is out
    of date: particles were added, written or born since. The next substep takes the contacts'
    limit, as if two solids touched. Any system that adds solids calls it (the statistics' word,
@@ -6767,16 +6814,47 @@ static void gp__buffer_download(gp_world* w, gp__GLuint buffer, size_t offset, s
     gp__buffer_read(w, buffer, offset, bytes, dst);
 }
 
-/* Fills bytes at offset with zeros (offset and bytes multiples of 4). */
-static void gp__buffer_fill(gp_world* w, gp__GLuint buffer, size_t offset, size_t bytes, uint32_t word) {
-    if (!bytes) return;
-    w->gl.fnBindBuffer(GP__GL_COPY_WRITE_BUFFER, buffer);
-    w->gl.fnClearBufferSubData(GP__GL_COPY_WRITE_BUFFER, GP__GL_R32UI, (gp__GLintptr)offset, (gp__GLsizeiptr)bytes,
-                               GP__GL_RED_INTEGER, GP__GL_UNSIGNED_INT, &word);
-    w->gl.fnBindBuffer(GP__GL_COPY_WRITE_BUFFER, 0);
+/* GP_BUFFER_GUARD builds: reads the guard after the end of every buffer the world made and logs
+   each one that a pass wrote over (GP_LOG_ITEM_BUFFER_OVERRUN, naming the buffer and the first
+   word written). llvmpipe drops a write past the end of a bound
+   buffer, and a GPU may put it in whatever memory follows: only the guard shows it. */
+#if GP_BUFFER_GUARD > 0
+/* What a buffer the world made holds now: the store's attributes and spares trade names at each
+   grid build (gp__reorder), so its first purpose may no longer be its own. */
+static const char* gp__buffer_purpose(const gp_world* w, const gp__owned_buffer* b) {
+    if (b->name == w->position) return "the position buffer";
+    if (b->name == w->velocity) return "the velocity buffer";
+    if (b->name == w->info) return "the info buffer";
+    if (b->name == w->life) return "the life buffer";
+    if (b->name == w->spare16) return "the 16-byte spare (the accelerations, a reorder's)";
+    if (b->name == w->spare8) return "the 8-byte spare (the densities, a reorder's)";
+    if (b->name == w->fluid.state) return "the fluid's density state";
+    return b->what;
 }
 
-static void gp__buffer_zero(gp_world* w, gp__GLuint buffer, size_t offset, size_t bytes) { gp__buffer_fill(w, buffer, offset, bytes, 0u); }
+static void gp__buffer_guards_check(gp_world* w, const char* call) {
+    uint32_t words[GP_BUFFER_GUARD / 4], i, k;
+    for (i = 0; i < w->owned_count; ++i) {
+        gp__GLint64 size = 0;
+        if (!w->owned[i].guarded) continue;
+        w->gl.fnBindBuffer(GP__GL_COPY_READ_BUFFER, w->owned[i].name);
+        w->gl.fnGetBufferParameteri64v(GP__GL_COPY_READ_BUFFER, GP__GL_BUFFER_SIZE, &size);
+        w->gl.fnBindBuffer(GP__GL_COPY_READ_BUFFER, 0);
+        gp__buffer_download(w, w->owned[i].name, (size_t)size - GP_BUFFER_GUARD, GP_BUFFER_GUARD, words);
+        for (k = 0; k < GP_BUFFER_GUARD / 4 && words[k] == GP__GUARD_WORD; ++k) {}
+        if (k < GP_BUFFER_GUARD / 4)
+            GP__LOG(w, GP_LOG_ERROR, GP_LOG_ITEM_BUFFER_OVERRUN,
+                    "%s: a pass wrote past the end of %s (buffer %u of %lld bytes, its guard's word %u of %u is 0x%08x): "
+                    "a library bug, please report it", call, gp__buffer_purpose(w, &w->owned[i]), w->owned[i].name,
+                    (long long)size - GP_BUFFER_GUARD, k, (uint32_t)(GP_BUFFER_GUARD / 4), words[k]);
+    }
+}
+#else
+static void gp__buffer_guards_check(gp_world* w, const char* call) {
+    (void)w;
+    (void)call;
+}
+#endif
 
 /* >>pipeline ===============================================================================
    Compiling the embedded programs; the frame of every public call that touches the GPU
@@ -12011,7 +12089,8 @@ void gp_world_destroy(gp_world* world) {
         if (world->draw.sprites_vao) world->gl.fnDeleteVertexArrays(1, &world->draw.sprites_vao);
 #endif
         /* every buffer the world made, whichever system made it (gp__buffer_own) */
-        if (world->owned_count) world->gl.fnDeleteBuffers((gp__GLsizei)world->owned_count, world->owned);
+        gp__buffer_guards_check(world, "gp_world_destroy");
+        for (i = 0; i < world->owned_count; ++i) world->gl.fnDeleteBuffers(1, &world->owned[i].name);
         world->owned_count = 0;
     }
     if (world->owned != world->owned_inside) gp__free(&world->desc.allocator, world->owned);
@@ -12193,6 +12272,7 @@ gp_result gp_particles_check(gp_world* world, uint32_t* misplaced) {
     gp__dispatch_store(world);
     gp__timer_end(world, timer);
     gp__buffer_download(world, world->store.words, offsetof(gp__store_words, check), 4, misplaced);
+    gp__buffer_guards_check(world, "gp_particles_check");
     if (*misplaced)
         GP__LOG(world, GP_LOG_ERROR, GP_LOG_ITEM_STORE_CORRUPT,
                 "gp_particles_check: %u live slots hold a particle the id table places elsewhere: particles were written "

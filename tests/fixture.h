@@ -21,6 +21,7 @@ extern char fixture_log[8192];
 extern int fixture_log_count;
 extern gp_log_level fixture_log_level;
 extern gp_log_item fixture_log_item;
+extern int fixture_overrun_expected;   /* a test that writes past a buffer's end on purpose sets it */
 void fixture_logger(gp_log_level level, gp_log_item item, const char* message, void* user_data);
 
 /* desc (may be NULL: all defaults) with the test context's loader where it names none, and the

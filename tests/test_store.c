@@ -448,12 +448,58 @@ static void test_store_check_finds_misplaced(void) {
     }
 }
 
+/* A word written past the end of a world's buffer is found and named (the tests build the library
+   with GP_BUFFER_GUARD, so that every world of every test is checked so: tests/main.c's logger). A
+   pass of the library cannot be made to overrun on purpose; a raw GL write into the guard stands in
+   for one. */
+static void test_store_check_finds_overrun(void) {
+    gp_world* w = fixture_grid_world(300, 0.05f, 1);
+    float xyz[3 * 40];
+    uint32_t i, misplaced = 99, word = 0x12345678u;
+    GLint64 size = 0;
+    gp_particles_desc d;
+    gp_buffers b;
+    if (!w) return;
+    for (i = 0; i < 3 * 40; ++i) xyz[i] = (float)((i * 7919u) % 1000u) * 0.001f;
+    memset(&d, 0, sizeof d);
+    d.positions = xyz; d.count = 40; d.kind = GP_KIND_EFFECT; d.radius = 0.001f;
+    CHECK(gp_particles_add(w, &d, NULL) == GP_OK);
+    store_step(w);
+    fixture_log_item = GP_LOG_ITEM_COUNT;
+    CHECK(gp_particles_check(w, &misplaced) == GP_OK && misplaced == 0);
+    CHECKF(!fixture_logged_item(GP_LOG_ITEM_BUFFER_OVERRUN), "an overrun before any: %s", fixture_log);
+    b = gp_world_buffers(w);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, b.position);
+    glGetBufferParameteri64v(GL_COPY_WRITE_BUFFER, GL_BUFFER_SIZE, &size);
+#if GP_BUFFER_GUARD > 0
+    CHECKF(size >= 300 * 16 + GP_BUFFER_GUARD, "the positions' buffer holds %lld bytes: no guard", (long long)size);
+    glBufferSubData(GL_COPY_WRITE_BUFFER, (GLintptr)(size - GP_BUFFER_GUARD + 8), 4, &word);   /* its guard's word 2 */
+    glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+    fixture_overrun_expected = 1;
+    CHECK(gp_particles_check(w, &misplaced) == GP_OK && misplaced == 0);
+    CHECKF(fixture_logged_item(GP_LOG_ITEM_BUFFER_OVERRUN) && fixture_logged("the position buffer") &&
+           fixture_logged("word 2 of") && fixture_logged("0x12345678"), "the overrun reported as: %s", fixture_log);
+    store_step(w);   /* nothing reads the guard: the world goes on */
+    CHECK(gp_particles_check(w, &misplaced) == GP_OK && misplaced == 0);
+    fixture_log_item = GP_LOG_ITEM_COUNT;
+    gp_world_destroy(w);   /* and says so once more as it goes */
+    CHECKF(fixture_logged_item(GP_LOG_ITEM_BUFFER_OVERRUN) && fixture_logged("gp_world_destroy"), "at destroy: %s", fixture_log);
+    fixture_overrun_expected = 0;
+#else
+    glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+    (void)word;
+    CHECKF(size == 300 * 16, "the positions' buffer holds %lld bytes without GP_BUFFER_GUARD", (long long)size);
+    gp_world_destroy(w);
+#endif
+}
+
 const gp_test_case store_tests[] = {
     {"store_lifetimes_die_on_time", test_store_lifetimes_die_on_time},
     {"store_remove", test_store_remove},
     {"store_refill_and_ids", test_store_refill_and_ids},
     {"store_adds_one_by_one", test_store_adds_one_by_one},
     {"store_check_finds_misplaced", test_store_check_finds_misplaced},
+    {"store_check_finds_overrun", test_store_check_finds_overrun},
     {"store_deterministic_with_deaths", test_store_deterministic_with_deaths},
     {"store_misuse", test_store_misuse},
 };

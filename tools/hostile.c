@@ -9,7 +9,8 @@
    carries a log message, gp_world_last_result gives the call's result, no call reports a GL
    error or runs past an alarm, the caller's GL state is as the header's "GL STATE" says
    (hostile_gl_scramble sets a random one before each call), and every 25 calls
-   gp_particles_check finds no particle misplaced. --count leaves out what gives birth or death on
+   gp_particles_check finds no particle misplaced and no pass that wrote past a buffer's end (the
+   Makefile builds it with GP_BUFFER_GUARD; the guards are read then and at each world's end). --count leaves out what gives birth or death on
    its own (lifetimes, emitters, pours) and checks the exact particle count after every call: no
    particle is ever lost. Build it with the sanitizers to look for memory errors too
    (HOSTILE_CFLAGS="-O0 -g -fsanitize=address,undefined,float-cast-overflow"). Prints each
@@ -81,8 +82,15 @@ static char hostile_last[1024];
 static const char* hostile_call = "";
 static long hostile_index;
 
+static void hostile_fail(const char* what) {
+    ++hostile_failures;
+    fprintf(stderr, "FAIL call %ld (%s): %s\n", hostile_index, hostile_call, what);
+}
+/* A pass that wrote past a buffer's end (the probe builds the library with GP_BUFFER_GUARD: the
+   guards are read at every gp_particles_check and when a world is destroyed) is a failure. */
 static void hostile_logger(gp_log_level level, gp_log_item item, const char* message, void* user_data) {
-    (void)item; (void)user_data;
+    (void)user_data;
+    if (item == GP_LOG_ITEM_BUFFER_OVERRUN) hostile_fail(message);
     if (level == GP_LOG_INFO) return;
     ++hostile_logs;
     snprintf(hostile_last, sizeof hostile_last, "%s", message);
@@ -92,10 +100,6 @@ static void hostile_alarm(int signal_number) {
     (void)signal_number;
     fprintf(stderr, "FAIL call %ld (%s%s): still running at the alarm\n", hostile_index, hostile_call, hostile_detail);
     _exit(1);
-}
-static void hostile_fail(const char* what) {
-    ++hostile_failures;
-    fprintf(stderr, "FAIL call %ld (%s): %s\n", hostile_index, hostile_call, what);
 }
 /* The world every HOSTILE call is made on: gp_world_last_result must then give the call's result. */
 static const gp_world* hostile_current;
