@@ -22,7 +22,8 @@
        GP_BUFFER_GUARD      bytes of a known pattern after the end of every buffer the world
                             makes, a multiple of 16 up to 65536; gp_particles_check and
                             gp_world_destroy then report any a pass wrote over
-                            (GP_LOG_ITEM_BUFFER_OVERRUN): for tests and debug builds default: 0
+                            (GP_LOG_ITEM_BUFFER_OVERRUN), and new buffers start filled with
+                            the pattern, not zeros: for tests and debug builds default: 0
 
    gpuparticle.h does NOT:
        - open a window or create a GL context: make yours current, then create a world;
@@ -6711,8 +6712,10 @@ static void gp__buffer_upload(gp_world* w, gp__GLuint buffer, size_t offset, siz
 
 /* A new buffer of bytes (contents undefined unless data), or 0 with the reason logged; the
    world's own unless user (gp_buffer_create). The world's own carry GP_BUFFER_GUARD bytes of
-   GP__GUARD_WORD right after their end (the next multiple of 4; their data, if any, then comes
-   through an upload: world creation and shapes, where no stage waits for its pass). */
+   GP__GUARD_WORD right after their end (the next multiple of 4), and without data start filled
+   with it, so that a pass that reads what no pass wrote reads NaN, not llvmpipe's zeros (their
+   data, if any, comes through an upload: world creation and shapes, where no stage waits for
+   its pass). */
 static gp_result gp__buffer_make(gp_world* w, size_t bytes, const void* data, const char* what, bool user, gp__GLuint* out) {
     gp__gl* gl = &w->gl;
     gp__GLuint buffer = 0;
@@ -6733,7 +6736,7 @@ static gp_result gp__buffer_make(gp_world* w, size_t bytes, const void* data, co
                         "GL could not allocate %zu bytes for %s", bytes, what);
     }
     if (guard) {
-        gp__buffer_fill(w, buffer, end, guard, GP__GUARD_WORD);
+        gp__buffer_fill(w, buffer, data ? end : 0, data ? guard : end + guard, GP__GUARD_WORD);
         if (data) gp__buffer_upload(w, buffer, 0, bytes, data);
     }
     if (!user && gp__buffer_own(w, buffer, guard > 0, what) != GP_OK) {
