@@ -51,8 +51,9 @@ $(GLAD)/src/gl.c:
 $(GLAD)/gl.o: $(GLAD)/src/gl.c
 	$(CC) -std=c99 $(CFLAGS) $(CWARN) -I$(GLAD)/include -c $< -o $@
 
-# The tests and the hostile probe build the library with a guard after every buffer it makes
-# (GP_BUFFER_GUARD): a pass that writes past a buffer's end fails the test whose world it was.
+# The tests, the examples as make test builds them and the hostile probe build the library with a
+# guard after every buffer it makes (GP_BUFFER_GUARD): a pass that writes past a buffer's end
+# fails the test, the example's run or the probe whose world it was.
 GUARD := -DGP_BUFFER_GUARD=256
 
 $(BUILD)/gp_tests: $(TEST_SOURCES) $(TEST_HEADERS) $(GLAD)/gl.o
@@ -99,7 +100,7 @@ check: deps check-shaders check-compile check-docs
 # unseen (they run by `make bench`, `make soak`, `make sink`).
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 test: deps
-	$(MAKE) -j$(JOBS) EXAMPLE_CFLAGS="-O1 -g" $(BUILD)/gp_tests $(BUILD)/gp_tests_sanitized $(EXAMPLES) $(BUILD)/bench $(BUILD)/soak $(BUILD)/sink
+	$(MAKE) -j$(JOBS) EXAMPLE_CFLAGS="-O1 -g $(GUARD)" $(BUILD)/gp_tests $(BUILD)/gp_tests_sanitized $(EXAMPLES) $(BUILD)/bench $(BUILD)/soak $(BUILD)/sink
 	sh tools/run_tests.sh
 
 bench: $(BUILD)/bench

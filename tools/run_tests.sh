@@ -59,8 +59,10 @@ if grep -qE 'ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:' build/gp_te
 fi
 count_runner build/gp_tests_sanitized.out gp_tests_sanitized
 
-# Every example, headless through EGL and in a real window under Xvfb: it must run, and its last
-# frame must show particles (tools/check_png.py decodes it independently of the example's writer).
+# Every example, headless through EGL and in a real window under Xvfb: it must run, its last
+# frame must show particles (tools/check_png.py decodes it independently of the example's writer),
+# and its world must end with no pass having written past a buffer's end (make test builds the
+# examples with GP_BUFFER_GUARD: gp_world_destroy says so on stderr).
 short_examples() {
     for example in build/examples/*; do
         [ -x "$example" ] || continue
@@ -68,6 +70,7 @@ short_examples() {
         out=build/example_frames/$name
         rm -rf "$out"; mkdir -p "$out"
         if "$example" --headless --frames 3 --out "$out/headless" < /dev/null > "$out.log" 2>&1 &&
+           ! grep -q 'wrote past the end' "$out.log" &&
            python3 tools/check_png.py "$out/headless/frame_0002.png" >> "$out.log" 2>&1; then
             echo "ok   example $name runs headless and its frame shows particles"
         else
@@ -75,6 +78,7 @@ short_examples() {
         fi
         if command -v xvfb-run > /dev/null 2>&1; then
             if timeout 120 xvfb-run -a -s "-screen 0 1280x800x24" "$example" --frames 3 --out "$out/window" < /dev/null > "$out.log" 2>&1 &&
+               ! grep -q 'wrote past the end' "$out.log" &&
                python3 tools/check_png.py "$out/window/frame_0002.png" >> "$out.log" 2>&1; then
                 echo "ok   example $name runs in a window under Xvfb and its frame shows particles"
             else
@@ -96,7 +100,7 @@ long_examples() {
         rm -rf "$out"; mkdir -p "$out"
         # shellcheck disable=SC2086
         if "$example" --headless $arguments --out "$out" < /dev/null > "$out.log" 2>&1 &&
-           grep '^frame ' "$out.log" | tail -1 | awk "{ exit !($awk_test) }" && ! grep -q 'not finite' "$out.log" &&
+           grep '^frame ' "$out.log" | tail -1 | awk "{ exit !($awk_test) }" && ! grep -qE 'not finite|wrote past the end' "$out.log" &&
            python3 tools/check_png.py "$out/frame_$last.png" >> "$out.log" 2>&1; then
             echo "ok   example $name: $what"
         else
