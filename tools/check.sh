@@ -74,6 +74,8 @@ compile() {
     report "compile: implementation as C++11" $? "$B/log"
     $CXX -std=c++17 $WARN $I -c "$B/impl.cc" -o "$B/cxx17.o" > "$B/log" 2>&1
     report "compile: implementation as C++17" $? "$B/log"
+    $CXX -std=c++11 $WARN -DGP_BUFFER_GUARD=256 $I -c "$B/impl.cc" -o "$B/guard.o" > "$B/log" 2>&1
+    report "compile: implementation with GP_BUFFER_GUARD=256 as C++11 (the tests build it as C99)" $? "$B/log"
     { for f in impl use_a use_b main; do $CC -std=c99 $WARN $I -c tests/compile/$f.c -o "$B/$f.o" || exit 1; done
       $CC "$B/impl.o" "$B/use_a.o" "$B/use_b.o" "$B/main.o" -o "$B/linkage" -lm -ldl && "$B/linkage"; } > "$B/log" 2>&1
     report "compile: linkage, implementation in one file used from two others" $? "$B/log"
@@ -89,6 +91,9 @@ compile() {
     if $CC -std=c99 -DGP_GROUP_SIZE=100 $I -c "$B/impl.c" -o "$B/bad.o" > "$B/log" 2>&1; then s=1; else
         grep -q "GP_GROUP_SIZE must be a power of two" "$B/log"; s=$?; fi
     report "compile: #error on GP_GROUP_SIZE=100" $s "$B/log"
+    if $CC -std=c99 -DGP_BUFFER_GUARD=100 $I -c "$B/impl.c" -o "$B/bad.o" > "$B/log" 2>&1; then s=1; else
+        grep -q "GP_BUFFER_GUARD must be a multiple of 16" "$B/log"; s=$?; fi
+    report "compile: #error on GP_BUFFER_GUARD=100" $s "$B/log"
     if $CC -std=c99 -DGP_STATIC -DGP_API_DECL=extern $I -c "$B/impl.c" -o "$B/bad.o" > "$B/log" 2>&1; then s=1; else
         grep -q "GP_STATIC or GP_API_DECL" "$B/log"; s=$?; fi
     report "compile: #error on GP_STATIC with GP_API_DECL" $s "$B/log"
