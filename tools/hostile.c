@@ -10,9 +10,9 @@
    error or runs past an alarm, the caller's GL state is as the header's "GL STATE" says
    (hostile_gl_scramble sets a random one before each call), and every 25 calls
    gp_particles_check finds no particle misplaced and no pass that wrote past a buffer's end (the
-   Makefile builds it with GP_BUFFER_GUARD; the guards are read then and at each world's end). --count leaves out what gives birth or death on
-   its own (lifetimes, emitters, pours) and checks the exact particle count after every call: no
-   particle is ever lost. Build it with the sanitizers to look for memory errors too
+   Makefile builds it with GP_BUFFER_GUARD; the guards are read then and at each world's end).
+   --count leaves out what gives birth or death on its own (lifetimes, emitters, pours) and
+   checks the exact particle count after every call: no particle is ever lost. Build it with the sanitizers to look for memory errors too
    (HOSTILE_CFLAGS="-O0 -g -fsanitize=address,undefined,float-cast-overflow"). Prints each
    failure and a closing line; exits 1 on any failure.
 
