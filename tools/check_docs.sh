@@ -65,4 +65,24 @@ for id in $(grep -oE '(^|[^0-9.,x])00[0-4]([^0-9]|$)' "$H" | grep -oE '00[0-4]' 
     grep -qE "(^|[^0-9.,x])$id([^0-9]|$)" "$B/docs_references" || echo "paper $id is cited but not in REFERENCES" >> "$B/docs.log"
 done
 [ -s "$B/docs.log" ]; report "docs: REFERENCES names every paper the comments cite" $((1 - $?)) "$B/docs.log"
+# ---- README.md is a front door: two screens of short lines, links that resolve ----
+# Outside ``` blocks no line is over 120 characters (a UTF-8 character counts once), and the file
+# stays under 250 lines. Every relative link or image names a file or folder of the repository,
+# and every >>name it mentions is a section banner of the header.
+LC_ALL=C sed 's/[\x80-\xbf]//g' README.md |
+    awk '/^```/ { code = !code; next }
+         !code && length($0) > 120 { print "README.md line " NR ": " length($0) " characters, over 120 outside code blocks" }
+         END { if (NR >= 250) print "README.md has " NR " lines: keep it under 250 (the detail belongs in the header or RESULTS)" }' > "$B/docs.log"
+[ -s "$B/docs.log" ]; report "docs: README.md is under 250 lines, none over 120 characters outside code" $((1 - $?)) "$B/docs.log"
+: > "$B/docs.log"
+# shellcheck disable=SC2013
+for target in $(grep -oE '\]\([^) ]+\)' README.md | sed 's/^](//; s/)$//; s/#.*//' | sort -u); do
+    case $target in http://*|https://*|mailto:*|'') continue ;; esac
+    [ -e "$target" ] || echo "README.md links to $target, which is not in the repository" >> "$B/docs.log"
+done
+# shellcheck disable=SC2013
+for name in $(grep -oE '>>[a-z0-9-]+' README.md | sed 's/^>>//' | sort -u); do
+    grep -qx "$name" "$B/docs_banners" || echo "README.md names >>$name, which is no section banner of $H" >> "$B/docs.log"
+done
+[ -s "$B/docs.log" ]; report "docs: README.md's links name files that exist and the header's own anchors" $((1 - $?)) "$B/docs.log"
 exit $failed

@@ -43,4 +43,5 @@ def main():
     print(f"{path}: {w}x{h}, {differing} pixels differ from the background")
     sys.exit(0 if differing >= minimum else 1)
 
-main()
+if __name__ == "__main__":   # tools/png_shrink.py imports pixels()
+    main()
