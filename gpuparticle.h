@@ -5299,8 +5299,7 @@ static const gp__shader_file gp__shader_files[GP__FILE_COUNT] = {
     { "store_remove.comp", gp__file_store_remove_comp },
 };
 static const gp__shader_range gp__ranges_body_particles_comp[] = {
-    { GP__FILE_BODY_PARTICLES_COMP, 0, 1, 1 },
-    { GP__FILE_BODY_PARTICLES_COMP, 1, 4, 50 },
+    { GP__FILE_BODY_PARTICLES_COMP, 0, 5, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 80, 1 },
@@ -5309,12 +5308,11 @@ static const gp__shader_range gp__ranges_body_particles_comp[] = {
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
     { GP__FILE_GP_DEM_GLSL, 0, 136, 1 },
-    { GP__FILE_BODY_PARTICLES_COMP, 5, 13, 557 },
+    { GP__FILE_BODY_PARTICLES_COMP, 5, 13, 14 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_body_update_comp[] = {
-    { GP__FILE_BODY_UPDATE_COMP, 0, 1, 1 },
-    { GP__FILE_BODY_UPDATE_COMP, 1, 9, 50 },
+    { GP__FILE_BODY_UPDATE_COMP, 0, 10, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 80, 1 },
@@ -5323,29 +5321,26 @@ static const gp__shader_range gp__ranges_body_update_comp[] = {
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
     { GP__FILE_GP_DEM_GLSL, 0, 136, 1 },
-    { GP__FILE_BODY_UPDATE_COMP, 10, 66, 562 },
+    { GP__FILE_BODY_UPDATE_COMP, 10, 66, 19 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_boundary_distance_comp[] = {
-    { GP__FILE_BOUNDARY_DISTANCE_COMP, 0, 1, 1 },
-    { GP__FILE_BOUNDARY_DISTANCE_COMP, 1, 2, 45 },
+    { GP__FILE_BOUNDARY_DISTANCE_COMP, 0, 3, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
-    { GP__FILE_BOUNDARY_DISTANCE_COMP, 3, 10, 403 },
+    { GP__FILE_BOUNDARY_DISTANCE_COMP, 3, 10, 8 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_copy_comp[] = {
-    { GP__FILE_COPY_COMP, 0, 1, 1 },
-    { GP__FILE_COPY_COMP, 1, 3, 44 },
+    { GP__FILE_COPY_COMP, 0, 4, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
-    { GP__FILE_COPY_COMP, 4, 16, 75 },
+    { GP__FILE_COPY_COMP, 4, 16, 6 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_coupling_drag_comp[] = {
-    { GP__FILE_COUPLING_DRAG_COMP, 0, 1, 1 },
-    { GP__FILE_COUPLING_DRAG_COMP, 1, 49, 50 },
+    { GP__FILE_COUPLING_DRAG_COMP, 0, 50, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 80, 1 },
@@ -5356,14 +5351,13 @@ static const gp__shader_range gp__ranges_coupling_drag_comp[] = {
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 64, 1 },
     { GP__FILE_GP_FLUID_SAMPLE_GLSL, 0, 44, 1 },
-    { GP__FILE_COUPLING_DRAG_COMP, 50, 27, 890 },
+    { GP__FILE_COUPLING_DRAG_COMP, 50, 27, 61 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_COUPLING_DRAG_COMP, 77, 23, 988 },
+    { GP__FILE_COUPLING_DRAG_COMP, 77, 23, 89 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_coupling_drag_fluid_comp[] = {
-    { GP__FILE_COUPLING_DRAG_FLUID_COMP, 0, 1, 1 },
-    { GP__FILE_COUPLING_DRAG_FLUID_COMP, 1, 7, 49 },
+    { GP__FILE_COUPLING_DRAG_FLUID_COMP, 0, 8, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 80, 1 },
@@ -5373,14 +5367,13 @@ static const gp__shader_range gp__ranges_coupling_drag_fluid_comp[] = {
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 64, 1 },
-    { GP__FILE_COUPLING_DRAG_FLUID_COMP, 8, 36, 801 },
+    { GP__FILE_COUPLING_DRAG_FLUID_COMP, 8, 36, 18 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_COUPLING_DRAG_FLUID_COMP, 44, 2, 908 },
+    { GP__FILE_COUPLING_DRAG_FLUID_COMP, 44, 2, 55 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_coupling_guard_comp[] = {
-    { GP__FILE_COUPLING_GUARD_COMP, 0, 1, 1 },
-    { GP__FILE_COUPLING_GUARD_COMP, 1, 22, 48 },
+    { GP__FILE_COUPLING_GUARD_COMP, 0, 23, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 80, 1 },
@@ -5390,14 +5383,13 @@ static const gp__shader_range gp__ranges_coupling_guard_comp[] = {
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 64, 1 },
-    { GP__FILE_COUPLING_GUARD_COMP, 23, 37, 815 },
+    { GP__FILE_COUPLING_GUARD_COMP, 23, 37, 33 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_COUPLING_GUARD_COMP, 60, 6, 923 },
+    { GP__FILE_COUPLING_GUARD_COMP, 60, 6, 71 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_coupling_pressure_comp[] = {
-    { GP__FILE_COUPLING_PRESSURE_COMP, 0, 1, 1 },
-    { GP__FILE_COUPLING_PRESSURE_COMP, 1, 7, 49 },
+    { GP__FILE_COUPLING_PRESSURE_COMP, 0, 8, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 80, 1 },
@@ -5407,14 +5399,13 @@ static const gp__shader_range gp__ranges_coupling_pressure_comp[] = {
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 64, 1 },
-    { GP__FILE_COUPLING_PRESSURE_COMP, 8, 36, 801 },
+    { GP__FILE_COUPLING_PRESSURE_COMP, 8, 36, 18 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_COUPLING_PRESSURE_COMP, 44, 2, 908 },
+    { GP__FILE_COUPLING_PRESSURE_COMP, 44, 2, 55 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_coupling_solid_comp[] = {
-    { GP__FILE_COUPLING_SOLID_COMP, 0, 1, 1 },
-    { GP__FILE_COUPLING_SOLID_COMP, 1, 8, 50 },
+    { GP__FILE_COUPLING_SOLID_COMP, 0, 9, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 80, 1 },
@@ -5424,14 +5415,13 @@ static const gp__shader_range gp__ranges_coupling_solid_comp[] = {
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 64, 1 },
-    { GP__FILE_COUPLING_SOLID_COMP, 9, 41, 803 },
+    { GP__FILE_COUPLING_SOLID_COMP, 9, 41, 19 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_COUPLING_SOLID_COMP, 50, 2, 915 },
+    { GP__FILE_COUPLING_SOLID_COMP, 50, 2, 61 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_dem_contact_comp[] = {
-    { GP__FILE_DEM_CONTACT_COMP, 0, 1, 1 },
-    { GP__FILE_DEM_CONTACT_COMP, 1, 10, 50 },
+    { GP__FILE_DEM_CONTACT_COMP, 0, 11, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 80, 1 },
@@ -5440,26 +5430,24 @@ static const gp__shader_range gp__ranges_dem_contact_comp[] = {
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
     { GP__FILE_GP_DEM_GLSL, 0, 136, 1 },
-    { GP__FILE_DEM_CONTACT_COMP, 11, 97, 563 },
+    { GP__FILE_DEM_CONTACT_COMP, 11, 97, 20 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_DEM_CONTACT_COMP, 108, 7, 731 },
+    { GP__FILE_DEM_CONTACT_COMP, 108, 7, 118 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_dem_integrate_comp[] = {
-    { GP__FILE_DEM_INTEGRATE_COMP, 0, 1, 1 },
-    { GP__FILE_DEM_INTEGRATE_COMP, 1, 6, 47 },
+    { GP__FILE_DEM_INTEGRATE_COMP, 0, 7, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
     { GP__FILE_GP_INTEGRATE_GLSL, 0, 24, 1 },
-    { GP__FILE_DEM_INTEGRATE_COMP, 7, 10, 355 },
+    { GP__FILE_DEM_INTEGRATE_COMP, 7, 10, 14 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_dem_walls_comp[] = {
-    { GP__FILE_DEM_WALLS_COMP, 0, 1, 1 },
-    { GP__FILE_DEM_WALLS_COMP, 1, 7, 50 },
+    { GP__FILE_DEM_WALLS_COMP, 0, 8, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 80, 1 },
@@ -5469,14 +5457,13 @@ static const gp__shader_range gp__ranges_dem_walls_comp[] = {
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
     { GP__FILE_GP_DEM_GLSL, 0, 136, 1 },
-    { GP__FILE_DEM_WALLS_COMP, 8, 59, 663 },
+    { GP__FILE_DEM_WALLS_COMP, 8, 59, 18 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_dispatch_args_comp[] = {
-    { GP__FILE_DISPATCH_ARGS_COMP, 0, 1, 1 },
-    { GP__FILE_DISPATCH_ARGS_COMP, 1, 2, 44 },
+    { GP__FILE_DISPATCH_ARGS_COMP, 0, 3, 1 },
     { GP__FILE_GP_DISPATCH_GLSL, 0, 13, 1 },
-    { GP__FILE_DISPATCH_ARGS_COMP, 3, 13, 61 },
+    { GP__FILE_DISPATCH_ARGS_COMP, 3, 13, 5 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_draw_bodies_frag[] = {
@@ -5486,7 +5473,7 @@ static const gp__shader_range gp__ranges_draw_bodies_frag[] = {
 static const gp__shader_range gp__ranges_draw_bodies_vert[] = {
     { GP__FILE_DRAW_BODIES_VERT, 0, 11, 1 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
-    { GP__FILE_DRAW_BODIES_VERT, 11, 6, 19 },
+    { GP__FILE_DRAW_BODIES_VERT, 11, 6, 13 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_draw_particles_frag[] = {
@@ -5506,22 +5493,20 @@ static const gp__shader_range gp__ranges_draw_sprites_vert[] = {
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_effects_collide_comp[] = {
-    { GP__FILE_EFFECTS_COLLIDE_COMP, 0, 1, 1 },
-    { GP__FILE_EFFECTS_COLLIDE_COMP, 1, 14, 48 },
+    { GP__FILE_EFFECTS_COLLIDE_COMP, 0, 15, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 80, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
-    { GP__FILE_EFFECTS_COLLIDE_COMP, 15, 39, 420 },
+    { GP__FILE_EFFECTS_COLLIDE_COMP, 15, 39, 22 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_EFFECTS_COLLIDE_COMP, 54, 3, 530 },
+    { GP__FILE_EFFECTS_COLLIDE_COMP, 54, 3, 62 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_effects_move_comp[] = {
-    { GP__FILE_EFFECTS_MOVE_COMP, 0, 1, 1 },
-    { GP__FILE_EFFECTS_MOVE_COMP, 1, 18, 49 },
+    { GP__FILE_EFFECTS_MOVE_COMP, 0, 19, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 80, 1 },
@@ -5530,146 +5515,132 @@ static const gp__shader_range gp__ranges_effects_move_comp[] = {
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
-    { GP__FILE_EFFECTS_MOVE_COMP, 19, 47, 746 },
+    { GP__FILE_EFFECTS_MOVE_COMP, 19, 47, 28 },
     { GP__FILE_GP_FLUID_SAMPLE_GLSL, 0, 44, 1 },
-    { GP__FILE_EFFECTS_MOVE_COMP, 66, 73, 839 },
+    { GP__FILE_EFFECTS_MOVE_COMP, 66, 73, 76 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_EFFECTS_MOVE_COMP, 139, 33, 983 },
+    { GP__FILE_EFFECTS_MOVE_COMP, 139, 33, 150 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_emitter_emit_comp[] = {
-    { GP__FILE_EMITTER_EMIT_COMP, 0, 1, 1 },
-    { GP__FILE_EMITTER_EMIT_COMP, 1, 11, 50 },
+    { GP__FILE_EMITTER_EMIT_COMP, 0, 12, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_EMITTER_GLSL, 0, 60, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
     { GP__FILE_GP_BIRTH_GLSL, 0, 26, 1 },
-    { GP__FILE_EMITTER_EMIT_COMP, 12, 31, 356 },
+    { GP__FILE_EMITTER_EMIT_COMP, 12, 31, 19 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_emitter_mesh_comp[] = {
-    { GP__FILE_EMITTER_MESH_COMP, 0, 1, 1 },
-    { GP__FILE_EMITTER_MESH_COMP, 1, 7, 50 },
+    { GP__FILE_EMITTER_MESH_COMP, 0, 8, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_EMITTER_GLSL, 0, 60, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
     { GP__FILE_GP_BIRTH_GLSL, 0, 26, 1 },
-    { GP__FILE_EMITTER_MESH_COMP, 8, 25, 352 },
+    { GP__FILE_EMITTER_MESH_COMP, 8, 25, 15 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_emitter_pour_comp[] = {
-    { GP__FILE_EMITTER_POUR_COMP, 0, 1, 1 },
-    { GP__FILE_EMITTER_POUR_COMP, 1, 8, 50 },
+    { GP__FILE_EMITTER_POUR_COMP, 0, 9, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_EMITTER_GLSL, 0, 60, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
     { GP__FILE_GP_BIRTH_GLSL, 0, 26, 1 },
-    { GP__FILE_EMITTER_POUR_COMP, 9, 32, 353 },
+    { GP__FILE_EMITTER_POUR_COMP, 9, 32, 16 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_carry_comp[] = {
-    { GP__FILE_GRID_CARRY_COMP, 0, 1, 1 },
-    { GP__FILE_GRID_CARRY_COMP, 1, 5, 44 },
+    { GP__FILE_GRID_CARRY_COMP, 0, 6, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
-    { GP__FILE_GRID_CARRY_COMP, 6, 16, 240 },
+    { GP__FILE_GRID_CARRY_COMP, 6, 16, 10 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_count_comp[] = {
-    { GP__FILE_GRID_COUNT_COMP, 0, 1, 1 },
-    { GP__FILE_GRID_COUNT_COMP, 1, 11, 49 },
+    { GP__FILE_GRID_COUNT_COMP, 0, 12, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 80, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
-    { GP__FILE_GRID_COUNT_COMP, 12, 29, 347 },
+    { GP__FILE_GRID_COUNT_COMP, 12, 29, 18 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_ids_comp[] = {
-    { GP__FILE_GRID_IDS_COMP, 0, 1, 1 },
-    { GP__FILE_GRID_IDS_COMP, 1, 3, 45 },
+    { GP__FILE_GRID_IDS_COMP, 0, 4, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
-    { GP__FILE_GRID_IDS_COMP, 4, 7, 253 },
+    { GP__FILE_GRID_IDS_COMP, 4, 7, 9 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_neighbors_comp[] = {
-    { GP__FILE_GRID_NEIGHBORS_COMP, 0, 1, 1 },
-    { GP__FILE_GRID_NEIGHBORS_COMP, 1, 3, 46 },
+    { GP__FILE_GRID_NEIGHBORS_COMP, 0, 4, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 80, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
-    { GP__FILE_GRID_NEIGHBORS_COMP, 4, 25, 336 },
+    { GP__FILE_GRID_NEIGHBORS_COMP, 4, 25, 10 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_GRID_NEIGHBORS_COMP, 29, 3, 432 },
+    { GP__FILE_GRID_NEIGHBORS_COMP, 29, 3, 36 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_rank_comp[] = {
-    { GP__FILE_GRID_RANK_COMP, 0, 1, 1 },
-    { GP__FILE_GRID_RANK_COMP, 1, 13, 49 },
+    { GP__FILE_GRID_RANK_COMP, 0, 14, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
     { GP__FILE_GP_DISPATCH_GLSL, 0, 13, 1 },
-    { GP__FILE_GRID_RANK_COMP, 14, 37, 268 },
+    { GP__FILE_GRID_RANK_COMP, 14, 37, 19 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_reorder_comp[] = {
-    { GP__FILE_GRID_REORDER_COMP, 0, 1, 1 },
-    { GP__FILE_GRID_REORDER_COMP, 1, 9, 50 },
+    { GP__FILE_GRID_REORDER_COMP, 0, 10, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
-    { GP__FILE_GRID_REORDER_COMP, 10, 23, 250 },
+    { GP__FILE_GRID_REORDER_COMP, 10, 23, 14 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_scan_block_comp[] = {
-    { GP__FILE_SCAN_BLOCK_COMP, 0, 1, 1 },
-    { GP__FILE_SCAN_BLOCK_COMP, 1, 9, 46 },
+    { GP__FILE_SCAN_BLOCK_COMP, 0, 10, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_SCAN_GLSL, 0, 27, 1 },
-    { GP__FILE_SCAN_BLOCK_COMP, 10, 35, 112 },
+    { GP__FILE_SCAN_BLOCK_COMP, 10, 35, 13 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_scan_reduce_comp[] = {
-    { GP__FILE_SCAN_REDUCE_COMP, 0, 1, 1 },
-    { GP__FILE_SCAN_REDUCE_COMP, 1, 2, 44 },
+    { GP__FILE_SCAN_REDUCE_COMP, 0, 3, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_SCAN_GLSL, 0, 27, 1 },
-    { GP__FILE_SCAN_REDUCE_COMP, 3, 12, 103 },
+    { GP__FILE_SCAN_REDUCE_COMP, 3, 12, 6 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sort_global_comp[] = {
-    { GP__FILE_SORT_GLOBAL_COMP, 0, 1, 1 },
-    { GP__FILE_SORT_GLOBAL_COMP, 1, 5, 44 },
+    { GP__FILE_SORT_GLOBAL_COMP, 0, 6, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_SORT_GLSL, 0, 24, 1 },
-    { GP__FILE_SORT_GLOBAL_COMP, 6, 38, 103 },
+    { GP__FILE_SORT_GLOBAL_COMP, 6, 38, 9 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sort_local_comp[] = {
-    { GP__FILE_SORT_LOCAL_COMP, 0, 1, 1 },
-    { GP__FILE_SORT_LOCAL_COMP, 1, 4, 44 },
+    { GP__FILE_SORT_LOCAL_COMP, 0, 5, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_SORT_GLSL, 0, 24, 1 },
-    { GP__FILE_SORT_LOCAL_COMP, 5, 43, 102 },
+    { GP__FILE_SORT_LOCAL_COMP, 5, 43, 8 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_continuity_comp[] = {
-    { GP__FILE_SPH_CONTINUITY_COMP, 0, 1, 1 },
-    { GP__FILE_SPH_CONTINUITY_COMP, 1, 14, 50 },
+    { GP__FILE_SPH_CONTINUITY_COMP, 0, 15, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 80, 1 },
@@ -5679,14 +5650,13 @@ static const gp__shader_range gp__ranges_sph_continuity_comp[] = {
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 64, 1 },
-    { GP__FILE_SPH_CONTINUITY_COMP, 15, 78, 809 },
+    { GP__FILE_SPH_CONTINUITY_COMP, 15, 78, 25 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_CONTINUITY_COMP, 93, 51, 958 },
+    { GP__FILE_SPH_CONTINUITY_COMP, 93, 51, 104 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_density_comp[] = {
-    { GP__FILE_SPH_DENSITY_COMP, 0, 1, 1 },
-    { GP__FILE_SPH_DENSITY_COMP, 1, 6, 49 },
+    { GP__FILE_SPH_DENSITY_COMP, 0, 7, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 80, 1 },
@@ -5696,14 +5666,13 @@ static const gp__shader_range gp__ranges_sph_density_comp[] = {
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 64, 1 },
-    { GP__FILE_SPH_DENSITY_COMP, 7, 29, 800 },
+    { GP__FILE_SPH_DENSITY_COMP, 7, 29, 17 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_DENSITY_COMP, 36, 5, 900 },
+    { GP__FILE_SPH_DENSITY_COMP, 36, 5, 47 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_force_comp[] = {
-    { GP__FILE_SPH_FORCE_COMP, 0, 1, 1 },
-    { GP__FILE_SPH_FORCE_COMP, 1, 16, 50 },
+    { GP__FILE_SPH_FORCE_COMP, 0, 17, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 80, 1 },
@@ -5713,14 +5682,13 @@ static const gp__shader_range gp__ranges_sph_force_comp[] = {
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 64, 1 },
-    { GP__FILE_SPH_FORCE_COMP, 17, 62, 811 },
+    { GP__FILE_SPH_FORCE_COMP, 17, 62, 27 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_FORCE_COMP, 79, 8, 944 },
+    { GP__FILE_SPH_FORCE_COMP, 79, 8, 90 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_integrate_comp[] = {
-    { GP__FILE_SPH_INTEGRATE_COMP, 0, 1, 1 },
-    { GP__FILE_SPH_INTEGRATE_COMP, 1, 8, 50 },
+    { GP__FILE_SPH_INTEGRATE_COMP, 0, 9, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 80, 1 },
@@ -5730,120 +5698,109 @@ static const gp__shader_range gp__ranges_sph_integrate_comp[] = {
     { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_INTEGRATE_GLSL, 0, 24, 1 },
-    { GP__FILE_SPH_INTEGRATE_COMP, 9, 28, 763 },
+    { GP__FILE_SPH_INTEGRATE_COMP, 9, 28, 19 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_spray_emit_comp[] = {
-    { GP__FILE_SPRAY_EMIT_COMP, 0, 1, 1 },
-    { GP__FILE_SPRAY_EMIT_COMP, 1, 6, 50 },
+    { GP__FILE_SPRAY_EMIT_COMP, 0, 7, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_EMITTER_GLSL, 0, 60, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
     { GP__FILE_GP_BIRTH_GLSL, 0, 26, 1 },
-    { GP__FILE_SPRAY_EMIT_COMP, 7, 21, 351 },
+    { GP__FILE_SPRAY_EMIT_COMP, 7, 21, 14 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_spray_flags_comp[] = {
-    { GP__FILE_SPRAY_FLAGS_COMP, 0, 1, 1 },
-    { GP__FILE_SPRAY_FLAGS_COMP, 1, 6, 45 },
+    { GP__FILE_SPRAY_FLAGS_COMP, 0, 7, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_EMITTER_GLSL, 0, 60, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
-    { GP__FILE_SPRAY_FLAGS_COMP, 7, 20, 318 },
+    { GP__FILE_SPRAY_FLAGS_COMP, 7, 20, 13 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sprite_depth_comp[] = {
-    { GP__FILE_SPRITE_DEPTH_COMP, 0, 1, 1 },
-    { GP__FILE_SPRITE_DEPTH_COMP, 1, 5, 47 },
+    { GP__FILE_SPRITE_DEPTH_COMP, 0, 6, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
-    { GP__FILE_SPRITE_DEPTH_COMP, 6, 18, 257 },
+    { GP__FILE_SPRITE_DEPTH_COMP, 6, 18, 11 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sprite_gather_comp[] = {
-    { GP__FILE_SPRITE_GATHER_COMP, 0, 1, 1 },
-    { GP__FILE_SPRITE_GATHER_COMP, 1, 5, 48 },
+    { GP__FILE_SPRITE_GATHER_COMP, 0, 6, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_EMITTER_GLSL, 0, 60, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
-    { GP__FILE_SPRITE_GATHER_COMP, 6, 17, 320 },
+    { GP__FILE_SPRITE_GATHER_COMP, 6, 17, 12 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_step_clock_comp[] = {
-    { GP__FILE_STEP_CLOCK_COMP, 0, 1, 1 },
-    { GP__FILE_STEP_CLOCK_COMP, 1, 30, 43 },
+    { GP__FILE_STEP_CLOCK_COMP, 0, 31, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
-    { GP__FILE_STEP_CLOCK_COMP, 31, 44, 255 },
+    { GP__FILE_STEP_CLOCK_COMP, 31, 44, 34 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_store_age_comp[] = {
-    { GP__FILE_STORE_AGE_COMP, 0, 1, 1 },
-    { GP__FILE_STORE_AGE_COMP, 1, 7, 44 },
+    { GP__FILE_STORE_AGE_COMP, 0, 8, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
-    { GP__FILE_STORE_AGE_COMP, 8, 9, 327 },
+    { GP__FILE_STORE_AGE_COMP, 8, 9, 14 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_store_append_comp[] = {
-    { GP__FILE_STORE_APPEND_COMP, 0, 1, 1 },
-    { GP__FILE_STORE_APPEND_COMP, 1, 5, 50 },
+    { GP__FILE_STORE_APPEND_COMP, 0, 6, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
-    { GP__FILE_STORE_APPEND_COMP, 6, 18, 246 },
+    { GP__FILE_STORE_APPEND_COMP, 6, 18, 10 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_store_check_comp[] = {
-    { GP__FILE_STORE_CHECK_COMP, 0, 1, 1 },
-    { GP__FILE_STORE_CHECK_COMP, 1, 6, 45 },
+    { GP__FILE_STORE_CHECK_COMP, 0, 7, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
-    { GP__FILE_STORE_CHECK_COMP, 7, 8, 242 },
+    { GP__FILE_STORE_CHECK_COMP, 7, 8, 11 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_store_count_comp[] = {
-    { GP__FILE_STORE_COUNT_COMP, 0, 1, 1 },
-    { GP__FILE_STORE_COUNT_COMP, 1, 10, 45 },
+    { GP__FILE_STORE_COUNT_COMP, 0, 11, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 80, 1 },
     { GP__FILE_GP_DISPATCH_GLSL, 0, 13, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
-    { GP__FILE_STORE_COUNT_COMP, 11, 33, 343 },
+    { GP__FILE_STORE_COUNT_COMP, 11, 33, 17 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_store_free_comp[] = {
-    { GP__FILE_STORE_FREE_COMP, 0, 1, 1 },
-    { GP__FILE_STORE_FREE_COMP, 1, 6, 47 },
+    { GP__FILE_STORE_FREE_COMP, 0, 7, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 80, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
-    { GP__FILE_STORE_FREE_COMP, 7, 10, 340 },
+    { GP__FILE_STORE_FREE_COMP, 7, 10, 13 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_store_remove_comp[] = {
-    { GP__FILE_STORE_REMOVE_COMP, 0, 1, 1 },
-    { GP__FILE_STORE_REMOVE_COMP, 1, 7, 47 },
+    { GP__FILE_STORE_REMOVE_COMP, 0, 8, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
-    { GP__FILE_STORE_REMOVE_COMP, 8, 26, 259 },
+    { GP__FILE_STORE_REMOVE_COMP, 8, 26, 13 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 typedef enum gp__program_id {
@@ -5950,8 +5907,8 @@ static const gp__shader_source gp__shader_sources[GP__SHADER_COUNT] = {
     { "draw_sprites.frag", GP__GL_FRAGMENT_SHADER, gp__ranges_draw_sprites_frag },
     { "draw_sprites.vert", GP__GL_VERTEX_SHADER, gp__ranges_draw_sprites_vert },
 };
-#define GP__SHADER_MOST_LINES 963   /* the longest program, with its #line directives */
-#define GP__SHADER_MOST_RANGES 15   /* the most ranges of one program */
+#define GP__SHADER_MOST_LINES 962   /* the longest program, with its #line directives */
+#define GP__SHADER_MOST_RANGES 14   /* the most ranges of one program */
 /* <<shaders-generated */
 
 /* Lines one program may have (checked by tools/embed_shaders.sh, which refuses a longer one). */
