@@ -1,5 +1,6 @@
 #version 430 core
-// body_particles: stage 1 of 000 section 29.2, the particle values from the bodies (eqs. 18-20):
+// body_particles: stage 1 of Harada 2007's section 29.2, the particle values from the bodies
+// (eqs. 18-20):
 //   r_k = q r0_k q*, x_k = X + r_k, v_k = V + W x r_k
 // for every rigid particle in the store, whose owner is its body and whose id is the body's first
 // id plus k.

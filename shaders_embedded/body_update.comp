@@ -1,5 +1,5 @@
 #version 430 core
-// body_update: stages 4 and 5 of 000 section 29.2, one invocation per rigid body:
+// body_update: stages 4 and 5 of Harada 2007's section 29.2, one invocation per rigid body:
 //   F = sum_k f_k + M g (+ your forces at the centre of mass), tau = sum_k r_k x f_k  (eqs. 14-15)
 //   P += F dt, L += tau dt, X += P / M dt                                            (eqs. 1-3, 4)
 //   W = R diag(1 / lambda) R^T L, q = dq(W dt) * q, normalised                       (eqs. 5-8)
@@ -24,8 +24,8 @@
 // a rotation, so |L| and the orientation's norm stay exact, and the energy has no drift, only an
 // error of order (|w| dt)^4 that does not grow (McLachlan 1993, "Explicit Lie-Poisson integration
 // and the Euler equations"; Dullweber, Leimkuhler, McLachlan 1997; Yoshida 1990). The explicit
-// update it replaces (000 eqs. 6-8) gained 17% of the energy of a spin in 8 s at 600 substeps a
-// second (issue 13). inverse_inertia: 1 / the principal moments.
+// update (Harada 2007, eqs. 6-8) gains energy: 17% in a spin of 8 s at 600 substeps a second.
+// inverse_inertia: 1 / the principal moments.
 // (sin x, cos x) to float rounding on every device: small angles (every sub-step's, in practice) by
 // their series, so that sin^2 + cos^2 = 1 to an ulp. A GPU's sin and cos are approximations
 // (NVIDIA's cos is good to about 5e-7 absolute): the rotation by an r that is not unit scaled L

@@ -1,7 +1,7 @@
 #version 430 core
-// coupling_drag: the fluid's pull on every grain it cannot flow around (issue 10, item 4: a grain
-// narrower than the fluid's smoothing radius, gp_coupling.glsl's gp_drag_grain, which is no
-// boundary particle to it). The fluid at the grain, gp_fluid_sample's Shepard interpolation of its
+// coupling_drag: the fluid's pull on every grain it cannot flow around (a grain narrower than the
+// fluid's smoothing radius, gp_coupling.glsl's gp_drag_grain, which is no boundary particle to
+// it). The fluid at the grain, gp_fluid_sample's Shepard interpolation of its
 // velocity u, rest density rho and viscosity nu, and how far the grain is in it,
 // phi = sum V_j W_j / max(1 - own, 1/2), at most 1 (own: the share one fluid particle at the grain
 // would add, so that a grain in the hole the fluid left for it, or between its particles, is

@@ -1,6 +1,6 @@
 #version 430 core
-// coupling_drag_fluid: the grains' pull back on the fluid (issue 10, item 4): every fluid particle
-// j takes its share of minus the force coupling_drag put on each grain g near it that it drags,
+// coupling_drag_fluid: the grains' pull back on the fluid: every fluid particle j takes its share
+// of minus the force coupling_drag put on each grain g near it that it drags,
 // F_g V_j W_j / sum_k V_k W_k (the weights coupling_drag summed, gp_fluid_sample's), as an
 // acceleration -F_g W_j / (rho0_j sum_k V_k W_k), so that the shares add up to F_g (to the float
 // rounding) and fluid and grains keep their momentum. A fluid particle whose bucket no grain stamped

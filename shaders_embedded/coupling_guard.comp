@@ -1,23 +1,23 @@
 #version 430 core
-// coupling_guard: keeps the fluid out of the solids (issue 10): after every move of the substep
+// coupling_guard: keeps the fluid out of the solids: after every move of the substep
 // (the fluid's, the grains', the bodies' particles'), a fluid particle whose centre lies inside a
 // solid particle's sphere (closer to its centre than its radius r: inside a grain, or inside one
 // of a body's particles) is put back on that sphere, along the line between the centres, one
 // sphere after another in the order the loop meets them; a sweep that pushed is followed by
 // another (3 at most), since a push may end inside a sphere met before it. (Summed in one sweep,
-// as they were, the pushes of overlapping spheres left fluid 0.35 mm inside a solid in
-// coupling_fluid_stays_out with softer solids, tried 2026-11-27.) The spheres do not fill a
+// the pushes of overlapping spheres left fluid 0.35 mm inside a solid in
+// coupling_fluid_stays_out with softer solids.) The spheres do not fill a
 // body's voxels: a fluid particle at a hole of its lattice (sqrt(3) r from eight of its
 // particles) is outside every sphere, and is left there;
 // fluid put inside a body (a body added where the fluid is) stays in it and rides with it, its
 // weight on the body (coupling_floating_and_sinking: 16 particles, a quarter of a box's mass).
 // Its velocity is kept: the solid, whose own this pass cannot change, would not take the opposite
 // impulse, and the total momentum of fluid and solids would drift (the fluid's pressure turns the
-// particle within the next substeps). The fluid's pressure keeps it out in any flow the
-// substeps resolve (Akinci et al. 2012's boundary particles); the guard is for what they do not
-// (a body thrown into water faster than a substep's worth of its particles' spacing, one solid
-// particle of a thin wall, a sharp corner), as the walls' push is for the colliders (sph_integrate,
-// eq. 11 of 001). Each push is counted with the walls' (stat_wall_pushes). It reads the solids'
+// particle within the next substeps). The fluid's pressure keeps it out in any flow the substeps
+// resolve (Akinci et al. 2012's boundary particles); the guard is for what they do not (a body
+// thrown into water faster than a substep's worth of its particles' spacing, one solid particle of
+// a thin wall, a sharp corner), as the walls' push is for the colliders (sph_integrate, Harada et
+// al. 2007, eq. 11). Each push is counted with the walls' (stat_wall_pushes). It reads the solids'
 // positions, which no invocation writes here, and writes its own fluid particle's only.
 // The grid is the substep's (its buckets filed before the moves): a substep moves nothing farther
 // than a cell, so the 27 cells around a fluid particle still hold every solid near it.

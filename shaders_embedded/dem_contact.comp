@@ -1,13 +1,14 @@
 #version 430 core
-// dem_contact: the contact force on every grain and rigid particle from the others (000 sections
-// 29.1.5, 29.2.5): the spring, dashpot and shear of eqs. 10-13 with Cundall and Strack's shear
-// spring and a Coulomb cap (gp_dem.glsl, gp_contact) from every granular or rigid particle that it
-// overlaps, found through the shared grid's 27 cells around it. Two particles of one body do not
-// touch. Forces act at the contact points, with the surfaces' velocities there (a rigid particle's
-// includes its body's spin). Each pair is computed in the order of its ids, by both particles, from
-// the spring its particle of lower id kept last substep, which keeps this substep's: the forces
-// are exactly opposite. Leaves the force (N) in the acceleration and a rigid particle's torque
-// about its centre in its torque slot for dem_walls, which adds the walls' and makes them accelerations.
+// dem_contact: the contact force on every grain and rigid particle from the others (Harada 2007,
+// sections 29.1.5, 29.2.5): the spring, dashpot and shear of eqs. 10-13 with Cundall and Strack's
+// shear spring and a Coulomb cap (gp_dem.glsl, gp_contact) from every granular or rigid particle
+// that it overlaps, found through the shared grid's 27 cells around it. Two particles of one body
+// do not touch. Forces act at the contact points, with the surfaces' velocities there (a rigid
+// particle's includes its body's spin). Each pair is computed in the order of its ids, by both
+// particles, from the spring its particle of lower id kept last substep, which keeps this
+// substep's: the forces are exactly opposite. Leaves the force (N) in the acceleration and a rigid
+// particle's torque about its centre in its torque slot for dem_walls, which adds the walls' and
+// makes them accelerations.
 // The grid's cells must be at least as wide as the largest contact distance (checked on the host).
 #include "gp_common.glsl"
 #include "gp_world.glsl"

@@ -1,6 +1,6 @@
 #version 430 core
-// dem_integrate: moves every grain by the acceleration of dem_contact over one substep (000
-// section 29.3.1: contact forces update the grains' velocities directly):
+// dem_integrate: moves every grain by the acceleration of dem_contact over one substep (Harada
+// 2007, section 29.3.1: contact forces update the grains' velocities directly):
 //   symplectic Euler (default): v' = v + a dt, x' = x + v' dt
 //   explicit Euler:             x' = x + v dt, v' = v + a dt
 // An update that is not finite is not applied: the grain keeps its position, stops, and is

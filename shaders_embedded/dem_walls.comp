@@ -1,9 +1,9 @@
 #version 430 core
-// dem_walls: the walls' contact force on every grain and rigid particle (000 section 29.1.5, with
-// the shear spring of gp_dem.glsl): every collider within a particle's radius pushes, and a
-// container box's six faces each push as a plane wall (a grain in a corner touches three). Walls
-// are still; each wall a particle touches keeps its own spring, in the particle's block after its
-// pairs'. Then the sums become what the moves read: a grain's acceleration (force / mass plus
+// dem_walls: the walls' contact force on every grain and rigid particle (Harada 2007, section
+// 29.1.5, with the shear spring of gp_dem.glsl): every collider within a particle's radius pushes,
+// and a container box's six faces each push as a plane wall (a grain in a corner touches three).
+// Walls are still; each wall a particle touches keeps its own spring, in the particle's block after
+// its pairs'. Then the sums become what the moves read: a grain's acceleration (force / mass plus
 // gravity and your forces), a rigid particle's contact force / mass and its contact torque about
 // its centre, which body_update sums.
 #include "gp_common.glsl"

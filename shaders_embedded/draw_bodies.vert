@@ -1,5 +1,6 @@
 #version 430 core
-// draw_bodies.vert: gp_draw_bodies, each body's mesh instanced from its record (000 eq. 21).
+// draw_bodies.vert: gp_draw_bodies, each body's mesh instanced from its record (Harada 2007,
+// eq. 21).
 layout(location = 0) in vec3 a_vertex;   // principal frame, from the centre of mass
 layout(location = 1) in vec3 a_normal;
 layout(location = 2) in vec4 a_center;   // per body: X, 1 / M

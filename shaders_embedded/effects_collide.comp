@@ -1,8 +1,8 @@
 #version 430 core
-// effects_collide: collisions between effect particles (002 sections 4.3-4.5), through the one
-// grid rather than the paper's row sort, so that no collision is missed for a lack of partners:
-// for an effect particle of a material that collides (gp_effects[m].contact.x > 0), every other
-// such effect particle that overlaps it (closer than the sum of their radii) and
+// effects_collide: collisions between effect particles (Kipfer et al. 2004, sections 4.3-4.5),
+// through the one grid rather than the paper's row sort, so that no collision is missed for a lack
+// of partners: for an effect particle of a material that collides (gp_effects[m].contact.x > 0),
+// every other such effect particle that overlaps it (closer than the sum of their radii) and
 // approaches it gives it the impulse of a hard-sphere collision with restitution e, the mean of
 // the two materials':
 //   J = -(1 + e) (v_ij . n) / (1 / m_i + 1 / m_j),  n = (x_i - x_j) / |x_i - x_j|,

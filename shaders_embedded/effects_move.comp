@@ -1,8 +1,8 @@
 #version 430 core
-// effects_move: the effect particles' motion (002 section 4.2) and their bounce off the colliders
-// (002 section 4.6), the effects' own stage at the end of the substep (section >>effects). Each
-// effect particle of phase m (its gp_effects[m] row: linear drag k, restitution e, friction mu)
-// flies under a = gravity + the user's forces + k wind(x), less k v
+// effects_move: the effect particles' motion (Kipfer et al. 2004, section 4.2) and their bounce off
+// the colliders (section 4.6), the effects' own stage at the end of the substep (the header's
+// section >>effects). Each effect particle of phase m (its gp_effects[m] row: linear drag k,
+// restitution e, friction mu) flies under a = gravity + the user's forces + k wind(x), less k v
 // (the wind, gp_wind_at, taken where the substep starts):
 //   v(h) = a / k + (v - a / k) e^(-k h),  x(h) = x + a h / k + (v - a / k) (1 - e^(-k h)) / k
 // (exact for a constant a, in a form that keeps its digits: gp_effect_fly; k = 0: v + a h,
@@ -70,7 +70,7 @@ vec3 gp_curl_noise(vec3 p, float scale, float speed, uint seed) {
     return (GP_CURL_RMS * speed / (2.0 * e)) * vec3(dzy - dyz, dxz - dzx, dyx - dxy);
 }
 
-// Riding the fluid (issue 11: foam and spray on a wave): the fluid's velocity at p, how full of
+// Riding the fluid (foam and spray on a wave): the fluid's velocity at p, how full of
 // fluid p's neighbourhood is and its density there (for the buoyancy), gp_fluid_sample's.
 #include "gp_fluid_sample.glsl"
 

@@ -109,7 +109,7 @@ void main() {
     // density of zero pressure, rho0 - p0 / k: where the flow spreads there a particle keeps the
     // density at which it presses back as soon as it is squeezed again. Unclamped, spray fell to
     // rho0 / 100 and had to be compressed 100 times before it pushed back: a dam break blew up
-    // where it met the far wall (issue 10). The clamp of incompressible SPH's densities (Ihmsen
+    // where it met the far wall. The clamp of incompressible SPH's densities (Ihmsen
     // et al. 2014, Bender and Koschier 2015). Elsewhere the floor lets the density remember an
     // expansion of up to 0.005 rho0 below that, as far as the positions' own summation density
     // (filled, below) shows one: a floor at the density of zero pressure forgot every expansion,
@@ -127,7 +127,7 @@ void main() {
     // indicator) carries no more than the density of zero pressure. The clamp above keeps a
     // density that the flow took away, so a surface particle that leaves the fluid and comes back
     // is squeezed from rho0 each time, and the fluid pumped itself up: a block of water dropped
-    // onto a floor splashed at 10 m/s and its energy grew fourfold in 1.5 s (issue 10). Without
+    // onto a floor splashed at 10 m/s and its energy grew fourfold in 1.5 s. Without
     // tension only.
     bool tension = gp_fluids[m].flow.w != 0.0;
     float least = tension ? 0.01 * shape.z : max(shape.z - gp_fluids[m].flow.y / shape.w, 0.01 * shape.z);

@@ -1,6 +1,6 @@
 #version 430 core
-// sph_density: density and pressure of every fluid particle of a summation-model material (001
-// section 4.4; sph_continuity does the others):
+// sph_density: density and pressure of every fluid particle of a summation-model material (Harada
+// et al. 2007, section 4.4; sph_continuity does the others):
 // rho_i = sum_j m_j W(r_ij) over fluid neighbours within re, itself included (eqs. 4, 10), plus
 // the wall weight function at the particle's distance to the boundary (eq. 13); p_i from eq. 5.
 // Other kinds get (0, 0), which tells the force pass to skip them. The neighbour loop is

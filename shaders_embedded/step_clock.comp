@@ -1,7 +1,7 @@
 #version 430 core
 // step_clock: the length of the substep about to run, chosen on the GPU from the speeds the
-// substep before left (issue 10: a speed that jumps within a step must shorten the substeps of
-// that step, not those of the step after next, where the host's statistics arrive). One
+// substep before left: a speed that jumps within a step must shorten the substeps of that step,
+// not those of the step after next, where the host's statistics arrive. One
 // invocation, first in every moving substep (section >>step, gp__step_clock); the host copies
 // clock_h into the solvers' block (gp_gravity.w), which every later pass reads as the substep.
 //
