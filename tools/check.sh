@@ -50,13 +50,13 @@ shaders() {
         for f in build/shaders/*; do
             # shellcheck disable=SC2086
             awk -v program="$f" -v stage="$(basename "$f")" '
-                FILENAME != program { if (FNR == 1) { name = FILENAME; sub(/.*\//, "", name); number[name] = nfiles++ }
+                FILENAME != program { if (FNR == 1) { name = FILENAME; sub(/.*\//, "", name); called[nfiles] = name; number[name] = nfiles++ }
                                       text[nfiles - 1, FNR] = $0; next }
                 FNR == 1 { source = number[stage]; line = 1 }
                 /^#line / { n = $2; source = $3; line = source < nfiles ? n - (source + 1) * 10000 : -1; next }
                 line < 0 { next }   # the header'"'"'s defines and the user'"'"'s prelude
                 {
-                    if ($0 != text[source, line]) { print program ":" FNR ": not line " line " of source " source; bad = 1; exit }
+                    if ($0 != text[source, line]) { print program ":" FNR ": not line " line " of shaders_embedded/" called[source]; bad = 1; exit }
                     ++line
                 }
                 END { exit bad }' $files "$f" >> "$B/log" 2>&1 || true

@@ -81,9 +81,12 @@ region() {
                 if (!is_stage[name]) continue
                 stage[++stages] = name
                 if (text[name, 1] !~ /^#version /) fail(name ":1: a stage file begins with its #version line")
+                pasted = 0   # one message for each run of repeated lines
                 for (l = 1; l + 2 <= count[name]; ++l) {
                     key = trim(text[name, l]) SUBSEP trim(text[name, l + 1]) SUBSEP trim(text[name, l + 2])
-                    if (key in window) fail(name ":" l ": lines " l "-" l + 2 " repeat " window[key] "; include the snippet instead of pasting it")
+                    if (!(key in window)) { pasted = 0; continue }
+                    if (!pasted) fail(name ":" l ": lines from here repeat " window[key] " on; include the snippet instead of pasting it")
+                    pasted = 1
                 }
             }
             if (failed) exit 1
