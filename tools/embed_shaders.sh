@@ -21,12 +21,12 @@
 # (`make shaders` puts them in build/shaders/, where tools/check.sh has glslangValidator check them).
 #
 # Every line of DIR is written once, by hand. The generator refuses what breaks that or the
-# header's limits: a generated region (the `// >>include`, `// <<include` and `// >>defines`
-# markers of the copies stage files once carried), a stage file that repeats three lines of a
-# snippet in a row (a pasted body), a missing snippet, an include in a snippet, a snippet included
-# twice, a stage file whose first line is not #version, a line of more than 4,000 characters (C99's
-# limit for one string literal), and a program over the header's static limits
-# (GP__SHADER_MAX_LINES lines, GP__SHADER_MAX_RANGES ranges). POSIX sh and awk only.
+# header's limits: a generated region (a line `// >>include x`, `// <<include x`, `// >>defines`
+# or `// <<defines`, the markers of a pasted copy), a stage file that repeats three lines of a
+# snippet in a row (40 characters or more together: a pasted body), a missing snippet, an include
+# in a snippet, a snippet included twice, a stage file whose first line is not #version, a line of
+# more than 4,000 characters (C99's limit for one string literal), and a program over the header's
+# static limits (GP__SHADER_MAX_LINES lines, GP__SHADER_MAX_RANGES ranges). POSIX sh and awk only.
 set -eu
 mode=${1:-}; dir=${2:-}; target=${3:-}
 usage() { echo "usage: $0 header DIR HEADER | sources DIR | list DIR" >&2; exit 2; }
