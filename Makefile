@@ -5,8 +5,8 @@
 #   make soak      issue 10's 60 s of sloshing at every spacing and material (SOAK_ARGS narrows it:
 #                  hours on llvmpipe, minutes on a GPU)
 #   make sink      a resolved body let go in a tank of fluid, frame by frame (SINK_ARGS: bench/sink.c)
-#   make shaders   write every file of shaders_embedded/ into gpuparticle.h (each once), then fill the
-#                  stage files' generated regions (snippets, defines)
+#   make shaders   write every file of shaders_embedded/ into gpuparticle.h (each once), then assemble
+#                  each program in build/shaders/ exactly as the driver receives it
 #   make check     the quick checks only: shaders in step and valid, the header compiles cleanly,
 #                  its version, contents, licence and references agree
 #   make demo      the dam break in a window, or headless (PNG frames) when there is no display
@@ -80,17 +80,14 @@ $(BUILD)/bench: $(BENCH_SOURCES) tests/cpu_reference.h tests/cpu_sph.h tests/cpu
 	@mkdir -p $(BUILD)
 	$(CC) -std=c99 -O2 -g $(CWARN) -I. -Itests $(BENCH_SOURCES) -o $@ $(LIBS)
 
-# The header first (each file once, the stage files without their regions' bodies), then the
-# stage files' generated regions: the snippets, and each program's defines as the header writes them;
-# then the header again, whose ranges carry the stage files' line numbers, which the regions moved.
+# The header's generated region from shaders_embedded/ (each file once, a stage file without its
+# include lines), then every program as the header hands it to GL (#version, the defines the header
+# writes from C, the snippets, #line directives) in build/shaders/, to read or to give a GLSL tool.
 shaders: | $(BUILD)
 	sh tools/embed_shaders.sh header shaders_embedded gpuparticle.h > $(BUILD)/gpuparticle.h.new
 	mv $(BUILD)/gpuparticle.h.new gpuparticle.h
 	$(CC) -std=c99 -I. tests/dump_shaders.c -o $(BUILD)/dump_shaders -lm -ldl
-	rm -rf $(BUILD)/defines && mkdir -p $(BUILD)/defines && $(BUILD)/dump_shaders --defines $(BUILD)/defines
-	sh tools/embed_shaders.sh sync shaders_embedded $(BUILD)/defines
-	sh tools/embed_shaders.sh header shaders_embedded gpuparticle.h > $(BUILD)/gpuparticle.h.new
-	mv $(BUILD)/gpuparticle.h.new gpuparticle.h
+	rm -rf $(BUILD)/shaders && mkdir -p $(BUILD)/shaders && $(BUILD)/dump_shaders $(BUILD)/shaders
 
 check-shaders: | $(BUILD)
 	sh tools/check.sh shaders

@@ -1668,15 +1668,16 @@ static gp_result gp__grow(const gp_allocator* allocator, void** array, uint32_t*
 }
 
 /* >>shaders ================================================================================
-   The shaders live in shaders_embedded/: snippets (*.glsl) and one file per program stage
-   (*.comp, and the draw helpers' *.vert and *.frag). A stage file names the snippets it needs
-   with `// >>include x.glsl` regions, which `make shaders` fills (with the defines region, so that
-   each stage file is a complete program for glslangValidator and editors); the header embeds each
-   file once, a stage file without its regions' bodies, and tools/embed_shaders.sh resolves each
-   program into ranges of lines (the generated region below). A program reaches GL as its stage
-   file's #version line, the header's defines (the constants C and GLSL share, then the program's
-   row of the binding plan, then the user's prelude), and each range after a `#line LINE FILE`, so
-   that a driver's log names the file and its line in shaders_embedded/. */
+   The shaders live in shaders_embedded/, each line written once: snippets (*.glsl) and one file
+   per program stage (*.comp, and the draw helpers' *.vert and *.frag), which holds its #version
+   line, a comment saying what it does, an `#include "x.glsl"` line per snippet it needs and its
+   own code. `make shaders` (tools/embed_shaders.sh) embeds each file once below, a stage file
+   without its include lines, and resolves each program into ranges of lines (the generated
+   region). A program reaches GL as its stage file's #version line, the header's defines (the
+   constants C and GLSL share, then the program's row of the binding plan, then the user's
+   prelude), and each range after a `#line LINE FILE`, so that a driver's log names the file and
+   its line in shaders_embedded/. `make shaders` also writes each program so assembled to
+   build/shaders/, which `make check` puts through glslangValidator. */
 /* Constants C and GLSL share (injected into every shader by gp__shader_constants). */
 #define GP__SCAN_CHUNK 32u      /* elements a scan invocation owns (GLSL: GP_SCAN_CHUNK) */
 #define GP__SCAN_MAX_LEVELS 8   /* 2^32 elements, chunks of 32 */
@@ -1694,8 +1695,8 @@ typedef struct gp__shader_file {
     const char* name;                /* shaders_embedded/<name> */
     const char* const* lines;        /* NULL-terminated, one string a line */
 } gp__shader_file;
-/* Lines [first, first + count) of a file as embedded (0-based; a stage file without its generated
-   regions), the first of them line `line` of the file in shaders_embedded/ (1-based). */
+/* Lines [first, first + count) of a file as embedded (0-based; a stage file without its include
+   lines), the first of them line `line` of the file in shaders_embedded/ (1-based). */
 typedef struct gp__shader_range { uint16_t file, first, count, line; } gp__shader_range;
 typedef struct gp__shader_source {
     const char* name;                /* the stage file */
@@ -1707,7 +1708,8 @@ typedef struct gp__shader_source {
    Do not edit: change the files there and run `make shaders`. Each file once, a string a line. */
 static const char* const gp__file_body_particles_comp[] = {
     "#version 430 core\n",
-    "// body_particles: stage 1 of 000 section 29.2, the particle values from the bodies (eqs. 18-20):\n",
+    "// body_particles: stage 1 of Harada 2007's section 29.2, the particle values from the bodies\n",
+    "// (eqs. 18-20):\n",
     "//   r_k = q r0_k q*, x_k = X + r_k, v_k = V + W x r_k\n",
     "// for every rigid particle in the store, whose owner is its body and whose id is the body's first\n",
     "// id plus k.\n",
@@ -1728,7 +1730,7 @@ static const char* const gp__file_body_particles_comp[] = {
 };
 static const char* const gp__file_body_update_comp[] = {
     "#version 430 core\n",
-    "// body_update: stages 4 and 5 of 000 section 29.2, one invocation per rigid body:\n",
+    "// body_update: stages 4 and 5 of Harada 2007's section 29.2, one invocation per rigid body:\n",
     "//   F = sum_k f_k + M g (+ your forces at the centre of mass), tau = sum_k r_k x f_k  (eqs. 14-15)\n",
     "//   P += F dt, L += tau dt, X += P / M dt                                            (eqs. 1-3, 4)\n",
     "//   W = R diag(1 / lambda) R^T L, q = dq(W dt) * q, normalised                       (eqs. 5-8)\n",
@@ -1745,8 +1747,8 @@ static const char* const gp__file_body_update_comp[] = {
     "// a rotation, so |L| and the orientation's norm stay exact, and the energy has no drift, only an\n",
     "// error of order (|w| dt)^4 that does not grow (McLachlan 1993, \"Explicit Lie-Poisson integration\n",
     "// and the Euler equations\"; Dullweber, Leimkuhler, McLachlan 1997; Yoshida 1990). The explicit\n",
-    "// update it replaces (000 eqs. 6-8) gained 17% of the energy of a spin in 8 s at 600 substeps a\n",
-    "// second (issue 13). inverse_inertia: 1 / the principal moments.\n",
+    "// update (Harada 2007, eqs. 6-8) gains energy: 17% in a spin of 8 s at 600 substeps a second.\n",
+    "// inverse_inertia: 1 / the principal moments.\n",
     "// (sin x, cos x) to float rounding on every device: small angles (every sub-step's, in practice) by\n",
     "// their series, so that sin^2 + cos^2 = 1 to an ulp. A GPU's sin and cos are approximations\n",
     "// (NVIDIA's cos is good to about 5e-7 absolute): the rotation by an r that is not unit scaled L\n",
@@ -1846,9 +1848,9 @@ static const char* const gp__file_copy_comp[] = {
 };
 static const char* const gp__file_coupling_drag_comp[] = {
     "#version 430 core\n",
-    "// coupling_drag: the fluid's pull on every grain it cannot flow around (issue 10, item 4: a grain\n",
-    "// narrower than the fluid's smoothing radius, gp_coupling.glsl's gp_drag_grain, which is no\n",
-    "// boundary particle to it). The fluid at the grain, gp_fluid_sample's Shepard interpolation of its\n",
+    "// coupling_drag: the fluid's pull on every grain it cannot flow around (a grain narrower than the\n",
+    "// fluid's smoothing radius, gp_coupling.glsl's gp_drag_grain, which is no boundary particle to\n",
+    "// it). The fluid at the grain, gp_fluid_sample's Shepard interpolation of its\n",
     "// velocity u, rest density rho and viscosity nu, and how far the grain is in it,\n",
     "// phi = sum V_j W_j / max(1 - own, 1/2), at most 1 (own: the share one fluid particle at the grain\n",
     "// would add, so that a grain in the hole the fluid left for it, or between its particles, is\n",
@@ -1949,8 +1951,8 @@ static const char* const gp__file_coupling_drag_comp[] = {
 };
 static const char* const gp__file_coupling_drag_fluid_comp[] = {
     "#version 430 core\n",
-    "// coupling_drag_fluid: the grains' pull back on the fluid (issue 10, item 4): every fluid particle\n",
-    "// j takes its share of minus the force coupling_drag put on each grain g near it that it drags,\n",
+    "// coupling_drag_fluid: the grains' pull back on the fluid: every fluid particle j takes its share\n",
+    "// of minus the force coupling_drag put on each grain g near it that it drags,\n",
     "// F_g V_j W_j / sum_k V_k W_k (the weights coupling_drag summed, gp_fluid_sample's), as an\n",
     "// acceleration -F_g W_j / (rho0_j sum_k V_k W_k), so that the shares add up to F_g (to the float\n",
     "// rounding) and fluid and grains keep their momentum. A fluid particle whose bucket no grain stamped\n",
@@ -1998,25 +2000,25 @@ static const char* const gp__file_coupling_drag_fluid_comp[] = {
 };
 static const char* const gp__file_coupling_guard_comp[] = {
     "#version 430 core\n",
-    "// coupling_guard: keeps the fluid out of the solids (issue 10): after every move of the substep\n",
+    "// coupling_guard: keeps the fluid out of the solids: after every move of the substep\n",
     "// (the fluid's, the grains', the bodies' particles'), a fluid particle whose centre lies inside a\n",
     "// solid particle's sphere (closer to its centre than its radius r: inside a grain, or inside one\n",
     "// of a body's particles) is put back on that sphere, along the line between the centres, one\n",
     "// sphere after another in the order the loop meets them; a sweep that pushed is followed by\n",
     "// another (3 at most), since a push may end inside a sphere met before it. (Summed in one sweep,\n",
-    "// as they were, the pushes of overlapping spheres left fluid 0.35 mm inside a solid in\n",
-    "// coupling_fluid_stays_out with softer solids, tried 2026-11-27.) The spheres do not fill a\n",
+    "// the pushes of overlapping spheres left fluid 0.35 mm inside a solid in\n",
+    "// coupling_fluid_stays_out with softer solids.) The spheres do not fill a\n",
     "// body's voxels: a fluid particle at a hole of its lattice (sqrt(3) r from eight of its\n",
     "// particles) is outside every sphere, and is left there;\n",
     "// fluid put inside a body (a body added where the fluid is) stays in it and rides with it, its\n",
     "// weight on the body (coupling_floating_and_sinking: 16 particles, a quarter of a box's mass).\n",
     "// Its velocity is kept: the solid, whose own this pass cannot change, would not take the opposite\n",
     "// impulse, and the total momentum of fluid and solids would drift (the fluid's pressure turns the\n",
-    "// particle within the next substeps). The fluid's pressure keeps it out in any flow the\n",
-    "// substeps resolve (Akinci et al. 2012's boundary particles); the guard is for what they do not\n",
-    "// (a body thrown into water faster than a substep's worth of its particles' spacing, one solid\n",
-    "// particle of a thin wall, a sharp corner), as the walls' push is for the colliders (sph_integrate,\n",
-    "// eq. 11 of 001). Each push is counted with the walls' (stat_wall_pushes). It reads the solids'\n",
+    "// particle within the next substeps). The fluid's pressure keeps it out in any flow the substeps\n",
+    "// resolve (Akinci et al. 2012's boundary particles); the guard is for what they do not (a body\n",
+    "// thrown into water faster than a substep's worth of its particles' spacing, one solid particle of\n",
+    "// a thin wall, a sharp corner), as the walls' push is for the colliders (sph_integrate, Harada et\n",
+    "// al. 2007, eq. 11). Each push is counted with the walls' (stat_wall_pushes). It reads the solids'\n",
     "// positions, which no invocation writes here, and writes its own fluid particle's only.\n",
     "// The grid is the substep's (its buckets filed before the moves): a substep moves nothing farther\n",
     "// than a cell, so the 27 cells around a fluid particle still hold every solid near it.\n",
@@ -2171,15 +2173,16 @@ static const char* const gp__file_coupling_solid_comp[] = {
 };
 static const char* const gp__file_dem_contact_comp[] = {
     "#version 430 core\n",
-    "// dem_contact: the contact force on every grain and rigid particle from the others (000 sections\n",
-    "// 29.1.5, 29.2.5): the spring, dashpot and shear of eqs. 10-13 with Cundall and Strack's shear\n",
-    "// spring and a Coulomb cap (gp_dem.glsl, gp_contact) from every granular or rigid particle that it\n",
-    "// overlaps, found through the shared grid's 27 cells around it. Two particles of one body do not\n",
-    "// touch. Forces act at the contact points, with the surfaces' velocities there (a rigid particle's\n",
-    "// includes its body's spin). Each pair is computed in the order of its ids, by both particles, from\n",
-    "// the spring its particle of lower id kept last substep, which keeps this substep's: the forces\n",
-    "// are exactly opposite. Leaves the force (N) in the acceleration and a rigid particle's torque\n",
-    "// about its centre in its torque slot for dem_walls, which adds the walls' and makes them accelerations.\n",
+    "// dem_contact: the contact force on every grain and rigid particle from the others (Harada 2007,\n",
+    "// sections 29.1.5, 29.2.5): the spring, dashpot and shear of eqs. 10-13 with Cundall and Strack's\n",
+    "// shear spring and a Coulomb cap (gp_dem.glsl, gp_contact) from every granular or rigid particle\n",
+    "// that it overlaps, found through the shared grid's 27 cells around it. Two particles of one body\n",
+    "// do not touch. Forces act at the contact points, with the surfaces' velocities there (a rigid\n",
+    "// particle's includes its body's spin). Each pair is computed in the order of its ids, by both\n",
+    "// particles, from the spring its particle of lower id kept last substep, which keeps this\n",
+    "// substep's: the forces are exactly opposite. Leaves the force (N) in the acceleration and a rigid\n",
+    "// particle's torque about its centre in its torque slot for dem_walls, which adds the walls' and\n",
+    "// makes them accelerations.\n",
     "// The grid's cells must be at least as wide as the largest contact distance (checked on the host).\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
     "\n",
@@ -2289,8 +2292,8 @@ static const char* const gp__file_dem_contact_comp[] = {
 };
 static const char* const gp__file_dem_integrate_comp[] = {
     "#version 430 core\n",
-    "// dem_integrate: moves every grain by the acceleration of dem_contact over one substep (000\n",
-    "// section 29.3.1: contact forces update the grains' velocities directly):\n",
+    "// dem_integrate: moves every grain by the acceleration of dem_contact over one substep (Harada\n",
+    "// 2007, section 29.3.1: contact forces update the grains' velocities directly):\n",
     "//   symplectic Euler (default): v' = v + a dt, x' = x + v' dt\n",
     "//   explicit Euler:             x' = x + v dt, v' = v + a dt\n",
     "// An update that is not finite is not applied: the grain keeps its position, stops, and is\n",
@@ -2309,11 +2312,11 @@ static const char* const gp__file_dem_integrate_comp[] = {
 };
 static const char* const gp__file_dem_walls_comp[] = {
     "#version 430 core\n",
-    "// dem_walls: the walls' contact force on every grain and rigid particle (000 section 29.1.5, with\n",
-    "// the shear spring of gp_dem.glsl): every collider within a particle's radius pushes, and a\n",
-    "// container box's six faces each push as a plane wall (a grain in a corner touches three). Walls\n",
-    "// are still; each wall a particle touches keeps its own spring, in the particle's block after its\n",
-    "// pairs'. Then the sums become what the moves read: a grain's acceleration (force / mass plus\n",
+    "// dem_walls: the walls' contact force on every grain and rigid particle (Harada 2007, section\n",
+    "// 29.1.5, with the shear spring of gp_dem.glsl): every collider within a particle's radius pushes,\n",
+    "// and a container box's six faces each push as a plane wall (a grain in a corner touches three).\n",
+    "// Walls are still; each wall a particle touches keeps its own spring, in the particle's block after\n",
+    "// its pairs'. Then the sums become what the moves read: a grain's acceleration (force / mass plus\n",
     "// gravity and your forces), a rigid particle's contact force / mass and its contact torque about\n",
     "// its centre, which body_update sums.\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
@@ -2417,7 +2420,8 @@ static const char* const gp__file_draw_bodies_frag[] = {
 };
 static const char* const gp__file_draw_bodies_vert[] = {
     "#version 430 core\n",
-    "// draw_bodies.vert: gp_draw_bodies, each body's mesh instanced from its record (000 eq. 21).\n",
+    "// draw_bodies.vert: gp_draw_bodies, each body's mesh instanced from its record (Harada 2007,\n",
+    "// eq. 21).\n",
     "layout(location = 0) in vec3 a_vertex;   // principal frame, from the centre of mass\n",
     "layout(location = 1) in vec3 a_normal;\n",
     "layout(location = 2) in vec4 a_center;   // per body: X, 1 / M\n",
@@ -2464,7 +2468,8 @@ static const char* const gp__file_draw_particles_vert[] = {
     "#version 430 core\n",
     "// draw_particles.vert: gp_draw_particles' sphere impostors, one point per live slot, straight\n",
     "// from the store: the attribute buffers are the vertex arrays (position, the fluid's (density,\n",
-    "// pressure), velocity, info), each point sized to the particle's projected diameter (001, 002).\n",
+    "// pressure), velocity, info), each point sized to the particle's projected diameter (Harada et\n",
+    "// al. 2007, Kipfer et al. 2004).\n",
     "layout(location = 0) in vec4 a_position;   // xyz, radius\n",
     "layout(location = 1) in vec2 a_density;   // density, pressure\n",
     "layout(location = 2) in vec4 a_velocity;\n",
@@ -2488,7 +2493,7 @@ static const char* const gp__file_draw_particles_vert[] = {
     "    gl_PointSize = clamp(u_projection[1][1] * v_radius * u_light.w / max(gl_Position.w, 1e-6), 1.0, 256.0);\n",
     "    float value = u_mode.x == 1.0 ? a_density.x : length(a_velocity.xyz);\n",
     "    float t = clamp((value - u_mode.y) / max(u_mode.z - u_mode.y, 1e-20), 0.0, 1.0);\n",
-    "    v_color = mix(vec3(0.95, 0.97, 1.0), vec3(0.1, 0.3, 0.95), t);   // white low, blue high (001 figs. 4-5)\n",
+    "    v_color = mix(vec3(0.95, 0.97, 1.0), vec3(0.1, 0.3, 0.95), t);   // white low, blue high (Harada et al. 2007, figs. 4-5)\n",
     "    if (u_mode.x == 3.0) v_color = kinds[min(a_info.y & 255u, 6u)];\n",
     "    if (u_mode.x == 4.0) v_color = u_color.rgb;\n",
     "    bool drawn = (u_kinds & (1u << min(a_info.y & 255u, 31u))) != 0u && (a_info.y & 256u) == 0u;   // 256: GP_PARTICLE_DEAD\n",
@@ -2531,10 +2536,10 @@ static const char* const gp__file_draw_sprites_vert[] = {
 };
 static const char* const gp__file_effects_collide_comp[] = {
     "#version 430 core\n",
-    "// effects_collide: collisions between effect particles (002 sections 4.3-4.5), through the one\n",
-    "// grid rather than the paper's row sort, so that no collision is missed for a lack of partners:\n",
-    "// for an effect particle of a material that collides (gp_effects[m].contact.x > 0), every other\n",
-    "// such effect particle that overlaps it (closer than the sum of their radii) and\n",
+    "// effects_collide: collisions between effect particles (Kipfer et al. 2004, sections 4.3-4.5),\n",
+    "// through the one grid rather than the paper's row sort, so that no collision is missed for a lack\n",
+    "// of partners: for an effect particle of a material that collides (gp_effects[m].contact.x > 0),\n",
+    "// every other such effect particle that overlaps it (closer than the sum of their radii) and\n",
     "// approaches it gives it the impulse of a hard-sphere collision with restitution e, the mean of\n",
     "// the two materials':\n",
     "//   J = -(1 + e) (v_ij . n) / (1 / m_i + 1 / m_j),  n = (x_i - x_j) / |x_i - x_j|,\n",
@@ -2591,10 +2596,10 @@ static const char* const gp__file_effects_collide_comp[] = {
 };
 static const char* const gp__file_effects_move_comp[] = {
     "#version 430 core\n",
-    "// effects_move: the effect particles' motion (002 section 4.2) and their bounce off the colliders\n",
-    "// (002 section 4.6), the effects' own stage at the end of the substep (section >>effects). Each\n",
-    "// effect particle of phase m (its gp_effects[m] row: linear drag k, restitution e, friction mu)\n",
-    "// flies under a = gravity + the user's forces + k wind(x), less k v\n",
+    "// effects_move: the effect particles' motion (Kipfer et al. 2004, section 4.2) and their bounce off\n",
+    "// the colliders (section 4.6), the effects' own stage at the end of the substep (the header's\n",
+    "// section >>effects). Each effect particle of phase m (its gp_effects[m] row: linear drag k,\n",
+    "// restitution e, friction mu) flies under a = gravity + the user's forces + k wind(x), less k v\n",
     "// (the wind, gp_wind_at, taken where the substep starts):\n",
     "//   v(h) = a / k + (v - a / k) e^(-k h),  x(h) = x + a h / k + (v - a / k) (1 - e^(-k h)) / k\n",
     "// (exact for a constant a, in a form that keeps its digits: gp_effect_fly; k = 0: v + a h,\n",
@@ -2654,7 +2659,7 @@ static const char* const gp__file_effects_move_comp[] = {
     "    return (GP_CURL_RMS * speed / (2.0 * e)) * vec3(dzy - dyz, dxz - dzx, dyx - dxy);\n",
     "}\n",
     "\n",
-    "// Riding the fluid (issue 11: foam and spray on a wave): the fluid's velocity at p, how full of\n",
+    "// Riding the fluid (foam and spray on a wave): the fluid's velocity at p, how full of\n",
     "// fluid p's neighbourhood is and its density there (for the buoyancy), gp_fluid_sample's.\n",
     "\n",
     "// The wind at p: the uniform wind, the Rankine vortex (solid inside its radius R, falling as 1/r\n",
@@ -2920,8 +2925,9 @@ static const char* const gp__file_gp_birth_glsl[] = {
     0
 };
 static const char* const gp__file_gp_boundary_glsl[] = {
-    "// gp_boundary.glsl: the boundary's signed distance function (001 section 3.3): the union of every\n",
-    "// collider's wall. Needs gp_common.glsl, gp_solver.glsl and gp_buffers.glsl (the FIELDS role) first.\n",
+    "// gp_boundary.glsl: the boundary's signed distance function (Harada et al. 2007, section 3.3): the\n",
+    "// union of every collider's wall. Needs gp_common.glsl, gp_solver.glsl and gp_buffers.glsl (the\n",
+    "// FIELDS role) first.\n",
     "// Each function returns vec4(unit normal towards the free side, distance), the distance positive\n",
     "// where particles may be and negative inside a wall.\n",
     "// Shapes as usual signed distance functions, positive outside the shape, with their gradients.\n",
@@ -3209,7 +3215,7 @@ static const char* const gp__file_gp_common_glsl[] = {
 };
 static const char* const gp__file_gp_coupling_glsl[] = {
     "// gp_coupling.glsl: the fluid and the solids (grains, rigid bodies' particles) as one another see\n",
-    "// them (issue 10; Akinci et al. 2012, \"Versatile rigid-fluid coupling for incompressible SPH\").\n",
+    "// them (Akinci et al. 2012, \"Versatile rigid-fluid coupling for incompressible SPH\").\n",
     "// A solid particle b is a boundary particle to the fluid: it stands for the volume psi_b it fills,\n",
     "// as if that volume held fluid of the fluid's own material at rest (the mass m psi_b / l0^3, the\n",
     "// material's lattice-scaled mass, so that a fluid particle beside a body sampled at the fluid's\n",
@@ -3230,8 +3236,8 @@ static const char* const gp__file_gp_coupling_glsl[] = {
     "// functions, so that the pair's forces cancel to the float rounding. Needs gp_sph.glsl first.\n",
     "\n",
     "// A grain narrower than a fluid material's smoothing radius re (re2 = re^2) is one particle the\n",
-    "// fluid cannot flow around (issue 10: as a boundary particle it sank through water at an eighth of\n",
-    "// the speed a sphere does): to that fluid it is no boundary (m_b 0) but meets it through a drag\n",
+    "// fluid cannot flow around (as a boundary particle it sank through water at an eighth of the\n",
+    "// speed a sphere does): to that fluid it is no boundary (m_b 0) but meets it through a drag\n",
     "// law and the fluid's pressure gradient (coupling_drag, coupling_drag_fluid). Rigid particles,\n",
     "// which resolve their body's shape together, and grains as wide as re or wider are boundaries.\n",
     "bool gp_drag_grain(float r, float re2, uint kind) { return kind == GP_KIND_GRANULAR && 4.0 * r * r < re2; }\n",
@@ -3275,7 +3281,8 @@ static const char* const gp__file_gp_coupling_glsl[] = {
     0
 };
 static const char* const gp__file_gp_dem_glsl[] = {
-    "// gp_dem.glsl: what the DEM passes share (000): the contact model and the rigid bodies' records.\n",
+    "// gp_dem.glsl: what the DEM passes share (Harada 2007): the contact model and the rigid bodies'\n",
+    "// records.\n",
     "// Needs gp_common.glsl, gp_particles.glsl, gp_solver.glsl, gp_buffers.glsl (the BODIES role) and\n",
     "// gp_quaternion.glsl first (the HISTORY and STATS roles for the contacts kept). A pass's force\n",
     "// output is the ACCELERATION role: after the contact passes (dem_contact, then dem_walls) it holds,\n",
@@ -3738,8 +3745,8 @@ static const char* const gp__file_gp_particles_glsl[] = {
 };
 static const char* const gp__file_gp_quaternion_glsl[] = {
     "// gp_quaternion.glsl: rotations by unit quaternions (x, y, z, s), for the bodies' passes and\n",
-    "// their drawing (000 section 29.2).\n",
-    "// v rotated by q (eq. 18), and the product a * b (000's appendix).\n",
+    "// their drawing (Harada 2007, section 29.2).\n",
+    "// v rotated by q (eq. 18), and the product a * b (its appendix).\n",
     "vec3 gp_rotate(vec4 q, vec3 v) { return v + 2.0 * cross(q.xyz, cross(q.xyz, v) + q.w * v); }\n",
     "vec4 gp_quat_mul(vec4 a, vec4 b) { return vec4(a.w * b.xyz + b.w * a.xyz + cross(a.xyz, b.xyz), a.w * b.w - dot(a.xyz, b.xyz)); }\n",
     0
@@ -3778,7 +3785,8 @@ static const char* const gp__file_gp_solver_glsl[] = {
     "// gp_solver.glsl: the solvers' parameters, one std140 uniform block at binding 1.\n",
     "// Mirrored by gp__solver_params in gpuparticle.h (section >>structs), checked field by field by a test.\n",
     "\n",
-    "// One fluid material (001): its constants, kernel coefficients and wall weight tables.\n",
+    "// One fluid material (Harada et al. 2007): its constants, kernel coefficients and wall weight\n",
+    "// tables.\n",
     "struct gp_fluid {\n",
     "    vec4 shape;               // x spacing l0 (m), y smoothing radius re (m), z rest density (kg/m^3), w stiffness k\n",
     "    vec4 flow;                // x kinematic viscosity nu (m^2/s), y rest pressure p0 (Pa), z mass (kg), w 1 = allow tension\n",
@@ -3791,8 +3799,8 @@ static const char* const gp__file_gp_solver_glsl[] = {
     "    vec4 wall_tangent[8];\n",
     "};\n",
     "\n",
-    "// One granular material (000): the contact parameters of its grains and of rigid particles of its\n",
-    "// phase. contact = (stiffness k N/m, damping eta N s/m, shear k_t N s/m, friction mu),\n",
+    "// One granular material (Harada 2007): the contact parameters of its grains and of rigid particles\n",
+    "// of its phase. contact = (stiffness k N/m, damping eta N s/m, shear k_t N s/m, friction mu),\n",
     "// grain = (diameter m, mass kg, shear spring k_s N/m (0: the viscous model), rolling friction mu_r).\n",
     "struct gp_granular { vec4 contact; vec4 grain; };\n",
     "\n",
@@ -3874,14 +3882,14 @@ static const char* const gp__file_gp_sort_glsl[] = {
     0
 };
 static const char* const gp__file_gp_sph_glsl[] = {
-    "// gp_sph.glsl: what the SPH passes share (001): the kernels and the wall weight tables. Needs\n",
-    "// gp_common.glsl, gp_world.glsl, gp_grid.glsl, gp_particles.glsl, gp_solver.glsl and\n",
+    "// gp_sph.glsl: what the SPH passes share (Harada et al. 2007): the kernels and the wall weight\n",
+    "// tables. Needs gp_common.glsl, gp_world.glsl, gp_grid.glsl, gp_particles.glsl, gp_solver.glsl and\n",
     "// gp_buffers.glsl first.\n",
     "\n",
     "// The material of a particle; phases beyond the table were refused when the particle was added.\n",
     "uint gp_material_of(uvec4 info) { return min(gp_phase_of(info), GP_MAX_FLUID_MATERIALS - 1u); }\n",
     "\n",
-    "// Müller's kernels (001 eqs. 8-10), r2 = |r|^2 < re^2 checked by the caller.\n",
+    "// Müller's kernels (Harada et al. 2007, eqs. 8-10), r2 = |r|^2 < re^2 checked by the caller.\n",
     "// poly6 from its coefficient c = 315 / (64 pi re^9) and re^2, at r^2 < re^2: c (re^2 - r^2)^3. The\n",
     "// passes that sum it pass c and re^2 alone: a whole gp_fluid per call is slow on a software GL.\n",
     "float gp_poly6_of(float c, float re2, float r2) { float x = re2 - r2; return c * x * x * x; }\n",
@@ -3925,7 +3933,7 @@ static const char* const gp__file_gp_sph_glsl[] = {
     "// is what its density stores (p_i / rho_i^2 per unit of density and mass). Counted once, as the\n",
     "// walls at rest, the continuity term stored half of it, and every wall contact that the walls'\n",
     "// pressure pushed back returned energy the fluid never gave (a dam break gained 3% before it\n",
-    "// met the far wall and 40% after; issue 10). For a plane wall\n",
+    "// met the far wall and 40% after). For a plane wall\n",
     "// with normal n (towards the fluid) these come from the tables (tangent t): a = A(d) n,\n",
     "// mg = M_n(d) (g . n) n + M_t(d) (g - (g . n) n), A = sum V K e.n, M_n = sum V K (e.n)^2,\n",
     "// M_t = sum V K (e.t)^2. On the rest lattice with a uniform pressure the walls' and the fluid's\n",
@@ -4576,7 +4584,7 @@ static const char* const gp__file_sph_continuity_comp[] = {
     "    // density of zero pressure, rho0 - p0 / k: where the flow spreads there a particle keeps the\n",
     "    // density at which it presses back as soon as it is squeezed again. Unclamped, spray fell to\n",
     "    // rho0 / 100 and had to be compressed 100 times before it pushed back: a dam break blew up\n",
-    "    // where it met the far wall (issue 10). The clamp of incompressible SPH's densities (Ihmsen\n",
+    "    // where it met the far wall. The clamp of incompressible SPH's densities (Ihmsen\n",
     "    // et al. 2014, Bender and Koschier 2015). Elsewhere the floor lets the density remember an\n",
     "    // expansion of up to 0.005 rho0 below that, as far as the positions' own summation density\n",
     "    // (filled, below) shows one: a floor at the density of zero pressure forgot every expansion,\n",
@@ -4594,7 +4602,7 @@ static const char* const gp__file_sph_continuity_comp[] = {
     "    // indicator) carries no more than the density of zero pressure. The clamp above keeps a\n",
     "    // density that the flow took away, so a surface particle that leaves the fluid and comes back\n",
     "    // is squeezed from rho0 each time, and the fluid pumped itself up: a block of water dropped\n",
-    "    // onto a floor splashed at 10 m/s and its energy grew fourfold in 1.5 s (issue 10). Without\n",
+    "    // onto a floor splashed at 10 m/s and its energy grew fourfold in 1.5 s. Without\n",
     "    // tension only.\n",
     "    bool tension = gp_fluids[m].flow.w != 0.0;\n",
     "    float least = tension ? 0.01 * shape.z : max(shape.z - gp_fluids[m].flow.y / shape.w, 0.01 * shape.z);\n",
@@ -4623,8 +4631,8 @@ static const char* const gp__file_sph_continuity_comp[] = {
 };
 static const char* const gp__file_sph_density_comp[] = {
     "#version 430 core\n",
-    "// sph_density: density and pressure of every fluid particle of a summation-model material (001\n",
-    "// section 4.4; sph_continuity does the others):\n",
+    "// sph_density: density and pressure of every fluid particle of a summation-model material (Harada\n",
+    "// et al. 2007, section 4.4; sph_continuity does the others):\n",
     "// rho_i = sum_j m_j W(r_ij) over fluid neighbours within re, itself included (eqs. 4, 10), plus\n",
     "// the wall weight function at the particle's distance to the boundary (eq. 13); p_i from eq. 5.\n",
     "// Other kinds get (0, 0), which tells the force pass to skip them. The neighbour loop is\n",
@@ -4667,7 +4675,7 @@ static const char* const gp__file_sph_density_comp[] = {
 };
 static const char* const gp__file_sph_force_comp[] = {
     "#version 430 core\n",
-    "// sph_force: the acceleration of every fluid particle (001 section 4.5):\n",
+    "// sph_force: the acceleration of every fluid particle (Harada et al. 2007, section 4.5):\n",
     "//   pressure force  f_p = -sum_j m_j (p_i + p_j) / (2 rho_j) grad W_press(r_ij)   (eqs. 6, 8)\n",
     "//                   + 2 p_i a - rho0 mg, the walls' particles with the pressure of a fluid at\n",
     "//                     rest continued behind the wall (gp_wall in gp_sph.glsl)\n",
@@ -4758,7 +4766,7 @@ static const char* const gp__file_sph_force_comp[] = {
 static const char* const gp__file_sph_integrate_comp[] = {
     "#version 430 core\n",
     "// sph_integrate: moves every fluid particle by the acceleration of sph_force over one substep\n",
-    "// (001 section 4.6), then keeps it off the walls:\n",
+    "// (Harada et al. 2007, section 4.6), then keeps it off the walls:\n",
     "//   symplectic Euler (default): v' = v + a dt, x' = x + v' dt\n",
     "//   explicit Euler (eq. 14):    x' = x + v dt, v' = v + a dt\n",
     "// then the walls' push (eq. 11, below); a particle of the continuity model keeps the density\n",
@@ -4912,8 +4920,8 @@ static const char* const gp__file_sprite_gather_comp[] = {
 static const char* const gp__file_step_clock_comp[] = {
     "#version 430 core\n",
     "// step_clock: the length of the substep about to run, chosen on the GPU from the speeds the\n",
-    "// substep before left (issue 10: a speed that jumps within a step must shorten the substeps of\n",
-    "// that step, not those of the step after next, where the host's statistics arrive). One\n",
+    "// substep before left: a speed that jumps within a step must shorten the substeps of that step,\n",
+    "// not those of the step after next, where the host's statistics arrive. One\n",
     "// invocation, first in every moving substep (section >>step, gp__step_clock); the host copies\n",
     "// clock_h into the solvers' block (gp_gravity.w), which every later pass reads as the substep.\n",
     "//\n",
@@ -5299,184 +5307,171 @@ static const gp__shader_file gp__shader_files[GP__FILE_COUNT] = {
     { "store_remove.comp", gp__file_store_remove_comp },
 };
 static const gp__shader_range gp__ranges_body_particles_comp[] = {
-    { GP__FILE_BODY_PARTICLES_COMP, 0, 1, 1 },
-    { GP__FILE_BODY_PARTICLES_COMP, 1, 4, 50 },
+    { GP__FILE_BODY_PARTICLES_COMP, 0, 6, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 80, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 70, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
-    { GP__FILE_GP_DEM_GLSL, 0, 136, 1 },
-    { GP__FILE_BODY_PARTICLES_COMP, 5, 13, 557 },
+    { GP__FILE_GP_DEM_GLSL, 0, 137, 1 },
+    { GP__FILE_BODY_PARTICLES_COMP, 6, 13, 15 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_body_update_comp[] = {
-    { GP__FILE_BODY_UPDATE_COMP, 0, 1, 1 },
-    { GP__FILE_BODY_UPDATE_COMP, 1, 9, 50 },
+    { GP__FILE_BODY_UPDATE_COMP, 0, 10, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 80, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 70, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
-    { GP__FILE_GP_DEM_GLSL, 0, 136, 1 },
-    { GP__FILE_BODY_UPDATE_COMP, 10, 66, 562 },
+    { GP__FILE_GP_DEM_GLSL, 0, 137, 1 },
+    { GP__FILE_BODY_UPDATE_COMP, 10, 66, 19 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_boundary_distance_comp[] = {
-    { GP__FILE_BOUNDARY_DISTANCE_COMP, 0, 1, 1 },
-    { GP__FILE_BOUNDARY_DISTANCE_COMP, 1, 2, 45 },
+    { GP__FILE_BOUNDARY_DISTANCE_COMP, 0, 3, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 70, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
-    { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
-    { GP__FILE_BOUNDARY_DISTANCE_COMP, 3, 10, 403 },
+    { GP__FILE_GP_BOUNDARY_GLSL, 0, 102, 1 },
+    { GP__FILE_BOUNDARY_DISTANCE_COMP, 3, 10, 8 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_copy_comp[] = {
-    { GP__FILE_COPY_COMP, 0, 1, 1 },
-    { GP__FILE_COPY_COMP, 1, 3, 44 },
+    { GP__FILE_COPY_COMP, 0, 4, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
-    { GP__FILE_COPY_COMP, 4, 16, 75 },
+    { GP__FILE_COPY_COMP, 4, 16, 6 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_coupling_drag_comp[] = {
-    { GP__FILE_COUPLING_DRAG_COMP, 0, 1, 1 },
-    { GP__FILE_COUPLING_DRAG_COMP, 1, 49, 50 },
+    { GP__FILE_COUPLING_DRAG_COMP, 0, 50, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 80, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 70, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
-    { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
+    { GP__FILE_GP_BOUNDARY_GLSL, 0, 102, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 64, 1 },
     { GP__FILE_GP_FLUID_SAMPLE_GLSL, 0, 44, 1 },
-    { GP__FILE_COUPLING_DRAG_COMP, 50, 27, 890 },
+    { GP__FILE_COUPLING_DRAG_COMP, 50, 27, 61 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_COUPLING_DRAG_COMP, 77, 23, 988 },
+    { GP__FILE_COUPLING_DRAG_COMP, 77, 23, 89 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_coupling_drag_fluid_comp[] = {
-    { GP__FILE_COUPLING_DRAG_FLUID_COMP, 0, 1, 1 },
-    { GP__FILE_COUPLING_DRAG_FLUID_COMP, 1, 7, 49 },
+    { GP__FILE_COUPLING_DRAG_FLUID_COMP, 0, 8, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 80, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 70, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
-    { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
+    { GP__FILE_GP_BOUNDARY_GLSL, 0, 102, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 64, 1 },
-    { GP__FILE_COUPLING_DRAG_FLUID_COMP, 8, 36, 801 },
+    { GP__FILE_COUPLING_DRAG_FLUID_COMP, 8, 36, 18 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_COUPLING_DRAG_FLUID_COMP, 44, 2, 908 },
+    { GP__FILE_COUPLING_DRAG_FLUID_COMP, 44, 2, 55 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_coupling_guard_comp[] = {
-    { GP__FILE_COUPLING_GUARD_COMP, 0, 1, 1 },
-    { GP__FILE_COUPLING_GUARD_COMP, 1, 22, 48 },
+    { GP__FILE_COUPLING_GUARD_COMP, 0, 23, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 80, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 70, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
-    { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
+    { GP__FILE_GP_BOUNDARY_GLSL, 0, 102, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 64, 1 },
-    { GP__FILE_COUPLING_GUARD_COMP, 23, 37, 815 },
+    { GP__FILE_COUPLING_GUARD_COMP, 23, 37, 33 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_COUPLING_GUARD_COMP, 60, 6, 923 },
+    { GP__FILE_COUPLING_GUARD_COMP, 60, 6, 71 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_coupling_pressure_comp[] = {
-    { GP__FILE_COUPLING_PRESSURE_COMP, 0, 1, 1 },
-    { GP__FILE_COUPLING_PRESSURE_COMP, 1, 7, 49 },
+    { GP__FILE_COUPLING_PRESSURE_COMP, 0, 8, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 80, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 70, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
-    { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
+    { GP__FILE_GP_BOUNDARY_GLSL, 0, 102, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 64, 1 },
-    { GP__FILE_COUPLING_PRESSURE_COMP, 8, 36, 801 },
+    { GP__FILE_COUPLING_PRESSURE_COMP, 8, 36, 18 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_COUPLING_PRESSURE_COMP, 44, 2, 908 },
+    { GP__FILE_COUPLING_PRESSURE_COMP, 44, 2, 55 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_coupling_solid_comp[] = {
-    { GP__FILE_COUPLING_SOLID_COMP, 0, 1, 1 },
-    { GP__FILE_COUPLING_SOLID_COMP, 1, 8, 50 },
+    { GP__FILE_COUPLING_SOLID_COMP, 0, 9, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 80, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 70, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
-    { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
+    { GP__FILE_GP_BOUNDARY_GLSL, 0, 102, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 64, 1 },
-    { GP__FILE_COUPLING_SOLID_COMP, 9, 41, 803 },
+    { GP__FILE_COUPLING_SOLID_COMP, 9, 41, 19 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_COUPLING_SOLID_COMP, 50, 2, 915 },
+    { GP__FILE_COUPLING_SOLID_COMP, 50, 2, 61 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_dem_contact_comp[] = {
-    { GP__FILE_DEM_CONTACT_COMP, 0, 1, 1 },
-    { GP__FILE_DEM_CONTACT_COMP, 1, 10, 50 },
+    { GP__FILE_DEM_CONTACT_COMP, 0, 12, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 80, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 70, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
-    { GP__FILE_GP_DEM_GLSL, 0, 136, 1 },
-    { GP__FILE_DEM_CONTACT_COMP, 11, 97, 563 },
+    { GP__FILE_GP_DEM_GLSL, 0, 137, 1 },
+    { GP__FILE_DEM_CONTACT_COMP, 12, 97, 21 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_DEM_CONTACT_COMP, 108, 7, 731 },
+    { GP__FILE_DEM_CONTACT_COMP, 109, 7, 119 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_dem_integrate_comp[] = {
-    { GP__FILE_DEM_INTEGRATE_COMP, 0, 1, 1 },
-    { GP__FILE_DEM_INTEGRATE_COMP, 1, 6, 47 },
+    { GP__FILE_DEM_INTEGRATE_COMP, 0, 7, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 70, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
     { GP__FILE_GP_INTEGRATE_GLSL, 0, 24, 1 },
-    { GP__FILE_DEM_INTEGRATE_COMP, 7, 10, 355 },
+    { GP__FILE_DEM_INTEGRATE_COMP, 7, 10, 14 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_dem_walls_comp[] = {
-    { GP__FILE_DEM_WALLS_COMP, 0, 1, 1 },
-    { GP__FILE_DEM_WALLS_COMP, 1, 7, 50 },
+    { GP__FILE_DEM_WALLS_COMP, 0, 8, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 80, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 70, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
-    { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
+    { GP__FILE_GP_BOUNDARY_GLSL, 0, 102, 1 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
-    { GP__FILE_GP_DEM_GLSL, 0, 136, 1 },
-    { GP__FILE_DEM_WALLS_COMP, 8, 59, 663 },
+    { GP__FILE_GP_DEM_GLSL, 0, 137, 1 },
+    { GP__FILE_DEM_WALLS_COMP, 8, 59, 18 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_dispatch_args_comp[] = {
-    { GP__FILE_DISPATCH_ARGS_COMP, 0, 1, 1 },
-    { GP__FILE_DISPATCH_ARGS_COMP, 1, 2, 44 },
+    { GP__FILE_DISPATCH_ARGS_COMP, 0, 3, 1 },
     { GP__FILE_GP_DISPATCH_GLSL, 0, 13, 1 },
-    { GP__FILE_DISPATCH_ARGS_COMP, 3, 13, 61 },
+    { GP__FILE_DISPATCH_ARGS_COMP, 3, 13, 5 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_draw_bodies_frag[] = {
@@ -5484,9 +5479,9 @@ static const gp__shader_range gp__ranges_draw_bodies_frag[] = {
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_draw_bodies_vert[] = {
-    { GP__FILE_DRAW_BODIES_VERT, 0, 11, 1 },
+    { GP__FILE_DRAW_BODIES_VERT, 0, 12, 1 },
     { GP__FILE_GP_QUATERNION_GLSL, 0, 5, 1 },
-    { GP__FILE_DRAW_BODIES_VERT, 11, 6, 19 },
+    { GP__FILE_DRAW_BODIES_VERT, 12, 6, 14 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_draw_particles_frag[] = {
@@ -5494,7 +5489,7 @@ static const gp__shader_range gp__ranges_draw_particles_frag[] = {
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_draw_particles_vert[] = {
-    { GP__FILE_DRAW_PARTICLES_VERT, 0, 33, 1 },
+    { GP__FILE_DRAW_PARTICLES_VERT, 0, 34, 1 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_draw_sprites_frag[] = {
@@ -5506,344 +5501,314 @@ static const gp__shader_range gp__ranges_draw_sprites_vert[] = {
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_effects_collide_comp[] = {
-    { GP__FILE_EFFECTS_COLLIDE_COMP, 0, 1, 1 },
-    { GP__FILE_EFFECTS_COLLIDE_COMP, 1, 14, 48 },
+    { GP__FILE_EFFECTS_COLLIDE_COMP, 0, 15, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 80, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 70, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
-    { GP__FILE_EFFECTS_COLLIDE_COMP, 15, 39, 420 },
+    { GP__FILE_EFFECTS_COLLIDE_COMP, 15, 39, 22 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_EFFECTS_COLLIDE_COMP, 54, 3, 530 },
+    { GP__FILE_EFFECTS_COLLIDE_COMP, 54, 3, 62 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_effects_move_comp[] = {
-    { GP__FILE_EFFECTS_MOVE_COMP, 0, 1, 1 },
-    { GP__FILE_EFFECTS_MOVE_COMP, 1, 18, 49 },
+    { GP__FILE_EFFECTS_MOVE_COMP, 0, 19, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 80, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 70, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
-    { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
+    { GP__FILE_GP_BOUNDARY_GLSL, 0, 102, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
-    { GP__FILE_EFFECTS_MOVE_COMP, 19, 47, 746 },
+    { GP__FILE_EFFECTS_MOVE_COMP, 19, 47, 28 },
     { GP__FILE_GP_FLUID_SAMPLE_GLSL, 0, 44, 1 },
-    { GP__FILE_EFFECTS_MOVE_COMP, 66, 73, 839 },
+    { GP__FILE_EFFECTS_MOVE_COMP, 66, 73, 76 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_EFFECTS_MOVE_COMP, 139, 33, 983 },
+    { GP__FILE_EFFECTS_MOVE_COMP, 139, 33, 150 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_emitter_emit_comp[] = {
-    { GP__FILE_EMITTER_EMIT_COMP, 0, 1, 1 },
-    { GP__FILE_EMITTER_EMIT_COMP, 1, 11, 50 },
+    { GP__FILE_EMITTER_EMIT_COMP, 0, 12, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_EMITTER_GLSL, 0, 60, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
     { GP__FILE_GP_BIRTH_GLSL, 0, 26, 1 },
-    { GP__FILE_EMITTER_EMIT_COMP, 12, 31, 356 },
+    { GP__FILE_EMITTER_EMIT_COMP, 12, 31, 19 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_emitter_mesh_comp[] = {
-    { GP__FILE_EMITTER_MESH_COMP, 0, 1, 1 },
-    { GP__FILE_EMITTER_MESH_COMP, 1, 7, 50 },
+    { GP__FILE_EMITTER_MESH_COMP, 0, 8, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_EMITTER_GLSL, 0, 60, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
     { GP__FILE_GP_BIRTH_GLSL, 0, 26, 1 },
-    { GP__FILE_EMITTER_MESH_COMP, 8, 25, 352 },
+    { GP__FILE_EMITTER_MESH_COMP, 8, 25, 15 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_emitter_pour_comp[] = {
-    { GP__FILE_EMITTER_POUR_COMP, 0, 1, 1 },
-    { GP__FILE_EMITTER_POUR_COMP, 1, 8, 50 },
+    { GP__FILE_EMITTER_POUR_COMP, 0, 9, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_EMITTER_GLSL, 0, 60, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
     { GP__FILE_GP_BIRTH_GLSL, 0, 26, 1 },
-    { GP__FILE_EMITTER_POUR_COMP, 9, 32, 353 },
+    { GP__FILE_EMITTER_POUR_COMP, 9, 32, 16 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_carry_comp[] = {
-    { GP__FILE_GRID_CARRY_COMP, 0, 1, 1 },
-    { GP__FILE_GRID_CARRY_COMP, 1, 5, 44 },
+    { GP__FILE_GRID_CARRY_COMP, 0, 6, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
-    { GP__FILE_GRID_CARRY_COMP, 6, 16, 240 },
+    { GP__FILE_GRID_CARRY_COMP, 6, 16, 10 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_count_comp[] = {
-    { GP__FILE_GRID_COUNT_COMP, 0, 1, 1 },
-    { GP__FILE_GRID_COUNT_COMP, 1, 11, 49 },
+    { GP__FILE_GRID_COUNT_COMP, 0, 12, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 80, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
-    { GP__FILE_GRID_COUNT_COMP, 12, 29, 347 },
+    { GP__FILE_GRID_COUNT_COMP, 12, 29, 18 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_ids_comp[] = {
-    { GP__FILE_GRID_IDS_COMP, 0, 1, 1 },
-    { GP__FILE_GRID_IDS_COMP, 1, 3, 45 },
+    { GP__FILE_GRID_IDS_COMP, 0, 4, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
-    { GP__FILE_GRID_IDS_COMP, 4, 7, 253 },
+    { GP__FILE_GRID_IDS_COMP, 4, 7, 9 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_neighbors_comp[] = {
-    { GP__FILE_GRID_NEIGHBORS_COMP, 0, 1, 1 },
-    { GP__FILE_GRID_NEIGHBORS_COMP, 1, 3, 46 },
+    { GP__FILE_GRID_NEIGHBORS_COMP, 0, 4, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 80, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
-    { GP__FILE_GRID_NEIGHBORS_COMP, 4, 25, 336 },
+    { GP__FILE_GRID_NEIGHBORS_COMP, 4, 25, 10 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_GRID_NEIGHBORS_COMP, 29, 3, 432 },
+    { GP__FILE_GRID_NEIGHBORS_COMP, 29, 3, 36 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_rank_comp[] = {
-    { GP__FILE_GRID_RANK_COMP, 0, 1, 1 },
-    { GP__FILE_GRID_RANK_COMP, 1, 13, 49 },
+    { GP__FILE_GRID_RANK_COMP, 0, 14, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
     { GP__FILE_GP_DISPATCH_GLSL, 0, 13, 1 },
-    { GP__FILE_GRID_RANK_COMP, 14, 37, 268 },
+    { GP__FILE_GRID_RANK_COMP, 14, 37, 19 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_grid_reorder_comp[] = {
-    { GP__FILE_GRID_REORDER_COMP, 0, 1, 1 },
-    { GP__FILE_GRID_REORDER_COMP, 1, 9, 50 },
+    { GP__FILE_GRID_REORDER_COMP, 0, 10, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
-    { GP__FILE_GRID_REORDER_COMP, 10, 23, 250 },
+    { GP__FILE_GRID_REORDER_COMP, 10, 23, 14 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_scan_block_comp[] = {
-    { GP__FILE_SCAN_BLOCK_COMP, 0, 1, 1 },
-    { GP__FILE_SCAN_BLOCK_COMP, 1, 9, 46 },
+    { GP__FILE_SCAN_BLOCK_COMP, 0, 10, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_SCAN_GLSL, 0, 27, 1 },
-    { GP__FILE_SCAN_BLOCK_COMP, 10, 35, 112 },
+    { GP__FILE_SCAN_BLOCK_COMP, 10, 35, 13 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_scan_reduce_comp[] = {
-    { GP__FILE_SCAN_REDUCE_COMP, 0, 1, 1 },
-    { GP__FILE_SCAN_REDUCE_COMP, 1, 2, 44 },
+    { GP__FILE_SCAN_REDUCE_COMP, 0, 3, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_SCAN_GLSL, 0, 27, 1 },
-    { GP__FILE_SCAN_REDUCE_COMP, 3, 12, 103 },
+    { GP__FILE_SCAN_REDUCE_COMP, 3, 12, 6 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sort_global_comp[] = {
-    { GP__FILE_SORT_GLOBAL_COMP, 0, 1, 1 },
-    { GP__FILE_SORT_GLOBAL_COMP, 1, 5, 44 },
+    { GP__FILE_SORT_GLOBAL_COMP, 0, 6, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_SORT_GLSL, 0, 24, 1 },
-    { GP__FILE_SORT_GLOBAL_COMP, 6, 38, 103 },
+    { GP__FILE_SORT_GLOBAL_COMP, 6, 38, 9 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sort_local_comp[] = {
-    { GP__FILE_SORT_LOCAL_COMP, 0, 1, 1 },
-    { GP__FILE_SORT_LOCAL_COMP, 1, 4, 44 },
+    { GP__FILE_SORT_LOCAL_COMP, 0, 5, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_SORT_GLSL, 0, 24, 1 },
-    { GP__FILE_SORT_LOCAL_COMP, 5, 43, 102 },
+    { GP__FILE_SORT_LOCAL_COMP, 5, 43, 8 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_continuity_comp[] = {
-    { GP__FILE_SPH_CONTINUITY_COMP, 0, 1, 1 },
-    { GP__FILE_SPH_CONTINUITY_COMP, 1, 14, 50 },
+    { GP__FILE_SPH_CONTINUITY_COMP, 0, 15, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 80, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 70, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
-    { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
+    { GP__FILE_GP_BOUNDARY_GLSL, 0, 102, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 64, 1 },
-    { GP__FILE_SPH_CONTINUITY_COMP, 15, 78, 809 },
+    { GP__FILE_SPH_CONTINUITY_COMP, 15, 78, 25 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_CONTINUITY_COMP, 93, 51, 958 },
+    { GP__FILE_SPH_CONTINUITY_COMP, 93, 51, 104 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_density_comp[] = {
-    { GP__FILE_SPH_DENSITY_COMP, 0, 1, 1 },
-    { GP__FILE_SPH_DENSITY_COMP, 1, 6, 49 },
+    { GP__FILE_SPH_DENSITY_COMP, 0, 7, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 80, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 70, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
-    { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
+    { GP__FILE_GP_BOUNDARY_GLSL, 0, 102, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 64, 1 },
-    { GP__FILE_SPH_DENSITY_COMP, 7, 29, 800 },
+    { GP__FILE_SPH_DENSITY_COMP, 7, 29, 17 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_DENSITY_COMP, 36, 5, 900 },
+    { GP__FILE_SPH_DENSITY_COMP, 36, 5, 47 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_force_comp[] = {
-    { GP__FILE_SPH_FORCE_COMP, 0, 1, 1 },
-    { GP__FILE_SPH_FORCE_COMP, 1, 16, 50 },
+    { GP__FILE_SPH_FORCE_COMP, 0, 17, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 80, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 70, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
-    { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
+    { GP__FILE_GP_BOUNDARY_GLSL, 0, 102, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_COUPLING_GLSL, 0, 64, 1 },
-    { GP__FILE_SPH_FORCE_COMP, 17, 62, 811 },
+    { GP__FILE_SPH_FORCE_COMP, 17, 62, 27 },
     { GP__FILE_GP_NEIGHBORS_GLSL, 0, 69, 1 },
-    { GP__FILE_SPH_FORCE_COMP, 79, 8, 944 },
+    { GP__FILE_SPH_FORCE_COMP, 79, 8, 90 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sph_integrate_comp[] = {
-    { GP__FILE_SPH_INTEGRATE_COMP, 0, 1, 1 },
-    { GP__FILE_SPH_INTEGRATE_COMP, 1, 8, 50 },
+    { GP__FILE_SPH_INTEGRATE_COMP, 0, 9, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 80, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 70, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
-    { GP__FILE_GP_BOUNDARY_GLSL, 0, 101, 1 },
+    { GP__FILE_GP_BOUNDARY_GLSL, 0, 102, 1 },
     { GP__FILE_GP_SPH_GLSL, 0, 216, 1 },
     { GP__FILE_GP_INTEGRATE_GLSL, 0, 24, 1 },
-    { GP__FILE_SPH_INTEGRATE_COMP, 9, 28, 763 },
+    { GP__FILE_SPH_INTEGRATE_COMP, 9, 28, 19 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_spray_emit_comp[] = {
-    { GP__FILE_SPRAY_EMIT_COMP, 0, 1, 1 },
-    { GP__FILE_SPRAY_EMIT_COMP, 1, 6, 50 },
+    { GP__FILE_SPRAY_EMIT_COMP, 0, 7, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_EMITTER_GLSL, 0, 60, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
     { GP__FILE_GP_BIRTH_GLSL, 0, 26, 1 },
-    { GP__FILE_SPRAY_EMIT_COMP, 7, 21, 351 },
+    { GP__FILE_SPRAY_EMIT_COMP, 7, 21, 14 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_spray_flags_comp[] = {
-    { GP__FILE_SPRAY_FLAGS_COMP, 0, 1, 1 },
-    { GP__FILE_SPRAY_FLAGS_COMP, 1, 6, 45 },
+    { GP__FILE_SPRAY_FLAGS_COMP, 0, 7, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_EMITTER_GLSL, 0, 60, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
-    { GP__FILE_SPRAY_FLAGS_COMP, 7, 20, 318 },
+    { GP__FILE_SPRAY_FLAGS_COMP, 7, 20, 13 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sprite_depth_comp[] = {
-    { GP__FILE_SPRITE_DEPTH_COMP, 0, 1, 1 },
-    { GP__FILE_SPRITE_DEPTH_COMP, 1, 5, 47 },
+    { GP__FILE_SPRITE_DEPTH_COMP, 0, 6, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
-    { GP__FILE_SPRITE_DEPTH_COMP, 6, 18, 257 },
+    { GP__FILE_SPRITE_DEPTH_COMP, 6, 18, 11 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_sprite_gather_comp[] = {
-    { GP__FILE_SPRITE_GATHER_COMP, 0, 1, 1 },
-    { GP__FILE_SPRITE_GATHER_COMP, 1, 5, 48 },
+    { GP__FILE_SPRITE_GATHER_COMP, 0, 6, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_EMITTER_GLSL, 0, 60, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
-    { GP__FILE_SPRITE_GATHER_COMP, 6, 17, 320 },
+    { GP__FILE_SPRITE_GATHER_COMP, 6, 17, 12 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_step_clock_comp[] = {
-    { GP__FILE_STEP_CLOCK_COMP, 0, 1, 1 },
-    { GP__FILE_STEP_CLOCK_COMP, 1, 30, 43 },
+    { GP__FILE_STEP_CLOCK_COMP, 0, 31, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
-    { GP__FILE_STEP_CLOCK_COMP, 31, 44, 255 },
+    { GP__FILE_STEP_CLOCK_COMP, 31, 44, 34 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_store_age_comp[] = {
-    { GP__FILE_STORE_AGE_COMP, 0, 1, 1 },
-    { GP__FILE_STORE_AGE_COMP, 1, 7, 44 },
+    { GP__FILE_STORE_AGE_COMP, 0, 8, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
-    { GP__FILE_GP_SOLVER_GLSL, 0, 69, 1 },
+    { GP__FILE_GP_SOLVER_GLSL, 0, 70, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
-    { GP__FILE_STORE_AGE_COMP, 8, 9, 327 },
+    { GP__FILE_STORE_AGE_COMP, 8, 9, 14 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_store_append_comp[] = {
-    { GP__FILE_STORE_APPEND_COMP, 0, 1, 1 },
-    { GP__FILE_STORE_APPEND_COMP, 1, 5, 50 },
+    { GP__FILE_STORE_APPEND_COMP, 0, 6, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
-    { GP__FILE_STORE_APPEND_COMP, 6, 18, 246 },
+    { GP__FILE_STORE_APPEND_COMP, 6, 18, 10 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_store_check_comp[] = {
-    { GP__FILE_STORE_CHECK_COMP, 0, 1, 1 },
-    { GP__FILE_STORE_CHECK_COMP, 1, 6, 45 },
+    { GP__FILE_STORE_CHECK_COMP, 0, 7, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
-    { GP__FILE_STORE_CHECK_COMP, 7, 8, 242 },
+    { GP__FILE_STORE_CHECK_COMP, 7, 8, 11 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_store_count_comp[] = {
-    { GP__FILE_STORE_COUNT_COMP, 0, 1, 1 },
-    { GP__FILE_STORE_COUNT_COMP, 1, 10, 45 },
+    { GP__FILE_STORE_COUNT_COMP, 0, 11, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 80, 1 },
     { GP__FILE_GP_DISPATCH_GLSL, 0, 13, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
-    { GP__FILE_STORE_COUNT_COMP, 11, 33, 343 },
+    { GP__FILE_STORE_COUNT_COMP, 11, 33, 17 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_store_free_comp[] = {
-    { GP__FILE_STORE_FREE_COMP, 0, 1, 1 },
-    { GP__FILE_STORE_FREE_COMP, 1, 6, 47 },
+    { GP__FILE_STORE_FREE_COMP, 0, 7, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_GRID_GLSL, 0, 80, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
-    { GP__FILE_STORE_FREE_COMP, 7, 10, 340 },
+    { GP__FILE_STORE_FREE_COMP, 7, 10, 13 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 static const gp__shader_range gp__ranges_store_remove_comp[] = {
-    { GP__FILE_STORE_REMOVE_COMP, 0, 1, 1 },
-    { GP__FILE_STORE_REMOVE_COMP, 1, 7, 47 },
+    { GP__FILE_STORE_REMOVE_COMP, 0, 8, 1 },
     { GP__FILE_GP_COMMON_GLSL, 0, 26, 1 },
     { GP__FILE_GP_WORLD_GLSL, 0, 7, 1 },
     { GP__FILE_GP_PARTICLES_GLSL, 0, 12, 1 },
     { GP__FILE_GP_BUFFERS_GLSL, 0, 152, 1 },
-    { GP__FILE_STORE_REMOVE_COMP, 8, 26, 259 },
+    { GP__FILE_STORE_REMOVE_COMP, 8, 26, 13 },
     { GP__FILE_COUNT, 0, 0, 0 }
 };
 typedef enum gp__program_id {
@@ -5950,8 +5915,8 @@ static const gp__shader_source gp__shader_sources[GP__SHADER_COUNT] = {
     { "draw_sprites.frag", GP__GL_FRAGMENT_SHADER, gp__ranges_draw_sprites_frag },
     { "draw_sprites.vert", GP__GL_VERTEX_SHADER, gp__ranges_draw_sprites_vert },
 };
-#define GP__SHADER_MOST_LINES 963   /* the longest program, with its #line directives */
-#define GP__SHADER_MOST_RANGES 15   /* the most ranges of one program */
+#define GP__SHADER_MOST_LINES 964   /* the longest program, with its #line directives */
+#define GP__SHADER_MOST_RANGES 14   /* the most ranges of one program */
 /* <<shaders-generated */
 
 /* Lines one program may have (checked by tools/embed_shaders.sh, which refuses a longer one). */

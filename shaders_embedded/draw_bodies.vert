@@ -1,5 +1,6 @@
 #version 430 core
-// draw_bodies.vert: gp_draw_bodies, each body's mesh instanced from its record (000 eq. 21).
+// draw_bodies.vert: gp_draw_bodies, each body's mesh instanced from its record (Harada 2007,
+// eq. 21).
 layout(location = 0) in vec3 a_vertex;   // principal frame, from the centre of mass
 layout(location = 1) in vec3 a_normal;
 layout(location = 2) in vec4 a_center;   // per body: X, 1 / M
@@ -9,13 +10,7 @@ layout(location = 1) uniform mat4 u_projection;
 layout(location = 5) uniform uint u_first;   // the run's first body, for its colour
 out vec3 v_normal;
 flat out uint v_body;
-// >>include gp_quaternion.glsl
-// gp_quaternion.glsl: rotations by unit quaternions (x, y, z, s), for the bodies' passes and
-// their drawing (000 section 29.2).
-// v rotated by q (eq. 18), and the product a * b (000's appendix).
-vec3 gp_rotate(vec4 q, vec3 v) { return v + 2.0 * cross(q.xyz, cross(q.xyz, v) + q.w * v); }
-vec4 gp_quat_mul(vec4 a, vec4 b) { return vec4(a.w * b.xyz + b.w * a.xyz + cross(a.xyz, b.xyz), a.w * b.w - dot(a.xyz, b.xyz)); }
-// <<include gp_quaternion.glsl
+#include "gp_quaternion.glsl"
 void main() {
     vec3 world = a_center.xyz + gp_rotate(a_rotation, a_vertex);   // eq. 21
     v_normal = mat3(u_view) * gp_rotate(a_rotation, a_normal);

@@ -1,7 +1,8 @@
 #version 430 core
 // draw_particles.vert: gp_draw_particles' sphere impostors, one point per live slot, straight
 // from the store: the attribute buffers are the vertex arrays (position, the fluid's (density,
-// pressure), velocity, info), each point sized to the particle's projected diameter (001, 002).
+// pressure), velocity, info), each point sized to the particle's projected diameter (Harada et
+// al. 2007, Kipfer et al. 2004).
 layout(location = 0) in vec4 a_position;   // xyz, radius
 layout(location = 1) in vec2 a_density;   // density, pressure
 layout(location = 2) in vec4 a_velocity;
@@ -25,7 +26,7 @@ void main() {
     gl_PointSize = clamp(u_projection[1][1] * v_radius * u_light.w / max(gl_Position.w, 1e-6), 1.0, 256.0);
     float value = u_mode.x == 1.0 ? a_density.x : length(a_velocity.xyz);
     float t = clamp((value - u_mode.y) / max(u_mode.z - u_mode.y, 1e-20), 0.0, 1.0);
-    v_color = mix(vec3(0.95, 0.97, 1.0), vec3(0.1, 0.3, 0.95), t);   // white low, blue high (001 figs. 4-5)
+    v_color = mix(vec3(0.95, 0.97, 1.0), vec3(0.1, 0.3, 0.95), t);   // white low, blue high (Harada et al. 2007, figs. 4-5)
     if (u_mode.x == 3.0) v_color = kinds[min(a_info.y & 255u, 6u)];
     if (u_mode.x == 4.0) v_color = u_color.rgb;
     bool drawn = (u_kinds & (1u << min(a_info.y & 255u, 31u))) != 0u && (a_info.y & 256u) == 0u;   // 256: GP_PARTICLE_DEAD

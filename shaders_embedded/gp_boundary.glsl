@@ -1,5 +1,6 @@
-// gp_boundary.glsl: the boundary's signed distance function (001 section 3.3): the union of every
-// collider's wall. Needs gp_common.glsl, gp_solver.glsl and gp_buffers.glsl (the FIELDS role) first.
+// gp_boundary.glsl: the boundary's signed distance function (Harada et al. 2007, section 3.3): the
+// union of every collider's wall. Needs gp_common.glsl, gp_solver.glsl and gp_buffers.glsl (the
+// FIELDS role) first.
 // Each function returns vec4(unit normal towards the free side, distance), the distance positive
 // where particles may be and negative inside a wall.
 // Shapes as usual signed distance functions, positive outside the shape, with their gradients.

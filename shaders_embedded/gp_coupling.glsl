@@ -1,5 +1,5 @@
 // gp_coupling.glsl: the fluid and the solids (grains, rigid bodies' particles) as one another see
-// them (issue 10; Akinci et al. 2012, "Versatile rigid-fluid coupling for incompressible SPH").
+// them (Akinci et al. 2012, "Versatile rigid-fluid coupling for incompressible SPH").
 // A solid particle b is a boundary particle to the fluid: it stands for the volume psi_b it fills,
 // as if that volume held fluid of the fluid's own material at rest (the mass m psi_b / l0^3, the
 // material's lattice-scaled mass, so that a fluid particle beside a body sampled at the fluid's
@@ -20,8 +20,8 @@
 // functions, so that the pair's forces cancel to the float rounding. Needs gp_sph.glsl first.
 
 // A grain narrower than a fluid material's smoothing radius re (re2 = re^2) is one particle the
-// fluid cannot flow around (issue 10: as a boundary particle it sank through water at an eighth of
-// the speed a sphere does): to that fluid it is no boundary (m_b 0) but meets it through a drag
+// fluid cannot flow around (as a boundary particle it sank through water at an eighth of the
+// speed a sphere does): to that fluid it is no boundary (m_b 0) but meets it through a drag
 // law and the fluid's pressure gradient (coupling_drag, coupling_drag_fluid). Rigid particles,
 // which resolve their body's shape together, and grains as wide as re or wider are boundaries.
 bool gp_drag_grain(float r, float re2, uint kind) { return kind == GP_KIND_GRANULAR && 4.0 * r * r < re2; }

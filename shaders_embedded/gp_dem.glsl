@@ -1,4 +1,5 @@
-// gp_dem.glsl: what the DEM passes share (000): the contact model and the rigid bodies' records.
+// gp_dem.glsl: what the DEM passes share (Harada 2007): the contact model and the rigid bodies'
+// records.
 // Needs gp_common.glsl, gp_particles.glsl, gp_solver.glsl, gp_buffers.glsl (the BODIES role) and
 // gp_quaternion.glsl first (the HISTORY and STATS roles for the contacts kept). A pass's force
 // output is the ACCELERATION role: after the contact passes (dem_contact, then dem_walls) it holds,

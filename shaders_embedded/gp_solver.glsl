@@ -1,7 +1,8 @@
 // gp_solver.glsl: the solvers' parameters, one std140 uniform block at binding 1.
 // Mirrored by gp__solver_params in gpuparticle.h (section >>structs), checked field by field by a test.
 
-// One fluid material (001): its constants, kernel coefficients and wall weight tables.
+// One fluid material (Harada et al. 2007): its constants, kernel coefficients and wall weight
+// tables.
 struct gp_fluid {
     vec4 shape;               // x spacing l0 (m), y smoothing radius re (m), z rest density (kg/m^3), w stiffness k
     vec4 flow;                // x kinematic viscosity nu (m^2/s), y rest pressure p0 (Pa), z mass (kg), w 1 = allow tension
@@ -14,8 +15,8 @@ struct gp_fluid {
     vec4 wall_tangent[8];
 };
 
-// One granular material (000): the contact parameters of its grains and of rigid particles of its
-// phase. contact = (stiffness k N/m, damping eta N s/m, shear k_t N s/m, friction mu),
+// One granular material (Harada 2007): the contact parameters of its grains and of rigid particles
+// of its phase. contact = (stiffness k N/m, damping eta N s/m, shear k_t N s/m, friction mu),
 // grain = (diameter m, mass kg, shear spring k_s N/m (0: the viscous model), rolling friction mu_r).
 struct gp_granular { vec4 contact; vec4 grain; };
 

@@ -1,10 +1,10 @@
 #!/bin/sh
 # check.sh shaders | compile: the static checks of `make test`, one "ok NAME" or "FAIL NAME"
 # line per check (read by tools/run_tests.sh).
-#   shaders: gpuparticle.h's generated region holds every file of shaders_embedded/, the stage
-#            files' generated regions are in step, no shader file restates a constant or a binding
-#            outside them, and glslangValidator accepts every stage file as it stands and every
-#            program exactly as the header hands it to GL.
+#   shaders: shaders_embedded/ holds sources only (no generated text), gpuparticle.h's generated
+#            region holds every file of it, no shader file restates a constant or a binding,
+#            and every program, assembled in build/shaders/ exactly as the driver receives it,
+#            carries #line directives that name its files' real lines and passes glslangValidator.
 #   compile: the header compiles cleanly as C99 and C++, links once from several files,
 #            sits after glad's gl.h and GL/gl.h, and its #error checks fire.
 set -u
@@ -17,6 +17,10 @@ WARN="-Wall -Wextra -Wpedantic -Werror -Wshadow"
 . tools/report.sh   # report NAME STATUS [LOG]
 
 shaders() {
+    # Every line of shaders_embedded/ is written once: no stage file holds a generated region or a
+    # snippet's pasted body (the programs are assembled under build/shaders/ instead).
+    sh tools/embed_shaders.sh sources shaders_embedded > "$B/log" 2>&1
+    report "shaders: shaders_embedded/ holds sources only (no generated region, no snippet's body in a stage file)" $? "$B/log"
     sh tools/embed_shaders.sh header shaders_embedded gpuparticle.h > "$B/gpuparticle.h.generated" 2> "$B/embed.log"
     if [ ! -s "$B/gpuparticle.h.generated" ]; then s=1
     elif cmp -s "$B/gpuparticle.h.generated" gpuparticle.h; then s=0; else
@@ -28,37 +32,42 @@ shaders() {
     grep -n '\\$' shaders_embedded/* > "$B/log"
     [ -s "$B/log" ]; report "shaders: no backslash line continuations (Mesa rejects them here)" $((1 - $?)) "$B/log"
     # One source for each fact: the constants C and GLSL share come from the header, the storage
-    # blocks' bindings from its binding plan; no shader file writes either as a number outside the
-    # regions `make shaders` generates (the snippets' text, each program's defines).
-    for f in shaders_embedded/*; do
-        awk -v f="$f" '/^[ \t]*\/\/ >>(include |defines)/ { skip = 1; next } skip && /^[ \t]*\/\/ <</ { skip = 0; next }
-            !skip { print f ":" FNR ": " $0 }' "$f"
-    done > "$B/own"
-    grep -E ': *#[[:space:]]*define[[:space:]]+GP_(GROUP_SIZE|KIND_|GRID_BOUNDED|GRID_HASHED|MAX_|WALL_SAMPLES|SHAPE_|SCAN_CHUNK|SORT_RUN|FLAG_|INTEGRATOR_MASK|BINDING_)|std430, binding = [0-9]' \
-        "$B/own" > "$B/log"
+    # blocks' bindings from its binding plan, both injected as each program's defines; no shader
+    # file writes either as a number.
+    grep -nE '^[[:space:]]*#[[:space:]]*define[[:space:]]+GP_(GROUP_SIZE|KIND_|GRID_BOUNDED|GRID_HASHED|MAX_|WALL_SAMPLES|SHAPE_|SCAN_CHUNK|SORT_RUN|FLAG_|INTEGRATOR_MASK|BINDING_)|std430, binding = [0-9]' \
+        shaders_embedded/* > "$B/log"
     [ -s "$B/log" ]; report "shaders: no shared constant or storage binding written in a shader file" $((1 - $?)) "$B/log"
-    rm -rf "$B/programs" "$B/defines" "$B/stages"; mkdir -p "$B/programs" "$B/defines" "$B/stages"
+    # Every program as the driver receives it (the header's gp__shader_strings: #version, the
+    # defines from C, the snippets, #line directives), written by tests/dump_shaders.c.
+    rm -rf build/shaders; mkdir -p build/shaders
     if $CC -std=c99 -I. tests/dump_shaders.c -o "$B/dump_shaders" -lm -ldl > "$B/log" 2>&1 &&
-       "$B/dump_shaders" "$B/programs" >> "$B/log" 2>&1 && "$B/dump_shaders" --defines "$B/defines" >> "$B/log" 2>&1; then
-        # The stage files' generated regions hold the snippets' text and the defines the header gives.
-        s=0; : > "$B/log"
-        sh tools/embed_shaders.sh sync shaders_embedded "$B/defines" "$B/stages" 2>> "$B/log" || s=1
-        for f in "$B"/stages/*; do
-            cmp -s "$f" "shaders_embedded/$(basename "$f")" || { s=1; echo "shaders_embedded/$(basename "$f"): its generated regions differ: run 'make shaders'" >> "$B/log"; }
+       "$B/dump_shaders" build/shaders >> "$B/log" 2>&1; then
+        # After `#line (F + 1) * 10000 + L F` each line is line L, L + 1, ... of source F, the
+        # F-th file of shaders_embedded/ in the generator's order; before the first, the stage
+        # file's own line 1. So a driver's log names the line a developer edits.
+        files=$(ls shaders_embedded/*.glsl shaders_embedded/*.comp shaders_embedded/*.vert shaders_embedded/*.frag | LC_ALL=C sort)
+        : > "$B/log"
+        for f in build/shaders/*; do
+            # shellcheck disable=SC2086
+            awk -v program="$f" -v stage="$(basename "$f")" '
+                FILENAME != program { if (FNR == 1) { name = FILENAME; sub(/.*\//, "", name); called[nfiles] = name; number[name] = nfiles++ }
+                                      text[nfiles - 1, FNR] = $0; next }
+                FNR == 1 { source = number[stage]; line = 1 }
+                /^#line / { n = $2; source = $3; line = source < nfiles ? n - (source + 1) * 10000 : -1; next }
+                line < 0 { next }   # the header'"'"'s defines and the user'"'"'s prelude
+                {
+                    if ($0 != text[source, line]) { print program ":" FNR ": not line " line " of shaders_embedded/" called[source]; bad = 1; exit }
+                    ++line
+                }
+                END { exit bad }' $files "$f" >> "$B/log" 2>&1 || true
         done
-        report "shaders: every stage file's generated regions in step with the snippets and the header's defines" $s "$B/log"
-        # Every stage file as it stands (a complete program), and every program exactly as the
-        # driver receives it (the header's gp__shader_strings: defines, #line directives).
-        for f in shaders_embedded/*.comp shaders_embedded/*.vert shaders_embedded/*.frag; do
-            glslangValidator -S "${f##*.}" "$f" > "$B/glslang.log" 2>&1
-            report "shaders: glslangValidator accepts $f" $? "$B/glslang.log"
-        done
-        for f in "$B"/programs/*; do
+        [ -s "$B/log" ]; report "shaders: the programs' #line directives name their files' real lines" $((1 - $?)) "$B/log"
+        for f in build/shaders/*; do
             glslangValidator -S "${f##*.}" "$f" > "$B/glslang.log" 2>&1
             report "shaders: glslangValidator accepts $(basename "$f") as the driver sees it" $? "$B/glslang.log"
         done
     else
-        report "shaders: the programs could be dumped for glslangValidator" 1 "$B/log"
+        report "shaders: the programs could be assembled for glslangValidator" 1 "$B/log"
     fi
 }
 

@@ -1,114 +1,124 @@
 #!/bin/sh
-# embed_shaders.sh: keeps shaders_embedded/ and gpuparticle.h in step, each shader fact written once.
+# embed_shaders.sh: writes the shaders of shaders_embedded/ into gpuparticle.h, each file once.
 #
-#   tools/embed_shaders.sh header DIR HEADER        print HEADER with its generated region rewritten
-#   tools/embed_shaders.sh sync DIR DEFINES [OUT]   rewrite the generated regions of every stage file
-#                                                   of DIR (into OUT, a directory, when given)
-#   tools/embed_shaders.sh list DIR                 print each program and the line ranges it is made of
+#   tools/embed_shaders.sh header DIR HEADER   print HEADER with its generated region rewritten
+#   tools/embed_shaders.sh sources DIR         check that DIR holds sources only (prints nothing)
+#   tools/embed_shaders.sh list DIR            print each program and the line ranges it is made of
 #
 # DIR holds shared snippets (*.glsl) and one file per program stage: *.comp (a compute program),
-# *.vert and *.frag (the draw helpers' stages). A stage file's own code names each snippet it
-# needs with a region
-#     // >>include gp_common.glsl
-#     // <<include gp_common.glsl
-# (a region may sit inside a function body: the neighbour loop's does), and a compute stage has,
-# after its #version line, a region
-#     // >>defines
-#     // <<defines
-# `sync` fills the regions: each include region with the snippet's text, the defines region with
-# DEFINES/<stage file>, the defines gpuparticle.h gives that program when it compiles it (its
-# constants and its row of the binding plan, written from C by tests/dump_shaders.c). So every
-# stage file is, as it stands, the program a driver compiles (glslangValidator checks it, and any
-# GLSL tool reads it), while the snippets stay the one place each fact is edited: the regions are
-# generated, and `make check` fails when they drift.
+# *.vert and *.frag (the draw helpers' stages). A stage file is its #version line, a comment
+# saying what the stage does, one line per snippet it needs, and its own code:
+#     #include "gp_common.glsl"
+# The C preprocessor's form, which a reader and GLSL tools know (glslang reads it under
+# GL_GOOGLE_include_directive); an include may sit inside a function body, as the neighbour
+# loop's does. No driver sees that line: the header replaces it by the snippet's lines.
 #
-# The header receives every file once: a snippet whole, a stage file without its regions' bodies;
-# each stage becomes a list of line ranges, handed to GL with a `#line` before each range that
-# names the file and its line, so a driver's log names the right file and line. The generator
-# refuses a missing snippet, an include in a snippet, a repeated include, an unclosed region, a
-# line of more than 4,000 characters (C99's limit for one string literal), and a program over the
-# header's static limits (GP__SHADER_MAX_LINES lines, GP__SHADER_MAX_RANGES ranges). POSIX sh and
-# awk only.
+# The header receives every file once: a snippet whole, a stage file without its include lines;
+# each stage becomes a list of line ranges, handed to GL after its #version line and the defines
+# the header writes from C (the constants C and GLSL share, the program's row of the binding plan),
+# with a `#line` before each range that names the file and its line, so that a driver's log names
+# the line a developer edits. tests/dump_shaders.c writes each program as the driver receives it
+# (`make shaders` puts them in build/shaders/, where tools/check.sh has glslangValidator check them).
+#
+# Every line of DIR is written once, by hand. The generator refuses what breaks that or the
+# header's limits: a generated region (a line `// >>include x`, `// <<include x`, `// >>defines`
+# or `// <<defines`, the markers of a pasted copy), a stage file that repeats three lines of a
+# snippet in a row (40 characters or more together: a pasted body), a missing snippet, an include
+# in a snippet, a snippet included twice, a stage file whose first line is not #version, a line of
+# more than 4,000 characters (C99's limit for one string literal), and a program over the header's
+# static limits (GP__SHADER_MAX_LINES lines, GP__SHADER_MAX_RANGES ranges). POSIX sh and awk only.
 set -eu
 mode=${1:-}; dir=${2:-}; target=${3:-}
-usage() { echo "usage: $0 header DIR HEADER | sync DIR DEFINES [OUT] | list DIR" >&2; exit 2; }
+usage() { echo "usage: $0 header DIR HEADER | sources DIR | list DIR" >&2; exit 2; }
 [ -n "$mode" ] && [ -d "$dir" ] || usage
 max_lines=2048   # GP__SHADER_MAX_LINES: lines of one program, with its #line directives
 max_ranges=32    # GP__SHADER_MAX_RANGES: ranges of one program
 
 files() { ls "$dir"/*.glsl "$dir"/*.comp "$dir"/*.vert "$dir"/*.frag 2>/dev/null | LC_ALL=C sort; }
 
-# The region, or with LIST=1 the program listing. Every file is read by one awk.
+# The region, or with LIST=1 the program listing, or with SOURCES=1 nothing but the refusals.
+# Every file is read by one awk.
 region() {
     # shellcheck disable=SC2046
-    awk -v max_lines="$max_lines" -v max_ranges="$max_ranges" -v list="${LIST:-0}" -v sync="${SYNC:-0}" \
-        -v defines="${DEFINES:-}" -v outdir="${OUTDIR:-}" '
-        function fail(message) { print "embed_shaders.sh: " message > "/dev/stderr"; failed = 1; exit 1 }
+    awk -v max_lines="$max_lines" -v max_ranges="$max_ranges" -v list="${LIST:-0}" -v sources="${SOURCES:-0}" '
+        function fail(message) { print "embed_shaders.sh: " message > "/dev/stderr"; failed = 1 }
         function base(path) { sub(/.*\//, "", path); return path }
         function ident(name) { name = toupper(name); gsub(/[^A-Z0-9]/, "_", name); return name }
         function cname(name) { name = tolower(name); gsub(/[^a-z0-9]/, "_", name); return name }
         function escape(s) { gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); return s }
-        FNR == 1 { name = base(FILENAME); order[++nfiles] = name; index_of[name] = nfiles - 1 }
+        function trim(s) { sub(/^[ \t]+/, "", s); sub(/[ \t]+$/, "", s); return s }
+        # the snippet an include line names, or "" for any other line
+        function included(line) {
+            if (line !~ /^[ \t]*#[ \t]*include[ \t]/) return ""
+            if (line !~ /^[ \t]*#[ \t]*include[ \t]+"[^"]+"[ \t]*$/) return "?"
+            sub(/^[^"]*"/, "", line); sub(/".*/, "", line); return line
+        }
+        FNR == 1 { name = base(FILENAME); order[++nfiles] = name; is_stage[name] = name ~ /\.(comp|vert|frag)$/ }
         {
             if (length($0) > 4000) fail(name ":" FNR ": a line of more than 4,000 characters")
             if (FNR >= 10000) fail(name ": 10,000 lines or more (the header numbers line L of file F as (F + 1) * 10000 + L)")
+            if ($0 ~ /^[ \t]*\/\/ (>>|<<)(include|defines)/)
+                fail(name ":" FNR ": a generated region (" trim($0) "): a file here holds its own lines only; the programs are assembled under build/shaders/")
             text[name, FNR] = $0; count[name] = FNR
         }
         END {
             if (failed) exit 1
+            # Three lines in a row of each snippet (not all blank or braces), to find a pasted body.
+            for (f = 1; f <= nfiles; ++f) {
+                name = order[f]
+                if (is_stage[name]) continue
+                for (l = 1; l + 2 <= count[name]; ++l) {
+                    a = trim(text[name, l]); b = trim(text[name, l + 1]); c = trim(text[name, l + 2])
+                    if (length(a) + length(b) + length(c) >= 40) window[a SUBSEP b SUBSEP c] = name ":" l
+                }
+            }
             stages = 0
             for (f = 1; f <= nfiles; ++f) {
                 name = order[f]
-                is_stage = name ~ /\.(comp|vert|frag)$/
                 for (l = 1; l <= count[name]; ++l)
-                    if (text[name, l] ~ /^[ \t]*\/\/ (>>|<<)(include|defines)/ && !is_stage)
+                    if (included(text[name, l]) != "" && !is_stage[name])
                         fail(name ":" l ": snippets include nothing; include every snippet from the stage file")
-                if (is_stage) stage[++stages] = name
+                if (!is_stage[name]) continue
+                stage[++stages] = name
+                if (text[name, 1] !~ /^#version /) fail(name ":1: a stage file begins with its #version line")
+                pasted = 0   # one message for each run of repeated lines
+                for (l = 1; l + 2 <= count[name]; ++l) {
+                    key = trim(text[name, l]) SUBSEP trim(text[name, l + 1]) SUBSEP trim(text[name, l + 2])
+                    if (!(key in window)) { pasted = 0; continue }
+                    if (!pasted) fail(name ":" l ": lines from here repeat " window[key] " on; include the snippet instead of pasting it")
+                    pasted = 1
+                }
             }
-            # Each stage file: its own lines kept (stored[name, k], raw line rawline[name, k]), the
-            # bodies and markers of its regions dropped; ranges of (file, first stored line 0-based,
-            # count, raw 1-based line of the first).
+            if (failed) exit 1
+            # Each stage file: its own lines kept (stored[name, k], raw line rawline[name, k]), its
+            # include lines dropped; ranges of (file, first stored line 0-based, count, raw 1-based
+            # line of the first).
             for (f = 1; f <= nfiles; ++f) {
                 name = order[f]; kept = 0
-                if (name !~ /\.(comp|vert|frag)$/) {
-                    for (l = 1; l <= count[name]; ++l) { stored[name, ++kept] = text[name, l]; rawline[name, kept] = l }
-                    kept_count[name] = kept
-                    continue
-                }
-                inside = ""
                 for (l = 1; l <= count[name]; ++l) {
-                    line = text[name, l]
-                    if (inside != "") {
-                        if (line ~ /^[ \t]*\/\/ <</) {
-                            closing = line; sub(/^[ \t]*\/\/ <</, "", closing)
-                            if (closing != inside) fail(name ":" l ": region " inside " closed by <<" closing)
-                            inside = ""
-                        }
+                    snippet = is_stage[name] ? included(text[name, l]) : ""
+                    if (snippet == "?") { fail(name ":" l ": write an include as #include \"name.glsl\""); continue }
+                    if (snippet != "") {   # the snippets standing before stored line kept + 1, in order
+                        before = (name SUBSEP (kept + 1)) in includes_at ? includes_at[name, kept + 1] "|" : ""
+                        includes_at[name, kept + 1] = before snippet
                         continue
                     }
-                    if (line ~ /^[ \t]*\/\/ >>(include |defines)/) {
-                        inside = line; sub(/^[ \t]*\/\/ >>/, "", inside)
-                        # the regions standing before stored line kept + 1, in order
-                        region_at[name, kept + 1] = ((name SUBSEP (kept + 1)) in region_at ? region_at[name, kept + 1] "|" : "") inside
-                        continue
-                    }
-                    stored[name, ++kept] = line; rawline[name, kept] = l
+                    stored[name, ++kept] = text[name, l]; rawline[name, kept] = l
                 }
-                if (inside != "") fail(name ": region " inside " is not closed")
                 kept_count[name] = kept
             }
+            if (failed) exit 1
             for (s = 1; s <= stages; ++s) {
                 name = stage[s]; nr = 0; start = 1; lines = 0; delete seen
                 for (k = 1; k <= kept_count[name] + 1; ++k) {
-                    regions = (name SUBSEP k) in region_at ? region_at[name, k] : ""
-                    if (k <= kept_count[name] && regions == "") continue   # a range ends at every region (line numbers stay contiguous)
+                    here = (name SUBSEP k) in includes_at ? includes_at[name, k] : ""
+                    if (k <= kept_count[name] && here == "") continue   # a range ends at every include (line numbers stay contiguous)
                     if (k > start) { ++nr; rf[s, nr] = name; r0[s, nr] = start - 1; rn[s, nr] = k - start; rl[s, nr] = rawline[name, start]; lines += k - start + 1 }
                     start = k
-                    nregions = split(regions, region, "|")
-                    for (g = 1; g <= nregions; ++g) {
-                        if (region[g] !~ /^include /) continue
-                        snippet = region[g]; sub(/^include /, "", snippet)
-                        if (!(snippet in count)) fail(name ": no snippet " snippet " in the shader directory")
+                    nincludes = split(here, snippets, "|")
+                    for (g = 1; g <= nincludes; ++g) {
+                        snippet = snippets[g]
+                        if (!(snippet in count) || is_stage[snippet]) { fail(name ": no snippet " snippet " in the shader directory"); continue }
                         if (snippet in seen) fail(name ": " snippet " is included twice")
                         seen[snippet] = 1
                         ++nr; rf[s, nr] = snippet; r0[s, nr] = 0; rn[s, nr] = count[snippet]; rl[s, nr] = 1; lines += count[snippet] + 1
@@ -120,30 +130,8 @@ region() {
                 if (nr > max_ranges) fail(name ": " nr " ranges (includes and the parts between); the header allows " max_ranges " (GP__SHADER_MAX_RANGES)")
                 if (nr > most_ranges) most_ranges = nr
             }
-            if (sync) {   # every stage file with its regions filled
-                for (s = 1; s <= stages; ++s) {
-                    name = stage[s]; out = outdir "/" name; inside = ""
-                    printf "" > out
-                    for (l = 1; l <= count[name]; ++l) {
-                        line = text[name, l]
-                        if (inside != "") { if (line ~ /^[ \t]*\/\/ <</) { print line > out; inside = "" } ; continue }
-                        print line > out
-                        if (line !~ /^[ \t]*\/\/ >>(include |defines)/) continue
-                        inside = line; sub(/^[ \t]*\/\/ >>/, "", inside)
-                        if (inside ~ /^include /) {
-                            snippet = inside; sub(/^include /, "", snippet)
-                            for (k = 1; k <= count[snippet]; ++k) print text[snippet, k] > out
-                        } else {
-                            path = defines "/" name
-                            if ((getline d < path) <= 0) { print "embed_shaders.sh: no defines " path > "/dev/stderr"; failed = 1; exit 1 }
-                            do print d > out; while ((getline d < path) > 0)
-                            close(path)
-                        }
-                    }
-                    close(out)
-                }
-                exit 0
-            }
+            if (failed) exit 1
+            if (sources) exit 0
             if (list) {
                 for (s = 1; s <= stages; ++s) {
                     printf "%s (%d lines):", stage[s], total[s]
@@ -204,9 +192,8 @@ region() {
 case "$mode" in
 list)
     LIST=1 region ;;
-sync)
-    [ -d "${target:-}" ] || usage
-    SYNC=1 DEFINES=$target OUTDIR=${4:-$dir} region ;;
+sources)
+    SOURCES=1 region ;;
 header)
     [ -f "${target:-}" ] || usage
     grep -q '>>shaders-generated' "$target" && grep -q '<<shaders-generated' "$target" || {
