@@ -122,12 +122,12 @@ $(BUILD)/sink: bench/sink.c tests/gp_egl.h gpuparticle.h
 sink: $(BUILD)/sink
 	$(BUILD)/sink $(SINK_ARGS)
 
-# The whole API against hostile input (tools/hostile.c; HOSTILE_ARGS="--seed 3 --count", or
+# The whole API against hostile input (tests/hostile.c; HOSTILE_ARGS="--seed 3 --count", or
 # HOSTILE_CFLAGS="-O0 -g -fsanitize=address,undefined,float-cast-overflow" for memory errors
 # and undefined behaviour too). Not part of make test.
 HOSTILE_CFLAGS ?= -O1 -g
-$(BUILD)/hostile: tools/hostile.c tests/gp_egl.h gpuparticle.h $(GLAD)/gl.o
-	$(CC) -std=c99 $(HOSTILE_CFLAGS) $(GUARD) $(CWARN) -I. -Itests -I$(GLAD)/include tools/hostile.c $(GLAD)/gl.o -o $@ $(LIBS)
+$(BUILD)/hostile: tests/hostile.c tests/gp_egl.h gpuparticle.h $(GLAD)/gl.o
+	$(CC) -std=c99 $(HOSTILE_CFLAGS) $(GUARD) $(CWARN) -I. -Itests -I$(GLAD)/include tests/hostile.c $(GLAD)/gl.o -o $@ $(LIBS)
 
 hostile: $(BUILD)/hostile
 	$(BUILD)/hostile $(HOSTILE_ARGS)
