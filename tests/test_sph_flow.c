@@ -5,8 +5,8 @@
    continuity model repeating bit for bit, and a mirror-symmetric start staying symmetric. */
 #include "test_sph.h"
 
-/* The dam break of issue 10 with water (gp_fluid_preset_material's GP_FLUID_WATER: the continuity
-   model, nu = 1e-6 m^2/s, no other setting; what the default is to become): a column a = 0.1 m wide, 2a high and 0.1 m deep at the end of a closed tank
+/* The dam break with water (gp_fluid_preset_material's GP_FLUID_WATER: the continuity model,
+   nu = 1e-6 m^2/s, no other setting; the default material is the same): a column a = 0.1 m wide, 2a high and 0.1 m deep at the end of a closed tank
    `length` long and 0.3 m high, spacing l0 (the block fills its box on the lattice). *n receives
    the particle count. */
 static gp_world* sph_dam_world(float l0, float length, uint32_t* n) {
@@ -57,9 +57,10 @@ static sph_dam_frame sph_dam_read(gp_world* w, uint32_t n, float l0, gp_particle
     return f;
 }
 
-/* Energy in a closed tank never grows (issue 10), with water: the dam break in a tank
-   0.4 m long at spacing 0.02 m, sampled every frame of 1/60 s over 2 s of its collapse, its
-   impact on the far wall and its sloshing. Counted: kinetic, potential and the compression's
+/* Energy in a closed tank never grows (energy entering from nowhere is what once made a dam break's
+   front outrun any real fluid), with water: the dam break in a tank 0.4 m long at spacing 0.02 m,
+   sampled every frame of 1/60 s over 2 s of its collapse, its impact on the far wall and its
+   sloshing. Counted: kinetic, potential and the compression's
    internal energy (sph_dam_read), so that what compressibility exchanges is inside the sum; the
    bound stated for what is left (the sampling between substeps, the diffusion's density moves):
    the energy never above its start by 0.5%, and never more than 1% of the start above the least
@@ -112,9 +113,9 @@ void test_sph_dam_break_energy(void) {
     gp_world_destroy(w);
 }
 
-/* The fluid keeps its volume while it sloshes (issue 10: water by default). A dam break of water
-   0.1 x 0.2 x 0.03 m at spacing 0.01 m in a tank 0.2 m long, watched 1.5 s (its surge meets the
-   far wall at about 0.15 s and sloshes back and forth): then the positions' own summation density
+/* The fluid keeps its volume while it sloshes (water, the default, is nearly incompressible). A dam
+   break of water 0.1 x 0.2 x 0.03 m at spacing 0.01 m in a tank 0.2 m long, watched 1.5 s (its
+   surge meets the far wall at about 0.15 s and sloshes back and forth): then the positions' own summation density
    (eq. 4 with the walls' share, eq. 13: the double-precision reference, tests/cpu_sph.c, run on
    the read-back positions with the summation model) over the particles with fluid at least re
    and half a spacing above them (the ones whose kernel the fluid fills). A fluid that keeps its
@@ -124,7 +125,7 @@ void test_sph_dam_break_energy(void) {
    positions' where a particle's kernel is whole (sph_continuity.comp, 2026-11-28); 0.952 before
    (5% more room than the fluid has: the spiky kernel of the density's rate reads a disordered
    packing as denser, and the floor forgets expansions), and 0.910 before the carried density's
-   floor let it remember an expansion (the issue's dam break in its 0.4 m tank, 0.1 m wide, by
+   floor let it remember an expansion (sph_dam_break_energy's dam break in its 0.4 m tank, 0.1 m wide, by
    this measure: 20% after 4 s of sloshing, 10.5% with the floor; bench/RESULTS.md, "The floor at
    0.5%" and "Interior relaxation"). Tested: the mean within 1.5% of rho0, which both earlier
    forms fail. (A tank 0.05 m wide and 2 s, as first written: 0.942 against 0.905, at twice the
@@ -362,7 +363,7 @@ void test_sph_taylor_green_viscosity(void) {
    T = 0.9 on (as far ahead at spacing 0.005: not the resolution's). Computations of this flow
    commonly run ahead of Martin and Moyce's front, which their gate's opening and the floor's
    friction hold back. Tested: both within 20%, and the front never faster than the ideal
-   2 sqrt(g H) between frames; issue 10 asks 10% for both, which is open. The front's lead is a
+   2 sqrt(g H) between frames; 10% for both, the aim, is not reached. The front's lead is a
    constant delay (2026-11-27): from Z = 1.4 to 4 the computed front reaches each of the
    experiment's positions 0.21-0.25 earlier in T (12 ms at their a = 2.25 in), as a late start
    (their gate's opening) would give; the column's slow drain late is the other way, so no shift

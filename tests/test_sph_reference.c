@@ -665,7 +665,7 @@ void test_sph_reference_threshold_set_aside(void) {
     gp_world_destroy(w);
 }
 
-/* Fluid and solids (issue 10, gpuparticle.h section >>coupling): a jittered block of 512 fluid
+/* Fluid and solids (gpuparticle.h section >>coupling): a jittered block of 512 fluid
    particles with random velocities, a rigid box of 64 particles beside it, moving and spinning,
    and three grains at its other side, as wide as the fluid's spacing (narrower than its smoothing
    radius: the fluid drags them, coupling_drag; two of them 0.012 m apart, within the fluid's

@@ -188,8 +188,8 @@ static sph_column sph_hydrostatic_run(gp_density_model model, float viscosity, i
    its hydrostatic part) smooths what noise there is; and the walls' particles carry the
    pressure a fluid at rest would have behind the wall, so that the particles along the walls
    feel the same pressure gradient as those inside (without them: 9% too much everywhere). */
-/* Water (the continuity model, nu = 1e-6 m^2/s, the preset's): the issue's "a column at rest
-   stays hydrostatic within 3%". With water's viscosity nothing damps the particles' small
+/* Water (the continuity model, nu = 1e-6 m^2/s, the preset's): a column at rest
+   stays hydrostatic within 3%. With water's viscosity nothing damps the particles' small
    re-packing of the simple cubic lattice, so single particles scatter (+-100 Pa, tens of % in the
    top layers, where rho0 g depth is a few hundred Pa): what stays hydrostatic is the pressure of
    every layer, its mean within 3% of rho0 |g| depth at its particles' depths, and the column
@@ -273,7 +273,7 @@ void test_sph_block_starts_at_rest(void) {
     gp_world_destroy(w);
 }
 
-/* The default stiffness follows the scene's depth (issue 10: water at the scale of the scene). A
+/* The default stiffness follows the scene's depth (water at the scale of the scene, untuned). A
    column of water 1 m high and 0.2 m wide (spacing 0.05 m) let go in a closed tank 1 m long, the
    material left at its defaults: its first block sets the stiffness to 400 |g| H (sound ten times
    the ideal front 2 sqrt(g H)), 3,924 here, and the fluid squeezes about a quarter as much as
@@ -350,7 +350,7 @@ void test_sph_hydrostatic_column(void) {
    fails on a factor-2 pressure gradient or a column that does not settle: the mean of
    p / (rho0 g depth) below the top layer within 25% of 1 (layer means measured 0.87-1.07), the column
    below 0.1 m/s. */
-/* Two fluids at rest, one on the other (issue 10: presets that meet): olive oil (910 kg/m^3)
+/* Two fluids at rest, one on the other (presets that meet): olive oil (910 kg/m^3)
    0.1 m deep on water 0.1 m deep in a tank 0.1 m wide, spacing 0.02 m, both given a syrup's
    viscosity (0.02 m^2/s) so that the start's ringing (the water's block starts short of the oil's
    weight) dies out, watched 1.5 s. Measured on llvmpipe: the bottom layer 0.6% under the weight
