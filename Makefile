@@ -2,13 +2,13 @@
 #   make test      install what is missing, check shaders and compilation, run every test
 #   make bench     the primitives', the SPH fluid's, the DEM's, the coupling's and the effects' benchmarks
 #                  (tables on stdout, CSV in build/)
-#   make soak      issue 10's 60 s of sloshing at every spacing and material (SOAK_ARGS narrows it:
+#   make soak      the dam break's 60 s of sloshing at every spacing and material (SOAK_ARGS narrows it:
 #                  hours on llvmpipe, minutes on a GPU)
 #   make sink      a resolved body let go in a tank of fluid, frame by frame (SINK_ARGS: bench/sink.c)
 #   make shaders   write every file of shaders_embedded/ into gpuparticle.h (each once), then fill the
 #                  stage files' generated regions (snippets, defines)
 #   make check     the quick checks only: shaders in step and valid, the header compiles cleanly,
-#                  its version, contents, licence and references agree
+#                  its version, contents, licence and references agree, the text speaks of itself
 #   make demo      the dam break in a window, or headless (PNG frames) when there is no display
 #   make examples  build every example
 CC ?= cc
@@ -22,7 +22,7 @@ LIBS := -lEGL -lm -ldl
 TEST_SOURCES := tests/main.c tests/test_world.c tests/test_primitives.c tests/test_grid.c tests/test_sph.c tests/test_sph_reference.c tests/test_sph_input.c tests/test_sph_flow.c tests/test_sph_rest.c tests/test_sph_substeps.c tests/test_sph_mesh.c tests/test_dem.c tests/test_shapes.c tests/test_dem_reference.c tests/test_coupling.c tests/test_heightfield.c tests/test_effects.c tests/test_store.c tests/test_emitters.c tests/test_layout.c tests/test_plan.c tests/test_collapse.c tests/test_friction.c tests/test_driver.c tests/cpu_reference.c tests/cpu_sph.c tests/cpu_dem.c tests/cpu_collider.c tests/cpu_effects.c tests/cpu_emitter.c tests/capture.c
 TEST_HEADERS := examples/shapes.h tests/fixture.h tests/test_sph.h tests/gp_test.h tests/gp_egl.h tests/cpu_reference.h tests/cpu_sph.h tests/cpu_dem.h tests/cpu_collider.h tests/cpu_effects.h tests/cpu_emitter.h gpuparticle.h
 
-.PHONY: all test check deps shaders check-shaders check-compile check-docs bench soak sink hostile demo examples clean
+.PHONY: all test check deps shaders check-shaders check-compile check-docs check-words bench soak sink hostile demo examples clean
 EXAMPLES := $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c))
 all: $(BUILD)/gp_tests $(BUILD)/bench $(BUILD)/soak $(BUILD)/sink $(EXAMPLES)
 examples: $(EXAMPLES)
@@ -93,7 +93,10 @@ check-compile: $(GLAD)/src/gl.c
 check-docs: | $(BUILD)
 	sh tools/check_docs.sh
 
-check: deps check-shaders check-compile check-docs
+check-words: | $(BUILD)
+	sh tools/check_words.sh
+
+check: deps check-shaders check-compile check-docs check-words
 
 # The builds in parallel, one per core (the header compiles into every program), then the tests.
 # The benchmark and the measurement programs are built too, so that a change cannot break them

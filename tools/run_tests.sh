@@ -1,6 +1,6 @@
 #!/bin/sh
 # run_tests.sh: what `make test` runs after building. The static checks (tools/check.sh,
-# tools/check_docs.sh), the GPU tests (build/gp_tests) on whatever GL 4.3 EGL gives (llvmpipe
+# tools/check_docs.sh, tools/check_words.sh), the GPU tests (build/gp_tests) on whatever GL 4.3 EGL gives (llvmpipe
 # without a GPU), and the host code again under AddressSanitizer and UndefinedBehaviorSanitizer
 # on the tests that finish quickly.
 # Ends with one line: "N passed, N failed".
@@ -10,7 +10,7 @@ log=build/test.log
 passed=0
 failed=0
 
-count_checks() {   # the ok/FAIL lines of check.sh, check_docs.sh and step_by_step.sh
+count_checks() {   # the ok/FAIL lines of the check scripts, the examples' runs and step_by_step.sh
     p=$(grep -c '^ok ' "$1"); f=$(grep -c '^FAIL ' "$1")
     passed=$((passed + p)); failed=$((failed + f))
 }
@@ -18,6 +18,19 @@ count_runner() {   # the closing line of a gp_tests run; a run that dies before 
     line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$1" | tail -1)
     if [ -z "$line" ]; then failed=$((failed + 1)); echo "FAIL $2 ended before its summary"; return; fi
     passed=$((passed + $(echo "$line" | cut -d' ' -f1))); failed=$((failed + $(echo "$line" | cut -d' ' -f3)))
+}
+
+# Each phase's wall-clock seconds and its programs' CPU seconds (user and system, the shell's
+# `times` for its waited-for children), printed at the end: where make test's time goes.
+timings=
+phase_wall=$(date +%s)
+phase_cpu=0
+phase() {
+    times > build/times.out
+    cpu=$(awk 'NR == 2 { split($1, u, /[ms]/); split($2, s, /[ms]/); printf "%.0f", u[1] * 60 + u[2] + s[1] * 60 + s[2] }' build/times.out)
+    now=$(date +%s)
+    timings="$timings, $1 $((now - phase_wall)) s ($((cpu - phase_cpu)) s CPU)"
+    phase_wall=$now; phase_cpu=$cpu
 }
 
 # The two static checks side by side (each one core's work), their lines printed in order.
@@ -30,6 +43,9 @@ count_checks build/check_shaders.out
 count_checks build/check_compile.out
 sh tools/check_docs.sh | tee build/check_docs.out
 count_checks build/check_docs.out
+sh tools/check_words.sh | tee build/check_words.out
+count_checks build/check_words.out
+phase "static checks"
 
 # Two runs side by side, one llvmpipe thread each, each taking the next test nobody has taken
 # (GP_TEST_CLAIMS, tests/gp_test.h): one's shader compiles and host work overlap the other's GPU
@@ -45,6 +61,7 @@ cat build/gp_tests.0.out build/gp_tests.1.out > build/gp_tests.out
 grep -v 'passed, .* failed$' build/gp_tests.out
 count_runner build/gp_tests.0.out "gp_tests (run 0)"
 count_runner build/gp_tests.1.out "gp_tests (run 1)"
+phase "GPU tests"
 
 # Under the sanitizers: the host side (validation, staging, loader, logging, allocator) on every
 # small test. Mesa's own allocations are not ours to check: leaks inside the driver are ignored.
@@ -58,6 +75,7 @@ if grep -qE 'ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:' build/gp_te
     echo "FAIL sanitizers reported errors (build/gp_tests_sanitized.out)"; failed=$((failed + 1))
 fi
 count_runner build/gp_tests_sanitized.out gp_tests_sanitized
+phase "sanitized tests"
 
 # Every example, headless through EGL and in a real window under Xvfb: it must run, its last
 # frame must show particles (tools/check_png.py decodes it independently of the example's writer),
@@ -116,6 +134,7 @@ long_examples > build/examples_long.out 2>&1 &
 long=$!
 short_examples > build/examples_short.out 2>&1
 wait "$long"
+phase "examples"
 echo "== examples"
 cat build/examples_short.out
 count_checks build/examples_short.out
@@ -125,10 +144,12 @@ count_checks build/examples_short.out
 echo "== the header's STEP BY STEP"
 sh tools/step_by_step.sh | tee build/step_by_step.out
 count_checks build/step_by_step.out
+phase "STEP BY STEP"
 
 echo "== examples, longer runs"
 cat build/examples_long.out
 count_checks build/examples_long.out
 
+echo "== time:${timings#,}"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
