@@ -566,9 +566,10 @@ static void test_friction_repose_grows_with_mu(void) {
 }
 
 /* Round grains (one-particle ball bodies, which spin and roll, so only rolling friction heaps
-   them): 300 of them poured as the heaps above spread into a single layer without rolling friction (they roll off
-   one another: the highest stands under 1.5 diameters) and, with rolling_friction 0.3, stand as a
-   heap at least three diameters high (measured: one layer, and 0.33 m at about 11 degrees). */
+   them): 300 of them poured as the heaps above spread into a single layer without rolling friction
+   (they roll off one another: the highest stands under 1.5 diameters) and, with rolling_friction
+   0.3, stand as a heap at least three diameters high (measured: one layer, and 0.33 m at about 11
+   degrees). */
 static void test_friction_round_grains_heap(void) {
     double angle, silhouette, rolling_height = 0.0, free_height = 0.0, speed;
     friction_heap(0.0f, 0.3f, 300, 0, 1, &angle, &silhouette, &rolling_height, &speed);

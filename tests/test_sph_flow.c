@@ -5,10 +5,10 @@
    continuity model repeating bit for bit, and a mirror-symmetric start staying symmetric. */
 #include "test_sph.h"
 
-/* The dam break with water (gp_fluid_preset_material's GP_FLUID_WATER: the continuity model,
-   nu = 1e-6 m^2/s, no other setting; the default material is the same): a column a = 0.1 m wide, 2a high and 0.1 m deep at the end of a closed tank
-   `length` long and 0.3 m high, spacing l0 (the block fills its box on the lattice). *n receives
-   the particle count. */
+/* The dam break with water (gp_fluid_preset_material's GP_FLUID_WATER: the continuity model, nu =
+   1e-6 m^2/s, no other setting; the default material is the same): a column a = 0.1 m wide, 2a high
+   and 0.1 m deep at the end of a closed tank `length` long and 0.3 m high, spacing l0 (the block
+   fills its box on the lattice). *n receives the particle count. */
 static gp_world* sph_dam_world(float l0, float length, uint32_t* n) {
     gp_world_desc d;
     gp_world* w;
@@ -115,21 +115,21 @@ void test_sph_dam_break_energy(void) {
 
 /* The fluid keeps its volume while it sloshes (water, the default, is nearly incompressible). A dam
    break of water 0.1 x 0.2 x 0.03 m at spacing 0.01 m in a tank 0.2 m long, watched 1.5 s (its
-   surge meets the far wall at about 0.15 s and sloshes back and forth): then the positions' own summation density
-   (eq. 4 with the walls' share, eq. 13: the double-precision reference, tests/cpu_sph.c, run on
-   the read-back positions with the summation model) over the particles with fluid at least re
-   and half a spacing above them (the ones whose kernel the fluid fills). A fluid that keeps its
-   volume has it at rho0 to within the continuity model's own swings ((u / c0)^2, under 1%) and
-   the kernel's sampling of a disordered arrangement. Measured on llvmpipe: 0.9989 rho0 (the
-   densities the particles carry: 1.0006 rho0) since the carried density relaxes towards the
-   positions' where a particle's kernel is whole (sph_continuity.comp, 2026-11-28); 0.952 before
+   surge meets the far wall at about 0.15 s and sloshes back and forth): then the positions' own
+   summation density (eq. 4 with the walls' share, eq. 13: the double-precision reference,
+   tests/cpu_sph.c, run on the read-back positions with the summation model) over the particles with
+   fluid at least re and half a spacing above them (the ones whose kernel the fluid fills). A fluid
+   that keeps its volume has it at rho0 to within the continuity model's own swings ((u / c0)^2,
+   under 1%) and the kernel's sampling of a disordered arrangement. Measured on llvmpipe: 0.9989
+   rho0 (the densities the particles carry: 1.0006 rho0) since the carried density relaxes towards
+   the positions' where a particle's kernel is whole (sph_continuity.comp, 2026-11-28); 0.952 before
    (5% more room than the fluid has: the spiky kernel of the density's rate reads a disordered
    packing as denser, and the floor forgets expansions), and 0.910 before the carried density's
-   floor let it remember an expansion (sph_dam_break_energy's dam break in its 0.4 m tank, 0.1 m wide, by
-   this measure: 20% after 4 s of sloshing, 10.5% with the floor; bench/RESULTS.md, "The floor at
-   0.5%" and "Interior relaxation"). Tested: the mean within 1.5% of rho0, which both earlier
-   forms fail. (A tank 0.05 m wide and 2 s, as first written: 0.942 against 0.905, at twice the
-   time.) */
+   floor let it remember an expansion (sph_dam_break_energy's dam break in its 0.4 m tank, 0.1 m
+   wide, by this measure: 20% after 4 s of sloshing, 10.5% with the floor; bench/RESULTS.md, "The
+   floor at 0.5%" and "Interior relaxation"). Tested: the mean within 1.5% of rho0, which both
+   earlier forms fail. (A tank 0.05 m wide and 2 s, as first written: 0.942 against 0.905, at twice
+   the time.) */
 void test_sph_dam_break_keeps_volume(void) {
     const float l0 = 0.01f, lo[3] = {0.0f, 0.0f, 0.0f}, hi[3] = {0.1f, 0.2f, 0.03f};
     gp_world_desc d;
