@@ -22,7 +22,7 @@ LIBS := -lEGL -lm -ldl
 TEST_SOURCES := tests/main.c tests/test_world.c tests/test_primitives.c tests/test_grid.c tests/test_sph.c tests/test_sph_reference.c tests/test_sph_input.c tests/test_sph_flow.c tests/test_sph_rest.c tests/test_sph_substeps.c tests/test_sph_mesh.c tests/test_dem.c tests/test_shapes.c tests/test_dem_reference.c tests/test_coupling.c tests/test_heightfield.c tests/test_effects.c tests/test_store.c tests/test_emitters.c tests/test_layout.c tests/test_plan.c tests/test_collapse.c tests/test_friction.c tests/test_driver.c tests/cpu_reference.c tests/cpu_sph.c tests/cpu_dem.c tests/cpu_collider.c tests/cpu_effects.c tests/cpu_emitter.c tests/capture.c
 TEST_HEADERS := examples/shapes.h tests/fixture.h tests/test_sph.h tests/gp_test.h tests/gp_egl.h tests/cpu_reference.h tests/cpu_sph.h tests/cpu_dem.h tests/cpu_collider.h tests/cpu_effects.h tests/cpu_emitter.h gpuparticle.h
 
-.PHONY: all test check deps shaders check-shaders check-compile check-docs check-words bench soak sink hostile demo examples clean
+.PHONY: all test test-programs check deps shaders check-shaders check-compile check-docs check-words bench soak sink hostile demo examples clean
 EXAMPLES := $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c))
 all: $(BUILD)/gp_tests $(BUILD)/bench $(BUILD)/soak $(BUILD)/sink $(EXAMPLES)
 examples: $(EXAMPLES)
@@ -98,13 +98,14 @@ check-words: | $(BUILD)
 
 check: deps check-shaders check-compile check-docs check-words
 
-# The builds in parallel, one per core (the header compiles into every program), then the tests.
-# The benchmark and the measurement programs are built too, so that a change cannot break them
-# unseen (they run by `make bench`, `make soak`, `make sink`).
-JOBS ?= $(shell nproc 2>/dev/null || echo 2)
-test: deps
-	$(MAKE) -j$(JOBS) EXAMPLE_CFLAGS="-O1 -g $(GUARD)" $(BUILD)/gp_tests $(BUILD)/gp_tests_sanitized $(EXAMPLES) $(BUILD)/bench $(BUILD)/soak $(BUILD)/sink
-	sh tools/run_tests.sh
+# tools/run_tests.sh builds the tests (build/gp_tests, then test-programs) and runs them in two
+# lanes, one per core. The benchmark and the measurement programs are built too, so that a change
+# cannot break them unseen (they run by `make bench`, `make soak`, `make sink`).
+test: deps $(GLAD)/gl.o
+	MAKE="$(MAKE)" sh tools/run_tests.sh
+
+test-programs: EXAMPLE_CFLAGS = -O1 -g $(GUARD)
+test-programs: $(BUILD)/gp_tests_sanitized $(EXAMPLES) $(BUILD)/bench $(BUILD)/soak $(BUILD)/sink
 
 bench: $(BUILD)/bench
 	$(BUILD)/bench
