@@ -30,20 +30,25 @@ count_runner() {   # the closing line of a gp_tests run; a run that dies before 
     passed=$((passed + $(echo "$line" | cut -d' ' -f1))); failed=$((failed + $(echo "$line" | cut -d' ' -f3)))
 }
 
-# Each part's wall-clock seconds and its programs' CPU seconds (user and system: the shell's
-# `times` for the children it has waited for), appended to the file $1 as ", NAME N s (N s CPU)".
+# phase FILE NAME [CPU]: appends ", NAME N s (N s CPU)" to FILE: the wall-clock seconds since the
+# last phase and the CPU seconds (user and system) of the programs run since, from the shell's
+# `times` for the children it has waited for, or CPU when given (a GPU tests run's: the sum of its
+# tests' figures, as the second lane's shell also counts the first lane once it has ended).
 start=$(date +%s)
 phase_wall=$start
 phase_cpu=0
 phase() {
-    times > "$1.times"
-    cpu=$(awk 'NR == 2 { split($1, u, /[ms]/); split($2, s, /[ms]/); printf "%.0f", u[1] * 60 + u[2] + s[1] * 60 + s[2] }' "$1.times")
+    times > "$1.cpu"
+    cpu=$(awk 'NR == 2 { split($1, u, /[ms]/); split($2, s, /[ms]/); printf "%.0f", u[1] * 60 + u[2] + s[1] * 60 + s[2] }' "$1.cpu")
     now=$(date +%s)
-    printf ', %s %s s (%s s CPU)' "$2" $((now - phase_wall)) $((cpu - phase_cpu)) >> "$1"
+    printf ', %s %s s (%s s CPU)' "$2" $((now - phase_wall)) "${3:-$((cpu - phase_cpu))}" >> "$1"
     phase_wall=$now; phase_cpu=$cpu
 }
 gpu_tests() {   # gpu_tests RUN: one run sharing the GPU tests, its lines in build/gp_tests.RUN.out
     GP_TEST_CLAIMS=build/test_claims build/gp_tests > "build/gp_tests.$1.out" 2>&1
+    run_status=$?
+    tests_cpu=$(awk -F'[(,]' '/ s CPU\)$/ { sub(/ s CPU\)/, "", $NF); sum += $NF } END { printf "%.0f", sum }' "build/gp_tests.$1.out")
+    return $run_status
 }
 built() {   # built NAME LOG STATUS: a build's failure is a failed check, its log's last lines below it
     if [ "$3" -ne 0 ]; then echo "FAIL build: $1"; sed 's/^/    /' "$2" | tail -20; fi
@@ -55,25 +60,25 @@ echo "   as they run: build/gp_tests.0.out, build/gp_tests.1.out)"
 # ---- the first lane: the GPU tests' program, then the GPU tests ----
 rm -rf build/test_claims build/lane_ready && mkdir -p build/test_claims
 rm -f build/gp_tests.0.out build/gp_tests.1.out
-: > build/lane0.times
+: > build/times_lane0
 (
     $MAKE build/gp_tests > build/build_gp_tests.log 2>&1
     status=$?
     built build/gp_tests build/build_gp_tests.log $status > build/build_gp_tests.out
     echo "$status" > build/lane_ready
-    phase build/lane0.times "build gp_tests"
-    if [ "$status" -eq 0 ]; then gpu_tests 0; phase build/lane0.times "GPU tests"; fi
+    phase build/times_lane0 "build gp_tests"
+    if [ "$status" -eq 0 ]; then gpu_tests 0; phase build/times_lane0 "GPU tests" "$tests_cpu"; fi
 ) &
 lane0=$!
 
 # ---- the second lane: everything else, then the GPU tests that are left ----
-: > build/lane1.times
+: > build/times_lane1
 $MAKE test-programs > build/build_programs.log 2>&1
 built "the sanitized tests, the examples, bench, soak and sink" build/build_programs.log $? > build/build_programs.out
-phase build/lane1.times "builds"
+phase build/times_lane1 "builds"
 
 { sh tools/check.sh shaders; sh tools/check.sh compile; sh tools/check_docs.sh; sh tools/check_words.sh; } > build/checks.out 2>&1
-phase build/lane1.times "static checks"
+phase build/times_lane1 "static checks"
 
 # Under the sanitizers: the host side (validation, staging, loader, logging, allocator) on every
 # small test. Mesa's own allocations are not ours to check: leaks inside the driver are ignored.
@@ -82,7 +87,7 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 LSAN_OPTIONS=suppressions=build/lsa
 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     build/gp_tests_sanitized world particles_ timings reject restore float_sort indirect empty_and_misuse effects_collisions emitter_absurd_dt \
     > build/gp_tests_sanitized.out 2>&1
-phase build/lane1.times "sanitized tests"
+phase build/times_lane1 "sanitized tests"
 
 # Every example, headless through EGL and in a real window under Xvfb: it must run, its last
 # frame must show particles (tools/check_png.py decodes it independently of the example's writer),
@@ -135,18 +140,18 @@ long_examples() {
 
 mkdir -p build/example_frames
 short_examples > build/examples_short.out 2>&1
-phase build/lane1.times "examples"
+phase build/times_lane1 "examples"
 long_examples > build/examples_long.out 2>&1
-phase build/lane1.times "examples, longer runs"
+phase build/times_lane1 "examples, longer runs"
 
 # The header's STEP BY STEP, as README.md shows it, pasted into a GLFW program: it compiles, and
 # its one frame under Xvfb shows particles.
 sh tools/step_by_step.sh > build/step_by_step.out 2>&1
-phase build/lane1.times "STEP BY STEP"
+phase build/times_lane1 "STEP BY STEP"
 
 while [ ! -s build/lane_ready ]; do sleep 1; done
 tests_built=$(cat build/lane_ready)
-if [ "$tests_built" -eq 0 ]; then gpu_tests 1; phase build/lane1.times "GPU tests"; fi
+if [ "$tests_built" -eq 0 ]; then gpu_tests 1; phase build/times_lane1 "GPU tests" "$tests_cpu"; fi
 wait "$lane0"
 
 # ---- the lines, in order ----
@@ -183,8 +188,8 @@ echo "== examples, longer runs"
 cat build/examples_long.out
 count_checks build/examples_long.out
 
-phase_wall=$start; phase_cpu=0; : > build/all.times
-phase build/all.times "in all"
-echo "== time: first lane$(cat build/lane0.times); second lane$(cat build/lane1.times)$(cat build/all.times)" | sed 's/lane, /lane: /g'
+phase_wall=$start; phase_cpu=0; : > build/times_all
+phase build/times_all "in all"
+echo "== time: first lane$(cat build/times_lane0); second lane$(cat build/times_lane1)$(cat build/times_all)" | sed 's/lane, /lane: /g'
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
