@@ -39,7 +39,6 @@ leases='\b[Ll]eas(e|es|ed|ing)\b'
 lent='\b[Ll]ent\b'
 
 : > "$B/words.log"
-# shellcheck disable=SC2086
 grep -rnHEI --exclude=check_words.sh "$work|$sessions|$style|$briefs|$leases|$lent" "$@" >> "$B/words.log" 2>/dev/null
 count=$(wc -l < "$B/words.log")
 files=$(cut -d: -f1 "$B/words.log" | sort -u | wc -l)
