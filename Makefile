@@ -2,13 +2,13 @@
 #   make test      install what is missing, check shaders and compilation, run every test
 #   make bench     the primitives', the SPH fluid's, the DEM's, the coupling's and the effects' benchmarks
 #                  (tables on stdout, CSV in build/)
-#   make soak      issue 10's 60 s of sloshing at every spacing and material (SOAK_ARGS narrows it:
+#   make soak      the dam break's 60 s of sloshing at every spacing and material (SOAK_ARGS narrows it:
 #                  hours on llvmpipe, minutes on a GPU)
 #   make sink      a resolved body let go in a tank of fluid, frame by frame (SINK_ARGS: bench/sink.c)
 #   make shaders   write every file of shaders_embedded/ into gpuparticle.h (each once), then assemble
 #                  each program in build/shaders/ exactly as the driver receives it
 #   make check     the quick checks only: shaders in step and valid, the header compiles cleanly,
-#                  its version, contents, licence and references agree
+#                  its version, contents, licence and references agree, the text speaks of itself
 #   make demo      the dam break in a window, or headless (PNG frames) when there is no display
 #   make picture   docs/dam_break.png, README's picture, from the headless dam break
 #   make examples  build every example
@@ -20,10 +20,10 @@ WARN := -Wall -Wextra -Wpedantic -Werror -Wshadow
 CWARN := $(WARN) -Wstrict-prototypes
 GLAD := $(BUILD)/glad
 LIBS := -lEGL -lm -ldl
-TEST_SOURCES := tests/main.c tests/test_world.c tests/test_primitives.c tests/test_grid.c tests/test_sph.c tests/test_sph_mesh.c tests/test_dem.c tests/test_shapes.c tests/test_dem_reference.c tests/test_coupling.c tests/test_heightfield.c tests/test_effects.c tests/test_store.c tests/test_emitters.c tests/test_layout.c tests/test_plan.c tests/test_collapse.c tests/test_friction.c tests/test_driver.c tests/cpu_reference.c tests/cpu_sph.c tests/cpu_dem.c tests/cpu_collider.c tests/cpu_effects.c tests/cpu_emitter.c tests/capture.c
-TEST_HEADERS := examples/shapes.h tests/fixture.h tests/gp_test.h tests/gp_egl.h tests/cpu_reference.h tests/cpu_sph.h tests/cpu_dem.h tests/cpu_collider.h tests/cpu_effects.h tests/cpu_emitter.h gpuparticle.h
+TEST_SOURCES := tests/main.c tests/test_world.c tests/test_primitives.c tests/test_grid.c tests/test_sph.c tests/test_sph_reference.c tests/test_sph_input.c tests/test_sph_flow.c tests/test_sph_rest.c tests/test_sph_substeps.c tests/test_sph_mesh.c tests/test_dem.c tests/test_shapes.c tests/test_dem_reference.c tests/test_coupling.c tests/test_heightfield.c tests/test_effects.c tests/test_store.c tests/test_emitters.c tests/test_layout.c tests/test_plan.c tests/test_collapse.c tests/test_friction.c tests/test_driver.c tests/cpu_reference.c tests/cpu_sph.c tests/cpu_dem.c tests/cpu_collider.c tests/cpu_effects.c tests/cpu_emitter.c tests/capture.c
+TEST_HEADERS := examples/shapes.h tests/fixture.h tests/test_sph.h tests/gp_test.h tests/gp_egl.h tests/cpu_reference.h tests/cpu_sph.h tests/cpu_dem.h tests/cpu_collider.h tests/cpu_effects.h tests/cpu_emitter.h gpuparticle.h
 
-.PHONY: all test check deps shaders check-shaders check-compile check-docs bench soak sink hostile demo examples clean
+.PHONY: all test test-programs check deps shaders check-shaders check-compile check-docs check-words bench soak sink hostile demo examples clean
 EXAMPLES := $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c))
 all: $(BUILD)/gp_tests $(BUILD)/bench $(BUILD)/soak $(BUILD)/sink $(EXAMPLES)
 examples: $(EXAMPLES)
@@ -98,15 +98,19 @@ check-compile: $(GLAD)/src/gl.c
 check-docs: | $(BUILD)
 	sh tools/check_docs.sh
 
-check: deps check-shaders check-compile check-docs
+check-words: | $(BUILD)
+	sh tools/check_words.sh
 
-# The builds in parallel, one per core (the header compiles into every program), then the tests.
-# The benchmark and the measurement programs are built too, so that a change cannot break them
-# unseen (they run by `make bench`, `make soak`, `make sink`).
-JOBS ?= $(shell nproc 2>/dev/null || echo 2)
-test: deps
-	$(MAKE) -j$(JOBS) EXAMPLE_CFLAGS="-O1 -g $(GUARD)" $(BUILD)/gp_tests $(BUILD)/gp_tests_sanitized $(EXAMPLES) $(BUILD)/bench $(BUILD)/soak $(BUILD)/sink
-	sh tools/run_tests.sh
+check: deps check-shaders check-compile check-docs check-words
+
+# tools/run_tests.sh builds the tests (build/gp_tests, then test-programs) and runs them in two
+# lanes, one per core. The benchmark and the measurement programs are built too, so that a change
+# cannot break them unseen (they run by `make bench`, `make soak`, `make sink`).
+test: deps $(GLAD)/gl.o
+	MAKE="$(MAKE)" sh tools/run_tests.sh
+
+test-programs: EXAMPLE_CFLAGS = -O1 -g $(GUARD)
+test-programs: $(BUILD)/gp_tests_sanitized $(EXAMPLES) $(BUILD)/bench $(BUILD)/soak $(BUILD)/sink
 
 bench: $(BUILD)/bench
 	$(BUILD)/bench
@@ -127,12 +131,12 @@ $(BUILD)/sink: bench/sink.c tests/gp_egl.h gpuparticle.h
 sink: $(BUILD)/sink
 	$(BUILD)/sink $(SINK_ARGS)
 
-# The whole API against hostile input (tools/hostile.c; HOSTILE_ARGS="--seed 3 --count", or
+# The whole API against hostile input (tests/hostile.c; HOSTILE_ARGS="--seed 3 --count", or
 # HOSTILE_CFLAGS="-O0 -g -fsanitize=address,undefined,float-cast-overflow" for memory errors
 # and undefined behaviour too). Not part of make test.
 HOSTILE_CFLAGS ?= -O1 -g
-$(BUILD)/hostile: tools/hostile.c tests/gp_egl.h gpuparticle.h $(GLAD)/gl.o
-	$(CC) -std=c99 $(HOSTILE_CFLAGS) $(GUARD) $(CWARN) -I. -Itests -I$(GLAD)/include tools/hostile.c $(GLAD)/gl.o -o $@ $(LIBS)
+$(BUILD)/hostile: tests/hostile.c tests/gp_egl.h gpuparticle.h $(GLAD)/gl.o
+	$(CC) -std=c99 $(HOSTILE_CFLAGS) $(GUARD) $(CWARN) -I. -Itests -I$(GLAD)/include tests/hostile.c $(GLAD)/gl.o -o $@ $(LIBS)
 
 hostile: $(BUILD)/hostile
 	$(BUILD)/hostile $(HOSTILE_ARGS)

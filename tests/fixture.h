@@ -1,5 +1,6 @@
 /* fixture.h: what every GPU test shares: the context, a world with a log catcher, a seeded
-   random generator and the input patterns of the issue (random, sorted, reversed, all equal). */
+   random generator and the input patterns every kernel is checked on (random, sorted, reversed,
+   all equal). */
 #ifndef GP_FIXTURE_H
 #define GP_FIXTURE_H
 #include <glad/gl.h>

@@ -29,7 +29,9 @@ int gp_test_failures;
 
 /* Runs the cases whose name contains one of the arguments (all when there are none); counts a
    case as passed when it recorded no failed check; each line ends with the case's wall-clock
-   seconds (the suite must stay under 10 minutes on llvmpipe). Returns the process exit code. */
+   seconds and the process's CPU seconds in it (llvmpipe's threads included), which say where
+   the suite's time goes (it must stay under 10 minutes on llvmpipe) even on a loaded machine.
+   Returns the process exit code. */
 /* Two or more runs side by side share the tests: GP_TEST_CLAIMS=DIR, and each run takes a test
    only when it is the first to create DIR/N for the test's number N (fopen's exclusive "x" mode),
    so a run that finishes a test takes the next one nobody has: `make test` runs two, each with
@@ -54,16 +56,28 @@ static int gp_test_in_shard(void) {
     return mine;
 }
 
+static double gp_test_wall_seconds(void) {   /* main.c asks for POSIX's monotonic clock */
+#if defined(_POSIX_C_SOURCE) && _POSIX_C_SOURCE >= 199309L
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)now.tv_sec + now.tv_nsec * 1e-9;
+#else
+    return (double)time(NULL);
+#endif
+}
+
 static int gp_test_main(const gp_test_case* cases, int n, int argc, char** argv, int* passed, int* failed) {
     int i, a;
     for (i = 0; i < n; ++i) {
         int wanted = argc <= 1;
         for (a = 1; a < argc; ++a) wanted |= strstr(cases[i].name, argv[a]) != NULL;
         if (!wanted || !gp_test_in_shard()) continue;
-        time_t start = time(NULL);
+        double start = gp_test_wall_seconds();
+        clock_t cpu = clock();
         gp_test_failures = 0;
         cases[i].run();
-        printf("%s %s (%.0f s)\n", gp_test_failures ? "FAIL" : "ok  ", cases[i].name, difftime(time(NULL), start));
+        printf("%s %s (%.1f s, %.1f s CPU)\n", gp_test_failures ? "FAIL" : "ok  ", cases[i].name,
+               gp_test_wall_seconds() - start, (double)(clock() - cpu) / CLOCKS_PER_SEC);
         fflush(stdout);
         if (gp_test_failures) ++*failed; else ++*passed;
     }

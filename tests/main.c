@@ -1,6 +1,7 @@
 /* main.c: the GPU test program. Opens a headless OpenGL 4.3 core context through EGL, loads
    glad for the tests' own GL calls, and holds the library's implementation, compiled here after
    glad's gl.h on purpose (it must not clash with a loader). Arguments filter tests by name. */
+#define _POSIX_C_SOURCE 199309L   /* clock_gettime: each test's wall-clock time (gp_test.h) */
 #include <glad/gl.h>
 #define GPUPARTICLE_IMPLEMENTATION
 #include "gpuparticle.h"

@@ -1,4 +1,4 @@
-/* test_collapse.c: a granular column collapse (issue 13, item 6) against the experiments' scaling
+/* test_collapse.c: a granular column collapse against the experiments' scaling
    law. A cylinder of the default sand (static friction: the shear spring) is filled, settled and
    cut to height H0 = a R0, then the cylinder is lifted at once and the column spreads on the
    floor until it rests. Lube, Huppert, Sparks and Hallworth (2004, J. Fluid Mech. 508, 175-199)

@@ -1,4 +1,4 @@
-/* test_coupling.c: the fluid and the solids (gpuparticle.h section >>coupling, issue 10): the
+/* test_coupling.c: the fluid and the solids (gpuparticle.h section >>coupling): the
    pair forces cancel (the momentum of fluid, bodies and grains together is kept without gravity
    or walls), a body lighter than water floats with the draft Archimedes gives, a heavier one
    sinks to the floor. */
@@ -160,29 +160,29 @@ static void coupling_water(gp_world* w, float depth, float viscosity, const floa
     else coupling_lattice(w, l, 0.2f, depth, coupling_box_hole, place);
 }
 
-/* A box of density 500 (a 0.1 m cube of 125 particles 0.02 m apart, the fluid's spacing) let go
-   at the height where Archimedes puts it, its centre at the top of the water, in a tank of water
-   0.14 m deep whose lattice leaves out its place (the 108 points inside it or on its faces,
-   more than it displaces: the water settles into the gaps they leave around it, its surface
-   3.5 mm lower by 0.25 s and 1.7 mm more by 1.25 s, and the box follows it down slowly), stays
-   afloat with its draft, the depth of its bottom below the free surface, near what Archimedes
-   gives: mass / (rho0 * base) = half its height. Watched for 5 s (issue 10), every quarter
-   second from 0.25 s on within 5% of it; measured on llvmpipe: 0.0494 m at 0.25 s, 0.0481 at
-   1.25 (3.8% short, sinking at 0.8 mm/s as the surface settles), 0.0487 at 2.5, 0.0493 at 3.75,
-   0.0496 at 5 s (0.8% short, 0.3 mm/s). The water's lattice must leave the body's place out:
-   the spheres of a body's particles do not fill its voxels, and a fluid particle at a hole of
-   their lattice (at sqrt(3) r from eight of them) is outside every sphere, so that the guard
+/* A box of density 500 (a 0.1 m cube of 125 particles 0.02 m apart, the fluid's spacing) let go at
+   the height where Archimedes puts it, its centre at the top of the water, in a tank of water 0.14
+   m deep whose lattice leaves out its place (the 108 points inside it or on its faces, more than it
+   displaces: the water settles into the gaps they leave around it, its surface 3.5 mm lower by 0.25
+   s and 1.7 mm more by 1.25 s, and the box follows it down slowly), stays afloat with its draft,
+   the depth of its bottom below the free surface, near what Archimedes gives: mass / (rho0 * base)
+   = half its height. Watched for 5 s (a box that floats only at first would sink later), every
+   quarter second from 0.25 s on within 5% of it; measured on llvmpipe: 0.0494 m at 0.25 s, 0.0481
+   at 1.25 (3.8% short, sinking at 0.8 mm/s as the surface settles), 0.0487 at 2.5, 0.0493 at 3.75,
+   0.0496 at 5 s (0.8% short, 0.3 mm/s). The water's lattice must leave the body's place out: the
+   spheres of a body's particles do not fill its voxels, and a fluid particle at a hole of their
+   lattice (at sqrt(3) r from eight of them) is outside every sphere, so that the guard
    (coupling_guard) leaves it there and it rides inside the body, pressed on by its particles from
-   every side. Let go into a full block, as this test was before, a box of density 500 kept the
-   16 points of the water's top layer it covered (0.127 kg, a quarter of its mass) and settled at
-   the draft that mass gives, 0.063 m (26% deep; 0.0567 at 1.25 s). The fluid is the continuity
-   model with a viscosity of 0.02 m^2/s: the box creeps to its draft. (With water's, its upright
-   float is unstable, as a real cube's of half the water's density is: it rolls, 11 degrees at
-   1 s, 52 at 1.6-3 s; its centre of mass is at the surface at any tilt, but the draft read here
-   averaged 0.0459 m over 1.5-3 s, 8% short, with the waves it makes: open.) Floating clear of the
-   tank's walls, it runs at the fluid's substeps, not the contacts' (step_clock's look-ahead:
-   measured 27 a frame at 5 s, where its first frame, before the GPU had looked, took 63). A box
-   of density 2000 let go with its bottom 0.04 m above the floor sinks to the floor within 0.5 s. */
+   every side. Let go into a full block, as this test was before, a box of density 500 kept the 16
+   points of the water's top layer it covered (0.127 kg, a quarter of its mass) and settled at the
+   draft that mass gives, 0.063 m (26% deep; 0.0567 at 1.25 s). The fluid is the continuity model
+   with a viscosity of 0.02 m^2/s: the box creeps to its draft. (With water's, its upright float is
+   unstable, as a real cube's of half the water's density is: it rolls, 11 degrees at 1 s, 52 at
+   1.6-3 s; its centre of mass is at the surface at any tilt, but the draft read here averaged
+   0.0459 m over 1.5-3 s, 8% short, with the waves it makes: open.) Floating clear of the tank's
+   walls, it runs at the fluid's substeps, not the contacts' (step_clock's look-ahead: measured 27 a
+   frame at 5 s, where its first frame, before the GPU had looked, took 63). A box of density 2000
+   let go with its bottom 0.04 m above the floor sinks to the floor within 0.5 s. */
 static void coupling_float_case(float density, float height, uint32_t frames, double* draft, double* bottom, double* worst,
                                 uint32_t substeps[2]) {
     const float half[3] = {0.05f, 0.05f, 0.05f}, at[3] = {0.1f, height, 0.1f};
@@ -236,7 +236,7 @@ static void test_coupling_floating_and_sinking(void) {
     CHECKF(bottom < 0.03, "a box of density 2000 ends with its bottom %.4f m above the floor: it should have sunk", bottom);
 }
 
-/* The forces still water puts on a submerged body sum to its buoyancy (issue 10): a cube 0.06 m
+/* The forces still water puts on a submerged body sum to its buoyancy (Archimedes, within 3%): a cube 0.06 m
    wide (27 particles 0.02 m apart, the fluid's spacing) of the water's own density, held in the
    middle of a tank 0.16 m deep by nothing but the water, which fills the lattice around it. After
    0.5 s of settling, the sum of the fluid's forces on its particles (coupling_solid, read as their
@@ -340,15 +340,15 @@ static void test_coupling_buoyancy_of_still_water(void) {
     }
 }
 
-/* No fluid particle ends a substep inside a solid (issue 10): a box of density 3000 (0.06 m, 27
-   particles 0.02 m apart, the fluid's spacing) is thrown down at 4 m/s into water 0.1 m deep,
-   with eight grains 0.04 m wide thrown alongside at 4 m/s (as wide as the water's smoothing
-   radius: its boundary, as the body's particles; a narrower grain the fluid drags, and may
-   overlap, gp_coupling.glsl); over 0.75 s, at the end of every step, every
-   fluid particle's centre is at least the solid particle's radius from every solid particle's
-   centre (to 1e-5 m: float rounding of the push), checked pair by pair on the CPU, and no
-   particle is lost. Without the guard (coupling_guard) this scene ends steps with fluid inside
-   (measured on llvmpipe: 4.4 mm deep, 0.44 of a radius). */
+/* No fluid particle ends a substep inside a solid (the bodies' particles are a wall to the fluid):
+   a box of density 3000 (0.06 m, 27 particles 0.02 m apart, the fluid's spacing) is thrown down at
+   4 m/s into water 0.1 m deep, with eight grains 0.04 m wide thrown alongside at 4 m/s (as wide as
+   the water's smoothing radius: its boundary, as the body's particles; a narrower grain the fluid
+   drags, and may overlap, gp_coupling.glsl); over 0.75 s, at the end of every step, every fluid
+   particle's centre is at least the solid particle's radius from every solid particle's centre (to
+   1e-5 m: float rounding of the push), checked pair by pair on the CPU, and no particle is lost.
+   Without the guard (coupling_guard) this scene ends steps with fluid inside (measured on llvmpipe:
+   4.4 mm deep, 0.44 of a radius). */
 static void test_coupling_fluid_stays_out(void) {
     const float half[3] = {0.03f, 0.03f, 0.03f}, at[3] = {0.1f, 0.14f, 0.1f}, down[3] = {0.0f, -4.0f, 0.0f};
     gp_world* w = fixture_grid_world(4000, 0.04f, 0);
@@ -398,13 +398,13 @@ static void test_coupling_fluid_stays_out(void) {
     gp_world_destroy(w);
 }
 
-/* The energy of fluid and body together never grows (issue 10: the coupling's pair must do the
+/* The energy of fluid and body together never grows (the coupling's pair must do the
    work its density stores, or every contact pumps energy in, as the walls' half term once did,
-   tests/test_sph.c's dam break): a box of density 500 (0.06 m, 27 particles) dropped from 0.07 m
+   tests/test_sph_flow.c's dam break): a box of density 500 (0.06 m, 27 particles) dropped from 0.07 m
    above still water (0.1 m deep, spacing 0.02 m, water's viscosity) in a closed tank splashes in
    at 1.2 m/s and bobs for 1.5 s. Counted every frame: the fluid's kinetic, potential and
    compression energy (m k (ln r + 1 / r - 1) for a particle at r = rho / rho0 above 1, as
-   tests/test_sph.c's sph_dam_read), and the body's particles' kinetic and potential energy (a rigid
+   tests/test_sph_flow.c's sph_dam_read), and the body's particles' kinetic and potential energy (a rigid
    body's kinetic energy is its particles' sum). Bound: never above the start by more than 0.5% of
    the energy the drop can release (the box's weight times its fall to the water's floor, 0.18 J),
    nor ever more than 2% of it above the least it had before (the allowance for sampling between
@@ -471,7 +471,7 @@ static void test_coupling_energy_never_grows(void) {
     gp_world_destroy(w);
 }
 
-/* Grains in water (issue 10, item 4) feel its buoyancy: three grains as wide as the fluid's
+/* Grains in water feel its buoyancy: three grains as wide as the fluid's
    spacing (0.02 m; narrower than its smoothing radius, so the fluid drags them, coupling_drag), of
    densities 2,500 (sand), 1,000 (the water's) and 500, each let go at rest in place of a fluid
    particle at mid-depth of a tank of still water (the default material, 0.16 m deep): after 0.5 s
@@ -556,23 +556,23 @@ static double coupling_drag_law(double d, double rho_g, double rho, double nu, d
     return v;
 }
 
-/* Grains smaller than the fluid can flow around sink as the drag law says (issue 10, items 4 and
-   6): a grain of sand (2,500 kg/m^3) 0.02 m wide, as wide as the fluid's spacing, let go at rest
-   in still water and olive oil (the presets, in a tank 0.14 m wide; the fluid settled 0.25 s
-   first), against the grain's equation of motion under the standard drag curve of a sphere
-   (coupling_drag_law): water Re up to 19,000 (Newton's constant drag), oil up to 160. The grain's
-   speed is taken against the fluid of its layer (the mean vertical velocity of the fluid particles
-   within 0.06 m of its height: the weakly compressible fluid breathes), until it comes within
-   three spacings of the floor (0.3 s): within 10% of the law's terminal speed at every frame, and
-   on average over the last five frames within 10% of the law's. Measured on llvmpipe: water
-   +1.8%, oil -0.1%. Without coupling_drag's self-induced velocity (the fluid sampled around the
-   grain, carried by the grain's own pull, is not the fluid the law means) the grain sank 3-8% too
-   fast in oil, 30-50% in honey. Honey (Re 0.07, Stokes' law; not tested: its flow reaches the
-   walls): through its layer the grain sinks at about 0.025 m/s at first (the law 0.023), slowing
-   to 0.017-0.018 after 0.25 s as the creeping flow reaches the tank's walls 3.5 grains away,
-   where Haberman and Sayre's (1958) factor for a sphere in a cylinder 7 diameters wide says 0.71
-   of the unbounded law. As a boundary particle (before) such a grain sank through water at
-   0.11 m/s, where the law says 0.94. */
+/* Grains smaller than the fluid can flow around sink as the drag law says (the water feels the
+   grains and they feel it): a grain of sand (2,500 kg/m^3) 0.02 m wide, as wide as the fluid's
+   spacing, let go at rest in still water and olive oil (the presets, in a tank 0.14 m wide; the
+   fluid settled 0.25 s first), against the grain's equation of motion under the standard drag curve
+   of a sphere (coupling_drag_law): water Re up to 19,000 (Newton's constant drag), oil up to 160.
+   The grain's speed is taken against the fluid of its layer (the mean vertical velocity of the
+   fluid particles within 0.06 m of its height: the weakly compressible fluid breathes), until it
+   comes within three spacings of the floor (0.3 s): within 10% of the law's terminal speed at every
+   frame, and on average over the last five frames within 10% of the law's. Measured on llvmpipe:
+   water +1.8%, oil -0.1%. Without coupling_drag's self-induced velocity (the fluid sampled around
+   the grain, carried by the grain's own pull, is not the fluid the law means) the grain sank 3-8%
+   too fast in oil, 30-50% in honey. Honey (Re 0.07, Stokes' law; not tested: its flow reaches the
+   walls): through its layer the grain sinks at about 0.025 m/s at first (the law 0.023), slowing to
+   0.017-0.018 after 0.25 s as the creeping flow reaches the tank's walls 3.5 grains away, where
+   Haberman and Sayre's (1958) factor for a sphere in a cylinder 7 diameters wide says 0.71 of the
+   unbounded law. As a boundary particle (before) such a grain sank through water at 0.11 m/s, where
+   the law says 0.94. */
 static void test_coupling_grain_drag_law(void) {
     const gp_fluid_preset presets[2] = {GP_FLUID_WATER, GP_FLUID_OIL};
     const char* names[2] = {"water", "oil"};
@@ -636,16 +636,16 @@ static void test_coupling_grain_drag_law(void) {
     }
 }
 
-/* The drag exchanges momentum exactly, and holds in a crowd (issue 10, items 4 and 6; hostile
-   input): no gravity, no walls, a block of honey (spacing 0.02 m, 6 x 6 x 6 particles, 0.31 kg)
-   with a dense cluster of 64 steel grains (7,800 kg/m^3, 0.01 m, touching on a cubic lattice,
-   0.27 kg) shot through it at 3 m/s. Over 0.2 s the total momentum of fluid and grains stays what
-   it was to 1e-4 of its scale (coupling_drag's force and coupling_drag_fluid's shares cancel), no
-   update is non-finite and nothing is lost, and the honey has taken at least a fifth of the
-   momentum (the grains are dragged; measured: 0.80, the drift 1e-7 of 0.78). Each grain's implicit impulse is bounded
-   by the reduced mass of it and the fluid sharing its pull, so a grain heavier than the fluid
-   around it cannot throw that fluid past itself; many grains sharing the same fluid could still
-   push it further together, which this crowd checks stays finite. */
+/* The drag exchanges momentum exactly, and holds in a crowd (heavy grains packed tight in a viscous
+   fluid, input a game may give): no gravity, no walls, a block of honey (spacing 0.02 m, 6 x 6 x 6
+   particles, 0.31 kg) with a dense cluster of 64 steel grains (7,800 kg/m^3, 0.01 m, touching on a
+   cubic lattice, 0.27 kg) shot through it at 3 m/s. Over 0.2 s the total momentum of fluid and
+   grains stays what it was to 1e-4 of its scale (coupling_drag's force and coupling_drag_fluid's
+   shares cancel), no update is non-finite and nothing is lost, and the honey has taken at least a
+   fifth of the momentum (the grains are dragged; measured: 0.80, the drift 1e-7 of 0.78). Each
+   grain's implicit impulse is bounded by the reduced mass of it and the fluid sharing its pull, so
+   a grain heavier than the fluid around it cannot throw that fluid past itself; many grains sharing
+   the same fluid could still push it further together, which this crowd checks stays finite. */
 static void test_coupling_drag_crowd(void) {
     const float zero[3] = {0.0f, 0.0f, 0.0f}, lo[3] = {0.0f, 0.0f, 0.0f}, hi[3] = {0.12f, 0.12f, 0.12f};
     gp_world* w = fixture_grid_world(400, 0.04f, 1);
@@ -702,7 +702,7 @@ static void test_coupling_drag_crowd(void) {
     gp_world_destroy(w);
 }
 
-/* A cloud of sand settles into a calm bed under water (issue 10, item 4): 125 grains of the
+/* A cloud of sand settles into a calm bed under water: 125 grains of the
    default sand, 0.01 m (half the water's spacing: dragged), let go as a 5 x 5 x 5 cluster in the
    middle of a tank of still water (0.12 m wide, 0.12 deep, spacing 0.02 m): after 0.75 s every
    grain rests on the floor's bed (under 0.02 m/s, below 0.06 m), the pore water in the bed is

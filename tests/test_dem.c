@@ -188,13 +188,14 @@ static void dem_body_frame(const gp_body_state* st, const gp_body_shape_info* in
     dem_rotate(q, world, 1, w);
 }
 
-/* Issue 13, item 2: a box of 12 x 8 x 4 particles (384; principal moments about 1 : 2 : 2.6) spun
-   at 10 rad/s about its intermediate axis, 1% off it, with no gravity and nothing to touch, at 600
-   substeps a second for 10 s: it flips over and back with the period that a fine integration of
-   Euler's equations in double precision gives (RK4 at 10 us; the mean time between the
-   intermediate component's sign changes, several of them) within 1%, and keeps its kinetic energy
-   within 1e-4 and its angular momentum's size within 1e-5 all along. The explicit update of 000
-   eqs. 6-8 gained 17% of the energy in 8 s here and flipped three times as often. */
+/* A body spun freely flips true and keeps its energy: a box of 12 x 8 x 4 particles (384; principal
+   moments about 1 : 2 : 2.6) spun at 10 rad/s about its intermediate axis, 1% off it, with no
+   gravity and nothing to touch, at 600 substeps a second for 10 s: it flips over and back with the
+   period that a fine integration of Euler's equations in double precision gives (RK4 at 10 us; the
+   mean time between the intermediate component's sign changes, several of them) within 1%, and
+   keeps its kinetic energy within 1e-4 and its angular momentum's size within 1e-5 all along. The
+   explicit update of 000 eqs. 6-8 gained 17% of the energy in 8 s here and flipped three times as
+   often. */
 static void test_dem_intermediate_axis_flips(void) {
     gp_world* w = fixture_grid_world(512, 0.05f, 1);
     gp_shape_desc shape;

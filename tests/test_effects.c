@@ -1,4 +1,4 @@
-/* test_effects.c: effect particles (issue 11; 002 sections 4.2 and 4.6): a flight under gravity
+/* test_effects.c: effect particles (002 sections 4.2 and 4.6): a flight under gravity
    and linear drag against its closed form, a bounce on a height field keeping the stated
    restitution within 1%, friction stopping a slide as Coulomb says, their material's checks. */
 #include "fixture.h"
@@ -458,7 +458,7 @@ static void test_effects_collisions(void) {
 }
 
 /* One substep of 400 effect particles against the double-precision reference (tests/cpu_effects.c,
-   STYLE 18): a box tank with a ball inside it, gravity, a uniform wind and a vortex, three
+   as every kernel has one): a box tank with a ball inside it, gravity, a uniform wind and a vortex, three
    materials (drag, restitution, friction and collisions of their own; one does not collide),
    random sizes, masses and velocities up to 3 m/s, crowded into a corner of the tank so that many
    head into the walls, the ball and each other; a step of 1/60 s (one substep: effects alone).

@@ -1,4 +1,4 @@
-/* test_emitters.c: emitters (issue 11, item 2; 002 section 4.1): counts exact for rates and bursts
+/* test_emitters.c: emitters (002 section 4.1): counts exact for rates and bursts
    over many steps and substeps, never drifting; the steady state of a constant rate; every
    shape's births against a double-precision CPU reference (the same counter-based random
    numbers) and their distributions (inside the shape, directions within the spread, uniform in

@@ -1,4 +1,4 @@
-/* test_friction.c: static friction (issue 13, items 1, 5 and 7): the shear spring of Cundall and
+/* test_friction.c: static friction: the shear spring of Cundall and
    Strack (1979) kept per contact, capped by Coulomb, against closed forms and measured piles:
      - a box body on an incline below its friction angle stays put for 10 s; above it, it slides at
        g (sin - mu cos); the paper's viscous shear (000 eq. 12) creeps, no slower than its dashpots
@@ -515,7 +515,7 @@ static double friction_heap(float mu, float rolling, uint32_t grains, int point,
     return stopped / 60.0;
 }
 
-/* The default sand's angle of repose, poured from a point (issue 13, items 4 and 5): 800 grains
+/* The default sand's angle of repose, poured from a point: 800 grains
    of the zero-initialised material (mu 0.3) poured one at a time (friction_heap, point = 1; the
    fixed-funnel method of measuring a powder's angle of repose, ISO 4324 and ASTM C1444) stand at
    sand's 30-35 degrees (dry sand's angle of repose is 30-35 degrees; e.g. Al-Hashemi and
@@ -546,7 +546,7 @@ static void test_friction_heap_of_default_sand(void) {
     }
 }
 
-/* The angle of repose grows with the friction coefficient (issue 13, item 5): heaps of 400 grains
+/* The angle of repose grows with the friction coefficient: heaps of 400 grains
    poured alike (the 3 x 3 stream, friction_heap, point = 0) at mu 0.2, 0.3 and 0.5, measured 1 s
    after each pour stops, stand at angles that grow with mu, by more than 3 degrees a step (the
    spread over different pours of one material is +-2 degrees; in heaps of 800 measured 12-14, 28
@@ -565,10 +565,11 @@ static void test_friction_repose_grows_with_mu(void) {
     if (friction_verbose()) fprintf(stderr, "    repose: mu 0.2, 0.3, 0.5: %.2f, %.2f, %.2f degrees\n", angle[0], angle[1], angle[2]);
 }
 
-/* Round grains (one-particle ball bodies, which spin and roll; issue 13, item 3): 300 of them
-   poured as the heaps above spread into a single layer without rolling friction (they roll off
-   one another: the highest stands under 1.5 diameters) and, with rolling_friction 0.3, stand as a
-   heap at least three diameters high (measured: one layer, and 0.33 m at about 11 degrees). */
+/* Round grains (one-particle ball bodies, which spin and roll, so only rolling friction heaps
+   them): 300 of them poured as the heaps above spread into a single layer without rolling friction
+   (they roll off one another: the highest stands under 1.5 diameters) and, with rolling_friction
+   0.3, stand as a heap at least three diameters high (measured: one layer, and 0.33 m at about 11
+   degrees). */
 static void test_friction_round_grains_heap(void) {
     double angle, silhouette, rolling_height = 0.0, free_height = 0.0, speed;
     friction_heap(0.0f, 0.3f, 300, 0, 1, &angle, &silhouette, &rolling_height, &speed);

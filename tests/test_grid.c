@@ -1,5 +1,5 @@
 /* test_grid.c: the neighbour grid against the CPU counting sort and brute-force neighbours,
-   bounded and hashed, on the issue's lengths and patterns and on adversarial input: every
+   bounded and hashed, on the fixture's lengths and patterns (fixture.h) and on adversarial input: every
    particle in one cell, particles outside the box, NaN and infinite positions, hash collisions
    between distant cells, and two deterministic runs compared bit for bit. */
 #include "fixture.h"

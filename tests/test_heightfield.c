@@ -1,5 +1,5 @@
-/* test_heightfield.c: height fields (GP_SHAPE_HEIGHTFIELD, gp_heightfield_add; issue 11, item 4,
-   after 002 section 4.6): the distance the solvers see against a double-precision reference
+/* test_heightfield.c: height fields (GP_SHAPE_HEIGHTFIELD, gp_heightfield_add; after 002
+   section 4.6): the distance the solvers see against a double-precision reference
    (tests/cpu_collider.c) on a random, odd-sized field and points in, on and beyond it; bad input
    refused whole; and every kind meeting one: a grain slides down a sloped field exactly as down
    the plane it samples, and water poured onto a bumpy field stays above it. */
@@ -143,7 +143,7 @@ static void test_heightfield_grain_slides_as_on_its_plane(void) {
     CHECKF(field[0] > -0.3f + 0.05f, "the grain on a 40-degree height field moved from x = -0.3 to %.4f: it should slide down (+x)", field[0]);
 }
 
-/* Static friction on a height field (issue 13, item 1: the shear spring against every collider):
+/* Static friction on a height field (the shear spring holds against every collider, height fields included):
    the grain of heightfield_slide set down touching a slope of 15 degrees (below the default
    friction's atan 0.3 = 16.7 degrees) of the same field holds: in 0.5 s it moves no more than its
    springs give under its weight (measured 6.1e-5 m, as on the plane the field samples; allowed

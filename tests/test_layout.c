@@ -1,9 +1,10 @@
 /* test_layout.c: the C structs that mirror GLSL blocks, field by field, against the offsets the
-   driver reports (STYLE 17): gp__world_params against uniform block gp_world_block,
-   gp__solver_params and gp__fluid_params against gp_solver_block (std140), gp__body_gpu against
-   struct gp_body (std430), gp__stats against gp_stats_block (std430). Each block's members are
-   all checked, every element of an array of structs included, and the block's size; a member GL
-   reports that no row here names fails.
+   driver reports (their padding is explicit and a static check holds their size, but only the
+   driver knows where its std140 or std430 rules put each member): gp__world_params against uniform
+   block gp_world_block, gp__solver_params and gp__fluid_params against gp_solver_block (std140),
+   gp__body_gpu against struct gp_body (std430), gp__stats against gp_stats_block (std430). Each
+   block's members are all checked, every element of an array of structs included, and the block's
+   size; a member GL reports that no row here names fails.
 
    The mirrors are private, so this file holds its own static copy of the implementation
    (GP_STATIC), and compiles one library program as the library does, its main renamed, followed

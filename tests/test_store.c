@@ -1,4 +1,4 @@
-/* test_store.c: the store's births and deaths on the GPU (issue 11, item 1): particles die exactly
+/* test_store.c: the store's births and deaths on the GPU: particles die exactly
    when their age reaches their lifetime and the count on the GPU follows the analytic count at
    every step; the host learns it two steps late and no step reads anything back; the compaction
    keeps every survivor's attributes, id and slot_of_id (against a CPU model of the store, on

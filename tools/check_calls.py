@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""check_calls.py: no forward calls in gpuparticle.h's implementation (STYLE 4 and 23). Every
+"""check_calls.py: no forward calls in gpuparticle.h's implementation. Every
 private function (gp__*) and public one is defined above its first caller, so that the sections read
 top down and no lower section calls into a later one; a prototype never stands in for the order.
 Prints "ok   ..." or "FAIL ..." and the offending calls (callee, its section, caller's line)."""

@@ -28,7 +28,7 @@
    cells slowing every step in silence, gp_fluid_preset_material refusing without a word. */
 #define _POSIX_C_SOURCE 200809L
 #define GPUPARTICLE_IMPLEMENTATION
-#include <glad/gl.h>   /* the tool's own GL calls (a frame buffer to draw into) */
+#include <glad/gl.h>   /* the probe's own GL calls (a frame buffer to draw into) */
 #include "gpuparticle.h"
 #include "gp_egl.h"
 #include <math.h>
