@@ -94,8 +94,8 @@ int main(int argc, char** argv) {
     int pouring = 1, rested = -1;   /* rested: the first frame at rest after the pour */
     if (example_open(&app, "gpuparticle.h: sand pile", argc, argv)) return 1;
     grains = example_particles(&app, 1000);
-    /* The heap's foot lies about cbrt(grains) diameters from its axis: a box three times as wide
-       as the heap and half as high, the nozzle above its middle. */
+    /* The heap's foot lies about cbrt(grains) diameters from its axis: a box half as wide again
+       as the heap, half as high as it is wide, the nozzle above its middle. */
     half = 1.5f * DIAMETER * cbrtf((float)grains);
     memset(&tank, 0, sizeof tank);
     tank.max[0] = tank.max[2] = 2.0f * half;
