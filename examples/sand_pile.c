@@ -25,8 +25,8 @@
    (measure): its height, and the slope of its outline between the summit and the toe. Each line
    prints the slope the heap had when it came to rest (no grain faster than AT_REST) beside
    today's, and the grains in the box beside those poured. The default, 1,000 grains, rests 8
-   grains high at 33.7 degrees; 800 (`make test` pours them, and checks 28 degrees or more, held
-   within 2 degrees once at rest, and no grain lost) at 33 to 35 from three jitters; 600 at 30
+   grains high at 33.7 degrees (`make test` pours it, and checks 28 degrees or more, held within
+   2 degrees once at rest, and no grain lost); 800 at 33 to 35 from three jitters; 600 at 30
    to 33 (the smaller the heap, the more a few grains decide its slope). A fit through every
    grain on the surface instead of the outline (tests/test_friction.c's) gives 3 to 10 degrees
    less on these heaps: 31 for 1,000 grains, 25 to 28 for 800.

@@ -353,9 +353,8 @@ static void test_friction_pile_of_bodies_rests(void) {
 
 /* The heap's angle (degrees) about the vertical axis through the origin, two ways, from the grains
    slower than 1 m/s (not those still falling or bouncing):
-   - as examples/sand_pile.c measures it (its silhouette): the surface is the highest grain top in
-     rings one diameter wide; the foot is the outermost ring whose surface is two diameters high or
-     more; the slope is the least-squares line through the rings from a third of the way out (past
+   - its silhouette: the surface is the highest grain top in rings one diameter wide; the foot is
+     the outermost ring whose surface is two diameters high or more; the slope is the least-squares line through the rings from a third of the way out (past
      the stream's footprint) to the foot (*silhouette; 0 when there is no heap). One grain standing
      proud near the axis moves it by several degrees (it did at mu 0.35: 43 degrees where the
      surface below gives 34);
