@@ -34,8 +34,10 @@
          need, before and after, so buffers are ready to draw or read when it returns.
 
    CONTENTS (each section has a grep-able anchor, >>name; a section calls only those above it)
-       >>docs       step by step, the particle layout, GL state, errors, conventions
-       >>api        the public declarations
+       >>docs       step by step, the particle store, the grid, GL state, errors, conventions;
+                    then the design of each system: walls, fluid, grains and bodies, the fluid
+                    and the solids, effects and emitters, the step's clock
+       >>api        the public declarations, in the order of the sections below
        >>loader     the private table of GL 4.3 entry points
        >>logging    messages to the user's logger, result names
        >>memory     the user's allocator
@@ -52,22 +54,22 @@
                     on the GPU
        >>mesh       closed triangle meshes: closedness, inside and outside, signed distance fields
        >>colliders  the walls every system meets: analytic shapes and mesh fields
-       >>sph        SPH fluid (001): materials, scenes, pours, the fluid's stages of a substep
-       >>dem        granular matter (000): materials, grains, the contacts of grains and rigid
-                    particles, their stages
-       >>rigid      rigid bodies made of particles (000): shapes, bodies, the bodies' stages
-       >>coupling   the fluid and the solids: the solids' share of their forces (000 29.3.3),
-                    the fluid's drag on grains too small to be its boundary
-       >>effects    effect particles (002): materials, their flight and bounce
-       >>emitters   emitters (002): births on the GPU at exact rates and in bursts
+       >>sph        SPH fluid (Harada et al. 2007a): materials, scenes, pours, the fluid's
+                    stages of a substep
+       >>dem        granular matter (Harada 2007): materials, grains, the contacts of grains and
+                    rigid particles, their stages
+       >>rigid      rigid bodies made of particles (Harada 2007): shapes, bodies, their stages
+       >>coupling   the fluid and the solids: the solids' share of their forces (Harada 2007
+                    section 29.3.3), the fluid's drag on grains too small to be its boundary
+       >>effects    effect particles (Kipfer et al. 2004): materials, their flight and bounce
+       >>emitters   emitters (Kipfer et al. 2004): births on the GPU at exact rates and in bursts
        >>step       gravity and forces, the world's substep as a pipeline of every system's
                     stages, gp_world_step
        >>draw       sphere impostors and body meshes straight from the GPU buffers
        >>public     world creation and the particle store's public functions
-       >>references the papers whose equation numbers the comments cite
+       >>references the papers the comments cite
        >>licence    MIT
-   Planned, one section each, added to the substep's pipeline in >>step as its issue lands:
-   cloth, surface, multi-device.
+   Cloth, the fluid's surface and several devices are planned; none is in this version.
 
    >>docs ===================================================================================
 
@@ -96,7 +98,9 @@
 
    THE PARTICLE STORE is a struct of arrays, one shader storage buffer per attribute, of
    max_particles elements; slots [0, count) are live. After gp_grid_build they are in cell
-   order. Particles of every kind share it, and the one grid over it, so that all can interact.
+   order. Particles of every kind share it, and the one grid over it, so that all can interact
+   with no second neighbour search and no copy between systems; systems meet only through the
+   store, the grid and the colliders.
 
        attribute  GLSL (std430)  C mirror              contents
        position   vec4           gp_particle_position  x, y, z (metres), radius (metres)
@@ -110,8 +114,8 @@
    while slots change. slot_of_id (a uint per id) says where each particle is after a build, and
    GP_NO_SLOT for an id that names no particle.
 
-   BIRTH AND DEATH. The count lives on the GPU (so that particles can be born and die there, and
-   no call reads it back to decide what to dispatch): every pass over the store is an indirect
+   BIRTH AND DEATH. The count lives on the GPU, so that particles can be born and die there and no
+   call reads it back to decide what to dispatch: every pass over the store is an indirect
    dispatch of that count. A particle dies when its age reaches its lifetime (it ages at the start
    of each substep by the substep, so after a step the store holds exactly those whose age is below
    their lifetime) or when gp_particles_remove marks it (GP_PARTICLE_DEAD); the next grid build, the
@@ -132,14 +136,18 @@
    and counted, never dropped. Hashed: any position; 4 x 4 x 4 blocks of cells hash into a table of
    `buckets` (a power of two), a block's 64 cells side by side so that neighbouring cells stay near
    in memory, and a neighbour loop skips candidates whose own cell is not the cell it visits, so
-   distant cells that share a bucket never meet. Either way a particle with a NaN or infinite coordinate goes to the
-   extra bucket past the last, is counted, and meets no one. No cap on particles per cell, but a
-   neighbour loop visits every particle of the buckets around it: particles clamped into a bounded
-   grid's border cells, or heaped in one bucket, cost time as their number squared (a body thrown
-   out of the box made every step take minutes on llvmpipe), and gp_world_step warns of both once
-   while they last (GP_LOG_ITEM_PARTICLES_OUTSIDE_GRID, GP_LOG_ITEM_BUCKETS_CROWDED).
-   shaders_embedded/gp_neighbors.glsl is the neighbour loop, written once: every pass that visits
-   neighbours includes it with its own term as a hook.
+   distant cells that share a bucket never meet. Either way a particle with a NaN or infinite
+   coordinate goes to the extra bucket past the last, is counted, and meets no one. No cap on
+   particles per cell, but a neighbour loop visits every particle of the buckets around it:
+   particles clamped into a bounded grid's border cells, or heaped in one bucket, cost time as
+   their number squared, and gp_world_step warns of both once while they last
+   (PARTICLES_OUTSIDE_GRID, BUCKETS_CROWDED). shaders_embedded/gp_neighbors.glsl is the neighbour
+   loop, written once: every pass that visits neighbours includes it with its own term as a hook.
+   The order within a cell is by id (unless gp_world_desc.any_order): the GPU's atomics file a
+   cell's particles in whatever order they meet, and every sum over neighbours would then round
+   differently from run to run. Ranking each bucket's particles by id costs two light passes a
+   build (a sort where a bucket is crowded), and makes every run from one state bit-identical,
+   which the tests and anyone comparing two runs rely on.
 
    GL STATE. A gp_ call may change: the buffers bound to GL_SHADER_STORAGE_BUFFER (and its
    indexed bindings 0-7), GL_UNIFORM_BUFFER (and its bindings 0 and 1), GL_COPY_READ_BUFFER,
@@ -153,14 +161,14 @@
    Host data reaches the GPU in command order: each upload fills a buffer of its own (a new name,
    the last deleted) and the GPU copies it into place, never glBufferSubData, nor glBufferData
    again, on a buffer that passes already sent may still read (a driver may write before they
-   have read it: NVIDIA's did, both ways). Do the same when you write a buffer you handed the
-   library.
+   have read it). Do the same when you write a buffer you handed the library.
 
    ERRORS come in three layers: every function that can fail returns a gp_result
    (gp_result_string names it); the logger in the desc receives a message that names the
    function and the problem, with the driver's log when a shader fails to compile, and beside
    it a gp_log_item, a stable id of the problem to match instead of the wording (GP_LOG_ITEMS
-   lists them); and gp_world_last_result keeps the last result. A call given a NULL world has no logger: it
+   lists them; the declarations name them without the GP_LOG_ITEM_ prefix); and
+   gp_world_last_result keeps the last result. A call given a NULL world has no logger: it
    returns GP_ERROR_INVALID_ARGUMENT and says so on stderr (the default logger). Nothing fails
    silently; nothing is half done: a call that fails has changed nothing, unless its message
    says otherwise.
@@ -170,8 +178,143 @@
    functions copy host state and never touch the GPU; `_set` stores host state that the next
    step uploads; `_add` / `_remove` make and unmake sub-objects, which are typed handles (0 never
    valid; a removed object's handle is refused: colliders, pours and shapes never reuse an id,
-   bodies carry a generation). Handles are per world: another world's may name one of yours. Counts go in and out as
-   uint32_t; "pass NULL to get the count" where a function fills an array.
+   bodies carry a generation). Handles are per world: another world's may name one of yours.
+   Counts go in and out as uint32_t; "pass NULL to get the count" where a function fills an
+   array. Units are SI: metres, seconds, kilograms.
+
+   WALLS (>>colliders). Every wall is one signed distance function, the union of the colliders',
+   so that each system meets analytic shapes, meshes and height fields alike through one value and
+   its gradient. The fluid does not sample walls with particles (Harada et al. 2007a sections 3.3,
+   4.4): within the smoothing radius of a wall a particle takes the wall's share of density from a
+   precomputed wall weight table (eq. 13) and of viscosity from a second table, and the walls'
+   share of the pressure force from three more: the wall's particles continue the fluid's lattice
+   with the pressure a fluid at rest would have there, p_i + rho0 g . (x_w - x_i) (after Adami et
+   al. 2012), so that a wall holds the fluid up as fluid would and a column at rest stands at
+   p = rho g depth. A wall the fluid hangs under (a lid) takes the particle's own pressure, so
+   that it never pulls, and the continuation fades out at a free surface, where it would fall
+   below zero. The tables' samples fall on l0 / 2, where particles rest against a wall. A box
+   container counts its six faces as plane walls, less the wall particles its edges count twice,
+   plus those its corners miss, so that a tank filled on the lattice has the rest density
+   everywhere. Other shapes read the plane wall's tables at the nearest point: a curved container
+   wall is not exact. At the end of each substep a particle closer to a wall than half a spacing
+   is moved back to that distance along the normal and loses its velocity into the wall (eq. 11's
+   push applied as the displacement it stands for: as a force, its velocity would outlast the
+   substep and pump energy into the fluid), so no particle ends a substep inside a wall. Grains
+   and bodies' particles meet walls through the same contact as each other (GRAINS AND BODIES);
+   effect particles bounce (EFFECTS AND EMITTERS).
+
+   THE FLUID (>>sph) is weakly compressible SPH after Harada et al. 2007a with Müller et al.
+   2003's kernels: pressure follows density through a stiff equation of state (eq. 5), and the
+   speed of sound, sqrt(stiffness), must stay about ten times the fastest flow. The default 1000
+   (about 32 m/s) is ten times the ideal dam-break front 2 sqrt(g H) of fluid up to 0.25 m deep;
+   a deeper first block or ball raises it to 400 |g| H (Monaghan 1994; Crespo et al. 2015), since
+   a softer fluid squeezes visibly where it hits a wall.
+   The density a particle carries is the default (GP_DENSITY_CONTINUITY), not the paper's sum over
+   positions: the sum follows every detail of the packing, so a column at rest re-packs and its
+   pressures scatter, and as its density comes from poly6 while its force comes from the spiky
+   gradient, the force is not the gradient of the fluid's internal energy and a fluid of low
+   viscosity gains energy (the summation model wants a syrup's viscosity). The continuity model's
+   density rate takes the same spiky gradient as the force, and the walls' mirror particles enter
+   both: an energy-consistent pair, so a dam break sloshing in a closed tank never gains energy;
+   its delta-SPH diffusion (Antuono et al. 2012, less its hydrostatic part) smooths pressure noise.
+   Three guards keep a carried density honest. A particle at a free surface (its neighbourhood
+   less than 3/4 filled; Marrone et al. 2010) carries no more than the density of zero pressure, as
+   incompressible solvers clamp it (Ihmsen et al. 2014; Bender and Koschier 2015): otherwise spray
+   landing on a surface presses back and a dropped block pumps itself up. Without tension the
+   carried density falls no more than 0.5% of rho0 below that density, and only where the positions
+   show an expansion: a hard floor at that density forgets expansions and the fluid grows as it
+   sloshes. And where a particle's kernel lies wholly in one fluid, its carried density relaxes
+   towards its positions' summation density at 0.01 c0 / re (a hundred times the time sound takes
+   to cross the kernel), since the spiky kernel reads a disordered packing as denser and the
+   carried density would otherwise drift from the volume: a sloshing fluid keeps its volume.
+   Departures from the paper's text, each so that a column at rest holds p = rho g depth: eq. 6
+   takes p_i + p_j whole (its average estimates half of grad p), the spiky gradient is normalised
+   on the rest lattice, and a particle's mass is chosen so that the lattice has the rest density.
+   Blocks and balls start hydrostatic (their density and their positions squeezed by the fluid
+   above) rather than at the rest density, from which they would fall into their own compression
+   and ring for a second. The smoothing radius defaults to 2 spacings: the particles then hold
+   their lattice against slow flow (a yield stress of some pascals: a body a few tenths denser
+   than the fluid sinks too slowly, a tipped pool keeps part of its slope); 3 spacings removes
+   that at 3.4 times the neighbours, but a splash there gains energy and the fluid presses into
+   bodies, which is open.
+
+   GRAINS AND BODIES (>>dem, >>rigid). Grains and the particles of rigid bodies touch through the
+   discrete element method of Harada 2007 section 29.1.5 in one contact pass, so that sand, bodies
+   and walls meet through one law. The normal dashpot damps the normal part of the relative
+   velocity only (the paper's damps all of it), and the shear force acts on the tangential part,
+   capped at friction times the normal push: without the Coulomb cap sand cannot hold a slope.
+   The paper's shear is a dashpot, which creeps (heaps flatten, blocks slide slowly), so by
+   default each contact also keeps a shear spring (Cundall and Strack 1979) from substep to
+   substep while it lasts: up to contact_slots contacts a particle (12, the most equal spheres can
+   touch), each pair kept by its particle of lower id. The tangential stiffness defaults to 2/7 of
+   the normal one, which gives both oscillations one period; the normal stiffness defaults to
+   200 m / d^2, a 5% overlap for two grains meeting at 1 m/s. Grains do not spin, so their rolling
+   is fully resisted and friction 0.3 piles them at sand's 30-35 degrees; bodies' particles spin
+   with their body, and rolling_friction (after Ai et al. 2011) brings round bodies to rest. A
+   body's particle moves with its whole body, so its contacts scale damping and shear by
+   sqrt(M / m) to keep the damping ratio two grains have. A substep must be under a twelfth of a
+   contact's period, which the step's clock takes only where solids touch.
+   A rigid body is its particles (Harada 2007 section 29.2): voxels of the material's diameter
+   inside its shape, so that it meets grains, other bodies, walls and fluid through the same
+   particles. It sums their forces and torques (eqs. 14-15) and moves as one (eqs. 1-5); its free
+   rotation is a fourth-order splitting (McLachlan 1993; Dullweber et al. 1997; Yoshida 1990) that
+   keeps |L| exactly and the energy without drift, so a spinning body neither speeds up nor flips
+   where it should not; then its particles follow (eqs. 18-20).
+
+   THE FLUID AND THE SOLIDS (>>coupling). A rigid body's particle, or a grain as wide as the
+   fluid's smoothing radius or wider, is a boundary particle to the fluid (Akinci et al. 2012;
+   Harada 2007 section 29.3.3): the volume it fills at the fluid's rest density, with its own
+   velocity, in the fluid's density, density rate and force, through the one grid. Between the
+   fluid's density and its force each such particle gets a pressure of its own, the fluid's around
+   it continued hydrostatically (Adami et al. 2012's wall pressure), which the pair pushes with, and
+   then the equal and opposite force, added to its contacts' before grains and bodies move: the
+   solids enter as the walls' mirror images do, keeping the energy-consistent pair. A grain
+   narrower than the smoothing radius is one particle the fluid cannot flow around, and as a
+   boundary it would sink far too slowly: the fluid drags it instead, by a sphere's drag curve
+   (Schiller and Naumann 1933) against the fluid's velocity there, with Archimedes' buoyancy,
+   both as far as the grain is in the fluid, and the fluid particles near it take the opposite
+   force. After every move a guard puts back any fluid particle left inside a wide grain or a
+   body.
+
+   EFFECTS AND EMITTERS (>>effects, >>emitters) follow Kipfer et al. 2004. Effect particles fly on
+   their own: each substep they age, feel gravity and your forces less a linear drag towards the
+   wind (section 4.2), integrated exactly for a constant force so that a flight follows its closed
+   form at any substep, and bounce off every collider (section 4.6: backed up to where they
+   crossed, the normal velocity reversed and scaled by the restitution, the tangential slowed by
+   Coulomb friction). With a ride they take the fluid's velocity where they are in it (Shepard-
+   interpolated through the one grid, weighted by how full of fluid their neighbourhood is) and
+   are buoyed by the fluid they displace; those whose materials collide bounce off each other as
+   hard spheres, each pair's impulses equal and opposite. Emitters give birth on the GPU, after
+   the store's count, so that nothing is read back: the host plans each step's births exactly
+   (floor of rate times the time, the time summed in double precision so it never drifts), spreads
+   them over the substeps as evenly as whole numbers allow, and a birth without room or id is
+   refused and counted. The random numbers are a hash of the emitter's seed and each particle's
+   serial number (pcg3d, Jarzynski and Olano 2020), so the same seed gives the same particles at
+   any substep and on any device. A pour is an emitter that lays the fluid's lattice layer by
+   layer, since fluid particles born closer than the spacing push apart hard. Sprites are sorted
+   back to front on the GPU (the bitonic sort by view depth) and drawn from the sorted order.
+
+   THE STEP'S CLOCK (>>step). gp_world_step never waits for the GPU: the fastest particle that
+   sizes its substeps is the one after the step before last (plus any particle added or written
+   since), read behind a fence two calls later, the same in every run. Each substep is bounded by
+   every system's limit: the CFL number with the speed of sound included (the Courant condition
+   of the multi-GPU chapter), the fluid's viscosity (0.05 re^2 / nu) and diffusion (about 0.05 re
+   / (diffusion c0)), and where solids touch or may touch within the substep, a twelfth of a
+   contact. So that a speed that jumps within a step (a blast, a fast body hitting water) cannot
+   outrun the plan, the GPU checks every substep before it runs (step_clock) against the speeds
+   the substep before left and shortens it to keep the CFL number at max_cfl; what the step could
+   not run is owed (gp_fluid_stats.lag) and run by the next steps: the world lags the calls by that
+   much for a few steps and loses none of it. A step takes at most 1,000 substeps; beyond, it owes
+   up to four steps' dt and then runs slower than the calls, and warns (SUBSTEPS_CAPPED). The
+   contacts' short substeps are taken only where needed: the contact passes note the smallest gap
+   between two solids and between a solid and a wall, and the clock shortens the substep to the
+   contacts' where that gap is within twice what the fastest particle, gravity and the forces
+   could close in the substep that would otherwise run. The host plans them (two steps late) while
+   the step before last had one, for the step after any particle is added or written or a
+   collider added, and while an emitter gives birth to grains. Two solids more than a grid cell
+   apart are not seen by the contact pass, so the look-ahead counts on the cell less the two
+   largest radii: grains as wide as the cell take the contacts' substeps throughout, and a body
+   floating clear of everything runs at the fluid's.
 */
 
 #ifndef GPUPARTICLE_H_INCLUDED
