@@ -203,8 +203,8 @@
    and bodies' particles meet walls through the same contact as each other (GRAINS AND BODIES);
    effect particles bounce (EFFECTS AND EMITTERS).
 
-   THE FLUID (>>sph) is weakly compressible SPH after Harada et al. 2007a with Müller et al.
-   2003's kernels: pressure follows density through a stiff equation of state (eq. 5), and the
+   THE FLUID (>>sph) is weakly compressible SPH after Harada et al. 2007a, with the kernels of
+   Müller et al. 2003: pressure follows density through a stiff equation of state (eq. 5), and the
    speed of sound, sqrt(stiffness), must stay about ten times the fastest flow. The default 1000
    (about 32 m/s) is ten times the ideal dam-break front 2 sqrt(g H) of fluid up to 0.25 m deep;
    a deeper first block or ball raises it to 400 |g| H (Monaghan 1994; Crespo et al. 2015), since
@@ -8625,9 +8625,9 @@ static int gp__mesh_field_build(const float* vertices, uint32_t vertex_count, co
 
 
 /* >>colliders ==============================================================================
-   The walls every system meets: analytic shapes, mesh distance fields (001 section 3.3) and
-   height fields (002 section 4.6). Colliders sit in the solver's uniform block (three vec4 each,
-   see gp_solver.glsl); mesh distance fields and height fields' heights one after another in
+   The walls every system meets: analytic shapes, mesh distance fields (Harada et al. 2007a
+   section 3.3) and height fields (Kipfer et al. 2004 section 4.6). Colliders sit in the solver's
+   uniform block (three vec4 each, see gp_solver.glsl); mesh distance fields and height fields' heights one after another in
    w->colliders.fields (the FIELDS role), then the wind's grid (>>effects), rebuilt from the host
    copies on each change of either. */
 
@@ -8871,7 +8871,7 @@ gp_result gp_boundary_distance(gp_world* world, const float* points, uint32_t co
 }
 
 /* >>sph ====================================================================================
-   Weakly compressible SPH (paper 001) on the shared grid. A substep (gp__fluid_density,
+   Weakly compressible SPH (Harada et al. 2007a) on the shared grid. A substep (gp__fluid_density,
    gp__fluid_force, then gp__fluid_move):
      1. gp__grid_build: the store in cell order;
      2. sph_density: rho and p per particle of a summation material into the 8-byte spare
@@ -9558,12 +9558,12 @@ gp_result gp_fluid_stats_read(gp_world* world, gp_fluid_stats* stats) {
 }
 
 /* >>dem ====================================================================================
-   Granular matter and rigid bodies made of particles (000): materials, grains, shapes from
-   voxelized meshes and primitives, bodies, and the DEM part of each substep (gp__dem_contacts and gp__dem_move,
-   called by gp_world_step). The shaders: dem_contact (pairs), dem_walls, dem_integrate
+   Granular matter and rigid bodies made of particles (Harada 2007): materials, grains, shapes
+   from voxelized meshes and primitives, bodies, and the DEM part of each substep
+   (gp__dem_contacts and gp__dem_move, called by gp_world_step). The shaders: dem_contact (pairs), dem_walls, dem_integrate
    (shaders_embedded/; the contact model in gp_dem.glsl).
-   The contact: 000's spring and dashpot along the normal (eqs. 10-11); across it Cundall and
-   Strack's shear spring (1979), its stretch kept from substep to substep while the contact lasts,
+   The contact: Harada 2007's spring and dashpot along the normal (eqs. 10-11); across it
+   Cundall and Strack 1979's shear spring, its stretch kept from substep to substep while the contact lasts,
    plus eq. 12's viscous shear as its dashpot, the two capped by Coulomb (GP_SHEAR_SPRING; the
    paper's viscous shear alone is GP_SHEAR_VISCOUS); a rolling torque for spinning particles
    (rolling_friction). Memory per particle of capacity: 32 (contact_slots + 1) bytes of kept
@@ -9789,7 +9789,7 @@ static void gp__dem_move(gp_world* w) {
 }
 
 /* >>rigid ==================================================================================
-   Rigid bodies made of particles (000 section 29.2): shapes voxelized from closed meshes and
+   Rigid bodies made of particles (Harada 2007 section 29.2): shapes voxelized from closed meshes and
    primitives (mass, centre of mass, principal inertia), bodies as typed handles, and the bodies'
    stages of a substep (gp__rigid_substep): each body sums its particles' contact forces and
    torques (left by the DEM's contact stage), moves, and places its particles. The shaders:
@@ -10480,8 +10480,8 @@ static void gp__rigid_substep(gp_world* w) {
 }
 
 /* >>coupling ===============================================================================
-   The fluid and the solids (000 section 29.3.3; Akinci et al. 2012): a rigid body's particle, or a
-   grain as wide as the fluid's smoothing radius or wider, is a boundary particle to the fluid
+   The fluid and the solids (Harada 2007 section 29.3.3; Akinci et al. 2012): a rigid body's
+   particle, or a grain as wide as the fluid's smoothing radius or wider, is a boundary particle to the fluid
    (shaders_embedded/gp_coupling.glsl: the volume it fills, a rigid particle its voxel (2 r)^3, a
    grain its sphere, at the fluid's rest density, and its own velocity), which the fluid's own
    passes take into its density, density rate and force. Between the fluid's density and its
@@ -10558,11 +10558,11 @@ static void gp__coupling_guard(gp_world* w) {
 }
 
 /* >>effects ================================================================================
-   Effect particles (002): their materials, the wind, and their stages of the substep,
-   effects_collide (their collisions with each other) and effects_move (motion under gravity,
-   forces, drag, wind and the fluid they ride, aging, the bounce off the colliders). They meet the
-   others through the store, the grid and the colliders; emitters, death and removal and sprites
-   come with issue 11. */
+   Effect particles (Kipfer et al. 2004): their materials, the wind, and their stages of the
+   substep, effects_collide (their collisions with each other) and effects_move (motion under
+   gravity, forces, drag, wind and the fluid they ride, aging, the bounce off the colliders). They
+   meet the others through the store, the grid and the colliders; their births are >>emitters',
+   their deaths the store's (>>store), their sprites >>draw's. */
 
 /* Resolves material (NULL: the defaults) into the world's table and the solvers' block. */
 static void gp__effect_material_store(gp_world* w, uint32_t phase, const gp_effect_material* material) {
@@ -10679,7 +10679,7 @@ static void gp__effects_move(gp_world* w) {
 }
 
 /* >>emitters ===============================================================================
-   Emitters (002 section 4.1): the host plans each step's births from the rates (exactly: floor of
+   Emitters (Kipfer et al. 2004 section 4.1): the host plans each step's births from the rates (exactly: floor of
    rate times the time, summed in double precision) and the bursts, spreads them over the step's
    substeps, and uploads each substep's share into the emitters' uniform block; emitter_emit
    writes them after the store's count on the GPU, and store_count takes them in (counting those
@@ -11288,11 +11288,12 @@ static void gp__step_clock(gp_world* w) {
 }
 
 /* THE SUBSTEP of h seconds: every system's stages in one stated order, the whole pipeline on one
-   screen (STYLE 23). A system adds its stages here, in its place, and meets the others only
-   through the store, the grid and the documented per-particle fields; no system calls another.
-   The order: emitters, the clock, ageing, the grid (which takes the dead out of the store),
-   coupling, fluid, grains and bodies, cloth, effects (each system
-   integrates its own kinds at the end of its stages). A moving substep's length is the clock's,
+   screen, so that a reader sees every system's place and order at once (HACKING.md). A system
+   adds its stages here, in its place, and meets the others only through the store, the grid and
+   the documented per-particle fields; no system calls another. The order: emitters, the clock,
+   ageing, the grid (which takes the dead out of the store), coupling, fluid, grains and bodies,
+   effects (each system integrates its own kinds at the end of its stages; cloth, when it comes,
+   takes its place before the effects). A moving substep's length is the clock's,
    chosen on the GPU (h is the host's plan, which it may shorten). integrate false computes
    without moving (gp_fluid_compute): no emitter runs, nothing moves, h is used as it is. */
 static gp_result gp__world_substep(gp_world* w, float h, bool integrate) {
@@ -12405,59 +12406,87 @@ uint32_t gp_timings_read(gp_world* world, gp_timing* timings, uint32_t max) {
 
 /* >>references =============================================================================
    REFERENCES
-   The comments cite the papers by number; a bare "eq. N" in a section means the paper of that
-   section (>>sph: 001; >>dem and >>rigid: 000).
-   000  T. Harada, "Real-Time Rigid Body Simulation on GPUs", GPU Gems 3, chapter 29 (2007).
-        Cited: eqs. 1-8 (momenta, angular velocity, quaternion update), 9 (voxel index), 10-13
-        (contact spring, dashpot, shear), 14-15 (a body's force and torque), 18-21 (its particles
-        and its drawing); sections 29.1.3, 29.1.5, 29.2, 29.3 (granular matter, coupling).
-   001  T. Harada, S. Koshizuka, Y. Kawaguchi, "Smoothed Particle Hydrodynamics on GPUs",
-        Computer Graphics International (2007). Cited: eqs. 4-5 (density, pressure), 6-7 (pressure
-        and viscosity forces), 8-10 (kernels), 11 (the walls' push), 13 (the wall weight
-        function); sections 3.3, 4.4-4.6; figures 4-9; Tables 1-2 (the benchmark).
-   002  P. Kipfer, M. Segal, R. Westermann, "UberFlow: A GPU-Based Particle Engine", Graphics
-        Hardware (2004). Cited: section 4.1 (emitters), 4.2 (motion), 4.3-4.5 (collisions), 4.6
-        (height fields, the back-up and reflection); the bitonic sort by view depth; drawing from
-        GPU memory.
-   003  T. Harada, S. Koshizuka, Y. Kawaguchi, "Real-time Fluid Simulation Coupled with Cloth",
-        IPSJ (2007). Planned: cloth.
-   004  A multi-GPU particle simulation (domain split, ghost and migrating particles). Cited: the
-        Courant condition that bounds a substep. Planned: several GPUs.
-   Beyond the five: M. Müller, D. Charypar, M. Gross, "Particle-Based Fluid Simulation for
-   Interactive Applications", SCA (2003), the kernels; S. Adami, X. Hu, N. Adams, "A generalized
-   wall boundary condition for smoothed particle hydrodynamics", J. Comput. Phys. 231 (2012), the
-   walls' hydrostatic pressure; M. Antuono, A. Colagrossi, S. Marrone, "Numerical diffusive terms
-   in weakly-compressible SPH schemes", Comput. Phys. Commun. 183 (2012), the delta-SPH
-   diffusion; S. Marrone, A. Colagrossi, D. Le Touze, G. Graziani, "Fast free-surface detection
-   and level-set function definition in SPH solvers", J. Comput. Phys. 229 (2010), the free
-   surface's threshold; N. Akinci, M. Ihmsen, G. Akinci, B. Solenthaler, M. Teschner, "Versatile rigid-fluid
-   coupling for incompressible SPH", ACM TOG 31(4) (2012), the solids as the fluid's boundary
-   particles; M. Ihmsen, J. Cornelis, B. Solenthaler, C. Horvath, M. Teschner, "Implicit
-   incompressible SPH", IEEE TVCG 20(3) (2014), and J. Bender, D. Koschier, "Divergence-free
-   smoothed particle hydrodynamics", SCA (2015), the clamp of a free surface's density; J.
-   Monaghan, "Smoothed particle hydrodynamics", Annu. Rev. Astron. Astrophys. 30 (1992), the
-   artificial viscosity; J. Monaghan, "Simulating free surface flows with SPH", J. Comput. Phys.
-   110 (1994), and A. Crespo et al., "DualSPHysics: open-source parallel CFD solver based on
-   smoothed particle hydrodynamics", Comput. Phys. Commun. 187 (2015), the speed of sound from the
-   fluid's depth; A. Appleby, MurmurHash3's finaliser, the grid's hash; R. Bridson, J.
-   Hourihan, M. Nordenstam, "Curl-noise for procedural fluid flow", ACM TOG 26(3) (2007), the
-   wind's turbulence; M. Jarzynski, M. Olano, "Hash Functions for GPU Rendering", JCGT 9(3)
-   (2020), pcg3d, the emitters' random numbers; T. Duff et al., "Building an Orthonormal Basis,
-   Revisited", JCGT 6(1) (2017), the emitters' basis about their direction; R. McLachlan, "Explicit
-   Lie-Poisson integration and the Euler equations", Phys. Rev. Lett. 71 (1993), A. Dullweber, B.
-   Leimkuhler, R. McLachlan, "Symplectic splitting methods for rigid body molecular dynamics", J.
-   Chem. Phys. 107 (1997), and H. Yoshida, "Construction of higher order symplectic integrators",
-   Phys. Lett. A 150 (1990), the bodies' free rotation; P. Cundall, O. Strack, "A discrete
-   numerical model for granular assemblies", Geotechnique 29 (1979), the contacts' shear spring;
-   J. Ai, J.-F. Chen, J. M. Rotter, J. Y. Ooi, "Assessment of rolling resistance models in discrete
-   element simulations", Powder Technol. 206 (2011), the rolling resistance; L. Schiller, A.
-   Naumann, "Ueber die grundlegenden Berechnungen bei der Schwerkraftaufbereitung", Z. Ver. Dtsch.
-   Ing. 77 (1933), and R. Clift, J. Grace, M. Weber, "Bubbles, Drops, and Particles" (1978), the
-   drag curve of a sphere the fluid drags small grains by; S. Balachandar, K. Liu, M. Lakhote,
-   "Self-induced velocity correction for improved drag estimation in Euler-Lagrange point-particle
-   simulations", J. Comput. Phys. 376 (2019), the drag's self-induced velocity; G. Taylor, A.
-   Green, "Mechanism of the production of small eddies from large ones", Proc. R. Soc. A 158
-   (1937), the decaying vortex the fluid's viscosity is measured by.
+   The comments cite a work by its authors and year, as keyed below; a bare "eq. N" in a section
+   means the paper of that section (>>sph: Harada et al. 2007a; >>dem and >>rigid: Harada 2007).
+   The shader sources cite the first five by their number, 000 to 004.
+   Harada 2007          000: T. Harada, "Real-Time Rigid Body Simulation on GPUs", GPU Gems 3,
+                        chapter 29 (2007). Cited: eqs. 1-8 (momenta, angular velocity, quaternion
+                        update), 9 (voxel index), 10-13 (contact spring, dashpot, shear), 14-15 (a
+                        body's force and torque), 18-21 (its particles and its drawing); sections
+                        29.1.3, 29.1.5, 29.2, 29.3 (granular matter, coupling).
+   Harada et al. 2007a  001: T. Harada, S. Koshizuka, Y. Kawaguchi, "Smoothed Particle
+                        Hydrodynamics on GPUs", Computer Graphics International (2007). Cited:
+                        eqs. 4-5 (density, pressure), 6-7 (pressure and viscosity forces), 8-10
+                        (kernels), 11 (the walls' push), 13 (the wall weight function), 14 (the
+                        integration); sections 3.3, 4.4-4.6; figures 4-9; Tables 1-2 (the benchmark).
+   Kipfer et al. 2004   002: P. Kipfer, M. Segal, R. Westermann, "UberFlow: A GPU-Based Particle
+                        Engine", Graphics Hardware (2004). Cited: sections 4.1 (emitters), 4.2
+                        (motion), 4.3-4.5 (collisions), 4.6 (height fields, the back-up and
+                        reflection); the bitonic sort by view depth; drawing from GPU memory.
+   Harada et al. 2007b  003: T. Harada, S. Koshizuka, Y. Kawaguchi, "Real-time Fluid Simulation
+                        Coupled with Cloth", IPSJ (2007). Planned: cloth.
+   the multi-GPU chapter  004: a book chapter on particle simulation on several GPUs (domain
+                        split, ghost and migrating particles). Cited: the Courant condition that
+                        bounds a substep. Planned: several GPUs.
+   Adami et al. 2012    S. Adami, X. Hu, N. Adams, "A generalized wall boundary condition for
+                        smoothed particle hydrodynamics", J. Comput. Phys. 231 (2012): the walls'
+                        and the solids' hydrostatic pressure.
+   Ai et al. 2011       J. Ai, J.-F. Chen, J. M. Rotter, J. Y. Ooi, "Assessment of rolling
+                        resistance models in discrete element simulations", Powder Technol. 206
+                        (2011): the rolling resistance.
+   Akinci et al. 2012   N. Akinci, M. Ihmsen, G. Akinci, B. Solenthaler, M. Teschner, "Versatile
+                        rigid-fluid coupling for incompressible SPH", ACM TOG 31(4) (2012): the
+                        solids as the fluid's boundary particles.
+   Antuono et al. 2012  M. Antuono, A. Colagrossi, S. Marrone, "Numerical diffusive terms in
+                        weakly-compressible SPH schemes", Comput. Phys. Commun. 183 (2012): the
+                        delta-SPH diffusion.
+   Appleby              A. Appleby, MurmurHash3's finaliser: the grid's hash.
+   Balachandar et al. 2019  S. Balachandar, K. Liu, M. Lakhote, "Self-induced velocity correction
+                        for improved drag estimation in Euler-Lagrange point-particle
+                        simulations", J. Comput. Phys. 376 (2019): the drag's self-induced velocity.
+   Bender and Koschier 2015  J. Bender, D. Koschier, "Divergence-free smoothed particle
+                        hydrodynamics", SCA (2015): the clamp of a free surface's density.
+   Bridson et al. 2007  R. Bridson, J. Hourihan, M. Nordenstam, "Curl-noise for procedural fluid
+                        flow", ACM TOG 26(3) (2007): the wind's turbulence.
+   Clift, Grace and Weber 1978  R. Clift, J. Grace, M. Weber, "Bubbles, Drops, and Particles"
+                        (1978): the drag curve of a sphere.
+   Crespo et al. 2015   A. Crespo et al., "DualSPHysics: open-source parallel CFD solver based on
+                        smoothed particle hydrodynamics", Comput. Phys. Commun. 187 (2015): the
+                        speed of sound from the fluid's depth.
+   Cundall and Strack 1979  P. Cundall, O. Strack, "A discrete numerical model for granular
+                        assemblies", Geotechnique 29 (1979): the contacts' shear spring.
+   Di Felice 1994       R. Di Felice, "The voidage function for fluid-particle interaction
+                        systems", Int. J. Multiphase Flow 20 (1994): a dense bed's drag, not
+                        modelled.
+   Duff et al. 2017     T. Duff et al., "Building an Orthonormal Basis, Revisited", JCGT 6(1)
+                        (2017): the emitters' basis about their direction.
+   Dullweber et al. 1997  A. Dullweber, B. Leimkuhler, R. McLachlan, "Symplectic splitting
+                        methods for rigid body molecular dynamics", J. Chem. Phys. 107 (1997): the
+                        bodies' free rotation.
+   Ihmsen et al. 2014   M. Ihmsen, J. Cornelis, B. Solenthaler, C. Horvath, M. Teschner,
+                        "Implicit incompressible SPH", IEEE TVCG 20(3) (2014): the clamp of a
+                        free surface's density.
+   Jarzynski and Olano 2020  M. Jarzynski, M. Olano, "Hash Functions for GPU Rendering", JCGT 9(3)
+                        (2020): pcg3d, the emitters' random numbers.
+   Marrone et al. 2010  S. Marrone, A. Colagrossi, D. Le Touze, G. Graziani, "Fast free-surface
+                        detection and level-set function definition in SPH solvers", J. Comput.
+                        Phys. 229 (2010): the free surface's threshold.
+   McLachlan 1993       R. McLachlan, "Explicit Lie-Poisson integration and the Euler
+                        equations", Phys. Rev. Lett. 71 (1993): the bodies' free rotation.
+   Monaghan 1992        J. Monaghan, "Smoothed particle hydrodynamics", Annu. Rev. Astron.
+                        Astrophys. 30 (1992): the artificial viscosity.
+   Monaghan 1994        J. Monaghan, "Simulating free surface flows with SPH", J. Comput. Phys.
+                        110 (1994): the speed of sound from the fluid's depth.
+   Müller et al. 2003   M. Müller, D. Charypar, M. Gross, "Particle-Based Fluid Simulation for
+                        Interactive Applications", SCA (2003): the kernels.
+   Schiller and Naumann 1933  L. Schiller, A. Naumann, "Ueber die grundlegenden Berechnungen bei
+                        der Schwerkraftaufbereitung", Z. Ver. Dtsch. Ing. 77 (1933): the drag curve
+                        of a sphere the fluid drags small grains by.
+   Taylor and Green 1937  G. Taylor, A. Green, "Mechanism of the production of small eddies from
+                        large ones", Proc. R. Soc. A 158 (1937): the decaying vortex the fluid's
+                        viscosity is measured by.
+   Yoshida 1990         H. Yoshida, "Construction of higher order symplectic integrators", Phys.
+                        Lett. A 150 (1990): the bodies' free rotation.
 */
 
 /* >>licence ================================================================================
