@@ -209,10 +209,10 @@
    (about 32 m/s) is ten times the ideal dam-break front 2 sqrt(g H) of fluid up to 0.25 m deep;
    a deeper first block or ball raises it to 400 |g| H (Monaghan 1994; Crespo et al. 2015), since
    a softer fluid squeezes visibly where it hits a wall.
-   The density a particle carries is the default (GP_DENSITY_CONTINUITY), not the paper's sum over
-   positions: the sum follows every detail of the packing, so a column at rest re-packs and its
-   pressures scatter, and as its density comes from poly6 while its force comes from the spiky
-   gradient, the force is not the gradient of the fluid's internal energy and a fluid of low
+   By default each particle carries its density and advances it (GP_DENSITY_CONTINUITY) instead of
+   summing it over positions as the paper does: the sum follows every detail of the packing, so a
+   column at rest re-packs and its pressures scatter, and as its density comes from poly6 while
+   its force comes from the spiky gradient, the force is not the gradient of the fluid's internal energy and a fluid of low
    viscosity gains energy (the summation model wants a syrup's viscosity). The continuity model's
    density rate takes the same spiky gradient as the force, and the walls' mirror particles enter
    both: an energy-consistent pair, so a dam break sloshing in a closed tank never gains energy;
