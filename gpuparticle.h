@@ -163,6 +163,13 @@
    again, on a buffer that passes already sent may still read (a driver may write before they
    have read it). Do the same when you write a buffer you handed the library.
 
+   PLATFORMS. NVIDIA's driver flushes subnormal floats to zero and its GLSL division is not
+   correctly rounded (GLSL allows both): the cell a particle falls in must be the same on every
+   device and in the CPU references, so the grid multiplies by a reciprocal rounded once on the
+   host. llvmpipe's shader storage blocks
+   stop at 128 MiB, so a world there holds at most 8M particles; gp_world_create refuses a larger
+   one with GP_ERROR_GL_LIMITS rather than failing later.
+
    ERRORS come in three layers: every function that can fail returns a gp_result
    (gp_result_string names it); the logger in the desc receives a message that names the
    function and the problem, with the driver's log when a shader fails to compile, and beside
@@ -196,7 +203,8 @@
    container counts its six faces as plane walls, less the wall particles its edges count twice,
    plus those its corners miss, so that a tank filled on the lattice has the rest density
    everywhere. Other shapes read the plane wall's tables at the nearest point: a curved container
-   wall is not exact. At the end of each substep a particle closer to a wall than half a spacing
+   wall is not exact, and a lattice cut to it leaves gaps at the wall that the carried densities
+   never learn of, so fluid filled into a capsule stands about a tenth off hydrostatic. At the end of each substep a particle closer to a wall than half a spacing
    is moved back to that distance along the normal and loses its velocity into the wall (eq. 11's
    push applied as the displacement it stands for: as a force, its velocity would outlast the
    substep and pump energy into the fluid), so no particle ends a substep inside a wall. Grains
@@ -234,9 +242,17 @@
    above) rather than at the rest density, from which they would fall into their own compression
    and ring for a second. The smoothing radius defaults to 2 spacings: the particles then hold
    their lattice against slow flow (a yield stress of some pascals: a body a few tenths denser
-   than the fluid sinks too slowly, a tipped pool keeps part of its slope); 3 spacings removes
-   that at 3.4 times the neighbours, but a splash there gains energy and the fluid presses into
-   bodies, which is open.
+   than the fluid sinks too slowly, a tipped pool keeps part of its slope, and the same happens to
+   a blob of a second fluid, so it is the lattice's, not the coupling's). No radius near 2 both
+   frees the pool and keeps a column at rest from re-packing. At 3 spacings (3.4 times the
+   neighbours) slow flow is right, a ball settling in syrup at Stokes' speed, and 3 becomes the
+   default once it also keeps the fluid's energy (a splash there gains some: the density
+   diffusion lacks its hydrostatic part, which Antuono et al. 2012's renormalised gradient would
+   supply at the cost of a place in the store), stops the fluid pressing into bodies, and keeps
+   the jets after a far wall no faster than at 2. No bound on every particle's speed holds at a
+   resolved first impact: the jet where the surface meets a wall is singular in the theory of
+   liquid impact (Cooker and Peregrine 1995) and grows as the spacing shrinks, so the stiffness is
+   sized by the ideal front, not by that jet.
 
    GRAINS AND BODIES (>>dem, >>rigid). Grains and the particles of rigid bodies touch through the
    discrete element method of Harada 2007 section 29.1.5 in one contact pass, so that sand, bodies
@@ -260,6 +276,9 @@
    rotation is a fourth-order splitting (McLachlan 1993; Dullweber et al. 1997; Yoshida 1990) that
    keeps |L| exactly and the energy without drift, so a spinning body neither speeds up nor flips
    where it should not; then its particles follow (eqs. 18-20).
+   Not modelled: grains that spin and roll (they act rougher than sand; round grains can be ball
+   bodies with rolling friction), and squat granular columns (height below width) run out shorter
+   than Lube et al. 2004's law.
 
    THE FLUID AND THE SOLIDS (>>coupling). A rigid body's particle, or a grain as wide as the
    fluid's smoothing radius or wider, is a boundary particle to the fluid (Akinci et al. 2012;
@@ -274,7 +293,8 @@
    (Schiller and Naumann 1933) against the fluid's velocity there, with Archimedes' buoyancy,
    both as far as the grain is in the fluid, and the fluid particles near it take the opposite
    force. After every move a guard puts back any fluid particle left inside a wide grain or a
-   body.
+   body. Not modelled: a dense bed's crowding of the drag (Di Felice 1994), added mass, and the
+   pressure gradient of an accelerating flow on a dragged grain.
 
    EFFECTS AND EMITTERS (>>effects, >>emitters) follow Kipfer et al. 2004. Effect particles fly on
    their own: each substep they age, feel gravity and your forces less a linear drag towards the
@@ -12453,6 +12473,9 @@ uint32_t gp_timings_read(gp_world* world, gp_timing* timings, uint32_t max) {
    Crespo et al. 2015   A. Crespo et al., "DualSPHysics: open-source parallel CFD solver based on
                         smoothed particle hydrodynamics", Comput. Phys. Commun. 187 (2015): the
                         speed of sound from the fluid's depth.
+   Cooker and Peregrine 1995  M. Cooker, D. Peregrine, "Pressure-impulse theory for liquid impact
+                        problems", J. Fluid Mech. 297 (1995): why no speed bound holds at a resolved
+                        first impact.
    Cundall and Strack 1979  P. Cundall, O. Strack, "A discrete numerical model for granular
                         assemblies", Geotechnique 29 (1979): the contacts' shear spring.
    Di Felice 1994       R. Di Felice, "The voidage function for fluid-particle interaction
@@ -12468,6 +12491,9 @@ uint32_t gp_timings_read(gp_world* world, gp_timing* timings, uint32_t max) {
                         free surface's density.
    Jarzynski and Olano 2020  M. Jarzynski, M. Olano, "Hash Functions for GPU Rendering", JCGT 9(3)
                         (2020): pcg3d, the emitters' random numbers.
+   Lube et al. 2004     G. Lube, H. Huppert, R. Sparks, M. Hallworth, "Axisymmetric collapses of
+                        granular columns", J. Fluid Mech. 508 (2004): the runout of a collapsing
+                        column.
    Marrone et al. 2010  S. Marrone, A. Colagrossi, D. Le Touze, G. Graziani, "Fast free-surface
                         detection and level-set function definition in SPH solvers", J. Comput.
                         Phys. 229 (2010): the free surface's threshold.
