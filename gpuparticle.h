@@ -195,8 +195,8 @@
    4.4): within the smoothing radius of a wall a particle takes the wall's share of density from a
    precomputed wall weight table (eq. 13) and of viscosity from a second table, and the walls'
    share of the pressure force from three more: the wall's particles continue the fluid's lattice
-   with the pressure a fluid at rest would have there, p_i + rho0 g . (x_w - x_i) (after Adami et
-   al. 2012), so that a wall holds the fluid up as fluid would and a column at rest stands at
+   with the pressure a fluid at rest would have there, p_i + rho0 g . (x_w - x_i) (after
+   Adami et al. 2012), so that a wall holds the fluid up as fluid would and a column at rest stands at
    p = rho g depth. A wall the fluid hangs under (a lid) takes the particle's own pressure, so
    that it never pulls, and the continuation fades out at a free surface, where it would fall
    below zero. The tables' samples fall on l0 / 2, where particles rest against a wall. A box
@@ -204,12 +204,13 @@
    plus those its corners miss, so that a tank filled on the lattice has the rest density
    everywhere. Other shapes read the plane wall's tables at the nearest point: a curved container
    wall is not exact, and a lattice cut to it leaves gaps at the wall that the carried densities
-   never learn of, so fluid filled into a capsule stands about a tenth off hydrostatic. At the end of each substep a particle closer to a wall than half a spacing
-   is moved back to that distance along the normal and loses its velocity into the wall (eq. 11's
-   push applied as the displacement it stands for: as a force, its velocity would outlast the
-   substep and pump energy into the fluid), so no particle ends a substep inside a wall. Grains
-   and bodies' particles meet walls through the same contact as each other (GRAINS AND BODIES);
-   effect particles bounce (EFFECTS AND EMITTERS).
+   never learn of, so fluid filled into a capsule stands about a tenth off hydrostatic. At the end
+   of each substep a particle closer to a wall than half a spacing is moved back to that distance
+   along the normal and loses its velocity into the wall (eq. 11's push applied as the displacement
+   it stands for: as a force, its velocity would outlast the substep and pump energy into the
+   fluid), so no particle ends a substep inside a wall. Grains and bodies' particles meet walls
+   through the same contact as each other (GRAINS AND BODIES); effect particles bounce (EFFECTS
+   AND EMITTERS).
 
    THE FLUID (>>sph) is weakly compressible SPH after Harada et al. 2007a, with the kernels of
    Müller et al. 2003: pressure follows density through a stiff equation of state (eq. 5), and the
@@ -219,12 +220,13 @@
    a softer fluid squeezes visibly where it hits a wall.
    By default each particle carries its density and advances it (GP_DENSITY_CONTINUITY) instead of
    summing it over positions as the paper does: the sum follows every detail of the packing, so a
-   column at rest re-packs and its pressures scatter, and as its density comes from poly6 while
-   its force comes from the spiky gradient, the force is not the gradient of the fluid's internal energy and a fluid of low
-   viscosity gains energy (the summation model wants a syrup's viscosity). The continuity model's
-   density rate takes the same spiky gradient as the force, and the walls' mirror particles enter
-   both: an energy-consistent pair, so a dam break sloshing in a closed tank never gains energy;
-   its delta-SPH diffusion (Antuono et al. 2012, less its hydrostatic part) smooths pressure noise.
+   column at rest re-packs and its pressures scatter, and as its density comes from poly6 while its
+   force comes from the spiky gradient, the force is not the gradient of the fluid's internal
+   energy and a fluid of low viscosity gains energy (the summation model wants a syrup's
+   viscosity). The continuity model's density rate takes the same spiky gradient as the force, and
+   the walls' mirror particles enter both: an energy-consistent pair, so a dam break sloshing in a
+   closed tank never gains energy; its delta-SPH diffusion (Antuono et al. 2012, less its
+   hydrostatic part) smooths pressure noise.
    Three guards keep a carried density honest. A particle at a free surface (its neighbourhood
    less than 3/4 filled; Marrone et al. 2010) carries no more than the density of zero pressure, as
    incompressible solvers clamp it (Ihmsen et al. 2014; Bender and Koschier 2015): otherwise spray
