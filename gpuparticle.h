@@ -549,8 +549,9 @@ GP_API_DECL gp_result gp_world_last_result(const gp_world* world);
 typedef enum gp_integrator {
     GP_INTEGRATOR_DEFAULT = 0,       /* symplectic Euler */
     GP_INTEGRATOR_SYMPLECTIC_EULER,  /* v += a dt, then x += v dt with the new v (stable) */
-    GP_INTEGRATOR_EXPLICIT_EULER     /* x += v dt with the old v, then v += a dt (Harada et al.
-                                        2007a eq. 14 as named; its data flow is the symplectic one) */
+    GP_INTEGRATOR_EXPLICIT_EULER     /* x += v dt with the old v, then v += a dt (eq. 14 of
+                                        Harada et al. 2007a as named; its data flow is the
+                                        symplectic one) */
 } gp_integrator;
 
 typedef struct gp_step_desc {
