@@ -969,6 +969,8 @@ typedef struct gp_pour_state {
     uint64_t emitted;    /* particles it has added */
     bool full;           /* it stopped because the store is full */
 } gp_pour_state;
+/* Adds a pour (at most 16 at once: GP_ERROR_CAPACITY, TABLE_FULL); refused for a phase beyond the
+   fluid materials, or a rate or speed that is not positive and finite. */
 GP_API_DECL gp_result gp_pour_add(gp_world* world, const gp_pour_desc* desc, gp_pour* pour);
 GP_API_DECL gp_result gp_pour_remove(gp_world* world, gp_pour pour);
 GP_API_DECL gp_result gp_pour_state_get(gp_world* world, gp_pour pour, gp_pour_state* state);
@@ -1088,6 +1090,8 @@ typedef struct gp_body_shape_info {
     float inertia[3];          /* principal moments, kg m^2, ascending */
     float principal[4];        /* the principal axes as a rotation of the shape's frame, (x, y, z, w) */
 } gp_body_shape_info;
+/* Makes a shape; refused (SHAPE_VOXELS) when it is too small or too large for its material's
+   diameter. */
 GP_API_DECL gp_result gp_body_shape_create(gp_world* world, const gp_shape_desc* desc, gp_body_shape* shape);
 GP_API_DECL gp_result gp_body_shape_info_get(gp_world* world, gp_body_shape shape, gp_body_shape_info* info);
 /* Destroys a shape; refused (GP_ERROR_INVALID_STATE, SHAPE_IN_USE) while a body uses it. Its
@@ -1112,6 +1116,7 @@ typedef struct gp_body { uint32_t id; } gp_body;
    receives count handles. Each body's particles take consecutive ids. Fluid already where a body
    is added is not moved out: leave the body's place out of the fluid. */
 GP_API_DECL gp_result gp_bodies_add(gp_world* world, const gp_body_desc* descs, uint32_t count, gp_body* bodies);
+/* The bodies added so far (bodies cannot be removed). */
 GP_API_DECL uint32_t gp_body_count(const gp_world* world);
 /* The body's number (its particles' owner), or GP_NO_OWNER for a handle that is not valid. */
 GP_API_DECL uint32_t gp_body_number(const gp_world* world, gp_body body);
