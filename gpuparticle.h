@@ -886,8 +886,7 @@ typedef enum gp_density_model {
 typedef struct gp_fluid_material {
     float spacing;           /* l0: metres between neighbours at rest; default half the cell size */
     float smoothing_radius;  /* r_e of the kernels, metres; default 2 * spacing, at most the cell
-                                size. 3 spacings lets slow flow relax further (no lattice yield
-                                stress), at 3.4 times the neighbours, but splashes gain energy */
+                                size (THE FLUID says why 2, and what 3 changes) */
     float rest_density;      /* rho_0, kg/m^3; default 1000 */
     float stiffness;         /* k of eq. 5, Pa per kg/m^3 (the square of the speed of sound);
                                 default 1000 (sound at about 32 m/s), raised to 400 |g| H by the
