@@ -34,8 +34,10 @@
          need, before and after, so buffers are ready to draw or read when it returns.
 
    CONTENTS (each section has a grep-able anchor, >>name; a section calls only those above it)
-       >>docs       step by step, the particle layout, GL state, errors, conventions
-       >>api        the public declarations
+       >>docs       step by step, the particle store, the grid, GL state, errors, conventions;
+                    then the design of each system: walls, fluid, grains and bodies, the fluid
+                    and the solids, effects and emitters, the step's clock
+       >>api        the public declarations, in the order of the sections below
        >>loader     the private table of GL 4.3 entry points
        >>logging    messages to the user's logger, result names
        >>memory     the user's allocator
@@ -52,22 +54,22 @@
                     on the GPU
        >>mesh       closed triangle meshes: closedness, inside and outside, signed distance fields
        >>colliders  the walls every system meets: analytic shapes and mesh fields
-       >>sph        SPH fluid (001): materials, scenes, pours, the fluid's stages of a substep
-       >>dem        granular matter (000): materials, grains, the contacts of grains and rigid
-                    particles, their stages
-       >>rigid      rigid bodies made of particles (000): shapes, bodies, the bodies' stages
-       >>coupling   the fluid and the solids: the solids' share of their forces (000 29.3.3),
-                    the fluid's drag on grains too small to be its boundary
-       >>effects    effect particles (002): materials, their flight and bounce
-       >>emitters   emitters (002): births on the GPU at exact rates and in bursts
+       >>sph        SPH fluid (Harada et al. 2007a): materials, scenes, pours, the fluid's
+                    stages of a substep
+       >>dem        granular matter (Harada 2007): materials, grains, the contacts of grains and
+                    rigid particles, their stages
+       >>rigid      rigid bodies made of particles (Harada 2007): shapes, bodies, their stages
+       >>coupling   the fluid and the solids: the solids' share of their forces (Harada 2007
+                    section 29.3.3), the fluid's drag on grains too small to be its boundary
+       >>effects    effect particles (Kipfer et al. 2004): materials, their flight and bounce
+       >>emitters   emitters (Kipfer et al. 2004): births on the GPU at exact rates and in bursts
        >>step       gravity and forces, the world's substep as a pipeline of every system's
                     stages, gp_world_step
        >>draw       sphere impostors and body meshes straight from the GPU buffers
        >>public     world creation and the particle store's public functions
-       >>references the papers whose equation numbers the comments cite
+       >>references the papers the comments cite
        >>licence    MIT
-   Planned, one section each, added to the substep's pipeline in >>step as its issue lands:
-   cloth, surface, multi-device.
+   Cloth, the fluid's surface and several devices are planned; none is in this version.
 
    >>docs ===================================================================================
 
@@ -96,7 +98,9 @@
 
    THE PARTICLE STORE is a struct of arrays, one shader storage buffer per attribute, of
    max_particles elements; slots [0, count) are live. After gp_grid_build they are in cell
-   order. Particles of every kind share it, and the one grid over it, so that all can interact.
+   order. Particles of every kind share it, and the one grid over it, so that all can interact
+   with no second neighbour search and no copy between systems; systems meet only through the
+   store, the grid and the colliders.
 
        attribute  GLSL (std430)  C mirror              contents
        position   vec4           gp_particle_position  x, y, z (metres), radius (metres)
@@ -110,8 +114,8 @@
    while slots change. slot_of_id (a uint per id) says where each particle is after a build, and
    GP_NO_SLOT for an id that names no particle.
 
-   BIRTH AND DEATH. The count lives on the GPU (so that particles can be born and die there, and
-   no call reads it back to decide what to dispatch): every pass over the store is an indirect
+   BIRTH AND DEATH. The count lives on the GPU, so that particles can be born and die there and no
+   call reads it back to decide what to dispatch: every pass over the store is an indirect
    dispatch of that count. A particle dies when its age reaches its lifetime (it ages at the start
    of each substep by the substep, so after a step the store holds exactly those whose age is below
    their lifetime) or when gp_particles_remove marks it (GP_PARTICLE_DEAD); the next grid build, the
@@ -132,14 +136,18 @@
    and counted, never dropped. Hashed: any position; 4 x 4 x 4 blocks of cells hash into a table of
    `buckets` (a power of two), a block's 64 cells side by side so that neighbouring cells stay near
    in memory, and a neighbour loop skips candidates whose own cell is not the cell it visits, so
-   distant cells that share a bucket never meet. Either way a particle with a NaN or infinite coordinate goes to the
-   extra bucket past the last, is counted, and meets no one. No cap on particles per cell, but a
-   neighbour loop visits every particle of the buckets around it: particles clamped into a bounded
-   grid's border cells, or heaped in one bucket, cost time as their number squared (a body thrown
-   out of the box made every step take minutes on llvmpipe), and gp_world_step warns of both once
-   while they last (GP_LOG_ITEM_PARTICLES_OUTSIDE_GRID, GP_LOG_ITEM_BUCKETS_CROWDED).
-   shaders_embedded/gp_neighbors.glsl is the neighbour loop, written once: every pass that visits
-   neighbours includes it with its own term as a hook.
+   distant cells that share a bucket never meet. Either way a particle with a NaN or infinite
+   coordinate goes to the extra bucket past the last, is counted, and meets no one. No cap on
+   particles per cell, but a neighbour loop visits every particle of the buckets around it:
+   particles clamped into a bounded grid's border cells, or heaped in one bucket, cost time as
+   their number squared, and gp_world_step warns of both once while they last
+   (PARTICLES_OUTSIDE_GRID, BUCKETS_CROWDED). shaders_embedded/gp_neighbors.glsl is the neighbour
+   loop, written once: every pass that visits neighbours includes it with its own term as a hook.
+   The order within a cell is by id (unless gp_world_desc.any_order): the GPU's atomics file a
+   cell's particles in whatever order they meet, and every sum over neighbours would then round
+   differently from run to run. Ranking each bucket's particles by id costs two light passes a
+   build (a sort where a bucket is crowded), and makes every run from one state bit-identical,
+   which the tests and anyone comparing two runs rely on.
 
    GL STATE. A gp_ call may change: the buffers bound to GL_SHADER_STORAGE_BUFFER (and its
    indexed bindings 0-7), GL_UNIFORM_BUFFER (and its bindings 0 and 1), GL_COPY_READ_BUFFER,
@@ -153,14 +161,21 @@
    Host data reaches the GPU in command order: each upload fills a buffer of its own (a new name,
    the last deleted) and the GPU copies it into place, never glBufferSubData, nor glBufferData
    again, on a buffer that passes already sent may still read (a driver may write before they
-   have read it: NVIDIA's did, both ways). Do the same when you write a buffer you handed the
-   library.
+   have read it). Do the same when you write a buffer you handed the library.
+
+   PLATFORMS. NVIDIA's driver flushes subnormal floats to zero and its GLSL division is not
+   correctly rounded (GLSL allows both): the cell a particle falls in must be the same on every
+   device and in the CPU references, so the grid multiplies by a reciprocal rounded once on the
+   host. llvmpipe's shader storage blocks
+   stop at 128 MiB, so a world there holds at most 8M particles; gp_world_create refuses a larger
+   one with GP_ERROR_GL_LIMITS rather than failing later.
 
    ERRORS come in three layers: every function that can fail returns a gp_result
    (gp_result_string names it); the logger in the desc receives a message that names the
    function and the problem, with the driver's log when a shader fails to compile, and beside
    it a gp_log_item, a stable id of the problem to match instead of the wording (GP_LOG_ITEMS
-   lists them); and gp_world_last_result keeps the last result. A call given a NULL world has no logger: it
+   lists them; the declarations name them without the GP_LOG_ITEM_ prefix); and
+   gp_world_last_result keeps the last result. A call given a NULL world has no logger: it
    returns GP_ERROR_INVALID_ARGUMENT and says so on stderr (the default logger). Nothing fails
    silently; nothing is half done: a call that fails has changed nothing, unless its message
    says otherwise.
@@ -170,14 +185,166 @@
    functions copy host state and never touch the GPU; `_set` stores host state that the next
    step uploads; `_add` / `_remove` make and unmake sub-objects, which are typed handles (0 never
    valid; a removed object's handle is refused: colliders, pours and shapes never reuse an id,
-   bodies carry a generation). Handles are per world: another world's may name one of yours. Counts go in and out as
-   uint32_t; "pass NULL to get the count" where a function fills an array.
+   bodies carry a generation). Handles are per world: another world's may name one of yours.
+   Counts go in and out as uint32_t; "pass NULL to get the count" where a function fills an
+   array. Units are SI: metres, seconds, kilograms.
+
+   WALLS (>>colliders). Every wall is one signed distance function, the union of the colliders',
+   so that each system meets analytic shapes, meshes and height fields alike through one value and
+   its gradient. The fluid does not sample walls with particles (Harada et al. 2007a sections 3.3,
+   4.4): within the smoothing radius of a wall a particle takes the wall's share of density from a
+   precomputed wall weight table (eq. 13) and of viscosity from a second table, and the walls'
+   share of the pressure force from three more: the wall's particles continue the fluid's lattice
+   with the pressure a fluid at rest would have there, p_i + rho0 g . (x_w - x_i) (after
+   Adami et al. 2012), so that a wall holds the fluid up as fluid would and a column at rest stands at
+   p = rho g depth. A wall the fluid hangs under (a lid) takes the particle's own pressure, so
+   that it never pulls, and the continuation fades out at a free surface, where it would fall
+   below zero. The tables' samples fall on l0 / 2, where particles rest against a wall. A box
+   container counts its six faces as plane walls, less the wall particles its edges count twice,
+   plus those its corners miss, so that a tank filled on the lattice has the rest density
+   everywhere. Other shapes read the plane wall's tables at the nearest point: a curved container
+   wall is not exact, and a lattice cut to it leaves gaps at the wall that the carried densities
+   never learn of, so fluid filled into a capsule stands about a tenth off hydrostatic. At the end
+   of each substep a particle closer to a wall than half a spacing is moved back to that distance
+   along the normal and loses its velocity into the wall (eq. 11's push applied as the displacement
+   it stands for: as a force, its velocity would outlast the substep and pump energy into the
+   fluid), so no particle ends a substep inside a wall. Grains and bodies' particles meet walls
+   through the same contact as each other (GRAINS AND BODIES); effect particles bounce (EFFECTS
+   AND EMITTERS).
+
+   THE FLUID (>>sph) is weakly compressible SPH after Harada et al. 2007a, with the kernels of
+   Müller et al. 2003: pressure follows density through a stiff equation of state (eq. 5), and the
+   speed of sound, sqrt(stiffness), must stay about ten times the fastest flow. The default 1000
+   (about 32 m/s) is ten times the ideal dam-break front 2 sqrt(g H) of fluid up to 0.25 m deep;
+   a deeper first block or ball raises it to 400 |g| H (Monaghan 1994; Crespo et al. 2015), since
+   a softer fluid squeezes visibly where it hits a wall.
+   By default each particle carries its density and advances it (GP_DENSITY_CONTINUITY) instead of
+   summing it over positions as the paper does: the sum follows every detail of the packing, so a
+   column at rest re-packs and its pressures scatter, and as its density comes from poly6 while its
+   force comes from the spiky gradient, the force is not the gradient of the fluid's internal
+   energy and a fluid of low viscosity gains energy (the summation model wants a syrup's
+   viscosity). The continuity model's density rate takes the same spiky gradient as the force, and
+   the walls' mirror particles enter both: an energy-consistent pair, so a dam break sloshing in a
+   closed tank never gains energy; its delta-SPH diffusion (Antuono et al. 2012, less its
+   hydrostatic part) smooths pressure noise.
+   Three guards keep a carried density honest. A particle at a free surface (its neighbourhood
+   less than 3/4 filled; Marrone et al. 2010) carries no more than the density of zero pressure, as
+   incompressible solvers clamp it (Ihmsen et al. 2014; Bender and Koschier 2015): otherwise spray
+   landing on a surface presses back and a dropped block pumps itself up. Without tension the
+   carried density falls no more than 0.5% of rho0 below that density, and only where the positions
+   show an expansion: a hard floor at that density forgets expansions and the fluid grows as it
+   sloshes. And where a particle's kernel lies wholly in one fluid, its carried density relaxes
+   towards its positions' summation density at 0.01 c0 / re (a hundred times the time sound takes
+   to cross the kernel), since the spiky kernel reads a disordered packing as denser and the
+   carried density would otherwise drift from the volume: a sloshing fluid keeps its volume.
+   Departures from the paper's text, each so that a column at rest holds p = rho g depth: eq. 6
+   takes p_i + p_j whole (its average estimates half of grad p), the spiky gradient is normalised
+   on the rest lattice, and a particle's mass is chosen so that the lattice has the rest density.
+   Blocks and balls start hydrostatic (their density and their positions squeezed by the fluid
+   above) rather than at the rest density, from which they would fall into their own compression
+   and ring for a second. The smoothing radius defaults to 2 spacings: the particles then hold
+   their lattice against slow flow (a yield stress of some pascals: a body a few tenths denser
+   than the fluid sinks too slowly, a tipped pool keeps part of its slope, and the same happens to
+   a blob of a second fluid, so it is the lattice's, not the coupling's). No radius near 2 both
+   frees the pool and keeps a column at rest from re-packing. At 3 spacings (3.4 times the
+   neighbours) slow flow is right, a ball settling in syrup at Stokes' speed, and 3 becomes the
+   default once it also keeps the fluid's energy (a splash there gains some: the density
+   diffusion lacks its hydrostatic part, which Antuono et al. 2012's renormalised gradient would
+   supply at the cost of a place in the store), stops the fluid pressing into bodies, and keeps
+   the jets after a far wall no faster than at 2. No bound on every particle's speed holds at a
+   resolved first impact: the jet where the surface meets a wall is singular in the theory of
+   liquid impact (Cooker and Peregrine 1995) and grows as the spacing shrinks, so the stiffness is
+   sized by the ideal front, not by that jet.
+
+   GRAINS AND BODIES (>>dem, >>rigid). Grains and the particles of rigid bodies touch through the
+   discrete element method of Harada 2007 section 29.1.5 in one contact pass, so that sand, bodies
+   and walls meet through one law. The normal dashpot damps the normal part of the relative
+   velocity only (the paper's damps all of it), and the shear force acts on the tangential part,
+   capped at friction times the normal push: without the Coulomb cap sand cannot hold a slope.
+   The paper's shear is a dashpot, which creeps (heaps flatten, blocks slide slowly), so by
+   default each contact also keeps a shear spring (Cundall and Strack 1979) from substep to
+   substep while it lasts: up to contact_slots contacts a particle (12, the most equal spheres can
+   touch), each pair kept by its particle of lower id. The tangential stiffness defaults to 2/7 of
+   the normal one, which gives both oscillations one period; the normal stiffness defaults to
+   200 m / d^2, a 5% overlap for two grains meeting at 1 m/s. Grains do not spin, so their rolling
+   is fully resisted and friction 0.3 piles them at sand's 30-35 degrees; bodies' particles spin
+   with their body, and rolling_friction (after Ai et al. 2011) brings round bodies to rest. A
+   body's particle moves with its whole body, so its contacts scale damping and shear by
+   sqrt(M / m) to keep the damping ratio two grains have. A substep must be under a twelfth of a
+   contact's period, which the step's clock takes only where solids touch.
+   A rigid body is its particles (Harada 2007 section 29.2): voxels of the material's diameter
+   inside its shape, so that it meets grains, other bodies, walls and fluid through the same
+   particles. It sums their forces and torques (eqs. 14-15) and moves as one (eqs. 1-5); its free
+   rotation is a fourth-order splitting (McLachlan 1993; Dullweber et al. 1997; Yoshida 1990) that
+   keeps |L| exactly and the energy without drift, so a spinning body neither speeds up nor flips
+   where it should not; then its particles follow (eqs. 18-20).
+   Not modelled: grains that spin and roll (they act rougher than sand; round grains can be ball
+   bodies with rolling friction), and squat granular columns (height below width) run out shorter
+   than Lube et al. 2004's law.
+
+   THE FLUID AND THE SOLIDS (>>coupling). A rigid body's particle, or a grain as wide as the
+   fluid's smoothing radius or wider, is a boundary particle to the fluid (Akinci et al. 2012;
+   Harada 2007 section 29.3.3): the volume it fills at the fluid's rest density, with its own
+   velocity, in the fluid's density, density rate and force, through the one grid. Between the
+   fluid's density and its force each such particle gets a pressure of its own, the fluid's around
+   it continued hydrostatically (Adami et al. 2012's wall pressure), which the pair pushes with, and
+   then the equal and opposite force, added to its contacts' before grains and bodies move: the
+   solids enter as the walls' mirror images do, keeping the energy-consistent pair. A grain
+   narrower than the smoothing radius is one particle the fluid cannot flow around, and as a
+   boundary it would sink far too slowly: the fluid drags it instead, by a sphere's drag curve
+   (Schiller and Naumann 1933) against the fluid's velocity there, with Archimedes' buoyancy,
+   both as far as the grain is in the fluid, and the fluid particles near it take the opposite
+   force. After every move a guard puts back any fluid particle left inside a wide grain or a
+   body. Not modelled: a dense bed's crowding of the drag (Di Felice 1994), added mass, and the
+   pressure gradient of an accelerating flow on a dragged grain.
+
+   EFFECTS AND EMITTERS (>>effects, >>emitters) follow Kipfer et al. 2004. Effect particles fly on
+   their own: each substep they age, feel gravity and your forces less a linear drag towards the
+   wind (section 4.2), integrated exactly for a constant force so that a flight follows its closed
+   form at any substep, and bounce off every collider (section 4.6: backed up to where they
+   crossed, the normal velocity reversed and scaled by the restitution, the tangential slowed by
+   Coulomb friction). With a ride they take the fluid's velocity where they are in it (Shepard-
+   interpolated through the one grid, weighted by how full of fluid their neighbourhood is) and
+   are buoyed by the fluid they displace; those whose materials collide bounce off each other as
+   hard spheres, each pair's impulses equal and opposite. Emitters give birth on the GPU, after
+   the store's count, so that nothing is read back: the host plans each step's births exactly
+   (floor of rate times the time, the time summed in double precision so it never drifts), spreads
+   them over the substeps as evenly as whole numbers allow, and a birth without room or id is
+   refused and counted. The random numbers are a hash of the emitter's seed and each particle's
+   serial number (pcg3d, Jarzynski and Olano 2020), so the same seed gives the same particles at
+   any substep and on any device. A pour is an emitter that lays the fluid's lattice layer by
+   layer, since fluid particles born closer than the spacing push apart hard. Sprites are sorted
+   back to front on the GPU (the bitonic sort by view depth) and drawn from the sorted order.
+
+   THE STEP'S CLOCK (>>step). gp_world_step never waits for the GPU: the fastest particle that
+   sizes its substeps is the one after the step before last (plus any particle added or written
+   since), read behind a fence two calls later, the same in every run. Each substep is bounded by
+   every system's limit: the CFL number with the speed of sound included (the Courant condition
+   of the multi-GPU chapter), the fluid's viscosity (0.05 re^2 / nu) and diffusion (about 0.05 re
+   / (diffusion c0)), and where solids touch or may touch within the substep, a twelfth of a
+   contact. So that a speed that jumps within a step (a blast, a fast body hitting water) cannot
+   outrun the plan, the GPU checks every substep before it runs (step_clock) against the speeds
+   the substep before left and shortens it to keep the CFL number at max_cfl; what the step could
+   not run is owed (gp_fluid_stats.lag) and run by the next steps: the world lags the calls by that
+   much for a few steps and loses none of it. A step takes at most 1,000 substeps; beyond, it owes
+   up to four steps' dt and then runs slower than the calls, and warns (SUBSTEPS_CAPPED). The
+   contacts' short substeps are taken only where needed: the contact passes note the smallest gap
+   between two solids and between a solid and a wall, and the clock shortens the substep to the
+   contacts' where that gap is within twice what the fastest particle, gravity and the forces
+   could close in the substep that would otherwise run. The host plans them (two steps late) while
+   the step before last had one, for the step after any particle is added or written or a
+   collider added, and while an emitter gives birth to grains. Two solids more than a grid cell
+   apart are not seen by the contact pass, so the look-ahead counts on the cell less the two
+   largest radii: grains as wide as the cell take the contacts' substeps throughout, and a body
+   floating clear of everything runs at the fluid's.
 */
 
 #ifndef GPUPARTICLE_H_INCLUDED
 #define GPUPARTICLE_H_INCLUDED
 
-/* >>api ==================================================================================== */
+/* >>api ====================================================================================
+   The public declarations, in the order of the implementation's sections (each block names its
+   own), the world and its step first after the logger and the allocator. */
 
 #define GP_VERSION_MAJOR 0
 #define GP_VERSION_MINOR 4
@@ -206,6 +373,14 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* ---- loading GL (>>loader) ---------------------------------------------------------------- */
+
+/* A GL function pointer, as glfwGetProcAddress and eglGetProcAddress return it. */
+typedef void (*gp_proc)(void);
+typedef gp_proc (*gp_get_proc_address_fn)(const char* name);
+
+/* ---- results and messages (>>logging) ---------------------------------------------------- */
 
 /* The result of every function that can fail. GP_OK is 0. */
 typedef enum gp_result {
@@ -304,6 +479,8 @@ typedef struct gp_logger {
     void* user_data;
 } gp_logger;
 
+/* ---- host memory (>>memory) --------------------------------------------------------------- */
+
 /* Host memory for the world's own bookkeeping (small: the GPU holds the particles).
    Default: malloc and free. Give both functions or neither. */
 typedef struct gp_allocator {
@@ -312,9 +489,10 @@ typedef struct gp_allocator {
     void* user_data;
 } gp_allocator;
 
-/* A GL function pointer, as glfwGetProcAddress and eglGetProcAddress return it. */
-typedef void (*gp_proc)(void);
-typedef gp_proc (*gp_get_proc_address_fn)(const char* name);
+/* ---- the world (>>structs, >>step, >>public) --------------------------------------------- */
+
+/* A world: the particle store, its grid and every system's state, in one GL context. */
+typedef struct gp_world gp_world;
 
 typedef enum gp_grid_mode {
     GP_GRID_DEFAULT = 0,   /* BOUNDED when dims are given, else HASHED */
@@ -322,7 +500,7 @@ typedef enum gp_grid_mode {
     GP_GRID_HASHED         /* unbounded: cells hashed into a table of `buckets` buckets */
 } gp_grid_mode;
 
-/* The neighbour grid shared by every kind of particle. */
+/* The neighbour grid shared by every kind of particle (see THE GRID). */
 typedef struct gp_grid_desc {
     gp_grid_mode mode;
     float cell_size;       /* metres (1e-6 to 1e6), at least the largest interaction radius; default 0.1 */
@@ -336,30 +514,24 @@ typedef struct gp_grid_desc {
 typedef struct gp_world_desc {
     uint32_t max_particles;                 /* capacity of the particle store; default 65,536 */
     gp_grid_desc grid;
-    bool any_order;                         /* let a cell's particles take whatever order the GPU's
-                                               atomics give them: two runs from one state may then
-                                               differ in the last bits. Default false: each cell in
-                                               order of id (deterministic mode), every run from one
-                                               state bit-identical, at the cost of two light passes
-                                               a build (a sort where a cell holds more than
-                                               GP_GRID_CROWD particles: >>grid) */
+    bool any_order;                         /* true: a cell's particles take the order the GPU's
+                                               atomics give, and two runs from one state may differ
+                                               in the last bits. Default false: every run from one
+                                               state is bit-identical (THE GRID) */
     bool gpu_timings;                       /* record per-stage GPU times; default false */
     gp_get_proc_address_fn get_proc_address; /* default: the dlsym fallback (see the top) */
     gp_allocator allocator;
     gp_logger logger;
     const char* shader_prelude;             /* GLSL put after #version in every library shader,
                                                for experiments; default none */
-    uint32_t contact_slots;                 /* contacts a grain or rigid particle keeps from substep to
-                                               substep (GP_SHEAR_SPRING), each pair kept by its particle of
-                                               lower id, a wall by the particle; default 12 (the densest
-                                               packing of equal spheres touches 12), at most 64. GPU memory:
-                                               32 (contact_slots + 1) bytes per particle of capacity (416
-                                               at 12), allocated with the first grain or body. A contact
-                                               with no free slot is counted (gp_dem_stats_read) and acts as a
-                                               new one every substep: its dashpot and one substep's spring */
+    uint32_t contact_slots;                 /* contacts a grain or rigid particle keeps from substep
+                                               to substep (GP_SHEAR_SPRING); default 12, at most 64.
+                                               32 (contact_slots + 1) bytes of GPU memory per
+                                               particle of capacity, allocated with the first grain
+                                               or body. A contact with no free slot is counted
+                                               (gp_dem_stats_read, CONTACT_SLOTS_FULL) and acts as a
+                                               new one every substep */
 } gp_world_desc;
-
-typedef struct gp_world gp_world;
 
 /* desc with every zero replaced by its default, as gp_world_create will see it. */
 GP_API_DECL gp_world_desc gp_query_world_defaults(const gp_world_desc* desc);
@@ -368,17 +540,141 @@ GP_API_DECL gp_world_desc gp_query_world_defaults(const gp_world_desc* desc);
    newer, compute and buffer limits), loads the entry points, compiles the shaders and allocates
    the store. On failure *world is NULL and the logger has said why. */
 GP_API_DECL gp_result gp_world_create(const gp_world_desc* desc, gp_world** world);
-/* Frees every GL object and host allocation of the world; its context must be current. NULL is ignored. */
+/* Frees every GL object and host allocation of the world; its context must be current. NULL is
+   ignored. GP_BUFFER_GUARD builds first log each buffer a pass wrote past (BUFFER_OVERRUN). */
 GP_API_DECL void gp_world_destroy(gp_world* world);
 /* The result of the last gp_ call on this world that could fail. */
 GP_API_DECL gp_result gp_world_last_result(const gp_world* world);
 
-/* ---- the particle store ---------------------------------------------------------------- */
+typedef enum gp_integrator {
+    GP_INTEGRATOR_DEFAULT = 0,       /* symplectic Euler */
+    GP_INTEGRATOR_SYMPLECTIC_EULER,  /* v += a dt, then x += v dt with the new v (stable) */
+    GP_INTEGRATOR_EXPLICIT_EULER     /* x += v dt with the old v, then v += a dt (eq. 14 of
+                                        Harada et al. 2007a as named; its data flow is the
+                                        symplectic one) */
+} gp_integrator;
 
-/* What a particle is. The grid files every kind together; each solver acts on its own kinds.
-   Fluid has its solver (>>sph), grains theirs (>>dem), rigid particles their bodies' (>>rigid,
-   with >>dem's contacts); the other kinds are
-   stored and sorted, and their solvers arrive with their sections (see the README). */
+typedef struct gp_step_desc {
+    float dt;                  /* seconds the call advances; required, > 0 */
+    uint32_t substeps;         /* 0 (default): as many as every system's limit asks (THE STEP'S
+                                  CLOCK), each shortened on the GPU when speeds jump within the
+                                  step; N: N substeps of dt / N, as they are */
+    float max_cfl;             /* (speed of sound + fastest particle) * substep / spacing: the
+                                  spacings a signal may cross in a substep; default 1; a step of
+                                  fixed substeps warns above it (CFL_EXCEEDED) */
+    gp_integrator integrator;
+} gp_step_desc;
+
+/* Advances the world by desc->dt in substeps, each running every system's stages in one order
+   (>>step). Never waits for the GPU. Afterwards the store is in the cell order of the last
+   substep's grid build, and GP_ATTRIBUTE_DENSITY, _PRESSURE and _ACCELERATION match its slots.
+   A particle whose update is not finite keeps its last position, stops and is counted
+   (gp_fluid_stats.nonfinite). Takes at most 1,000 substeps; time it could not run is owed
+   (gp_fluid_stats.lag, up to four steps' dt) and run by the next steps. Logs CFL_EXCEEDED,
+   SUBSTEP_TOO_LONG_FOR_GRAINS, SUBSTEPS_CAPPED, PARTICLES_OUTSIDE_GRID and BUCKETS_CROWDED (once
+   while they last), and two steps late what its statistics report: STEP_BEHIND (info),
+   PARTICLES_NOT_FINITE, CONTACT_SLOTS_FULL, REMOVAL_REFUSED. */
+GP_API_DECL gp_result gp_world_step(gp_world* world, const gp_step_desc* desc);
+
+/* Reads of GPU memory that waited for the GPU since the world was made: every _read call and
+   the adds and removals said to wait. gp_world_step makes none. */
+GP_API_DECL uint32_t gp_world_readbacks(const gp_world* world);
+
+/* ---- buffers of yours (>>buffers) --------------------------------------------------------
+   GL buffer names; sizes and offsets in bytes. Each call issues the barriers for you. */
+
+/* Makes a buffer of `bytes`, filled from data (NULL: contents undefined). */
+GP_API_DECL gp_result gp_buffer_create(gp_world* world, size_t bytes, const void* data, uint32_t* buffer);
+/* Deletes a buffer of yours (0: nothing); a buffer of the world's own (gp_world_buffers' and
+   those it keeps inside) is refused with GP_ERROR_INVALID_ARGUMENT and kept. */
+GP_API_DECL gp_result gp_buffer_destroy(gp_world* world, uint32_t buffer);
+GP_API_DECL gp_result gp_buffer_write(gp_world* world, uint32_t buffer, size_t offset, size_t bytes, const void* src);
+/* Waits for the GPU. */
+GP_API_DECL gp_result gp_buffer_read(gp_world* world, uint32_t buffer, size_t offset, size_t bytes, void* dst);
+
+/* ---- timings (>>pipeline) ------------------------------------------------------------------ */
+
+/* GPU time of one stage, summed over its runs since the last read. */
+typedef struct gp_timing {
+    const char* stage;    /* "scan", "grid_count", ...; a string of the library's */
+    double milliseconds;
+    uint32_t runs;
+} gp_timing;
+
+/* With desc.gpu_timings: writes up to max stage totals to timings and returns how many there
+   are; the totals start again from zero. timings NULL: only the count, nothing is reset.
+   Waits for the GPU. Without gpu_timings: 0. */
+GP_API_DECL uint32_t gp_timings_read(gp_world* world, gp_timing* timings, uint32_t max);
+
+/* ---- primitives on your own buffers (>>scan, >>sort) ---------------------------------------
+   GL buffer names of uint32 arrays; counts in elements, offsets in bytes. Each checks that the
+   buffers exist and are large enough, and returns GP_ERROR_INVALID_ARGUMENT otherwise. None waits. */
+
+/* Exclusive prefix sum: output[i] = input[0] + ... + input[i - 1], modulo 2^32. output may be
+   input. Any count, 0 included. */
+GP_API_DECL gp_result gp_scan_exclusive(gp_world* world, uint32_t input, uint32_t output, uint32_t count);
+
+/* Stream compaction: for every i < count with flags[i] != 0, in increasing i, its index goes to
+   indices (which must hold count words); the number of them goes to the word at count_offset
+   of count_buffer and stays on the GPU (see gp_indirect_args). */
+GP_API_DECL gp_result gp_compact(gp_world* world, uint32_t flags, uint32_t count, uint32_t indices,
+                                 uint32_t count_buffer, size_t count_offset);
+
+/* Writes the three words of glDispatchComputeIndirect for ceil(count / group_size) workgroups,
+   count read on the GPU from count_buffer at count_offset. Above 65,535 groups they are split
+   x * y; take gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x in the shader. */
+GP_API_DECL gp_result gp_indirect_args(gp_world* world, uint32_t count_buffer, size_t count_offset,
+                                       uint32_t group_size, uint32_t args_buffer, size_t args_offset);
+
+/* A plain streaming pass, destination[i] = source[i]: the yardstick of `make bench`. */
+GP_API_DECL gp_result gp_copy(gp_world* world, uint32_t source, uint32_t destination, uint32_t count);
+
+typedef enum gp_sort_order {
+    GP_SORT_DEFAULT = 0,   /* ascending */
+    GP_SORT_ASCENDING,
+    GP_SORT_DESCENDING
+} gp_sort_order;
+
+/* Bitonic sort of count (key, value) pairs in place, by key and then by value, so the result is
+   unique. Any count up to 2^31. For a depth sort, key = gp_float_sort_key(depth). */
+GP_API_DECL gp_result gp_sort_pairs(gp_world* world, uint32_t keys, uint32_t values, uint32_t count,
+                                    gp_sort_order order);
+/* A uint32 key that sorts as the float does (negative values too). */
+GP_API_DECL uint32_t gp_float_sort_key(float value);
+
+/* ---- the neighbour grid (>>grid) ------------------------------------------------------------ */
+
+/* Sorts the live particles into cell order (every attribute), fills cell_start and slot_of_id,
+   and takes the dead out of the store (THE GRID). gp_world_step builds it at every substep. */
+GP_API_DECL gp_result gp_grid_build(gp_world* world);
+
+typedef struct gp_grid_stats {
+    uint32_t particles;    /* filed by the last build: the live ones (the dead were taken out) */
+    uint32_t outside;      /* finite, but outside the bounded box (or the hash's range) */
+    uint32_t nonfinite;    /* with a NaN or infinite coordinate, in the extra bucket */
+    uint32_t truncated;    /* particles whose neighbour loop the driver cut short since the build
+                              (llvmpipe stops a shader's loops after 65,535 iterations: about
+                              500,000 candidates for one particle); 0 on any sane input */
+    uint32_t buckets;      /* not counting the extra bucket */
+    uint32_t crowded;      /* particles past the GP_GRID_CROWD-th of their bucket (the NaN and the
+                              dead ones' buckets too): every neighbour loop there visits them all */
+} gp_grid_stats;
+/* A bucket holding more particles than this is crowded (gp_grid_stats.crowded). */
+#define GP_GRID_CROWD 256u
+/* What the last gp_grid_build found, and what neighbour passes since met (reads back a few
+   words: it waits for the GPU). Logs NEIGHBOR_LOOP_TRUNCATED when truncated is not 0. */
+GP_API_DECL gp_result gp_grid_stats_read(gp_world* world, gp_grid_stats* stats);
+
+/* For each live slot k, writes to out_buffer[k] how many other particles lie closer than
+   radius (<= cell size), through the grid built last: the neighbour loop of every solver. */
+GP_API_DECL gp_result gp_grid_count_neighbors(gp_world* world, float radius, uint32_t out_buffer);
+
+/* ---- the particle store (>>store; see THE PARTICLE STORE, BIRTH AND DEATH) ------------------ */
+
+/* What a particle is. The grid files every kind together; each solver acts on its own kinds:
+   fluid (>>sph), grains (>>dem), rigid particles (>>rigid, with >>dem's contacts), effects
+   (>>effects). Cloth and boundary particles are stored and filed in the grid, but no solver
+   moves them yet (cloth is planned). */
 typedef enum gp_kind {
     GP_KIND_DEFAULT = 0,   /* resolves to GP_KIND_EFFECT */
     GP_KIND_FLUID,         /* SPH fluid */
@@ -428,23 +724,22 @@ typedef struct gp_particles_desc {
 } gp_particles_desc;
 
 /* Appends a batch after the live particles (on the GPU: after however many are alive there). All
-   or nothing: if the batch does not fit, or any value is NaN, infinite or out of range, nothing
-   is added and the result says why. ids, if not NULL, receives the count ids given to the batch,
-   in order (consecutive while never-used ids remain). Waits for the GPU only when the store may
-   be too full to tell otherwise (gp_particle_count + count > max_particles). */
+   or nothing: if the batch does not fit (GP_ERROR_CAPACITY), or any value is NaN, infinite or out
+   of range, nothing is added and the result says why. ids, if not NULL, receives the count ids
+   given to the batch, in order (consecutive while never-used ids remain). Waits for the GPU only
+   when the store may be too full to tell otherwise (gp_particle_count + count > max_particles). */
 GP_API_DECL gp_result gp_particles_add(gp_world* world, const gp_particles_desc* desc, uint32_t* ids);
 /* Removes particles of any kind but bodies' and cloth's (they live as long as their owner), all
-   or nothing, at the next grid build (the start of the next step's first substep): until then
-   they are flagged GP_PARTICLE_DEAD. By ids: checked on the GPU, and the call waits for that
-   check (ids that name no particle, or a body's or cloth's particle, refuse the whole list:
-   GP_ERROR_INVALID_ARGUMENT, SLOTS_NOT_LIVE). */
+   or nothing, at the next grid build: until then they are flagged GP_PARTICLE_DEAD. The ids are
+   checked on the GPU and the call waits for that check: an id that names no particle, or a
+   body's or cloth's particle, refuses the whole list (GP_ERROR_INVALID_ARGUMENT, SLOTS_NOT_LIVE). */
 GP_API_DECL gp_result gp_particles_remove(gp_world* world, const uint32_t* ids, uint32_t count);
 /* The same by a GL buffer of a uint per slot, [0, gp_particle_count()), not 0 for the particles to
-   remove: nothing is read back. A buffer that flags a body's or cloth's particle removes nothing,
-   and the step's statistics say so two steps later (a REMOVAL_REFUSED warning). */
+   remove; nothing is read back. A buffer that flags a body's or cloth's particle removes nothing,
+   and gp_world_step says so two steps later (REMOVAL_REFUSED). */
 GP_API_DECL gp_result gp_particles_remove_flagged(gp_world* world, uint32_t flag_buffer);
-/* The host's count: the count on the GPU two steps ago plus every particle added since, without
-   waiting; a bound of the live count, exact while nothing dies (see BIRTH AND DEATH). */
+/* The host's count, without waiting: the count on the GPU two steps ago plus every particle
+   added since; a bound of the live count, exact while nothing dies. */
 GP_API_DECL uint32_t gp_particle_count(const gp_world* world);
 /* The exact count on the GPU (a wait): the live particles of the last build plus those added
    since (and those removed since, until the next build). */
@@ -452,23 +747,14 @@ GP_API_DECL gp_result gp_particle_count_read(gp_world* world, uint32_t* count);
 /* The slot of each id (GP_NO_SLOT: the id names no particle; it died, or was never given), as of
    the last grid build or add (a wait). */
 GP_API_DECL gp_result gp_particles_slots_read(gp_world* world, const uint32_t* ids, uint32_t count, uint32_t* slots);
-/* The store's audit (a wait): counts into *misplaced the live slots whose particle the id table
-   places elsewhere (or whose id is out of range): particles written twice or over one another,
-   which no call of the library makes; 0 in a healthy world. Non-zero means a driver or memory
-   fault lost particles (NVIDIA's driver did once, 2026-11-27: an upload race): it is logged as an
-   error (GP_LOG_ITEM_STORE_CORRUPT) and the call still returns GP_OK, the count being its answer.
-   One pass over the store; for tests and debug builds, not every frame. Open: on NVIDIA's H100
-   (driver 580) it counted 0 where its test had written one slot over another with
-   glCopyBufferSubData (llvmpipe: 1); whether the copy or the count failed is not known yet.
-   Built with GP_BUFFER_GUARD (the tests and the hostile-input probe are), it also reads the guard
-   after every buffer the world made and logs each that a pass wrote past the end of
-   (GP_LOG_ITEM_BUFFER_OVERRUN, an error; the call still returns GP_OK), as gp_world_destroy does:
-   GL drops such a write on llvmpipe and lets it land in other memory on a GPU. */
+/* The store's audit (a wait, one pass over the store; for tests and debug builds): counts into
+   *misplaced the live slots whose particle the id table places elsewhere (or whose id is out of
+   range), particles written twice or over one another, which no call of the library makes: 0 in
+   a healthy world. Non-zero means a driver or memory fault; it is logged as an error
+   (STORE_CORRUPT) and the call still returns GP_OK. Built with GP_BUFFER_GUARD, it also logs each
+   buffer of the world's that a pass wrote past the end of (BUFFER_OVERRUN, an error; still
+   GP_OK): GL drops such a write on llvmpipe and lets it land in other memory on a GPU. */
 GP_API_DECL gp_result gp_particles_check(gp_world* world, uint32_t* misplaced);
-/* Reads of GPU memory that waited for the GPU since the world was made: every _read call and
-   the adds and removals the docs say wait. gp_world_step makes none (its statistics arrive two
-   steps late, from a copy the GPU finished long before). */
-GP_API_DECL uint32_t gp_world_readbacks(const gp_world* world);
 /* The store's capacity (max_particles). */
 GP_API_DECL uint32_t gp_particle_capacity(const gp_world* world);
 
@@ -478,26 +764,25 @@ typedef enum gp_attribute {
     GP_ATTRIBUTE_INFO,           /* gp_particle_info (read only) */
     GP_ATTRIBUTE_LIFE,           /* gp_particle_life */
     GP_ATTRIBUTE_DENSITY,        /* float, kg/m^3, computed by the last fluid substep (read only) */
-    GP_ATTRIBUTE_PRESSURE,       /* float, Pa, eq. 5 of that density (read only); a grain's or a
-                                    body's particle: the pressure it pushes the fluid with */
+    GP_ATTRIBUTE_PRESSURE,       /* float, Pa, of that density (Harada et al. 2007a eq. 5; read
+                                    only); a grain's or a body's particle: the pressure it pushes
+                                    the fluid with */
     GP_ATTRIBUTE_ACCELERATION    /* gp_particle_position's layout, m/s^2 in xyz, of the last
                                     substep (read only) */
 } gp_attribute;
 
 /* Bytes per particle of an attribute; 0 for an unknown one. */
 GP_API_DECL size_t gp_attribute_size(gp_attribute attribute);
-/* Copies slots [first, first + count) of an attribute into dst (count * gp_attribute_size). */
+/* Copies slots [first, first + count) of an attribute into dst (count * gp_attribute_size); a wait. */
 GP_API_DECL gp_result gp_particles_read(gp_world* world, gp_attribute attribute, uint32_t first, uint32_t count, void* dst);
 /* Overwrites slots [first, first + count) of position, velocity or life, checked like
-   gp_particles_add (finite values, positive radius and mass). Info is the library's. Both calls
+   gp_particles_add (finite values, positive radius and mass); info is the library's. Both calls
    check the range against gp_particle_count, the host's bound: slots of particles that died in
-   the last two steps are still in range, read as dead (GP_PARTICLE_DEAD in their info) and take
-   a write to no effect; gp_particle_count_read waits for the exact live count. */
+   the last two steps are in range, read as dead (GP_PARTICLE_DEAD) and take a write to no effect. */
 GP_API_DECL gp_result gp_particles_write(gp_world* world, gp_attribute attribute, uint32_t first, uint32_t count, const void* src);
 
-/* The raw GL buffer names, for drawing straight from the GPU (see THE PARTICLE STORE above).
-   Attribute names change at every gp_grid_build (the reorder swaps buffers): fetch them again
-   after each one. */
+/* The raw GL buffer names, for drawing straight from the GPU. Attribute names change at every
+   grid build (the reorder swaps buffers): fetch them again after each step or build. */
 typedef struct gp_buffers {
     uint32_t position, velocity, info, life;   /* max_particles elements each */
     uint32_t density;                          /* float per particle, of the last fluid substep */
@@ -515,347 +800,10 @@ typedef struct gp_buffers {
 #define GP_STORE_DRAW_OFFSET 32
 GP_API_DECL gp_buffers gp_world_buffers(const gp_world* world);
 
-/* ---- the neighbour grid ------------------------------------------------------------------ */
-
-/* Sorts the live particles into cell order (every attribute), fills cell_start and slot_of_id. */
-GP_API_DECL gp_result gp_grid_build(gp_world* world);
-
-typedef struct gp_grid_stats {
-    uint32_t particles;    /* filed by the last build: the live ones (the dead were taken out) */
-    uint32_t outside;      /* finite, but outside the bounded box (or the hash's range) */
-    uint32_t nonfinite;    /* with a NaN or infinite coordinate, in the extra bucket */
-    uint32_t truncated;    /* particles whose neighbour loop the driver cut short since the build
-                              (llvmpipe stops a shader's loops after 65,535 iterations: about
-                              500,000 candidates for one particle); 0 on any sane input */
-    uint32_t buckets;      /* not counting the extra bucket */
-    uint32_t crowded;      /* particles past the GP_GRID_CROWD-th of their bucket (the NaN and the
-                              dead ones' buckets too): every neighbour loop there visits them all,
-                              and a deterministic build sorts instead of ranking (>>grid) */
-} gp_grid_stats;
-/* A bucket holding more particles than this is crowded (gp_grid_stats.crowded). */
-#define GP_GRID_CROWD 256u
-/* What the last gp_grid_build found, and what neighbour passes since met (reads back a few
-   words: it waits for the GPU). Logs a warning when truncated is not 0. */
-GP_API_DECL gp_result gp_grid_stats_read(gp_world* world, gp_grid_stats* stats);
-
-/* For each live slot k, writes to out_buffer[k] how many other particles lie closer than
-   radius (<= cell size), through the grid built last. The neighbour loop of every solver. */
-GP_API_DECL gp_result gp_grid_count_neighbors(gp_world* world, float radius, uint32_t out_buffer);
-
-/* ---- SPH fluid (paper 001) ---------------------------------------------------------------
-   Weakly compressible SPH with Müller's kernels on the shared grid. Fluid particles are
-   GP_KIND_FLUID; their phase picks one of GP_MAX_FLUID_MATERIALS materials. Each substep of
-   gp_world_step builds the grid, sums density (001 eqs. 4, 10, plus the wall weight function,
-   eq. 13) or, in the continuity model, advances the density each particle carries; turns it into
-   pressure (eq. 5), sums pressure and viscosity forces (eqs. 6-9, plus the walls' shares of both),
-   adds gravity and your forces, integrates, and pushes particles off the walls (eq. 11).
-   The default material is water: the continuity model below with water's viscosity (1e-6
-   m^2/s); the paper's summation model is an option (with a syrup's viscosity, about 0.02 m^2/s,
-   the default before 0.4.0).
-   Departures from the paper's text, all so that a column at rest holds p = rho g depth: eq. 6
-   takes p_i + p_j whole (its average estimates half of grad p), the spiky gradient is
-   normalised on the rest lattice, and the walls' particles push with the particle's own
-   pressure, continued hydrostatically behind the wall, as its mirror images would. With the
-   paper's summation density the pressure follows every detail of the packing (a column at rest
-   re-packs and its particles' pressures scatter by +-2000 Pa at the default stiffness); the
-   continuity model gives smooth pressures, hydrostatic particle by particle (within 0.2% in the
-   tests with a viscosity of 0.02 m^2/s; with water's, every layer's mean within 3%). The
-   summation model gains energy when viscosity is low: its density comes from poly6 and its
-   pressure force from the spiky gradient, so the force is not the gradient of the fluid's
-   internal energy and pressure work does not balance (a dam break 0.1 m wide, 0.2 m high,
-   spacing 0.01 m, viscosity 1e-6 m^2/s: kinetic plus potential energy from 1.94 J to 3.04 J in
-   0.2 s); hence its syrup. The continuity model's density rate takes the same spiky
-   gradient as the force, and the walls' mirror particles enter it as they push: an
-   energy-consistent pair, with which a dam break sloshing for 2 s in a closed tank keeps its
-   kinetic, potential and compression energy from growing (within the test's 0.5%); and a
-   particle at a free surface (its neighbourhood less than 3/4 filled) carries no more than the
-   density of zero pressure, without which a block of water dropped onto a floor pumped itself
-   up (4 times its energy in 1.5 s). Without tension the carried density never falls more than
-   0.5% of rho0 under that density, and only where the positions show an expansion: a floor at
-   that density itself forgot every expansion, and the fluid grew while it sloshed (the issue's
-   dam break, 4 s: 20% more room than its volume by its positions' summation density; 10.5% with
-   this floor; bench/RESULTS.md, "The floor at 0.5%"). What was left of the growth (5% in 1.5 s
-   of sloshing) is the spiky kernel's: it reads a disordered packing of the same particles as
-   denser (4% at a disorder of 0.15 spacings). So where a particle's kernel lies wholly in one
-   fluid (no free surface, no other material near), its carried density relaxes towards its
-   positions' summation density at the rate 0.01 c0 / re (a hundred times the time sound takes
-   to cross the kernel): a sloshing fluid keeps its volume within 0.2% (tested to 1.5%), a
-   floating box rides at the height its water's volume gives, and the energy test's figures
-   stand (bench/RESULTS.md, "Interior relaxation"). Rigid bodies'
-   particles, and grains as wide as a fluid's smoothing radius or wider, are the fluid's moving
-   boundary (section >>coupling); narrower grains, which the fluid cannot flow around, it drags
-   (a drag law and Archimedes' buoyancy, section >>coupling); other kinds are filed in the grid
-   but take no part in the fluid's sums. */
-
-#define GP_MAX_FLUID_MATERIALS 8
-
-/* How a fluid particle's density is found (001 eq. 4 or the continuity equation). */
-typedef enum gp_density_model {
-    GP_DENSITY_DEFAULT = 0,    /* continuity (water by default) */
-    GP_DENSITY_SUMMATION,      /* the paper's: rho_i = sum_j m_j W(r_ij) plus the walls' share, from the
-                                  positions alone; pressure follows every detail of the packing */
-    GP_DENSITY_CONTINUITY      /* each particle carries its density and changes it by the continuity
-                                  equation, d rho_i / dt = sum_j m_j (v_i - v_j) . grad W, plus a
-                                  diffusion (delta-SPH, less its hydrostatic part) that smooths
-                                  pressure noise: smooth, accurate pressures (a column at rest holds
-                                  p = rho g depth); 8 more bytes per particle of GPU memory. Without
-                                  tension the carried density never falls below the density of zero
-                                  pressure (rho0 - p0 / k) at a free surface, so spray presses back
-                                  when squeezed, nor more than 0.5% of rho0 below it inside */
-} gp_density_model;
-
-/* A fluid. Zero fields take their defaults, resolved by gp_query_fluid_material_defaults. */
-typedef struct gp_fluid_material {
-    float spacing;           /* l0: metres between neighbours at rest; default half the cell size */
-    float smoothing_radius;  /* r_e of the kernels, metres; default 2 * spacing, at most the cell size.
-                                At 2 spacings the particles hold their lattice against slow flow:
-                                a body a few tenths denser than the fluid sinks far too slowly (a
-                                ball of 1.2 times water's density at 0.02-0.03 m/s), and a pool
-                                tipped by 3 degrees keeps about a quarter of its old slope (a yield
-                                stress of about 10 Pa). At 3 both go (the ball 0.15 m/s, the pool
-                                level in 0.3 s), at about 3.4 times the neighbours, but a splash there
-                                gains energy and the fluid presses into bodies (issue 10, open;
-                                bench/RESULTS.md) */
-    float rest_density;      /* rho_0, kg/m^3; default 1000 */
-    float stiffness;         /* k of eq. 5, Pa per kg/m^3 (the square of the speed of sound);
-                                default 1000 (sound at about 32 m/s: ten times the ideal front
-                                2 sqrt(g H) of fluid up to 0.25 m deep, as weak compressibility
-                                needs), raised to 400 |g| H by the first block or ball of the
-                                material (gp_fluid_add_block, gp_fluid_add_ball) when that is
-                                H > 0.25 m deep: the scene's depth; a later, deeper one is warned
-                                about (GP_LOG_ITEM_FLUID_TOO_DEEP) and leaves it. For fluid that
-                                comes otherwise (pours, emitters, gp_particles_add) set about
-                                400 |g| H yourself: at 1000 the dam_break example's 1 m column
-                                squeezed by 8.8% where it hit the wall (3.5% at its 3,924) */
-    float viscosity;         /* nu of eq. 7, kinematic, m^2/s; default 1e-6 (water at 20 C; the
-                                summation model wants about 0.02, a syrup). The fluid's own, in
-                                the bulk: 0.93 of it (Taylor and Green's decaying vortex, tested) */
-    float rest_pressure;     /* p_0 of eq. 5, Pa; default 0 */
-    bool allow_tension;      /* false (default): negative pressures are clamped to 0, so that the
-                                free surface does not clump; true: eq. 5 as it is */
-    gp_density_model density_model;   /* default continuity. Particles added under the continuity model
-                                         start at the rest density, a block's or ball's at rest
-                                         under gravity (gp_fluid_add_block); a material switched to it
-                                         starts from its particles' densities carried before, the
-                                         rest density if they never carried one */
-    float diffusion;         /* delta of the continuity model's density diffusion, 0 to 1; default 0.1 */
-    float artificial_viscosity;   /* alpha of Monaghan's artificial viscosity (1992), 0 to 1; default 0
-                                     (none). A pair closing at v_ij . r_ij < 0 adds the pseudo-pressure
-                                     Pi_ij = alpha c h mu_ij / rho_ij, mu_ij = h v_ij . r_ij / (r^2 +
-                                     0.01 h^2), h = re / 2, c = sqrt(stiffness): a shock-capturing
-                                     dissipation, an effective kinematic viscosity of about
-                                     alpha h c / 10 in 3D; the walls do not take part */
-    float mass;              /* derived, ignored on input: kg per particle, chosen so that a particle
-                                inside a block on the spacing's cubic lattice has rest_density
-                                (the pressure gradient is likewise scaled to be exact there) */
-} gp_fluid_material;
-
-/* Common fluids as material values (zero fields keep their defaults; spacing is yours, 0 for the
-   default). Each uses the continuity model (accurate, stable pressures) and its fluid's kinematic
-   viscosity at about 20 C; the speed of sound stays the default's (about 32 m/s, or ten times
-   the ideal dam-break front of the first block's depth: weakly compressible, not the real one).
-   GP_FLUID_WATER is the default material's values. */
-typedef enum gp_fluid_preset {
-    GP_FLUID_PRESET_DEFAULT = 0,   /* the default material */
-    GP_FLUID_WATER,                /* 1000 kg/m^3, nu 1.0e-6 m^2/s */
-    GP_FLUID_OIL,                  /* olive oil: 910 kg/m^3, nu 9.0e-5 m^2/s (0.08 Pa s) */
-    GP_FLUID_HONEY,                /* 1420 kg/m^3, nu 7.0e-3 m^2/s (10 Pa s) */
-    GP_FLUID_LAVA                  /* lava-like: 2700 kg/m^3, nu 0.1 m^2/s (270 Pa s; basaltic
-                                      lava spans 100-1000 Pa s. The substeps follow the viscous
-                                      limit 0.05 re^2 / nu: 83 per 1/60 s at spacing 0.01 m, and
-                                      a step takes at most 1,000) */
-} gp_fluid_preset;
-/* Writes the preset's material to *material; GP_ERROR_INVALID_ARGUMENT (nothing written) for a
-   value that is not a gp_fluid_preset or a NULL material, said on stderr (no world, so no logger
-   of yours: as for a NULL world). */
-GP_API_DECL gp_result gp_fluid_preset_material(gp_fluid_preset preset, float spacing, gp_fluid_material* material);
-/* The material with every zero replaced by its default and mass derived, for this world. */
-GP_API_DECL gp_fluid_material gp_query_fluid_material_defaults(const gp_world* world, const gp_fluid_material* material);
-/* Sets material `phase` (< GP_MAX_FLUID_MATERIALS); phase 0 has the defaults until set. Recomputes
-   its wall weight tables. Fails when the smoothing radius exceeds the grid's cell size. Particles
-   keep their own mass: set the material before adding them. */
-GP_API_DECL gp_result gp_fluid_material_set(gp_world* world, uint32_t phase, const gp_fluid_material* material);
-/* The material in use for `phase`, resolved. */
-GP_API_DECL gp_result gp_fluid_material_get(gp_world* world, uint32_t phase, gp_fluid_material* material);
-
-/* Scenes. A block fills the box [min, max] with particles on the material's cubic lattice, at
-   min + (i + 1/2) * spacing, so that a block filling a container sits at rest on its walls; a
-   ball keeps the lattice points inside the sphere. Under the continuity model their particles
-   start at the density of a column at rest under the gravity of the moment whose surface is
-   half a spacing above its highest particle (rho0 + rho0 |g| depth / stiffness), and where that
-   column's weight squeezes them (each moved down along gravity by the compression of the fluid
-   below it: 0.44 mm at the top of 0.3 m of water at a stiffness of 1,000), so that their
-   positions' density is the one they carry: water added to a tank is hydrostatic from its first
-   substep instead of falling into its own compression and ringing (its pressure swung by about
-   the hydrostatic pressure for a second when it started at the rest density). Under the
-   summation model, or without gravity, they sit on the lattice itself. Each block is its own
-   column: a block added under another one already
-   there starts short of the pressure above it, and a block let go in the air relaxes its
-   pressure in its first milliseconds of free fall, its particles parting at about
-   g depth / sound speed (0.05 m/s for 0.12 m of water, measured). All or nothing: when they do not fit in the
-   store, nothing is added and the result is GP_ERROR_CAPACITY. added (may be NULL) receives the
-   number of particles; their ids are the added ones after the current last. */
-GP_API_DECL gp_result gp_fluid_add_block(gp_world* world, uint32_t phase, const float min[3], const float max[3],
-                                         const float velocity[3], uint32_t* added);
-GP_API_DECL gp_result gp_fluid_add_ball(gp_world* world, uint32_t phase, const float center[3], float radius,
-                                        const float velocity[3], uint32_t* added);
-/* How many particles a block or a ball holds on the lattice of `spacing`: what gp_fluid_add_block
-   and gp_fluid_add_ball add with a material of that spacing. They need no world, so that you can
-   size max_particles before creating one. 0 when spacing is not positive or an argument is not
-   finite. */
-GP_API_DECL uint64_t gp_lattice_block_count(float spacing, const float min[3], const float max[3]);
-GP_API_DECL uint64_t gp_lattice_ball_count(float spacing, const float center[3], float radius);
-
-/* A pour: a nozzle that feeds fluid during every gp_world_step, one disc-shaped layer of
-   particles each time the stream has moved one spacing, until it is removed or the store is
-   full. When full it adds what fits, logs one warning and reports full in its state. Its layers
-   are born on the GPU by the pass of GP_EMITTER_POUR (an emitter of any kind that never stops:
-   births with no room are refused and counted); the host knows when the store is full from its
-   count, and waits for the GPU's only when particles may have died. */
-typedef struct gp_pour_desc {
-    uint32_t phase;
-    float position[3];   /* the nozzle's centre, metres */
-    float direction[3];  /* the stream's direction (normalised for you); default (0, -1, 0) */
-    float rate;          /* particles per second; required */
-    float speed;         /* m/s along direction; default 1 */
-} gp_pour_desc;
-typedef struct gp_pour { uint32_t id; } gp_pour;   /* 0 is never a valid pour */
-typedef struct gp_pour_state {
-    uint64_t emitted;    /* particles it has added */
-    bool full;           /* it stopped because the store is full */
-} gp_pour_state;
-GP_API_DECL gp_result gp_pour_add(gp_world* world, const gp_pour_desc* desc, gp_pour* pour);
-GP_API_DECL gp_result gp_pour_remove(gp_world* world, gp_pour pour);
-GP_API_DECL gp_result gp_pour_state_get(gp_world* world, gp_pour pour, gp_pour_state* state);
-
-/* Your forces, applied to fluid and effect particles at every substep on top of gravity. */
-typedef enum gp_force_type {
-    GP_FORCE_NONE = 0,
-    GP_FORCE_UNIFORM,    /* acceleration `vector` (m/s^2) for particles within `radius` of
-                            `center` (radius 0: everywhere) */
-    GP_FORCE_RADIAL      /* acceleration `strength` (m/s^2) towards `center` (negative: away),
-                            falling linearly to 0 at `radius` (0: no falloff) */
-} gp_force_type;
-typedef struct gp_force {
-    gp_force_type type;
-    float center[3], vector[3], strength, radius;
-} gp_force;
-#define GP_MAX_FORCES 8
-/* Replaces the set of forces with `count` of them (0 clears). */
-GP_API_DECL gp_result gp_forces_set(gp_world* world, const gp_force* forces, uint32_t count);
-/* Gravity, m/s^2; default (0, -9.81, 0). */
-GP_API_DECL gp_result gp_gravity_set(gp_world* world, const float gravity[3]);
-
-typedef enum gp_integrator {
-    GP_INTEGRATOR_DEFAULT = 0,       /* symplectic Euler */
-    GP_INTEGRATOR_SYMPLECTIC_EULER,  /* v += a dt, then x += v dt with the new v (stable) */
-    GP_INTEGRATOR_EXPLICIT_EULER     /* x += v dt with the old v, then v += a dt (eq. 14 as named;
-                                        the paper's data flow is in fact the symplectic one) */
-} gp_integrator;
-
-typedef struct gp_step_desc {
-    float dt;                  /* seconds the call advances; required, > 0 */
-    uint32_t substeps;         /* 0 (default): as many as keep the CFL number at max_cfl and
-                                  the substep below 0.05 re^2 / nu (viscosity's limit) and below
-                                  the continuity model's diffusion's limit (about 0.05 re /
-                                  (diffusion c0) at re = 2 spacings), and, where grains or
-                                  bodies touch or may touch within the substep, below a twelfth
-                                  of a contact (gp_granular_material), each shortened on the GPU
-                                  when the speeds jump within the step or a contact nears (below);
-                                  N: N substeps of dt / N, as they are */
-    float max_cfl;             /* (speed of sound + fastest particle) * substep / spacing: how
-                                  many spacings a signal may cross per substep (004's Courant
-                                  condition with the sound included); a step of fixed substeps warns above it;
-                                  default 1 */
-    gp_integrator integrator;
-} gp_step_desc;
-
-/* Advances the whole world by desc->dt in substeps; each substep runs every system's stages in
-   one order (section >>step): the pours, the grid build, then every force (the fluid's density and
-   forces, with bodies' particles and wide grains as its boundary; the contacts of grains and rigid
-   particles; the fluid's equal and opposite force on them; its drag on narrow grains and their
-   pull back), then every move (the fluid and its walls, the grains, the bodies' update and their
-   particles), then the guard that puts back any fluid particle left inside a wide grain or a
-   body, then the effect particles' flight and bounce.
-   Afterwards the store is in the cell order of the last substep's build and densities
-   and accelerations (GP_ATTRIBUTE_DENSITY, _PRESSURE, _ACCELERATION) match its slots. With
-   fixed substeps, warns when the CFL number exceeds max_cfl. A particle whose update is not finite keeps its last
-   position, stops, and is counted (gp_fluid_stats_read): nothing is lost to a blow-up.
-   The call never waits for the GPU to finish what it sent: the fastest particle that sizes the
-   substeps is the one after the step before last (plus any particle added or written faster
-   since), read behind a fence two calls later, the same in every run. So that a speed that jumps
-   within a step (a blast, a fast body hitting water) cannot outrun them, the GPU itself checks
-   every substep before it runs (step_clock): from the fastest particle the substep before left,
-   it shortens the substep to keep the CFL number at max_cfl. What the step's substeps could not
-   run then is owed (gp_fluid_stats.lag) and run by the next steps, which take more substeps
-   for it: the world lags the calls' time by that much for a few steps, and loses none of it.
-   A step takes at most 1,000 substeps: where its limits ask for more (a particle driven to an
-   absurd speed, a very viscous fluid at a fine spacing, a dt far beyond the frame's) it takes
-   1,000, owes the rest up to four steps' dt, and beyond that runs slower than the calls; it warns
-   once while that lasts (GP_LOG_ITEM_SUBSTEPS_CAPPED, naming the limits).
-   The contacts' short substeps are taken only where they are needed: the contact passes note
-   the smallest gap between two solids (grains, other bodies' particles) and between a solid and
-   a wall, and the clock shortens the substep to the contacts' where that gap is within twice
-   what the fastest particle and gravity and the forces could close in the substep that would run
-   otherwise; the host plans them (two steps late) while the step before last had one, and for
-   the step after any particle is added or written or a collider added, and while an emitter
-   gives birth to grains (which the contact passes have not seen). A body floating clear of
-   everything runs at the fluid's substeps (a box in water: 27 a frame where contacts need 63).
-   Two solids more than a grid cell apart are not seen by the contact pass: the look-ahead then
-   counts on the cell less the two largest radii, so grains as wide as the cell (the default
-   diameter) leave it nothing and take the contacts' substeps throughout, as they did before. */
-GP_API_DECL gp_result gp_world_step(gp_world* world, const gp_step_desc* desc);
-/* Runs a substep of dt seconds without moving anything (no pour, no integration): the grid build,
-   the fluid's density and acceleration, the grains' contact forces, for the current positions,
-   for inspection and tests. A continuity-model material's density is the one its particles would carry after dt;
-   they keep the one they carry. */
-GP_API_DECL gp_result gp_fluid_compute(gp_world* world, float dt);
-
-typedef struct gp_fluid_stats {
-    float max_speed;        /* m/s, fastest particle after the last substep (fluid, grains and bodies'
-                               particles alike: the speed the substeps are sized by) */
-    float cfl;              /* the last substep's CFL number, as gp_step_desc defines it */
-    float substep;          /* seconds */
-    uint32_t substeps;      /* of the last gp_world_step */
-    float min_density, max_density;   /* kg/m^3 over fluid particles at the last substep */
-    uint32_t wall_pushes;   /* particles the last substep put back out of a wall or a solid */
-    uint32_t nonfinite;     /* updates that were not finite since the world was made (a particle
-                               counted at each substep it failed) */
-    float cfl_reached;      /* the largest CFL number a substep of the last step started with, from
-                               the speeds on the GPU then (gp_world_step keeps it at most max_cfl
-                               when it picks the substeps) */
-    float lag;              /* seconds the last step could not run and owes: a speed jumped within
-                               it and the GPU shortened its substeps to keep the CFL number; the
-                               next steps take more substeps and run it (0 in a calm flow). At
-                               most four steps' dt: beyond, the world runs slower than the calls */
-} gp_fluid_stats;
-/* Reads the fluid's statistics (waits for the GPU). */
-GP_API_DECL gp_result gp_fluid_stats_read(gp_world* world, gp_fluid_stats* stats);
-
-/* ---- boundaries (001 sections 3.3, 4.4) ----------------------------------------------------
-   Walls are a distance function: positive where particles may be, negative in the wall, the
-   union of every collider's wall. Within the smoothing radius of a wall a fluid particle gets
-   the wall's share of density from a precomputed wall weight table (eq. 13) and the wall's share
-   of viscosity (a second table), and the walls' share of the pressure force: the wall particles
-   continue the fluid's lattice at rest with the pressure p_i + rho0 g . (x_w - x_i) a fluid at rest
-   would have there (three more tables), so that the wall holds the fluid up as fluid would (a
-   wall the fluid hangs under, a lid, takes the particle's own pressure instead, so that it does
-   not pull; and the continuation fades out at a free surface, where it would be below zero:
-   fully there from a quarter spacing of fluid's pressure, not at all at zero pressure). The
-   tables' samples fall on l0 / 2, where particles rest against a wall. A container box counts its
-   six faces as plane walls, less the wall particles its edges counted twice, plus those its
-   corners missed, so that a tank filled on the lattice has the rest density everywhere, edges and
-   corners included. Other shapes' walls are read through the plane wall's tables at the nearest
-   point: a curved container wall is not exact (how far off is not measured apart from the fill:
-   a lattice cut to a capsule leaves gaps at its wall that the fluid's densities never learn of,
-   and its pressure stands 11% over rho g below its own surface; bench/RESULTS.md).
-   At the end of each substep a particle closer to a wall than
-   half a spacing is moved back to that distance along the wall's normal and loses its velocity
-   into the wall: eq. 11's push, applied as the displacement it stands for (as a force, its
-   velocity would outlast the substep and pump energy into the fluid). So no particle ends a
-   substep inside a wall. Analytic shapes are evaluated exactly; a closed triangle mesh becomes a
-   signed distance field (samples on the GPU, interpolated trilinearly); a height field (002
-   section 4.6) is ground: heights on a grid, bilinear, the height above it along its normal. */
+/* ---- colliders (>>mesh, >>colliders; see WALLS) -------------------------------------------
+   The walls every kind of particle meets: one signed distance, positive where particles may be
+   and negative in a wall, the union of every collider's. Analytic shapes are evaluated exactly, a
+   closed triangle mesh becomes a signed distance field, a height field is ground. */
 typedef enum gp_shape {
     GP_SHAPE_NONE = 0,
     GP_SHAPE_SPHERE,           /* center, radius */
@@ -863,7 +811,8 @@ typedef enum gp_shape {
     GP_SHAPE_CAPSULE,          /* the segment center +- half_height along the axis, radius around it */
     GP_SHAPE_PLANE,            /* a point `center`, `normal` pointing to the free side */
     GP_SHAPE_MESH,             /* a closed triangle mesh, made into a distance field */
-    GP_SHAPE_HEIGHTFIELD       /* ground: heights over a rectangle (002 section 4.6), colliders only */
+    GP_SHAPE_HEIGHTFIELD       /* ground: heights over a rectangle (Kipfer et al. 2004 section 4.6),
+                                  colliders only */
 } gp_shape;
 
 typedef struct gp_collider_desc {
@@ -891,63 +840,321 @@ typedef struct gp_collider_desc {
        2 half_extents[2] (dx = 2 half_extents[0] / (samples[0] - 1), dz likewise); between the
        points the height is interpolated bilinearly; beyond the rectangle the edge's height and
        slope go on (clamped, so that the distance has no jump at the edge: wall a field in, or keep
-       particles over it). Particles stay above it (inside is ignored). The distance the solvers see is the
-       height above the ground along its normal (the local tangent plane's), exact on a plane and
-       close on a gentle one. gp_heightfield_add fills this. */
+       particles over it). Particles stay above it (inside is ignored). The distance the solvers
+       see is the height above the ground along its normal (the local tangent plane's), exact on a
+       plane and close on a gentle one. gp_heightfield_add fills this. */
     const float* heights;
     uint32_t samples[2];
 } gp_collider_desc;
 typedef struct gp_collider { uint32_t id; } gp_collider;   /* 0 is never valid */
 #define GP_MAX_COLLIDERS 32
 
+/* Adds a collider (at most GP_MAX_COLLIDERS: GP_ERROR_CAPACITY, TABLE_FULL), refused with a
+   reason for a value that is not finite or out of range, or a mesh that is invalid or not closed
+   (MESH_INVALID, MESH_NOT_CLOSED). */
 GP_API_DECL gp_result gp_collider_add(gp_world* world, const gp_collider_desc* desc, gp_collider* collider);
 /* A height field (GP_SHAPE_HEIGHTFIELD): samples_x x samples_z heights (metres, row by row
-   along x) over the rectangle [min_x, max_x] x [min_z, max_z], added to base_y. The heights are
-   copied. Every kind of particle meets it as it meets any collider: the fluid's walls, the grains'
-   and bodies' contacts. */
+   along x) over the rectangle [min_x, max_x] x [min_z, max_z], added to base_y; copied. */
 GP_API_DECL gp_result gp_heightfield_add(gp_world* world, const float* heights, uint32_t samples_x, uint32_t samples_z,
                                          float min_x, float max_x, float min_z, float max_z, float base_y, gp_collider* collider);
 GP_API_DECL gp_result gp_collider_remove(gp_world* world, gp_collider collider);
-/* The boundary's signed distance (metres, negative inside a wall) at count points, evaluated
-   on the GPU as the solver sees it; distances gets count floats. With no collider: +infinity. */
+/* The walls' signed distance (metres, negative inside a wall) at count points, evaluated on the
+   GPU as the solvers see it (a wait); distances gets count floats. With no collider: +infinity. */
 GP_API_DECL gp_result gp_boundary_distance(gp_world* world, const float* points, uint32_t count, float* distances);
 
-/* ---- effect particles (002) ------------------------------------------------------------------
-   Effect particles (GP_KIND_EFFECT: sparks, spray, dust, smoke) fly on their own, each substep:
-   they age by the substep (gp_particle_life.age), feel gravity and your forces less a linear
-   drag (002 section 4.2; integrated exactly for a constant force, so that a flight follows its
-   closed form at any substep), and bounce off every collider, height fields included (002
-   section 4.6: backed up to where they crossed, the normal velocity reversed and scaled by the
-   restitution, the tangential slowed by Coulomb friction). Their material is their phase's.
-   Their drag pulls them to the wind's speed (gp_wind_set: uniform, a vortex, a grid of
-   velocities, curl-noise turbulence), with a ride they take the fluid's velocity where they
-   are in it, and those whose materials collide bounce off each other (hard spheres, through the
-   one grid, momentum kept). Emitters (below) give birth to them on the GPU; they die at the end of
-   their lifetime (see BIRTH AND DEATH). Not yet (issue 11): sprites. */
+/* ---- SPH fluid (>>sph; see THE FLUID) ------------------------------------------------------
+   Weakly compressible SPH (Harada et al. 2007a) on the shared grid. Fluid particles are
+   GP_KIND_FLUID; their phase picks one of GP_MAX_FLUID_MATERIALS materials. Phase 0 is water
+   until set. Rigid bodies' particles and grains at least as wide as the smoothing radius are the
+   fluid's moving boundary; narrower grains it drags (THE FLUID AND THE SOLIDS). */
+
+#define GP_MAX_FLUID_MATERIALS 8
+
+/* How a fluid particle's density is found. */
+typedef enum gp_density_model {
+    GP_DENSITY_DEFAULT = 0,    /* continuity */
+    GP_DENSITY_SUMMATION,      /* Harada et al. 2007a eq. 4: rho_i = sum_j m_j W(r_ij) plus the walls'
+                                  share, from the positions alone; wants a viscosity of about
+                                  0.02 m^2/s (it gains energy when viscosity is low) */
+    GP_DENSITY_CONTINUITY      /* each particle carries its density and changes it by the continuity
+                                  equation, d rho_i / dt = sum_j m_j (v_i - v_j) . grad W, plus a
+                                  delta-SPH diffusion; smooth, hydrostatic pressures. 8 more bytes
+                                  per particle of GPU memory */
+} gp_density_model;
+
+/* A fluid. Zero fields take their defaults, resolved by gp_query_fluid_material_defaults. */
+typedef struct gp_fluid_material {
+    float spacing;           /* l0: metres between neighbours at rest; default half the cell size */
+    float smoothing_radius;  /* r_e of the kernels, metres; default 2 * spacing, at most the cell
+                                size (THE FLUID says why 2, and what 3 changes) */
+    float rest_density;      /* rho_0, kg/m^3; default 1000 */
+    float stiffness;         /* k of eq. 5, Pa per kg/m^3 (the square of the speed of sound);
+                                default 1000 (sound at about 32 m/s), raised to 400 |g| H by the
+                                material's first block or ball H > 0.25 m deep; a later, deeper
+                                one logs FLUID_TOO_DEEP and leaves it. For fluid that comes
+                                otherwise (pours, emitters, gp_particles_add) deeper than 0.25 m,
+                                set about 400 |g| H yourself */
+    float viscosity;         /* nu of eq. 7, kinematic, m^2/s; default 1e-6 (water at 20 C) */
+    float rest_pressure;     /* p_0 of eq. 5, Pa; default 0 */
+    bool allow_tension;      /* false (default): negative pressures are clamped to 0, so that the
+                                free surface does not clump; true: eq. 5 as it is */
+    gp_density_model density_model;   /* default continuity. Particles added under it start at the
+                                         rest density (a block's or ball's at rest under gravity);
+                                         a material switched to it starts from the densities its
+                                         particles carried before, the rest density if none */
+    float diffusion;         /* delta of the continuity model's density diffusion, 0 to 1; default 0.1 */
+    float artificial_viscosity;   /* alpha of Monaghan 1992's artificial viscosity, 0 to 1; default 0
+                                     (none). A pair closing at v_ij . r_ij < 0 adds the pseudo-pressure
+                                     Pi_ij = alpha c h mu_ij / rho_ij, mu_ij = h v_ij . r_ij / (r^2 +
+                                     0.01 h^2), h = re / 2, c = sqrt(stiffness): about alpha h c / 10
+                                     of kinematic viscosity in 3D; the walls do not take part */
+    float mass;              /* derived, ignored on input: kg per particle, chosen so that a particle
+                                inside a block on the spacing's cubic lattice has rest_density */
+} gp_fluid_material;
+
+/* Common fluids as material values (zero fields keep their defaults; spacing is yours, 0 for the
+   default): the continuity model, the fluid's kinematic viscosity at about 20 C and the default
+   speed of sound. GP_FLUID_WATER is the default material's values. */
+typedef enum gp_fluid_preset {
+    GP_FLUID_PRESET_DEFAULT = 0,   /* the default material */
+    GP_FLUID_WATER,                /* 1000 kg/m^3, nu 1.0e-6 m^2/s */
+    GP_FLUID_OIL,                  /* olive oil: 910 kg/m^3, nu 9.0e-5 m^2/s (0.08 Pa s) */
+    GP_FLUID_HONEY,                /* 1420 kg/m^3, nu 7.0e-3 m^2/s (10 Pa s) */
+    GP_FLUID_LAVA                  /* lava-like: 2700 kg/m^3, nu 0.1 m^2/s (270 Pa s); its viscous
+                                      limit takes many substeps (83 per 1/60 s at spacing 0.01 m) */
+} gp_fluid_preset;
+/* Writes the preset's material to *material; GP_ERROR_INVALID_ARGUMENT (nothing written) for a
+   value that is not a gp_fluid_preset or a NULL material, said on stderr (there is no world). */
+GP_API_DECL gp_result gp_fluid_preset_material(gp_fluid_preset preset, float spacing, gp_fluid_material* material);
+/* The material with every zero replaced by its default and mass derived, for this world. */
+GP_API_DECL gp_fluid_material gp_query_fluid_material_defaults(const gp_world* world, const gp_fluid_material* material);
+/* Sets material `phase` (< GP_MAX_FLUID_MATERIALS) and recomputes its wall tables. Refused when
+   the smoothing radius exceeds the grid's cell size (CELL_TOO_SMALL). Particles keep their own
+   mass: set the material before adding them. */
+GP_API_DECL gp_result gp_fluid_material_set(gp_world* world, uint32_t phase, const gp_fluid_material* material);
+/* The material in use for `phase`, resolved. */
+GP_API_DECL gp_result gp_fluid_material_get(gp_world* world, uint32_t phase, gp_fluid_material* material);
+
+/* A block fills the box [min, max] with particles on the material's cubic lattice, at
+   min + (i + 1/2) * spacing, so that a block filling a container sits at rest on its walls; a
+   ball keeps the lattice points inside the sphere. Under the continuity model with gravity they
+   start hydrostatic: each at the density of a column at rest whose surface is half a spacing above
+   the highest particle, moved down by the compression of the fluid below it. Each block is its
+   own column. All or nothing: GP_ERROR_CAPACITY when they do not fit. added (may be NULL) receives
+   the number of particles; their ids follow the last given. */
+GP_API_DECL gp_result gp_fluid_add_block(gp_world* world, uint32_t phase, const float min[3], const float max[3],
+                                         const float velocity[3], uint32_t* added);
+GP_API_DECL gp_result gp_fluid_add_ball(gp_world* world, uint32_t phase, const float center[3], float radius,
+                                        const float velocity[3], uint32_t* added);
+/* How many particles a block or a ball holds on the lattice of `spacing`: what gp_fluid_add_block
+   and gp_fluid_add_ball add with a material of that spacing. No world needed, so that you can
+   size max_particles first. 0 when spacing is not positive or an argument is not finite. */
+GP_API_DECL uint64_t gp_lattice_block_count(float spacing, const float min[3], const float max[3]);
+GP_API_DECL uint64_t gp_lattice_ball_count(float spacing, const float center[3], float radius);
+
+/* A pour: a nozzle that feeds fluid during every gp_world_step, one disc-shaped layer of
+   particles each time the stream has moved one spacing, born on the GPU (GP_EMITTER_POUR), until
+   it is removed or the store is full. Full, it adds what fits, logs POUR_STOPPED once and reports
+   full in its state. Waits for the GPU only when the store may be full and particles may have died. */
+typedef struct gp_pour_desc {
+    uint32_t phase;
+    float position[3];   /* the nozzle's centre, metres */
+    float direction[3];  /* the stream's direction (normalised for you); default (0, -1, 0) */
+    float rate;          /* particles per second; required */
+    float speed;         /* m/s along direction; default 1 */
+} gp_pour_desc;
+typedef struct gp_pour { uint32_t id; } gp_pour;   /* 0 is never a valid pour */
+typedef struct gp_pour_state {
+    uint64_t emitted;    /* particles it has added */
+    bool full;           /* it stopped because the store is full */
+} gp_pour_state;
+/* Adds a pour (at most 16 at once: GP_ERROR_CAPACITY, TABLE_FULL); refused for a phase beyond the
+   fluid materials, or a rate or speed that is not positive and finite. */
+GP_API_DECL gp_result gp_pour_add(gp_world* world, const gp_pour_desc* desc, gp_pour* pour);
+GP_API_DECL gp_result gp_pour_remove(gp_world* world, gp_pour pour);
+GP_API_DECL gp_result gp_pour_state_get(gp_world* world, gp_pour pour, gp_pour_state* state);
+
+typedef struct gp_fluid_stats {
+    float max_speed;        /* m/s, fastest particle after the last substep (fluid, grains and bodies'
+                               particles alike: the speed the substeps are sized by) */
+    float cfl;              /* the last substep's CFL number, as gp_step_desc defines it */
+    float substep;          /* seconds */
+    uint32_t substeps;      /* of the last gp_world_step */
+    float min_density, max_density;   /* kg/m^3 over fluid particles at the last substep */
+    uint32_t wall_pushes;   /* particles the last substep put back out of a wall or a solid */
+    uint32_t nonfinite;     /* updates that were not finite since the world was made (a particle
+                               counted at each substep it failed) */
+    float cfl_reached;      /* the largest CFL number a substep of the last step started with, from
+                               the speeds on the GPU then (at most max_cfl when the step picks the
+                               substeps) */
+    float lag;              /* seconds the last step could not run and owes, 0 in a calm flow; at
+                               most four steps' dt (THE STEP'S CLOCK) */
+} gp_fluid_stats;
+/* Reads the fluid's and the step's statistics (waits for the GPU). */
+GP_API_DECL gp_result gp_fluid_stats_read(gp_world* world, gp_fluid_stats* stats);
+
+/* ---- granular matter (>>dem; see GRAINS AND BODIES) ----------------------------------------
+   Grains (GP_KIND_GRANULAR) and rigid bodies' particles (GP_KIND_RIGID) touch through the
+   discrete element method of Harada 2007 section 29.1.5: a spring and a dashpot along the normal
+   (eqs. 10-11), a shear force across it (eqs. 12-13) capped by Coulomb friction. Colliders push
+   the same way. Their phase picks one of GP_MAX_GRANULAR_MATERIALS materials. */
+#define GP_MAX_GRANULAR_MATERIALS 8
+/* How a contact resists shear. */
+typedef enum gp_shear_model {
+    GP_SHEAR_DEFAULT = 0,    /* resolves to GP_SHEAR_SPRING */
+    GP_SHEAR_SPRING,         /* a spring across each contact (Cundall and Strack 1979), its stretch
+                                kept from substep to substep while the contact lasts (up to
+                                gp_world_desc.contact_slots contacts per particle), plus the
+                                `shear` dashpot, capped by Coulomb: heaps and blocks hold still */
+    GP_SHEAR_VISCOUS,        /* eq. 12: the dashpot alone, capped by Coulomb; nothing kept, but
+                                contacts creep (heaps flatten, blocks slide slowly) */
+    GP_SHEAR_COUNT
+} gp_shear_model;
+
+typedef struct gp_granular_material {
+    float diameter;          /* m, of a grain or a rigid particle; default the grid's cell size,
+                                at most the cell size (the contact search covers one cell) */
+    float density;           /* kg/m^3 of the grain's material; default 2500 (sand, glass) */
+    float stiffness;         /* k of eq. 10, N/m; default 200 m / d^2: two grains meeting at
+                                1 m/s overlap by 5% of the diameter */
+    float damping;           /* eta of eq. 11, N s/m; default: restitution 0.5 between two grains.
+                                A body's particle scales it and shear by sqrt(M / m) (the pair's
+                                reduced mass with the bodies' masses over that with the particles') */
+    float shear;             /* k_t of eq. 12, N s/m: the shear's dashpot; default = damping */
+    float friction;          /* Coulomb's mu, the shear's cap over the normal push; default 0.3
+                                (grains do not roll: they pile at 30-35 degrees; at 0.5, 42-52) */
+    float tangential_stiffness; /* k_s, N/m: the shear spring, which holds a contact until the shear
+                                reaches mu times the push (static friction); default 2/7 of
+                                stiffness (tangential and normal oscillations of equal period) */
+    gp_shear_model shear_model; /* GP_SHEAR_SPRING (the default) or GP_SHEAR_VISCOUS */
+    float rolling_friction;  /* mu_r: a torque of mu_r r N against the relative spin of a contact's
+                                spheres (r the pair's r_a r_b / (r_a + r_b), N the push): a ball
+                                rolling on a floor decelerates at 5/7 mu_r g. Default 0 (off).
+                                Grains do not spin: their rolling is always fully resisted */
+    float mass;              /* derived, read only: density pi d^3 / 6 */
+} gp_granular_material;
+
+/* material with its zero fields replaced by the defaults (material may be NULL). */
+GP_API_DECL gp_granular_material gp_query_granular_material_defaults(const gp_world* world, const gp_granular_material* material);
+/* Sets material `phase` (< GP_MAX_GRANULAR_MATERIALS); phase 0 has the defaults until set.
+   Refused when the diameter exceeds the grid's cell size (CELL_TOO_SMALL). Two particles in
+   contact use the mean of their materials' k, eta, k_t, mu and k_s (a viscous material's k_s
+   counting as 0; a pair whose mean is 0 keeps nothing). Particles keep their own radius and
+   mass: set the material before adding grains or shapes. */
+GP_API_DECL gp_result gp_granular_material_set(gp_world* world, uint32_t phase, const gp_granular_material* material);
+GP_API_DECL gp_result gp_granular_material_get(gp_world* world, uint32_t phase, gp_granular_material* material);
+/* Grains on the material's cubic lattice (spacing = diameter, so that neighbours just touch)
+   filling [min, max], all or nothing, like gp_fluid_add_block; gp_lattice_block_count with the
+   diameter says how many. */
+GP_API_DECL gp_result gp_granular_add_block(gp_world* world, uint32_t phase, const float min[3], const float max[3],
+                                            const float velocity[3], uint32_t* added);
+
+/* The contacts' statistics (GP_SHEAR_SPRING's kept springs). */
+typedef struct gp_dem_stats {
+    uint32_t contacts_kept;       /* contacts whose spring the last substep kept (pairs and walls) */
+    uint32_t contacts_unkept;     /* contacts that found no free slot, since the world was made: each acted as
+                                     a new contact that substep (CONTACT_SLOTS_FULL, two steps late) */
+    uint32_t contact_slots;       /* gp_world_desc.contact_slots */
+    uint64_t history_bytes;       /* GPU memory of the kept contacts: 32 (contact_slots + 1) max_particles, 0 before
+                                     the first substep with grains or bodies */
+} gp_dem_stats;
+/* Reads them from the GPU (waits for it; for tests and tools, not every frame). */
+GP_API_DECL gp_result gp_dem_stats_read(gp_world* world, gp_dem_stats* stats);
+
+/* ---- rigid bodies (>>rigid; see GRAINS AND BODIES) ----------------------------------------- */
+
+/* A shape: the particles that make up a rigid body, made once and shared by many bodies
+   (Harada 2007 section 29.1.3). Space is cut into voxels of the material's diameter, and a voxel
+   whose centre is inside the closed mesh (by ray parity) or the analytic shape gets a particle; a
+   sphere no wider than a voxel is one particle. surface_only keeps the voxels with an outside
+   face neighbour. Mass, centre of mass and inertia come from the particles (each a solid ball of
+   the material); the body turns about its principal axes. */
+typedef struct gp_shape_desc {
+    gp_shape shape;            /* GP_SHAPE_SPHERE, _BOX, _CAPSULE or _MESH */
+    uint32_t phase;            /* granular material: diameter, density, contact parameters */
+    float radius;              /* sphere, capsule */
+    float half_extents[3];     /* box */
+    float half_height;         /* capsule: its segment runs along y, from -half_height to +half_height */
+    const float* vertices;     /* mesh: 3 floats each, in the shape's own frame */
+    uint32_t vertex_count;
+    const uint32_t* triangles; /* mesh: 3 indices each; closed */
+    uint32_t triangle_count;
+    bool surface_only;
+} gp_shape_desc;
+typedef struct gp_body_shape { uint32_t id; } gp_body_shape;   /* 0 is never valid */
+typedef struct gp_body_shape_info {
+    uint32_t particles;
+    float mass;                /* kg */
+    float center_of_mass[3];   /* in the shape's frame */
+    float inertia[3];          /* principal moments, kg m^2, ascending */
+    float principal[4];        /* the principal axes as a rotation of the shape's frame, (x, y, z, w) */
+} gp_body_shape_info;
+/* Makes a shape; refused (SHAPE_VOXELS) when it is too small or too large for its material's
+   diameter. */
+GP_API_DECL gp_result gp_body_shape_create(gp_world* world, const gp_shape_desc* desc, gp_body_shape* shape);
+GP_API_DECL gp_result gp_body_shape_info_get(gp_world* world, gp_body_shape shape, gp_body_shape_info* info);
+/* Destroys a shape; refused (GP_ERROR_INVALID_STATE, SHAPE_IN_USE) while a body uses it. Its
+   handle is not valid afterwards; its GPU offsets stay until the world is destroyed. */
+GP_API_DECL gp_result gp_body_shape_destroy(gp_world* world, gp_body_shape shape);
+
+/* A body: a shape placed in the world. Orientations are unit quaternions (x, y, z, w) that turn
+   the shape's frame into the world's; position is where the shape's origin goes. */
+typedef struct gp_body_desc {
+    gp_body_shape shape;
+    float position[3];         /* m */
+    float orientation[4];      /* default (all 0) the identity */
+    float velocity[3];         /* m/s, of the centre of mass */
+    float angular_velocity[3]; /* rad/s, world frame */
+} gp_body_desc;
+/* A body's handle. 0 is never valid, nor is a handle that names no body of this world; the high 8
+   bits are the generation of the body's slot (every generation is 1: bodies cannot be removed).
+   Its particles' owner field is the body's number, gp_body_number(body): bodies are numbered
+   0, 1, ... in the order added. */
+typedef struct gp_body { uint32_t id; } gp_body;
+/* Adds count bodies, all or nothing (their particles must fit in the store); bodies (may be NULL)
+   receives count handles. Each body's particles take consecutive ids. Fluid already where a body
+   is added is not moved out: leave the body's place out of the fluid. */
+GP_API_DECL gp_result gp_bodies_add(gp_world* world, const gp_body_desc* descs, uint32_t count, gp_body* bodies);
+/* The bodies added so far (bodies cannot be removed). */
+GP_API_DECL uint32_t gp_body_count(const gp_world* world);
+/* The body's number (its particles' owner), or GP_NO_OWNER for a handle that is not valid. */
+GP_API_DECL uint32_t gp_body_number(const gp_world* world, gp_body body);
+typedef struct gp_body_state {
+    float position[3];         /* the shape's origin in the world, m */
+    float orientation[4];      /* (x, y, z, w) */
+    float center_of_mass[3];   /* m */
+    float velocity[3];         /* of the centre of mass, m/s */
+    float angular_velocity[3]; /* rad/s */
+    float angular_momentum[3]; /* kg m^2 / s, about the centre of mass */
+} gp_body_state;
+/* Reads count bodies' states (waits for the GPU): those of the handles in bodies, or with bodies
+   NULL the first count bodies in the order added. */
+GP_API_DECL gp_result gp_bodies_read(gp_world* world, const gp_body* bodies, uint32_t count, gp_body_state* states);
+
+/* ---- effect particles (>>effects; see EFFECTS AND EMITTERS) --------------------------------
+   Effect particles (GP_KIND_EFFECT: sparks, spray, dust, smoke) fly on their own each substep:
+   they age, feel gravity, your forces and the wind through a linear drag, may ride the fluid and
+   bounce off each other, and bounce off every collider. Their phase picks one of
+   GP_MAX_EFFECT_MATERIALS materials. Emitters give birth to them on the GPU; they die at the end
+   of their lifetime; gp_draw_effects draws them as sprites. */
 #define GP_MAX_EFFECT_MATERIALS 8
 typedef struct gp_effect_material {
-    float drag;          /* k, 1/s: dv/dt = gravity + forces - k v; default 0 (none); a terminal
-                            speed of g / k */
+    float drag;          /* k, 1/s: dv/dt = gravity + forces - k (v - wind); default 0 (none); a
+                            terminal speed of g / k */
     float restitution;   /* the normal speed a bounce keeps, 0 to 1; default 0.5 (0 picks the
                             default: for no bounce at all take 1e-6) */
     float friction;      /* Coulomb's mu of a bounce: the tangential speed loses mu (1 + e) times
                             the normal speed it hit with, down to rest; default 0.3 */
     float ride;          /* 1/s: in fluid, the rate at which the particle takes the fluid's velocity
-                            there (foam and spray riding a wave; the fluid's particles around it
-                            through the one grid, Shepard-interpolated, weighted by how full of
-                            fluid its neighbourhood is), and the fluid buoys it up with the weight
-                            of the fluid it displaces (a sphere of its radius, its own mass: foam
-                            lighter than the fluid floats, a droplet of the fluid's density
-                            hangs); default 0 (the fluid is not felt) */
-    float collide;       /* collisions between effect particles whose materials collide (002
-                            sections 4.3-4.5, through the one grid): their restitution, the mean
-                            of the pair's, up to 1 (elastic); each pair's impulses equal and
-                            opposite, the momentum kept; default 0 (they pass through each other) */
+                            there, and the fluid buoys it up with the weight of the fluid it
+                            displaces (a sphere of its radius: foam lighter than the fluid floats);
+                            default 0 (the fluid is not felt) */
+    float collide;       /* the restitution of collisions between effect particles whose materials
+                            collide (Kipfer et al. 2004 sections 4.3-4.5): the mean of the pair's,
+                            up to 1 (elastic), momentum kept; default 0 (they pass through) */
 } gp_effect_material;
-/* The wind the effect particles feel through their drag: dv/dt = gravity + forces - k (v -
-   wind(x)), so that a particle of drag k drifts with the air (no drag, no wind). The sum of a
-   uniform wind, a vortex, a grid of velocities you upload (002 section 4.2: a 3D texture of
-   velocities, here a buffer sampled trilinearly; set it again each frame to animate it) and
+/* The wind the effect particles feel through their drag (no drag, no wind): the sum of a uniform
+   wind, a vortex, a grid of velocities you upload (set it again each frame to animate it) and
    curl-noise turbulence. */
 typedef struct gp_wind_desc {
     float uniform[3];            /* m/s everywhere */
@@ -978,19 +1185,16 @@ GP_API_DECL gp_result gp_wind_set(gp_world* world, const gp_wind_desc* wind);
 GP_API_DECL gp_result gp_effect_material_set(gp_world* world, uint32_t phase, const gp_effect_material* material);
 GP_API_DECL gp_result gp_effect_material_get(gp_world* world, uint32_t phase, gp_effect_material* material);
 
-/* ---- emitters (002 section 4.1) ----------------------------------------------------------------
-   An emitter gives birth to particles on the GPU, at its rate and in bursts, in every substep of
-   gp_world_step: each is written after the store's count (however many died), placed in the
+/* ---- emitters (>>emitters; see EFFECTS AND EMITTERS) ----------------------------------------
+   An emitter gives birth to particles on the GPU in every substep of gp_world_step, at its rate
+   and in bursts, with nothing read back: each is written after the store's count, placed in the
    emitter's shape, sent along its direction within its spread at a speed drawn from its range,
-   with a lifetime drawn from its range; nothing is read back. The counts are exact: a rate r
-   emits floor(r t) particles in the t seconds of steps since it was set (t summed in double
-   precision, so it never drifts), spread over each step's substeps as evenly as whole numbers
-   allow; a burst adds its count to the next step's first substep. The random numbers are a hash
-   of the emitter's seed and each particle's serial number (pcg3d, Jarzynski and Olano 2020), so
-   the same seed gives the same particles at any substep and on any device. A birth the store
-   has no room for is refused and counted (gp_emitter_stats_get). Any kind but bodies' and cloth's:
-   effects (the default), grains (sand poured as a stream), fluid (GP_EMITTER_POUR places it on its
-   lattice; other shapes at random: particles born closer than the spacing push apart hard). */
+   with a lifetime drawn from its range. A rate r emits floor(r t) particles in the t seconds of
+   steps since it was set; a burst comes at the next step's first substep. The same seed gives the
+   same particles at any substep and on any device. A birth the store has no room or id for is
+   refused and counted (gp_emitter_stats_get). Any kind but bodies' and cloth's: effects (the
+   default), grains, fluid (GP_EMITTER_POUR places it on its lattice; other shapes at random,
+   where particles born closer than the spacing push apart hard). */
 #define GP_MAX_EMITTERS 32
 typedef struct gp_emitter { uint32_t id; } gp_emitter;   /* 0 is never valid */
 typedef enum gp_emitter_shape {
@@ -1008,17 +1212,16 @@ typedef enum gp_emitter_shape {
                                  effect particles only; position, direction, spread unused */
     GP_EMITTER_MESH,          /* anywhere on a triangle mesh's surface (uniform by area), leaving
                                  along each triangle's normal within spread; effects and grains */
-    GP_EMITTER_POUR           /* a pour (as gp_pour_add's, on the GPU): a layer of the lattice across
-                                 direction (the fluid's spacing, a grain's diameter, an effect's
-                                 two radii apart) every spacing / speed[0] seconds, of the births
-                                 its rate gives by then (floor of rate times the layers' time), in
-                                 square rings about position within the disc they fill, leaving at
-                                 speed[0]; radius: each point's jitter across the stream, in
-                                 spacings (0: exactly on the lattice; grains want some, or they
-                                 stand in columns; but fluid, the lattice is then 1 + 2 radius
-                                 sizes apart, so that no two are born overlapping, and the jitter
-                                 radius sizes); spread, half_extents unused. The nozzle does not
-                                 look where it pours: a heap that reaches it is poured into */
+    GP_EMITTER_POUR           /* a pour (as gp_pour_add's): a layer of the lattice across direction
+                                 (the fluid's spacing, a grain's diameter, an effect's two radii
+                                 apart) every spacing / speed[0] seconds, of the births its rate
+                                 gives by then, in square rings about position within the disc
+                                 they fill, leaving at speed[0]; radius: each point's jitter across
+                                 the stream, in spacings (0: on the lattice; grains want some, or
+                                 they stand in columns; fluid's lattice is then 1 + 2 radius
+                                 spacings apart, so that none are born overlapping); spread,
+                                 half_extents unused. The nozzle does not look where it pours: a
+                                 heap that reaches it is poured into */
 } gp_emitter_shape;
 typedef struct gp_emitter_desc {
     gp_emitter_shape shape;
@@ -1075,170 +1278,39 @@ typedef struct gp_emitter_stats {
 } gp_emitter_stats;
 GP_API_DECL gp_result gp_emitter_stats_get(gp_world* world, gp_emitter emitter, gp_emitter_stats* stats);
 
-/* ---- granular matter and rigid bodies (000) -------------------------------------------------
-   Grains (GP_KIND_GRANULAR) and the particles of rigid bodies (GP_KIND_RIGID) touch through the
-   discrete element method of 000 section 29.1.5: when two overlap (closer than the sum of their
-   radii) each gets a spring force pushing them apart (eq. 10), a dashpot damping their approach
-   (eq. 11) and a shear force against their sliding (eqs. 12-13), the shear capped at friction
-   times the normal push (Coulomb; without a cap sand cannot hold a slope). Walls (colliders)
-   push the same way. Grains move by their contact forces directly (section 29.3.1); a rigid
-   body sums its particles' forces and torques (eqs. 14-15) and moves as one (eqs. 1-5; its turn,
-   eqs. 6-8's, by a fourth-order splitting of the free rotation that keeps |L| exactly and the
-   energy without drift, so a spinning body neither speeds up nor flips too often). Every
-   substep of gp_world_step runs: grid build, fluid, contacts, grains' integration, bodies'
-   momenta, positions and quaternions, then their particles' positions and velocities (eqs.
-   18-20). Departure: the paper's dashpot damps the whole relative velocity; here it damps the
-   normal part, and the shear the tangential part. */
-#define GP_MAX_GRANULAR_MATERIALS 8
-/* How a contact resists shear (section >>dem, gp_dem.glsl's gp_contact). */
-typedef enum gp_shear_model {
-    GP_SHEAR_DEFAULT = 0,    /* resolves to GP_SHEAR_SPRING */
-    GP_SHEAR_SPRING,         /* a spring across each contact (Cundall and Strack 1979), its stretch
-                                kept from substep to substep while the contact lasts (up to
-                                gp_world_desc.contact_slots contacts per particle), plus the
-                                `shear` dashpot, capped by Coulomb: sand holds its slope, a block on
-                                an incline below its friction angle stays put, piles come to rest */
-    GP_SHEAR_VISCOUS,        /* the paper's eq. 12: the dashpot alone, capped by Coulomb; nothing
-                                kept, but contacts creep (heaps flatten, blocks slide slowly) */
-    GP_SHEAR_COUNT
-} gp_shear_model;
+/* ---- forces and inspection (>>step) ---------------------------------------------------------- */
 
-typedef struct gp_granular_material {
-    float diameter;          /* m, of a grain or a rigid particle; default the grid's cell size,
-                                at most the cell size (the contact search covers one cell). In a
-                                fluid, a grain narrower than the fluid's smoothing radius (twice its
-                                spacing by default) is dragged by it (a sphere's drag curve and
-                                Archimedes' buoyancy); a wider one is its boundary (>>coupling) */
-    float density;           /* kg/m^3 of the grain's material; default 2500 (sand, glass) */
-    float stiffness;         /* k of eq. 10, N/m; default 200 m / d^2: two grains meeting at
-                                1 m/s overlap by 5% of the diameter */
-    float damping;           /* eta of eq. 11, N s/m; default: restitution 0.5 between two grains.
-                                A body's particle moves with its whole body: its contacts scale
-                                damping and shear by sqrt(M / m), the pair's reduced mass with the
-                                bodies' masses over that with the particles' own, so that a body's
-                                contacts keep the damping ratio two grains have */
-    float shear;             /* k_t of eq. 12, N s/m: the shear's dashpot; default = damping */
-    float friction;          /* Coulomb's mu, the shear's cap over the normal push; default 0.3:
-                                grains here do not spin (nor roll), and at 0.3 they pile as sand
-                                does, at 30-35 degrees (800 grains poured from a point stand at
-                                32, tested; a wide stream flattens a small heap's top); at 0.5
-                                they stand at 42-52 */
-    float tangential_stiffness; /* k_s, N/m: Cundall and Strack's shear spring, which holds a contact
-                                until the shear reaches mu times the push (static friction); default
-                                2/7 of stiffness (tangential and normal oscillations of equal period) */
-    gp_shear_model shear_model; /* GP_SHEAR_SPRING (the default) or GP_SHEAR_VISCOUS */
-    float rolling_friction;  /* mu_r: a torque of mu_r r N against the spin of a contact's spheres
-                                relative to each other (r the pair's r_a r_b / (r_a + r_b), N the
-                                push), so that round bodies' particles roll to a stop: a ball
-                                rolling on a floor decelerates at 5/7 mu_r g. Default 0 (off).
-                                Grains do not spin: their rolling is always fully resisted */
-    float mass;              /* derived, read only: density pi d^3 / 6 */
-} gp_granular_material;
+/* Your forces, applied to fluid and effect particles at every substep on top of gravity. */
+typedef enum gp_force_type {
+    GP_FORCE_NONE = 0,
+    GP_FORCE_UNIFORM,    /* acceleration `vector` (m/s^2) for particles within `radius` of
+                            `center` (radius 0: everywhere) */
+    GP_FORCE_RADIAL      /* acceleration `strength` (m/s^2) towards `center` (negative: away),
+                            falling linearly to 0 at `radius` (0: no falloff) */
+} gp_force_type;
+typedef struct gp_force {
+    gp_force_type type;
+    float center[3], vector[3], strength, radius;
+} gp_force;
+#define GP_MAX_FORCES 8
+/* Replaces the set of forces with `count` of them (0 clears). */
+GP_API_DECL gp_result gp_forces_set(gp_world* world, const gp_force* forces, uint32_t count);
+/* Gravity, m/s^2; default (0, -9.81, 0). */
+GP_API_DECL gp_result gp_gravity_set(gp_world* world, const float gravity[3]);
+/* Runs a substep of dt seconds without moving anything (no pour, no integration), for inspection
+   and tests: the grid build, the fluid's density and acceleration, the grains' contact forces
+   for the current positions. A continuity-model material's density is the one its particles
+   would carry after dt; they keep the one they carry. */
+GP_API_DECL gp_result gp_fluid_compute(gp_world* world, float dt);
 
-/* material with its zero fields replaced by the defaults (material may be NULL). */
-GP_API_DECL gp_granular_material gp_query_granular_material_defaults(const gp_world* world, const gp_granular_material* material);
-/* Sets material `phase` (< GP_MAX_GRANULAR_MATERIALS); phase 0 has the defaults until set. Two
-   particles in contact use the mean of their materials' k, eta, k_t, mu and k_s (a viscous
-   material's k_s counting as 0; a pair whose mean is 0 keeps nothing). Particles keep their
-   own radius and mass: set the material before adding grains or shapes. */
-GP_API_DECL gp_result gp_granular_material_set(gp_world* world, uint32_t phase, const gp_granular_material* material);
-GP_API_DECL gp_result gp_granular_material_get(gp_world* world, uint32_t phase, gp_granular_material* material);
-/* Grains on the material's cubic lattice (spacing = diameter, so that neighbours just touch)
-   filling [min, max], all or nothing, like gp_fluid_add_block; gp_lattice_block_count with the
-   diameter says how many. */
-GP_API_DECL gp_result gp_granular_add_block(gp_world* world, uint32_t phase, const float min[3], const float max[3],
-                                            const float velocity[3], uint32_t* added);
-
-/* The contacts' statistics (GP_SHEAR_SPRING's kept springs). */
-typedef struct gp_dem_stats {
-    uint32_t contacts_kept;       /* contacts whose spring the last substep kept (pairs and walls) */
-    uint32_t contacts_unkept;     /* contacts that found no free slot, since the world was made: each acted as a
-                                     new contact that substep (warned in the log, two steps late, by gp_world_step) */
-    uint32_t contact_slots;       /* gp_world_desc.contact_slots */
-    uint64_t history_bytes;       /* GPU memory of the kept contacts: 32 (contact_slots + 1) max_particles, 0 before
-                                     the first substep with grains or bodies */
-} gp_dem_stats;
-/* Reads them from the GPU (waits for it; for tests and tools, not every frame). */
-GP_API_DECL gp_result gp_dem_stats_read(gp_world* world, gp_dem_stats* stats);
-
-/* A shape: the particles that make up a rigid body, made once and shared by many bodies
-   (000 section 29.1.3). From a closed triangle mesh, space is cut into voxels of the material's
-   diameter and a voxel whose centre is inside the mesh (ray parity along each voxel column)
-   gets a particle; from a sphere, box or capsule, the same voxels inside the analytic shape. A
-   sphere no wider than a voxel is one particle. surface_only keeps the voxels with an outside
-   face neighbour. Mass, centre of mass and inertia come from the particles (each a solid ball
-   of the material: its own 2/5 m r^2 counts too); the body turns about its principal axes. */
-typedef struct gp_shape_desc {
-    gp_shape shape;            /* GP_SHAPE_SPHERE, _BOX, _CAPSULE or _MESH */
-    uint32_t phase;            /* granular material: diameter, density, contact parameters */
-    float radius;              /* sphere, capsule */
-    float half_extents[3];     /* box */
-    float half_height;         /* capsule: its segment runs along y, from -half_height to +half_height */
-    const float* vertices;     /* mesh: 3 floats each, in the shape's own frame */
-    uint32_t vertex_count;
-    const uint32_t* triangles; /* mesh: 3 indices each; closed */
-    uint32_t triangle_count;
-    bool surface_only;
-} gp_shape_desc;
-typedef struct gp_body_shape { uint32_t id; } gp_body_shape;   /* 0 is never valid */
-typedef struct gp_body_shape_info {
-    uint32_t particles;
-    float mass;                /* kg */
-    float center_of_mass[3];   /* in the shape's frame */
-    float inertia[3];          /* principal moments, kg m^2, ascending */
-    float principal[4];        /* the principal axes as a rotation of the shape's frame, (x, y, z, w) */
-} gp_body_shape_info;
-GP_API_DECL gp_result gp_body_shape_create(gp_world* world, const gp_shape_desc* desc, gp_body_shape* shape);
-GP_API_DECL gp_result gp_body_shape_info_get(gp_world* world, gp_body_shape shape, gp_body_shape_info* info);
-/* Destroys a shape; refused (GP_ERROR_INVALID_STATE) while a body uses it. Its handle is not valid
-   afterwards, and its GPU offsets stay until the world is destroyed (a few bytes a particle). */
-GP_API_DECL gp_result gp_body_shape_destroy(gp_world* world, gp_body_shape shape);
-
-/* A body: a shape placed in the world. Orientations are unit quaternions (x, y, z, w) that turn
-   the shape's frame into the world's; position is where the shape's origin goes. */
-typedef struct gp_body_desc {
-    gp_body_shape shape;
-    float position[3];         /* m */
-    float orientation[4];      /* default (all 0) the identity */
-    float velocity[3];         /* m/s, of the centre of mass */
-    float angular_velocity[3]; /* rad/s, world frame */
-} gp_body_desc;
-/* A body: a typed handle, like gp_collider and gp_pour. 0 is never valid, nor is a handle that
-   names no body of this world; the high 8 bits are the generation of the body's slot, so that a
-   handle outlives no removal (bodies cannot be removed yet: every generation is 1). A handle is
-   not tied to its world: one world's handle may name a body of another. Its particles' owner
-   field is the body's number, gp_body_number(body): bodies are numbered 0, 1, ... in the order
-   added. */
-typedef struct gp_body { uint32_t id; } gp_body;
-/* Adds count bodies, all or nothing (their particles must fit in the store); bodies (may be NULL)
-   receives count handles. Each body's particles take consecutive ids. Fluid already where a body
-   is added is not moved out: a fluid particle in a hole of the body's particle lattice stays
-   inside it and rides with it, its weight on the body. Leave the body's place out of the fluid. */
-GP_API_DECL gp_result gp_bodies_add(gp_world* world, const gp_body_desc* descs, uint32_t count, gp_body* bodies);
-GP_API_DECL uint32_t gp_body_count(const gp_world* world);
-/* The body's number (its particles' owner), or GP_NO_OWNER for a handle that is not valid. */
-GP_API_DECL uint32_t gp_body_number(const gp_world* world, gp_body body);
-typedef struct gp_body_state {
-    float position[3];         /* the shape's origin in the world, m */
-    float orientation[4];      /* (x, y, z, w) */
-    float center_of_mass[3];   /* m */
-    float velocity[3];         /* of the centre of mass, m/s */
-    float angular_velocity[3]; /* rad/s */
-    float angular_momentum[3]; /* kg m^2 / s, about the centre of mass */
-} gp_body_state;
-/* Reads count bodies' states (waits for the GPU): those of the handles in bodies, or with bodies
-   NULL the first count bodies in the order added. */
-GP_API_DECL gp_result gp_bodies_read(gp_world* world, const gp_body* bodies, uint32_t count, gp_body_state* states);
-
-/* ---- drawing (compiled out by GP_NO_DRAW) ---------------------------------------------------
-   Draws the live particles as lit sphere impostors straight from the store's buffers (no copy),
-   into the framebuffer and viewport that are bound, depth-tested if you enabled it: a point
-   per particle, sized from its radius, shaded as a sphere, with its true depth written. It
-   binds its own vertex array and program and restores both; it leaves GL_PROGRAM_POINT_SIZE
-   enabled. Drawing yourself instead: gp_world_buffers gives every buffer's name. */
+/* ---- drawing (>>draw; compiled out by GP_NO_DRAW) ------------------------------------------
+   Draws straight from the store's buffers (no copy, nothing read back) into the framebuffer and
+   viewport that are bound, depth-tested if you enabled it, after a step or build. Each draw call
+   fails with GP_ERROR_INVALID_STATE (DRAW_COMPILED_OUT) when built with GP_NO_DRAW, and keeps
+   the GL state rules of GL STATE. To draw yourself instead, gp_world_buffers names every buffer. */
 typedef enum gp_color_by {
     GP_COLOR_DEFAULT = 0,   /* density */
-    GP_COLOR_DENSITY,       /* white at range[0], blue at range[1] (001 figures 4-5) */
+    GP_COLOR_DENSITY,       /* white at range[0], blue at range[1] (Harada et al. 2007a figures 4-5) */
     GP_COLOR_SPEED,         /* white at range[0] m/s, blue at range[1] */
     GP_COLOR_KIND,          /* a fixed colour per gp_kind */
     GP_COLOR_UNIFORM        /* desc.color */
@@ -1256,7 +1328,7 @@ typedef struct gp_draw_desc {
     gp_color_by color_by;
     float range[2];          /* values mapped to white and to blue; default: density 0.7 to 1
                                 times phase 0's rest density (a white surface over a blue
-                                body, as in 001's figures); speed 0 to 3 m/s */
+                                body); speed 0 to 3 m/s */
     float color[4];          /* GP_COLOR_UNIFORM; default (0.3, 0.5, 0.9, 1) */
     float light[3];          /* direction towards the light in view space; default (0.4, 0.7, 0.6) */
     float radius_scale;      /* drawn radius over particle radius; default 1 */
@@ -1265,83 +1337,24 @@ typedef struct gp_draw_desc {
                                 1u << GP_KIND_EFFECT here) */
     gp_blend blend;          /* gp_draw_effects: alpha blended back to front, or added */
 } gp_draw_desc;
-/* Draws after a step or build. Fails with GP_ERROR_INVALID_STATE when built with GP_NO_DRAW. */
+/* Draws the live particles as lit sphere impostors: a point per particle, sized from its radius,
+   shaded as a sphere, with its true depth written. Leaves GL_PROGRAM_POINT_SIZE enabled. */
 GP_API_DECL gp_result gp_draw_particles(gp_world* world, const gp_draw_desc* desc);
 /* Draws every rigid body's mesh (the shape's triangles, or a box, sphere or capsule made for
-   it), instanced from the bodies' positions and quaternions on the GPU (000 eq. 21), lit, a
-   colour per body from a palette (GP_COLOR_UNIFORM: desc.color). view, projection and light as
-   above; the other fields are ignored. Same GL state rules as gp_draw_particles. */
+   it), instanced from the bodies' positions and quaternions on the GPU (Harada 2007 eq. 21), lit,
+   a colour per body from a palette (GP_COLOR_UNIFORM: desc.color). view, projection and light as
+   above; the other fields are ignored. */
 GP_API_DECL gp_result gp_draw_bodies(gp_world* world, const gp_draw_desc* desc);
 /* Draws the effect particles as camera-facing sprites (soft discs): each its radius times its
-   emitter's size curve at its age, in its emitter's colour there (gp_emitter_desc; an effect
-   particle of no emitter: its radius, white). GP_BLEND_ALPHA sorts them back to front by view
-   depth on the GPU at every call (the bitonic sort) and draws them from the sorted order; nothing
-   is read back. view and projection as gp_draw_particles's, blend; the other fields ignored.
-   Depth tested, depth not written: draw the opaque particles first. It sets the blend state
-   (its function, the equation GL_FUNC_ADD), the depth write mask, face culling (off) and the
-   polygon mode (filled) it needs, whatever the caller left, and restores them. The sprites
-   stay in gp_world_buffers' `sprites` until the next call (two vec4 each, in drawing order:
-   centre and size, colour). */
+   emitter's size curve at its age, in its emitter's colour there (no emitter: its radius,
+   white). GP_BLEND_ALPHA sorts them back to front by view depth on the GPU at every call.
+   view and projection as gp_draw_particles's, blend; the other fields ignored. Depth tested,
+   not written: draw the opaque particles first. Sets the blend state (the equation GL_FUNC_ADD),
+   the depth write mask, face culling (off) and the polygon mode (filled) it needs and restores
+   them. The sprites stay in gp_world_buffers' `sprites` until the next call (two vec4 each, in
+   drawing order: centre and size, colour). */
 GP_API_DECL gp_result gp_draw_effects(gp_world* world, const gp_draw_desc* desc);
 
-/* ---- primitives on your own buffers ------------------------------------------------------
-   GL buffer names of uint32 arrays; counts in elements, offsets in bytes. Each checks that the
-   buffers exist and are large enough, and returns GP_ERROR_INVALID_ARGUMENT otherwise. */
-
-/* Exclusive prefix sum: output[i] = input[0] + ... + input[i - 1], modulo 2^32. output may be
-   input. Any count, 0 included; reduce-then-scan, no workgroup ever waits on another. */
-GP_API_DECL gp_result gp_scan_exclusive(gp_world* world, uint32_t input, uint32_t output, uint32_t count);
-
-/* Stream compaction: for every i < count with flags[i] != 0, in increasing i, its index goes to
-   indices (which must hold count words); the number of them goes to the word at count_offset
-   of count_buffer and stays on the GPU (see gp_indirect_args). */
-GP_API_DECL gp_result gp_compact(gp_world* world, uint32_t flags, uint32_t count, uint32_t indices,
-                                 uint32_t count_buffer, size_t count_offset);
-
-/* Writes the three words of glDispatchComputeIndirect for ceil(count / group_size) workgroups,
-   count read on the GPU from count_buffer at count_offset. Above 65,535 groups they are split
-   x * y; take gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x in the shader. */
-GP_API_DECL gp_result gp_indirect_args(gp_world* world, uint32_t count_buffer, size_t count_offset,
-                                       uint32_t group_size, uint32_t args_buffer, size_t args_offset);
-
-typedef enum gp_sort_order {
-    GP_SORT_DEFAULT = 0,   /* ascending */
-    GP_SORT_ASCENDING,
-    GP_SORT_DESCENDING
-} gp_sort_order;
-
-/* Bitonic sort of count (key, value) pairs in place, by key and then by value, so the result is
-   unique. Any count up to 2^31. For a depth sort, key = gp_float_sort_key(depth). */
-GP_API_DECL gp_result gp_sort_pairs(gp_world* world, uint32_t keys, uint32_t values, uint32_t count,
-                                    gp_sort_order order);
-/* A uint32 key that sorts as the float does (negative values too). */
-GP_API_DECL uint32_t gp_float_sort_key(float value);
-
-/* A plain streaming pass, destination[i] = source[i]: the yardstick of `make bench`. */
-GP_API_DECL gp_result gp_copy(gp_world* world, uint32_t source, uint32_t destination, uint32_t count);
-
-/* Buffer helpers that issue the barriers for you. gp_buffer_create takes data or NULL. */
-GP_API_DECL gp_result gp_buffer_create(gp_world* world, size_t bytes, const void* data, uint32_t* buffer);
-/* Deletes a buffer of yours (0: nothing); a buffer of the world's own (gp_world_buffers' and
-   those it keeps inside) is refused with GP_ERROR_INVALID_ARGUMENT and kept (deleted, every later
-   call of the world failed). */
-GP_API_DECL gp_result gp_buffer_destroy(gp_world* world, uint32_t buffer);
-GP_API_DECL gp_result gp_buffer_write(gp_world* world, uint32_t buffer, size_t offset, size_t bytes, const void* src);
-GP_API_DECL gp_result gp_buffer_read(gp_world* world, uint32_t buffer, size_t offset, size_t bytes, void* dst);
-
-/* ---- timings ------------------------------------------------------------------------------ */
-
-/* GPU time of one stage, summed over its runs since the last read. */
-typedef struct gp_timing {
-    const char* stage;    /* "scan", "grid_count", ...; a string of the library's */
-    double milliseconds;
-    uint32_t runs;
-} gp_timing;
-
-/* With desc.gpu_timings: writes up to max stage totals to timings and returns how many there
-   are; the totals start again from zero. timings NULL: only the count, nothing is reset.
-   Waits for the GPU. Without gpu_timings: 0. */
-GP_API_DECL uint32_t gp_timings_read(gp_world* world, gp_timing* timings, uint32_t max);
 
 #ifdef __cplusplus
 }
@@ -8604,9 +8617,9 @@ static int gp__mesh_field_build(const float* vertices, uint32_t vertex_count, co
 
 
 /* >>colliders ==============================================================================
-   The walls every system meets: analytic shapes, mesh distance fields (001 section 3.3) and
-   height fields (002 section 4.6). Colliders sit in the solver's uniform block (three vec4 each,
-   see gp_solver.glsl); mesh distance fields and height fields' heights one after another in
+   The walls every system meets: analytic shapes, mesh distance fields (Harada et al. 2007a
+   section 3.3) and height fields (Kipfer et al. 2004 section 4.6). Colliders sit in the solver's
+   uniform block (three vec4 each, see gp_solver.glsl); mesh distance fields and height fields' heights one after another in
    w->colliders.fields (the FIELDS role), then the wind's grid (>>effects), rebuilt from the host
    copies on each change of either. */
 
@@ -8850,7 +8863,7 @@ gp_result gp_boundary_distance(gp_world* world, const float* points, uint32_t co
 }
 
 /* >>sph ====================================================================================
-   Weakly compressible SPH (paper 001) on the shared grid. A substep (gp__fluid_density,
+   Weakly compressible SPH (Harada et al. 2007a) on the shared grid. A substep (gp__fluid_density,
    gp__fluid_force, then gp__fluid_move):
      1. gp__grid_build: the store in cell order;
      2. sph_density: rho and p per particle of a summation material into the 8-byte spare
@@ -9537,12 +9550,12 @@ gp_result gp_fluid_stats_read(gp_world* world, gp_fluid_stats* stats) {
 }
 
 /* >>dem ====================================================================================
-   Granular matter and rigid bodies made of particles (000): materials, grains, shapes from
-   voxelized meshes and primitives, bodies, and the DEM part of each substep (gp__dem_contacts and gp__dem_move,
-   called by gp_world_step). The shaders: dem_contact (pairs), dem_walls, dem_integrate
+   Granular matter and rigid bodies made of particles (Harada 2007): materials, grains, shapes
+   from voxelized meshes and primitives, bodies, and the DEM part of each substep
+   (gp__dem_contacts and gp__dem_move, called by gp_world_step). The shaders: dem_contact (pairs), dem_walls, dem_integrate
    (shaders_embedded/; the contact model in gp_dem.glsl).
-   The contact: 000's spring and dashpot along the normal (eqs. 10-11); across it Cundall and
-   Strack's shear spring (1979), its stretch kept from substep to substep while the contact lasts,
+   The contact: Harada 2007's spring and dashpot along the normal (eqs. 10-11); across it
+   Cundall and Strack 1979's shear spring, its stretch kept from substep to substep while the contact lasts,
    plus eq. 12's viscous shear as its dashpot, the two capped by Coulomb (GP_SHEAR_SPRING; the
    paper's viscous shear alone is GP_SHEAR_VISCOUS); a rolling torque for spinning particles
    (rolling_friction). Memory per particle of capacity: 32 (contact_slots + 1) bytes of kept
@@ -9768,7 +9781,7 @@ static void gp__dem_move(gp_world* w) {
 }
 
 /* >>rigid ==================================================================================
-   Rigid bodies made of particles (000 section 29.2): shapes voxelized from closed meshes and
+   Rigid bodies made of particles (Harada 2007 section 29.2): shapes voxelized from closed meshes and
    primitives (mass, centre of mass, principal inertia), bodies as typed handles, and the bodies'
    stages of a substep (gp__rigid_substep): each body sums its particles' contact forces and
    torques (left by the DEM's contact stage), moves, and places its particles. The shaders:
@@ -10459,8 +10472,8 @@ static void gp__rigid_substep(gp_world* w) {
 }
 
 /* >>coupling ===============================================================================
-   The fluid and the solids (000 section 29.3.3; Akinci et al. 2012): a rigid body's particle, or a
-   grain as wide as the fluid's smoothing radius or wider, is a boundary particle to the fluid
+   The fluid and the solids (Harada 2007 section 29.3.3; Akinci et al. 2012): a rigid body's
+   particle, or a grain as wide as the fluid's smoothing radius or wider, is a boundary particle to the fluid
    (shaders_embedded/gp_coupling.glsl: the volume it fills, a rigid particle its voxel (2 r)^3, a
    grain its sphere, at the fluid's rest density, and its own velocity), which the fluid's own
    passes take into its density, density rate and force. Between the fluid's density and its
@@ -10537,11 +10550,11 @@ static void gp__coupling_guard(gp_world* w) {
 }
 
 /* >>effects ================================================================================
-   Effect particles (002): their materials, the wind, and their stages of the substep,
-   effects_collide (their collisions with each other) and effects_move (motion under gravity,
-   forces, drag, wind and the fluid they ride, aging, the bounce off the colliders). They meet the
-   others through the store, the grid and the colliders; emitters, death and removal and sprites
-   come with issue 11. */
+   Effect particles (Kipfer et al. 2004): their materials, the wind, and their stages of the
+   substep, effects_collide (their collisions with each other) and effects_move (motion under
+   gravity, forces, drag, wind and the fluid they ride, aging, the bounce off the colliders). They
+   meet the others through the store, the grid and the colliders; their births are >>emitters',
+   their deaths the store's (>>store), their sprites >>draw's. */
 
 /* Resolves material (NULL: the defaults) into the world's table and the solvers' block. */
 static void gp__effect_material_store(gp_world* w, uint32_t phase, const gp_effect_material* material) {
@@ -10658,7 +10671,7 @@ static void gp__effects_move(gp_world* w) {
 }
 
 /* >>emitters ===============================================================================
-   Emitters (002 section 4.1): the host plans each step's births from the rates (exactly: floor of
+   Emitters (Kipfer et al. 2004 section 4.1): the host plans each step's births from the rates (exactly: floor of
    rate times the time, summed in double precision) and the bursts, spreads them over the step's
    substeps, and uploads each substep's share into the emitters' uniform block; emitter_emit
    writes them after the store's count on the GPU, and store_count takes them in (counting those
@@ -11267,11 +11280,12 @@ static void gp__step_clock(gp_world* w) {
 }
 
 /* THE SUBSTEP of h seconds: every system's stages in one stated order, the whole pipeline on one
-   screen (STYLE 23). A system adds its stages here, in its place, and meets the others only
-   through the store, the grid and the documented per-particle fields; no system calls another.
-   The order: emitters, the clock, ageing, the grid (which takes the dead out of the store),
-   coupling, fluid, grains and bodies, cloth, effects (each system
-   integrates its own kinds at the end of its stages). A moving substep's length is the clock's,
+   screen, so that a reader sees every system's place and order at once (HACKING.md). A system
+   adds its stages here, in its place, and meets the others only through the store, the grid and
+   the documented per-particle fields; no system calls another. The order: emitters, the clock,
+   ageing, the grid (which takes the dead out of the store), coupling, fluid, grains and bodies,
+   effects (each system integrates its own kinds at the end of its stages; cloth, when it comes,
+   takes its place before the effects). A moving substep's length is the clock's,
    chosen on the GPU (h is the host's plan, which it may shorten). integrate false computes
    without moving (gp_fluid_compute): no emitter runs, nothing moves, h is used as it is. */
 static gp_result gp__world_substep(gp_world* w, float h, bool integrate) {
@@ -12384,59 +12398,93 @@ uint32_t gp_timings_read(gp_world* world, gp_timing* timings, uint32_t max) {
 
 /* >>references =============================================================================
    REFERENCES
-   The comments cite the papers by number; a bare "eq. N" in a section means the paper of that
-   section (>>sph: 001; >>dem and >>rigid: 000).
-   000  T. Harada, "Real-Time Rigid Body Simulation on GPUs", GPU Gems 3, chapter 29 (2007).
-        Cited: eqs. 1-8 (momenta, angular velocity, quaternion update), 9 (voxel index), 10-13
-        (contact spring, dashpot, shear), 14-15 (a body's force and torque), 18-21 (its particles
-        and its drawing); sections 29.1.3, 29.1.5, 29.2, 29.3 (granular matter, coupling).
-   001  T. Harada, S. Koshizuka, Y. Kawaguchi, "Smoothed Particle Hydrodynamics on GPUs",
-        Computer Graphics International (2007). Cited: eqs. 4-5 (density, pressure), 6-7 (pressure
-        and viscosity forces), 8-10 (kernels), 11 (the walls' push), 13 (the wall weight
-        function); sections 3.3, 4.4-4.6; figures 4-9; Tables 1-2 (the benchmark).
-   002  P. Kipfer, M. Segal, R. Westermann, "UberFlow: A GPU-Based Particle Engine", Graphics
-        Hardware (2004). Cited: section 4.1 (emitters), 4.2 (motion), 4.3-4.5 (collisions), 4.6
-        (height fields, the back-up and reflection); the bitonic sort by view depth; drawing from
-        GPU memory.
-   003  T. Harada, S. Koshizuka, Y. Kawaguchi, "Real-time Fluid Simulation Coupled with Cloth",
-        IPSJ (2007). Planned: cloth.
-   004  A multi-GPU particle simulation (domain split, ghost and migrating particles). Cited: the
-        Courant condition that bounds a substep. Planned: several GPUs.
-   Beyond the five: M. Müller, D. Charypar, M. Gross, "Particle-Based Fluid Simulation for
-   Interactive Applications", SCA (2003), the kernels; S. Adami, X. Hu, N. Adams, "A generalized
-   wall boundary condition for smoothed particle hydrodynamics", J. Comput. Phys. 231 (2012), the
-   walls' hydrostatic pressure; M. Antuono, A. Colagrossi, S. Marrone, "Numerical diffusive terms
-   in weakly-compressible SPH schemes", Comput. Phys. Commun. 183 (2012), the delta-SPH
-   diffusion; S. Marrone, A. Colagrossi, D. Le Touze, G. Graziani, "Fast free-surface detection
-   and level-set function definition in SPH solvers", J. Comput. Phys. 229 (2010), the free
-   surface's threshold; N. Akinci, M. Ihmsen, G. Akinci, B. Solenthaler, M. Teschner, "Versatile rigid-fluid
-   coupling for incompressible SPH", ACM TOG 31(4) (2012), the solids as the fluid's boundary
-   particles; M. Ihmsen, J. Cornelis, B. Solenthaler, C. Horvath, M. Teschner, "Implicit
-   incompressible SPH", IEEE TVCG 20(3) (2014), and J. Bender, D. Koschier, "Divergence-free
-   smoothed particle hydrodynamics", SCA (2015), the clamp of a free surface's density; J.
-   Monaghan, "Smoothed particle hydrodynamics", Annu. Rev. Astron. Astrophys. 30 (1992), the
-   artificial viscosity; J. Monaghan, "Simulating free surface flows with SPH", J. Comput. Phys.
-   110 (1994), and A. Crespo et al., "DualSPHysics: open-source parallel CFD solver based on
-   smoothed particle hydrodynamics", Comput. Phys. Commun. 187 (2015), the speed of sound from the
-   fluid's depth; A. Appleby, MurmurHash3's finaliser, the grid's hash; R. Bridson, J.
-   Hourihan, M. Nordenstam, "Curl-noise for procedural fluid flow", ACM TOG 26(3) (2007), the
-   wind's turbulence; M. Jarzynski, M. Olano, "Hash Functions for GPU Rendering", JCGT 9(3)
-   (2020), pcg3d, the emitters' random numbers; T. Duff et al., "Building an Orthonormal Basis,
-   Revisited", JCGT 6(1) (2017), the emitters' basis about their direction; R. McLachlan, "Explicit
-   Lie-Poisson integration and the Euler equations", Phys. Rev. Lett. 71 (1993), A. Dullweber, B.
-   Leimkuhler, R. McLachlan, "Symplectic splitting methods for rigid body molecular dynamics", J.
-   Chem. Phys. 107 (1997), and H. Yoshida, "Construction of higher order symplectic integrators",
-   Phys. Lett. A 150 (1990), the bodies' free rotation; P. Cundall, O. Strack, "A discrete
-   numerical model for granular assemblies", Geotechnique 29 (1979), the contacts' shear spring;
-   J. Ai, J.-F. Chen, J. M. Rotter, J. Y. Ooi, "Assessment of rolling resistance models in discrete
-   element simulations", Powder Technol. 206 (2011), the rolling resistance; L. Schiller, A.
-   Naumann, "Ueber die grundlegenden Berechnungen bei der Schwerkraftaufbereitung", Z. Ver. Dtsch.
-   Ing. 77 (1933), and R. Clift, J. Grace, M. Weber, "Bubbles, Drops, and Particles" (1978), the
-   drag curve of a sphere the fluid drags small grains by; S. Balachandar, K. Liu, M. Lakhote,
-   "Self-induced velocity correction for improved drag estimation in Euler-Lagrange point-particle
-   simulations", J. Comput. Phys. 376 (2019), the drag's self-induced velocity; G. Taylor, A.
-   Green, "Mechanism of the production of small eddies from large ones", Proc. R. Soc. A 158
-   (1937), the decaying vortex the fluid's viscosity is measured by.
+   The comments cite a work by its authors and year, as keyed below; a bare "eq. N" in a section
+   means the paper of that section (>>sph: Harada et al. 2007a; >>dem and >>rigid: Harada 2007).
+   The shader sources cite the first five by their number, 000 to 004.
+   Harada 2007          000: T. Harada, "Real-Time Rigid Body Simulation on GPUs", GPU Gems 3,
+                        chapter 29 (2007). Cited: eqs. 1-8 (momenta, angular velocity, quaternion
+                        update), 9 (voxel index), 10-13 (contact spring, dashpot, shear), 14-15 (a
+                        body's force and torque), 18-21 (its particles and its drawing); sections
+                        29.1.3, 29.1.5, 29.2, 29.3 (granular matter, coupling).
+   Harada et al. 2007a  001: T. Harada, S. Koshizuka, Y. Kawaguchi, "Smoothed Particle
+                        Hydrodynamics on GPUs", Computer Graphics International (2007). Cited:
+                        eqs. 4-5 (density, pressure), 6-7 (pressure and viscosity forces), 8-10
+                        (kernels), 11 (the walls' push), 13 (the wall weight function), 14 (the
+                        integration); sections 3.3, 4.4-4.6; figures 4-9; Tables 1-2 (the benchmark).
+   Kipfer et al. 2004   002: P. Kipfer, M. Segal, R. Westermann, "UberFlow: A GPU-Based Particle
+                        Engine", Graphics Hardware (2004). Cited: sections 4.1 (emitters), 4.2
+                        (motion), 4.3-4.5 (collisions), 4.6 (height fields, the back-up and
+                        reflection); the bitonic sort by view depth; drawing from GPU memory.
+   Harada et al. 2007b  003: T. Harada, S. Koshizuka, Y. Kawaguchi, "Real-time Fluid Simulation
+                        Coupled with Cloth", IPSJ (2007). Planned: cloth.
+   the multi-GPU chapter  004: a book chapter on particle simulation on several GPUs (domain
+                        split, ghost and migrating particles). Cited: the Courant condition that
+                        bounds a substep. Planned: several GPUs.
+   Adami et al. 2012    S. Adami, X. Hu, N. Adams, "A generalized wall boundary condition for
+                        smoothed particle hydrodynamics", J. Comput. Phys. 231 (2012): the walls'
+                        and the solids' hydrostatic pressure.
+   Ai et al. 2011       J. Ai, J.-F. Chen, J. M. Rotter, J. Y. Ooi, "Assessment of rolling
+                        resistance models in discrete element simulations", Powder Technol. 206
+                        (2011): the rolling resistance.
+   Akinci et al. 2012   N. Akinci, M. Ihmsen, G. Akinci, B. Solenthaler, M. Teschner, "Versatile
+                        rigid-fluid coupling for incompressible SPH", ACM TOG 31(4) (2012): the
+                        solids as the fluid's boundary particles.
+   Antuono et al. 2012  M. Antuono, A. Colagrossi, S. Marrone, "Numerical diffusive terms in
+                        weakly-compressible SPH schemes", Comput. Phys. Commun. 183 (2012): the
+                        delta-SPH diffusion.
+   Appleby              A. Appleby, MurmurHash3's finaliser: the grid's hash.
+   Balachandar et al. 2019  S. Balachandar, K. Liu, M. Lakhote, "Self-induced velocity correction
+                        for improved drag estimation in Euler-Lagrange point-particle
+                        simulations", J. Comput. Phys. 376 (2019): the drag's self-induced velocity.
+   Bender and Koschier 2015  J. Bender, D. Koschier, "Divergence-free smoothed particle
+                        hydrodynamics", SCA (2015): the clamp of a free surface's density.
+   Bridson et al. 2007  R. Bridson, J. Hourihan, M. Nordenstam, "Curl-noise for procedural fluid
+                        flow", ACM TOG 26(3) (2007): the wind's turbulence.
+   Clift, Grace and Weber 1978  R. Clift, J. Grace, M. Weber, "Bubbles, Drops, and Particles"
+                        (1978): the drag curve of a sphere.
+   Crespo et al. 2015   A. Crespo et al., "DualSPHysics: open-source parallel CFD solver based on
+                        smoothed particle hydrodynamics", Comput. Phys. Commun. 187 (2015): the
+                        speed of sound from the fluid's depth.
+   Cooker and Peregrine 1995  M. Cooker, D. Peregrine, "Pressure-impulse theory for liquid impact
+                        problems", J. Fluid Mech. 297 (1995): why no speed bound holds at a resolved
+                        first impact.
+   Cundall and Strack 1979  P. Cundall, O. Strack, "A discrete numerical model for granular
+                        assemblies", Geotechnique 29 (1979): the contacts' shear spring.
+   Di Felice 1994       R. Di Felice, "The voidage function for fluid-particle interaction
+                        systems", Int. J. Multiphase Flow 20 (1994): a dense bed's drag, not
+                        modelled.
+   Duff et al. 2017     T. Duff et al., "Building an Orthonormal Basis, Revisited", JCGT 6(1)
+                        (2017): the emitters' basis about their direction.
+   Dullweber et al. 1997  A. Dullweber, B. Leimkuhler, R. McLachlan, "Symplectic splitting
+                        methods for rigid body molecular dynamics", J. Chem. Phys. 107 (1997): the
+                        bodies' free rotation.
+   Ihmsen et al. 2014   M. Ihmsen, J. Cornelis, B. Solenthaler, C. Horvath, M. Teschner,
+                        "Implicit incompressible SPH", IEEE TVCG 20(3) (2014): the clamp of a
+                        free surface's density.
+   Jarzynski and Olano 2020  M. Jarzynski, M. Olano, "Hash Functions for GPU Rendering", JCGT 9(3)
+                        (2020): pcg3d, the emitters' random numbers.
+   Lube et al. 2004     G. Lube, H. Huppert, R. Sparks, M. Hallworth, "Axisymmetric collapses of
+                        granular columns", J. Fluid Mech. 508 (2004): the runout of a collapsing
+                        column.
+   Marrone et al. 2010  S. Marrone, A. Colagrossi, D. Le Touze, G. Graziani, "Fast free-surface
+                        detection and level-set function definition in SPH solvers", J. Comput.
+                        Phys. 229 (2010): the free surface's threshold.
+   McLachlan 1993       R. McLachlan, "Explicit Lie-Poisson integration and the Euler
+                        equations", Phys. Rev. Lett. 71 (1993): the bodies' free rotation.
+   Monaghan 1992        J. Monaghan, "Smoothed particle hydrodynamics", Annu. Rev. Astron.
+                        Astrophys. 30 (1992): the artificial viscosity.
+   Monaghan 1994        J. Monaghan, "Simulating free surface flows with SPH", J. Comput. Phys.
+                        110 (1994): the speed of sound from the fluid's depth.
+   Müller et al. 2003   M. Müller, D. Charypar, M. Gross, "Particle-Based Fluid Simulation for
+                        Interactive Applications", SCA (2003): the kernels.
+   Schiller and Naumann 1933  L. Schiller, A. Naumann, "Ueber die grundlegenden Berechnungen bei
+                        der Schwerkraftaufbereitung", Z. Ver. Dtsch. Ing. 77 (1933): the drag curve
+                        of a sphere the fluid drags small grains by.
+   Taylor and Green 1937  G. Taylor, A. Green, "Mechanism of the production of small eddies from
+                        large ones", Proc. R. Soc. A 158 (1937): the decaying vortex the fluid's
+                        viscosity is measured by.
+   Yoshida 1990         H. Yoshida, "Construction of higher order symplectic integrators", Phys.
+                        Lett. A 150 (1990): the bodies' free rotation.
 */
 
 /* >>licence ================================================================================

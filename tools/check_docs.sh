@@ -6,7 +6,8 @@
 #               CHANGELOG's first "## X.Y.Z" heading say the same version.
 #   anchors:    every >>name in the CONTENTS block has a section banner, every banner is listed.
 #   licence:    the last comment block is the MIT licence, and nothing but #endif follows it.
-#   references: a REFERENCES block names every paper id (000-004) the comments cite.
+#   references: a REFERENCES block holds every work the comments cite by author and year
+#               ("Harada et al. 2007a") and every paper number (000-004) the shaders cite.
 set -u
 H=${1:-gpuparticle.h}
 B=build/check
@@ -55,16 +56,33 @@ awk 'open { text = text "\n" $0; if (index($0, "*/")) { open = 0; last = text; a
      }' "$H" > "$B/docs.log"
 [ -s "$B/docs.log" ]; report "docs: the MIT licence text closes the header" $((1 - $?)) "$B/docs.log"
 
-# ---- every cited paper is in REFERENCES ----
-# A paper id is 000..004 standing alone: "001 eq. 4", "(000)", "004's"; not 0.001, 1,000 or 0x001.
+# ---- every cited work is in REFERENCES ----
+# A citation is a surname, then "et al." or "and" and another surname or nothing, then a year:
+# "Harada et al. 2007a", "Cundall and Strack 1979", "Monaghan 1992". Each must name an entry of
+# REFERENCES (a line indented three spaces, and the lines indented deeper below it) that holds its
+# first surname and its year as a word. The shader sources cite the five papers of their origin by
+# number (000-004, standing alone: "001 eq. 4", "(000)"; not 0.001, 1,000 or 0x001): REFERENCES
+# must hold each number cited so too.
 : > "$B/docs.log"
 awk '/^ *REFERENCES *$/ { on = 1; next } on && index($0, "*/") { exit } on' "$H" > "$B/docs_references"
-[ -s "$B/docs_references" ] || echo "no REFERENCES block (a comment line \"REFERENCES\", the papers below it)" >> "$B/docs.log"
+[ -s "$B/docs_references" ] || echo "no REFERENCES block (a comment line \"REFERENCES\", the works below it)" >> "$B/docs.log"
+awk '/^   [^ ]/ { if (entry != "") print entry; entry = $0; next } { entry = entry " " $0 }
+     END { if (entry != "") print entry }' "$B/docs_references" > "$B/docs_entries"
+awk '/^ *REFERENCES *$/ { on = 1 } on && index($0, "*/") { on = 0; next } !on' "$H" |
+    LC_ALL=C grep -oE "(^|[^A-Za-z0-9_])[A-Z]([A-Za-z'-]|[^ -~])*( et al\.| and [A-Z]([A-Za-z'-]|[^ -~])*)? (1[89][0-9]{2}|20[0-9]{2})[a-z]?" |
+    LC_ALL=C sed 's/^[^A-Z]*//' | sort -u > "$B/docs_citations"
+[ -s "$B/docs_citations" ] || echo "no citation of the form \"Author et al. YEAR\" found" >> "$B/docs.log"
+while IFS= read -r c; do
+    awk -v name="${c%% *}" -v year="${c##* }" '
+        index($0, name) && match($0, "(^|[^0-9A-Za-z])" year "([^0-9A-Za-z]|$)") { found = 1 }
+        END { exit !found }' "$B/docs_entries" ||
+        echo "\"$c\" is cited but no REFERENCES entry holds ${c%% *} and ${c##* }" >> "$B/docs.log"
+done < "$B/docs_citations"
 # shellcheck disable=SC2013
 for id in $(grep -oE '(^|[^0-9.,x])00[0-4]([^0-9]|$)' "$H" | grep -oE '00[0-4]' | sort -u); do
     grep -qE "(^|[^0-9.,x])$id([^0-9]|$)" "$B/docs_references" || echo "paper $id is cited but not in REFERENCES" >> "$B/docs.log"
 done
-[ -s "$B/docs.log" ]; report "docs: REFERENCES names every paper the comments cite" $((1 - $?)) "$B/docs.log"
+[ -s "$B/docs.log" ]; report "docs: REFERENCES holds every work the comments cite" $((1 - $?)) "$B/docs.log"
 # ---- README.md is a front door: two screens of short lines, links that resolve ----
 # Outside ``` blocks no line is over 120 characters (a UTF-8 character counts once), and the file
 # stays under 250 lines. Every relative link or image names a file or folder of the repository,
