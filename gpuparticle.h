@@ -860,7 +860,7 @@ GP_API_DECL gp_result gp_heightfield_add(gp_world* world, const float* heights, 
 GP_API_DECL gp_result gp_collider_remove(gp_world* world, gp_collider collider);
 /* The walls' signed distance (metres, negative inside a wall) at count points, evaluated on the
    GPU as the solvers see it (a wait); distances gets count floats. With no collider: +infinity. */
-GP_API_DECL gp_result gp_boundary_distance(gp_world* world, const float* points, uint32_t count, float* distances);
+GP_API_DECL gp_result gp_boundary_distance_read(gp_world* world, const float* points, uint32_t count, float* distances);
 
 /* ---- SPH fluid (>>sph; see THE FLUID) ------------------------------------------------------
    Weakly compressible SPH (Harada et al. 2007a) on the shared grid. Fluid particles are
@@ -1822,7 +1822,7 @@ static const char* const gp__file_body_update_comp[] = {
 };
 static const char* const gp__file_boundary_distance_comp[] = {
     "#version 430 core\n",
-    "// boundary_distance: the boundary's signed distance at u_count points (gp_boundary_distance),\n",
+    "// boundary_distance: the boundary's signed distance at u_count points (gp_boundary_distance_read),\n",
     "// exactly as the SPH passes see it.\n",
     "layout(local_size_x = GP_GROUP_SIZE) in;\n",
     "\n",
@@ -6345,7 +6345,7 @@ typedef struct gp__collider_system {
     gp__collider list[GP_MAX_COLLIDERS];
     uint32_t count, next_id;
     gp__GLuint fields;                    /* every mesh's distance field, one after another */
-    gp__GLuint points, distances;         /* gp_boundary_distance's scratch */
+    gp__GLuint points, distances;         /* gp_boundary_distance_read's scratch */
     size_t points_bytes, distances_bytes;
 } gp__collider_system;
 
@@ -8831,12 +8831,12 @@ gp_result gp_collider_remove(gp_world* world, gp_collider collider) {
     return gp__end(world, gp__colliders_upload(world));
 }
 
-gp_result gp_boundary_distance(gp_world* world, const float* points, uint32_t count, float* distances) {
+gp_result gp_boundary_distance_read(gp_world* world, const float* points, uint32_t count, float* distances) {
     float* staged;
     uint32_t i;
     gp_result r;
     if (!world) return gp__no_world(__func__);
-    gp__begin(world, "gp_boundary_distance");
+    gp__begin(world, "gp_boundary_distance_read");
     if (count == 0) return gp__end(world, GP_OK);
     if (!points || !distances) return gp__end(world, gp__fail(world, GP_ERROR_INVALID_ARGUMENT, GP_LOG_ITEM_ARGUMENT_NULL,
                                                               "%s is NULL", points ? "distances" : "points"));

@@ -1,5 +1,5 @@
 #version 430 core
-// boundary_distance: the boundary's signed distance at u_count points (gp_boundary_distance),
+// boundary_distance: the boundary's signed distance at u_count points (gp_boundary_distance_read),
 // exactly as the SPH passes see it.
 #include "gp_common.glsl"
 #include "gp_solver.glsl"

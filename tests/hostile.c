@@ -389,7 +389,7 @@ static void hostile_slots(hostile_world* h) {
     for (i = 0; i < 3 * 16; ++i) points[i] = hostile_float(-0.1f, 0.5f);
     switch (hostile_random() % 4) {
     case 0: HOSTILE(gp_particles_slots_read(h->world, ids, n, slots)); break;
-    case 1: HOSTILE(gp_boundary_distance(h->world, points, n, distances)); break;
+    case 1: HOSTILE(gp_boundary_distance_read(h->world, points, n, distances)); break;
     default:
         if (count) {
             uint32_t first = hostile_random() % count, span = 1u + hostile_random() % (count - first < 32u ? count - first : 32u);

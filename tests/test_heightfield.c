@@ -8,7 +8,7 @@
 #include <math.h>
 #include <stdio.h>
 
-/* The GPU's distance (gp_boundary_distance) against cpu_collider_distance at 2,000 points: a
+/* The GPU's distance (gp_boundary_distance_read) against cpu_collider_distance at 2,000 points: a
    7 x 5 field of random heights (+-0.1 m over 0.5 x 0.3 m, base 0.2 m), points spread over twice
    its rectangle (so a third lie beyond its edges), a tenth exactly on its grid lines and points,
    where the slope has a kink and either side's distance is right (the reference is taken 1e-7 m
@@ -42,7 +42,7 @@ static void test_heightfield_distance_against_cpu(void) {
             if (k % 20 == 0) points[3 * k + 2] = d.center[2] - d.half_extents[2] + (float)(k / 20 % 5) * (2.0f * d.half_extents[2] / 4.0f);
         }
     }
-    CHECK(gp_boundary_distance(w, points, 2000, got) == GP_OK);
+    CHECK(gp_boundary_distance_read(w, points, 2000, got) == GP_OK);
     for (k = 0; k < 2000; ++k) {   /* on a grid line the slope has a kink: either side's value is right */
         double e = INFINITY, want = NAN;
         int side;
@@ -77,10 +77,10 @@ static void test_heightfield_rejects_bad_input(void) {
     heights[4] = 0.0f;
     CHECK(gp_heightfield_add(w, heights, 3, 2, 1.0f, 1.0f, 0.0f, 1.0f, 0.0f, &handle) == GP_ERROR_INVALID_ARGUMENT &&
           fixture_logged("rectangle"));
-    CHECK(gp_boundary_distance(w, far, 1, &distance) == GP_OK && distance > 1e30f);
+    CHECK(gp_boundary_distance_read(w, far, 1, &distance) == GP_OK && distance > 1e30f);
     CHECK(gp_heightfield_add(w, heights, 3, 2, 0.0f, 1.0f, 0.0f, 1.0f, 0.0f, &handle) == GP_OK && handle.id != 0);
-    CHECK(gp_boundary_distance(w, far, 1, &distance) == GP_OK && fabsf(distance) < 1e-6f);
-    CHECK(gp_collider_remove(w, handle) == GP_OK && gp_boundary_distance(w, far, 1, &distance) == GP_OK && distance > 1e30f);
+    CHECK(gp_boundary_distance_read(w, far, 1, &distance) == GP_OK && fabsf(distance) < 1e-6f);
+    CHECK(gp_collider_remove(w, handle) == GP_OK && gp_boundary_distance_read(w, far, 1, &distance) == GP_OK && distance > 1e30f);
     gp_world_destroy(w);
 }
 
@@ -204,7 +204,7 @@ static void test_heightfield_holds_water(void) {
         xyz[3 * k] = p[k].x; xyz[3 * k + 1] = p[k].y; xyz[3 * k + 2] = p[k].z;
     }
     CHECK(gp_collider_remove(w, (gp_collider){1}) == GP_OK);   /* the tank: the field's distance alone */
-    CHECK(gp_boundary_distance(w, xyz, n, d) == GP_OK);
+    CHECK(gp_boundary_distance_read(w, xyz, n, d) == GP_OK);
     for (k = 0; k < n; ++k) lowest = fmin(lowest, d[k]);
     if (getenv("GP_TEST_VERBOSE")) fprintf(stderr, "    %u particles, the lowest %.4f m above the field\n", n, lowest);
     CHECKF(bad == 0 && lowest >= -0.001, "%d particles not finite; one is %.4f m below the height field", bad, -lowest);

@@ -1,6 +1,6 @@
 /* test_sph_mesh.c: closed triangle meshes as walls (GP_SHAPE_MESH), through the public API on the
    GPU, against the analytic shapes the meshes approximate:
-     - gp_boundary_distance of an odd UV sphere and of a rotated, subdivided cube, as obstacles
+     - gp_boundary_distance_read of an odd UV sphere and of a rotated, subdivided cube, as obstacles
        and as tanks, at random points inside, outside, near the surface and beyond the field;
        the cube again as an unwelded soup with every other triangle reversed;
      - fluid dropped onto a sphere mesh in a tank that is a box mesh: after every substep no
@@ -279,7 +279,7 @@ static gp_collider_desc mesh_desc(const mesh_data* m, int inside) {
     return c;
 }
 
-/* ---- gp_boundary_distance against the analytic shapes ------------------------------------------ */
+/* ---- gp_boundary_distance_read against the analytic shapes ------------------------------------------ */
 
 #define MESH_VOXEL 0.025      /* the default: half the cell */
 #define MESH_RE 0.05          /* the default material's smoothing radius: the field covers at least this */
@@ -404,15 +404,15 @@ static void mesh_evaluate(gp_world* w, mesh_heap* heap, const mesh_data* m, cons
     float probe = 0.0f;
     CHECKF(gp_collider_add(w, &c, &handle) == GP_OK && handle.id != 0, "%s, %s: gp_collider_add: %s", s->name, what, fixture_log);
     CHECKF(heap->live == live + 1, "%s: the field holds %ld host blocks (1 expected)", s->name, heap->live - live);
-    CHECK(gp_boundary_distance(w, pts->xyz, pts->count, gpu) == GP_OK);
+    CHECK(gp_boundary_distance_read(w, pts->xyz, pts->count, gpu) == GP_OK);
     mesh_compare(s, pts, gpu, side, what);
     CHECK(gp_collider_remove(w, handle) == GP_OK);
     CHECKF(heap->live == live, "%s: %ld host blocks left after gp_collider_remove", s->name, heap->live - live);
-    CHECK(gp_boundary_distance(w, pts->xyz, 1, &probe) == GP_OK);
+    CHECK(gp_boundary_distance_read(w, pts->xyz, 1, &probe) == GP_OK);
     CHECKF(probe > 1e38f, "%s: with the mesh removed the boundary is at %g m (none expected)", s->name, probe);
 }
 
-/* gp_boundary_distance of two meshes, each as an obstacle (inside = false) and as a tank (true),
+/* gp_boundary_distance_read of two meshes, each as an obstacle (inside = false) and as a tank (true),
    against the analytic shape at 3,000 random points (see mesh_tolerance for each point's
    tolerance):
      - a UV sphere, r 0.11 m, 19 segments x 11 stacks, tilted and off the grid: faceting 0.0026 m;
@@ -598,7 +598,7 @@ static void mesh_expect_refused(gp_world* w, mesh_heap* heap, const gp_collider_
     CHECKF(fixture_log_count > logged && fixture_log_level == GP_LOG_ERROR && fixture_logged_item(item),
            "%s: the message \"%s\" should be %s", what, fixture_log, gp_log_item_string(item));
     CHECKF(heap->live == live, "%s: %ld host blocks kept", what, heap->live - live);
-    CHECK(gp_boundary_distance(w, point, 1, &distance) == GP_OK);
+    CHECK(gp_boundary_distance_read(w, point, 1, &distance) == GP_OK);
     CHECKF(distance > 1e38f, "%s: the boundary is at %g m after the refusal (none expected)", what, distance);
     if (getenv("GP_TEST_VERBOSE")) fprintf(stderr, "    %s: %s\n", what, fixture_log);
 }
@@ -665,7 +665,7 @@ static void test_sph_mesh_rejects_bad_input(void) {
     c = mesh_desc(&cube, 0);
     CHECKF(gp_collider_add(w, &c, &handle) == GP_OK && handle.id != 0, "the cube after the refusals: %s", fixture_log);
     CHECKF(heap.live == live + 1, "the cube's field holds %ld host blocks (1 expected)", heap.live - live);
-    CHECK(gp_boundary_distance(w, point, 1, &distance) == GP_OK);
+    CHECK(gp_boundary_distance_read(w, point, 1, &distance) == GP_OK);
     CHECKF(fabs(distance + 0.1) < 1e-5, "the cube's centre is %g m from its wall (-0.1 expected)", distance);
     CHECK(gp_collider_remove(w, handle) == GP_OK && heap.live == live);
     CHECK(gp_collider_remove(w, handle) == GP_ERROR_INVALID_ARGUMENT);   /* a stale handle */

@@ -5,7 +5,7 @@
        particles, two materials, colliders, user forces, a bounded grid with particles outside it,
        all particles in one cell, and the empty world; artificial viscosity; a particle on the
        free-surface threshold; fluid beside solids (the coupling's terms);
-     - one substep of gp_world_step, and gp_boundary_distance on every shape.
+     - one substep of gp_world_step, and gp_boundary_distance_read on every shape.
    Comparisons are relative to the sum of the magnitudes of the terms behind each value (see
    cpu_sph.h): the GPU sums in float, so a value that cancels is only known that well. */
 #include "test_sph.h"
@@ -850,7 +850,7 @@ void test_sph_step_matches_reference(void) {
     }
 }
 
-/* gp_boundary_distance evaluates every shape as the reference does (float against double). */
+/* gp_boundary_distance_read evaluates every shape as the reference does (float against double). */
 void test_sph_boundary_distance_matches_reference(void) {
     sph_setup s;
     gp_world* w = sph_random_world(SPH_STIFF_WALLS, 1, 3, &s);
@@ -867,7 +867,7 @@ void test_sph_boundary_distance_matches_reference(void) {
     }
     s.collider_count = 4;
     for (k = 0; k < 3 * 500; ++k) points[k] = (float)(0.1 * sph_unit(&state) - 0.02);
-    CHECK(gp_boundary_distance(w, points, 500, distances) == GP_OK);
+    CHECK(gp_boundary_distance_read(w, points, 500, distances) == GP_OK);
     for (k = 0; k < 500; ++k) {
         double x[3] = {points[3 * k], points[3 * k + 1], points[3 * k + 2]}, n[3];
         double d = cpu_sph_boundary(s.colliders, s.collider_count, x, n);
