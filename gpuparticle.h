@@ -2506,7 +2506,7 @@ static const char* const gp__file_draw_particles_vert[] = {
     "    gl_PointSize = clamp(u_projection[1][1] * v_radius * u_light.w / max(gl_Position.w, 1e-6), 1.0, 256.0);\n",
     "    float value = u_mode.x == 1.0 ? a_density.x : length(a_velocity.xyz);\n",
     "    float t = clamp((value - u_mode.y) / max(u_mode.z - u_mode.y, 1e-20), 0.0, 1.0);\n",
-    "    v_color = mix(vec3(0.95, 0.97, 1.0), vec3(0.1, 0.3, 0.95), t);   // white low, blue high (Harada et al. 2007, figs. 4-5)\n",
+    "    v_color = mix(vec3(0.95, 0.97, 1.0), vec3(0.1, 0.3, 0.95), t);   // white low, blue high (Harada et al. 2007a, figs. 4-5)\n",
     "    if (u_mode.x == 3.0) v_color = kinds[min(a_info.y & 255u, 6u)];\n",
     "    if (u_mode.x == 4.0) v_color = u_color.rgb;\n",
     "    bool drawn = (u_kinds & (1u << min(a_info.y & 255u, 31u))) != 0u && (a_info.y & 256u) == 0u;   // 256: GP_PARTICLE_DEAD\n",
@@ -2938,7 +2938,7 @@ static const char* const gp__file_gp_birth_glsl[] = {
     0
 };
 static const char* const gp__file_gp_boundary_glsl[] = {
-    "// gp_boundary.glsl: the boundary's signed distance function (Harada et al. 2007, section 3.3): the\n",
+    "// gp_boundary.glsl: the boundary's signed distance function (Harada et al. 2007a, section 3.3): the\n",
     "// union of every collider's wall. Needs gp_common.glsl, gp_solver.glsl and gp_buffers.glsl (the\n",
     "// FIELDS role) first.\n",
     "// Each function returns vec4(unit normal towards the free side, distance), the distance positive\n",
@@ -3798,7 +3798,7 @@ static const char* const gp__file_gp_solver_glsl[] = {
     "// gp_solver.glsl: the solvers' parameters, one std140 uniform block at binding 1.\n",
     "// Mirrored by gp__solver_params in gpuparticle.h (section >>structs), checked field by field by a test.\n",
     "\n",
-    "// One fluid material (Harada et al. 2007): its constants, kernel coefficients and wall weight\n",
+    "// One fluid material (Harada et al. 2007a): its constants, kernel coefficients and wall weight\n",
     "// tables.\n",
     "struct gp_fluid {\n",
     "    vec4 shape;               // x spacing l0 (m), y smoothing radius re (m), z rest density (kg/m^3), w stiffness k\n",
@@ -3895,14 +3895,14 @@ static const char* const gp__file_gp_sort_glsl[] = {
     0
 };
 static const char* const gp__file_gp_sph_glsl[] = {
-    "// gp_sph.glsl: what the SPH passes share (Harada et al. 2007): the kernels and the wall weight\n",
+    "// gp_sph.glsl: what the SPH passes share (Harada et al. 2007a): the kernels and the wall weight\n",
     "// tables. Needs gp_common.glsl, gp_world.glsl, gp_grid.glsl, gp_particles.glsl, gp_solver.glsl and\n",
     "// gp_buffers.glsl first.\n",
     "\n",
     "// The material of a particle; phases beyond the table were refused when the particle was added.\n",
     "uint gp_material_of(uvec4 info) { return min(gp_phase_of(info), GP_MAX_FLUID_MATERIALS - 1u); }\n",
     "\n",
-    "// Müller's kernels (Harada et al. 2007, eqs. 8-10), r2 = |r|^2 < re^2 checked by the caller.\n",
+    "// Müller's kernels (Harada et al. 2007a, eqs. 8-10), r2 = |r|^2 < re^2 checked by the caller.\n",
     "// poly6 from its coefficient c = 315 / (64 pi re^9) and re^2, at r^2 < re^2: c (re^2 - r^2)^3. The\n",
     "// passes that sum it pass c and re^2 alone: a whole gp_fluid per call is slow on a software GL.\n",
     "float gp_poly6_of(float c, float re2, float r2) { float x = re2 - r2; return c * x * x * x; }\n",
@@ -4688,7 +4688,7 @@ static const char* const gp__file_sph_density_comp[] = {
 };
 static const char* const gp__file_sph_force_comp[] = {
     "#version 430 core\n",
-    "// sph_force: the acceleration of every fluid particle (Harada et al. 2007, section 4.5):\n",
+    "// sph_force: the acceleration of every fluid particle (Harada et al. 2007a, section 4.5):\n",
     "//   pressure force  f_p = -sum_j m_j (p_i + p_j) / (2 rho_j) grad W_press(r_ij)   (eqs. 6, 8)\n",
     "//                   + 2 p_i a - rho0 mg, the walls' particles with the pressure of a fluid at\n",
     "//                     rest continued behind the wall (gp_wall in gp_sph.glsl)\n",
@@ -4779,7 +4779,7 @@ static const char* const gp__file_sph_force_comp[] = {
 static const char* const gp__file_sph_integrate_comp[] = {
     "#version 430 core\n",
     "// sph_integrate: moves every fluid particle by the acceleration of sph_force over one substep\n",
-    "// (Harada et al. 2007, section 4.6), then keeps it off the walls:\n",
+    "// (Harada et al. 2007a, section 4.6), then keeps it off the walls:\n",
     "//   symplectic Euler (default): v' = v + a dt, x' = x + v' dt\n",
     "//   explicit Euler (eq. 14):    x' = x + v dt, v' = v + a dt\n",
     "// then the walls' push (eq. 11, below); a particle of the continuity model keeps the density\n",
@@ -12400,7 +12400,7 @@ uint32_t gp_timings_read(gp_world* world, gp_timing* timings, uint32_t max) {
    REFERENCES
    The comments cite a work by its authors and year, as keyed below; a bare "eq. N" in a section
    means the paper of that section (>>sph: Harada et al. 2007a; >>dem and >>rigid: Harada 2007).
-   The shader sources cite the first five by their number, 000 to 004.
+   The number before each is its file in the papers' collection the project keeps.
    Harada 2007          000: T. Harada, "Real-Time Rigid Body Simulation on GPUs", GPU Gems 3,
                         chapter 29 (2007). Cited: eqs. 1-8 (momenta, angular velocity, quaternion
                         update), 9 (voxel index), 10-13 (contact spring, dashpot, shear), 14-15 (a

@@ -26,7 +26,7 @@ void main() {
     gl_PointSize = clamp(u_projection[1][1] * v_radius * u_light.w / max(gl_Position.w, 1e-6), 1.0, 256.0);
     float value = u_mode.x == 1.0 ? a_density.x : length(a_velocity.xyz);
     float t = clamp((value - u_mode.y) / max(u_mode.z - u_mode.y, 1e-20), 0.0, 1.0);
-    v_color = mix(vec3(0.95, 0.97, 1.0), vec3(0.1, 0.3, 0.95), t);   // white low, blue high (Harada et al. 2007, figs. 4-5)
+    v_color = mix(vec3(0.95, 0.97, 1.0), vec3(0.1, 0.3, 0.95), t);   // white low, blue high (Harada et al. 2007a, figs. 4-5)
     if (u_mode.x == 3.0) v_color = kinds[min(a_info.y & 255u, 6u)];
     if (u_mode.x == 4.0) v_color = u_color.rgb;
     bool drawn = (u_kinds & (1u << min(a_info.y & 255u, 31u))) != 0u && (a_info.y & 256u) == 0u;   // 256: GP_PARTICLE_DEAD

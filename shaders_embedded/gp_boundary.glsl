@@ -1,4 +1,4 @@
-// gp_boundary.glsl: the boundary's signed distance function (Harada et al. 2007, section 3.3): the
+// gp_boundary.glsl: the boundary's signed distance function (Harada et al. 2007a, section 3.3): the
 // union of every collider's wall. Needs gp_common.glsl, gp_solver.glsl and gp_buffers.glsl (the
 // FIELDS role) first.
 // Each function returns vec4(unit normal towards the free side, distance), the distance positive

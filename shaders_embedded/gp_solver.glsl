@@ -1,7 +1,7 @@
 // gp_solver.glsl: the solvers' parameters, one std140 uniform block at binding 1.
 // Mirrored by gp__solver_params in gpuparticle.h (section >>structs), checked field by field by a test.
 
-// One fluid material (Harada et al. 2007): its constants, kernel coefficients and wall weight
+// One fluid material (Harada et al. 2007a): its constants, kernel coefficients and wall weight
 // tables.
 struct gp_fluid {
     vec4 shape;               // x spacing l0 (m), y smoothing radius re (m), z rest density (kg/m^3), w stiffness k

@@ -1,11 +1,11 @@
-// gp_sph.glsl: what the SPH passes share (Harada et al. 2007): the kernels and the wall weight
+// gp_sph.glsl: what the SPH passes share (Harada et al. 2007a): the kernels and the wall weight
 // tables. Needs gp_common.glsl, gp_world.glsl, gp_grid.glsl, gp_particles.glsl, gp_solver.glsl and
 // gp_buffers.glsl first.
 
 // The material of a particle; phases beyond the table were refused when the particle was added.
 uint gp_material_of(uvec4 info) { return min(gp_phase_of(info), GP_MAX_FLUID_MATERIALS - 1u); }
 
-// Müller's kernels (Harada et al. 2007, eqs. 8-10), r2 = |r|^2 < re^2 checked by the caller.
+// Müller's kernels (Harada et al. 2007a, eqs. 8-10), r2 = |r|^2 < re^2 checked by the caller.
 // poly6 from its coefficient c = 315 / (64 pi re^9) and re^2, at r^2 < re^2: c (re^2 - r^2)^3. The
 // passes that sum it pass c and re^2 alone: a whole gp_fluid per call is slow on a software GL.
 float gp_poly6_of(float c, float re2, float r2) { float x = re2 - r2; return c * x * x * x; }

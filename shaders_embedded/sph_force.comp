@@ -1,5 +1,5 @@
 #version 430 core
-// sph_force: the acceleration of every fluid particle (Harada et al. 2007, section 4.5):
+// sph_force: the acceleration of every fluid particle (Harada et al. 2007a, section 4.5):
 //   pressure force  f_p = -sum_j m_j (p_i + p_j) / (2 rho_j) grad W_press(r_ij)   (eqs. 6, 8)
 //                   + 2 p_i a - rho0 mg, the walls' particles with the pressure of a fluid at
 //                     rest continued behind the wall (gp_wall in gp_sph.glsl)

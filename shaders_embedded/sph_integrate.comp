@@ -1,6 +1,6 @@
 #version 430 core
 // sph_integrate: moves every fluid particle by the acceleration of sph_force over one substep
-// (Harada et al. 2007, section 4.6), then keeps it off the walls:
+// (Harada et al. 2007a, section 4.6), then keeps it off the walls:
 //   symplectic Euler (default): v' = v + a dt, x' = x + v' dt
 //   explicit Euler (eq. 14):    x' = x + v dt, v' = v + a dt
 // then the walls' push (eq. 11, below); a particle of the continuity model keeps the density
