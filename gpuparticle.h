@@ -12400,7 +12400,7 @@ uint32_t gp_timings_read(gp_world* world, gp_timing* timings, uint32_t max) {
    REFERENCES
    The comments cite a work by its authors and year, as keyed below; a bare "eq. N" in a section
    means the paper of that section (>>sph: Harada et al. 2007a; >>dem and >>rigid: Harada 2007).
-   The number before each is its file in the papers' collection the project keeps.
+   The number beside each is the short name the tests, examples and notes cite it by ("001 eq. 4").
    Harada 2007          000: T. Harada, "Real-Time Rigid Body Simulation on GPUs", GPU Gems 3,
                         chapter 29 (2007). Cited: eqs. 1-8 (momenta, angular velocity, quaternion
                         update), 9 (voxel index), 10-13 (contact spring, dashpot, shear), 14-15 (a
