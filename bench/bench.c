@@ -46,7 +46,7 @@
    second on the GPU and with tests/cpu_dem.c's single-threaded grid version on the same state
    (checked first against the GPU's contact accelerations), and the speed-up; 1,048,576-particle
    rows too (262,144 bodies; grains) when GP_BENCH_MAX_PARTICLES is at least 1,048,576. Then the
-   cost of the contacts kept (issue 13): each scene with the default shear spring and with
+   cost of the contacts kept (static friction's shear springs): each scene with the default shear spring and with
    GP_SHEAR_VISCOUS, stepped in turn in one run (dem_history_row), and the bytes they take.
 
    The coupling section reproduces paper 000's figure 29-11 (top, see coupling_bench_row): 49,153
@@ -1484,7 +1484,7 @@ static void dem_bench_row(dem_row* row) {
     cpu_dem_shape_free(&shape);
 }
 
-/* The contacts kept against the paper's viscous shear (issue 13, item 8), in one run: the row's
+/* What keeping contacts costs, against the paper's viscous shear, in one run: the row's
    scene twice, one world with the default material (GP_SHEAR_SPRING) and one with
    GP_SHEAR_VISCOUS, stepped in turn (which goes first alternating), DEM_HISTORY_RUNS substeps
    each after the warm-up; each substep's contact passes (dem_contact and dem_walls) and the grid
@@ -1595,7 +1595,7 @@ static void dem_print(const dem_row* rows, int count) {
                    "allows its force\n", rows[i].name, grouped(rows[i].particles, text[0]), rows[i].borderline);
     }
     printf("touching: the share of particles with a contact force at the checked state.\n");
-    /* The history's cost (issue 13, item 8): the rows' scenes again with the paper's viscous shear. */
+    /* What keeping contacts costs: the rows' scenes again with the paper's viscous shear. */
     printf("\nThe contacts kept (GP_SHEAR_SPRING, the default) against the paper's viscous shear (GP_SHEAR_VISCOUS): each\n"
            "scene twice in this run, the two worlds stepped in turn, medians of %d substeps each; contact = dem_contact +\n"
            "dem_walls (GPU timers), step = a substep to a readback; carry = the grid build's carry of the kept contacts\n"

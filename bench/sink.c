@@ -1,6 +1,6 @@
-/* sink.c: a resolved body let go in a tank of fluid (issue 10, item 6: "a ball of density 1,200
-   reaches a steady sinking speed that a drag law predicts"), printed frame by frame so that what
-   holds it can be looked at: its height and velocity, the fluid's force on it (its particles'
+/* sink.c: a resolved body let go in a tank of fluid, to see whether it reaches the steady sinking
+   speed a drag law predicts (a ball of density 1,200 in water, say), printed frame by frame so
+   that what holds it can be looked at: its height and velocity, the fluid's force on it (its particles'
    accelerations times their masses) against its weight and the buoyancy of its particles'
    volume, the fluid's mean vertical velocity beside, below and above it, and the fluid's mean
    pressure just below and above it against the fluid's beside it at the same heights.
@@ -31,8 +31,7 @@
                                      which leaves 11-15% of the cross-section empty at 0.12-0.18 m
                                      and spacing 0.01 m; the fluid spreads into it without its
                                      densities learning of it, and its pressure stands 11-16% over
-                                     rho g depth: bench/RESULTS.md, "The capsule's 10% under
-                                     hydrostatic is its fill"; the default before 2026-11-28)
+                                     rho g depth: bench/notes/fluid_volume_growth_while_sloshing.md)
      --below B                       the body's centre B under the fluid's surface (0.1 m)
      --settle N                      the fluid runs N frames alone first, the body's place filled;
                                      then the fluid within the body's shape makes way for it
@@ -44,59 +43,15 @@
    within the body: with the body's particles at the fluid's spacing they take exactly those
    places (sink_inside).
 
-   Since the evening of 2026-11-27 (the exact placement; before it the body sat between lattice
-   points and the lattice left out its place plus half a spacing, 216 points around a cube of 125,
-   and the water fell into that margin at the start: a neutral blob of the water's own density rose
-   5 cm in 2 s on the flow it set going, and every figure below this paragraph has that flow in
-   it): a neutral blob stays within 0.5 mm of its place over 1 s. At the default smoothing radius
-   (2 spacings) a ball of 1,200 (81 particles) sinks 1.2 cm in 0.5 s and slows to 0.02-0.03 m/s
-   while the fluid's force on it equals its weight (0.94-1.0 N against its volume's buoyancy of
-   0.80 N): the fluid below it stands 100 Pa above the fluid beside it at that height (the cube of
-   125: 240 Pa, 1.53 N on 1.47). The particle lattice, not the coupling: a blob of fluid at 1,200
-   sinks as slowly (1.9 cm in 0.5 s, at 0.036 m/s). With --reach 3 the ball sinks at 0.15 m/s at
-   0.5 s (the fluid's force 0.90 of its weight), the blob likewise (0.14 m/s): at 2 spacings the
-   fluid's particles hold their lattice against the slow flow around a body. A pressure of the
-   fluid raised by 3,000 Pa changes nothing (the lock is not the pressure's pull on the lattice).
+   In creeping flow (--tank cylinder --width 0.2 --height 0.35 --viscosity 0.02 --frames 120) run
+   it twice, at --density 1200 and 1000: at 3 spacings the fluid re-packs with currents of a few
+   mm/s, which the neutral ball rides, and the flow being linear, the heavy ball's speed less the
+   neutral one's is its settling speed, to compare with the printed Stokes speed.
 
-   What it showed on llvmpipe (2026-11-27): a cube of density 1,200 (0.05 m, 125 particles) in
-   water hovers (its fluid force equals its weight, 1.47 N, against its volume's buoyancy of
-   1.23 N) and sinks only with the water around it as that settles; so does a ball of 81
-   particles; a cube of density 3,000 sinks at half its expected acceleration; with the fluid's
-   rest density at 300 (body 4 times denser) it sinks. The fluid next to the body, above and below
-   it, stands 400-800 Pa above the fluid beside it at the same height (the hydrostatic pressure
-   there is about 1,000 Pa). Counting a solid once in the fluid's density rate (it is counted
-   twice, as the walls' mirror images) lets the cube sink at a steady 0.04 m/s; removing the
-   bodies' viscosity, the guard or the pressure's hydrostatic continuation changes nothing, nor
-   does a body of particles half the fluid's spacing apart, a background pressure of 3,000 Pa or a
-   jittered fluid lattice. Not the start's ringing: over 1.5 s (90 frames) the cube creeps down
-   3 cm, at 0.04 m/s at 0.5 s and 0.008 at 1.5 s, its fluid force the weight throughout. Not found
-   yet: see README.md's coupling row. Nor is it the coupling's: a cube of a second fluid of density
-   1,200 (--shape blob) sinks as slowly (its centre 1.8-1.9 cm in 0.5 s, counted against a neutral
-   cube's drift; from rest at (rho - rho_w) g / (rho + rho_w / 2) = 1.15 m/s^2 up to a cube's
-   Newton drag, about 0.4 m/s, it would go 5-10 cm in this tank), one of 3,000 falls to the floor
-   in 0.4 s: the fluid itself resists weak buoyant motion. With the smoothing radius at 3 spacings
-   (--reach 3; the default is 2) the blob of 1,200 sinks 5.4 cm in 0.5 s, as it should: at 2 the
-   particle lattice holds (about 25 Pa over the blob's sides, 2.5% of the pressure there). The
-   rigid cube still hovers at --reach 3: the bodies' terms hold it besides. With both changed, the
-   smoothing radius at 3 spacings and the solids counted once in the continuity model's density
-   rate (sph_continuity.comp counts them twice, as the walls' mirror images), the cube of 1,200
-   sinks as it should: 5.5 cm in 0.5 s, at 0.2 m/s from 0.4 s in this narrow tank.
-   Akinci et al.'s own form (2026-11-27, on a copy): the solids once in the density rate and the
-   body's push with the fluid particle's own pressure only, no mirror: the cube of 1,200 sinks
-   3.1 cm in 0.47 s at the default 2 spacings (1.1 cm as the library stands) and 7 cm at
-   --reach 3 (0.25 m/s and rising at 0.47 s), but the fluid then settles 0.6 of a spacing from a
-   body's particles instead of one, and tests/test_coupling.c's floating box floats 19% deep.
-   The second session of 2026-11-27 (README's issue 10 section has the energy figures): at
-   --reach 3 with the mirror's form as shipped the cube of 1,200 hovers (0.2 mm in 0.5 s), with the
-   solids once in the continuity model's rate it sinks at 0.22 m/s (5.7 cm in 0.5 s); without the
-   solids' hydrostatic continuation at the default reach it still hovers (4 mm in 0.5 s). With a
-   pressure of each solid particle's own (coupling_pressure, shipped since) it sinks 2.0 cm in
-   0.5 s, at 0.055 m/s and rising.
-   In creeping flow (2026-11-28; --tank cylinder --width 0.2 --height 0.35 --viscosity 0.02,
-   120 frames) run it twice, at --density 1200 and 1000: at 3 spacings the fluid re-packs with
-   currents of a few mm/s, which the neutral ball rides, and the flow being linear, the heavy
-   ball's speed less the neutral one's is its settling speed: 1.04 of the printed Stokes speed
-   at 1.9 s (bench/RESULTS.md, "A viscous ball at 3 spacings"); at 2 spacings 0.2 of it. */
+   What it has measured: bench/notes/body_held_by_the_fluid_lattice.md (a body a little denser
+   than water held by the fluid's particle lattice at the default smoothing radius, freed at 3
+   spacings), bench/notes/viscous_ball_against_stokes.md (1.04 of Stokes' speed at 3 spacings),
+   bench/notes/tilted_pool_hold.md (--tilt). */
 #define GPUPARTICLE_IMPLEMENTATION
 #include "gpuparticle.h"
 #include "gp_egl.h"
@@ -246,7 +201,7 @@ static double sink_stokes(const sink_setup* s, const gp_fluid_material* m, uint3
 /* --settle N: the fluid, its lattice whole (the body's place filled), runs N frames alone; then
    the fluid particles within the body's shape are removed and the body takes their place. A
    settled fluid has left its starting lattice, which at some smoothing radii is not at rest
-   (bench/RESULTS.md: the fluid's lock). x and info: room for the store's particles. */
+   (bench/notes/body_held_by_the_fluid_lattice.md). x and info: room for the store's particles. */
 static int sink_settle(gp_world* w, const sink_setup* s, const float at[3], gp_particle_position* x, gp_particle_info* info) {
     static uint32_t gone[SINK_MAX];
     uint32_t n, q, count = 0;

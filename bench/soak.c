@@ -1,4 +1,4 @@
-/* soak.c: the long runs of issue 10 that the test suite has no time for on a software GL.
+/* soak.c: the fluid's long runs, which the test suite has no time for on a software GL.
    The classic dam break (a column 0.1 m long, 0.2 m high and 0.1 m deep at one end of a closed
    tank 0.4 m long, 0.3 m high) hits the far wall and sloshes for --seconds of simulated time,
    with each material asked for (the default, water, and the presets) at each spacing asked for.
@@ -6,13 +6,14 @@
    and in the store, the fastest particle over the run against the ideal front 2 sqrt(g H)
    (H = 0.2 m: 2.8 m/s), the densest particle against the rest density, the energy at the end
    against the start (kinetic + potential + compression, as tests/test_sph.c's sph_dam_read), the
-   substeps run and the wall-clock time. Exit status 1 when a row breaks the issue's bounds
+   substeps run and the wall-clock time. Exit status 1 when a row breaks the bounds
    (a particle not finite or lost, or one faster than 2 sqrt(g H): then its time and place on stderr).
 
    Run: build/soak [--seconds S] [--spacings 0.05,0.02,...] [--materials default,water,oil,honey,lava]
                    [--length L]   (the tank's length, 0.4 m: the far wall's first spray is a noisy
-                   sample of the impact, and a scan of lengths shows its spread, bench/RESULTS.md)
-   `make soak` runs the issue's whole matrix (60 s; 0.05, 0.02, 0.01 and 0.005 m; every material):
+                   sample of the impact, and a scan of lengths shows its spread,
+                   bench/notes/far_wall_jets_and_the_speed_bound.md)
+   `make soak` runs the whole matrix (60 s; 0.05, 0.02, 0.01 and 0.005 m; every material):
    hours on llvmpipe, minutes on a GPU. */
 #define GPUPARTICLE_IMPLEMENTATION
 #include "gpuparticle.h"
@@ -149,7 +150,7 @@ int main(int argc, char** argv) {
     }
     if (gp_egl_open(&egl, 4, 3)) { fprintf(stderr, "no OpenGL 4.3 context\n"); return 2; }
     get_string = (const unsigned char* (*)(unsigned int))eglGetProcAddress("glGetString");
-    printf("soak: the dam break of issue 10 (0.1 x 0.2 m column, closed tank %g m) for %g s on %s\n", soak_length, seconds,
+    printf("soak: the dam break (0.1 x 0.2 m column, closed tank %g m) for %g s on %s\n", soak_length, seconds,
            get_string ? (const char*)get_string(0x1F01) : "an unknown renderer");   /* GL_RENDERER */
     printf("| material | spacing (m) | particles | finite, kept | fastest / 2 sqrt(gH) | densest / rho0 | energy end / start | substeps | wall (s) |\n");
     printf("|---|---|---|---|---|---|---|---|---|\n");

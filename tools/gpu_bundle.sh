@@ -1,20 +1,18 @@
 #!/bin/sh
-# gpu_bundle.sh: packs what `make test`, `make bench` and `make soak` run on the GPU side
-# (build/gp_tests, build/bench, build/soak, build/examples/*) with the shared libraries the
-# examples link beyond a GL driver (GLFW and the X libraries), glvnd's Debian packages (libEGL and
-# its dispatch, for a machine whose driver comes without them) and the checks' own files, into
-# build/gpu_bundle/, for a machine that has a GPU driver but no build tools (a lent GPU machine,
-# whose time is short: see the device tool's README). There, from the repository root:
+# gpu_bundle.sh: packs what `make test`, `make bench`, `make soak`, `make sink` and `make hostile`
+# run on the GPU side (build/gp_tests, build/bench, build/soak, build/sink, build/hostile,
+# build/examples/*) with the shared libraries the examples link beyond a GL driver (GLFW and the X
+# libraries), glvnd's Debian packages (libEGL and its dispatch, for a machine whose driver comes
+# without them) and the checks' own files, into build/gpu_bundle/, for a machine that has a GPU
+# driver but no build tools. There, from the repository root:
 #     sh build/gpu_bundle/run.sh [tests|examples|long|bench|soak|sink|diag|hostile|all ...]
 # with $OUT naming a folder for the logs (default build/gpu_out). `all` is tests, bench, examples,
-# long, diag and hostile, in that order (what the brief asks first comes first): on an H100
-# (2026-11-27) the tests took about 2 minutes in 8 processes sharing them, tests and examples
-# together 5, the bench 1.5; give `all` 9 minutes. The soak (SOAK_ARGS, default the 0.01 m spacing, every material) is
-# apart: it is long. For a lease of the device tool (one call, its output in $OUT there):
-#     RUN_SECONDS=560 RUN_TAR=$OUT/logs.tgz sh build/gpu_bundle/run.sh all soak
-# leaving OUT as the device tool sets it (only its files come back: a lease of 2026-11-27 named
-# OUT=/tmp/gpu and lost every log). With RUN_TAR the logs are written to a folder of their own and
-# packed into that one file (the tool brings back 8 files at most).
+# long, diag and hostile, in that order: on an NVIDIA H100 the tests take about 2 minutes in 8
+# processes sharing them, tests and examples together 5, the bench 1.5; give `all` 9 minutes. The
+# soak (SOAK_ARGS, default the 0.01 m spacing, every material) is apart: it is long. On a machine
+# held for a fixed time that hands back only a few files, bound the run and pack its logs:
+#     RUN_SECONDS=560 RUN_TAR=/path/to/logs.tgz sh build/gpu_bundle/run.sh all soak
+# With RUN_TAR the logs are written to a folder of their own and packed into that one file.
 set -eu
 make -s build/gp_tests build/bench build/soak build/sink build/hostile examples
 bundle=build/gpu_bundle
@@ -38,8 +36,8 @@ cat > "$bundle/run.sh" <<'RUN'
 #   long      the longer example runs of long_examples.txt, their printed figures checked
 #   bench     the benchmark's sections, each in a process of its own
 #   soak      build/soak $SOAK_ARGS (default: --spacings 0.01)
-#   sink      build/sink once per ';'-separated argument list of $SINK_RUNS (default: issue 10's
-#             ball of 1,200 in settled water, a tank 0.25 x 0.8 m, at smoothing radii 2, 2.5, 3;
+#   sink      build/sink once per ';'-separated argument list of $SINK_RUNS (default: the
+#             ball of density 1,200 in settled water, a tank 0.25 x 0.8 m, at smoothing radii 2, 2.5, 3;
 #             then in a syrup (nu 0.02) in a cylinder 0.2 m across for 5 s, against Stokes'
 #             speed, at 2 and 3, each beside a neutral ball)
 #   diag      gp_tests $DIAG_TESTS verbose (default: the checks that have shown or may show a
@@ -62,16 +60,16 @@ nvidia=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
 command -v nvidia-smi > /dev/null && nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$OUT/device.txt"
 [ $# -gt 0 ] || set -- all
 modes=
-for mode in "$@"; do   # all: tests bench examples long, in place (all soak: then the soak)
+for mode in "$@"; do   # all: its modes in place (all soak: then the soak)
     [ "$mode" = all ] && mode="tests bench examples long diag hostile"
     modes="$modes $mode"
 done
 # shellcheck disable=SC2086
 set -- $modes
 start=$(date +%s)
-# RUN_SECONDS: the time the whole run may take (a lease's); each mode's timeouts are cut to what
-# is left and a mode that starts with under 20 s left is skipped, saying so. RUN_TAR: a file to pack
-# $OUT into at the end (the device tool brings back 8 files at most).
+# RUN_SECONDS: the time the whole run may take; each mode's timeouts are cut to what is left and a
+# mode that starts with under 20 s left is skipped, saying so. RUN_TAR: a file to pack $OUT into at
+# the end, for a machine that hands back only a few files.
 cap() {   # the smaller of $1 and the seconds left
     [ "${RUN_SECONDS:-0}" -gt 0 ] || { echo "$1"; return; }
     left=$((RUN_SECONDS - ($(date +%s) - start)))
@@ -114,7 +112,7 @@ for mode in "$@"; do
             fi
         done < "$here/long_examples.txt" ;;
     bench)
-        # The sections in processes of their own (NVIDIA's world-after-world failure, gone since the upload fix: bench/RESULTS.md).
+        # The sections in processes of their own, so that one section's failure stops no other.
         for section in "--sizes 65536,1048576 --no-sph --no-dem --no-coupling --no-effects" \
                        "--sizes 4194304 --no-sph --no-dem --no-coupling --no-effects" \
                        "--sph-only" "--dem-only" "--coupling-only" "--effects-only"; do
@@ -124,7 +122,8 @@ for mode in "$@"; do
             cp build/bench.csv "$OUT/bench$(echo "$section" | tr -cd 'a-z0-9').csv" 2>/dev/null || true
         done
         grep -v '^bench:' "$OUT/bench.log" | tail -60
-        # NVIDIA's world-after-world failure (gone since the upload fix, 2026-11-27; kept as a check): the hashed 1M world, then another, in one process
+        # A world made after the hashed 1M world, in one process: NVIDIA's driver once computed
+        # nothing there, a symptom of host uploads racing the GPU (bench/notes/nvidia_host_uploads_race.md)
         if timeout "$(cap 120)" "$here/bin/bench" --sizes 1048576,65536 --no-sph --no-dem --no-coupling --no-effects > "$OUT/bench_after.log" 2>&1; then
             echo "ok   bench: a world after the hashed 1,048,576 world computes (one process)"
         else
@@ -132,7 +131,7 @@ for mode in "$@"; do
         fi ;;
     diag)
         # DIAG_TESTS (test names, run verbose, one process) and DIAG_BENCH (bench arguments): the
-        # checks a failure of the last run asks for
+        # checks a failure asks for
         # shellcheck disable=SC2086
         GP_TEST_VERBOSE=1 timeout "$(cap 300)" "$here/bin/gp_tests" ${DIAG_TESTS:-store_check_finds_misplaced sph_reference_threshold_set_aside \
             sph_compute_matches_reference sph_coupling_matches_reference} 2>&1 | tee -a "$OUT/diag.log" | tail -40
@@ -144,7 +143,7 @@ for mode in "$@"; do
         tail -20 "$OUT/soak.log" ;;
     sink)
         # the syrup's ball against a neutral one from the same start: their difference is the
-        # settling speed (bench/RESULTS.md, "A viscous ball at 3 spacings")
+        # settling speed (bench/notes/viscous_ball_against_stokes.md)
         stokes="--tank cylinder --width 0.2 --height 0.35 --viscosity 0.02 --frames 300"
         runs=${SINK_RUNS:-"--settle 60 --width 0.25 --height 0.8 --frames 90 --reach 2;--settle 60 --width 0.25 --height 0.8 --frames 90 --reach 2.5;--settle 60 --width 0.25 --height 0.8 --frames 90 --reach 3;$stokes --reach 2;$stokes --reach 2 --density 1000;$stokes --reach 3;$stokes --reach 3 --density 1000"}
         number=0
@@ -174,4 +173,4 @@ echo "run.sh: $* in $(( $(date +%s) - start )) s"
 [ -n "${RUN_TAR:-}" ] && tar czf "$RUN_TAR" -C "$(dirname "$OUT")" "$(basename "$OUT")"
 exit 0
 RUN
-echo "$bundle: $(du -sh "$bundle" | cut -f1); run there: sh $bundle/run.sh [tests|examples|long|bench|soak|sink|diag|all]"
+echo "$bundle: $(du -sh "$bundle" | cut -f1); run there: sh $bundle/run.sh [tests|examples|long|bench|soak|sink|diag|hostile|all]"
