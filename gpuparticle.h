@@ -1,4 +1,4 @@
-/* gpuparticle.h v0.4.0 - particle physics on the GPU with OpenGL 4.3 compute shaders. MIT licence.
+/* gpuparticle.h v0.5.0 - particle physics on the GPU with OpenGL 4.3 compute shaders. MIT licence.
 
    DO THIS in exactly one C or C++ file, after any GL header you use (or none):
 
@@ -347,7 +347,7 @@
    own), the world and its step first after the logger and the allocator. */
 
 #define GP_VERSION_MAJOR 0
-#define GP_VERSION_MINOR 4
+#define GP_VERSION_MINOR 5
 #define GP_VERSION_PATCH 0
 #define GP_VERSION ((GP_VERSION_MAJOR * 10000) + (GP_VERSION_MINOR * 100) + GP_VERSION_PATCH)
 

@@ -701,7 +701,7 @@ static void print_primitives(bench_row rows[][BENCH_PRIMITIVES], int size_count)
 #define SPH_CPU_RUNS 5               /* at most; fewer once they have taken SPH_CPU_SECONDS */
 #define SPH_CPU_SECONDS 3.0
 #define SPH_BUDGET_SECONDS 270.0     /* for the section; GP_BENCH_SPH_SECONDS overrides */
-#define SPH_TOLERANCE 1e-4           /* GPU against CPU, relative to the terms (tests/test_sph.c) */
+#define SPH_TOLERANCE 1e-4           /* GPU against CPU, relative to the terms (tests/test_sph_reference.c) */
 #define SPH_LINEAR_LIMIT 1.05        /* "linear": time ~ n^e with e at most this, fitted over the sizes */
 /* GPU memory by the store's layout (gpuparticle.h, >>grid and >>sph): 56 bytes of attributes,
    24 of reorder spares (the fluid's density, pressure and acceleration between builds), 12 of

@@ -5,7 +5,7 @@
    Each frame (1/60 s) reads every particle back: a row says whether every particle stayed finite
    and in the store, the fastest particle over the run against the ideal front 2 sqrt(g H)
    (H = 0.2 m: 2.8 m/s), the densest particle against the rest density, the energy at the end
-   against the start (kinetic + potential + compression, as tests/test_sph.c's sph_dam_read), the
+   against the start (kinetic + potential + compression, as tests/test_sph_flow.c's sph_dam_read), the
    substeps run and the wall-clock time. Exit status 1 when a row breaks the bounds
    (a particle not finite or lost, or one faster than 2 sqrt(g H): then its time and place on stderr).
 
