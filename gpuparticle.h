@@ -4631,7 +4631,7 @@ static const char* const gp__file_sph_continuity_comp[] = {
     "    // a half space gives 1.5, a particle half a smoothing radius under a free surface 0.28), its\n",
     "    // carried density moves towards the positions' summation density (filled) at the rate\n",
     "    // 0.01 c0 / re, a hundred times the time sound takes to cross the kernel: slow against the\n",
-    "    // pressure waves, fast against the drift (bench/RESULTS.md, \"Interior relaxation\").\n",
+    "    // pressure waves, fast against the drift (bench/notes/fluid_volume_growth_while_sloshing.md).\n",
     "    if (!surface && !gp_mixed && length(gp_moment - walls.a) * s.re < 0.3)\n",
     "        rho += min(0.01 * sqrt(shape.w) * gp_gravity.w / s.re, 1.0) * (filled - rho);\n",
     "    rho = gp_finite(rho) ? max(rho, floor_density) : s.rho;\n",

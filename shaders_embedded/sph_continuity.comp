@@ -143,7 +143,7 @@ void main() {
     // a half space gives 1.5, a particle half a smoothing radius under a free surface 0.28), its
     // carried density moves towards the positions' summation density (filled) at the rate
     // 0.01 c0 / re, a hundred times the time sound takes to cross the kernel: slow against the
-    // pressure waves, fast against the drift (bench/RESULTS.md, "Interior relaxation").
+    // pressure waves, fast against the drift (bench/notes/fluid_volume_growth_while_sloshing.md).
     if (!surface && !gp_mixed && length(gp_moment - walls.a) * s.re < 0.3)
         rho += min(0.01 * sqrt(shape.w) * gp_gravity.w / s.re, 1.0) * (filled - rho);
     rho = gp_finite(rho) ? max(rho, floor_density) : s.rho;

@@ -126,8 +126,8 @@ void test_sph_dam_break_energy(void) {
    (5% more room than the fluid has: the spiky kernel of the density's rate reads a disordered
    packing as denser, and the floor forgets expansions), and 0.910 before the carried density's
    floor let it remember an expansion (sph_dam_break_energy's dam break in its 0.4 m tank, 0.1 m
-   wide, by this measure: 20% after 4 s of sloshing, 10.5% with the floor; bench/RESULTS.md, "The
-   floor at 0.5%" and "Interior relaxation"). Tested: the mean within 1.5% of rho0, which both
+   wide, by this measure: 20% after 4 s of sloshing, 10.5% with the floor; bench/notes/
+   fluid_volume_growth_while_sloshing.md). Tested: the mean within 1.5% of rho0, which both
    earlier forms fail. (A tank 0.05 m wide and 2 s, as first written: 0.942 against 0.905, at twice
    the time.) */
 void test_sph_dam_break_keeps_volume(void) {
@@ -238,7 +238,7 @@ void test_sph_pair_on_top_parts_gently(void) {
    falling; the fastest particle 3.4 m/s (5.1 before the floor of 2026-11-28), below 2 m/s by
    1.4 s. Read every frame since 2026-11-28: a 2% density floor tried then threw a droplet at
    8.5 m/s in a frame between the third ones that were read. The fastest droplet of one start is
-   a noisy figure (bench/RESULTS.md, "The floor at 0.5%"): over 14 starting heights it ranged
+   a noisy figure (bench/notes/fluid_volume_growth_while_sloshing.md): over 14 starting heights it ranged
    3.2-9.8 m/s with the old floor, 3.3-6.8 with the one that landed (4.9 on average with both):
    a run whose float sums differ (another GPU) may throw one past the bound. */
 
